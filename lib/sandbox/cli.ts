@@ -1,0 +1,65 @@
+// `npm run sandbox [-- --reset] [--port N]`: serves both stand-in upstream APIs until SIGINT/SIGTERM.
+// Environment: SANDBOX_PORT (default 4010), SANDBOX_CONTROL=1 (enable /__sandbox), SANDBOX_DATA_DIR.
+import { parseArgs } from "node:util";
+
+import { FIXED_PURCHASE_CODES, SANDBOX_KEYS, startSandbox } from "./index";
+
+function fail(message: string): never {
+  console.error(`sandbox: ${message}`);
+  process.exit(2);
+}
+
+function portFrom(text: string, source: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65_535) fail(`${source} must be a port number from 0 to 65535, got "${text}"`);
+  return port;
+}
+
+async function main(): Promise<void> {
+  let args;
+  try {
+    args = parseArgs({
+      options: { reset: { type: "boolean", default: false }, port: { type: "string" }, help: { type: "boolean", short: "h" } },
+    }).values;
+  } catch (error) {
+    fail(`${(error as Error).message}\nusage: npm run sandbox [-- --reset] [--port N]`);
+  }
+  if (args.help) {
+    console.log("usage: npm run sandbox [-- --reset] [--port N]\nenv: SANDBOX_PORT, SANDBOX_CONTROL=1, SANDBOX_DATA_DIR");
+    return;
+  }
+
+  const port = args.port !== undefined ? portFrom(args.port, "--port") : process.env.SANDBOX_PORT ? portFrom(process.env.SANDBOX_PORT, "SANDBOX_PORT") : 4010;
+  const control = process.env.SANDBOX_CONTROL === "1";
+  const dataDir = process.env.SANDBOX_DATA_DIR || "./data/sandbox";
+
+  let sandbox;
+  try {
+    sandbox = await startSandbox({ port, control, dataDir, reset: args.reset });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") fail(`port ${port} is in use; pick another with --port N or SANDBOX_PORT`);
+    throw error;
+  }
+
+  console.log(
+    [
+      `Sandbox listening on ${sandbox.url} (state in ${dataDir}${args.reset ? ", reseeded" : ""}${control ? ", control API on /__sandbox" : ""})`,
+      `  Reports API (area A): ${sandbox.reportsBaseUrl}   Authorization: Bearer ${SANDBOX_KEYS.reports}`,
+      `  Item API    (area B): ${sandbox.itemsBaseUrl}   api_key=${SANDBOX_KEYS.items} | ${SANDBOX_KEYS.items2} | ${SANDBOX_KEYS.itemsEmpty}`,
+      `  Purchase codes: ${FIXED_PURCHASE_CODES.active} (active support), ${FIXED_PURCHASE_CODES.expired} (expired), ${FIXED_PURCHASE_CODES.none} (no support)`,
+      `  Try: curl -H "Authorization: Bearer ${SANDBOX_KEYS.reports}" ${sandbox.reportsBaseUrl}/api/v1/reports`,
+    ].join("\n"),
+  );
+
+  const shutdown = (signal: string) => {
+    console.log(`[sandbox] ${signal}: closing`);
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+}
+
+main().catch((error: unknown) => {
+  console.error("sandbox: failed to start:", error);
+  process.exit(1);
+});

@@ -1,0 +1,335 @@
+// The sandbox's HTTP server: reads and logs each request, applies injected faults, hands the request to its
+// area, and serves the control API under /__sandbox. It tracks every socket and timer so close() ends them all.
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import path from "node:path";
+
+import { z } from "zod";
+
+import { dispatch, json, type Area, type Reply, type SandboxRequest } from "./area";
+import { FaultBook, faultSpecSchema } from "./faults";
+import { AREA_PREFIX, SANDBOX_KEYS, type FaultSpec, type LoggedRequest, type Sandbox, type SandboxOptions, type SellerProfile } from "./contract";
+import { createItemsArea } from "./items";
+import { createReportsArea } from "./reports";
+import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS, seedSellers } from "./seed";
+import { ReportsStore } from "./store";
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_LOGGED_REQUESTS = 10_000; // a long-running CLI with control on must not grow without bound
+const CONTROL_PREFIX = "/__sandbox";
+const DEFAULT_TRICKLE_BYTES_PER_SECOND = 64;
+
+const optionsSchema = z.object({
+  port: z.number().int().min(0).max(65_535).default(4010),
+  host: z.string().min(1).default("127.0.0.1"),
+  dataDir: z.string().min(1).default("./data/sandbox"),
+  reset: z.boolean().default(false),
+  control: z.boolean().default(false),
+  quiet: z.boolean().default(false),
+  mainSellerItems: z.number().int().min(1).max(100_000).default(DEFAULT_MAIN_SELLER_ITEMS),
+  extraKeys: z
+    .object({
+      reports: z.array(z.string().min(1)).default([]),
+      items: z.record(z.string().min(1), z.enum(["main", "second", "empty"])).default({}),
+    })
+    .default({ reports: [], items: {} }),
+});
+
+/** Bytes on the wire for one answer. */
+interface Payload {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+function encode(reply: Reply): Payload {
+  const body = reply.body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(reply.body));
+  const headers: Record<string, string> = reply.body === undefined ? {} : { "content-type": "application/json" };
+  return { status: reply.status, headers: { ...headers, ...lowercaseKeys(reply.headers ?? {}) }, body };
+}
+
+function lowercaseKeys(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
+function toRecord(params: URLSearchParams): Record<string, string | string[]> {
+  const record: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    record[key] = values.length === 1 ? values[0]! : values;
+  }
+  return record;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function isFormBody(req: IncomingMessage): boolean {
+  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const opts = optionsSchema.parse(options);
+  const say = (message: string) => {
+    if (!opts.quiet) console.log(`[sandbox] ${message}`);
+  };
+  const warn = (message: string) => {
+    if (!opts.quiet) console.warn(`[sandbox] ${message}`);
+  };
+
+  const store = await ReportsStore.open(path.resolve(opts.dataDir), { reset: opts.reset, warn });
+  const itemKeys = new Map<string, SellerProfile>([...Object.entries(BUILT_IN_ITEM_KEYS), ...Object.entries(opts.extraKeys.items)]);
+  const areas: Area[] = [
+    createReportsArea({ store, keys: new Set([SANDBOX_KEYS.reports, ...opts.extraKeys.reports]), prefix: AREA_PREFIX.reports }),
+    createItemsArea({ sellers: seedSellers(opts.mainSellerItems), keys: itemKeys, prefix: AREA_PREFIX.items }),
+  ];
+  const faults = new FaultBook();
+  let log: LoggedRequest[] = [];
+
+  const sockets = new Set<Socket>();
+  const timers = new Set<NodeJS.Timeout>();
+  let closing = false;
+
+  function later(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        resolve();
+      }, ms);
+      timers.add(timer);
+    });
+  }
+
+  function send(res: ServerResponse, payload: Payload): void {
+    if (res.destroyed) return;
+    res.writeHead(payload.status, { ...payload.headers, "content-length": String(payload.body.length) });
+    res.end(payload.body);
+  }
+
+  /** A valid answer whose body leaves a few bytes at a time, so that a client's body timeout can be tested. */
+  function trickle(res: ServerResponse, payload: Payload, bytesPerSecond: number): void {
+    res.writeHead(payload.status, { ...payload.headers, "content-length": String(payload.body.length) });
+    res.flushHeaders();
+    const chunkBytes = Math.max(1, Math.round(bytesPerSecond / 10));
+    let offset = 0;
+    const timer = setInterval(() => {
+      if (res.destroyed) return stop();
+      const chunk = payload.body.subarray(offset, offset + chunkBytes);
+      offset += chunk.length;
+      if (offset >= payload.body.length) {
+        stop();
+        res.end(chunk);
+      } else {
+        res.write(chunk);
+      }
+    }, (1000 * chunkBytes) / bytesPerSecond);
+    const stop = () => {
+      clearInterval(timer);
+      timers.delete(timer);
+    };
+    timers.add(timer);
+    res.on("close", stop);
+  }
+
+  function areaOf(pathname: string): Area | undefined {
+    return areas.find((area) => pathname === area.prefix || pathname.startsWith(`${area.prefix}/`));
+  }
+
+  function outsideAreas(req: IncomingMessage, pathname: string, baseUrl: string): Reply {
+    if (pathname === "/" && (req.method === "GET" || req.method === "HEAD")) {
+      return json(200, {
+        name: "Gatehouse sandbox",
+        reports: { baseUrl: `${baseUrl}${AREA_PREFIX.reports}`, key: SANDBOX_KEYS.reports },
+        items: { baseUrl: `${baseUrl}${AREA_PREFIX.items}`, keys: [SANDBOX_KEYS.items, SANDBOX_KEYS.items2, SANDBOX_KEYS.itemsEmpty] },
+        docs: "lib/sandbox/README.md",
+      });
+    }
+    return json(404, { message: `Not found. The sandbox serves the reports API under ${AREA_PREFIX.reports} and the item API under ${AREA_PREFIX.items}.` });
+  }
+
+  async function playFault(fault: FaultSpec, res: ServerResponse, area: Area | undefined, answer: () => Reply): Promise<void> {
+    if (fault.latencyMs) await later(fault.latencyMs);
+    if (closing || res.destroyed) return;
+    switch (fault.kind) {
+      case "latency":
+        return send(res, encode(answer()));
+      case "status": {
+        const status = fault.status ?? 503;
+        const reason = STATUS_CODES[status] ?? "Error";
+        const custom = lowercaseKeys(fault.headers ?? {});
+        if (typeof fault.body === "string") {
+          return send(res, { status, headers: { "content-type": "text/plain; charset=utf-8", ...custom }, body: Buffer.from(fault.body) });
+        }
+        return send(res, encode({ status, body: fault.body ?? area?.errorBody(status, reason) ?? { message: reason }, headers: custom }));
+      }
+      case "malformed": {
+        const truncated = area?.prefix === AREA_PREFIX.items ? '{"status":"success","items":[{"id":100001,"name":"Invo' : '{"data":[{"id":1,"url":"https://northw';
+        return send(res, { status: fault.status ?? 200, headers: { "content-type": "application/json" }, body: Buffer.from(truncated) });
+      }
+      case "reset":
+        res.socket?.resetAndDestroy();
+        return;
+      case "hang":
+        return; // the socket stays open until the client gives up or close() destroys it
+      case "trickle":
+        return trickle(res, encode(answer()), fault.bytesPerSecond ?? DEFAULT_TRICKLE_BYTES_PER_SECOND);
+    }
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    const method = req.method ?? "GET";
+    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    const hostHeader = req.headers.host;
+    const origin = hostHeader && /^[\w.\-:[\]]+$/.test(hostHeader) ? `http://${hostHeader}` : sandboxUrl;
+
+    if (url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
+      if (opts.control) return handleControl(req, res, url.pathname);
+    }
+
+    const area = areaOf(url.pathname);
+    let body: Buffer | null;
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      body = null;
+    }
+    const form = body !== null && isFormBody(req) ? new URLSearchParams(body.toString("utf8")) : null;
+
+    log.push({
+      method,
+      path: url.pathname,
+      query: toRecord(url.searchParams),
+      headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
+      form: form ? toRecord(form) : null,
+      at: new Date(started).toISOString(),
+    });
+    if (log.length > MAX_LOGGED_REQUESTS) log = log.slice(-MAX_LOGGED_REQUESTS);
+
+    if (body === null) {
+      const message = `The request body is larger than ${MAX_BODY_BYTES} bytes.`;
+      send(res, encode({ status: 413, body: area?.errorBody(413, message) ?? { message }, headers: { connection: "close" } }));
+      res.on("finish", () => req.destroy());
+      return;
+    }
+
+    const answer = (): Reply => {
+      if (!area) return outsideAreas(req, url.pathname, origin);
+      const sandboxRequest: SandboxRequest = {
+        method: method === "HEAD" ? "GET" : method,
+        path: url.pathname.slice(area.prefix.length) || "/",
+        query: url.searchParams,
+        form,
+        headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, String(value)])),
+        baseUrl: `${origin}${area.prefix}`,
+      };
+      return dispatch(area, sandboxRequest);
+    };
+
+    const fault = faults.take(method, url.pathname);
+    if (fault) {
+      say(`${method} ${url.pathname} -> fault ${fault.kind}`);
+      return playFault(fault, res, area, answer);
+    }
+    const reply = answer();
+    send(res, encode(reply));
+    say(`${method} ${url.pathname}${url.search} ${reply.status} ${Date.now() - started}ms`);
+  }
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    const route = `${req.method} ${pathname.slice(CONTROL_PREFIX.length)}`;
+    const fail = (status: number, error: string, extra: object = {}) => send(res, encode(json(status, { error, ...extra })));
+    switch (route) {
+      case "POST /faults": {
+        let input: unknown;
+        try {
+          input = JSON.parse((await readBody(req)).toString("utf8"));
+        } catch {
+          return fail(400, "The body must be a JSON fault spec (see lib/sandbox/README.md).");
+        }
+        const spec = faultSpecSchema.safeParse(input);
+        if (!spec.success) return fail(400, "Invalid fault spec.", { issues: z.flattenError(spec.error) });
+        return send(res, encode(json(201, { id: faults.add(spec.data) })));
+      }
+      case "GET /faults":
+        return send(res, encode(json(200, { faults: faults.list() })));
+      case "DELETE /faults":
+        faults.clear();
+        return send(res, encode(json(204)));
+      case "POST /reset":
+        store.reseed();
+        await store.flush();
+        faults.clear();
+        log = [];
+        return send(res, encode(json(204)));
+      case "GET /requests":
+        return send(res, encode(json(200, { requests: log })));
+      case "DELETE /requests":
+        log = [];
+        return send(res, encode(json(204)));
+      default:
+        return fail(404, `Unknown control route ${route}. See lib/sandbox/README.md, "Control API".`);
+    }
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      console.error("[sandbox] internal error", error);
+      if (!res.headersSent) send(res, encode(json(500, { message: "Server Error" })));
+      else res.destroy();
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  // A client that misbehaves at the HTTP level gets a 400 and its socket closed, never a crash.
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const sandboxUrl = `http://${opts.host.includes(":") ? `[${opts.host}]` : opts.host}:${port}`;
+
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    closed ??= (async () => {
+      closing = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      const serverClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+      await serverClosed;
+      await store.flush();
+    })();
+    return closed;
+  };
+
+  return {
+    url: sandboxUrl,
+    reportsBaseUrl: `${sandboxUrl}${AREA_PREFIX.reports}`,
+    itemsBaseUrl: `${sandboxUrl}${AREA_PREFIX.items}`,
+    close,
+  };
+}

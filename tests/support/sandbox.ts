@@ -1,0 +1,59 @@
+// Starts the sandbox for a test: an ephemeral port, a fresh temporary data dir, the control API on, no output.
+// Always `await sandbox.close()` in afterAll/afterEach; it also removes the temporary data dir it created.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { startSandbox, type FaultSpec, type LoggedRequest, type Sandbox, type SandboxOptions } from "@/lib/sandbox";
+
+export type { FaultSpec, LoggedRequest };
+
+export interface TestSandbox extends Sandbox {
+  injectFault(f: FaultSpec): Promise<string>; // POST /__sandbox/faults, returns the fault id
+  clearFaults(): Promise<void>;
+  requests(): Promise<LoggedRequest[]>;
+  clearRequests(): Promise<void>;
+  reset(): Promise<void>; // reseed data, clear faults and log
+}
+
+export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
+  // A caller that passes its own dataDir (e.g. to test a restart) keeps it; a temp dir we made is ours to remove.
+  const ownDataDir = opts.dataDir === undefined;
+  const dataDir = opts.dataDir ?? (await mkdtemp(path.join(tmpdir(), "gatehouse-sandbox-")));
+  const sandbox = await startSandbox({ port: 0, quiet: true, control: true, ...opts, dataDir });
+
+  async function control(method: string, route: string, body?: unknown): Promise<Response> {
+    const res = await fetch(`${sandbox.url}/__sandbox${route}`, {
+      method,
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`sandbox control ${method} ${route}: ${res.status} ${await res.text()}`);
+    return res;
+  }
+
+  return {
+    ...sandbox,
+    async injectFault(fault) {
+      const res = await control("POST", "/faults", fault);
+      return ((await res.json()) as { id: string }).id;
+    },
+    async clearFaults() {
+      await control("DELETE", "/faults");
+    },
+    async requests() {
+      const res = await control("GET", "/requests");
+      return ((await res.json()) as { requests: LoggedRequest[] }).requests;
+    },
+    async clearRequests() {
+      await control("DELETE", "/requests");
+    },
+    async reset() {
+      await control("POST", "/reset");
+    },
+    async close() {
+      await sandbox.close();
+      if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
