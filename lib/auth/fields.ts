@@ -1,0 +1,23 @@
+// The shape of each user field, in one place: the users repository, the config (ADMIN_EMAIL) and the CLI
+// all validate with these, so a person gets the same message wherever he types an email or a name.
+import { z } from "zod";
+
+import { ROLES } from "./permissions";
+
+/** Emails are unique case-insensitively: stored trimmed and lowercased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export const emailSchema = z
+  .string({ error: "email is required" })
+  .transform(normalizeEmail)
+  .pipe(z.email({ error: "email must be an address such as name@example.com" }).max(254, "email is too long"));
+
+export const nameSchema = z
+  .string({ error: "name is required" })
+  .trim()
+  .min(1, "name must not be empty")
+  .max(100, "name must be at most 100 characters");
+
+export const roleSchema = z.enum(ROLES, { error: `role must be one of: ${ROLES.join(", ")}` });

@@ -1,0 +1,201 @@
+// Session primitives: what a session cookie holds, how it is sealed (iron-session 8), and the check that
+// every request runs. A sealed cookie alone cannot be revoked, so each session carries the user's
+// session_version: logout, disabling, and a password or role change bump it, and older cookies stop working.
+//
+// These functions take a cookie store (`get`/`set`) rather than a Request: Next's `await cookies()` fits it,
+// as does NextResponse#cookies. Pages cannot set cookies while rendering, so renew in route handlers or proxy.ts.
+import "server-only";
+
+import { createHash } from "node:crypto";
+
+import { sealData, unsealData } from "iron-session";
+import { z } from "zod";
+
+import type { AuthConfig } from "@/lib/config/auth";
+import type { Db } from "@/lib/db";
+
+import { getUserById, type User } from "./users";
+
+export const SESSION_COOKIE_NAME = "gatehouse_session";
+/** Over https: the __Host- prefix makes the browser refuse the cookie unless Secure, Path=/ and no Domain. */
+export const SECURE_SESSION_COOKIE_NAME = "__Host-gatehouse_session";
+
+export interface SessionData {
+  userId: string;
+  /** The user's session_version when the session started. */
+  sessionVersion: number;
+  /** Epoch milliseconds. */
+  issuedAt: number;
+  /** Epoch milliseconds; renewed on use, for the idle timeout. */
+  lastSeenAt: number;
+}
+
+const sessionDataSchema = z.object({
+  userId: z.string().min(1),
+  sessionVersion: z.number().int(),
+  issuedAt: z.number().finite(),
+  lastSeenAt: z.number().finite(),
+});
+
+export interface SessionTimeouts {
+  absoluteMs: number;
+  idleMs: number;
+}
+
+export type SessionRejection = "missing" | "expired_absolute" | "expired_idle" | "revoked" | "disabled";
+export type SessionCheck = { ok: true } | { ok: false; reason: SessionRejection };
+
+/**
+ * The rule, with no I/O: is this session still good for this user at this moment? `user` is the current row
+ * (null when the user no longer exists).
+ */
+export function checkSession(
+  data: SessionData | null | undefined,
+  user: Pick<User, "disabled" | "sessionVersion"> | null | undefined,
+  now: Date | number,
+  { absoluteMs, idleMs }: SessionTimeouts,
+): SessionCheck {
+  if (!data) return { ok: false, reason: "missing" };
+  const t = typeof now === "number" ? now : now.getTime();
+  if (t >= data.issuedAt + absoluteMs) return { ok: false, reason: "expired_absolute" };
+  if (t >= data.lastSeenAt + idleMs) return { ok: false, reason: "expired_idle" };
+  if (!user) return { ok: false, reason: "revoked" };
+  if (user.disabled) return { ok: false, reason: "disabled" };
+  if (user.sessionVersion !== data.sessionVersion) return { ok: false, reason: "revoked" };
+  return { ok: true };
+}
+
+export function newSession(user: Pick<User, "id" | "sessionVersion">, now: Date = new Date()): SessionData {
+  return { userId: user.id, sessionVersion: user.sessionVersion, issuedAt: now.getTime(), lastSeenAt: now.getTime() };
+}
+
+/** The same session, seen now (restarts the idle timeout, never the absolute one). */
+export function touchSession(data: SessionData, now: Date = new Date()): SessionData {
+  return { ...data, lastSeenAt: now.getTime() };
+}
+
+/** When the session ends if nothing renews it: the sooner of the absolute and the idle limit. */
+export function sessionExpiresAt(data: SessionData, { absoluteMs, idleMs }: SessionTimeouts): Date {
+  return new Date(Math.min(data.issuedAt + absoluteMs, data.lastSeenAt + idleMs));
+}
+
+export interface SessionSettings extends SessionTimeouts {
+  /** Newest first. */
+  secrets: readonly string[];
+  /** Served over https: Secure cookie with the __Host- name. */
+  secure: boolean;
+}
+
+export function sessionSettings(
+  config: Pick<AuthConfig, "sessionSecrets" | "sessionAbsoluteTimeoutMs" | "sessionIdleTimeoutMs">,
+  { secure }: { secure: boolean },
+): SessionSettings {
+  return {
+    secrets: config.sessionSecrets,
+    absoluteMs: config.sessionAbsoluteTimeoutMs,
+    idleMs: config.sessionIdleTimeoutMs,
+    secure,
+  };
+}
+
+export interface SessionCookieOptions {
+  httpOnly: true;
+  secure: boolean;
+  sameSite: "lax";
+  path: "/";
+  maxAge?: number;
+}
+
+export function sessionCookie({ secure }: { secure: boolean }): { name: string; options: SessionCookieOptions } {
+  return {
+    name: secure ? SECURE_SESSION_COOKIE_NAME : SESSION_COOKIE_NAME,
+    options: { httpOnly: true, secure, sameSite: "lax", path: "/" },
+  };
+}
+
+// Iron names the password that sealed a cookie inside the seal, and iron-session seals with the highest
+// numeric id. Ids derived from each secret's content (not its position in the list) stay the same when
+// secrets are added or dropped, so rotation never invalidates cookies sealed with a secret still listed.
+function passwordId(secret: string): string {
+  return String(createHash("sha256").update(secret).digest().readUIntBE(0, 6));
+}
+
+function sealingPassword(secrets: readonly string[]): Record<string, string> {
+  const newest = secrets[0];
+  if (newest === undefined) throw new Error("session settings hold no secret");
+  return { [passwordId(newest)]: newest };
+}
+
+function unsealingPasswords(secrets: readonly string[]): Record<string, string> {
+  return Object.fromEntries(secrets.map((s) => [passwordId(s), s]));
+}
+
+export async function sealSession(data: SessionData, settings: SessionSettings, now: Date = new Date()): Promise<string> {
+  const ttlSeconds = Math.ceil((data.issuedAt + settings.absoluteMs - now.getTime()) / 1000);
+  if (ttlSeconds <= 0) throw new Error("cannot seal a session past its absolute expiry");
+  // The seal's own expiry backs up the absolute timeout.
+  return sealData(data, { password: sealingPassword(settings.secrets), ttl: ttlSeconds });
+}
+
+/** The session inside a sealed value, or null when it is absent, forged, sealed with an unknown secret or expired. */
+export async function unsealSession(sealed: string | undefined, settings: SessionSettings): Promise<SessionData | null> {
+  if (!sealed) return null;
+  try {
+    const data = await unsealData<unknown>(sealed, { password: unsealingPasswords(settings.secrets) });
+    const parsed = sessionDataSchema.safeParse(data);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null; // malformed seal
+  }
+}
+
+/** The subset of Next's cookie store (and NextResponse#cookies) used here. */
+export interface SessionCookieStore {
+  get(name: string): { value: string } | undefined;
+  set(name: string, value: string, options: SessionCookieOptions): unknown;
+}
+
+export async function readSession(cookies: SessionCookieStore, settings: SessionSettings): Promise<SessionData | null> {
+  return unsealSession(cookies.get(sessionCookie(settings).name)?.value, settings);
+}
+
+export async function writeSession(
+  cookies: SessionCookieStore,
+  data: SessionData,
+  settings: SessionSettings,
+  now: Date = new Date(),
+): Promise<void> {
+  const { name, options } = sessionCookie(settings);
+  const sealed = await sealSession(data, settings, now);
+  // The browser drops the cookie when the session would expire anyway (the server checks regardless).
+  const maxAge = Math.max(1, Math.floor((sessionExpiresAt(data, settings).getTime() - now.getTime()) / 1000));
+  cookies.set(name, sealed, { ...options, maxAge });
+}
+
+export function clearSession(cookies: SessionCookieStore, settings: Pick<SessionSettings, "secure">): void {
+  const { name, options } = sessionCookie(settings);
+  cookies.set(name, "", { ...options, maxAge: 0 });
+}
+
+export type AuthenticatedSession =
+  | { ok: true; user: User; session: SessionData }
+  | { ok: false; reason: SessionRejection };
+
+/**
+ * The per-request check: reads the cookie, loads the user, applies checkSession. On success, write back
+ * `touchSession(session)` with writeSession where the response can carry a cookie, to keep the session alive.
+ */
+export async function authenticateSession(
+  db: Db,
+  cookies: SessionCookieStore,
+  settings: SessionSettings,
+  now: Date = new Date(),
+): Promise<AuthenticatedSession> {
+  const session = await readSession(cookies, settings);
+  if (!session) return { ok: false, reason: "missing" };
+  const user = await getUserById(db, session.userId);
+  const check = checkSession(session, user, now, settings);
+  if (!check.ok) return check;
+  // checkSession returned ok, so the user exists.
+  return user ? { ok: true, user, session } : { ok: false, reason: "revoked" };
+}

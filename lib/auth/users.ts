@@ -1,0 +1,291 @@
+// Users: the only module that reads or writes the users table. Inputs are validated here with the shared
+// field schemas (lib/auth/fields.ts, lib/auth/password.ts); the password hash never leaves this file.
+import "server-only";
+
+import { randomUUID } from "node:crypto";
+
+import { sql, type Transaction } from "kysely";
+import { z } from "zod";
+
+import { isPostgres, type Db } from "@/lib/db";
+import type { Database, UserRow } from "@/lib/db/schema";
+
+import { emailSchema, nameSchema, normalizeEmail, roleSchema } from "./fields";
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  hashPassword,
+  needsRehash,
+  passwordSchema,
+  unmatchableHash,
+  verifyPassword,
+  type ScryptParams,
+} from "./password";
+import type { Role } from "./permissions";
+
+/** A user as the rest of the app sees him: everything but the password hash. */
+export interface User {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  /** Sessions carry the version they started with; a different one here means they were ended. */
+  sessionVersion: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin";
+
+/** A refusal the person can act on (suggested HTTP status: email_taken 409, user_not_found 404, last_admin 409). */
+export class AccountError extends Error {
+  override name = "AccountError";
+  constructor(
+    readonly code: AccountErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface UserStoreOptions {
+  now?: Date;
+  /** scrypt cost for new hashes; the default is the production cost (tests may pass a cheaper one). */
+  hashParams?: ScryptParams;
+}
+
+export const createUserInput = z.strictObject({
+  email: emailSchema,
+  name: nameSchema,
+  role: roleSchema,
+  password: passwordSchema,
+});
+export type CreateUserInput = z.input<typeof createUserInput>;
+
+export const updateUserInput = z
+  .strictObject({
+    name: nameSchema.optional(),
+    role: roleSchema.optional(),
+    disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
+    password: passwordSchema.optional(),
+  })
+  .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
+    message: "nothing to change: give at least one of name, role, disabled, password",
+  });
+export type UpdateUserInput = z.input<typeof updateUserInput>;
+
+function toUser(row: UserRow): User {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role,
+    disabled: Number(row.disabled) === 1,
+    sessionVersion: Number(row.session_version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505"; // better-sqlite3 | PostgreSQL unique_violation
+}
+
+export async function createUser(db: Db, input: CreateUserInput, options: UserStoreOptions = {}): Promise<User> {
+  const { email, name, role, password } = createUserInput.parse(input);
+  const now = (options.now ?? new Date()).toISOString();
+  const passwordHash = await hashPassword(password, options.hashParams ?? DEFAULT_SCRYPT_PARAMS);
+  try {
+    const row = await db
+      .insertInto("users")
+      .values({
+        id: randomUUID(),
+        email,
+        name,
+        role,
+        password_hash: passwordHash,
+        disabled: 0,
+        session_version: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AccountError("email_taken", `a user with email ${email} already exists`);
+    throw error;
+  }
+}
+
+export async function listUsers(db: Db): Promise<User[]> {
+  const rows = await db.selectFrom("users").selectAll().orderBy("email").execute();
+  return rows.map(toUser);
+}
+
+export async function getUserById(db: Db, id: string): Promise<User | null> {
+  const row = await db.selectFrom("users").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+export async function getUserByEmail(db: Db, email: string): Promise<User | null> {
+  const row = await db.selectFrom("users").selectAll().where("email", "=", normalizeEmail(email)).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/**
+ * Changes a user. Changing the role or the password, or disabling him, ends all his sessions (session_version
+ * + 1). Refuses (AccountError "last_admin") to demote or disable the last active admin.
+ */
+export async function updateUser(
+  db: Db,
+  id: string,
+  patch: UpdateUserInput,
+  options: UserStoreOptions = {},
+): Promise<User> {
+  const input = updateUserInput.parse(patch);
+  const now = (options.now ?? new Date()).toISOString();
+  // Hash before the transaction: scrypt is slow and must not hold row locks.
+  const passwordHash =
+    input.password === undefined
+      ? undefined
+      : await hashPassword(input.password, options.hashParams ?? DEFAULT_SCRYPT_PARAMS);
+  const mayRemoveAnAdmin = (input.role !== undefined && input.role !== "admin") || input.disabled === true;
+  const lockRows = isPostgres(db); // SQLite transactions are serialisable already; it has no FOR UPDATE
+
+  return db.transaction().execute(async (trx) => {
+    // Lock the active admins first, always in id order, so two concurrent demotions queue instead of both
+    // seeing the other admin still active (or deadlocking).
+    const activeAdmins = mayRemoveAnAdmin ? await selectActiveAdminIds(trx, lockRows) : [];
+
+    let currentQuery = trx.selectFrom("users").selectAll().where("id", "=", id);
+    if (lockRows) currentQuery = currentQuery.forUpdate();
+    const current = await currentQuery.executeTakeFirst();
+    if (!current) throw new AccountError("user_not_found", `no user with id ${id}`);
+
+    const isActiveAdmin = current.role === "admin" && Number(current.disabled) === 0;
+    if (mayRemoveAnAdmin && isActiveAdmin && !activeAdmins.some((adminId) => adminId !== id)) {
+      throw new AccountError(
+        "last_admin",
+        `${current.email} is the last active admin: make another user admin before demoting or disabling this one`,
+      );
+    }
+
+    const endsSessions =
+      (input.role !== undefined && input.role !== current.role) ||
+      (input.disabled === true && Number(current.disabled) === 0) ||
+      passwordHash !== undefined;
+
+    const row = await trx
+      .updateTable("users")
+      .set({
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.role !== undefined && { role: input.role }),
+        ...(input.disabled !== undefined && { disabled: input.disabled ? 1 : 0 }),
+        ...(passwordHash !== undefined && { password_hash: passwordHash }),
+        ...(endsSessions && { session_version: sql<number>`session_version + 1` }),
+        updated_at: now,
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  });
+}
+
+async function selectActiveAdminIds(trx: Transaction<Database>, lockRows: boolean): Promise<string[]> {
+  let query = trx.selectFrom("users").select("id").where("role", "=", "admin").where("disabled", "=", 0).orderBy("id");
+  if (lockRows) query = query.forUpdate();
+  return (await query.execute()).map((r) => r.id);
+}
+
+/** Ends every session of the user (logout): the session_version his cookies carry no longer matches. */
+export async function revokeSessions(db: Db, id: string, options: Pick<UserStoreOptions, "now"> = {}): Promise<boolean> {
+  const result = await db
+    .updateTable("users")
+    .set({ session_version: sql<number>`session_version + 1`, updated_at: (options.now ?? new Date()).toISOString() })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+// Verified against when the email is unknown, so that answer costs the same scrypt work as a wrong password.
+const UNMATCHABLE_HASH = unmatchableHash();
+
+/**
+ * The user for this email and password, or null — the same null, after the same scrypt work, whether the
+ * email is unknown, the password wrong, or the user disabled. Rehashes a password stored with an older cost.
+ */
+export async function verifyCredentials(
+  db: Db,
+  email: string,
+  password: string,
+  options: UserStoreOptions = {},
+): Promise<User | null> {
+  const params = options.hashParams ?? DEFAULT_SCRYPT_PARAMS;
+  const row =
+    typeof email === "string" && email.trim() !== ""
+      ? await db.selectFrom("users").selectAll().where("email", "=", normalizeEmail(email)).executeTakeFirst()
+      : undefined;
+  const dummy = params === DEFAULT_SCRYPT_PARAMS ? UNMATCHABLE_HASH : unmatchableHash(params);
+  const matches = await verifyPassword(typeof password === "string" ? password : "", row?.password_hash ?? dummy);
+  if (!row || !matches || Number(row.disabled) !== 0) return null;
+
+  if (needsRehash(row.password_hash, params)) {
+    // Same password, stronger hash: sessions stay valid.
+    await db
+      .updateTable("users")
+      .set({ password_hash: await hashPassword(password, params) })
+      .where("id", "=", row.id)
+      .execute();
+  }
+  return toUser(row);
+}
+
+/** Creates the first admin from ADMIN_EMAIL/ADMIN_PASSWORD when the store holds no user; otherwise null. */
+export async function ensureFirstAdmin(
+  db: Db,
+  admin: { email: string; password: string; name?: string },
+  options: UserStoreOptions = {},
+): Promise<User | null> {
+  const anyone = await db.selectFrom("users").select("id").limit(1).executeTakeFirst();
+  if (anyone) return null;
+  try {
+    return await createUser(db, { ...admin, name: admin.name ?? "Administrator", role: "admin" }, options);
+  } catch (error) {
+    // Another instance starting at the same moment created it first.
+    if (error instanceof AccountError && error.code === "email_taken") return null;
+    throw error;
+  }
+}
+
+/**
+ * Demo mode's fixed, documented password. Fixed rather than generated so the README can name it: demo mode
+ * listens on 127.0.0.1 only, and these accounts exist nowhere else.
+ */
+export const DEMO_PASSWORD = "gatehouse-demo";
+
+export const DEMO_USERS: ReadonlyArray<{ email: string; name: string; role: Role }> = [
+  { email: "admin@demo.test", name: "Demo Admin", role: "admin" },
+  { email: "editor@demo.test", name: "Demo Editor", role: "editor" },
+  { email: "viewer@demo.test", name: "Demo Viewer", role: "viewer" },
+  { email: "support@demo.test", name: "Demo Support", role: "support" },
+];
+
+/** Creates whichever demo account is missing (one per role). Existing accounts are left as they are. */
+export async function seedDemoUsers(
+  db: Db,
+  options: UserStoreOptions = {},
+): Promise<{ password: string; created: User[] }> {
+  const created: User[] = [];
+  for (const demo of DEMO_USERS) {
+    if (await getUserByEmail(db, demo.email)) continue;
+    try {
+      created.push(await createUser(db, { ...demo, password: DEMO_PASSWORD }, options));
+    } catch (error) {
+      if (!(error instanceof AccountError && error.code === "email_taken")) throw error;
+    }
+  }
+  return { password: DEMO_PASSWORD, created };
+}

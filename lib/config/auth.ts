@@ -1,0 +1,194 @@
+// Accounts configuration: the store, session secrets and lifetimes, the first admin, the purchase-code hash
+// key. Read from the environment when asked (never at import), validated with zod, and reported by variable
+// name — a secret's value never appears in a message.
+import "server-only";
+
+import { hkdfSync, randomBytes } from "node:crypto";
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+import { z } from "zod";
+
+import { emailSchema } from "@/lib/auth/fields";
+import { passwordSchema } from "@/lib/auth/password";
+
+type Env = Record<string, string | undefined>;
+
+export const SESSION_SECRET_MIN_LENGTH = 32;
+export const DEFAULT_SESSION_ABSOLUTE_TIMEOUT_HOURS = 12;
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MINUTES = 120;
+export const DEMO_SESSION_SECRET_FILE = "session-secret";
+
+export class AuthConfigError extends Error {
+  override name = "AuthConfigError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid accounts configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+export interface StoreConfig {
+  /** As given; lib/db parses it (absent → ./data/gatehouse.db). */
+  databaseUrl: string | undefined;
+}
+
+export function readStoreConfig(env: Env = process.env): StoreConfig {
+  const value = env.DATABASE_URL?.trim();
+  return { databaseUrl: value === "" ? undefined : value };
+}
+
+export interface AuthConfig {
+  /** Newest first: the first seals new cookies, all of them open existing ones. */
+  sessionSecrets: string[];
+  sessionSecretSource: "env" | "demo-file";
+  sessionAbsoluteTimeoutMs: number;
+  sessionIdleTimeoutMs: number;
+  /** From ADMIN_EMAIL and ADMIN_PASSWORD; creates the first admin when the store has no user yet. */
+  firstAdmin: { email: string; password: string } | null;
+  purchaseCodeHashKey: string;
+  purchaseCodeHashKeySource: "env" | "derived";
+}
+
+export interface LoadAuthConfigOptions {
+  env?: Env;
+  /** Demo mode may run without SESSION_SECRET: one is generated once and kept in `<dataDir>/session-secret`. */
+  demoMode: boolean;
+  dataDir?: string;
+}
+
+const hours = (name: string, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number of hours` })
+    .positive(`${name} must be more than 0`)
+    .max(max, `${name} must be at most ${max}`);
+const minutes = (name: string, max: number) =>
+  z.coerce
+    .number({ error: `${name} must be a number of minutes` })
+    .positive(`${name} must be more than 0`)
+    .max(max, `${name} must be at most ${max}`);
+
+const envSchema = z.object({
+  SESSION_SECRET: z.string().optional(),
+  SESSION_ABSOLUTE_TIMEOUT_HOURS: hours("SESSION_ABSOLUTE_TIMEOUT_HOURS", 24 * 30).default(
+    DEFAULT_SESSION_ABSOLUTE_TIMEOUT_HOURS,
+  ),
+  SESSION_IDLE_TIMEOUT_MINUTES: minutes("SESSION_IDLE_TIMEOUT_MINUTES", 60 * 24 * 30).default(
+    DEFAULT_SESSION_IDLE_TIMEOUT_MINUTES,
+  ),
+  ADMIN_EMAIL: emailSchema.optional(),
+  ADMIN_PASSWORD: passwordSchema.optional(),
+  PURCHASE_CODE_HASH_KEY: z
+    .string()
+    .min(SESSION_SECRET_MIN_LENGTH, `PURCHASE_CODE_HASH_KEY must be at least ${SESSION_SECRET_MIN_LENGTH} characters`)
+    .optional(),
+});
+
+// An empty variable (`FOO=` in a .env file) means "not set".
+function withoutEmpty(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
+}
+
+/** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
+export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data" }: LoadAuthConfigOptions): AuthConfig {
+  const parsed = envSchema.safeParse(withoutEmpty(env));
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const variable = String(issue.path[0] ?? "");
+      // Field schemas shared with the users repository say "email …"/"password …"; name the variable instead.
+      problems.push(issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`);
+    }
+    throw new AuthConfigError(problems);
+  }
+  const vars = parsed.data;
+
+  let sessionSecrets: string[] = [];
+  let sessionSecretSource: AuthConfig["sessionSecretSource"] = "env";
+  if (vars.SESSION_SECRET !== undefined) {
+    const entries = vars.SESSION_SECRET.split(",").map((s) => s.trim());
+    entries.forEach((secret, i) => {
+      const which = entries.length > 1 ? `entry ${i + 1} of ${entries.length}` : "the secret";
+      if (secret.length < SESSION_SECRET_MIN_LENGTH) {
+        problems.push(
+          `SESSION_SECRET: ${which} has ${secret.length} characters; each secret needs at least ${SESSION_SECRET_MIN_LENGTH} (generate one with: openssl rand -base64 32)`,
+        );
+      }
+    });
+    sessionSecrets = [...new Set(entries)];
+  } else if (demoMode) {
+    sessionSecrets = [demoSessionSecret(dataDir)];
+    sessionSecretSource = "demo-file";
+  } else {
+    problems.push(
+      "SESSION_SECRET is required outside demo mode: at least 32 random characters (generate one with: openssl rand -base64 32)",
+    );
+  }
+
+  const sessionAbsoluteTimeoutMs = vars.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000;
+  const sessionIdleTimeoutMs = vars.SESSION_IDLE_TIMEOUT_MINUTES * 60_000;
+  if (sessionIdleTimeoutMs > sessionAbsoluteTimeoutMs) {
+    problems.push(
+      "SESSION_IDLE_TIMEOUT_MINUTES is longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
+    );
+  }
+
+  let firstAdmin: AuthConfig["firstAdmin"] = null;
+  if (vars.ADMIN_EMAIL !== undefined && vars.ADMIN_PASSWORD !== undefined) {
+    firstAdmin = { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD };
+  } else if (vars.ADMIN_EMAIL !== undefined || vars.ADMIN_PASSWORD !== undefined) {
+    const missing = vars.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
+    problems.push(`${missing} is missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together`);
+  }
+
+  if (problems.length > 0) throw new AuthConfigError(problems);
+
+  const newestSecret = sessionSecrets[0] ?? "";
+  return {
+    sessionSecrets,
+    sessionSecretSource,
+    sessionAbsoluteTimeoutMs,
+    sessionIdleTimeoutMs,
+    firstAdmin,
+    // Without its own key, the purchase-code hash key is derived (HKDF-SHA256) from the newest session secret;
+    // it then changes when that secret rotates, and old audit hashes no longer match new ones.
+    purchaseCodeHashKey:
+      vars.PURCHASE_CODE_HASH_KEY ??
+      Buffer.from(hkdfSync("sha256", newestSecret, "", "gatehouse purchase-code hash key", 32)).toString("hex"),
+    purchaseCodeHashKeySource: vars.PURCHASE_CODE_HASH_KEY === undefined ? "derived" : "env",
+  };
+}
+
+/** The demo session secret: read from `<dataDir>/session-secret`, created (mode 0600) on first start. */
+function demoSessionSecret(dataDir: string): string {
+  const file = path.resolve(dataDir, DEMO_SESSION_SECRET_FILE);
+  mkdirSync(path.dirname(file), { recursive: true });
+  // Written aside, then linked into place: link() fails when the file exists, so two processes starting
+  // together both end up with the first one's secret, and neither can read a half-written file.
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(draft, `${randomBytes(32).toString("base64url")}\n`, { flag: "wx", mode: 0o600 });
+  try {
+    linkSync(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  } finally {
+    unlinkSync(draft);
+  }
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < SESSION_SECRET_MIN_LENGTH) {
+    throw new AuthConfigError([
+      `${file} holds a session secret shorter than ${SESSION_SECRET_MIN_LENGTH} characters; delete the file to generate a new one`,
+    ]);
+  }
+  return secret;
+}
+
+const cache = new Map<boolean, AuthConfig>();
+
+/** loadAuthConfig from process.env, once per process (per mode). */
+export function getAuthConfig({ demoMode }: { demoMode: boolean }): AuthConfig {
+  let config = cache.get(demoMode);
+  if (!config) {
+    config = loadAuthConfig({ demoMode });
+    cache.set(demoMode, config);
+  }
+  return config;
+}

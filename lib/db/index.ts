@@ -1,0 +1,135 @@
+// The store: one Kysely handle over SQLite (default, embedded file) or PostgreSQL (several portal instances).
+// Migrations run when the store opens, so a fresh deployment needs no separate step.
+import "server-only";
+
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
+import { Pool } from "pg";
+
+import { readStoreConfig } from "@/lib/config/auth";
+
+import { migrations, type Dialect } from "./migrations";
+import type { Database } from "./schema";
+
+export type { Database } from "./schema";
+export type { Dialect } from "./migrations";
+export type Db = Kysely<Database>;
+
+export const DEFAULT_DATABASE_PATH = "./data/gatehouse.db";
+
+export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; connectionString: string };
+
+export class DatabaseUrlError extends Error {
+  override name = "DatabaseUrlError";
+}
+
+/** Reads DATABASE_URL: absent → ./data/gatehouse.db; a path or file: URL → SQLite; postgres(ql):// → PostgreSQL. */
+export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseTarget {
+  const value = url?.trim() ?? "";
+  if (value === "") return { dialect: "sqlite", path: path.resolve(cwd, DEFAULT_DATABASE_PATH) };
+  if (/^postgres(ql)?:\/\//i.test(value)) return { dialect: "postgres", connectionString: value };
+  if (value === ":memory:") return { dialect: "sqlite", path: ":memory:" };
+  if (/^file:/i.test(value)) {
+    // file:///abs/path is a real URL; file:./rel and file:/abs are the common shorthand.
+    const filePath = value.startsWith("file://") ? fileURLToPath(value) : value.slice("file:".length);
+    if (filePath === "") throw new DatabaseUrlError("DATABASE_URL: the file: URL names no file");
+    return { dialect: "sqlite", path: path.resolve(cwd, filePath) };
+  }
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
+  if (scheme) {
+    throw new DatabaseUrlError(
+      `DATABASE_URL: unsupported scheme "${scheme}:" — use a file path, a file: URL, or a postgres:// URL`,
+    );
+  }
+  return { dialect: "sqlite", path: path.resolve(cwd, value) };
+}
+
+export interface Store {
+  db: Db;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+/** Opens the database named by `url` (see parseDatabaseUrl), brings its schema up to date, and returns it. */
+export async function openDb(url?: string): Promise<Store> {
+  const target = parseDatabaseUrl(url);
+  const db = target.dialect === "sqlite" ? openSqlite(target.path) : openPostgres(target.connectionString);
+  const store: Store = { db, dialect: target.dialect, close: () => db.destroy() };
+  try {
+    await migrate(store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+function openSqlite(file: string): Db {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+  const database = new SqliteDatabase(file);
+  // WAL lets readers run beside the writer; busy_timeout makes a second process (the users CLI) wait for a
+  // write lock instead of failing at once; foreign keys are off by default in SQLite.
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+  database.pragma("busy_timeout = 5000");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+}
+
+function openPostgres(connectionString: string): Db {
+  const pool = new Pool({ connectionString, max: 10 });
+  // An idle client losing its connection must not crash the process; the next query gets a fresh client.
+  pool.on("error", (error) => console.error(`[db] idle PostgreSQL client error: ${error.message}`));
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+async function migrate(store: Store): Promise<void> {
+  const list = migrations(store.dialect);
+  const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => list } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Database migration ${failed ? `"${failed}" ` : ""}failed: ${reason}`, { cause: error });
+  }
+}
+
+/** Whether `db` talks to PostgreSQL (for the rare statement that differs, such as row locks). */
+export function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+// One store per process. Kept on globalThis because Next may load this module more than once (per bundle
+// layer, and again on hot reload); they must all share one connection pool.
+const GLOBAL_KEY = Symbol.for("gatehouse.store");
+type GlobalWithStore = typeof globalThis & { [GLOBAL_KEY]?: Promise<Store> };
+
+/** The process-wide store, opened (and migrated) on first use from DATABASE_URL. */
+export async function getStore(): Promise<Store> {
+  const g = globalThis as GlobalWithStore;
+  if (!g[GLOBAL_KEY]) {
+    const opening = openDb(readStoreConfig().databaseUrl);
+    g[GLOBAL_KEY] = opening;
+    // A failed open is not cached: the next call retries (say, once PostgreSQL is reachable).
+    opening.catch(() => {
+      if (g[GLOBAL_KEY] === opening) delete g[GLOBAL_KEY];
+    });
+  }
+  return g[GLOBAL_KEY];
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getStore()).db;
+}
+
+/** Closes the process-wide store (graceful shutdown, tests). The next getDb() opens it again. */
+export async function closeDb(): Promise<void> {
+  const g = globalThis as GlobalWithStore;
+  const opening = g[GLOBAL_KEY];
+  delete g[GLOBAL_KEY];
+  if (opening) await (await opening.catch(() => undefined))?.close();
+}
