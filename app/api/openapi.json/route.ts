@@ -1,0 +1,5 @@
+import { operations } from "@/lib/api/operations";
+import { openApiDocument } from "@/lib/api/openapi";
+import { defineRoute } from "@/lib/api/route";
+
+export const GET = defineRoute(operations.openapi, async () => ({ status: 200, json: openApiDocument() }));

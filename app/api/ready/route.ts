@@ -1,0 +1,8 @@
+import { operations } from "@/lib/api/operations";
+import { defineRoute } from "@/lib/api/route";
+import { checkReadiness } from "@/lib/upstream/readiness";
+
+export const GET = defineRoute(operations.ready, async ({ upstreams }) => {
+  const readiness = await checkReadiness(await upstreams());
+  return { status: readiness.status === "ready" ? 200 : 503, json: readiness };
+});

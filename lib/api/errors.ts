@@ -1,0 +1,128 @@
+// The portal API's error envelope `{"error":{"code","message","fields"?,"request_id"}}` and the one map from
+// error code to HTTP status. Every error answer of /api is built here.
+import type { z } from "zod";
+
+import { AREA_NAMES, type Area } from "@/lib/config/env";
+import { redact, redactDeep } from "@/lib/log/redact";
+import { UpstreamError } from "@/lib/upstream/errors";
+
+export const ERROR_STATUS = {
+  invalid_input: 400,
+  invalid_json: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  upstream_rate_limited: 429,
+  internal: 500,
+  upstream_auth: 502,
+  upstream_unreachable: 502,
+  upstream_bad_response: 502,
+  upstream_error: 502,
+  area_not_configured: 503,
+  upstream_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly fields: Record<string, string> | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: { fields?: Record<string, string>; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.code = code;
+    this.fields = options.fields;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+}
+
+export function errorBody(error: ApiError, requestId: string) {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.fields ? { fields: error.fields } : {}),
+      request_id: requestId,
+    },
+  };
+}
+
+/**
+ * A zod failure as one message per field. `where` says which part of the request was wrong ("query
+ * parameter", "field", "path segment") so that the message tells a person what to fix.
+ */
+export function invalidInput(error: z.ZodError, where: string): ApiError {
+  const fields: Record<string, string> = {};
+  for (const issue of error.issues) {
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) fields[key] ??= `Unknown ${where}.`;
+      continue;
+    }
+    const name = issue.path.map(String).join(".") || "_";
+    fields[name] ??= name === "_" ? issue.message : `${name} ${issue.message}`;
+  }
+  const names = Object.keys(fields).filter((n) => n !== "_");
+  const message = names.length > 0 ? `Invalid ${where}: ${names.join(", ")}. See fields for details.` : (fields._ ?? `Invalid ${where}.`);
+  return new ApiError("invalid_input", message, { fields });
+}
+
+const AREA_KEY_VARIABLE: Record<Area, string> = { reports: "REPORTS_API_KEY", items: "ITEMS_API_KEY" };
+const AREA_URL_VARIABLE: Record<Area, string> = { reports: "REPORTS_API_BASE_URL", items: "ITEMS_API_BASE_URL" };
+
+export function areaNotConfigured(area: Area): ApiError {
+  return new ApiError(
+    "area_not_configured",
+    `${capitalise(AREA_NAMES[area])} is not configured on this Gatehouse. An operator can set ${AREA_URL_VARIABLE[area]} and ${AREA_KEY_VARIABLE[area]}.`,
+  );
+}
+
+/** The answer our client gets for an upstream failure: never the upstream's URL, headers or raw body. */
+export function fromUpstreamError(error: UpstreamError, notFoundMessage: string): ApiError {
+  const upstream = AREA_NAMES[error.area];
+  // The upstream's own words are useful to the person, but they are still upstream text: redact before passing on.
+  const said = error.upstreamMessage ? `: ${redact(error.upstreamMessage)}` : ".";
+  switch (error.kind) {
+    case "not_found":
+      return new ApiError("not_found", notFoundMessage);
+    case "invalid":
+      return new ApiError("invalid_input", `${capitalise(upstream)} refused the input${said}`, {
+        fields: error.fields && Object.keys(error.fields).length > 0 ? (redactDeep(error.fields) as Record<string, string>) : undefined,
+      });
+    case "auth":
+      return new ApiError(
+        "upstream_auth",
+        `${capitalise(upstream)} rejected Gatehouse's key. An operator should check ${AREA_KEY_VARIABLE[error.area]}.`,
+      );
+    case "rate_limited":
+      return new ApiError("upstream_rate_limited", `${capitalise(upstream)} is rate limiting requests; try again later.`, {
+        headers: error.retryAfter ? { "Retry-After": error.retryAfter } : {},
+      });
+    case "timeout":
+      return new ApiError("upstream_timeout", `${capitalise(upstream)} did not answer in time; try again later.`);
+    case "unreachable":
+      return new ApiError("upstream_unreachable", `${capitalise(upstream)} cannot be reached right now; try again later.`);
+    case "bad_response":
+    case "too_large":
+      return new ApiError("upstream_bad_response", `${capitalise(upstream)} sent an answer Gatehouse cannot use.`);
+    case "http_status":
+      return new ApiError(
+        "upstream_error",
+        `${capitalise(upstream)} answered with an error${error.status ? ` (HTTP ${error.status})` : ""}${said}`,
+      );
+  }
+}
+
+export function isUpstreamError(error: unknown): error is UpstreamError {
+  return error instanceof UpstreamError;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

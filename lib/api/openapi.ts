@@ -1,0 +1,188 @@
+// /api/openapi.json: an OpenAPI 3.1 description generated from the operation table and the zod schemas that
+// validate requests (zod 4 emits JSON Schema 2020-12, OpenAPI 3.1's dialect). Nothing here is written by hand
+// twice: change a schema and the document follows.
+import { z } from "zod";
+
+import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { operations, type OperationSpec } from "./operations";
+import {
+  AccountSchema,
+  ErrorEnvelopeSchema,
+  ItemSchema,
+  PageMetaSchema,
+  ProjectSchema,
+  PurchaseSchema,
+  ReportSchema,
+} from "./schemas";
+
+type JsonSchema = Record<string, unknown>;
+
+// Named objects become components and are referenced by $ref.
+const COMPONENTS: Record<string, z.ZodType> = {
+  Report: ReportSchema,
+  Project: ProjectSchema,
+  Account: AccountSchema,
+  Item: ItemSchema,
+  Purchase: PurchaseSchema,
+  PageMeta: PageMetaSchema,
+  Error: ErrorEnvelopeSchema,
+};
+
+type Registry = ReturnType<typeof makeRegistry>;
+
+function makeRegistry() {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(COMPONENTS)) registry.add(schema, { id });
+  return registry;
+}
+
+const REF_PREFIX = "#/components/schemas/";
+
+/** One schema as JSON Schema; components inside it become $refs to components.schemas. */
+function toSchema(schema: z.ZodType, io: "input" | "output", registry: Registry): JsonSchema {
+  const { $schema: _dialect, $defs: _defs, ...json } = z.toJSONSchema(schema, {
+    target: "draft-2020-12",
+    io,
+    unrepresentable: "any",
+    metadata: registry,
+  }) as JsonSchema;
+  // zod points registry refs at its own `$defs`; the same definitions live under components.schemas.
+  return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', `"${REF_PREFIX}`)) as JsonSchema;
+}
+
+function components(registry: Registry): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(registry, {
+    target: "draft-2020-12",
+    unrepresentable: "any",
+    uri: (id) => `${REF_PREFIX}${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  const out: Record<string, JsonSchema> = {};
+  for (const [id, { $schema: _dialect, $id: _id, ...schema }] of Object.entries(schemas)) out[id] = schema;
+  return out;
+}
+
+const PATH_PARAM_WORDS: Record<string, string> = { path: "path", query: "query" };
+
+function parameters(spec: OperationSpec, registry: Registry): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const [location, schema] of [
+    ["path", spec.params],
+    ["query", spec.query],
+  ] as const) {
+    if (!schema) continue;
+    const json = toSchema(schema, "input", registry);
+    const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    for (const [name, property] of Object.entries(properties)) {
+      const { description, ...propertySchema } = property;
+      out.push({
+        name,
+        in: PATH_PARAM_WORDS[location],
+        required: location === "path" || required.has(name),
+        ...(typeof description === "string" ? { description } : {}),
+        schema: propertySchema,
+      });
+    }
+  }
+  return out;
+}
+
+/** Errors every operation of an area can answer, besides its own. */
+const UPSTREAM_ERRORS: ErrorCode[] = [
+  "area_not_configured",
+  "upstream_auth",
+  "upstream_unreachable",
+  "upstream_bad_response",
+  "upstream_error",
+  "upstream_rate_limited",
+  "upstream_timeout",
+];
+
+function errorCodes(spec: OperationSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>(spec.errors ?? []);
+  if (spec.params || spec.query) codes.add("invalid_input");
+  if (spec.body) {
+    for (const code of ["invalid_input", "invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(code);
+  }
+  if (spec.notFound) codes.add("not_found");
+  if (spec.area) for (const code of UPSTREAM_ERRORS) codes.add(code);
+  codes.add("internal");
+  return [...codes];
+}
+
+function responses(spec: OperationSpec, registry: Registry): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  const successHeaders = { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } };
+  const { success } = spec;
+  out[String(success.status)] = {
+    description: success.description,
+    headers: successHeaders,
+    ...(success.schema ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } } : {}),
+  };
+  if (spec.id === "ready") {
+    out["503"] = {
+      description: "Not ready: a configured area is unreachable or rejects its key (same body as 200)",
+      headers: successHeaders,
+      content: { "application/json": { schema: toSchema(success.schema ?? z.unknown(), "output", registry) } },
+    };
+  }
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodes(spec)) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    out[String(status)] ??= {
+      description: `Error: ${codes.join(", ")}`,
+      headers: {
+        ...successHeaders,
+        ...(codes.includes("upstream_rate_limited") ? { "Retry-After": { description: "Passed on from the upstream", schema: { type: "string" } } } : {}),
+      },
+      content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
+    };
+  }
+  return out;
+}
+
+let cached: JsonSchema | undefined;
+
+export function openApiDocument(): JsonSchema {
+  if (cached) return cached;
+  const registry = makeRegistry();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const spec of Object.values(operations) as OperationSpec[]) {
+    const operation: JsonSchema = {
+      operationId: spec.id,
+      summary: spec.summary,
+      tags: [spec.tag],
+      "x-permission": spec.permission,
+      ...(spec.area ? { "x-upstream-area": spec.area } : {}),
+      parameters: parameters(spec, registry),
+      ...(spec.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(spec.body, "input", registry) } } } }
+        : {}),
+      responses: responses(spec, registry),
+    };
+    paths[spec.path] ??= {};
+    paths[spec.path]![spec.method.toLowerCase()] = operation;
+  }
+  cached = {
+    openapi: "3.1.0",
+    info: {
+      title: "Gatehouse API",
+      version: "1.0.0",
+      description:
+        "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
+    },
+    servers: [{ url: "/" }],
+    tags: [{ name: "Reports" }, { name: "Projects" }, { name: "Items" }, { name: "Operations" }],
+    paths,
+    components: {
+      schemas: components(registry),
+      headers: {
+        "X-Request-Id": { description: "The request's id, also in the server's log line", schema: { type: "string" } },
+      },
+    },
+  };
+  return cached;
+}

@@ -1,0 +1,265 @@
+// The portal API's contract: every input the route handlers accept and every object they return, as zod
+// schemas. The same schemas validate requests, type the upstream clients' results and generate
+// /api/openapi.json, so the three cannot drift apart.
+import { z } from "zod";
+
+// ---------------------------------------------------------------------------------------------------------
+// Values from the upstream document
+
+export const REPORT_RESULTS = ["good", "decent", "bad"] as const;
+export const REPORT_PRIVACY = [0, 1, 2] as const; // 0 Public, 1 Private, 2 Password
+export const PER_PAGE_VALUES = ["10", "25", "50", "100"] as const;
+export const SORT_DIRECTIONS = ["desc", "asc"] as const;
+export const REPORT_SORT_FIELDS = ["id", "generated_at", "url", "result"] as const;
+export const PROJECT_SORT_FIELDS = ["created_at", "project"] as const;
+
+const isoTimestamp = z.iso.datetime().describe("ISO 8601 timestamp in UTC, e.g. 2025-01-31T12:00:00.000Z");
+
+// ---------------------------------------------------------------------------------------------------------
+// Output objects (what Gatehouse answers; normalised from whatever the upstream sent)
+
+export const ReportSchema = z
+  .object({
+    id: z.number().int().positive(),
+    url: z.string(),
+    project: z.string().nullable().describe("Project name; null when the report belongs to none"),
+    result: z.enum(REPORT_RESULTS),
+    generated_at: isoTimestamp.nullable().describe("When the report was generated (ISO 8601 UTC); null if not yet"),
+    privacy: z.union([z.literal(0), z.literal(1), z.literal(2)]).describe("0 Public, 1 Private, 2 Password"),
+  })
+  .describe("A web-page report. Its password is never returned.");
+export type Report = z.infer<typeof ReportSchema>;
+
+export const ProjectSchema = z.object({
+  project: z.string().describe("The project name (its identifier in /api/projects/{project})"),
+  created_at: isoTimestamp.nullable(),
+});
+export type Project = z.infer<typeof ProjectSchema>;
+
+export const AccountSchema = z.object({
+  name: z.object({ firstname: z.string(), lastname: z.string(), full_name: z.string() }),
+  username: z.string(),
+  email: z.string(),
+  balance: z.number(),
+  currency: z.string(),
+  profile: z.object({
+    heading: z.string().nullable(),
+    description: z.string().nullable(),
+    contact: z.object({ email: z.string().nullable() }),
+    social_links: z.record(z.string(), z.string()).describe("Network name → link"),
+    media: z.object({ avatar: z.string().nullable(), cover: z.string().nullable() }),
+  }),
+  registered_at: isoTimestamp,
+});
+export type Account = z.infer<typeof AccountSchema>;
+
+export const ItemSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string(),
+  sub_category: z.string().nullable(),
+  options: z.array(z.string()),
+  version: z.string().describe("The item's own version (x.y.z), unrelated to the API's"),
+  demo_link: z.string().nullable(),
+  tags: z.array(z.string()),
+  media: z.object({
+    thumbnail: z.string().nullable(),
+    preview_image: z.string().optional().describe("Omitted for audio items"),
+    preview_video: z.string().optional().describe("Present only for video items"),
+    preview_audio: z.string().optional().describe("Present only for audio items"),
+    screenshots: z.array(z.string()),
+  }),
+  price: z.object({ regular: z.number(), extended: z.number() }),
+  currency: z.string(),
+  published_at: isoTimestamp,
+});
+export type Item = z.infer<typeof ItemSchema>;
+
+export const PurchaseSchema = z.object({
+  purchase_code: z.string(),
+  license_type: z.string(),
+  price: z.number(),
+  currency: z.string(),
+  item: z.object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    url: z.string().nullable(),
+    media: z.object({ preview_image: z.string().optional() }),
+  }),
+  supported_until: isoTimestamp.optional().describe("Omitted when support is disabled or the purchase is not supported"),
+  downloaded: z.boolean(),
+  date: isoTimestamp,
+});
+export type Purchase = z.infer<typeof PurchaseSchema>;
+
+export const PageMetaSchema = z.object({
+  page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+  total: z.number().int().nonnegative(),
+  last_page: z.number().int().positive(),
+});
+export type PageMeta = z.infer<typeof PageMetaSchema>;
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+export const PurchaseValidationSchema = z.discriminatedUnion("valid", [
+  z.object({ valid: z.literal(true), purchase: PurchaseSchema }),
+  z.object({ valid: z.literal(false), message: z.string().describe("Why the code is not valid, e.g. \"Invalid purchase code\"") }),
+]);
+export type PurchaseValidation = z.infer<typeof PurchaseValidationSchema>;
+
+export const AreaReadinessSchema = z.object({
+  configured: z.boolean(),
+  reachable: z.boolean().optional().describe("The upstream answered"),
+  key_accepted: z.boolean().optional().describe("The upstream accepted Gatehouse's key"),
+  duration_ms: z.number().optional(),
+  problem: z.string().optional(),
+});
+export const ReadinessSchema = z.object({
+  status: z.enum(["ready", "not_ready"]),
+  mode: z.enum(["configured", "demo"]),
+  areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }),
+});
+export type Readiness = z.infer<typeof ReadinessSchema>;
+
+export const HealthSchema = z.object({ status: z.literal("ok") });
+
+// Response envelopes
+export const dataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data });
+export const pageEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMetaSchema });
+
+export const ErrorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.string().describe("Stable machine-readable code, e.g. invalid_input, not_found, upstream_timeout"),
+    message: z.string().describe("What went wrong and what to do, for a person"),
+    fields: z.record(z.string(), z.string()).optional().describe("invalid_input: one message per bad field"),
+    request_id: z.string().describe("Also in the X-Request-Id header and in the server's log line"),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Inputs. Query values arrive as strings; an empty value (`?search=`) counts as absent. Unknown fields are
+// refused, so a typo (`?perpage=50`) is a 400 rather than silently ignored.
+
+const oneOf = (values: readonly string[]) => `must be one of: ${values.join(", ")}`;
+
+const searchText = z
+  .string()
+  .max(255, "must be at most 255 characters")
+  .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters");
+
+const perPage = z
+  .enum(PER_PAGE_VALUES, { error: oneOf(PER_PAGE_VALUES) })
+  .transform(Number)
+  .describe("Items per page: 10 (default), 25, 50 or 100");
+
+const page = z
+  .string()
+  .regex(/^[1-9]\d{0,5}$/, "must be a whole number from 1 to 999999")
+  .transform(Number)
+  .describe("Page number, from 1");
+
+const sortDirection = z.enum(SORT_DIRECTIONS, { error: oneOf(SORT_DIRECTIONS) }).describe("desc (default) or asc");
+
+export const ReportListQuerySchema = z.strictObject({
+  search: searchText.optional().describe("Search text, matched against search_by"),
+  search_by: z.enum(["url"], { error: oneOf(["url"]) }).optional().describe("Field to search: url (default)"),
+  project: searchText.optional().describe("Only reports of this project"),
+  result: z.enum(REPORT_RESULTS, { error: oneOf(REPORT_RESULTS) }).optional().describe("Only reports with this result"),
+  sort_by: z.enum(REPORT_SORT_FIELDS, { error: oneOf(REPORT_SORT_FIELDS) }).optional().describe("id (default; date created), generated_at, url, result"),
+  sort: sortDirection.optional(),
+  per_page: perPage.optional(),
+  page: page.optional(),
+});
+export type ReportListQuery = z.output<typeof ReportListQuerySchema>;
+
+export const ProjectListQuerySchema = z.strictObject({
+  search: searchText.optional().describe("Search text, matched against search_by"),
+  search_by: z.enum(["project"], { error: oneOf(["project"]) }).optional().describe("Field to search: project (default)"),
+  sort_by: z.enum(PROJECT_SORT_FIELDS, { error: oneOf(PROJECT_SORT_FIELDS) }).optional().describe("created_at (default) or project"),
+  sort: sortDirection.optional(),
+  per_page: perPage.optional(),
+  page: page.optional(),
+});
+export type ProjectListQuery = z.output<typeof ProjectListQuerySchema>;
+
+export const EmptyQuerySchema = z.strictObject({});
+
+/** Path ids: positive integers small enough to be exact in JavaScript. */
+const positiveIdParam = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, "must be a positive whole number")
+  .transform(Number);
+
+export const ReportIdParamsSchema = z.object({ id: positiveIdParam.describe("Report id") });
+export const ItemIdParamsSchema = z.object({ id: positiveIdParam.describe("Item id") });
+export const ProjectParamsSchema = z.object({
+  project: z
+    .string()
+    .min(1, "must not be empty")
+    .max(255, "must be at most 255 characters")
+    .describe("Project name, URL-encoded in the path (spaces and non-ASCII letters are fine)"),
+});
+
+const privacy = z
+  .union([z.literal(0), z.literal(1), z.literal(2)], { error: "must be 0 (Public), 1 (Private) or 2 (Password)" })
+  .describe("0 Public, 1 Private, 2 Password");
+const password = z
+  .string({ error: "must be a string" })
+  .min(1, "must not be empty")
+  .max(255, "must be at most 255 characters")
+  .describe("Password of the report page; only with privacy 2. Never returned.");
+
+const PASSWORD_NEEDS_PRIVACY_2 = "only applies when privacy is 2 (Password); send privacy 2 or leave password out";
+
+export const ReportCreateBodySchema = z
+  .strictObject({
+    url: z
+      .string({ error: "is required: the web page's URL" })
+      .max(2048, "must be at most 2048 characters")
+      .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "must be an absolute http:// or https:// URL")
+      .describe("The web page's URL (http or https)"),
+    privacy: privacy.optional(),
+    password: password.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.privacy === 2 && body.password === undefined) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: "is required when privacy is 2 (Password)" });
+    }
+    if (body.password !== undefined && body.privacy !== 2) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: PASSWORD_NEEDS_PRIVACY_2 });
+    }
+  });
+export type ReportCreateInput = z.output<typeof ReportCreateBodySchema>;
+
+export const ReportUpdateBodySchema = z
+  .strictObject({
+    privacy: privacy.optional(),
+    password: password.optional(),
+    results: z.literal(true, { error: "can only be true (regenerate the report's results); leave it out otherwise" }).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (body.privacy === undefined && body.password === undefined && body.results === undefined) {
+      ctx.addIssue({ code: "custom", path: [], message: "Nothing to update: send privacy, password or results" });
+    }
+    if (body.password !== undefined && body.privacy !== undefined && body.privacy !== 2) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: PASSWORD_NEEDS_PRIVACY_2 });
+    }
+  });
+export type ReportUpdateInput = z.output<typeof ReportUpdateBodySchema>;
+
+export const PurchaseValidateBodySchema = z.strictObject({
+  purchase_code: z
+    .string({ error: "is required: the buyer's purchase code" })
+    .trim()
+    .min(1, "is required: the buyer's purchase code")
+    .max(100, "must be at most 100 characters")
+    .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
+    .describe("The purchase code to check, e.g. 11111111-1111-4111-8111-111111111111"),
+});
+export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;

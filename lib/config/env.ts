@@ -1,0 +1,169 @@
+// Parsing and validating the environment: pure (takes the env as an argument), so that tests can check every
+// rule without starting a server. lib/config/index.ts reads process.env through it once.
+import "server-only";
+
+import { z } from "zod";
+
+export type Area = "reports" | "items";
+
+export const AREA_NAMES: Record<Area, string> = {
+  reports: "the reports API (area A)",
+  items: "the item API (area B)",
+};
+
+export interface ReportsAreaConfig {
+  /** Base URL without a trailing slash; its path prefix is kept (e.g. "https://api.example.com/seo"). */
+  baseUrl: string;
+  apiKey: string;
+}
+
+/**
+ * Where the area B key goes. The upstream document says only "api_key" and leaves its place open.
+ * - "query-and-form" (default): in the query string on GET, in the form body on POST — what the document implies.
+ * - "query": in the query string on every request, POST included.
+ * - "header": in the named request header (e.g. `header:X-Api-Key`).
+ */
+export type ItemsKeyLocation = { kind: "query-and-form" } | { kind: "query" } | { kind: "header"; name: string };
+
+export interface ItemsAreaConfig {
+  baseUrl: string;
+  apiKey: string;
+  keyLocation: ItemsKeyLocation;
+}
+
+export interface EnvConfig {
+  reports: ReportsAreaConfig | null;
+  items: ItemsAreaConfig | null;
+  upstreamTimeoutMs: number;
+  /** Port of the embedded sandbox in demo mode. */
+  sandboxPort: number;
+}
+
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+/** One problem per variable; the message names the variable and what is wrong, never a key's value. */
+export interface ConfigProblem {
+  variable: string;
+  problem: string;
+}
+
+export class ConfigError extends Error {
+  readonly problems: ConfigProblem[];
+  constructor(problems: ConfigProblem[]) {
+    super(
+      `Gatehouse cannot start: the configuration is invalid.\n${problems
+        .map((p) => `  - ${p.variable}: ${p.problem}`)
+        .join("\n")}\nFix the environment (or .env.local) and start again.`,
+    );
+    this.name = "ConfigError";
+    this.problems = problems;
+  }
+}
+
+// Zod messages here never echo the received value: for keys that would leak the secret into a start-up log.
+const baseUrlSchema = z
+  .string()
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an absolute http:// or https:// URL" });
+      return;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      ctx.addIssue({ code: "custom", message: "must start with http:// or https://" });
+    } else if (url.username || url.password) {
+      ctx.addIssue({ code: "custom", message: "must not contain a user name or password; the key has its own variable" });
+    } else if (url.search || url.hash) {
+      ctx.addIssue({ code: "custom", message: "must not contain a query string or fragment" });
+    }
+  })
+  // Keep the path prefix, drop a trailing slash: fixed operation paths are appended to it.
+  .transform((value) => value.replace(/\/+$/, ""));
+
+const apiKeySchema = z
+  .string()
+  .min(8, "is too short to be an API key (at least 8 characters)")
+  .max(4096, "is too long (at most 4096 characters)")
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces or line breaks (check for a pasted newline or quotes)");
+
+const timeoutSchema = z
+  .string()
+  .regex(/^\d+$/, "must be a whole number of milliseconds")
+  .transform(Number)
+  .pipe(z.number().min(100, "must be at least 100 ms").max(300_000, "must be at most 300000 ms (5 minutes)"));
+
+const portSchema = z
+  .string()
+  .regex(/^\d+$/, "must be a port number")
+  .transform(Number)
+  .pipe(z.number().max(65_535, "must be at most 65535"));
+
+const keyLocationSchema = z.string().transform((value, ctx): ItemsKeyLocation => {
+  if (value === "query-and-form") return { kind: "query-and-form" };
+  if (value === "query") return { kind: "query" };
+  const header = /^header:([A-Za-z0-9-]{1,64})$/.exec(value);
+  if (header?.[1]) return { kind: "header", name: header[1] };
+  ctx.addIssue({ code: "custom", message: 'must be "query-and-form" (default), "query" or "header:<Header-Name>"' });
+  return z.NEVER;
+});
+
+/** Env values are strings; an empty one counts as unset (a blank line in .env.local). */
+function read(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name];
+  return value === undefined || value.trim() === "" ? undefined : value;
+}
+
+function check<T>(
+  problems: ConfigProblem[],
+  variable: string,
+  schema: z.ZodType<T, string>,
+  value: string | undefined,
+): T | undefined {
+  if (value === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  problems.push({ variable, problem: result.error.issues[0]?.message ?? "is invalid" });
+  return undefined;
+}
+
+function readArea(
+  env: Record<string, string | undefined>,
+  problems: ConfigProblem[],
+  urlVar: string,
+  keyVar: string,
+): { baseUrl: string; apiKey: string } | null {
+  const rawUrl = read(env, urlVar);
+  const rawKey = read(env, keyVar);
+  if (rawUrl === undefined && rawKey === undefined) return null;
+  if (rawUrl === undefined) {
+    problems.push({ variable: urlVar, problem: `is missing while ${keyVar} is set; set both, or neither to leave this area out` });
+    return null;
+  }
+  if (rawKey === undefined) {
+    problems.push({ variable: keyVar, problem: `is missing while ${urlVar} is set; set both, or neither to leave this area out` });
+    return null;
+  }
+  const baseUrl = check(problems, urlVar, baseUrlSchema, rawUrl);
+  const apiKey = check(problems, keyVar, apiKeySchema, rawKey);
+  return baseUrl !== undefined && apiKey !== undefined ? { baseUrl, apiKey } : null;
+}
+
+/** Validates the environment; throws ConfigError listing every problem at once. */
+export function parseEnv(env: Record<string, string | undefined>): EnvConfig {
+  const problems: ConfigProblem[] = [];
+  const reports = readArea(env, problems, "REPORTS_API_BASE_URL", "REPORTS_API_KEY");
+  const itemsArea = readArea(env, problems, "ITEMS_API_BASE_URL", "ITEMS_API_KEY");
+  const keyLocation = check(problems, "ITEMS_API_KEY_LOCATION", keyLocationSchema, read(env, "ITEMS_API_KEY_LOCATION"));
+  const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
+  const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    reports,
+    items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
+    upstreamTimeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
+  };
+}

@@ -1,0 +1,39 @@
+// Per-request context: the request id and the upstream calls made while serving it, so that the route wrapper
+// can write one log line per request with the upstream's status and duration in it.
+import { AsyncLocalStorage } from "node:async_hooks";
+
+export interface UpstreamCallRecord {
+  area: string;
+  operation: string;
+  /** The upstream's HTTP status, or null when no answer came (timeout, refused connection...). */
+  status: number | null;
+  duration_ms: number;
+  /** "ok" or the UpstreamError kind. */
+  outcome: string;
+}
+
+export interface RequestContext {
+  requestId: string;
+  upstreamCalls: UpstreamCallRecord[];
+}
+
+// Shared through globalThis for the same reason as the secret store: one storage across Next's bundles.
+const STORAGE_SLOT = Symbol.for("gatehouse.log.requestContext");
+const globalSlots = globalThis as unknown as Record<symbol, AsyncLocalStorage<RequestContext> | undefined>;
+function storage(): AsyncLocalStorage<RequestContext> {
+  globalSlots[STORAGE_SLOT] ??= new AsyncLocalStorage<RequestContext>();
+  return globalSlots[STORAGE_SLOT];
+}
+
+export function runWithRequestContext<T>(context: RequestContext, fn: () => Promise<T>): Promise<T> {
+  return storage().run(context, fn);
+}
+
+export function currentRequestContext(): RequestContext | undefined {
+  return storage().getStore();
+}
+
+/** Called by the upstream HTTP layer for every call; a no-op outside a request (scripts, start-up probes). */
+export function recordUpstreamCall(call: UpstreamCallRecord): void {
+  currentRequestContext()?.upstreamCalls.push(call);
+}

@@ -1,0 +1,64 @@
+// The one error type of the upstream layer. Its message names the area, the operation and what went wrong —
+// never a URL with its query, a header value or a key — and it carries no `cause`, so nothing from the network
+// stack (which may quote a URL or header) can ride along into a log or a response.
+import type { Area } from "@/lib/config/env";
+
+export type UpstreamErrorKind =
+  /** No answer within UPSTREAM_TIMEOUT_MS (headers and body included). */
+  | "timeout"
+  /** Connection refused or reset, DNS failure: the upstream could not be reached. */
+  | "unreachable"
+  /** An answer Gatehouse cannot use: malformed JSON, an unknown shape, a redirect. */
+  | "bad_response"
+  /** The answer exceeded the response size cap. */
+  | "too_large"
+  /** The upstream rejected Gatehouse's key (401/403, or area B's "Invalid request"). */
+  | "auth"
+  /** The upstream's rate limit (429). */
+  | "rate_limited"
+  /** The upstream says the resource does not exist (404, "Item Not Found"). */
+  | "not_found"
+  /** The upstream refused the input (422), with its field messages. */
+  | "invalid"
+  /** Any other error status. */
+  | "http_status";
+
+export interface UpstreamErrorDetails {
+  kind: UpstreamErrorKind;
+  area: Area;
+  /** The client operation, e.g. "reports.show". */
+  operation: string;
+  /** The upstream's HTTP status, when it answered. */
+  status?: number;
+  /** What went wrong, in words safe to log (no URL, no header value, no key). */
+  detail: string;
+  /** rate_limited: the upstream's Retry-After value, passed on to our client. */
+  retryAfter?: string;
+  /** invalid: the upstream's field messages (Laravel's `errors`). */
+  fields?: Record<string, string>;
+  /** The upstream's own error message, when it gave one (Laravel's `message`, area B's `msg`). */
+  upstreamMessage?: string;
+}
+
+export class UpstreamError extends Error {
+  readonly kind: UpstreamErrorKind;
+  readonly area: Area;
+  readonly operation: string;
+  readonly status: number | undefined;
+  readonly retryAfter: string | undefined;
+  readonly fields: Record<string, string> | undefined;
+  readonly upstreamMessage: string | undefined;
+
+  constructor(details: UpstreamErrorDetails) {
+    const status = details.status === undefined ? "" : ` (HTTP ${details.status})`;
+    super(`${details.operation}: ${details.detail}${status}`);
+    this.name = "UpstreamError";
+    this.kind = details.kind;
+    this.area = details.area;
+    this.operation = details.operation;
+    this.status = details.status;
+    this.retryAfter = details.retryAfter;
+    this.fields = details.fields;
+    this.upstreamMessage = details.upstreamMessage;
+  }
+}

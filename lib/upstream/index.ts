@@ -1,0 +1,39 @@
+// The upstream clients, built from the configuration. Route handlers (and later server-rendered pages) get
+// their clients here; nothing else builds an upstream URL.
+import "server-only";
+
+import { getGatewayConfig, type GatewayConfig } from "@/lib/config";
+
+import { createItemsClient, type ItemsClient } from "./items";
+import { createReportsClient, type ReportsClient } from "./reports";
+
+export { UpstreamError } from "./errors";
+export type { UpstreamErrorKind } from "./errors";
+export type { ItemsClient } from "./items";
+export type { ReportsClient } from "./reports";
+
+export interface Upstreams {
+  config: GatewayConfig;
+  /** null when area A is not configured. */
+  reports: ReportsClient | null;
+  /** null when area B is not configured. */
+  items: ItemsClient | null;
+}
+
+const cache = new WeakMap<GatewayConfig, Upstreams>();
+
+/** The clients of both areas. Waits for the configuration, which in demo mode includes starting the sandbox. */
+export async function getUpstreams(): Promise<Upstreams> {
+  const config = await getGatewayConfig();
+  let upstreams = cache.get(config);
+  if (!upstreams) {
+    const options = { timeoutMs: config.upstreamTimeoutMs };
+    upstreams = {
+      config,
+      reports: config.reports && createReportsClient(config.reports, options),
+      items: config.items && createItemsClient(config.items, options),
+    };
+    cache.set(config, upstreams);
+  }
+  return upstreams;
+}

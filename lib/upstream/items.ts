@@ -1,0 +1,152 @@
+// Client of area B, the item API: one typed function per documented operation. The key goes where
+// ITEMS_API_KEY_LOCATION says (default: query string on GET, form body on POST). Errors are known by the body
+// `{"status":"error","msg":...}`, whatever the HTTP status; the documented messages map to outcomes here.
+import "server-only";
+
+import type { z } from "zod";
+
+import type { Account, Item, PurchaseValidation } from "@/lib/api/schemas";
+import type { ItemsAreaConfig } from "@/lib/config/env";
+
+import { UpstreamError } from "./errors";
+import { sendUpstream, type UpstreamResponse } from "./http";
+import {
+  AccountEnvelopeSchema,
+  ItemEnvelopeSchema,
+  ItemListEnvelopeSchema,
+  ItemsErrorEnvelopeSchema,
+  parseWith,
+  PurchaseEnvelopeSchema,
+} from "./shapes";
+
+export interface ItemsClient {
+  getAccount(): Promise<Account>;
+  listItems(): Promise<Item[]>;
+  getItem(id: number): Promise<Item>;
+  validatePurchase(purchaseCode: string): Promise<PurchaseValidation>;
+}
+
+/** The document's error messages, compared case-insensitively. */
+export const ITEMS_MESSAGES = {
+  invalidRequest: "invalid request",
+  noItems: "no items found",
+  itemNotFound: "item not found",
+  invalidPurchaseCode: "invalid purchase code",
+} as const;
+
+type Answer<T> = { kind: "success"; value: T } | { kind: "error"; msg: string };
+
+export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs: number }): ItemsClient {
+  async function call<T>(
+    operation: string,
+    method: "GET" | "POST",
+    path: string,
+    params: Record<string, string>,
+    success: z.ZodType<T>,
+  ): Promise<Answer<T>> {
+    const url = new URL(config.baseUrl + path);
+    const headers: Record<string, string> = { Accept: "application/json" };
+    let form: Record<string, string> | undefined = method === "POST" ? { ...params } : undefined;
+    if (method === "GET") for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+    const location = config.keyLocation;
+    if (location.kind === "header") headers[location.name] = config.apiKey;
+    else if (location.kind === "query" || method === "GET") url.searchParams.set("api_key", config.apiKey);
+    else form = { api_key: config.apiKey, ...form };
+
+    const response = await sendUpstream({ area: "items", operation, method, url, headers, form, timeoutMs: options.timeoutMs });
+    return interpret(operation, response, success);
+  }
+
+  return {
+    async getAccount() {
+      const answer = await call("items.account", "GET", "/api/account/details", {}, AccountEnvelopeSchema);
+      if (answer.kind === "error") throw unexpectedMessage("items.account", answer.msg);
+      return answer.value.data;
+    },
+    async listItems() {
+      const answer = await call("items.all", "GET", "/api/items/all", {}, ItemListEnvelopeSchema);
+      if (answer.kind === "error") {
+        // "No Items Found" is how the upstream says the list is empty.
+        if (sameMessage(answer.msg, ITEMS_MESSAGES.noItems)) return [];
+        throw unexpectedMessage("items.all", answer.msg);
+      }
+      return answer.value.items;
+    },
+    async getItem(id) {
+      if (!Number.isSafeInteger(id) || id < 1) throw new RangeError("item id must be a positive integer");
+      const answer = await call("items.item", "GET", "/api/items/item", { item_id: String(id) }, ItemEnvelopeSchema);
+      if (answer.kind === "error") {
+        if (sameMessage(answer.msg, ITEMS_MESSAGES.itemNotFound)) {
+          throw new UpstreamError({ kind: "not_found", area: "items", operation: "items.item", detail: "has no such item", upstreamMessage: answer.msg });
+        }
+        throw unexpectedMessage("items.item", answer.msg);
+      }
+      return answer.value.item;
+    },
+    async validatePurchase(purchaseCode) {
+      const answer = await call(
+        "purchases.validate",
+        "POST",
+        "/api/purchases/validation",
+        { purchase_code: purchaseCode },
+        PurchaseEnvelopeSchema,
+      );
+      if (answer.kind === "error") {
+        if (sameMessage(answer.msg, ITEMS_MESSAGES.invalidPurchaseCode)) return { valid: false, message: answer.msg };
+        throw unexpectedMessage("purchases.validate", answer.msg);
+      }
+      return { valid: true, purchase: answer.value.data.purchase };
+    },
+  };
+}
+
+function sameMessage(msg: string, expected: string): boolean {
+  return msg.trim().toLowerCase() === expected;
+}
+
+function unexpectedMessage(operation: string, msg: string): UpstreamError {
+  return new UpstreamError({
+    kind: "http_status",
+    area: "items",
+    operation,
+    detail: "answered with an error Gatehouse does not expect here",
+    upstreamMessage: msg,
+  });
+}
+
+/**
+ * Reads an area B answer. Order matters: an error envelope wins over the HTTP status (the document gives none),
+ * except that 401/403 and "Invalid request" mean our key was refused, and 429 is a rate limit.
+ */
+function interpret<T>(operation: string, response: UpstreamResponse, success: z.ZodType<T>): Answer<T> {
+  const { status } = response;
+  const base = { area: "items" as const, operation, status };
+  const json = response.body.kind === "json" ? response.body.value : undefined;
+  const errorEnvelope = ItemsErrorEnvelopeSchema.safeParse(json);
+  const msg = errorEnvelope.success ? errorEnvelope.data.msg : undefined;
+
+  if (status === 401 || status === 403 || (msg !== undefined && sameMessage(msg, ITEMS_MESSAGES.invalidRequest))) {
+    return fail({ ...base, kind: "auth", detail: "rejected Gatehouse's key", upstreamMessage: msg });
+  }
+  if (status === 429) {
+    const retryAfter = response.headers.get("retry-after") ?? undefined;
+    return fail({ ...base, kind: "rate_limited", detail: "is rate limiting Gatehouse", retryAfter, upstreamMessage: msg });
+  }
+  if (msg !== undefined) return { kind: "error", msg };
+  if (status < 200 || status >= 300) {
+    // Without the error envelope even a 404 is not "no such item": more likely a wrong ITEMS_API_BASE_URL.
+    return fail({ ...base, kind: "http_status", detail: "answered with an error status and no error message" });
+  }
+  if (response.body.kind !== "json") {
+    return fail({ ...base, kind: "bad_response", detail: response.body.kind === "empty" ? "answered an empty body" : "answered malformed JSON" });
+  }
+  const parsed = parseWith(success, json, "success envelope");
+  if (!parsed.ok) {
+    return fail({ ...base, kind: "bad_response", detail: `answered in a shape Gatehouse does not understand (${parsed.problem})` });
+  }
+  return { kind: "success", value: parsed.value };
+}
+
+function fail(details: ConstructorParameters<typeof UpstreamError>[0]): never {
+  throw new UpstreamError(details);
+}
