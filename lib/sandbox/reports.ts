@@ -26,9 +26,11 @@ function reportResource(report: ReportRecord) {
   };
 }
 
+/** Case-insensitive, then by code unit: the same order on every machine, unlike locale collation. */
 function compareText(a: string, b: string): number {
-  const lower = a.toLowerCase().localeCompare(b.toLowerCase(), "en");
-  return lower !== 0 ? lower : a < b ? -1 : a > b ? 1 : 0;
+  const [x, y] = [a.toLowerCase(), b.toLowerCase()];
+  if (x !== y) return x < y ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function isHttpUrl(value: string): boolean {
