@@ -121,7 +121,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   function trickle(res: ServerResponse, payload: Payload, bytesPerSecond: number): void {
     res.writeHead(payload.status, { ...payload.headers, "content-length": String(payload.body.length) });
     res.flushHeaders();
-    const chunkBytes = Math.max(1, Math.round(bytesPerSecond / 10));
+    const chunkBytes = Math.max(1, Math.round(bytesPerSecond / 20)); // about 20 writes a second
     let offset = 0;
     const timer = setInterval(() => {
       if (res.destroyed) return stop();
