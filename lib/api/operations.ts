@@ -3,6 +3,7 @@
 // generated from them (lib/api/openapi.ts), so the contract lives here once.
 import type { z } from "zod";
 
+import type { Permission as AccountPermission } from "@/lib/auth/permissions";
 import type { Area } from "@/lib/config/env";
 
 import type { ErrorCode } from "./errors";
@@ -28,18 +29,11 @@ import {
 } from "./schemas";
 
 /**
- * What a caller must be allowed to do. Declared on every operation now; the accounts issue enforces them in
- * `authorize` (lib/api/route.ts). "public" operations never need a session.
+ * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), or "public"
+ * for operations that never need a session. Declared on every operation; enforced in `authorize`
+ * (lib/api/route.ts).
  */
-export type Permission =
-  | "public"
-  | "reports:read"
-  | "reports:write"
-  | "projects:read"
-  | "projects:write"
-  | "account:read"
-  | "items:read"
-  | "purchases:validate";
+export type Permission = AccountPermission | "public";
 
 export interface OperationSpec {
   /** The OpenAPI operationId. */
@@ -132,7 +126,7 @@ export const operations = {
     path: "/api/projects",
     summary: "List projects, sorted and paginated",
     tag: "Projects",
-    permission: "projects:read",
+    permission: "reports:read",
     area: "reports",
     query: ProjectListQuerySchema,
     success: { status: 200, description: "One page of projects", schema: pageEnvelope(ProjectSchema) },
@@ -156,7 +150,7 @@ export const operations = {
     path: "/api/account",
     summary: "The seller account that owns the item API key",
     tag: "Items",
-    permission: "account:read",
+    permission: "items:read",
     area: "items",
     query: EmptyQuerySchema,
     success: { status: 200, description: "The account", schema: dataEnvelope(AccountSchema) },

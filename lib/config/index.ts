@@ -61,6 +61,12 @@ export function getGatewayConfig(): Promise<GatewayConfig> {
   return config;
 }
 
+/** True when neither area is configured, so Gatehouse runs on its embedded sandbox. Synchronous: starts nothing. */
+export function isDemoMode(env: Record<string, string | undefined> = process.env): boolean {
+  const parsed = parseEnv(env);
+  return parsed.reports === null && parsed.items === null;
+}
+
 export function isAreaConfigured(config: GatewayConfig, area: Area): boolean {
   return config[area] !== null;
 }
