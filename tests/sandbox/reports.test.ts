@@ -192,12 +192,12 @@ describe("GET /api/v1/reports", () => {
     expect(none.meta).toMatchObject({ total: 0, from: null, to: null, last_page: 1 });
   });
 
-  it.each([
-    ["id", (r: Report) => r.id],
-    ["generated_at", (r: Report) => r.generated_at],
-    ["url", (r: Report) => r.url.toLowerCase()],
-    ["result", (r: Report) => r.result],
-  ] as const)("sorts by %s in both directions", async (sortBy, key) => {
+  it.each<[string, (r: Report) => number | string]>([
+    ["id", (r) => r.id],
+    ["generated_at", (r) => r.generated_at],
+    ["url", (r) => r.url.toLowerCase()],
+    ["result", (r) => r.result],
+  ])("sorts by %s in both directions", async (sortBy, key) => {
     for (const sort of ["asc", "desc"] as const) {
       const page = await getJson<Page<Report>>(`/api/v1/reports?sort_by=${sortBy}&sort=${sort}&per_page=100`);
       const keys = page.data.map(key);
