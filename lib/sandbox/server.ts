@@ -75,6 +75,15 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** The request's URL; "//x" stays a path (not a host, as `new URL(target, base)` would read it). */
+function parseRequestTarget(target: string): URL | null {
+  try {
+    return target.startsWith("/") ? new URL(`http://sandbox.invalid${target}`) : new URL(target);
+  } catch {
+    return null;
+  }
+}
+
 function isFormBody(req: IncomingMessage): boolean {
   return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
 }
@@ -190,7 +199,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
     const method = req.method ?? "GET";
-    const url = new URL(req.url ?? "/", "http://sandbox.invalid");
+    const url = parseRequestTarget(req.url ?? "/");
+    if (!url) return send(res, encode(json(400, { message: "Bad request target." })));
     const hostHeader = req.headers.host;
     const origin = hostHeader && /^[\w.\-:[\]]+$/.test(hostHeader) ? `http://${hostHeader}` : sandboxUrl;
 
@@ -203,7 +213,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     try {
       body = await readBody(req);
     } catch (error) {
-      if (!(error instanceof BodyTooLarge)) throw error;
+      if (!(error instanceof BodyTooLarge)) return; // the client went away mid-body: nobody to answer
       body = null;
     }
     const form = body !== null && isFormBody(req) ? new URLSearchParams(body.toString("utf8")) : null;
