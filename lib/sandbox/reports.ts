@@ -234,17 +234,22 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
       { pattern: /^\/api\/v1\/projects\/?$/, methods: { GET: authenticated(listProjects) } },
       { pattern: /^\/api\/v1\/projects\/([^/]+)\/?$/, methods: { DELETE: authenticated(deleteProject) } },
     ],
-    notFound: (req) => json(404, { message: `The route ${req.path.replace(/^\//, "")} could not be found.` }),
+    notFound: (req) => json(404, { message: `The route ${routeName(req)} could not be found.` }),
     methodNotAllowed: (req, allowed) => {
       const methods = allowed.includes("GET") ? ["GET", "HEAD", ...allowed.filter((m) => m !== "GET")] : allowed;
       return json(
         405,
-        { message: `The ${req.method} method is not supported for route ${req.path.replace(/^\//, "")}. Supported methods: ${methods.join(", ")}.` },
+        { message: `The ${req.method} method is not supported for route ${routeName(req)}. Supported methods: ${methods.join(", ")}.` },
         { allow: methods.join(", ") },
       );
     },
     errorBody: (_status, message) => ({ message }),
   };
+}
+
+/** Laravel names routes without the leading slash ("api/v1/reports"). */
+function routeName(req: SandboxRequest): string {
+  return req.path.replace(/^\//, "") || "/";
 }
 
 function passwordRequiredWhenPrivacyTwo(fields: Record<string, string>): ValidationErrors {

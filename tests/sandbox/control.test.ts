@@ -97,7 +97,7 @@ describe("faults", () => {
     const reader = res.body!.getReader();
     const chunks: Uint8Array[] = [];
     for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
-    expect(chunks.length).toBeGreaterThan(3);
+    expect(chunks.length).toBeGreaterThanOrEqual(3); // ~8 writes of ~100 bytes; a loaded machine may merge a few
     expect(Buffer.concat(chunks).toString("utf8")).toBe(normal);
   });
 
