@@ -21,3 +21,13 @@ export const nameSchema = z
   .max(100, "name must be at most 100 characters");
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of: ${ROLES.join(", ")}` });
+
+/** For z.strictObject: names the unknown fields and the known ones, instead of zod's generic message. */
+export function onlyFields(known: readonly string[]) {
+  return {
+    error: (issue: { code?: string; keys?: string[] }) =>
+      issue.code === "unrecognized_keys"
+        ? `unknown field${issue.keys?.length === 1 ? "" : "s"}: ${issue.keys?.join(", ")} (known: ${known.join(", ")})`
+        : undefined,
+  };
+}

@@ -95,7 +95,10 @@ export async function recordLoginFailure(
     .execute();
 }
 
-/** A successful sign-in forgives the email's failures (the IP's stay counted). */
+/**
+ * A successful sign-in forgives the email's failures: they were its owner's typos, so they stop counting for
+ * his IP too. Failures of other emails from that IP stay counted.
+ */
 export async function clearLoginFailures(db: Db, email: string): Promise<void> {
   await db.deleteFrom("login_failures").where("email", "=", normalizeEmail(email)).execute();
 }

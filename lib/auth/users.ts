@@ -4,13 +4,13 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import { sql, type Transaction } from "kysely";
+import { sql } from "kysely";
 import { z } from "zod";
 
-import { isPostgres, type Db } from "@/lib/db";
-import type { Database, UserRow } from "@/lib/db/schema";
+import { isPostgres, writeTransaction, type Db } from "@/lib/db";
+import type { UserRow } from "@/lib/db/schema";
 
-import { emailSchema, nameSchema, normalizeEmail, roleSchema } from "./fields";
+import { emailSchema, nameSchema, normalizeEmail, onlyFields, roleSchema } from "./fields";
 import {
   DEFAULT_SCRYPT_PARAMS,
   hashPassword,
@@ -54,23 +54,25 @@ export interface UserStoreOptions {
   hashParams?: ScryptParams;
 }
 
-export const createUserInput = z.strictObject({
-  email: emailSchema,
-  name: nameSchema,
-  role: roleSchema,
-  password: passwordSchema,
-});
+export const createUserInput = z.strictObject(
+  { email: emailSchema, name: nameSchema, role: roleSchema, password: passwordSchema },
+  onlyFields(["email", "name", "role", "password"]),
+);
 export type CreateUserInput = z.input<typeof createUserInput>;
 
 export const updateUserInput = z
-  .strictObject({
-    name: nameSchema.optional(),
-    role: roleSchema.optional(),
-    disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
-    password: passwordSchema.optional(),
-  })
+  .strictObject(
+    {
+      name: nameSchema.optional(),
+      role: roleSchema.optional(),
+      disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
+      password: passwordSchema.optional(),
+    },
+    onlyFields(["name", "role", "disabled", "password"]),
+  )
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
     message: "nothing to change: give at least one of name, role, disabled, password",
+    when: (payload) => payload.issues.length === 0,
   });
 export type UpdateUserInput = z.input<typeof updateUserInput>;
 
@@ -152,9 +154,9 @@ export async function updateUser(
       ? undefined
       : await hashPassword(input.password, options.hashParams ?? DEFAULT_SCRYPT_PARAMS);
   const mayRemoveAnAdmin = (input.role !== undefined && input.role !== "admin") || input.disabled === true;
-  const lockRows = isPostgres(db); // SQLite transactions are serialisable already; it has no FOR UPDATE
+  const lockRows = isPostgres(db); // SQLite has no FOR UPDATE; writeTransaction holds its write lock instead
 
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     // Lock the active admins first, always in id order, so two concurrent demotions queue instead of both
     // seeing the other admin still active (or deadlocking).
     const activeAdmins = mayRemoveAnAdmin ? await selectActiveAdminIds(trx, lockRows) : [];
@@ -194,7 +196,7 @@ export async function updateUser(
   });
 }
 
-async function selectActiveAdminIds(trx: Transaction<Database>, lockRows: boolean): Promise<string[]> {
+async function selectActiveAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
   let query = trx.selectFrom("users").select("id").where("role", "=", "admin").where("disabled", "=", 0).orderBy("id");
   if (lockRows) query = query.forUpdate();
   return (await query.execute()).map((r) => r.id);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Pool } from "pg";
 
 import { readStoreConfig } from "@/lib/config/auth";
@@ -87,7 +87,8 @@ function openPostgres(connectionString: string): Db {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-async function migrate(store: Store): Promise<void> {
+/** Applies pending migrations (openDb does this); returns the names applied now. */
+export async function migrate(store: Pick<Store, "db" | "dialect">): Promise<string[]> {
   const list = migrations(store.dialect);
   const migrator = new Migrator({ db: store.db, provider: { getMigrations: async () => list } });
   const { error, results } = await migrator.migrateToLatest();
@@ -96,11 +97,32 @@ async function migrate(store: Store): Promise<void> {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Database migration ${failed ? `"${failed}" ` : ""}failed: ${reason}`, { cause: error });
   }
+  return (results ?? []).map((r) => r.migrationName);
 }
 
 /** Whether `db` talks to PostgreSQL (for the rare statement that differs, such as row locks). */
 export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Runs `work` in a transaction meant to read and then write. On SQLite it begins IMMEDIATE, taking the write
+ * lock before the first read: a deferred transaction would read a snapshot, then fail with SQLITE_BUSY when
+ * another process (the users CLI) wrote meanwhile. On PostgreSQL, `work` locks what it reads (FOR UPDATE).
+ */
+export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return db.transaction().execute(work);
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await work(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
 }
 
 // One store per process. Kept on globalThis because Next may load this module more than once (per bundle

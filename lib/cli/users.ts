@@ -1,0 +1,263 @@
+// Operators' users CLI: `npm run users -- <command>`. Runs under tsx with the react-server condition (see
+// package.json), because the store and the config import "server-only", which only loads under that condition.
+//
+// Exit codes: 0 done, 1 refused (a value breaks a rule, the user is unknown, the last admin would go…),
+// 2 usage (unknown command or option, missing argument).
+import { parseArgs } from "node:util";
+
+import { z } from "zod";
+
+import { recordAudit } from "@/lib/auth/audit";
+import { emailSchema, nameSchema, roleSchema } from "@/lib/auth/fields";
+import { passwordSchema } from "@/lib/auth/password";
+import { ROLES } from "@/lib/auth/permissions";
+import { AccountError, createUser, getUserByEmail, listUsers, updateUser, type UpdateUserInput, type User } from "@/lib/auth/users";
+import { readStoreConfig } from "@/lib/config/auth";
+import { DatabaseUrlError, openDb, type Db } from "@/lib/db";
+
+const USAGE = `Usage: npm run users -- <command>
+
+Commands:
+  create --email <email> --name <name> --role <role> [--password <password>]
+  list [--json]
+  set-role <email> <role>
+  disable <email>
+  enable <email>
+  reset-password <email> [--password <password>]
+
+Roles: ${ROLES.join(", ")}.
+Without --password, the password is asked for (twice, hidden) on a terminal, or read from the first line of
+standard input otherwise — prefer that: a password on the command line stays in the shell history.
+Passwords need at least 12 characters. Role changes, disabling and password resets end the user's sessions.
+The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal.`;
+
+class UsageError extends Error {}
+class Refusal extends Error {}
+
+interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? "invalid value";
+}
+
+function parseOrRefuse<T>(schema: z.ZodType<T>, value: unknown): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new Refusal(firstIssue(result.error));
+  return result.data;
+}
+
+async function readPassword(given: string | undefined): Promise<string> {
+  if (given !== undefined) return parseOrRefuse(passwordSchema, given);
+  if (process.stdin.isTTY) {
+    const first = await promptHidden("Password: ");
+    parseOrRefuse(passwordSchema, first);
+    const second = await promptHidden("Repeat password: ");
+    if (first !== second) throw new Refusal("the two passwords differ");
+    return first;
+  }
+  const piped = await readFirstLine();
+  if (piped === null) throw new UsageError("no password: give --password, type it on a terminal, or pipe it on standard input");
+  return parseOrRefuse(passwordSchema, piped);
+}
+
+async function readFirstLine(): Promise<string | null> {
+  let input = "";
+  for await (const chunk of process.stdin) {
+    input += String(chunk);
+    if (input.includes("\n")) break;
+  }
+  if (input === "") return null;
+  return input.split(/\r?\n/)[0] ?? "";
+}
+
+function promptHidden(prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    process.stderr.write(prompt);
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.setEncoding("utf8");
+    let value = "";
+    const finish = (result: string | null) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off("data", onData);
+      process.stderr.write("\n");
+      if (result === null) reject(new Refusal("cancelled"));
+      else resolve(result);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === "\r" || ch === "\n") return finish(value);
+        if (ch === "\u0003" || ch === "\u0004") return finish(null); // Ctrl-C, Ctrl-D
+        if (ch === "\u007f" || ch === "\b") value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on("data", onData);
+  });
+}
+
+async function findUser(db: Db, rawEmail: string | undefined): Promise<User> {
+  if (rawEmail === undefined) throw new UsageError("missing <email>");
+  const email = parseOrRefuse(emailSchema, rawEmail);
+  const user = await getUserByEmail(db, email);
+  if (!user) throw new Refusal(`no user with email ${email}`);
+  return user;
+}
+
+// Operator changes are audited like admin changes in the portal, marked as coming from the CLI.
+async function audit(db: Db, action: "user.create" | "user.update", user: User, changes: string[]): Promise<void> {
+  await recordAudit(db, {
+    userId: null,
+    userEmail: null,
+    action,
+    target: { type: "user", id: user.id },
+    outcome: "success",
+    requestId: null,
+    detail: { via: "cli", email: user.email, changes },
+  });
+}
+
+async function change(db: Db, out: Output, user: User, patch: UpdateUserInput, done: (u: User) => string) {
+  const updated = await updateUser(db, user.id, patch);
+  await audit(db, "user.update", updated, Object.keys(patch));
+  out.out(done(updated));
+}
+
+function exactly(positionals: string[], count: number, names: string) {
+  if (positionals.length !== count) throw new UsageError(`expected ${names}`);
+}
+
+async function run(argv: string[], out: Output): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    out.out(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      email: { type: "string" },
+      name: { type: "string" },
+      role: { type: "string" },
+      password: { type: "string" },
+      json: { type: "boolean" },
+    },
+  });
+
+  const allowed: Record<string, string[]> = {
+    create: ["email", "name", "role", "password"],
+    list: ["json"],
+    "set-role": [],
+    disable: [],
+    enable: [],
+    "reset-password": ["password"],
+  };
+  const allowedOptions = allowed[command];
+  if (!allowedOptions) throw new UsageError(`unknown command "${command}"`);
+  const stray = Object.keys(values).find((k) => !allowedOptions.includes(k));
+  if (stray) throw new UsageError(`${command} takes no --${stray}`);
+
+  const store = await openDb(readStoreConfig().databaseUrl);
+  const db = store.db;
+  try {
+    switch (command) {
+      case "create": {
+        exactly(positionals, 0, "options only: --email, --name, --role [--password]");
+        for (const required of ["email", "name", "role"] as const) {
+          if (values[required] === undefined) throw new UsageError(`create needs --${required}`);
+        }
+        const email = parseOrRefuse(emailSchema, values.email);
+        const name = parseOrRefuse(nameSchema, values.name);
+        const role = parseOrRefuse(roleSchema, values.role);
+        // Refuse a taken email before asking for a password (createUser still guards against a race).
+        if (await getUserByEmail(db, email)) throw new Refusal(`a user with email ${email} already exists`);
+        const password = await readPassword(values.password);
+        const user = await createUser(db, { email, name, role, password });
+        await audit(db, "user.create", user, ["email", "name", "role", "password"]);
+        out.out(`Created ${user.role} ${user.email} (id ${user.id}).`);
+        return 0;
+      }
+      case "list": {
+        exactly(positionals, 0, "no arguments");
+        const users = await listUsers(db);
+        if (values.json) {
+          out.out(JSON.stringify(users, null, 2));
+          return 0;
+        }
+        if (users.length === 0) {
+          out.out("No users yet. Create one with: npm run users -- create --email … --name … --role admin");
+          return 0;
+        }
+        const rows = users.map((u) => [u.email, u.name, u.role, u.disabled ? "disabled" : "active", u.createdAt.slice(0, 10)]);
+        const table = [["EMAIL", "NAME", "ROLE", "STATUS", "CREATED"], ...rows];
+        const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+        for (const row of table) out.out(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+        return 0;
+      }
+      case "set-role": {
+        exactly(positionals, 2, "<email> <role>");
+        const role = parseOrRefuse(roleSchema, positionals[1]);
+        await change(db, out, await findUser(db, positionals[0]), { role }, (u) => `${u.email} is now ${u.role}; their sessions were ended.`);
+        return 0;
+      }
+      case "disable": {
+        exactly(positionals, 1, "<email>");
+        await change(db, out, await findUser(db, positionals[0]), { disabled: true }, (u) => `Disabled ${u.email}; their sessions were ended.`);
+        return 0;
+      }
+      case "enable": {
+        exactly(positionals, 1, "<email>");
+        await change(db, out, await findUser(db, positionals[0]), { disabled: false }, (u) => `Enabled ${u.email}.`);
+        return 0;
+      }
+      case "reset-password": {
+        exactly(positionals, 1, "<email>");
+        const user = await findUser(db, positionals[0]);
+        const password = await readPassword(values.password);
+        await change(db, out, user, { password }, (u) => `Password changed for ${u.email}; their sessions were ended.`);
+        return 0;
+      }
+    }
+    return 2;
+  } finally {
+    await store.close();
+  }
+}
+
+async function main(argv: string[], out: Output): Promise<number> {
+  try {
+    return await run(argv, out);
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      out.err(`users: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof Refusal || error instanceof AccountError || error instanceof DatabaseUrlError) {
+      out.err(`users: ${error.message}`);
+      return 1;
+    }
+    if (error instanceof z.ZodError) {
+      out.err(`users: ${firstIssue(error)}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+main(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`users: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,5 @@
+import { sqliteBackend } from "../db/support/backends";
+
+import { auditSuite } from "./audit.suite";
+
+auditSuite(sqliteBackend);

@@ -1,0 +1,5 @@
+import { sqliteBackend } from "../db/support/backends";
+
+import { throttleSuite } from "./throttle.suite";
+
+throttleSuite(sqliteBackend);
