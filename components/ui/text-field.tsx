@@ -1,0 +1,50 @@
+// A labelled text input (or textarea with `multiline`), its hint and its error, wired with aria-describedby
+// and aria-invalid. Uncontrolled (defaultValue) or controlled (value + onChange): pass what the form needs.
+import type { InputHTMLAttributes, TextareaHTMLAttributes } from "react";
+
+import { fieldIds, FieldError, FieldHint, RequiredMark, type FieldCommonProps } from "./field-parts";
+import styles from "./field.module.css";
+
+type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "required">;
+
+export interface TextFieldProps extends FieldCommonProps, InputProps {
+  type?: "text" | "email" | "password" | "url" | "search" | "number" | "tel";
+  multiline?: false;
+}
+
+export interface TextAreaFieldProps
+  extends FieldCommonProps, Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name" | "id" | "required"> {
+  multiline: true;
+}
+
+export function TextField(props: TextFieldProps | TextAreaFieldProps) {
+  const { name, label, hint, error, id, required, className, ...rest } = props;
+  const ids = fieldIds({ id, name, hint, error });
+  const common = {
+    id: ids.controlId,
+    name,
+    required,
+    "aria-invalid": error ? true : undefined,
+    "aria-describedby": ids.describedBy,
+    className: [styles.control, className].filter(Boolean).join(" "),
+  };
+  return (
+    <div className={styles.field}>
+      <label htmlFor={ids.controlId} className={styles.label}>
+        {label}
+        {required ? <RequiredMark /> : null}
+      </label>
+      <FieldHint id={ids.hintId}>{hint}</FieldHint>
+      {rest.multiline ? (
+        <textarea {...withoutMultiline(rest)} {...common} />
+      ) : (
+        <input type="text" {...withoutMultiline(rest)} {...common} />
+      )}
+      <FieldError id={ids.errorId}>{error}</FieldError>
+    </div>
+  );
+}
+
+function withoutMultiline<T extends { multiline?: boolean }>({ multiline: _multiline, ...rest }: T) {
+  return rest;
+}

@@ -1,0 +1,30 @@
+// Hooks for values that belong to the browser (is this the client yet? what time is it?). They use
+// useSyncExternalStore with a server snapshot, so the server and the hydrating client render the same
+// fallback and React re-renders with the browser's value right after hydration: no mismatch, no effect.
+import { useSyncExternalStore } from "react";
+
+const subscribeToNothing = () => () => {};
+
+/** False on the server and during hydration, true afterwards. */
+export function useIsClient(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+}
+
+const CLOCK_STEP_MS = 15_000;
+
+// The clock's value only changes once per step, so consecutive snapshot reads agree (React requires it).
+const readClock = () => Math.floor(Date.now() / CLOCK_STEP_MS) * CLOCK_STEP_MS;
+
+function subscribeToClock(onChange: () => void): () => void {
+  const timer = setInterval(onChange, CLOCK_STEP_MS);
+  return () => clearInterval(timer);
+}
+
+/** The current time in ms, refreshed every 15 seconds; null on the server and during hydration. */
+export function useNow(): number | null {
+  return useSyncExternalStore(subscribeToClock, readClock, () => null);
+}
