@@ -74,15 +74,15 @@ export function defineRoute<const S extends OperationSpec>(
     const started = performance.now();
     let rawParams: Record<string, string | string[] | undefined> = {};
 
-    const response = await runWithRequestContext(logContext, async () => {
-      let failure: unknown = null;
+    return runWithRequestContext(logContext, async () => {
+      let failure: { cause: unknown; answer: ApiError } | null = null;
       let reply: Response;
       try {
         rawParams = (await routeContext.params) ?? {};
         reply = toResponse(await handle(spec, handler, request, rawParams, requestId));
       } catch (error) {
-        failure = error;
-        reply = errorResponse(toApiError(error, spec, rawParams), requestId);
+        failure = { cause: error, answer: toApiError(error, spec, rawParams) };
+        reply = errorResponse(failure.answer, requestId);
       }
       reply.headers.set("X-Request-Id", requestId);
       // Answers hold per-account data: no shared cache may keep them.
@@ -90,7 +90,6 @@ export function defineRoute<const S extends OperationSpec>(
       writeLogLine(request, spec, reply.status, started, logContext, failure);
       return reply;
     });
-    return response;
   };
 }
 
@@ -209,7 +208,7 @@ function writeLogLine(
   status: number,
   started: number,
   context: RequestContext,
-  failure: unknown,
+  failure: { cause: unknown; answer: ApiError } | null,
 ): void {
   const fields: Record<string, unknown> = {
     request_id: context.requestId,
@@ -220,8 +219,35 @@ function writeLogLine(
     duration_ms: Math.round(performance.now() - started),
     upstream: context.upstreamCalls,
   };
-  if (failure instanceof ApiError) fields.error_code = failure.code;
-  else if (failure instanceof UpstreamError) fields.upstream_error = failure.message;
-  else if (failure !== null) fields.error = describeError(failure);
+  if (failure) {
+    fields.error_code = failure.answer.code;
+    // What the client was not told: the upstream's side of the story, or the unexpected error itself.
+    if (failure.cause instanceof UpstreamError) fields.upstream_error = failure.cause.message;
+    else if (!(failure.cause instanceof ApiError)) fields.error = describeError(failure.cause);
+  }
   logEvent(status >= 500 ? "error" : status >= 400 ? "warn" : "info", "request", fields);
+}
+
+const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type RouteMethod = (typeof ROUTE_METHODS)[number];
+
+/**
+ * Handlers for the methods a route does not serve: a JSON 405 with `Allow`, X-Request-Id and a log line, instead
+ * of Next's empty 405. Use as `export const { PUT, DELETE } = methodsNotAllowed(["GET", "POST"]);`.
+ */
+export function methodsNotAllowed(allowed: readonly RouteMethod[]): Record<RouteMethod, RouteHandler> {
+  const allow = allowed.join(", ");
+  const spec = {
+    id: "methodNotAllowed",
+    method: "GET",
+    path: "",
+    summary: "Method not allowed",
+    tag: "Operations",
+    permission: "public",
+    success: { status: 200, description: "Never" },
+  } as const satisfies OperationSpec;
+  const handler = defineRoute(spec, async () => {
+    throw new ApiError("method_not_allowed", `This route answers ${allow} only.`, { headers: { Allow: allow } });
+  });
+  return Object.fromEntries(ROUTE_METHODS.map((method) => [method, handler])) as Record<RouteMethod, RouteHandler>;
 }

@@ -17,10 +17,10 @@ function isAddressInUse(error: unknown): boolean {
 }
 
 /** Starts the sandbox on 127.0.0.1:`port`, or on a free port when that one is taken (a second portal, a test...). */
-export async function startDemoSandbox(port: number): Promise<DemoSandbox> {
+export async function startDemoSandbox(port: number, dataDir: string): Promise<DemoSandbox> {
   // Imported lazily: a configured deployment never loads the sandbox.
   const { startSandbox, SANDBOX_KEYS } = await import("@/lib/sandbox");
-  const options = { host: "127.0.0.1", dataDir: path.join(process.cwd(), "data", "sandbox"), quiet: true };
+  const options = { host: "127.0.0.1", dataDir: path.resolve(dataDir), quiet: true };
   let sandbox: Sandbox;
   try {
     sandbox = await startSandbox({ ...options, port });

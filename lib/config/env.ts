@@ -37,10 +37,13 @@ export interface EnvConfig {
   upstreamTimeoutMs: number;
   /** Port of the embedded sandbox in demo mode. */
   sandboxPort: number;
+  /** Where the embedded sandbox keeps its state in demo mode. */
+  sandboxDataDir: string;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 export const DEFAULT_SANDBOX_PORT = 4010;
+export const DEFAULT_SANDBOX_DATA_DIR = "./data/sandbox";
 
 /** One problem per variable; the message names the variable and what is wrong, never a key's value. */
 export interface ConfigProblem {
@@ -165,5 +168,6 @@ export function parseEnv(env: Record<string, string | undefined>): EnvConfig {
     items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
     upstreamTimeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
+    sandboxDataDir: read(env, "SANDBOX_DATA_DIR") ?? DEFAULT_SANDBOX_DATA_DIR,
   };
 }

@@ -33,7 +33,7 @@ async function loadConfig(): Promise<GatewayConfig> {
     registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => k !== undefined));
     return { reports: env.reports, items: env.items, upstreamTimeoutMs: env.upstreamTimeoutMs, mode: "configured" };
   }
-  const demo = await startDemoSandbox(env.sandboxPort);
+  const demo = await startDemoSandbox(env.sandboxPort, env.sandboxDataDir);
   registerSecrets([demo.reportsKey, demo.itemsKey]);
   return {
     reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },

@@ -13,6 +13,7 @@ import { recordUpstreamCall } from "@/lib/log";
 import { UpstreamError } from "./errors";
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
+const USER_AGENT = "Gatehouse/1.0";
 
 export interface UpstreamRequest {
   area: Area;
@@ -65,6 +66,8 @@ async function fetchWithCap(
 ): Promise<Omit<UpstreamResponse, "durationMs">> {
   const maxBytes = request.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const headers = new Headers(request.headers);
+  // Name ourselves to the upstream's operators instead of fetch's default "node".
+  if (!headers.has("User-Agent")) headers.set("User-Agent", USER_AGENT);
   let body: string | undefined;
   if (request.form) {
     body = new URLSearchParams(request.form).toString();

@@ -97,6 +97,11 @@ export function createReportsClient(config: ReportsAreaConfig, options: { timeou
     return parsed.value;
   }
 
+  // The document shows no delete answer: 204, or 200 with any JSON (e.g. a message), are success; non-JSON is not.
+  function expectNoBodyOrJson(operation: string, response: UpstreamResponse): void {
+    if (response.body.kind === "not_json") throw fail(operation, response, "malformed JSON");
+  }
+
   const reportPath = (id: number) => `/api/v1/reports/${assertId(id)}`;
 
   return {
@@ -122,7 +127,8 @@ export function createReportsClient(config: ReportsAreaConfig, options: { timeou
       return json(operation, response, (j) => parseSingle(j, UpstreamReportSchema));
     },
     async deleteReport(id) {
-      await call({ operation: "reports.delete", method: "DELETE", path: reportPath(id), addressesResource: true });
+      const operation = "reports.delete";
+      expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path: reportPath(id), addressesResource: true }));
     },
     async listProjects(query) {
       const operation = "projects.list";
@@ -132,11 +138,9 @@ export function createReportsClient(config: ReportsAreaConfig, options: { timeou
     async deleteProject(name) {
       if (name === "") throw new RangeError("project name must not be empty");
       // The name is the path segment, encoded: spaces, slashes and non-ASCII letters stay inside it.
-      await call({
-        operation: "projects.delete",
-        method: "DELETE", path: `/api/v1/projects/${encodeURIComponent(name)}`,
-        addressesResource: true,
-      });
+      const operation = "projects.delete";
+      const path = `/api/v1/projects/${encodeURIComponent(name)}`;
+      expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path, addressesResource: true }));
     },
   };
 }

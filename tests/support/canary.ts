@@ -16,3 +16,6 @@ export function assertNoCanary(text: string, where: string): void {
     if (text.includes(needle)) throw new Error(`A canary key leaked into ${where}`);
   }
 }
+
+/** Written by tests/support/build.ts after a build with the canary keys in the environment. */
+export const CANARY_BUILD_MARKER = ".next/gatehouse-canary-build.json";

@@ -1,5 +1,5 @@
 import { operations } from "@/lib/api/operations";
-import { created, defineRoute } from "@/lib/api/route";
+import { created, defineRoute, methodsNotAllowed } from "@/lib/api/route";
 
 export const GET = defineRoute(operations.listReports, async ({ client, query }) => ({
   status: 200,
@@ -7,3 +7,5 @@ export const GET = defineRoute(operations.listReports, async ({ client, query })
 }));
 
 export const POST = defineRoute(operations.createReport, async ({ client, body }) => created(await client.createReport(body)));
+
+export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);

@@ -1,5 +1,5 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, noContent, ok } from "@/lib/api/route";
+import { defineRoute, methodsNotAllowed, noContent, ok } from "@/lib/api/route";
 
 export const GET = defineRoute(operations.showReport, async ({ client, params }) => ok(await client.getReport(params.id)));
 
@@ -11,3 +11,5 @@ export const DELETE = defineRoute(operations.deleteReport, async ({ client, para
   await client.deleteReport(params.id);
   return noContent();
 });
+
+export const { POST, PUT } = methodsNotAllowed(["GET", "PATCH", "DELETE"]);
