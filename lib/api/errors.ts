@@ -60,17 +60,24 @@ export function errorBody(error: ApiError, requestId: string) {
  */
 export function invalidInput(error: z.ZodError, where: string): ApiError {
   const fields: Record<string, string> = {};
+  const general: string[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) fields[key] ??= `Unknown ${where}.`;
-      continue;
+    } else if (issue.path.length === 0) {
+      // About the input as a whole (not an object, nothing to update): no field to name.
+      general.push(issue.message);
+    } else {
+      const name = issue.path.map(String).join(".");
+      fields[name] ??= `${name} ${issue.message}`;
     }
-    const name = issue.path.map(String).join(".") || "_";
-    fields[name] ??= name === "_" ? issue.message : `${name} ${issue.message}`;
   }
-  const names = Object.keys(fields).filter((n) => n !== "_");
-  const message = names.length > 0 ? `Invalid ${where}: ${names.join(", ")}. See fields for details.` : (fields._ ?? `Invalid ${where}.`);
-  return new ApiError("invalid_input", message, { fields });
+  const names = Object.keys(fields);
+  const message = [
+    ...general.map((text) => (text.endsWith(".") ? text : `${text}.`)),
+    ...(names.length > 0 ? [`Invalid ${where}: ${names.join(", ")}. See fields for details.`] : []),
+  ].join(" ");
+  return new ApiError("invalid_input", message || `Invalid ${where}.`, names.length > 0 ? { fields } : {});
 }
 
 const AREA_KEY_VARIABLE: Record<Area, string> = { reports: "REPORTS_API_KEY", items: "ITEMS_API_KEY" };

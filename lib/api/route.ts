@@ -155,11 +155,16 @@ async function readJsonBody(request: NextRequest): Promise<unknown> {
   if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
   const text = await readCappedText(request);
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ApiError("invalid_json", "The request body must be a JSON object.");
+  }
+  return body;
 }
 
 function bodyTooLarge(): ApiError {

@@ -220,7 +220,7 @@ const PASSWORD_NEEDS_PRIVACY_2 = "only applies when privacy is 2 (Password); sen
 export const ReportCreateBodySchema = z
   .strictObject({
     url: z
-      .string({ error: "is required: the web page's URL" })
+      .string({ error: (issue) => (issue.input === undefined ? "is required: the web page's URL" : "must be a string") })
       .max(2048, "must be at most 2048 characters")
       .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "must be an absolute http:// or https:// URL")
       .describe("The web page's URL (http or https)"),
@@ -255,7 +255,7 @@ export type ReportUpdateInput = z.output<typeof ReportUpdateBodySchema>;
 
 export const PurchaseValidateBodySchema = z.strictObject({
   purchase_code: z
-    .string({ error: "is required: the buyer's purchase code" })
+    .string({ error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string") })
     .trim()
     .min(1, "is required: the buyer's purchase code")
     .max(100, "must be at most 100 characters")

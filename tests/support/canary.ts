@@ -3,6 +3,8 @@
 export const CANARY = {
   reports: "canary-reports-key-7f3c9a1e5b2d4f60",
   items: "canary-items-key-c4e8b2a6d0f13579",
+  /** An area B key of the sandbox's seller without items. */
+  itemsEmpty: "canary-items-empty-key-9d1f3b5a7c",
 } as const;
 
 /** Every canary, and the encodings under which a leaked key could still be recognised. */
