@@ -1,7 +1,7 @@
 "use client";
 // A button in one of four variants. While `loading`, it stays focusable (aria-disabled, not disabled, so the
 // keyboard user is not thrown out of it), says aria-busy, shows a spinner and ignores clicks and submits.
-import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from "react";
+import type { ButtonHTMLAttributes, MouseEvent, ReactNode, Ref } from "react";
 
 import { buttonClassName, type ButtonLook } from "./button-styles";
 import { Spinner } from "./spinner";
@@ -12,6 +12,7 @@ export interface ButtonProps extends Omit<ButtonHTMLAttributes<HTMLButtonElement
   /** Text that replaces the label while loading, e.g. "Deleting…". */
   loadingText?: ReactNode;
   disabled?: boolean;
+  ref?: Ref<HTMLButtonElement>;
   children: ReactNode;
 }
 

@@ -1,0 +1,41 @@
+"use client";
+// A point in time in the reader's own locale and time zone, e.g. "3 days ago" with the full local date and
+// time in the tooltip, inside <time dateTime>.
+//
+// Why a client component with a UTC fallback: the server knows neither the reader's locale, time zone nor
+// clock. The server (and the hydrating client) render the same stable text, "2025-01-31 12:00 UTC", and right
+// after hydration React re-renders with the browser's values (useSyncExternalStore), so there is never a
+// hydration mismatch and no per-element inline script (which a strict CSP would block). The cost is that the
+// UTC text shows for the moment before hydration; it is correct, just not localised yet.
+import { formatDate, formatDateTime, formatRelative, formatUtc, parseIso } from "../format";
+import { useNow } from "../use-browser";
+
+export interface LocalTimeProps {
+  /** ISO 8601 timestamp (UTC from the gateway); null/undefined renders `missing`. */
+  iso: string | null | undefined;
+  /** "relative" (default): "3 days ago"; "datetime": full local date and time; "date": local date. */
+  display?: "relative" | "datetime" | "date";
+  /** Text for a missing time, e.g. "Not generated yet". */
+  missing?: string;
+  className?: string;
+}
+
+export function LocalTime({ iso, display = "relative", missing = "Unknown", className }: LocalTimeProps) {
+  const now = useNow();
+  if (!iso || !parseIso(iso)) return <span className={className}>{iso || missing}</span>;
+
+  if (now === null) {
+    return (
+      <time dateTime={iso} title={formatUtc(iso)} className={className}>
+        {formatUtc(iso)}
+      </time>
+    );
+  }
+  const full = formatDateTime(iso);
+  const text = display === "relative" ? formatRelative(iso, now) : display === "date" ? formatDate(iso) : full;
+  return (
+    <time dateTime={iso} title={full} className={className}>
+      {text}
+    </time>
+  );
+}

@@ -1,0 +1,37 @@
+// "Rows per page" with the upstream's allowed sizes. The caller puts the choice in the URL (and goes back to
+// page 1: the old page number means something else at another size).
+import { useId } from "react";
+
+import styles from "./per-page-select.module.css";
+
+export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
+
+export interface PerPageSelectProps {
+  value: number;
+  onChange: (perPage: number) => void;
+  options?: readonly number[];
+  label?: string;
+  disabled?: boolean;
+}
+
+export function PerPageSelect({ value, onChange, options = PER_PAGE_OPTIONS, label = "Rows per page", disabled }: PerPageSelectProps) {
+  const id = useId();
+  return (
+    <div className={styles.wrapper}>
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        className={styles.select}
+        value={value}
+        disabled={disabled}
+        onChange={(event) => onChange(Number(event.target.value))}
+      >
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

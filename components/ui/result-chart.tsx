@@ -1,0 +1,120 @@
+// Report results as horizontal stacked bars (good / decent / bad), one bar per row: "All projects", then one
+// per project. Plain SVG, no library. The SVG is decoration for sighted readers; the numbers are in a table
+// (visually hidden unless showTable) that screen readers read, and each bar has its counts written under it,
+// so colour never carries the meaning alone. Server-renderable.
+import { useId } from "react";
+
+import { RESULT_LABELS, type ReportResult } from "./badge";
+import styles from "./result-chart.module.css";
+
+export interface ResultCounts {
+  /** Row name, e.g. "All projects" or a project name. */
+  label: string;
+  good: number;
+  decent: number;
+  bad: number;
+}
+
+export interface ResultChartProps {
+  /** Says what is counted, e.g. "Reports by result". */
+  title: string;
+  rows: readonly ResultCounts[];
+  /** "count" (default): bar length is the number of reports, so rows compare; "share": every bar is full width. */
+  scale?: "count" | "share";
+  /** Show the numbers table to everyone, not only to screen readers. */
+  showTable?: boolean;
+}
+
+const RESULTS: readonly ReportResult[] = ["good", "decent", "bad"];
+const VIEW_WIDTH = 1000;
+const SEGMENT_GAP = 3; // a sliver of background between segments, so neighbours are told apart without colour
+
+const total = (row: ResultCounts) => row.good + row.decent + row.bad;
+
+/** Each segment's x and width in a VIEW_WIDTH-wide bar. Exported for tests. */
+export function barSegments(row: ResultCounts, longestTotal: number) {
+  const rowTotal = total(row);
+  const span = longestTotal > 0 ? (rowTotal / longestTotal) * VIEW_WIDTH : 0;
+  let x = 0;
+  return RESULTS.map((result) => {
+    const width = rowTotal > 0 ? (row[result] / rowTotal) * span : 0;
+    const segment = { result, count: row[result], x, width: Math.max(0, width - (width > SEGMENT_GAP * 2 ? SEGMENT_GAP : 0)) };
+    x += width;
+    return segment;
+  }).filter((segment) => segment.count > 0);
+}
+
+export function ResultChart({ title, rows, scale = "count", showTable = false }: ResultChartProps) {
+  const tableId = useId();
+  const longest = Math.max(0, ...rows.map(total));
+
+  return (
+    <figure className={styles.figure} aria-labelledby={`${tableId}-caption`}>
+      <figcaption id={`${tableId}-caption`} className={styles.caption}>
+        {title}
+      </figcaption>
+      <ul className={styles.legend} aria-hidden="true">
+        {RESULTS.map((result) => (
+          <li key={result}>
+            <span className={`${styles.swatch} ${styles[result]}`} />
+            {RESULT_LABELS[result]}
+          </li>
+        ))}
+      </ul>
+      <div className={styles.rows} aria-hidden="true">
+        {rows.map((row) => (
+          <Row key={row.label} row={row} longest={scale === "share" ? total(row) : longest} />
+        ))}
+      </div>
+      <table className={showTable ? styles.table : "visually-hidden"}>
+        <caption className="visually-hidden">{title}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Group</th>
+            {RESULTS.map((result) => (
+              <th key={result} scope="col">
+                {RESULT_LABELS[result]}
+              </th>
+            ))}
+            <th scope="col">Total</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.label}>
+              <th scope="row">{row.label}</th>
+              {RESULTS.map((result) => (
+                <td key={result}>{row[result]}</td>
+              ))}
+              <td>{total(row)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </figure>
+  );
+}
+
+function Row({ row, longest }: { row: ResultCounts; longest: number }) {
+  const rowTotal = total(row);
+  return (
+    <>
+      <span className={styles.label}>{row.label}</span>
+      <span className={styles.barCell}>
+        <svg className={styles.bar} viewBox={`0 0 ${VIEW_WIDTH} 20`} preserveAspectRatio="none" focusable="false">
+          <rect className={styles.track} x={0} y={0} width={VIEW_WIDTH} height={20} />
+          {barSegments(row, longest).map((segment) => (
+            <rect key={segment.result} className={styles[segment.result]} x={segment.x} y={0} width={segment.width} height={20}>
+              <title>{`${RESULT_LABELS[segment.result]}: ${segment.count}`}</title>
+            </rect>
+          ))}
+        </svg>
+        <span className={`${styles.counts} tabular-nums`}>
+          {rowTotal === 0
+            ? "No reports"
+            : `${rowTotal} total · ${RESULTS.map((result) => `${RESULT_LABELS[result]} ${row[result]}`).join(" · ")}`}
+        </span>
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,102 @@
+"use client";
+// Toasts: short, truthful notes about what just happened. The caller decides the text, and says "Report
+// deleted" only after the gateway said so.
+//
+// Two live regions exist from the first render (screen readers ignore regions that appear together with
+// their text): role="status" (polite) for successes, role="alert" (assertive) for errors. Successes leave
+// after a few seconds unless hovered or focused; errors stay until closed, so nobody misses them.
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+
+import { Button } from "./button";
+import styles from "./toast.module.css";
+
+export type ToastKind = "success" | "error";
+
+interface ToastEntry {
+  id: number;
+  kind: ToastKind;
+  message: string;
+}
+
+export interface ToastApi {
+  success: (message: string) => void;
+  error: (message: string) => void;
+  dismiss: (id: number) => void;
+}
+
+const ToastContext = createContext<ToastApi | null>(null);
+
+const SUCCESS_VISIBLE_MS = 6000;
+const MAX_TOASTS = 4;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toasts, setToasts] = useState<ToastEntry[]>([]);
+  const nextId = useRef(1);
+
+  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), []);
+  const push = useCallback((kind: ToastKind, message: string) => {
+    const id = nextId.current++;
+    setToasts((list) => [...list, { id, kind, message }].slice(-MAX_TOASTS));
+  }, []);
+  const api = useMemo<ToastApi>(
+    () => ({ success: (message) => push("success", message), error: (message) => push("error", message), dismiss }),
+    [push, dismiss],
+  );
+
+  return (
+    <ToastContext value={api}>
+      {children}
+      <section aria-label="Notifications" className={styles.viewport}>
+        <div role="status" aria-live="polite" className={styles.region}>
+          {toasts
+            .filter((toast) => toast.kind === "success")
+            .map((toast) => (
+              <ToastCard key={toast.id} toast={toast} onDismiss={dismiss} />
+            ))}
+        </div>
+        <div role="alert" aria-live="assertive" className={styles.region}>
+          {toasts
+            .filter((toast) => toast.kind === "error")
+            .map((toast) => (
+              <ToastCard key={toast.id} toast={toast} onDismiss={dismiss} />
+            ))}
+        </div>
+      </section>
+    </ToastContext>
+  );
+}
+
+/** Show a toast from any client component under <ToastProvider>. */
+export function useToast(): ToastApi {
+  const api = useContext(ToastContext);
+  if (!api) throw new Error("useToast() needs a <ToastProvider> above it (put one in the portal layout).");
+  return api;
+}
+
+function ToastCard({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (id: number) => void }) {
+  const [paused, setPaused] = useState(false);
+
+  useEffect(() => {
+    if (toast.kind !== "success" || paused) return;
+    const timer = setTimeout(() => onDismiss(toast.id), SUCCESS_VISIBLE_MS);
+    return () => clearTimeout(timer);
+  }, [toast, paused, onDismiss]);
+
+  return (
+    <div
+      className={`${styles.toast} ${styles[toast.kind]}`}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      <p className={styles.message}>
+        {toast.kind === "error" ? <span className="visually-hidden">Error: </span> : null}
+        {toast.message}
+      </p>
+      <Button variant="ghost" size="sm" iconOnly aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
+        <span aria-hidden="true">✕</span>
+      </Button>
+    </div>
+  );
+}
