@@ -2,7 +2,7 @@
 // error code to HTTP status. Every error answer of /api is built here.
 import type { z } from "zod";
 
-import { AREA_NAMES, type Area } from "@/lib/config/env";
+import { AREA_NAMES, AREA_VARIABLES, type Area } from "@/lib/config/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
 import { UpstreamError } from "@/lib/upstream/errors";
 
@@ -80,13 +80,11 @@ export function invalidInput(error: z.ZodError, where: string): ApiError {
   return new ApiError("invalid_input", message || `Invalid ${where}.`, names.length > 0 ? { fields } : {});
 }
 
-const AREA_KEY_VARIABLE: Record<Area, string> = { reports: "REPORTS_API_KEY", items: "ITEMS_API_KEY" };
-const AREA_URL_VARIABLE: Record<Area, string> = { reports: "REPORTS_API_BASE_URL", items: "ITEMS_API_BASE_URL" };
 
 export function areaNotConfigured(area: Area): ApiError {
   return new ApiError(
     "area_not_configured",
-    `${capitalise(AREA_NAMES[area])} is not configured on this Gatehouse. An operator can set ${AREA_URL_VARIABLE[area]} and ${AREA_KEY_VARIABLE[area]}.`,
+    `${capitalise(AREA_NAMES[area])} is not configured on this Gatehouse. An operator can set ${AREA_VARIABLES[area].baseUrl} and ${AREA_VARIABLES[area].key}.`,
   );
 }
 
@@ -105,7 +103,7 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
     case "auth":
       return new ApiError(
         "upstream_auth",
-        `${capitalise(upstream)} rejected Gatehouse's key. An operator should check ${AREA_KEY_VARIABLE[error.area]}.`,
+        `${capitalise(upstream)} rejected Gatehouse's key. An operator should check ${AREA_VARIABLES[error.area].key}.`,
       );
     case "rate_limited":
       return new ApiError("upstream_rate_limited", `${capitalise(upstream)} is rate limiting requests; try again later.`, {

@@ -45,6 +45,11 @@ function toSchema(schema: z.ZodType, io: "input" | "output", registry: Registry)
     io,
     unrepresentable: "any",
     metadata: registry,
+    // `metadata` replaces zod's global registry, where `.describe()` keeps descriptions: bring them back.
+    override: ({ zodSchema, jsonSchema }) => {
+      const description = z.globalRegistry.get(zodSchema)?.description;
+      if (description && jsonSchema.description === undefined) jsonSchema.description = description;
+    },
   }) as JsonSchema;
   // zod points registry refs at its own `$defs`; the same definitions live under components.schemas.
   return JSON.parse(JSON.stringify(json).replaceAll('"#/$defs/', `"${REF_PREFIX}`)) as JsonSchema;

@@ -4,7 +4,7 @@
 import type { z } from "zod";
 
 import type { Permission as AccountPermission } from "@/lib/auth/permissions";
-import type { Area } from "@/lib/config/env";
+import type { Area } from "@/lib/config/areas";
 
 import type { ErrorCode } from "./errors";
 import {

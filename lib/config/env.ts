@@ -4,12 +4,7 @@ import "server-only";
 
 import { z } from "zod";
 
-export type Area = "reports" | "items";
-
-export const AREA_NAMES: Record<Area, string> = {
-  reports: "the reports API (area A)",
-  items: "the item API (area B)",
-};
+export { AREA_NAMES, AREA_VARIABLES, type Area } from "./areas";
 
 export interface ReportsAreaConfig {
   /** Base URL without a trailing slash; its path prefix is kept (e.g. "https://api.example.com/seo"). */

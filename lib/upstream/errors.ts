@@ -1,7 +1,7 @@
 // The one error type of the upstream layer. Its message names the area, the operation and what went wrong —
 // never a URL with its query, a header value or a key — and it carries no `cause`, so nothing from the network
 // stack (which may quote a URL or header) can ride along into a log or a response.
-import type { Area } from "@/lib/config/env";
+import type { Area } from "@/lib/config/areas";
 
 export type UpstreamErrorKind =
   /** No answer within UPSTREAM_TIMEOUT_MS (headers and body included). */

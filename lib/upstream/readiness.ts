@@ -3,7 +3,7 @@
 import "server-only";
 
 import type { Readiness } from "@/lib/api/schemas";
-import type { Area } from "@/lib/config/env";
+import type { Area } from "@/lib/config/areas";
 
 import { UpstreamError } from "./errors";
 import type { Upstreams } from "./index";
