@@ -2,7 +2,7 @@
 // A modal built on the native <dialog> and showModal(): the browser traps focus, makes the page behind it
 // inert and closes it on Escape. Controlled by `open`; every way of closing goes through onClose, and focus
 // returns to the element that opened it.
-import { useEffect, useId, useRef, type ReactNode, type RefObject } from "react";
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 
 import { Button } from "./button";
 import styles from "./dialog.module.css";
@@ -22,6 +22,8 @@ export interface ModalProps {
   initialFocus?: RefObject<HTMLElement | null>;
   /** Id of the element that describes the dialog (read with the title when it opens). */
   describedBy?: string;
+  /** Extra keys while it is open (e.g. arrows in a lightbox); Escape is already handled. */
+  onKeyDown?: (event: KeyboardEvent<HTMLDialogElement>) => void;
 }
 
 export function Modal({
@@ -34,6 +36,7 @@ export function Modal({
   dismissible = true,
   initialFocus,
   describedBy,
+  onKeyDown,
 }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const openerRef = useRef<Element | null>(null);
@@ -86,6 +89,7 @@ export function Modal({
       className={[styles.dialog, size === "lg" ? styles.lg : undefined].filter(Boolean).join(" ")}
       aria-labelledby={titleId}
       aria-describedby={describedBy}
+      onKeyDown={onKeyDown}
     >
       {open ? (
         <div className={styles.inner}>

@@ -1,0 +1,120 @@
+"use client";
+// The portal's frame: skip link, top bar, side navigation, and the main landmark pages render into.
+//
+// Pages pass the navigation they are allowed to show (filter by role with can() before passing it), the
+// signed-in user, and the account controls (theme toggle, logout form) as `accountActions`. On screens up to
+// 48rem the navigation collapses behind a menu button; it closes again after navigating or on Escape.
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+
+import { Button } from "../ui/button";
+import styles from "./app-shell.module.css";
+
+export interface NavItem {
+  href: string;
+  label: string;
+}
+
+export interface AppShellProps {
+  /** The product name shown in the top bar, linking home. */
+  brand?: string;
+  brandHref?: string;
+  nav: readonly NavItem[];
+  /** E.g. <UserBadge>; shown at the foot of the navigation. */
+  user?: ReactNode;
+  /** E.g. <ThemeToggle /> and a logout form; under the user. */
+  accountActions?: ReactNode;
+  /** Extra items at the end of the top bar. */
+  topBarEnd?: ReactNode;
+  children: ReactNode;
+}
+
+/** Whether `href` is the current section: exact for "/", else the path or anything under it. */
+export function isCurrentPath(pathname: string, href: string): boolean {
+  if (href === "/") return pathname === "/";
+  return pathname === href || pathname.startsWith(`${href}/`);
+}
+
+export function AppShell({ brand = "Gatehouse", brandHref = "/", nav, user, accountActions, topBarEnd, children }: AppShellProps) {
+  const pathname = usePathname();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const [menuPath, setMenuPath] = useState(pathname);
+  const menuButtonRef = useRef<HTMLButtonElement>(null);
+
+  // Navigating closes the phone menu (state adjusted while rendering, as React recommends over an effect).
+  if (pathname !== menuPath) {
+    setMenuPath(pathname);
+    setMenuOpen(false);
+  }
+
+  // The most specific match wins, so /reports/new marks "New report" rather than "Reports" when both exist.
+  const current = nav
+    .filter((item) => isCurrentPath(pathname, item.href))
+    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key === "Escape" && menuOpen) {
+      setMenuOpen(false);
+      menuButtonRef.current?.focus();
+    }
+  };
+
+  return (
+    <>
+      <a href="#main-content" className={styles.skipLink}>
+        Skip to main content
+      </a>
+      <header className={styles.topBar}>
+        <Button
+          ref={menuButtonRef}
+          variant="secondary"
+          size="sm"
+          className={styles.menuButton}
+          aria-expanded={menuOpen}
+          aria-controls="primary-navigation"
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span aria-hidden="true">☰</span> Menu
+        </Button>
+        <span className={styles.brand}>
+          <Link href={brandHref}>{brand}</Link>
+        </span>
+        {topBarEnd ? <div className={styles.topBarEnd}>{topBarEnd}</div> : null}
+      </header>
+      <div className={styles.frame}>
+        <div
+          id="primary-navigation"
+          className={[styles.sidebar, menuOpen ? styles.open : undefined].filter(Boolean).join(" ")}
+          onKeyDown={closeOnEscape}
+        >
+          <nav aria-label="Main">
+            <ul className={styles.navList}>
+              {nav.map((item) => (
+                <li key={item.href}>
+                  <Link
+                    href={item.href}
+                    className={styles.navLink}
+                    aria-current={item.href === current ? "page" : undefined}
+                    onClick={() => setMenuOpen(false)}
+                  >
+                    {item.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          {user || accountActions ? (
+            <div className={styles.account}>
+              {user}
+              {accountActions}
+            </div>
+          ) : null}
+        </div>
+        <main id="main-content" tabIndex={-1} className={styles.main}>
+          <div className={styles.content}>{children}</div>
+        </main>
+      </div>
+    </>
+  );
+}
