@@ -4,18 +4,26 @@ import { z } from "zod";
 
 import { ROLES } from "./permissions";
 
+/** Error for z.string(): "x is required" when absent, "x must be text" when of another type. */
+export function textError(field: string) {
+  return {
+    error: (issue: { input?: unknown }) =>
+      issue.input === undefined || issue.input === null ? `${field} is required` : `${field} must be text`,
+  };
+}
+
 /** Emails are unique case-insensitively: stored trimmed and lowercased. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
 export const emailSchema = z
-  .string({ error: "email is required" })
+  .string(textError("email"))
   .transform(normalizeEmail)
   .pipe(z.email({ error: "email must be an address such as name@example.com" }).max(254, "email is too long"));
 
 export const nameSchema = z
-  .string({ error: "name is required" })
+  .string(textError("name"))
   .trim()
   .min(1, "name must not be empty")
   .max(100, "name must be at most 100 characters");

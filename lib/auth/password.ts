@@ -5,12 +5,14 @@ import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOpti
 
 import { z } from "zod";
 
+import { textError } from "./fields";
+
 export const PASSWORD_MIN_LENGTH = 12;
 // scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard.
 export const PASSWORD_MAX_LENGTH = 256;
 
 export const passwordSchema = z
-  .string({ error: "password is required" })
+  .string(textError("password"))
   .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`)
   .refine((p) => p.trim() !== "", "password must not be only whitespace");

@@ -3,6 +3,8 @@
 //
 // Exit codes: 0 done, 1 refused (a value breaks a rule, the user is unknown, the last admin would go…),
 // 2 usage (unknown command or option, missing argument).
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
 import { z } from "zod";
@@ -34,7 +36,7 @@ The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal.`;
 class UsageError extends Error {}
 class Refusal extends Error {}
 
-interface Output {
+export interface Output {
   out(line: string): void;
   err(line: string): void;
 }
@@ -76,8 +78,9 @@ async function readFirstLine(): Promise<string | null> {
 function promptHidden(prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
-    process.stderr.write(prompt);
+    // Raw mode before the prompt shows: no keystroke typed after it can be echoed.
     stdin.setRawMode(true);
+    process.stderr.write(prompt);
     stdin.resume();
     stdin.setEncoding("utf8");
     let value = "";
@@ -232,7 +235,8 @@ async function run(argv: string[], out: Output): Promise<number> {
   }
 }
 
-async function main(argv: string[], out: Output): Promise<number> {
+/** Runs one command; returns the exit code. Exported for in-process tests; the process entry is below. */
+export async function main(argv: string[], out: Output): Promise<number> {
   try {
     return await run(argv, out);
   } catch (error) {
@@ -252,12 +256,15 @@ async function main(argv: string[], out: Output): Promise<number> {
   }
 }
 
-main(process.argv.slice(2), { out: (l) => console.log(l), err: (l) => console.error(l) }).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(`users: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isEntryPoint) {
+  main(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(`users: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -69,14 +69,21 @@ export async function openDb(url?: string): Promise<Store> {
 }
 
 function openSqlite(file: string): Db {
-  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
-  const database = new SqliteDatabase(file);
-  // WAL lets readers run beside the writer; busy_timeout makes a second process (the users CLI) wait for a
-  // write lock instead of failing at once; foreign keys are off by default in SQLite.
-  database.pragma("journal_mode = WAL");
-  database.pragma("synchronous = NORMAL");
-  database.pragma("foreign_keys = ON");
-  database.pragma("busy_timeout = 5000");
+  let database: SqliteDatabase.Database | undefined;
+  try {
+    if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    database = new SqliteDatabase(file);
+    // WAL lets readers run beside the writer; busy_timeout makes a second process (the users CLI) wait for
+    // the write lock instead of failing at once; foreign keys are off by default in SQLite.
+    database.pragma("journal_mode = WAL");
+    database.pragma("synchronous = NORMAL");
+    database.pragma("foreign_keys = ON");
+    database.pragma("busy_timeout = 5000");
+  } catch (error) {
+    database?.close();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`Cannot open the SQLite database at ${file} (DATABASE_URL): ${reason}`, { cause: error });
+  }
   return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
 }
 
@@ -131,7 +138,7 @@ const GLOBAL_KEY = Symbol.for("gatehouse.store");
 type GlobalWithStore = typeof globalThis & { [GLOBAL_KEY]?: Promise<Store> };
 
 /** The process-wide store, opened (and migrated) on first use from DATABASE_URL. */
-export async function getStore(): Promise<Store> {
+export function getStore(): Promise<Store> {
   const g = globalThis as GlobalWithStore;
   if (!g[GLOBAL_KEY]) {
     const opening = openDb(readStoreConfig().databaseUrl);

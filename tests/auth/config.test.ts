@@ -1,0 +1,184 @@
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { AuthConfigError, getAuthConfig, loadAuthConfig, readStoreConfig } from "@/lib/config/auth";
+
+const SECRET = "s3cret-".repeat(6); // 42 characters
+const OLD_SECRET = "older-secret-".repeat(3); // 39 characters
+
+let dataDir: string;
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), "gatehouse-config-"));
+});
+afterEach(async () => {
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function load(env: Record<string, string | undefined>, demoMode = false) {
+  return loadAuthConfig({ env, demoMode, dataDir });
+}
+
+function problems(env: Record<string, string | undefined>, demoMode = false): string[] {
+  try {
+    load(env, demoMode);
+  } catch (error) {
+    expect(error).toBeInstanceOf(AuthConfigError);
+    return (error as AuthConfigError).problems;
+  }
+  throw new Error("expected an AuthConfigError");
+}
+
+describe("accounts configuration", () => {
+  it("needs only SESSION_SECRET outside demo mode, with 12 h / 2 h session defaults", () => {
+    const config = load({ SESSION_SECRET: SECRET });
+    expect(config).toMatchObject({
+      sessionSecrets: [SECRET],
+      sessionSecretSource: "env",
+      sessionAbsoluteTimeoutMs: 12 * 3_600_000,
+      sessionIdleTimeoutMs: 2 * 3_600_000,
+      firstAdmin: null,
+      purchaseCodeHashKeySource: "derived",
+    });
+  });
+
+  it("requires SESSION_SECRET outside demo mode, saying how to make one", () => {
+    expect(problems({})).toEqual([
+      "SESSION_SECRET is required outside demo mode: at least 32 random characters (generate one with: openssl rand -base64 32)",
+    ]);
+    expect(problems({ SESSION_SECRET: "   " })).toHaveLength(1); // blank is unset
+  });
+
+  it("refuses a short secret by naming the variable and the length, never the value", () => {
+    const found = problems({ SESSION_SECRET: `${SECRET},tooShortSecretValue` });
+    expect(found).toEqual([
+      "SESSION_SECRET: entry 2 of 2 has 19 characters; each secret needs at least 32 (generate one with: openssl rand -base64 32)",
+    ]);
+    expect(found.join(" ")).not.toContain("tooShortSecretValue");
+    expect(found.join(" ")).not.toContain(SECRET);
+  });
+
+  it("takes several secrets for rotation, newest first", () => {
+    expect(load({ SESSION_SECRET: ` ${SECRET} , ${OLD_SECRET} ` }).sessionSecrets).toEqual([SECRET, OLD_SECRET]);
+  });
+
+  it("reads session lifetimes in hours and minutes", () => {
+    const config = load({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "24", SESSION_IDLE_TIMEOUT_MINUTES: "30" });
+    expect(config.sessionAbsoluteTimeoutMs).toBe(24 * 3_600_000);
+    expect(config.sessionIdleTimeoutMs).toBe(30 * 60_000);
+    expect(load({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "0.5", SESSION_IDLE_TIMEOUT_MINUTES: "10" }).sessionAbsoluteTimeoutMs).toBe(
+      1_800_000,
+    );
+  });
+
+  it("explains bad lifetimes, all at once", () => {
+    expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "twelve", SESSION_IDLE_TIMEOUT_MINUTES: "0" })).toEqual([
+      "SESSION_ABSOLUTE_TIMEOUT_HOURS must be a number of hours",
+      "SESSION_IDLE_TIMEOUT_MINUTES must be more than 0",
+    ]);
+    expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "1", SESSION_IDLE_TIMEOUT_MINUTES: "90" })).toEqual([
+      "SESSION_IDLE_TIMEOUT_MINUTES is longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
+    ]);
+    expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "9999" })).toEqual([
+      "SESSION_ABSOLUTE_TIMEOUT_HOURS must be at most 720",
+    ]);
+  });
+
+  describe("first admin", () => {
+    it("comes from ADMIN_EMAIL and ADMIN_PASSWORD together, the email normalised", () => {
+      const config = load({ SESSION_SECRET: SECRET, ADMIN_EMAIL: " Root@Example.com ", ADMIN_PASSWORD: "correct horse battery" });
+      expect(config.firstAdmin).toEqual({ email: "root@example.com", password: "correct horse battery" });
+    });
+
+    it("refuses one without the other, and a password that breaks the policy (without echoing it)", () => {
+      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com" })).toEqual([
+        "ADMIN_PASSWORD is missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
+      ]);
+      expect(problems({ SESSION_SECRET: SECRET, ADMIN_PASSWORD: "correct horse battery" })).toEqual([
+        "ADMIN_EMAIL is missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
+      ]);
+      const weak = problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root", ADMIN_PASSWORD: "hunter2" });
+      expect(weak).toEqual([
+        "ADMIN_EMAIL: email must be an address such as name@example.com",
+        "ADMIN_PASSWORD: password must be at least 12 characters",
+      ]);
+      expect(weak.join(" ")).not.toContain("hunter2");
+    });
+  });
+
+  describe("purchase-code hash key", () => {
+    it("is PURCHASE_CODE_HASH_KEY when given", () => {
+      const key = "k".repeat(32);
+      expect(load({ SESSION_SECRET: SECRET, PURCHASE_CODE_HASH_KEY: key })).toMatchObject({
+        purchaseCodeHashKey: key,
+        purchaseCodeHashKeySource: "env",
+      });
+      expect(problems({ SESSION_SECRET: SECRET, PURCHASE_CODE_HASH_KEY: "short" })).toEqual([
+        "PURCHASE_CODE_HASH_KEY must be at least 32 characters",
+      ]);
+    });
+
+    it("is otherwise derived from the newest session secret: stable for it, different from it", () => {
+      const derived = load({ SESSION_SECRET: SECRET }).purchaseCodeHashKey;
+      expect(derived).toMatch(/^[0-9a-f]{64}$/);
+      expect(derived).not.toContain(SECRET);
+      expect(load({ SESSION_SECRET: `${SECRET},${OLD_SECRET}` }).purchaseCodeHashKey).toBe(derived);
+      expect(load({ SESSION_SECRET: OLD_SECRET }).purchaseCodeHashKey).not.toBe(derived);
+    });
+  });
+
+  describe("demo mode", () => {
+    it("generates a session secret once, keeps it in <data>/session-secret (0600), and reuses it", async () => {
+      const first = load({}, true);
+      expect(first.sessionSecretSource).toBe("demo-file");
+      const file = path.join(dataDir, "session-secret");
+      expect((await readFile(file, "utf8")).trim()).toBe(first.sessionSecrets[0]);
+      expect((first.sessionSecrets[0] ?? "").length).toBeGreaterThanOrEqual(32);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(load({}, true).sessionSecrets).toEqual(first.sessionSecrets);
+    });
+
+    it("creates the data folder when missing", async () => {
+      const nested = path.join(dataDir, "a", "b");
+      const config = loadAuthConfig({ env: {}, demoMode: true, dataDir: nested });
+      expect((await readFile(path.join(nested, "session-secret"), "utf8")).trim()).toBe(config.sessionSecrets[0]);
+    });
+
+    it("prefers SESSION_SECRET when given", () => {
+      expect(load({ SESSION_SECRET: SECRET }, true)).toMatchObject({ sessionSecrets: [SECRET], sessionSecretSource: "env" });
+    });
+
+    it("refuses a kept secret that is too short, saying how to recover", async () => {
+      await writeFile(path.join(dataDir, "session-secret"), "short\n");
+      expect(problems({}, true)).toEqual([
+        `${path.join(dataDir, "session-secret")} holds a session secret shorter than 32 characters; delete the file to generate a new one`,
+      ]);
+    });
+  });
+});
+
+describe("store configuration", () => {
+  it("passes DATABASE_URL through, blank meaning unset", () => {
+    expect(readStoreConfig({ DATABASE_URL: "postgres://db/gatehouse" })).toEqual({ databaseUrl: "postgres://db/gatehouse" });
+    expect(readStoreConfig({ DATABASE_URL: " " })).toEqual({ databaseUrl: undefined });
+    expect(readStoreConfig({})).toEqual({ databaseUrl: undefined });
+  });
+});
+
+describe("getAuthConfig", () => {
+  const saved = process.env.SESSION_SECRET;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.SESSION_SECRET;
+    else process.env.SESSION_SECRET = saved;
+  });
+
+  it("reads process.env once and keeps the result", () => {
+    process.env.SESSION_SECRET = SECRET;
+    const first = getAuthConfig({ demoMode: false });
+    process.env.SESSION_SECRET = OLD_SECRET;
+    expect(getAuthConfig({ demoMode: false })).toBe(first);
+    expect(first.sessionSecrets).toEqual([SECRET]);
+  });
+});

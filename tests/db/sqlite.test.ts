@@ -1,0 +1,118 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import { closeDb, DatabaseUrlError, getDb, getStore, isPostgres, openDb, parseDatabaseUrl } from "@/lib/db";
+
+import { sqliteBackend } from "./support/backends";
+import { storeSuite } from "./store.suite";
+
+storeSuite(sqliteBackend);
+
+describe("DATABASE_URL", () => {
+  const cwd = "/srv/gatehouse";
+
+  it("defaults to ./data/gatehouse.db", () => {
+    expect(parseDatabaseUrl(undefined, cwd)).toEqual({ dialect: "sqlite", path: "/srv/gatehouse/data/gatehouse.db" });
+    expect(parseDatabaseUrl("  ", cwd)).toEqual({ dialect: "sqlite", path: "/srv/gatehouse/data/gatehouse.db" });
+  });
+
+  it("takes a path or a file: URL for SQLite", () => {
+    expect(parseDatabaseUrl("./db/x.db", cwd)).toEqual({ dialect: "sqlite", path: "/srv/gatehouse/db/x.db" });
+    expect(parseDatabaseUrl("/var/lib/g.db", cwd)).toEqual({ dialect: "sqlite", path: "/var/lib/g.db" });
+    expect(parseDatabaseUrl("file:./db/x.db", cwd)).toEqual({ dialect: "sqlite", path: "/srv/gatehouse/db/x.db" });
+    expect(parseDatabaseUrl("file:/var/lib/g.db", cwd)).toEqual({ dialect: "sqlite", path: "/var/lib/g.db" });
+    expect(parseDatabaseUrl("file:///var/lib/my%20g.db", cwd)).toEqual({ dialect: "sqlite", path: "/var/lib/my g.db" });
+    expect(parseDatabaseUrl(":memory:", cwd)).toEqual({ dialect: "sqlite", path: ":memory:" });
+  });
+
+  it("takes postgres:// and postgresql:// URLs for PostgreSQL", () => {
+    for (const url of ["postgres://u:p@db:5432/gatehouse", "postgresql://db/gatehouse?sslmode=require"]) {
+      expect(parseDatabaseUrl(url, cwd)).toEqual({ dialect: "postgres", connectionString: url });
+    }
+  });
+
+  it("refuses other schemes and empty file: URLs, naming the variable", () => {
+    expect(() => parseDatabaseUrl("mysql://db/gatehouse", cwd)).toThrow(DatabaseUrlError);
+    expect(() => parseDatabaseUrl("mysql://db/gatehouse", cwd)).toThrow(
+      'DATABASE_URL: unsupported scheme "mysql:" — use a file path, a file: URL, or a postgres:// URL',
+    );
+    expect(() => parseDatabaseUrl("file:", cwd)).toThrow("DATABASE_URL: the file: URL names no file");
+  });
+});
+
+describe("SQLite store", () => {
+  let dir: string;
+  beforeEach(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "gatehouse-sqlite-"));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("creates the data folder, and runs with WAL, foreign keys and a busy timeout", async () => {
+    const store = await openDb(path.join(dir, "nested", "data", "g.db"));
+    try {
+      expect(store.dialect).toBe("sqlite");
+      expect(isPostgres(store.db)).toBe(false);
+      const pragma = async (name: string) =>
+        Object.values((await sql.raw(`pragma ${name}`).execute(store.db)).rows[0] as Record<string, unknown>)[0];
+      expect(await pragma("journal_mode")).toBe("wal");
+      expect(await pragma("foreign_keys")).toBe(1);
+      expect(await pragma("busy_timeout")).toBe(5000);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps data across restarts and migrates only once", async () => {
+    const file = path.join(dir, "g.db");
+    const first = await openDb(file);
+    await first.db.insertInto("login_failures").values({ email: "a@example.com", ip: null, at: new Date().toISOString() }).execute();
+    await first.close();
+    const second = await openDb(`file:${file}`);
+    try {
+      expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([{ email: "a@example.com" }]);
+      const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
+      expect(applied.rows).toHaveLength(1);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("explains a file that is not a database", async () => {
+    const file = path.join(dir, "notes.txt");
+    await writeFile(file, "these are not the tables you are looking for ".repeat(100));
+    await expect(openDb(file)).rejects.toThrow(`Cannot open the SQLite database at ${file} (DATABASE_URL): file is not a database`);
+  });
+
+  describe("getDb", () => {
+    const saved = process.env.DATABASE_URL;
+    afterEach(async () => {
+      await closeDb();
+      if (saved === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = saved;
+    });
+
+    it("opens DATABASE_URL once per process, shared through globalThis, and reopens after closeDb", async () => {
+      process.env.DATABASE_URL = path.join(dir, "shared.db");
+      const [a, b] = await Promise.all([getDb(), getDb()]);
+      expect(a).toBe(b);
+      expect((globalThis as Record<symbol, unknown>)[Symbol.for("gatehouse.store")]).toBe(getStore());
+      await closeDb();
+      const c = await getDb();
+      expect(c).not.toBe(a);
+      expect(await c.selectFrom("users").select("id").execute()).toEqual([]);
+    });
+
+    it("does not keep a failed open: the next call tries again", async () => {
+      process.env.DATABASE_URL = "mysql://nowhere/db";
+      await expect(getDb()).rejects.toThrow(DatabaseUrlError);
+      process.env.DATABASE_URL = path.join(dir, "retry.db");
+      expect((await getStore()).dialect).toBe("sqlite");
+    });
+  });
+});
