@@ -86,6 +86,14 @@ export type AuditEntry = z.input<typeof auditEntrySchema>;
 export async function recordAudit(db: Db, entry: AuditEntry, { now = new Date() }: { now?: Date } = {}): Promise<void> {
   const e = auditEntrySchema.parse(entry);
   const target = e.target;
+  const targetId =
+    target === null
+      ? null
+      : target.type === "project"
+        ? target.name
+        : target.type === "purchase_code"
+          ? target.hash
+          : target.id;
   const detail = target?.type === "purchase_code" ? { ...e.detail, last4: target.last4 } : e.detail;
   await db
     .insertInto("audit_log")
@@ -95,8 +103,7 @@ export async function recordAudit(db: Db, entry: AuditEntry, { now = new Date() 
       user_email: e.userEmail === null ? null : normalizeEmail(e.userEmail),
       action: e.action,
       target_type: target?.type ?? null,
-      target_id:
-        target === null ? null : target.type === "project" ? target.name : target.type === "purchase_code" ? target.hash : target.id,
+      target_id: targetId,
       outcome: e.outcome,
       request_id: e.requestId,
       detail: detail && Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
@@ -158,7 +165,11 @@ export const auditQuerySchema = z
     from: instant("from", "start").optional(),
     /** Inclusive. */
     to: instant("to", "end").optional(),
-    page: z.coerce.number({ error: "page must be a number" }).int("page must be a whole number").min(1, "page starts at 1").default(1),
+    page: z.coerce
+      .number({ error: "page must be a number" })
+      .int("page must be a whole number")
+      .min(1, "page starts at 1")
+      .default(1),
     perPage: z.coerce
       .number({ error: "perPage must be a number" })
       .int("perPage must be a whole number")

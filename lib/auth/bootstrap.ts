@@ -32,7 +32,8 @@ export async function prepareAccounts(
 
   if (demoMode) {
     const { password } = await seedDemoUsers(db, options);
-    messages.push(`Demo accounts (password "${password}"): ${DEMO_USERS.map((u) => `${u.email} (${u.role})`).join(", ")}.`);
+    const accounts = DEMO_USERS.map((u) => `${u.email} (${u.role})`).join(", ");
+    messages.push(`Demo accounts (password "${password}"): ${accounts}.`);
     return { firstAdmin, demoPassword: password, messages };
   }
 

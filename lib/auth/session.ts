@@ -130,7 +130,11 @@ function unsealingPasswords(secrets: readonly string[]): Record<string, string> 
   return Object.fromEntries(secrets.map((s) => [passwordId(s), s]));
 }
 
-export async function sealSession(data: SessionData, settings: SessionSettings, now: Date = new Date()): Promise<string> {
+export async function sealSession(
+  data: SessionData,
+  settings: SessionSettings,
+  now: Date = new Date(),
+): Promise<string> {
   const ttlSeconds = Math.ceil((data.issuedAt + settings.absoluteMs - now.getTime()) / 1000);
   if (ttlSeconds <= 0) throw new Error("cannot seal a session past its absolute expiry");
   // The seal's own expiry backs up the absolute timeout.
@@ -138,7 +142,10 @@ export async function sealSession(data: SessionData, settings: SessionSettings, 
 }
 
 /** The session inside a sealed value, or null when it is absent, forged, sealed with an unknown secret or expired. */
-export async function unsealSession(sealed: string | undefined, settings: SessionSettings): Promise<SessionData | null> {
+export async function unsealSession(
+  sealed: string | undefined,
+  settings: SessionSettings,
+): Promise<SessionData | null> {
   if (!sealed) return null;
   try {
     const data = await unsealData<unknown>(sealed, { password: unsealingPasswords(settings.secrets) });

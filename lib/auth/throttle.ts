@@ -27,6 +27,14 @@ export interface ThrottleOptions {
   limits?: ThrottleLimits;
 }
 
+// Emails are counted as typed (normalised), known or not; caps keep junk input from bloating the table.
+function emailKey(email: string): string {
+  return normalizeEmail(email).slice(0, 320);
+}
+function ipKey(ip: string | null): string | null {
+  return ip === null ? null : ip.trim().slice(0, 64);
+}
+
 interface Attempt {
   email: string;
   /** null when the client address is unknown: only the email limit applies. */
@@ -43,10 +51,11 @@ export async function checkLoginThrottle(
   { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {},
 ): Promise<ThrottleDecision> {
   const since = new Date(now.getTime() - limits.windowMs).toISOString();
-  const email = normalizeEmail(attempt.email);
+  const email = emailKey(attempt.email);
 
   const byEmail = await failureTimes(db, "email", email, since, limits.maxFailuresPerEmail);
-  const byIp = attempt.ip === null ? [] : await failureTimes(db, "ip", attempt.ip, since, limits.maxFailuresPerIp);
+  const ip = ipKey(attempt.ip);
+  const byIp = ip === null ? [] : await failureTimes(db, "ip", ip, since, limits.maxFailuresPerIp);
 
   const waits: Array<{ limitedBy: "email" | "ip"; ms: number }> = [];
   const emailWait = waitMs(byEmail, limits.maxFailuresPerEmail, limits.windowMs, now);
@@ -87,7 +96,7 @@ export async function recordLoginFailure(
 ): Promise<void> {
   await db
     .insertInto("login_failures")
-    .values({ email: normalizeEmail(attempt.email), ip: attempt.ip, at: now.toISOString() })
+    .values({ email: emailKey(attempt.email), ip: ipKey(attempt.ip), at: now.toISOString() })
     .execute();
   await db
     .deleteFrom("login_failures")
@@ -100,5 +109,5 @@ export async function recordLoginFailure(
  * his IP too. Failures of other emails from that IP stay counted.
  */
 export async function clearLoginFailures(db: Db, email: string): Promise<void> {
-  await db.deleteFrom("login_failures").where("email", "=", normalizeEmail(email)).execute();
+  await db.deleteFrom("login_failures").where("email", "=", emailKey(email)).execute();
 }

@@ -203,7 +203,11 @@ async function selectActiveAdminIds(trx: Db, lockRows: boolean): Promise<string[
 }
 
 /** Ends every session of the user (logout): the session_version his cookies carry no longer matches. */
-export async function revokeSessions(db: Db, id: string, options: Pick<UserStoreOptions, "now"> = {}): Promise<boolean> {
+export async function revokeSessions(
+  db: Db,
+  id: string,
+  options: Pick<UserStoreOptions, "now"> = {},
+): Promise<boolean> {
   const result = await db
     .updateTable("users")
     .set({ session_version: sql<number>`session_version + 1`, updated_at: (options.now ?? new Date()).toISOString() })

@@ -13,7 +13,15 @@ import { recordAudit } from "@/lib/auth/audit";
 import { emailSchema, nameSchema, roleSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
 import { ROLES } from "@/lib/auth/permissions";
-import { AccountError, createUser, getUserByEmail, listUsers, updateUser, type UpdateUserInput, type User } from "@/lib/auth/users";
+import {
+  AccountError,
+  createUser,
+  getUserByEmail,
+  listUsers,
+  updateUser,
+  type UpdateUserInput,
+  type User,
+} from "@/lib/auth/users";
 import { readStoreConfig } from "@/lib/config/auth";
 import { DatabaseUrlError, openDb, type Db } from "@/lib/db";
 
@@ -61,7 +69,9 @@ async function readPassword(given: string | undefined): Promise<string> {
     return first;
   }
   const piped = await readFirstLine();
-  if (piped === null) throw new UsageError("no password: give --password, type it on a terminal, or pipe it on standard input");
+  if (piped === null) {
+    throw new UsageError("no password: give --password, type it on a terminal, or pipe it on standard input");
+  }
   return parseOrRefuse(passwordSchema, piped);
 }
 
@@ -199,26 +209,31 @@ async function run(argv: string[], out: Output): Promise<number> {
           out.out("No users yet. Create one with: npm run users -- create --email … --name … --role admin");
           return 0;
         }
-        const rows = users.map((u) => [u.email, u.name, u.role, u.disabled ? "disabled" : "active", u.createdAt.slice(0, 10)]);
-        const table = [["EMAIL", "NAME", "ROLE", "STATUS", "CREATED"], ...rows];
-        const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-        for (const row of table) out.out(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd());
+        const status = (u: User) => (u.disabled ? "disabled" : "active");
+        const rows = users.map((u) => [u.email, u.name, u.role, status(u), u.createdAt.slice(0, 10)]);
+        const header = ["EMAIL", "NAME", "ROLE", "STATUS", "CREATED"];
+        const table = [header, ...rows];
+        const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
+        for (const row of table) out.out(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd());
         return 0;
       }
       case "set-role": {
         exactly(positionals, 2, "<email> <role>");
         const role = parseOrRefuse(roleSchema, positionals[1]);
-        await change(db, out, await findUser(db, positionals[0]), { role }, (u) => `${u.email} is now ${u.role}; their sessions were ended.`);
+        const user = await findUser(db, positionals[0]);
+        await change(db, out, user, { role }, (u) => `${u.email} is now ${u.role}; their sessions were ended.`);
         return 0;
       }
       case "disable": {
         exactly(positionals, 1, "<email>");
-        await change(db, out, await findUser(db, positionals[0]), { disabled: true }, (u) => `Disabled ${u.email}; their sessions were ended.`);
+        const user = await findUser(db, positionals[0]);
+        await change(db, out, user, { disabled: true }, (u) => `Disabled ${u.email}; their sessions were ended.`);
         return 0;
       }
       case "enable": {
         exactly(positionals, 1, "<email>");
-        await change(db, out, await findUser(db, positionals[0]), { disabled: false }, (u) => `Enabled ${u.email}.`);
+        const user = await findUser(db, positionals[0]);
+        await change(db, out, user, { disabled: false }, (u) => `Enabled ${u.email}.`);
         return 0;
       }
       case "reset-password": {

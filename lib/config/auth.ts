@@ -12,6 +12,8 @@ import { z } from "zod";
 import { emailSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
 
+import { ConfigError, type ConfigProblem } from "./env";
+
 type Env = Record<string, string | undefined>;
 
 export const SESSION_SECRET_MIN_LENGTH = 32;
@@ -19,10 +21,14 @@ export const DEFAULT_SESSION_ABSOLUTE_TIMEOUT_HOURS = 12;
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MINUTES = 120;
 export const DEMO_SESSION_SECRET_FILE = "session-secret";
 
-export class AuthConfigError extends Error {
-  override name = "AuthConfigError";
-  constructor(readonly problems: string[]) {
-    super(`Invalid accounts configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+/**
+ * A ConfigError (same message format, same handling at start-up: startGatewayOrExit prints it and exits) for
+ * the accounts variables.
+ */
+export class AuthConfigError extends ConfigError {
+  constructor(problems: ConfigProblem[]) {
+    super(problems);
+    this.name = "AuthConfigError";
   }
 }
 
@@ -55,30 +61,26 @@ export interface LoadAuthConfigOptions {
   dataDir?: string;
 }
 
-const hours = (name: string, max: number) =>
+const hours = (max: number) =>
   z.coerce
-    .number({ error: `${name} must be a number of hours` })
-    .positive(`${name} must be more than 0`)
-    .max(max, `${name} must be at most ${max}`);
-const minutes = (name: string, max: number) =>
+    .number({ error: "must be a number of hours" })
+    .positive("must be more than 0")
+    .max(max, `must be at most ${max}`);
+const minutes = (max: number) =>
   z.coerce
-    .number({ error: `${name} must be a number of minutes` })
-    .positive(`${name} must be more than 0`)
-    .max(max, `${name} must be at most ${max}`);
+    .number({ error: "must be a number of minutes" })
+    .positive("must be more than 0")
+    .max(max, `must be at most ${max}`);
 
 const envSchema = z.object({
   SESSION_SECRET: z.string().optional(),
-  SESSION_ABSOLUTE_TIMEOUT_HOURS: hours("SESSION_ABSOLUTE_TIMEOUT_HOURS", 24 * 30).default(
-    DEFAULT_SESSION_ABSOLUTE_TIMEOUT_HOURS,
-  ),
-  SESSION_IDLE_TIMEOUT_MINUTES: minutes("SESSION_IDLE_TIMEOUT_MINUTES", 60 * 24 * 30).default(
-    DEFAULT_SESSION_IDLE_TIMEOUT_MINUTES,
-  ),
+  SESSION_ABSOLUTE_TIMEOUT_HOURS: hours(24 * 30).default(DEFAULT_SESSION_ABSOLUTE_TIMEOUT_HOURS),
+  SESSION_IDLE_TIMEOUT_MINUTES: minutes(60 * 24 * 30).default(DEFAULT_SESSION_IDLE_TIMEOUT_MINUTES),
   ADMIN_EMAIL: emailSchema.optional(),
   ADMIN_PASSWORD: passwordSchema.optional(),
   PURCHASE_CODE_HASH_KEY: z
     .string()
-    .min(SESSION_SECRET_MIN_LENGTH, `PURCHASE_CODE_HASH_KEY must be at least ${SESSION_SECRET_MIN_LENGTH} characters`)
+    .min(SESSION_SECRET_MIN_LENGTH, `must be at least ${SESSION_SECRET_MIN_LENGTH} characters`)
     .optional(),
 });
 
@@ -90,17 +92,18 @@ function withoutEmpty(env: Env): Env {
 /** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
 export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data" }: LoadAuthConfigOptions): AuthConfig {
   const parsed = envSchema.safeParse(withoutEmpty(env));
-  const problems: string[] = [];
+  const problems: ConfigProblem[] = [];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
-      const variable = String(issue.path[0] ?? "");
-      // Field schemas shared with the users repository say "email …"/"password …"; name the variable instead.
-      problems.push(issue.message.startsWith(variable) ? issue.message : `${variable}: ${issue.message}`);
+      // The field schemas shared with the users repository say "email must …" / "password must …".
+      const problem = issue.message.replace(/^(email|password) /, "");
+      problems.push({ variable: String(issue.path[0] ?? "environment"), problem });
     }
     throw new AuthConfigError(problems);
   }
   const vars = parsed.data;
 
+  const generate = "generate one with: openssl rand -base64 32";
   let sessionSecrets: string[] = [];
   let sessionSecretSource: AuthConfig["sessionSecretSource"] = "env";
   if (vars.SESSION_SECRET !== undefined) {
@@ -108,9 +111,10 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
     entries.forEach((secret, i) => {
       const which = entries.length > 1 ? `entry ${i + 1} of ${entries.length}` : "the secret";
       if (secret.length < SESSION_SECRET_MIN_LENGTH) {
-        problems.push(
-          `SESSION_SECRET: ${which} has ${secret.length} characters; each secret needs at least ${SESSION_SECRET_MIN_LENGTH} (generate one with: openssl rand -base64 32)`,
-        );
+        problems.push({
+          variable: "SESSION_SECRET",
+          problem: `${which} has ${secret.length} characters; each secret needs at least ${SESSION_SECRET_MIN_LENGTH} (${generate})`,
+        });
       }
     });
     sessionSecrets = [...new Set(entries)];
@@ -118,25 +122,29 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
     sessionSecrets = [demoSessionSecret(dataDir)];
     sessionSecretSource = "demo-file";
   } else {
-    problems.push(
-      "SESSION_SECRET is required outside demo mode: at least 32 random characters (generate one with: openssl rand -base64 32)",
-    );
+    problems.push({
+      variable: "SESSION_SECRET",
+      problem: `required outside demo mode: at least ${SESSION_SECRET_MIN_LENGTH} random characters (${generate})`,
+    });
   }
 
   const sessionAbsoluteTimeoutMs = vars.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000;
   const sessionIdleTimeoutMs = vars.SESSION_IDLE_TIMEOUT_MINUTES * 60_000;
   if (sessionIdleTimeoutMs > sessionAbsoluteTimeoutMs) {
-    problems.push(
-      "SESSION_IDLE_TIMEOUT_MINUTES is longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
-    );
+    problems.push({
+      variable: "SESSION_IDLE_TIMEOUT_MINUTES",
+      problem: "longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
+    });
   }
 
   let firstAdmin: AuthConfig["firstAdmin"] = null;
   if (vars.ADMIN_EMAIL !== undefined && vars.ADMIN_PASSWORD !== undefined) {
     firstAdmin = { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD };
   } else if (vars.ADMIN_EMAIL !== undefined || vars.ADMIN_PASSWORD !== undefined) {
-    const missing = vars.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD";
-    problems.push(`${missing} is missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together`);
+    problems.push({
+      variable: vars.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD",
+      problem: "missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
+    });
   }
 
   if (problems.length > 0) throw new AuthConfigError(problems);
@@ -175,7 +183,10 @@ function demoSessionSecret(dataDir: string): string {
   const secret = readFileSync(file, "utf8").trim();
   if (secret.length < SESSION_SECRET_MIN_LENGTH) {
     throw new AuthConfigError([
-      `${file} holds a session secret shorter than ${SESSION_SECRET_MIN_LENGTH} characters; delete the file to generate a new one`,
+      {
+        variable: "SESSION_SECRET",
+        problem: `not set, and the demo secret kept in ${file} is shorter than ${SESSION_SECRET_MIN_LENGTH} characters; delete that file to generate a new one`,
+      },
     ]);
   }
   return secret;

@@ -27,7 +27,7 @@ export class DatabaseUrlError extends Error {
   override name = "DatabaseUrlError";
 }
 
-/** Reads DATABASE_URL: absent → ./data/gatehouse.db; a path or file: URL → SQLite; postgres(ql):// → PostgreSQL. */
+/** DATABASE_URL: absent → ./data/gatehouse.db; a path or file: URL → SQLite; postgres(ql):// → PostgreSQL. */
 export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseTarget {
   const value = url?.trim() ?? "";
   if (value === "") return { dialect: "sqlite", path: path.resolve(cwd, DEFAULT_DATABASE_PATH) };

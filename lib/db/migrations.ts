@@ -7,7 +7,8 @@ export type Dialect = "sqlite" | "postgres";
 export function migrations(dialect: Dialect): Record<string, Migration> {
   // The only dialect-specific piece: an auto-increment primary key for the append-only logs.
   const logIdType = dialect === "postgres" ? "serial" : "integer";
-  const logId = (c: ColumnDefinitionBuilder) => (dialect === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement());
+  const logId = (c: ColumnDefinitionBuilder) =>
+    dialect === "postgres" ? c.primaryKey() : c.primaryKey().autoIncrement();
 
   return {
     "2025-01-01-001-users-audit-throttle": {

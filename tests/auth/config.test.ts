@@ -4,6 +4,7 @@ import path from "node:path";
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
+import { ConfigError } from "@/lib/config/env";
 import { AuthConfigError, getAuthConfig, loadAuthConfig, readStoreConfig } from "@/lib/config/auth";
 
 const SECRET = "s3cret-".repeat(6); // 42 characters
@@ -26,7 +27,8 @@ function problems(env: Record<string, string | undefined>, demoMode = false): st
     load(env, demoMode);
   } catch (error) {
     expect(error).toBeInstanceOf(AuthConfigError);
-    return (error as AuthConfigError).problems;
+    expect(error).toBeInstanceOf(ConfigError); // handled like the gateway's: printed, and the start stops
+    return (error as AuthConfigError).problems.map((p) => `${p.variable}: ${p.problem}`);
   }
   throw new Error("expected an AuthConfigError");
 }
@@ -46,7 +48,7 @@ describe("accounts configuration", () => {
 
   it("requires SESSION_SECRET outside demo mode, saying how to make one", () => {
     expect(problems({})).toEqual([
-      "SESSION_SECRET is required outside demo mode: at least 32 random characters (generate one with: openssl rand -base64 32)",
+      "SESSION_SECRET: required outside demo mode: at least 32 random characters (generate one with: openssl rand -base64 32)",
     ]);
     expect(problems({ SESSION_SECRET: "   " })).toHaveLength(1); // blank is unset
   });
@@ -75,14 +77,14 @@ describe("accounts configuration", () => {
 
   it("explains bad lifetimes, all at once", () => {
     expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "twelve", SESSION_IDLE_TIMEOUT_MINUTES: "0" })).toEqual([
-      "SESSION_ABSOLUTE_TIMEOUT_HOURS must be a number of hours",
-      "SESSION_IDLE_TIMEOUT_MINUTES must be more than 0",
+      "SESSION_ABSOLUTE_TIMEOUT_HOURS: must be a number of hours",
+      "SESSION_IDLE_TIMEOUT_MINUTES: must be more than 0",
     ]);
     expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "1", SESSION_IDLE_TIMEOUT_MINUTES: "90" })).toEqual([
-      "SESSION_IDLE_TIMEOUT_MINUTES is longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
+      "SESSION_IDLE_TIMEOUT_MINUTES: longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
     ]);
     expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "9999" })).toEqual([
-      "SESSION_ABSOLUTE_TIMEOUT_HOURS must be at most 720",
+      "SESSION_ABSOLUTE_TIMEOUT_HOURS: must be at most 720",
     ]);
   });
 
@@ -94,15 +96,15 @@ describe("accounts configuration", () => {
 
     it("refuses one without the other, and a password that breaks the policy (without echoing it)", () => {
       expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com" })).toEqual([
-        "ADMIN_PASSWORD is missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
+        "ADMIN_PASSWORD: missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
       ]);
       expect(problems({ SESSION_SECRET: SECRET, ADMIN_PASSWORD: "correct horse battery" })).toEqual([
-        "ADMIN_EMAIL is missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
+        "ADMIN_EMAIL: missing: ADMIN_EMAIL and ADMIN_PASSWORD create the first admin together",
       ]);
       const weak = problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root", ADMIN_PASSWORD: "hunter2" });
       expect(weak).toEqual([
-        "ADMIN_EMAIL: email must be an address such as name@example.com",
-        "ADMIN_PASSWORD: password must be at least 12 characters",
+        "ADMIN_EMAIL: must be an address such as name@example.com",
+        "ADMIN_PASSWORD: must be at least 12 characters",
       ]);
       expect(weak.join(" ")).not.toContain("hunter2");
     });
@@ -116,7 +118,7 @@ describe("accounts configuration", () => {
         purchaseCodeHashKeySource: "env",
       });
       expect(problems({ SESSION_SECRET: SECRET, PURCHASE_CODE_HASH_KEY: "short" })).toEqual([
-        "PURCHASE_CODE_HASH_KEY must be at least 32 characters",
+        "PURCHASE_CODE_HASH_KEY: must be at least 32 characters",
       ]);
     });
 
@@ -153,7 +155,7 @@ describe("accounts configuration", () => {
     it("refuses a kept secret that is too short, saying how to recover", async () => {
       await writeFile(path.join(dataDir, "session-secret"), "short\n");
       expect(problems({}, true)).toEqual([
-        `${path.join(dataDir, "session-secret")} holds a session secret shorter than 32 characters; delete the file to generate a new one`,
+        `SESSION_SECRET: not set, and the demo secret kept in ${path.join(dataDir, "session-secret")} is shorter than 32 characters; delete that file to generate a new one`,
       ]);
     });
   });

@@ -151,11 +151,12 @@ describe("session cookie", () => {
 
   it("round-trips through a cookie store, expiring in the browser when the session would", async () => {
     const jar = new Jar();
-    const data = session({ issuedAt: Date.now(), lastSeenAt: Date.now() });
+    const data = session({ userId: "user-id-nobody-should-read", issuedAt: Date.now(), lastSeenAt: Date.now() });
     await writeSession(jar, data, settings([SECRET_A]), new Date(data.issuedAt));
     const cookie = jar.values.get(SESSION_COOKIE_NAME);
     expect(cookie?.options).toEqual({ httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: 2 * 3600 });
-    expect(cookie?.value).not.toContain("u1"); // sealed: encrypted, not just signed
+    expect(cookie?.value).not.toContain("nobody-should-read"); // sealed: encrypted, not just signed
+    expect(Buffer.from(cookie?.value ?? "", "base64url").toString("latin1")).not.toContain("nobody-should-read");
     expect(await readSession(jar, settings([SECRET_A]))).toEqual(data);
     // An https deployment reads its own cookie name only.
     expect(await readSession(jar, settings([SECRET_A], true))).toBeNull();
