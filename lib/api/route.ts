@@ -36,7 +36,9 @@ export interface HandlerContext<S extends OperationSpec> {
 }
 
 /** What a handler answers: a JSON body with a status, or 204 without one. */
-export type Reply = { status: 200 | 201 | 503; json: unknown; headers?: Record<string, string> } | { status: 204 };
+export type Reply =
+  | { status: 200 | 201 | 503; json: unknown; headers?: Record<string, string> }
+  | { status: 204; headers?: Record<string, string> };
 
 export const ok = (data: unknown): Reply => ({ status: 200, json: { data } });
 export const created = (data: unknown): Reply => ({ status: 201, json: { data } });
@@ -78,7 +80,7 @@ export function defineRoute<const S extends OperationSpec>(
       let failure: { cause: unknown; answer: ApiError } | null = null;
       let reply: Response;
       try {
-        rawParams = (await routeContext.params) ?? {};
+        rawParams = (await routeContext?.params) ?? {};
         reply = toResponse(await handle(spec, handler, request, rawParams, requestId));
       } catch (error) {
         failure = { cause: error, answer: toApiError(error, spec, rawParams) };
@@ -190,7 +192,7 @@ async function readCappedText(request: NextRequest): Promise<string> {
 }
 
 function toResponse(reply: Reply): Response {
-  if (reply.status === 204) return new Response(null, { status: 204 });
+  if (reply.status === 204) return new Response(null, { status: 204, headers: reply.headers });
   return Response.json(reply.json, { status: reply.status, headers: reply.headers });
 }
 
@@ -237,11 +239,12 @@ const ROUTE_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type RouteMethod = (typeof ROUTE_METHODS)[number];
 
 /**
- * Handlers for the methods a route does not serve: a JSON 405 with `Allow`, X-Request-Id and a log line, instead
- * of Next's empty 405. Use as `export const { PUT, DELETE } = methodsNotAllowed(["GET", "POST"]);`.
+ * Handlers for what a route does not serve: a JSON 405 with `Allow` (plus X-Request-Id and a log line) instead
+ * of Next's empty one, and an OPTIONS answer whose `Allow` lists the real methods. Use as
+ * `export const { PUT, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);`.
  */
-export function methodsNotAllowed(allowed: readonly RouteMethod[]): Record<RouteMethod, RouteHandler> {
-  const allow = allowed.join(", ");
+export function methodsNotAllowed(allowed: readonly RouteMethod[]): Record<RouteMethod | "OPTIONS", RouteHandler> {
+  const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
   const spec = {
     id: "methodNotAllowed",
     method: "GET",
@@ -249,10 +252,12 @@ export function methodsNotAllowed(allowed: readonly RouteMethod[]): Record<Route
     summary: "Method not allowed",
     tag: "Operations",
     permission: "public",
-    success: { status: 200, description: "Never" },
+    success: { status: 204, description: "OPTIONS" },
   } as const satisfies OperationSpec;
-  const handler = defineRoute(spec, async () => {
+  const refuse = defineRoute(spec, async () => {
     throw new ApiError("method_not_allowed", `This route answers ${allow} only.`, { headers: { Allow: allow } });
   });
-  return Object.fromEntries(ROUTE_METHODS.map((method) => [method, handler])) as Record<RouteMethod, RouteHandler>;
+  const options = defineRoute(spec, async () => ({ status: 204, headers: { Allow: allow } }));
+  const handlers = Object.fromEntries(ROUTE_METHODS.map((method) => [method, refuse]));
+  return { ...handlers, OPTIONS: options } as Record<RouteMethod | "OPTIONS", RouteHandler>;
 }

@@ -188,3 +188,10 @@ function toUpstreamError(error: unknown, request: UpstreamRequest, status: numbe
   }
   return new UpstreamError({ ...base, kind: "unreachable", detail: "failed for an unexpected reason" });
 }
+
+/** The upstream's Retry-After, when it is a well-formed one (seconds or an HTTP date), to pass on to our client. */
+export function retryAfterOf(headers: Headers): string | undefined {
+  const value = headers.get("retry-after")?.trim();
+  if (!value) return undefined;
+  return /^\d{1,7}$/.test(value) || /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? value : undefined;
+}

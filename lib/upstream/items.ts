@@ -9,7 +9,7 @@ import type { Account, Item, PurchaseValidation } from "@/lib/api/schemas";
 import type { ItemsAreaConfig } from "@/lib/config/env";
 
 import { UpstreamError } from "./errors";
-import { sendUpstream, type UpstreamResponse } from "./http";
+import { retryAfterOf, sendUpstream, type UpstreamResponse } from "./http";
 import {
   AccountEnvelopeSchema,
   ItemEnvelopeSchema,
@@ -129,7 +129,7 @@ function interpret<T>(operation: string, response: UpstreamResponse, success: z.
     return fail({ ...base, kind: "auth", detail: "rejected Gatehouse's key", upstreamMessage: msg });
   }
   if (status === 429) {
-    const retryAfter = response.headers.get("retry-after") ?? undefined;
+    const retryAfter = retryAfterOf(response.headers);
     return fail({ ...base, kind: "rate_limited", detail: "is rate limiting Gatehouse", retryAfter, upstreamMessage: msg });
   }
   if (msg !== undefined) return { kind: "error", msg };

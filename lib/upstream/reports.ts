@@ -16,7 +16,7 @@ import type {
 import type { ReportsAreaConfig } from "@/lib/config/env";
 
 import { UpstreamError } from "./errors";
-import { sendUpstream, type UpstreamResponse } from "./http";
+import { retryAfterOf, sendUpstream, type UpstreamResponse } from "./http";
 import {
   laravelMessage,
   parseList,
@@ -164,7 +164,7 @@ function errorFromStatus({ operation, addressesResource }: Call, response: Upstr
     return new UpstreamError({ ...base, kind: "invalid", detail: "refused the input", fields });
   }
   if (status === 429) {
-    const retryAfter = response.headers.get("retry-after") ?? undefined;
+    const retryAfter = retryAfterOf(response.headers);
     return new UpstreamError({ ...base, kind: "rate_limited", detail: "is rate limiting Gatehouse", retryAfter });
   }
   return new UpstreamError({ ...base, kind: "http_status", detail: "answered with an error status" });

@@ -274,9 +274,15 @@ describe("methods, unknown routes, health, readiness", () => {
   it("answers an unsupported method with a JSON 405 and Allow", async () => {
     const res = await gateway.request("/api/reports/1", { method: "PUT" });
     expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("GET, PATCH, DELETE");
+    expect(res.headers.get("allow")).toBe("GET, PATCH, DELETE, HEAD, OPTIONS");
     expect(res.json.error.code).toBe("method_not_allowed");
     expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("answers OPTIONS with the real methods", async () => {
+    const res = await gateway.request("/api/reports", { method: "OPTIONS" });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
   });
 
   it("answers an unknown /api path with a JSON 404", async () => {

@@ -3,4 +3,4 @@ import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
 
 export const GET = defineRoute(operations.showAccount, async ({ client }) => ok(await client.getAccount()));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

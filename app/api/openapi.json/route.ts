@@ -4,4 +4,4 @@ import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
 
 export const GET = defineRoute(operations.openapi, async () => ({ status: 200, json: openApiDocument() }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

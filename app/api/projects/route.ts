@@ -6,4 +6,4 @@ export const GET = defineRoute(operations.listProjects, async ({ client, query }
   json: await client.listProjects(query),
 }));
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -7,4 +7,4 @@ export const GET = defineRoute(operations.ready, async ({ upstreams }) => {
   return { status: readiness.status === "ready" ? 200 : 503, json: readiness };
 });
 
-export const { POST, PUT, PATCH, DELETE } = methodsNotAllowed(["GET"]);
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -8,4 +8,4 @@ export const GET = defineRoute(operations.listReports, async ({ client, query })
 
 export const POST = defineRoute(operations.createReport, async ({ client, body }) => created(await client.createReport(body)));
 
-export const { PUT, PATCH, DELETE } = methodsNotAllowed(["GET", "POST"]);
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);

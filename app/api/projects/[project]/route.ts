@@ -7,4 +7,4 @@ export const DELETE = defineRoute(operations.deleteProject, async ({ client, par
   return noContent();
 });
 
-export const { GET, POST, PUT, PATCH } = methodsNotAllowed(["DELETE"]);
+export const { GET, POST, PUT, PATCH, OPTIONS } = methodsNotAllowed(["DELETE"]);

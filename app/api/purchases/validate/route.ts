@@ -5,4 +5,4 @@ export const POST = defineRoute(operations.validatePurchase, async ({ client, bo
   ok(await client.validatePurchase(body.purchase_code)),
 );
 
-export const { GET, PUT, PATCH, DELETE } = methodsNotAllowed(["POST"]);
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

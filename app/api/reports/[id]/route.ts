@@ -12,4 +12,4 @@ export const DELETE = defineRoute(operations.deleteReport, async ({ client, para
   return noContent();
 });
 
-export const { POST, PUT } = methodsNotAllowed(["GET", "PATCH", "DELETE"]);
+export const { POST, PUT, OPTIONS } = methodsNotAllowed(["GET", "PATCH", "DELETE"]);
