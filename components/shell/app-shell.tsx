@@ -105,10 +105,10 @@ export function AppShell({ brand = "Gatehouse", brandHref = "/", nav, user, acco
             </ul>
           </nav>
           {user || accountActions ? (
-            <div className={styles.account}>
+            <section className={styles.account} aria-label="Your account">
               {user}
               {accountActions}
-            </div>
+            </section>
           ) : null}
         </div>
         <main id="main-content" tabIndex={-1} className={styles.main}>

@@ -17,7 +17,7 @@ export interface ErrorSummaryProps {
 }
 
 export function ErrorSummary({ errors, labels, ids, title = "There is a problem" }: ErrorSummaryProps) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLElement>(null);
   const titleId = useId();
   const entries = Object.entries(errors ?? {});
   // A new set of errors (another submit) takes focus again; the same set on a re-render does not.
@@ -38,7 +38,7 @@ export function ErrorSummary({ errors, labels, ids, title = "There is a problem"
   };
 
   return (
-    <div ref={ref} tabIndex={-1} className={styles.summary} aria-labelledby={titleId}>
+    <section ref={ref} tabIndex={-1} className={styles.summary} aria-labelledby={titleId}>
       <h2 id={titleId} className={styles.summaryTitle}>
         {title}
       </h2>
@@ -52,6 +52,6 @@ export function ErrorSummary({ errors, labels, ids, title = "There is a problem"
           </li>
         ))}
       </ul>
-    </div>
+    </section>
   );
 }

@@ -66,31 +66,34 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
           <Row key={row.label} row={row} longest={scale === "share" ? total(row) : longest} />
         ))}
       </div>
-      <table className={showTable ? styles.table : "visually-hidden"}>
-        <caption className="visually-hidden">{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Group</th>
-            {RESULTS.map((result) => (
-              <th key={result} scope="col">
-                {RESULT_LABELS[result]}
-              </th>
-            ))}
-            <th scope="col">Total</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
+      {/* Hidden through a wrapper: a <table> ignores the width and overflow that hide it. */}
+      <div className={showTable ? undefined : "visually-hidden"}>
+        <table className={styles.table}>
+          <caption className="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Group</th>
               {RESULTS.map((result) => (
-                <td key={result}>{row[result]}</td>
+                <th key={result} scope="col">
+                  {RESULT_LABELS[result]}
+                </th>
               ))}
-              <td>{total(row)}</td>
+              <th scope="col">Total</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                {RESULTS.map((result) => (
+                  <td key={result}>{row[result]}</td>
+                ))}
+                <td>{total(row)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
