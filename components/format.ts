@@ -28,6 +28,13 @@ export function formatDateTime(iso: string, locale?: Locale, timeZone?: string):
   return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "long", timeZone }).format(date);
 }
 
+/** Short local date and time, e.g. "31 Jan 2025, 13:00". */
+export function formatDateTimeShort(iso: string, locale?: Locale, timeZone?: string): string {
+  const date = parseIso(iso);
+  if (!date) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(date);
+}
+
 /** Local date only, e.g. "31 Jan 2025". */
 export function formatDate(iso: string, locale?: Locale, timeZone?: string): string {
   const date = parseIso(iso);

@@ -19,9 +19,20 @@ const CLOCK_STEP_MS = 15_000;
 // The clock's value only changes once per step, so consecutive snapshot reads agree (React requires it).
 const readClock = () => Math.floor(Date.now() / CLOCK_STEP_MS) * CLOCK_STEP_MS;
 
+// One timer for the whole page, however many times are on it (a table of 100 rows has 100 subscribers).
+const clockListeners = new Set<() => void>();
+let clockTimer: ReturnType<typeof setInterval> | undefined;
+
 function subscribeToClock(onChange: () => void): () => void {
-  const timer = setInterval(onChange, CLOCK_STEP_MS);
-  return () => clearInterval(timer);
+  clockListeners.add(onChange);
+  clockTimer ??= setInterval(() => clockListeners.forEach((listener) => listener()), CLOCK_STEP_MS);
+  return () => {
+    clockListeners.delete(onChange);
+    if (clockListeners.size === 0) {
+      clearInterval(clockTimer);
+      clockTimer = undefined;
+    }
+  };
 }
 
 /** The current time in ms, refreshed every 15 seconds; null on the server and during hydration. */

@@ -7,14 +7,17 @@
 // after hydration React re-renders with the browser's values (useSyncExternalStore), so there is never a
 // hydration mismatch and no per-element inline script (which a strict CSP would block). The cost is that the
 // UTC text shows for the moment before hydration; it is correct, just not localised yet.
-import { formatDate, formatDateTime, formatRelative, formatUtc, parseIso } from "../format";
+import { formatDate, formatDateTime, formatDateTimeShort, formatRelative, formatUtc, parseIso } from "../format";
 import { useNow } from "../use-browser";
 
 export interface LocalTimeProps {
   /** ISO 8601 timestamp (UTC from the gateway); null/undefined renders `missing`. */
   iso: string | null | undefined;
-  /** "relative" (default): "3 days ago"; "datetime": full local date and time; "date": local date. */
-  display?: "relative" | "datetime" | "date";
+  /**
+   * "relative" (default): "3 days ago"; "both": "18 Nov 2026, 10:00 (3 days ago)"; "datetime": full local date
+   * and time; "date": local date. The full local date and time is always in the tooltip.
+   */
+  display?: "relative" | "both" | "datetime" | "date";
   /** Text for a missing time, e.g. "Not generated yet". */
   missing?: string;
   className?: string;
@@ -32,7 +35,12 @@ export function LocalTime({ iso, display = "relative", missing = "Unknown", clas
     );
   }
   const full = formatDateTime(iso);
-  const text = display === "relative" ? formatRelative(iso, now) : display === "date" ? formatDate(iso) : full;
+  const text = {
+    relative: () => formatRelative(iso, now),
+    both: () => `${formatDateTimeShort(iso)} (${formatRelative(iso, now)})`,
+    datetime: () => full,
+    date: () => formatDate(iso),
+  }[display]();
   return (
     <time dateTime={iso} title={full} className={className}>
       {text}

@@ -1,12 +1,12 @@
 // `npm run demo`: builds the portal when the build is missing or older than a source file, then serves it in
 // demo mode (the embedded sandbox stands in for both upstreams) on http://127.0.0.1:${PORT:-3000}.
 // Demo mode is forced: the upstream variables are blanked for the server, whatever .env.local says.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const ROOT = path.resolve(__dirname, "..", "..");
-const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
+import { NEXT_BIN, portFromEnv, ROOT, serveNext } from "./serve";
+
 const BUILD_ID = path.join(ROOT, ".next", "BUILD_ID");
 
 // Not inputs of the build: dependencies, outputs, data, tests, VCS and CI.
@@ -35,11 +35,7 @@ function buildReason(): string | null {
 }
 
 function main(): void {
-  const port = process.env.PORT ?? "3000";
-  if (!/^\d+$/.test(port)) {
-    console.error(`demo: PORT must be a port number, got "${port}"`);
-    process.exit(2);
-  }
+  const port = portFromEnv();
   const reason = buildReason();
   if (reason) {
     console.log(`demo: building the portal (${reason})…`);
@@ -47,21 +43,15 @@ function main(): void {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   console.log(`demo: starting Gatehouse in demo mode on http://127.0.0.1:${port} (Ctrl-C stops it)`);
-  const server = spawn(NEXT_BIN, ["start", "-H", "127.0.0.1", "-p", port], {
-    cwd: ROOT,
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      // Set but empty: Next's .env loading never overrides a variable that exists, and empty means "not configured".
-      REPORTS_API_BASE_URL: "",
-      REPORTS_API_KEY: "",
-      ITEMS_API_BASE_URL: "",
-      ITEMS_API_KEY: "",
-    },
+  serveNext("127.0.0.1", port, {
+    ...process.env,
+    NODE_ENV: "production",
+    // Set but empty: Next's .env loading never overrides a variable that exists, and empty means "not configured".
+    REPORTS_API_BASE_URL: "",
+    REPORTS_API_KEY: "",
+    ITEMS_API_BASE_URL: "",
+    ITEMS_API_KEY: "",
   });
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 }
 
 main();
