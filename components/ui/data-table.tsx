@@ -5,7 +5,8 @@
 // - empty (rows = []): the `empty` node (usually <EmptyState>) instead of the table;
 // - error: <ErrorState> with a retry button instead of the table (stale rows would be misleading).
 //
-// Server-renderable (no hooks): a client page passes onSortChange; a server page may leave headers static.
+// No "use client" and no client-only hooks: a client page passes onSortChange and cell renderers; a server page
+// can render it too, with static headers (functions cannot cross to the client, so no onSortChange there).
 import { useId, type ReactNode } from "react";
 
 import { Button } from "./button";
