@@ -1,5 +1,6 @@
-// "Rows per page" with the upstream's allowed sizes. Render it from a client component (it takes onChange). The caller puts the choice in the URL (and goes back to
-// page 1: the old page number means something else at another size).
+// "Rows per page" with the upstream's allowed sizes. Render it from a client component (it takes onChange).
+// The caller puts the choice in the URL and goes back to page 1: the old page number means something else at
+// another size.
 import { useId } from "react";
 
 import styles from "./per-page-select.module.css";
