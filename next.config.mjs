@@ -3,6 +3,8 @@ const nextConfig = {
   // No "X-Powered-By: Next.js": nothing to gain from advertising the stack.
   poweredByHeader: false,
   reactStrictMode: true,
+  // NEXT_DIST_DIR lets several builds live side by side (parallel test runs, a demo next to a test build).
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // `npm test` type-checks the whole repository (tests included) with `tsc --noEmit` before it builds;
   // checking again inside `next build` would only double the time.
   typescript: { ignoreBuildErrors: true },

@@ -7,7 +7,7 @@ import path from "node:path";
 
 import { NEXT_BIN, portFromEnv, ROOT, serveNext } from "./serve";
 
-const BUILD_ID = path.join(ROOT, ".next", "BUILD_ID");
+const BUILD_ID = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
 
 // Not inputs of the build: dependencies, outputs, data, tests, VCS and CI.
 const SKIPPED = new Set(["node_modules", ".next", ".git", "data", "tests", "test-results", "playwright-report", "coverage", ".ci"]);

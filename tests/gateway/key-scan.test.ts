@@ -32,7 +32,7 @@ describe("the build", () => {
     expect(existsSync(CANARY_BUILD_MARKER), "run `npx tsx tests/support/build.ts`: this build did not see the canary keys").toBe(true);
   });
 
-  it.each([".next/static", ".next/server"])("no file under %s contains a key", async (dir) => {
+  it.each(["static", "server"].map((dir) => `${process.env.NEXT_DIST_DIR || ".next"}/${dir}`))("no file under %s contains a key", async (dir) => {
     const files = await filesUnder(dir);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) assertNoCanary(await readFile(file, "latin1"), file);

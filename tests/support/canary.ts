@@ -20,4 +20,4 @@ export function assertNoCanary(text: string, where: string): void {
 }
 
 /** Written by tests/support/build.ts after a build with the canary keys in the environment. */
-export const CANARY_BUILD_MARKER = ".next/gatehouse-canary-build.json";
+export const CANARY_BUILD_MARKER = `${process.env.NEXT_DIST_DIR || ".next"}/gatehouse-canary-build.json`;

@@ -68,7 +68,7 @@ export async function freePort(): Promise<number> {
 }
 
 function assertBuilt(): void {
-  if (!existsSync(path.join(".next", "BUILD_ID"))) {
+  if (!existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) {
     throw new Error("No build found in .next: run `npx tsx tests/support/build.ts` before the gateway HTTP tests.");
   }
 }
