@@ -65,7 +65,10 @@ export interface DataTableProps<Row, Key extends string = string> {
 }
 
 /** The sort a click on `column` asks for: the other direction if it is already sorted, else its first. */
-export function nextSort<Key extends string>(current: SortState<Key> | undefined, column: Column<unknown, Key>): SortState<Key> | null {
+export function nextSort<Key extends string>(
+  current: SortState<Key> | undefined,
+  column: Pick<Column<never, Key>, "sortKey" | "firstDirection">,
+): SortState<Key> | null {
   if (!column.sortKey) return null;
   if (current?.by === column.sortKey) return { by: column.sortKey, direction: current.direction === "asc" ? "desc" : "asc" };
   return { by: column.sortKey, direction: column.firstDirection ?? "asc" };
@@ -147,7 +150,7 @@ export function DataTable<Row, Key extends string = string>({
   );
 }
 
-function cellClassName(column: Column<never, string>): string | undefined {
+function cellClassName(column: Pick<Column<never, string>, "align" | "wrap">): string | undefined {
   return (
     [column.align === "end" ? styles.end : undefined, column.wrap ? styles[column.wrap] : undefined].filter(Boolean).join(" ") ||
     undefined
@@ -163,7 +166,7 @@ function HeaderCell<Row, Key extends string>({
   sort: SortState<Key> | undefined;
   onSortChange: ((next: SortState<Key>) => void) | undefined;
 }) {
-  const className = cellClassName(column as Column<never, string>);
+  const className = cellClassName(column);
   const sorted = column.sortKey !== undefined && sort?.by === column.sortKey;
   const ariaSort = sorted ? (sort.direction === "asc" ? "ascending" : "descending") : undefined;
   if (!column.sortKey || !onSortChange) {
@@ -173,7 +176,7 @@ function HeaderCell<Row, Key extends string>({
       </th>
     );
   }
-  const next = nextSort(sort, column as Column<unknown, Key>);
+  const next = nextSort(sort, column);
   return (
     <th scope="col" className={className} aria-sort={ariaSort}>
       <button
