@@ -62,3 +62,26 @@ export class UpstreamError extends Error {
     this.upstreamMessage = details.upstreamMessage;
   }
 }
+
+/**
+ * The area's circuit breaker is open: Gatehouse did not call the upstream at all, because its last calls failed.
+ * Its kind is "unreachable" (that is what readiness and the logs should call it); the gateway tells it apart by
+ * class to answer 503 `upstream_unavailable` with Retry-After instead of 502.
+ */
+export class CircuitOpenError extends UpstreamError {
+  /** Whole seconds until the breaker lets a trial request through (at least 1). */
+  readonly retryAfterSeconds: number;
+
+  constructor(details: { area: Area; operation: string; retryAfterSeconds: number }) {
+    const seconds = Math.max(1, Math.ceil(details.retryAfterSeconds));
+    super({
+      kind: "unreachable",
+      area: details.area,
+      operation: details.operation,
+      detail: `not sent: the upstream is not answering (circuit open); Gatehouse tries it again in ${seconds} s`,
+      retryAfter: String(seconds),
+    });
+    this.name = "CircuitOpenError";
+    this.retryAfterSeconds = seconds;
+  }
+}

@@ -1,5 +1,5 @@
-// The one HTTP layer between Gatehouse and the upstreams. Every upstream request goes through `sendUpstream`,
-// so that policies (a later retry, circuit breaker, cache or single-flight) have one place to live; the
+// The one HTTP layer between Gatehouse and the upstreams. Every upstream request goes through `sendUpstream`;
+// the policies (retries, circuit breaker, cache, single flight: ./policy) are layered around it, and the
 // clients describe requests and interpret answers, and never touch the network themselves.
 //
 // Node's fetch (undici) keeps a keep-alive connection pool per origin. Redirects are not followed (a 3xx from

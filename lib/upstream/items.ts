@@ -1,6 +1,8 @@
 // Client of area B, the item API: one typed function per documented operation. The key goes where
 // ITEMS_API_KEY_LOCATION says (default: query string on GET, form body on POST). Errors are known by the body
 // `{"status":"error","msg":...}`, whatever the HTTP status; the documented messages map to outcomes here.
+// Reads go through the area's policy (cache, single flight); purchase validations never do: each is a question
+// about one code at one moment, and is never cached.
 import "server-only";
 
 import type { z } from "zod";
@@ -9,7 +11,8 @@ import type { Account, Item, PurchaseValidation } from "@/lib/api/schemas";
 import type { ItemsAreaConfig } from "@/lib/config/env";
 
 import { UpstreamError } from "./errors";
-import { retryAfterOf, sendUpstream, type UpstreamResponse } from "./http";
+import { retryAfterOf, type UpstreamResponse } from "./http";
+import { DIRECT, keyFingerprint, requestKey, type UpstreamPolicy } from "./policy";
 import {
   AccountEnvelopeSchema,
   ItemEnvelopeSchema,
@@ -19,8 +22,10 @@ import {
   PurchaseEnvelopeSchema,
 } from "./shapes";
 
+/** Answers of reads may come from the cache and are shared: treat them as read-only (they are frozen). */
 export interface ItemsClient {
-  getAccount(): Promise<Account>;
+  /** `fresh: true` skips the cache (readiness checks). */
+  getAccount(options?: { fresh?: boolean }): Promise<Account>;
   listItems(): Promise<Item[]>;
   getItem(id: number): Promise<Item>;
   validatePurchase(purchaseCode: string): Promise<PurchaseValidation>;
@@ -34,9 +39,26 @@ export const ITEMS_MESSAGES = {
   invalidPurchaseCode: "invalid purchase code",
 } as const;
 
+/** Cache tags of area B. Nothing Gatehouse does changes area B, so nothing drops them before they expire. */
+export const ITEMS_TAGS = {
+  account: "items:account",
+  itemList: "items:list",
+  anyItem: "items:item",
+  item: (id: number) => `items:item:${id}`,
+} as const;
+
 type Answer<T> = { kind: "success"; value: T } | { kind: "error"; msg: string };
 
-export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs: number }): ItemsClient {
+export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs: number; policy?: UpstreamPolicy }): ItemsClient {
+  const policy = options.policy ?? DIRECT;
+  const fingerprint = keyFingerprint(config.apiKey);
+
+  /** A GET through the cache and single flight, keyed by the normalised request (the key left out, its fingerprint in). */
+  function read<T>(path: string, params: Record<string, string>, tags: readonly string[], load: () => Promise<T>, fresh?: boolean): Promise<T> {
+    const key = requestKey({ area: "items", keyFingerprint: fingerprint, method: "GET", path, query: params });
+    return policy.read({ key, tags, fresh }, load);
+  }
+
   async function call<T>(
     operation: string,
     method: "GET" | "POST",
@@ -53,35 +75,45 @@ export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs:
     else if (location.kind === "query" || method === "GET") url.searchParams.set("api_key", config.apiKey);
     else form = { api_key: config.apiKey, ...form };
 
-    const response = await sendUpstream({ area: "items", operation, method, url, headers, form, timeoutMs: options.timeoutMs });
+    const response = await policy.send({ area: "items", operation, method, url, headers, form, timeoutMs: options.timeoutMs });
     return interpret(operation, response, success);
   }
 
   return {
-    async getAccount() {
-      const answer = await call("items.account", "GET", "/api/account/details", {}, AccountEnvelopeSchema);
-      if (answer.kind === "error") throw unexpectedMessage("items.account", answer.msg);
-      return answer.value.data;
+    async getAccount(readOptions) {
+      const path = "/api/account/details";
+      return read(path, {}, [ITEMS_TAGS.account], async () => {
+        const answer = await call("items.account", "GET", path, {}, AccountEnvelopeSchema);
+        if (answer.kind === "error") throw unexpectedMessage("items.account", answer.msg);
+        return answer.value.data;
+      }, readOptions?.fresh);
     },
     async listItems() {
-      const answer = await call("items.all", "GET", "/api/items/all", {}, ItemListEnvelopeSchema);
-      if (answer.kind === "error") {
-        // "No Items Found" is how the upstream says the list is empty.
-        if (sameMessage(answer.msg, ITEMS_MESSAGES.noItems)) return [];
-        throw unexpectedMessage("items.all", answer.msg);
-      }
-      return answer.value.items;
+      const path = "/api/items/all";
+      return read(path, {}, [ITEMS_TAGS.itemList], async () => {
+        const answer = await call("items.all", "GET", path, {}, ItemListEnvelopeSchema);
+        if (answer.kind === "error") {
+          // "No Items Found" is how the upstream says the list is empty.
+          if (sameMessage(answer.msg, ITEMS_MESSAGES.noItems)) return [];
+          throw unexpectedMessage("items.all", answer.msg);
+        }
+        return answer.value.items;
+      });
     },
     async getItem(id) {
       if (!Number.isSafeInteger(id) || id < 1) throw new RangeError("item id must be a positive integer");
-      const answer = await call("items.item", "GET", "/api/items/item", { item_id: String(id) }, ItemEnvelopeSchema);
-      if (answer.kind === "error") {
-        if (sameMessage(answer.msg, ITEMS_MESSAGES.itemNotFound)) {
-          throw new UpstreamError({ kind: "not_found", area: "items", operation: "items.item", detail: "has no such item", upstreamMessage: answer.msg });
+      const path = "/api/items/item";
+      const params = { item_id: String(id) };
+      return read(path, params, [ITEMS_TAGS.anyItem, ITEMS_TAGS.item(id)], async () => {
+        const answer = await call("items.item", "GET", path, params, ItemEnvelopeSchema);
+        if (answer.kind === "error") {
+          if (sameMessage(answer.msg, ITEMS_MESSAGES.itemNotFound)) {
+            throw new UpstreamError({ kind: "not_found", area: "items", operation: "items.item", detail: "has no such item", upstreamMessage: answer.msg });
+          }
+          throw unexpectedMessage("items.item", answer.msg);
         }
-        throw unexpectedMessage("items.item", answer.msg);
-      }
-      return answer.value.item;
+        return answer.value.item;
+      });
     },
     async validatePurchase(purchaseCode) {
       const answer = await call(

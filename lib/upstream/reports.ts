@@ -1,8 +1,8 @@
 // Client of area A, the reports API: one typed function per documented operation. Inputs arrive validated
 // (lib/api/schemas.ts); answers leave as contract objects. Laravel conventions fill the document's gaps:
 // Bearer key, `Accept: application/json`, form-urlencoded bodies, `page` for the page number, update by PUT.
+// Reads go through the area's policy (cache, single flight); every change declares what it makes stale.
 import "server-only";
-
 
 import type {
   Page,
@@ -16,7 +16,8 @@ import type {
 import type { ReportsAreaConfig } from "@/lib/config/env";
 
 import { UpstreamError } from "./errors";
-import { retryAfterOf, sendUpstream, type UpstreamResponse } from "./http";
+import { retryAfterOf, type UpstreamResponse } from "./http";
+import { DIRECT, keyFingerprint, requestKey, type UpstreamPolicy } from "./policy";
 import {
   laravelMessage,
   parseList,
@@ -27,14 +28,33 @@ import {
   type ParseResult,
 } from "./shapes";
 
+/**
+ * Answers of reads may come from the cache and are shared: treat them as read-only (they are frozen).
+ * `fresh: true` skips the cache (readiness checks).
+ */
 export interface ReportsClient {
   listReports(query: ReportListQuery): Promise<Page<Report>>;
   getReport(id: number): Promise<Report>;
   createReport(input: ReportCreateInput): Promise<Report>;
   updateReport(id: number, input: ReportUpdateInput): Promise<Report>;
   deleteReport(id: number): Promise<void>;
-  listProjects(query: ProjectListQuery): Promise<Page<Project>>;
+  listProjects(query: ProjectListQuery, options?: { fresh?: boolean }): Promise<Page<Project>>;
   deleteProject(name: string): Promise<void>;
+}
+
+/**
+ * Cache tags of area A. A report's page shows its project, and a new report's URL can found a project, so every
+ * report change drops project lists too; a project's deletion takes its reports, whichever they are.
+ */
+export const REPORTS_TAGS = {
+  reportList: "reports:list",
+  anyReport: "reports:item",
+  report: (id: number) => `reports:item:${id}`,
+  projectList: "projects:list",
+} as const;
+
+function reportChangeTags(id?: number): string[] {
+  return [REPORTS_TAGS.reportList, REPORTS_TAGS.projectList, ...(id === undefined ? [] : [REPORTS_TAGS.report(id)])];
 }
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -61,11 +81,17 @@ function assertId(id: number): number {
   return id;
 }
 
-export function createReportsClient(config: ReportsAreaConfig, options: { timeoutMs: number }): ReportsClient {
+export function createReportsClient(
+  config: ReportsAreaConfig,
+  options: { timeoutMs: number; policy?: UpstreamPolicy },
+): ReportsClient {
+  const policy = options.policy ?? DIRECT;
+  const fingerprint = keyFingerprint(config.apiKey);
+
   async function call(spec: Call): Promise<UpstreamResponse> {
     const url = new URL(config.baseUrl + spec.path);
     for (const [name, value] of Object.entries(definedStrings(spec.query) ?? {})) url.searchParams.set(name, value);
-    const response = await sendUpstream({
+    const response = await policy.send({
       area: "reports",
       operation: spec.operation,
       method: spec.method,
@@ -102,45 +128,79 @@ export function createReportsClient(config: ReportsAreaConfig, options: { timeou
     if (response.body.kind === "not_json") throw fail(operation, response, "malformed JSON");
   }
 
+  /** A GET through the cache and single flight, keyed by the normalised request. */
+  function read<T>(spec: Call & { method: "GET" }, tags: readonly string[], parse: (response: UpstreamResponse) => T, fresh?: boolean): Promise<T> {
+    const key = requestKey({ area: "reports", keyFingerprint: fingerprint, method: spec.method, path: spec.path, query: spec.query });
+    return policy.read({ key, tags, fresh }, async () => parse(await call(spec)));
+  }
+
+  /**
+   * A change, then the cache entries it makes stale are dropped — also when it failed, since a timeout or a
+   * lost answer may hide a change that did happen. Whoever reads after this returns sees the upstream's state.
+   */
+  async function change<T>(tags: readonly string[], send: () => Promise<T>): Promise<T> {
+    try {
+      return await send();
+    } finally {
+      policy.invalidate(tags);
+    }
+  }
+
   const reportPath = (id: number) => `/api/v1/reports/${assertId(id)}`;
 
   return {
     async listReports(query) {
       const operation = "reports.list";
-      const response = await call({ operation, method: "GET", path: "/api/v1/reports", query });
-      return json(operation, response, (j) => parseList(j, UpstreamReportSchema, query.per_page));
+      return read({ operation, method: "GET", path: "/api/v1/reports", query }, [REPORTS_TAGS.reportList], (response) =>
+        json(operation, response, (j) => parseList(j, UpstreamReportSchema, query.per_page)),
+      );
     },
     async getReport(id) {
       const operation = "reports.show";
-      const response = await call({ operation, method: "GET", path: reportPath(id), addressesResource: true });
-      return json(operation, response, (j) => parseSingle(j, UpstreamReportSchema));
+      const spec = { operation, method: "GET", path: reportPath(id), addressesResource: true } as const;
+      return read(spec, [REPORTS_TAGS.anyReport, REPORTS_TAGS.report(id)], (response) =>
+        json(operation, response, (j) => parseSingle(j, UpstreamReportSchema)),
+      );
     },
     async createReport(input) {
       const operation = "reports.store";
-      const response = await call({ operation, method: "POST", path: "/api/v1/reports", form: input });
-      return json(operation, response, (j) => parseSingle(j, UpstreamReportSchema));
+      return change(reportChangeTags(), async () => {
+        const response = await call({ operation, method: "POST", path: "/api/v1/reports", form: input });
+        return json(operation, response, (j) => parseSingle(j, UpstreamReportSchema));
+      });
     },
     async updateReport(id, input) {
       const operation = "reports.update";
       const form = { privacy: input.privacy, password: input.password, results: input.results ? 1 : undefined };
-      const response = await call({ operation, method: "PUT", path: reportPath(id), form, addressesResource: true });
-      return json(operation, response, (j) => parseSingle(j, UpstreamReportSchema));
+      return change(reportChangeTags(id), async () => {
+        const response = await call({ operation, method: "PUT", path: reportPath(id), form, addressesResource: true });
+        return json(operation, response, (j) => parseSingle(j, UpstreamReportSchema));
+      });
     },
     async deleteReport(id) {
       const operation = "reports.delete";
-      expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path: reportPath(id), addressesResource: true }));
+      await change(reportChangeTags(id), async () => {
+        expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path: reportPath(id), addressesResource: true }));
+      });
     },
-    async listProjects(query) {
+    async listProjects(query, options) {
       const operation = "projects.list";
-      const response = await call({ operation, method: "GET", path: "/api/v1/projects", query });
-      return json(operation, response, (j) => parseList(j, UpstreamProjectSchema, query.per_page));
+      const spec = { operation, method: "GET", path: "/api/v1/projects", query } as const;
+      return read(
+        spec,
+        [REPORTS_TAGS.projectList],
+        (response) => json(operation, response, (j) => parseList(j, UpstreamProjectSchema, query.per_page)),
+        options?.fresh,
+      );
     },
     async deleteProject(name) {
       if (name === "") throw new RangeError("project name must not be empty");
       // The name is the path segment, encoded: spaces, slashes and non-ASCII letters stay inside it.
       const operation = "projects.delete";
       const path = `/api/v1/projects/${encodeURIComponent(name)}`;
-      expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path, addressesResource: true }));
+      await change([REPORTS_TAGS.projectList, REPORTS_TAGS.reportList, REPORTS_TAGS.anyReport], async () => {
+        expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path, addressesResource: true }));
+      });
     },
   };
 }

@@ -1,0 +1,107 @@
+// The circuit breaker of one upstream area. After `failureThreshold` consecutive failed attempts it opens:
+// calls fail at once (CircuitOpenError → 503 with Retry-After) instead of each waiting for a timeout and adding
+// load to an upstream that is down. After `openMs` one trial request goes through; its outcome closes the
+// breaker or opens it for another `openMs`.
+import type { Area } from "@/lib/config/areas";
+
+import { CircuitOpenError } from "../errors";
+
+export type BreakerState = "closed" | "open" | "half_open";
+
+export interface BreakerSettings {
+  /** Consecutive failed attempts that open the breaker. 0 turns the breaker off. */
+  failureThreshold: number;
+  /** How long it stays open before a trial request. */
+  openMs: number;
+}
+
+export const DEFAULT_BREAKER: BreakerSettings = { failureThreshold: 5, openMs: 30_000 };
+
+export interface BreakerStatus {
+  state: BreakerState;
+  /** Milliseconds until a trial request may go through; 0 unless open. */
+  retryInMs: number;
+  consecutiveFailures: number;
+}
+
+/** What an attempt turned out to be, as far as the upstream's health goes. */
+export type AttemptOutcome = "success" | "failure";
+
+/** Permission for one attempt; `settle` must be called exactly once with its outcome. */
+export interface BreakerPermit {
+  settle(outcome: AttemptOutcome): void;
+}
+
+const NO_OP_PERMIT: BreakerPermit = { settle() {} };
+
+export class CircuitBreaker {
+  private state: BreakerState = "closed";
+  private failures = 0;
+  private openedAt = 0;
+  private trialInFlight = false;
+
+  constructor(
+    readonly area: Area,
+    private readonly settings: BreakerSettings = DEFAULT_BREAKER,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Before each attempt: a permit, or CircuitOpenError when the breaker refuses the call. */
+  acquire(operation: string): BreakerPermit {
+    if (this.settings.failureThreshold <= 0) return NO_OP_PERMIT;
+    if (this.state === "open") {
+      if (this.retryInMs() > 0) throw this.refusal(operation);
+      this.state = "half_open";
+    }
+    if (this.state === "half_open") {
+      // One trial at a time: the others are refused until it has spoken.
+      if (this.trialInFlight) throw this.refusal(operation);
+      this.trialInFlight = true;
+      return this.permit(true);
+    }
+    return this.permit(false);
+  }
+
+  status(): BreakerStatus {
+    const open = this.state === "open" && this.retryInMs() > 0;
+    const state: BreakerState = this.state === "open" && !open ? "half_open" : this.state;
+    return { state, retryInMs: open ? this.retryInMs() : 0, consecutiveFailures: this.failures };
+  }
+
+  private permit(isTrial: boolean): BreakerPermit {
+    let settled = false;
+    return {
+      settle: (outcome) => {
+        if (settled) return;
+        settled = true;
+        if (isTrial) this.trialInFlight = false;
+        if (outcome === "success") this.recordSuccess();
+        else this.recordFailure(isTrial);
+      },
+    };
+  }
+
+  private recordSuccess(): void {
+    this.failures = 0;
+    this.state = "closed";
+  }
+
+  private recordFailure(isTrial: boolean): void {
+    this.failures += 1;
+    // A failed trial reopens at once; an attempt that started before the breaker opened changes nothing more.
+    if (isTrial || (this.state === "closed" && this.failures >= this.settings.failureThreshold)) {
+      this.state = "open";
+      this.openedAt = this.now();
+    }
+  }
+
+  private retryInMs(): number {
+    return Math.max(0, this.openedAt + this.settings.openMs - this.now());
+  }
+
+  private refusal(operation: string): CircuitOpenError {
+    // While a trial is out, tell the caller to come back soon rather than "in 0 s".
+    const seconds = Math.max(1, Math.ceil(this.retryInMs() / 1000));
+    return new CircuitOpenError({ area: this.area, operation, retryAfterSeconds: seconds });
+  }
+}

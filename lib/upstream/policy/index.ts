@@ -1,0 +1,246 @@
+// The policies around `sendUpstream`, composed per upstream area. The clients call `send` for every request
+// and `read` around every read operation; `invalidate` after every change:
+//
+//   read:  cache (fresh → answer; expired → serve once, refresh behind) → single flight → load (parse) → send
+//   send:  one timeout budget → [breaker permit → sendUpstream → retry?]*
+//
+// One Resilience holds the process's state (a cache shared by both areas, a breaker and a retry budget per
+// area) on globalThis, because Next loads this module once per route bundle and they must all share it: a
+// change made through one route must drop what another route cached.
+import "server-only";
+
+import type { Area } from "@/lib/config/areas";
+import { recordUpstreamCall } from "@/lib/log";
+
+import { CircuitOpenError, UpstreamError } from "../errors";
+import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from "../http";
+
+import { CircuitBreaker, DEFAULT_BREAKER, type AttemptOutcome, type BreakerSettings, type BreakerStatus } from "./breaker";
+import { DEFAULT_CACHE_LIMITS, ResponseCache, type CacheSettings } from "./cache";
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  DEFAULT_RETRY_BUDGET,
+  isRetryableError,
+  isRetryableMethod,
+  isRetryableStatus,
+  RetryBudget,
+  type RetryBudgetSettings,
+  type RetrySettings,
+} from "./retry";
+import { SingleFlight } from "./single-flight";
+
+export { keyFingerprint, requestKey } from "./cache";
+export type { BreakerState, BreakerStatus } from "./breaker";
+
+export interface ResilienceSettings {
+  retry: RetrySettings;
+  retryBudget: RetryBudgetSettings;
+  breaker: BreakerSettings;
+  cache: CacheSettings & {
+    /** How long a read stays fresh, per area; 0 turns caching off for the area (single flight stays). */
+    ttlMs: Record<Area, number>;
+  };
+}
+
+export const DEFAULT_CACHE_TTL_MS: Record<Area, number> = { reports: 15_000, items: 60_000 };
+
+export const DEFAULT_RESILIENCE: ResilienceSettings = {
+  retry: DEFAULT_RETRY,
+  retryBudget: DEFAULT_RETRY_BUDGET,
+  breaker: DEFAULT_BREAKER,
+  cache: { ...DEFAULT_CACHE_LIMITS, ttlMs: DEFAULT_CACHE_TTL_MS },
+};
+
+/** A read operation, as the client describes it to the policies. */
+export interface ReadSpec {
+  /** The normalised request (`requestKey`): same key, same answer. */
+  key: string;
+  /** What changes drop this answer, e.g. ["reports:list"] or ["reports:item", "reports:item:42"]. */
+  tags: readonly string[];
+  /** Skip the cache (still coalesced, still stored): readiness checks must ask the upstream. */
+  fresh?: boolean;
+}
+
+/** What a client sees of the policies of its area. */
+export interface UpstreamPolicy {
+  /** One request under the retry, breaker and timeout-budget rules. */
+  send(request: UpstreamRequest): Promise<UpstreamResponse>;
+  /** A read through the cache and single flight; `load` sends and parses. */
+  read<T>(spec: ReadSpec, load: () => Promise<T>): Promise<T>;
+  /** Drops cached answers and detaches reads in flight that carry one of the tags. */
+  invalidate(tags: readonly string[]): void;
+}
+
+/** No policy at all: every call goes straight to the upstream (clients built without a Resilience, e.g. in tests). */
+export const DIRECT: UpstreamPolicy = {
+  send: sendUpstream,
+  read: (_spec, load) => load(),
+  invalidate: () => {},
+};
+
+/** A retry is not started unless this much of the timeout budget would be left for it. */
+const MIN_ATTEMPT_MS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class Resilience {
+  readonly cache: ResponseCache;
+  readonly flights = new SingleFlight();
+  private readonly breakers: Record<Area, CircuitBreaker>;
+  private readonly budgets: Record<Area, RetryBudget>;
+  private readonly policies: Record<Area, UpstreamPolicy>;
+
+  constructor(
+    readonly settings: ResilienceSettings = DEFAULT_RESILIENCE,
+    private readonly clock: { now: () => number; random: () => number } = { now: Date.now, random: Math.random },
+  ) {
+    this.cache = new ResponseCache(settings.cache, clock.now);
+    this.breakers = {
+      reports: new CircuitBreaker("reports", settings.breaker, clock.now),
+      items: new CircuitBreaker("items", settings.breaker, clock.now),
+    };
+    this.budgets = { reports: new RetryBudget(settings.retryBudget), items: new RetryBudget(settings.retryBudget) };
+    this.policies = { reports: this.policyFor("reports"), items: this.policyFor("items") };
+  }
+
+  /** The policies of one area, for its client. */
+  for(area: Area): UpstreamPolicy {
+    return this.policies[area];
+  }
+
+  breakerStatus(area: Area): BreakerStatus {
+    return this.breakers[area].status();
+  }
+
+  retryBudget(area: Area): RetryBudget {
+    return this.budgets[area];
+  }
+
+  private policyFor(area: Area): UpstreamPolicy {
+    return {
+      send: (request) => this.send(area, request),
+      read: (spec, load) => this.read(area, spec, load),
+      invalidate: (tags) => this.invalidate(tags),
+    };
+  }
+
+  private async send(area: Area, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const budgetMs = request.timeoutMs;
+    const deadline = performance.now() + budgetMs;
+    const remaining = () => deadline - performance.now();
+    const retryable = isRetryableMethod(request.method);
+    const breaker = this.breakers[area];
+    const budget = this.budgets[area];
+    if (retryable) budget.recordRequest();
+
+    // A retry must fit in what is left of the one timeout budget, and the retry budget must have one to spend.
+    const retryAllowed = async (retry: number): Promise<boolean> => {
+      if (!retryable || retry > this.settings.retry.maxRetries) return false;
+      const delay = backoffDelay(retry, this.settings.retry, this.clock.random);
+      if (remaining() - delay < MIN_ATTEMPT_MS || !budget.tryWithdraw()) return false;
+      await sleep(delay);
+      return true;
+    };
+
+    for (let retry = 1; ; retry++) {
+      let permit;
+      try {
+        permit = breaker.acquire(request.operation);
+      } catch (error) {
+        if (error instanceof CircuitOpenError) {
+          recordUpstreamCall({ area, operation: request.operation, status: null, duration_ms: 0, outcome: "circuit_open" });
+        }
+        throw error;
+      }
+      let response: UpstreamResponse;
+      try {
+        response = await sendUpstream({ ...request, timeoutMs: Math.max(1, Math.round(remaining())) });
+      } catch (error) {
+        permit.settle(outcomeOfError(error));
+        if (isRetryableError(error) && (await retryAllowed(retry))) continue;
+        throw timeoutOfWholeBudget(error, budgetMs);
+      }
+      permit.settle(response.status >= 500 ? "failure" : "success");
+      if (isRetryableStatus(response.status) && (await retryAllowed(retry))) continue;
+      return response;
+    }
+  }
+
+  private async read<T>(area: Area, spec: ReadSpec, load: () => Promise<T>): Promise<T> {
+    const ttlMs = this.settings.cache.ttlMs[area];
+    if (ttlMs > 0 && !spec.fresh) {
+      const cached = this.cache.lookup(spec.key);
+      if (cached.kind === "fresh") return cached.value as T;
+      if (cached.kind === "stale") {
+        // Serve the expired answer this once; the refresh joins (or is) the single flight for the key.
+        this.loadAndStore(spec, ttlMs, load).catch(() => {
+          // The failure is in the log (sendUpstream records it); the next reader waits for the upstream.
+        });
+        return cached.value as T;
+      }
+    }
+    return this.loadAndStore(spec, ttlMs, load);
+  }
+
+  private loadAndStore<T>(spec: ReadSpec, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    return this.flights.run<T>(spec.key, spec.tags, async (flight) => {
+      const value = deepFreeze(await load());
+      // A change during the call detached it: its answer may predate the change, so nobody else gets it.
+      if (ttlMs > 0 && !flight.detached) {
+        this.cache.store(spec.key, value, { ttlMs, staleMs: ttlMs, tags: spec.tags, bytes: approximateBytes(value) });
+      }
+      return value;
+    });
+  }
+
+  private invalidate(tags: readonly string[]): void {
+    this.flights.detach(tags);
+    this.cache.invalidate(tags);
+  }
+}
+
+/** Failures that say the upstream is unwell: no answer in time, or no connection. Any answer is a success. */
+function outcomeOfError(error: unknown): AttemptOutcome {
+  return error instanceof UpstreamError && (error.kind === "timeout" || error.kind === "unreachable") ? "failure" : "success";
+}
+
+/** A timeout of the last attempt is a timeout of the whole call: name the budget the caller chose. */
+function timeoutOfWholeBudget(error: unknown, budgetMs: number): unknown {
+  if (!(error instanceof UpstreamError) || error.kind !== "timeout") return error;
+  return new UpstreamError({
+    kind: "timeout",
+    area: error.area,
+    operation: error.operation,
+    status: error.status,
+    detail: `no complete answer within ${budgetMs} ms`,
+  });
+}
+
+/** Cached answers are shared by every caller: freezing them turns an accidental mutation into an error. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function approximateBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? "");
+}
+
+// One Resilience per process, shared by every bundle that loads this module.
+const RESILIENCE_SLOT = Symbol.for("gatehouse.upstream.resilience");
+const globalSlots = globalThis as unknown as Record<symbol, Resilience | undefined>;
+
+/** The process's Resilience, created with `settings` on first use. */
+export function processResilience(settings: ResilienceSettings): Resilience {
+  globalSlots[RESILIENCE_SLOT] ??= new Resilience(settings);
+  return globalSlots[RESILIENCE_SLOT];
+}
+
+/** The breaker of an area as the process sees it: "closed" before the first call. For /api/ready and the pages. */
+export function breakerStatus(area: Area): BreakerStatus {
+  return globalSlots[RESILIENCE_SLOT]?.breakerStatus(area) ?? { state: "closed", retryInMs: 0, consecutiveFailures: 0 };
+}
