@@ -37,14 +37,28 @@ export interface PaginationProps {
   perPage?: number;
   /** What is being paged, for the nav's name, e.g. "Reports pages". */
   label?: string;
+  /**
+   * Takes over same-tab navigation (from a client component), e.g. to update the URL with history.pushState
+   * and fetch the page with SWR instead of rendering it on the server. The links keep their real href, so
+   * new tabs, copied links and Back behave as before.
+   */
+  onPageChange?: (page: number) => void;
 }
 
-export function Pagination({ page, lastPage, hrefFor, total, perPage, label = "Pagination" }: PaginationProps) {
+export function Pagination({ page, lastPage, hrefFor, total, perPage, label = "Pagination", onPageChange }: PaginationProps) {
   const last = Math.max(1, lastPage);
   const current = Math.min(Math.max(1, page), last);
   const showing =
     total !== undefined && perPage !== undefined && total > 0
       ? `Showing ${(current - 1) * perPage + 1}–${Math.min(current * perPage, total)} of ${total}`
+      : undefined;
+  // Link's onNavigate runs only for a plain same-tab click, never for Ctrl/Cmd-click or a new tab.
+  const navigate = (target: number) =>
+    onPageChange
+      ? (event: { preventDefault(): void }) => {
+          event.preventDefault();
+          onPageChange(target);
+        }
       : undefined;
 
   return (
@@ -53,7 +67,7 @@ export function Pagination({ page, lastPage, hrefFor, total, perPage, label = "P
       <ul className={styles.list}>
         <li>
           {current > 1 ? (
-            <Link className={styles.link} href={hrefFor(current - 1)} rel="prev">
+            <Link className={styles.link} href={hrefFor(current - 1)} rel="prev" onNavigate={navigate(current - 1)}>
               <span aria-hidden="true">‹ </span>Previous
             </Link>
           ) : (
@@ -72,6 +86,7 @@ export function Pagination({ page, lastPage, hrefFor, total, perPage, label = "P
               <Link
                 className={styles.link}
                 href={hrefFor(item)}
+                onNavigate={navigate(item)}
                 aria-current={item === current ? "page" : undefined}
                 aria-label={item === current ? `Page ${item} of ${last}` : `Page ${item}`}
               >
@@ -95,7 +110,7 @@ export function Pagination({ page, lastPage, hrefFor, total, perPage, label = "P
         )}
         <li>
           {current < last ? (
-            <Link className={styles.link} href={hrefFor(current + 1)} rel="next">
+            <Link className={styles.link} href={hrefFor(current + 1)} rel="next" onNavigate={navigate(current + 1)}>
               Next<span aria-hidden="true"> ›</span>
             </Link>
           ) : (

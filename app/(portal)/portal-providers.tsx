@@ -1,0 +1,30 @@
+"use client";
+// What every portal page shares in the browser: toasts, and SWR's defaults — the API fetcher, previous rows
+// kept while the next view loads, and a signed-out person sent to sign in again.
+import type { ReactNode } from "react";
+import { SWRConfig, type SWRConfiguration } from "swr";
+
+import { ToastProvider } from "@/components/ui/toast";
+import { ApiRequestError, loginUrlForCurrentPage, swrFetcher } from "@/lib/portal/api-client";
+
+const swrDefaults: SWRConfiguration = {
+  fetcher: swrFetcher,
+  keepPreviousData: true,
+  // The server rendered the first view already (passed as `fallback`): fetching it again at once would only
+  // repeat the upstream call. Later views and revalidation on focus still fetch.
+  revalidateOnMount: false,
+  // A 4xx will not fix itself; upstream hiccups (5xx) may.
+  shouldRetryOnError: (error: unknown) => !(error instanceof ApiRequestError) || error.status >= 500 || error.status === 0,
+  errorRetryCount: 2,
+  onError: (error: unknown) => {
+    if (error instanceof ApiRequestError && error.status === 401) window.location.assign(loginUrlForCurrentPage());
+  },
+};
+
+export function PortalProviders({ children }: { children: ReactNode }) {
+  return (
+    <ToastProvider>
+      <SWRConfig value={swrDefaults}>{children}</SWRConfig>
+    </ToastProvider>
+  );
+}

@@ -1,0 +1,191 @@
+"use client";
+// The projects list in the browser: URL state (history API) and SWR against /api/projects, like the reports
+// list. Deleting a project (and with it its reports) asks first, then refreshes the list.
+import Link from "next/link";
+import { useState } from "react";
+import useSWR from "swr";
+
+import { Button } from "@/components/ui/button";
+import { ButtonLink } from "@/components/ui/button-link";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
+import { Pagination } from "@/components/ui/pagination";
+import { PerPageSelect } from "@/components/ui/per-page-select";
+import { SearchField } from "@/components/ui/search-field";
+import { Toolbar } from "@/components/ui/toolbar";
+import { useToast } from "@/components/ui/toast";
+import type { Page, Project, ProjectListQuery } from "@/lib/api/schemas";
+import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import {
+  parseProjectListParams,
+  PROJECT_DEFAULTS,
+  projectListQueryString,
+  withChanges,
+  type SortKeyOfProjects,
+} from "@/lib/portal/list-params";
+import { useListUrl } from "@/lib/portal/use-list-url";
+
+import styles from "../lists.module.css";
+
+export interface ProjectsViewProps {
+  initialKey: string;
+  initialPage?: Page<Project>;
+  initialFailure?: { title: string; message: string };
+  canDelete: boolean;
+}
+
+const reportsOfProjectHref = (name: string) => `/reports?project=${encodeURIComponent(name)}`;
+
+export function ProjectsView({ initialKey, initialPage, initialFailure, canDelete }: ProjectsViewProps) {
+  const toast = useToast();
+  const url = useListUrl<ProjectListQuery>(parseProjectListParams, projectListQueryString, "shallow");
+  const { query } = url;
+  const key = projectListQueryString(query);
+  const isInitialView = key === initialKey;
+  const { data, error, isValidating, mutate } = useSWR<Page<Project>, ApiRequestError>(`/api/projects${key}`, {
+    fallbackData: isInitialView ? initialPage : undefined,
+  });
+  const [deleting, setDeleting] = useState<string | null>(null);
+
+  const failure: DataTableError | null = error
+    ? { title: "The projects could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    : isInitialView && !data && !isValidating && initialFailure
+      ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
+      : null;
+
+  const columns: Column<Project, SortKeyOfProjects>[] = [
+    {
+      id: "name",
+      header: "Name",
+      sortKey: "project",
+      rowHeader: true,
+      wrap: "wrap",
+      cell: (project) => (
+        <Link href={reportsOfProjectHref(project.project)} aria-label={`${project.project}: its reports`}>
+          {project.project}
+        </Link>
+      ),
+    },
+    {
+      id: "created",
+      header: "Created",
+      sortKey: "created_at",
+      firstDirection: "desc",
+      wrap: "nowrap",
+      cell: (project) => <LocalTime iso={project.created_at} display="both" />,
+    },
+    ...(canDelete
+      ? [
+          {
+            id: "actions",
+            header: "Actions",
+            wrap: "nowrap" as const,
+            cell: (project: Project) => (
+              <Button size="sm" variant="danger" aria-label={`Delete ${project.project}`} onClick={() => setDeleting(project.project)}>
+                Delete
+              </Button>
+            ),
+          },
+        ]
+      : []),
+  ];
+
+  const remove = async () => {
+    if (deleting === null) return;
+    try {
+      await apiRequest(`/api/projects/${encodeURIComponent(deleting)}`, { method: "DELETE" });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 404) {
+        throw new Error("This project no longer exists; someone may have deleted it already.");
+      }
+      throw error;
+    }
+    toast.success(`Deleted the project ${deleting} and its reports.`);
+    void mutate();
+  };
+
+  const total = data?.meta.total;
+  return (
+    <section aria-label="Projects list">
+      <Toolbar label="Search">
+        <SearchField
+          label="Search by name"
+          value={query.search ?? ""}
+          onSearch={(search) => url.replace(withChanges(query, { search: search || undefined }))}
+        />
+        <PerPageSelect value={query.per_page ?? PROJECT_DEFAULTS.per_page} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+      </Toolbar>
+      {query.search ? (
+        <p className={styles.clear}>
+          <Link
+            href={url.hrefFor({})}
+            onNavigate={(event) => {
+              event.preventDefault();
+              url.push({});
+            }}
+          >
+            Clear the search
+          </Link>
+        </p>
+      ) : null}
+
+      <p role="status" className="visually-hidden">
+        {isValidating ? "Loading projects…" : total !== undefined ? `${total} ${total === 1 ? "project" : "projects"}` : ""}
+      </p>
+
+      <DataTable
+        caption="Projects"
+        captionHidden
+        columns={columns}
+        rows={data?.data}
+        rowKey={(project) => project.project}
+        sort={{ by: query.sort_by ?? PROJECT_DEFAULTS.sort_by, direction: query.sort ?? PROJECT_DEFAULTS.sort }}
+        onSortChange={(next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction }))}
+        loading={isValidating}
+        error={failure}
+        empty={
+          query.search ? (
+            <EmptyState title="No projects match" headingLevel={2} action={<ButtonLink href={url.hrefFor({})}>Clear the search</ButtonLink>}>
+              Try another part of the name.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No projects yet" headingLevel={2}>
+              A project appears when a report is created for a new site.
+            </EmptyState>
+          )
+        }
+      />
+
+      {data && data.meta.total > 0 && !failure ? (
+        <div className={styles.pagination}>
+          <Pagination
+            page={data.meta.page}
+            lastPage={data.meta.last_page}
+            total={data.meta.total}
+            perPage={data.meta.per_page}
+            label="Projects pages"
+            hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
+            onPageChange={(page) => url.push(withChanges(query, { page }))}
+          />
+        </div>
+      ) : null}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={`Delete the project ${deleting ?? ""}?`}
+        confirmLabel="Delete project and its reports"
+        busyLabel="Deleting…"
+        variant="danger"
+        onConfirm={remove}
+      >
+        <p>
+          The project <strong>{deleting}</strong> will be deleted for everyone, and <strong>all of its reports go with it</strong>. This
+          cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </section>
+  );
+}

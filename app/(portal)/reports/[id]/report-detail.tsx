@@ -1,0 +1,205 @@
+"use client";
+// One report, and the changes a writer may make: privacy and password, regenerate, delete. Each change goes
+// to the API; the page shows the report the API answered with, and a toast says what really happened.
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+
+import { PrivacyBadge, PRIVACY_LABELS, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DescriptionList } from "@/components/ui/description-list";
+import { ErrorSummary } from "@/components/ui/error-summary";
+import { FormErrorBanner } from "@/components/ui/form-error-banner";
+import { LocalTime } from "@/components/ui/local-time";
+import { RadioGroup } from "@/components/ui/radio-group";
+import { SafeLink } from "@/components/ui/safe-link";
+import { TextField } from "@/components/ui/text-field";
+import { useToast } from "@/components/ui/toast";
+import type { Report } from "@/lib/api/schemas";
+import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import { presentErrors } from "@/lib/portal/forms";
+import { checkReportPassword, parsePrivacy, PRIVACY_OPTIONS, type PrivacyValue } from "@/lib/portal/report-form";
+
+import formStyles from "../../forms.module.css";
+import styles from "./report-detail.module.css";
+
+export interface ReportDetailProps {
+  initialReport: Report;
+  canWrite: boolean;
+}
+
+export function ReportDetail({ initialReport, canWrite }: ReportDetailProps) {
+  const key = `/api/reports/${initialReport.id}`;
+  const { data, mutate } = useSWR<{ data: Report }, ApiRequestError>(key, { fallbackData: { data: initialReport } });
+  const report = data?.data ?? initialReport;
+  const show = (updated: Report) => void mutate({ data: updated }, { revalidate: false });
+
+  return (
+    <div className={styles.layout}>
+      <Card title="Details" asSection>
+        <DescriptionList
+          items={[
+            { term: "URL", description: <SafeLink href={report.url} /> },
+            {
+              term: "Project",
+              description: report.project ? (
+                <Link href={`/reports?project=${encodeURIComponent(report.project)}`}>{report.project}</Link>
+              ) : (
+                "None"
+              ),
+            },
+            { term: "Result", description: <ResultBadge result={report.result} /> },
+            { term: "Generated", description: <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" /> },
+            { term: "Privacy", description: <PrivacyBadge privacy={report.privacy} /> },
+            { term: "Report ID", description: <span className="tabular-nums">{report.id}</span> },
+          ]}
+        />
+      </Card>
+      {canWrite ? (
+        <>
+          <PrivacyForm report={report} onSaved={show} />
+          <ReportActions report={report} onRegenerated={show} />
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Report) => void }) {
+  const toast = useToast();
+  const [privacy, setPrivacy] = useState<PrivacyValue>(report.privacy);
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [formKey, setFormKey] = useState(0);
+  const keepsPassword = report.privacy === 2;
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const password = String(new FormData(event.currentTarget).get("password") ?? "");
+    const problem = privacy === 2 ? checkReportPassword(password, !keepsPassword) : undefined;
+    setPasswordError(problem);
+    setFailure(null);
+    if (problem) return;
+    if (privacy === report.privacy && password === "") {
+      setFailure({ message: "Nothing to change: choose another privacy, or enter a new password." });
+      return;
+    }
+
+    setBusy(true);
+    try {
+      const body = privacy === 2 && password !== "" ? { privacy, password } : { privacy };
+      const { data } = await apiRequest<{ data: Report }>(`/api/reports/${report.id}`, { method: "PATCH", body });
+      onSaved(data);
+      setPrivacy(data.privacy);
+      setFormKey((k) => k + 1); // clears the password field
+      toast.success(
+        data.privacy === report.privacy ? "Password changed." : `Privacy changed to ${PRIVACY_LABELS[data.privacy]}.`,
+      );
+    } catch (error) {
+      if (!(error instanceof ApiRequestError)) throw error;
+      if (error.fields?.password) setPasswordError(error.fields.password);
+      else setFailure({ message: error.message, requestId: error.requestId });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Privacy and password" asSection>
+      <form key={formKey} noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Privacy and password">
+        <ErrorSummary errors={presentErrors({ password: passwordError })} labels={{ password: "Report page password" }} />
+        <FormErrorBanner title="Nothing was changed" message={failure?.message} requestId={failure?.requestId} />
+        <RadioGroup
+          name="privacy"
+          id="field-edit-privacy"
+          label="Who can open the report page"
+          options={PRIVACY_OPTIONS}
+          value={String(privacy)}
+          onChange={(value) => setPrivacy(parsePrivacy(value))}
+        />
+        {privacy === 2 ? (
+          <TextField
+            name="password"
+            label={keepsPassword ? "New report page password" : "Report page password"}
+            type="password"
+            autoComplete="new-password"
+            required={!keepsPassword}
+            hint={keepsPassword ? "Leave it empty to keep the current password." : "Visitors of the report page must enter it."}
+            error={passwordError}
+            maxLength={255}
+          />
+        ) : null}
+        <div className={formStyles.buttons}>
+          <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
+            Save privacy
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function ReportActions({ report, onRegenerated }: { report: Report; onRegenerated: (report: Report) => void }) {
+  const router = useRouter();
+  const toast = useToast();
+  const [regenerating, setRegenerating] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  const regenerate = async () => {
+    setRegenerating(true);
+    try {
+      const { data } = await apiRequest<{ data: Report }>(`/api/reports/${report.id}`, { method: "PATCH", body: { results: true } });
+      onRegenerated(data);
+      toast.success(`Results regenerated. The result is now ${RESULT_LABELS[data.result]}.`);
+    } catch (error) {
+      toast.error(`The results were not regenerated. ${error instanceof Error ? error.message : ""}`.trim());
+    } finally {
+      setRegenerating(false);
+    }
+  };
+
+  const remove = async () => {
+    try {
+      await apiRequest(`/api/reports/${report.id}`, { method: "DELETE" });
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.status === 404) {
+        throw new Error("This report no longer exists; someone may have deleted it already.");
+      }
+      throw error;
+    }
+    toast.success(`Deleted the report for ${report.url}.`);
+    router.push("/reports");
+  };
+
+  return (
+    <Card title="Actions" asSection>
+      <p className={styles.hint}>Regenerating runs the report again; its result may change.</p>
+      <div className={formStyles.buttons}>
+        <Button variant="secondary" loading={regenerating} loadingText="Regenerating…" onClick={() => void regenerate()}>
+          Regenerate results
+        </Button>
+        <Button variant="danger" onClick={() => setConfirming(true)}>
+          Delete report
+        </Button>
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        onClose={() => setConfirming(false)}
+        title="Delete this report?"
+        confirmLabel="Delete report"
+        busyLabel="Deleting…"
+        variant="danger"
+        onConfirm={remove}
+      >
+        <p>
+          The report for <strong className={styles.url}>{report.url}</strong> will be deleted for everyone. This cannot be
+          undone.
+        </p>
+      </ConfirmDialog>
+    </Card>
+  );
+}

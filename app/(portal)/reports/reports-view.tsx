@@ -1,0 +1,168 @@
+"use client";
+// The reports list in the browser. The URL holds the view (useListUrl, "shallow": history.pushState, no server
+// render); SWR fetches /api/reports for it, keeping the previous rows on screen with a progress bar while the
+// next ones load. The server's first view arrives as initialPage, so nothing is fetched at hydration.
+import Link from "next/link";
+import useSWR from "swr";
+
+import { EmptyState } from "@/components/ui/empty-state";
+import { ButtonLink } from "@/components/ui/button-link";
+import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
+import { LocalTime } from "@/components/ui/local-time";
+import { Pagination } from "@/components/ui/pagination";
+import { PerPageSelect } from "@/components/ui/per-page-select";
+import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { SearchField } from "@/components/ui/search-field";
+import { SelectField } from "@/components/ui/select-field";
+import { Toolbar } from "@/components/ui/toolbar";
+import type { Page, Report, ReportListQuery } from "@/lib/api/schemas";
+import { ApiRequestError } from "@/lib/portal/api-client";
+import {
+  parseReportListParams,
+  REPORT_DEFAULTS,
+  reportListQueryString,
+  RESULT_VALUES,
+  withChanges,
+  type SortKeyOfReports,
+} from "@/lib/portal/list-params";
+import { useListUrl } from "@/lib/portal/use-list-url";
+
+import styles from "../lists.module.css";
+
+export interface ReportsViewProps {
+  /** The query string the server rendered (the SWR key of initialPage). */
+  initialKey: string;
+  initialPage?: Page<Report>;
+  /** Set when the server could not load the first view. */
+  initialFailure?: { title: string; message: string };
+  projects: readonly string[];
+}
+
+const COLUMNS: ReadonlyArray<Column<Report, SortKeyOfReports>> = [
+  {
+    id: "url",
+    header: "URL",
+    sortKey: "url",
+    rowHeader: true,
+    wrap: "wrap",
+    cell: (report) => <Link href={`/reports/${report.id}`}>{report.url}</Link>,
+  },
+  { id: "project", header: "Project", wrap: "wrap", cell: (report) => report.project ?? <span className={styles.muted}>None</span> },
+  { id: "result", header: "Result", sortKey: "result", wrap: "nowrap", cell: (report) => <ResultBadge result={report.result} /> },
+  {
+    id: "generated",
+    header: "Generated",
+    sortKey: "generated_at",
+    firstDirection: "desc",
+    wrap: "nowrap",
+    cell: (report) => <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" />,
+  },
+  { id: "privacy", header: "Privacy", wrap: "nowrap", cell: (report) => <PrivacyBadge privacy={report.privacy} /> },
+];
+
+const RESULT_OPTIONS = RESULT_VALUES.map((value) => ({ value, label: RESULT_LABELS[value] }));
+
+export function ReportsView({ initialKey, initialPage, initialFailure, projects }: ReportsViewProps) {
+  const url = useListUrl<ReportListQuery>(parseReportListParams, reportListQueryString, "shallow");
+  const { query } = url;
+  const key = reportListQueryString(query);
+  const isInitialView = key === initialKey;
+  const { data, error, isValidating, mutate } = useSWR<Page<Report>, ApiRequestError>(`/api/reports${key}`, {
+    fallbackData: isInitialView ? initialPage : undefined,
+  });
+
+  const failure: DataTableError | null = error
+    ? { title: "The reports could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    : isInitialView && !data && !isValidating && initialFailure
+      ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
+      : null;
+
+  const filtered = Boolean(query.search || query.project || query.result);
+  const projectOptions = [...new Set([...projects, ...(query.project ? [query.project] : [])])].map((name) => ({ value: name, label: name }));
+  const perPage = query.per_page ?? REPORT_DEFAULTS.per_page;
+  const total = data?.meta.total;
+
+  return (
+    <section aria-label="Reports list">
+      <Toolbar label="Search and filters">
+        <SearchField
+          label="Search by URL"
+          value={query.search ?? ""}
+          placeholder="e.g. pricing"
+          onSearch={(search) => url.replace(withChanges(query, { search: search || undefined }))}
+        />
+        <SelectField
+          name="project"
+          label="Project"
+          emptyOption="All projects"
+          options={projectOptions}
+          value={query.project ?? ""}
+          onChange={(event) => url.push(withChanges(query, { project: event.target.value || undefined }))}
+        />
+        <SelectField
+          name="result"
+          label="Result"
+          emptyOption="All results"
+          options={RESULT_OPTIONS}
+          value={query.result ?? ""}
+          onChange={(event) =>
+            url.push(withChanges(query, { result: (event.target.value || undefined) as ReportListQuery["result"] }))
+          }
+        />
+        <PerPageSelect value={perPage} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+      </Toolbar>
+      {filtered ? (
+        <p className={styles.clear}>
+          <Link href={url.hrefFor({})} onNavigate={(event) => {
+            event.preventDefault();
+            url.push({});
+          }}>
+            Clear search and filters
+          </Link>
+        </p>
+      ) : null}
+
+      <p role="status" className="visually-hidden">
+        {isValidating ? "Loading reports…" : total !== undefined ? `${total} ${total === 1 ? "report" : "reports"}` : ""}
+      </p>
+
+      <DataTable
+        caption="Reports"
+        captionHidden
+        columns={COLUMNS}
+        rows={data?.data}
+        rowKey={(report) => report.id}
+        sort={{ by: query.sort_by ?? REPORT_DEFAULTS.sort_by, direction: query.sort ?? REPORT_DEFAULTS.sort }}
+        onSortChange={(next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction }))}
+        loading={isValidating}
+        error={failure}
+        skeletonRows={Math.min(perPage, 10)}
+        empty={
+          filtered ? (
+            <EmptyState title="No reports match" headingLevel={2} action={<ButtonLink href={url.hrefFor({})}>Clear search and filters</ButtonLink>}>
+              Try another search, or another project or result.
+            </EmptyState>
+          ) : (
+            <EmptyState title="No reports yet" headingLevel={2}>
+              Reports appear here once they are created.
+            </EmptyState>
+          )
+        }
+      />
+
+      {data && data.meta.total > 0 && !failure ? (
+        <div className={styles.pagination}>
+          <Pagination
+            page={data.meta.page}
+            lastPage={data.meta.last_page}
+            total={data.meta.total}
+            perPage={data.meta.per_page}
+            label="Reports pages"
+            hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
+            onPageChange={(page) => url.push(withChanges(query, { page }))}
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,50 @@
+// The dashboard's counts: reports by result, in all and per project. The upstream has no statistics endpoint,
+// so the dashboard reads the newest reports (up to DASHBOARD_REPORT_LIMIT, 100 a page) and counts them here.
+import type { Report } from "@/lib/api/schemas";
+
+/** Pages of 100 the dashboard reads at most; beyond, the chart says it counts the newest reports only. */
+export const DASHBOARD_MAX_PAGES = 5;
+export const DASHBOARD_REPORT_LIMIT = DASHBOARD_MAX_PAGES * 100;
+/** Projects shown as their own bar; the rest are summed into "Other projects". */
+export const DASHBOARD_MAX_PROJECT_ROWS = 8;
+
+export interface ResultCountsRow {
+  label: string;
+  good: number;
+  decent: number;
+  bad: number;
+}
+
+export const NO_PROJECT_LABEL = "No project";
+
+const empty = (label: string): ResultCountsRow => ({ label, good: 0, decent: 0, bad: 0 });
+const totalOf = (row: ResultCountsRow) => row.good + row.decent + row.bad;
+
+/** "All reports" first, then the projects with most reports (ties by name), then "Other projects". */
+export function countResults(reports: readonly Report[], allLabel = "All reports"): ResultCountsRow[] {
+  const all = empty(allLabel);
+  const byProject = new Map<string, ResultCountsRow>();
+  for (const report of reports) {
+    all[report.result] += 1;
+    const name = report.project ?? NO_PROJECT_LABEL;
+    let row = byProject.get(name);
+    if (!row) {
+      row = empty(name);
+      byProject.set(name, row);
+    }
+    row[report.result] += 1;
+  }
+  const projects = [...byProject.values()].sort((a, b) => totalOf(b) - totalOf(a) || a.label.localeCompare(b.label));
+  const shown = projects.slice(0, DASHBOARD_MAX_PROJECT_ROWS);
+  const rest = projects.slice(DASHBOARD_MAX_PROJECT_ROWS);
+  if (rest.length > 0) {
+    const other = empty(`${rest.length} other ${rest.length === 1 ? "project" : "projects"}`);
+    for (const row of rest) {
+      other.good += row.good;
+      other.decent += row.decent;
+      other.bad += row.bad;
+    }
+    shown.push(other);
+  }
+  return [all, ...shown];
+}

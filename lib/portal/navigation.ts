@@ -1,0 +1,37 @@
+// What the navigation shows: only the areas the user's role may use, and only the upstream areas that are
+// configured. Pure, so the rule is tested without a server; the portal layout calls it.
+import { can, type Permission, type Role } from "@/lib/auth/permissions";
+
+export interface ConfiguredAreas {
+  reports: boolean;
+  items: boolean;
+}
+
+export interface PortalSection {
+  href: string;
+  label: string;
+  /** What the role must be allowed; none: every signed-in user. */
+  permission?: Permission;
+  /** The upstream area the section shows; hidden when it is not configured. */
+  area?: keyof ConfiguredAreas;
+}
+
+export const PORTAL_SECTIONS: readonly PortalSection[] = [
+  { href: "/", label: "Dashboard" },
+  { href: "/reports", label: "Reports", permission: "reports:read", area: "reports" },
+  { href: "/projects", label: "Projects", permission: "reports:read", area: "reports" },
+  { href: "/items", label: "Items", permission: "items:read", area: "items" },
+  { href: "/purchases", label: "Purchase check", permission: "purchases:validate", area: "items" },
+  { href: "/account", label: "Seller account", permission: "items:read", area: "items" },
+  { href: "/admin/users", label: "Users", permission: "users:manage" },
+  { href: "/admin/audit", label: "Audit log", permission: "audit:read" },
+];
+
+export function mayUse(section: Pick<PortalSection, "permission" | "area">, role: Role, areas: ConfiguredAreas): boolean {
+  if (section.permission && !can(role, section.permission)) return false;
+  return section.area === undefined || areas[section.area];
+}
+
+export function navigationFor(role: Role, areas: ConfiguredAreas): { href: string; label: string }[] {
+  return PORTAL_SECTIONS.filter((section) => mayUse(section, role, areas)).map(({ href, label }) => ({ href, label }));
+}

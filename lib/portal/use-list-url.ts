@@ -1,0 +1,59 @@
+// The URL as the state of a list view, for client components. Two ways to move:
+// - "shallow" (reports, projects): history.pushState/replaceState. Next's router follows these (useSearchParams
+//   updates), the server is not asked again, and the view fetches its rows from /api with SWR, keeping the
+//   previous rows on screen meanwhile.
+// - "server" (items, filtered and paged in the portal): router.push/replace inside a transition, so the server
+//   renders the next page while the current one stays; `pending` says it is loading.
+// Either way every view is a real URL: reload and shared links reproduce it, Back returns to the previous view.
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useMemo, useTransition } from "react";
+
+export type ListNavigationMode = "shallow" | "server";
+
+export interface ListUrl<Q> {
+  query: Q;
+  /** The href of a view (for links: pagination, "clear filters"). */
+  hrefFor: (query: Q) => string;
+  /** A new history entry (filters, sort, page size, page). */
+  push: (query: Q) => void;
+  /** Replaces the current entry (search while typing, so Back does not step through every keystroke). */
+  replace: (query: Q) => void;
+  /** "server" mode: the next view is being rendered. */
+  pending: boolean;
+}
+
+export function useListUrl<Q>(
+  parse: (params: URLSearchParams) => Q,
+  toQueryString: (query: Q) => string,
+  mode: ListNavigationMode,
+): ListUrl<Q> {
+  const searchParams = useSearchParams();
+  const pathname = usePathname();
+  const router = useRouter();
+  const [pending, startTransition] = useTransition();
+
+  const query = useMemo(() => parse(new URLSearchParams(searchParams.toString())), [parse, searchParams]);
+  const hrefFor = useCallback((next: Q) => `${pathname}${toQueryString(next)}`, [pathname, toQueryString]);
+
+  const go = useCallback(
+    (next: Q, how: "push" | "replace") => {
+      const href = hrefFor(next);
+      if (href === `${window.location.pathname}${window.location.search}`) return;
+      if (mode === "shallow") {
+        if (how === "push") window.history.pushState(null, "", href);
+        else window.history.replaceState(null, "", href);
+      } else {
+        startTransition(() => (how === "push" ? router.push(href, { scroll: false }) : router.replace(href, { scroll: false })));
+      }
+    },
+    [hrefFor, mode, router],
+  );
+
+  return {
+    query,
+    hrefFor,
+    push: useCallback((next: Q) => go(next, "push"), [go]),
+    replace: useCallback((next: Q) => go(next, "replace"), [go]),
+    pending,
+  };
+}
