@@ -8,6 +8,8 @@ const nextConfig = {
   // `npm test` type-checks the whole repository (tests included) with `tsc --noEmit` before it builds;
   // checking again inside `next build` would only double the time.
   typescript: { ignoreBuildErrors: true },
+  // forbidden() in pages (lib/auth/current-user.ts requirePageUser) renders app/forbidden.tsx with a 403.
+  experimental: { authInterrupts: true },
 };
 
 export default nextConfig;

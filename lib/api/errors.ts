@@ -2,6 +2,8 @@
 // error code to HTTP status. Every error answer of /api is built here.
 import type { z } from "zod";
 
+import type { Permission } from "@/lib/auth/permissions";
+import type { AccountError } from "@/lib/auth/users";
 import { AREA_NAMES, AREA_VARIABLES, type Area } from "@/lib/config/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
 import { UpstreamError } from "@/lib/upstream/errors";
@@ -9,10 +11,17 @@ import { UpstreamError } from "@/lib/upstream/errors";
 export const ERROR_STATUS = {
   invalid_input: 400,
   invalid_json: 400,
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  forbidden: 403,
+  csrf: 403,
   not_found: 404,
   method_not_allowed: 405,
+  email_taken: 409,
+  last_admin: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   upstream_rate_limited: 429,
   internal: 500,
   upstream_auth: 502,
@@ -69,7 +78,8 @@ export function invalidInput(error: z.ZodError, where: string): ApiError {
       general.push(issue.message);
     } else {
       const name = issue.path.map(String).join(".");
-      fields[name] ??= `${name} ${issue.message}`;
+      // The accounts' field schemas already name their field ("email must be…").
+      fields[name] ??= issue.message.startsWith(`${name} `) ? issue.message : `${name} ${issue.message}`;
     }
   }
   const names = Object.keys(fields);
@@ -80,6 +90,31 @@ export function invalidInput(error: z.ZodError, where: string): ApiError {
   return new ApiError("invalid_input", message || `Invalid ${where}.`, names.length > 0 ? { fields } : {});
 }
 
+export function unauthenticated(): ApiError {
+  return new ApiError("unauthenticated", "Sign in first: this needs a valid session (POST /api/auth/login).");
+}
+
+export function forbidden(permission: Permission): ApiError {
+  return new ApiError("forbidden", `Your role does not allow this (it needs the permission ${permission}).`);
+}
+
+export function rateLimited(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError("rate_limited", message, { headers: { "Retry-After": String(retryAfterSeconds) } });
+}
+
+/** A refusal of the users repository, as the answer a person can act on. */
+export function fromAccountError(error: AccountError): ApiError {
+  const message = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+  const sentence = message.endsWith(".") ? message : `${message}.`;
+  switch (error.code) {
+    case "email_taken":
+      return new ApiError("email_taken", sentence, { fields: { email: sentence } });
+    case "last_admin":
+      return new ApiError("last_admin", sentence);
+    case "user_not_found":
+      return new ApiError("not_found", sentence);
+  }
+}
 
 export function areaNotConfigured(area: Area): ApiError {
   return new ApiError(

@@ -3,12 +3,16 @@
 // generated from them (lib/api/openapi.ts), so the contract lives here once.
 import type { z } from "zod";
 
+import type { AuditAction } from "@/lib/auth/audit-actions";
 import type { Permission as AccountPermission } from "@/lib/auth/permissions";
 import type { Area } from "@/lib/config/areas";
 
 import type { ErrorCode } from "./errors";
 import {
   AccountSchema,
+  AuditListQuerySchema,
+  AuditRecordSchema,
+  CurrentSessionSchema,
   dataEnvelope,
   EmptyQuerySchema,
   HealthSchema,
@@ -26,14 +30,46 @@ import {
   ReportListQuerySchema,
   ReportSchema,
   ReportUpdateBodySchema,
+  LoginBodySchema,
+  UserCreateBodySchema,
+  UserIdParamsSchema,
+  UserSchema,
+  UserUpdateBodySchema,
 } from "./schemas";
 
 /**
- * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), or "public"
- * for operations that never need a session. Declared on every operation; enforced in `authorize`
- * (lib/api/route.ts).
+ * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), "signed_in"
+ * for anything any signed-in user may do, or "public" for operations that never need a session. Declared on
+ * every operation; enforced in `authorize` (lib/api/route.ts).
  */
-export type Permission = AccountPermission | "public";
+export type Permission = AccountPermission | "signed_in" | "public";
+
+/** What an audited operation was about, from its validated input and its answer's `data`. */
+export type AuditTargetSpec =
+  | { type: "report"; id: string }
+  | { type: "project"; name: string }
+  | { type: "user"; id: string }
+  /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
+  | { type: "purchase_code"; code: string };
+
+export interface AuditFacts {
+  params: Record<string, unknown>;
+  /** The validated body; empty when the request was refused before it was read. */
+  body: Record<string, unknown>;
+  /** The answer's `data`, on success. */
+  data: unknown;
+}
+
+export interface AuditSpec {
+  action: AuditAction;
+  target?: (facts: AuditFacts) => AuditTargetSpec | null;
+  /** Small facts worth keeping (never a credential: lib/auth/audit.ts refuses keys that look like one). */
+  detail?: (facts: AuditFacts) => Record<string, string | number | boolean | null | string[]>;
+}
+
+const field = (value: unknown, name: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+const text = (value: unknown): string | null => (typeof value === "string" || typeof value === "number" ? String(value) : null);
 
 export interface OperationSpec {
   /** The OpenAPI operationId. */
@@ -54,6 +90,12 @@ export interface OperationSpec {
   notFound?: string;
   /** Error codes this operation can answer beyond the ones every upstream operation can. */
   errors?: ErrorCode[];
+  /** One audit row per call by a signed-in user, written by the wrapper (success, failure or denied). */
+  audit?: AuditSpec;
+  /** A per-user and per-address rate limit applies (PURCHASE_RATE_LIMIT_PER_USER / _PER_IP). */
+  rateLimit?: "purchase";
+  /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
+  optionalSession?: true;
 }
 
 export const operations = {
@@ -92,6 +134,13 @@ export const operations = {
     query: EmptyQuerySchema,
     body: ReportCreateBodySchema,
     success: { status: 201, description: "The new report", schema: dataEnvelope(ReportSchema) },
+    audit: {
+      action: "report.create",
+      target: ({ data }) => {
+        const id = text(field(data, "id"));
+        return id === null ? null : { type: "report", id };
+      },
+    },
   },
   updateReport: {
     id: "updateReport",
@@ -106,6 +155,11 @@ export const operations = {
     body: ReportUpdateBodySchema,
     success: { status: 200, description: "The updated report", schema: dataEnvelope(ReportSchema) },
     notFound: "There is no report with id {id}.",
+    audit: {
+      action: "report.update",
+      target: ({ params }) => ({ type: "report", id: String(params.id) }),
+      detail: ({ body }) => ({ changes: Object.keys(body) }),
+    },
   },
   deleteReport: {
     id: "deleteReport",
@@ -119,6 +173,7 @@ export const operations = {
     query: EmptyQuerySchema,
     success: { status: 204, description: "Deleted" },
     notFound: "There is no report with id {id}.",
+    audit: { action: "report.delete", target: ({ params }) => ({ type: "report", id: String(params.id) }) },
   },
   listProjects: {
     id: "listProjects",
@@ -143,6 +198,7 @@ export const operations = {
     query: EmptyQuerySchema,
     success: { status: 204, description: "Deleted" },
     notFound: "There is no project named {project}.",
+    audit: { action: "project.delete", target: ({ params }) => ({ type: "project", name: String(params.project) }) },
   },
   showAccount: {
     id: "showAccount",
@@ -190,6 +246,16 @@ export const operations = {
     query: EmptyQuerySchema,
     body: PurchaseValidateBodySchema,
     success: { status: 200, description: "Whether the code is valid, with the purchase when it is", schema: dataEnvelope(PurchaseValidationSchema) },
+    errors: ["rate_limited"],
+    rateLimit: "purchase",
+    audit: {
+      action: "purchase.validate",
+      target: ({ body }) => (typeof body.purchase_code === "string" ? { type: "purchase_code", code: body.purchase_code } : null),
+      detail: ({ data }): Record<string, boolean> => {
+        const valid = field(data, "valid");
+        return typeof valid === "boolean" ? { valid } : {};
+      },
+    },
   },
   health: {
     id: "health",
@@ -208,6 +274,102 @@ export const operations = {
     tag: "Operations",
     permission: "public",
     success: { status: 200, description: "Ready (503 with the same body when not)", schema: ReadinessSchema },
+  },
+  login: {
+    id: "login",
+    method: "POST",
+    path: "/api/auth/login",
+    summary: "Sign in: sets the session cookie",
+    tag: "Accounts",
+    permission: "public",
+    query: EmptyQuerySchema,
+    body: LoginBodySchema,
+    success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
+    errors: ["invalid_credentials", "rate_limited"],
+  },
+  logout: {
+    id: "logout",
+    method: "POST",
+    path: "/api/auth/logout",
+    summary: "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session)",
+    tag: "Accounts",
+    permission: "public",
+    optionalSession: true,
+    query: EmptyQuerySchema,
+    success: { status: 204, description: "Signed out" },
+  },
+  me: {
+    id: "me",
+    method: "GET",
+    path: "/api/auth/me",
+    summary: "The signed-in user, his permissions and when the session ends",
+    tag: "Accounts",
+    permission: "signed_in",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The current session", schema: dataEnvelope(CurrentSessionSchema) },
+  },
+  listUsers: {
+    id: "listUsers",
+    method: "GET",
+    path: "/api/admin/users",
+    summary: "Every portal user, by email",
+    tag: "Admin",
+    permission: "users:manage",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The users", schema: dataEnvelope(UserSchema.array()) },
+  },
+  createUser: {
+    id: "createUser",
+    method: "POST",
+    path: "/api/admin/users",
+    summary: "Create a user",
+    tag: "Admin",
+    permission: "users:manage",
+    query: EmptyQuerySchema,
+    body: UserCreateBodySchema,
+    success: { status: 201, description: "The new user", schema: dataEnvelope(UserSchema) },
+    errors: ["email_taken"],
+    audit: {
+      action: "user.create",
+      target: ({ data }) => {
+        const id = text(field(data, "id"));
+        return id === null ? null : { type: "user", id };
+      },
+      detail: ({ body }) => ({ email: text(body.email), role: text(body.role) }),
+    },
+  },
+  updateUser: {
+    id: "updateUser",
+    method: "PATCH",
+    path: "/api/admin/users/{id}",
+    summary: "Change a user's name, role, password or disabled flag; a role or password change, or disabling, ends his sessions",
+    tag: "Admin",
+    permission: "users:manage",
+    params: UserIdParamsSchema,
+    query: EmptyQuerySchema,
+    body: UserUpdateBodySchema,
+    success: { status: 200, description: "The updated user", schema: dataEnvelope(UserSchema) },
+    notFound: "There is no user with id {id}.",
+    errors: ["last_admin"],
+    audit: {
+      action: "user.update",
+      target: ({ params }) => ({ type: "user", id: String(params.id) }),
+      detail: ({ body }) => ({
+        changes: Object.keys(body),
+        ...(typeof body.role === "string" ? { role: body.role } : {}),
+        ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
+      }),
+    },
+  },
+  listAudit: {
+    id: "listAudit",
+    method: "GET",
+    path: "/api/admin/audit",
+    summary: "The audit log, newest first, filtered and paginated",
+    tag: "Admin",
+    permission: "audit:read",
+    query: AuditListQuerySchema,
+    success: { status: 200, description: "One page of audit rows", schema: pageEnvelope(AuditRecordSchema) },
   },
   openapi: {
     id: "openapi",

@@ -1,27 +1,63 @@
 // The one wrapper around every route handler of the portal API. In order, it:
 // 1. gives the request an id (X-Request-Id on every answer and in the log line);
-// 2. checks the operation's permission (the hook the accounts issue fills in);
+// 2. authorizes (`authorize`): the CSRF rule for state-changing operations, then the session (401
+//    unauthenticated), then the operation's permission for the user's role (403 forbidden), then any rate limit;
 // 3. answers 503 when the operation's upstream area is not configured;
 // 4. validates path parameters, query and JSON body with the operation's zod schemas (400 with `fields`);
-// 5. runs the handler, which calls one client function and shapes the answer;
+// 5. runs the handler, which calls one client function (or the accounts store) and shapes the answer;
 // 6. turns every error into the error envelope — UpstreamError into 404/400/429/502/504, anything unexpected
-//    into a 500 `internal` without detail — and writes one structured, redacted log line.
+//    into a 500 `internal` without detail — writes the operation's audit row, and one structured, redacted log
+//    line. Session cookies the steps set (renewal, sign-in, sign-out) ride on the answer, error or not.
 import "server-only";
 
-import type { NextRequest } from "next/server";
-import type { z } from "zod";
+import { NextResponse, type NextRequest } from "next/server";
+import { z } from "zod";
 
+import { getAccounts, sessionNeedsRenewal, sessionSettingsFor, type Accounts } from "@/lib/auth/access";
+import { purchaseCodeTarget, recordAudit, type AuditEntry, type AuditTarget } from "@/lib/auth/audit";
+import { csrfRefusal } from "@/lib/auth/csrf";
+import { can } from "@/lib/auth/permissions";
+import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
+import { clientAddress } from "@/lib/auth/request";
+import {
+  authenticateSession,
+  clearSession,
+  touchSession,
+  writeSession,
+  type SessionCookieOptions,
+  type SessionCookieStore,
+  type SessionData,
+  type SessionSettings,
+} from "@/lib/auth/session";
+import { AccountError, type User } from "@/lib/auth/users";
 import { describeError, logEvent, runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, UpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 
-import { ApiError, areaNotConfigured, errorBody, fromUpstreamError, invalidInput } from "./errors";
-import type { OperationSpec, Permission } from "./operations";
+import {
+  ApiError,
+  areaNotConfigured,
+  errorBody,
+  forbidden,
+  fromAccountError,
+  fromUpstreamError,
+  invalidInput,
+  rateLimited,
+  unauthenticated,
+} from "./errors";
+import type { AuditFacts, AuditTargetSpec, OperationSpec } from "./operations";
 
 /** Cap on JSON request bodies: our largest input is a 2048-character URL. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 type ClientOf<A> = A extends "reports" ? ReportsClient : A extends "items" ? ItemsClient : undefined;
+/** Operations that need a session always have a user; public ones have one only when `optionalSession` found it. */
+type UserOf<S extends OperationSpec> = S["permission"] extends "public" ? User | null : User;
+type SessionOf<S extends OperationSpec> = S["permission"] extends "public" ? SessionData | null : SessionData;
+
+/** An audit row a handler writes itself (sign-in, sign-out); the request id is filled in. */
+export type HandlerAuditEntry = Omit<AuditEntry, "requestId" | "userId" | "userEmail"> &
+  Partial<Pick<AuditEntry, "userId" | "userEmail">>;
 
 export interface HandlerContext<S extends OperationSpec> {
   params: Output<S["params"]>;
@@ -33,6 +69,20 @@ export interface HandlerContext<S extends OperationSpec> {
   upstreams: () => Promise<Upstreams>;
   requestId: string;
   request: NextRequest;
+  /** The signed-in user. */
+  user: UserOf<S>;
+  /** His session, as the cookie sent with this answer holds it (renewed when due). */
+  session: SessionOf<S>;
+  /** The store and the accounts configuration. */
+  accounts: Accounts;
+  /** Session settings for this request (Secure cookie and __Host- name over https). */
+  sessionSettings: SessionSettings;
+  /** The request's cookies; cookies set here are sent with the answer. */
+  cookies: SessionCookieStore;
+  /** The client's address when Gatehouse can know it (TRUST_PROXY), else null. */
+  clientAddress: string | null;
+  /** Writes an audit row now; a failure is logged, never thrown (see writeAudit). */
+  audit: (entry: HandlerAuditEntry) => Promise<void>;
 }
 
 /** What a handler answers: a JSON body with a status, or 204 without one. */
@@ -47,14 +97,6 @@ export const noContent = (): Reply => ({ status: 204 });
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: NextRequest, context: RouteContext) => Promise<Response>;
 
-/**
- * The permission hook. Every operation declares its permission; until the accounts issue adds sessions and
- * roles, every permission is granted. Enforcement belongs here, and only here: return an ApiError to refuse.
- */
-async function authorize(_request: NextRequest, _permission: Permission): Promise<ApiError | null> {
-  return null;
-}
-
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
@@ -66,6 +108,91 @@ function requestIdFor(request: NextRequest): string {
   return incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
 }
 
+/** The request's cookies, with writes kept until the answer exists (it may be an error built later). */
+class CookieJar implements SessionCookieStore {
+  private readonly writes: Array<{ name: string; value: string; options: SessionCookieOptions }> = [];
+
+  constructor(private readonly request: NextRequest) {}
+
+  get(name: string): { value: string } | undefined {
+    return this.request.cookies.get(name);
+  }
+
+  set(name: string, value: string, options: SessionCookieOptions): void {
+    this.writes.push({ name, value, options });
+  }
+
+  applyTo(response: NextResponse): void {
+    for (const { name, value, options } of this.writes) response.cookies.set(name, value, options);
+  }
+}
+
+/** What one request has established so far: who asks, and what the audit row needs. */
+interface RequestState {
+  requestId: string;
+  jar: CookieJar;
+  accounts?: Accounts;
+  settings?: SessionSettings;
+  user: User | null;
+  session: SessionData | null;
+  facts: AuditFacts;
+}
+
+async function accountsFor(request: NextRequest, state: RequestState): Promise<{ accounts: Accounts; settings: SessionSettings }> {
+  state.accounts ??= await getAccounts();
+  state.settings ??= sessionSettingsFor(state.accounts.config, request.headers);
+  return { accounts: state.accounts, settings: state.settings };
+}
+
+/**
+ * The one place the API enforces access. State-changing operations first pass the CSRF rule (lib/auth/csrf.ts),
+ * before anything else; then the session is checked against the store (its user's session version, disabled
+ * flag, and both expiries) and renewed at most once a minute; then the role's permission; then rate limits.
+ */
+async function authorize(request: NextRequest, spec: OperationSpec, state: RequestState): Promise<void> {
+  const stateChanging = spec.method !== "GET";
+  const needsSession = spec.permission !== "public";
+  if (!stateChanging && !needsSession && !spec.optionalSession) return;
+
+  const { accounts, settings } = await accountsFor(request, state);
+  if (stateChanging) {
+    const refusal = csrfRefusal(request.headers, accounts.config.edge);
+    if (refusal) throw new ApiError("csrf", refusal);
+  }
+  if (!needsSession && !spec.optionalSession) return;
+
+  const result = await authenticateSession(accounts.db, state.jar, settings);
+  if (result.ok) {
+    state.user = result.user;
+    state.session = result.session;
+    if (sessionNeedsRenewal(result.session)) {
+      state.session = touchSession(result.session);
+      await writeSession(state.jar, state.session, settings);
+    }
+  } else if (result.reason !== "missing") {
+    // An expired or ended session: tell the browser to drop the cookie.
+    clearSession(state.jar, settings);
+  }
+  const { permission } = spec;
+  if (permission === "public") return;
+  if (!state.user) throw unauthenticated();
+  if (permission !== "signed_in" && !can(state.user.role, permission)) throw forbidden(permission);
+
+  if (spec.rateLimit === "purchase") {
+    const decision = checkPurchaseRateLimit(accounts.config.purchaseRateLimits, {
+      userId: state.user.id,
+      address: clientAddress(request.headers, accounts.config.edge),
+    });
+    if (!decision.allowed) {
+      const which =
+        decision.limitedBy === "user"
+          ? `${accounts.config.purchaseRateLimits.perUser} purchase checks a minute per user`
+          : `${accounts.config.purchaseRateLimits.perIp} purchase checks a minute per address`;
+      throw rateLimited(`Too many purchase checks: the limit is ${which}. Try again in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+    }
+  }
+}
+
 export function defineRoute<const S extends OperationSpec>(
   spec: S,
   handler: (context: HandlerContext<S>) => Promise<Reply>,
@@ -75,21 +202,32 @@ export function defineRoute<const S extends OperationSpec>(
     const logContext: RequestContext = { requestId, upstreamCalls: [] };
     const started = performance.now();
     let rawParams: Record<string, string | string[] | undefined> = {};
+    const state: RequestState = {
+      requestId,
+      jar: new CookieJar(request),
+      user: null,
+      session: null,
+      facts: { params: {}, body: {}, data: undefined },
+    };
 
     return runWithRequestContext(logContext, async () => {
       let failure: { cause: unknown; answer: ApiError } | null = null;
-      let reply: Response;
+      let reply: NextResponse;
       try {
         rawParams = (await routeContext?.params) ?? {};
-        reply = toResponse(await handle(spec, handler, request, rawParams, requestId));
+        const answer = await handle(spec, handler, request, rawParams, state);
+        if ("json" in answer) state.facts.data = (answer.json as { data?: unknown } | null)?.data;
+        reply = toResponse(answer);
       } catch (error) {
         failure = { cause: error, answer: toApiError(error, spec, rawParams) };
         reply = errorResponse(failure.answer, requestId);
       }
+      await auditOperation(spec, state, reply.status, failure?.answer ?? null);
+      state.jar.applyTo(reply);
       reply.headers.set("X-Request-Id", requestId);
       // Answers hold per-account data: no shared cache may keep them.
       reply.headers.set("Cache-Control", "no-store");
-      writeLogLine(request, spec, reply.status, started, logContext, failure);
+      writeLogLine(request, spec, reply.status, started, logContext, failure, state.user);
       return reply;
     });
   };
@@ -100,10 +238,9 @@ async function handle<S extends OperationSpec>(
   handler: (context: HandlerContext<S>) => Promise<Reply>,
   request: NextRequest,
   rawParams: Record<string, string | string[] | undefined>,
-  requestId: string,
+  state: RequestState,
 ): Promise<Reply> {
-  const refusal = await authorize(request, spec.permission);
-  if (refusal) throw refusal;
+  await authorize(request, spec, state);
 
   let client: ReportsClient | ItemsClient | undefined;
   if (spec.area) {
@@ -113,18 +250,76 @@ async function handle<S extends OperationSpec>(
   }
 
   const params = parseWith(spec.params, rawParams, "path segment");
+  state.facts.params = (params ?? {}) as Record<string, unknown>;
   const query = spec.query ? parseWith(spec.query, queryObject(request), "query parameter") : undefined;
   const body = spec.body ? parseWith(spec.body, await readJsonBody(request), "field") : undefined;
+  state.facts.body = (body ?? {}) as Record<string, unknown>;
 
+  const { accounts, settings } = await accountsFor(request, state);
   return handler({
     params,
     query,
     body,
     client,
     upstreams: getUpstreams,
-    requestId,
+    requestId: state.requestId,
     request,
-  } as HandlerContext<S>);
+    user: state.user,
+    session: state.session,
+    accounts,
+    sessionSettings: settings,
+    cookies: state.jar,
+    clientAddress: clientAddress(request.headers, accounts.config.edge),
+    audit: (entry: HandlerAuditEntry) =>
+      writeAudit(accounts, {
+        userId: state.user?.id ?? null,
+        userEmail: state.user?.email ?? null,
+        ...entry,
+        requestId: state.requestId,
+      }),
+  } as unknown as HandlerContext<S>);
+}
+
+/** The operation's audit row: what was done, to what, and whether it worked, was refused, or failed. */
+async function auditOperation(spec: OperationSpec, state: RequestState, status: number, error: ApiError | null): Promise<void> {
+  const { audit } = spec;
+  // A known user means authorize() has loaded the accounts.
+  const accounts = state.accounts;
+  if (!audit || !state.user || !accounts) return;
+  const outcome = error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure";
+  const target = audit.target?.(state.facts) ?? null;
+  await writeAudit(accounts, {
+    userId: state.user.id,
+    userEmail: state.user.email,
+    action: audit.action,
+    target: target === null ? null : auditTarget(target, accounts),
+    outcome,
+    requestId: state.requestId,
+    detail: {
+      ...(error === null ? audit.detail?.(state.facts) : { error_code: error.code, status }),
+    },
+  });
+}
+
+function auditTarget(target: AuditTargetSpec, accounts: Accounts): AuditTarget {
+  return target.type === "purchase_code" ? purchaseCodeTarget(target.code, accounts.config.purchaseCodeHashKey) : target;
+}
+
+/**
+ * Writes one audit row. A failed write does not change the answer — the change upstream has happened and cannot
+ * be taken back, and failing the request would invite a retry that repeats it — but it is logged at error level
+ * with everything the row would have held, so that it can be restored from the log.
+ */
+async function writeAudit(accounts: Accounts, entry: AuditEntry): Promise<void> {
+  try {
+    await recordAudit(accounts.db, entry);
+  } catch (error) {
+    logEvent("error", "audit_write_failed", {
+      request_id: entry.requestId,
+      audit: { ...entry, target: entry.target ?? null },
+      error: describeError(error),
+    });
+  }
 }
 
 function parseWith(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
@@ -191,17 +386,20 @@ async function readCappedText(request: NextRequest): Promise<string> {
   return Buffer.concat(chunks, total).toString("utf8");
 }
 
-function toResponse(reply: Reply): Response {
-  if (reply.status === 204) return new Response(null, { status: 204, headers: reply.headers });
-  return Response.json(reply.json, { status: reply.status, headers: reply.headers });
+function toResponse(reply: Reply): NextResponse {
+  if (reply.status === 204) return new NextResponse(null, { status: 204, headers: reply.headers });
+  return NextResponse.json(reply.json, { status: reply.status, headers: reply.headers });
 }
 
-function errorResponse(error: ApiError, requestId: string): Response {
-  return Response.json(errorBody(error, requestId), { status: error.status, headers: error.headers });
+function errorResponse(error: ApiError, requestId: string): NextResponse {
+  return NextResponse.json(errorBody(error, requestId), { status: error.status, headers: error.headers });
 }
 
 function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof AccountError) return fromAccountError(error);
+  // The repositories validate again with the same schemas; a refusal there is still the client's input.
+  if (error instanceof z.ZodError) return invalidInput(error, "field");
   if (error instanceof UpstreamError) {
     const notFound = (spec.notFound ?? "Not found.").replace(/\{(\w+)\}/g, (_, name: string) => String(rawParams[name] ?? ""));
     return fromUpstreamError(error, notFound);
@@ -216,6 +414,7 @@ function writeLogLine(
   started: number,
   context: RequestContext,
   failure: { cause: unknown; answer: ApiError } | null,
+  user: User | null,
 ): void {
   const fields: Record<string, unknown> = {
     request_id: context.requestId,
@@ -224,6 +423,7 @@ function writeLogLine(
     operation: spec.id,
     status,
     duration_ms: Math.round(performance.now() - started),
+    ...(user ? { user_id: user.id } : {}),
     upstream: context.upstreamCalls,
   };
   if (failure) {

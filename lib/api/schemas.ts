@@ -3,6 +3,10 @@
 // /api/openapi.json, so the three cannot drift apart.
 import { z } from "zod";
 
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from "@/lib/auth/audit-actions";
+import { createUserInput, emailSchema, textError, updateUserInput } from "@/lib/auth/fields";
+import { PERMISSIONS, ROLES } from "@/lib/auth/permissions";
+
 // ---------------------------------------------------------------------------------------------------------
 // Values from the upstream document
 
@@ -263,3 +267,88 @@ export const PurchaseValidateBodySchema = z.strictObject({
     .describe("The purchase code to check, e.g. 11111111-1111-4111-8111-111111111111"),
 });
 export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Accounts: sign-in, the current user, the admin API. The user fields are validated with the same schemas as
+// the users repository and the CLI (lib/auth/fields.ts), so a person reads the same message everywhere.
+
+export const LoginBodySchema = z.strictObject({
+  email: emailSchema.describe("The account's email (case-insensitive)"),
+  password: z
+    .string(textError("password"))
+    .min(1, "password is required")
+    // Longer than any password the policy allows: refused before any hashing work.
+    .max(1024, "password is too long"),
+});
+export type LoginBody = z.output<typeof LoginBodySchema>;
+
+export const SessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+});
+
+export const CurrentSessionSchema = z.object({
+  user: SessionUserSchema,
+  permissions: z.array(z.enum(PERMISSIONS)).describe("What the role allows (the roles table in the README)"),
+  expires_at: isoTimestamp.describe("When the session ends unless a request renews it (idle) — never after the absolute limit"),
+});
+export type CurrentSession = z.infer<typeof CurrentSessionSchema>;
+
+export const UserSchema = z
+  .object({
+    id: z.string().describe("UUID"),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    disabled: z.boolean(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .describe("A portal user. The password hash is never returned.");
+export type UserOutput = z.infer<typeof UserSchema>;
+
+export const UserIdParamsSchema = z.object({ id: z.uuid({ error: "must be a user id (a UUID, as GET /api/admin/users lists)" }).describe("User id") });
+export const UserCreateBodySchema = createUserInput;
+export const UserUpdateBodySchema = updateUserInput;
+
+export const AuditRecordSchema = z.object({
+  id: z.number().int(),
+  at: isoTimestamp,
+  user_id: z.string().nullable().describe("Who acted; null for the CLI or an unknown email"),
+  user_email: z.string().nullable(),
+  action: z.enum(AUDIT_ACTIONS),
+  target: z
+    .object({ type: z.enum(["report", "project", "user", "purchase_code"]), id: z.string() })
+    .nullable()
+    .describe("A report id, a project name, a user id, or a purchase code's keyed hash (its last 4 characters in detail.last4)"),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  request_id: z.string().nullable(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditRecordOutput = z.infer<typeof AuditRecordSchema>;
+
+const auditInstant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
+  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
+
+export const AuditListQuerySchema = z
+  .strictObject({
+    user: z.string().max(320, "must be at most 320 characters").optional().describe("A user id or an email"),
+    action: z.enum(AUDIT_ACTIONS, { error: oneOf(AUDIT_ACTIONS) }).optional().describe("Only this action"),
+    from: auditInstant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
+    to: auditInstant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+    per_page: perPage.optional(),
+    page: page.optional(),
+  })
+  .refine((q) => !q.from || !q.to || bound(q.from, "start") <= bound(q.to, "end"), {
+    message: "must not be after to",
+    path: ["from"],
+  });
+export type AuditListQuery = z.output<typeof AuditListQuerySchema>;
+
+function bound(value: string, side: "start" | "end"): number {
+  const time = Date.parse(value);
+  return /^\d{4}-\d{2}-\d{2}$/.test(value) && side === "end" ? time + 86_400_000 - 1 : time;
+}

@@ -9,24 +9,10 @@ import { z } from "zod";
 import type { Db } from "@/lib/db";
 import type { AuditRow } from "@/lib/db/schema";
 
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome } from "./audit-actions";
 import { normalizeEmail } from "./fields";
 
-export const AUDIT_ACTIONS = [
-  "report.create",
-  "report.update",
-  "report.delete",
-  "project.delete",
-  "purchase.validate",
-  "user.create",
-  "user.update",
-  "auth.login",
-  "auth.login_failed",
-  "auth.logout",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
-
-export const AUDIT_OUTCOMES = ["success", "failure", "denied"] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+export { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome };
 
 /** What an action was about. A purchase code appears only as the output of purchaseCodeTarget(). */
 export type AuditTarget =

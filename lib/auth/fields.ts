@@ -1,5 +1,6 @@
-// The shape of each user field, in one place: the users repository, the config (ADMIN_EMAIL) and the CLI
-// all validate with these, so a person gets the same message wherever he types an email or a name.
+// The shape of each user field, in one place: the users repository, the config (ADMIN_EMAIL), the CLI and the
+// admin API all validate with these, so a person gets the same message wherever he types an email or a name.
+// No `server-only` and no Node modules: the API's schemas (and so the UI) may import them.
 import { z } from "zod";
 
 import { ROLES } from "./permissions";
@@ -30,6 +31,16 @@ export const nameSchema = z
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of: ${ROLES.join(", ")}` });
 
+export const PASSWORD_MIN_LENGTH = 12;
+// scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard.
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const passwordSchema = z
+  .string(textError("password"))
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`)
+  .refine((p) => p.trim() !== "", "password must not be only whitespace");
+
 /** For z.strictObject: names the unknown fields and the known ones, instead of zod's generic message. */
 export function onlyFields(known: readonly string[]) {
   return {
@@ -39,3 +50,23 @@ export function onlyFields(known: readonly string[]) {
         : undefined,
   };
 }
+
+export const createUserInput = z.strictObject(
+  { email: emailSchema, name: nameSchema, role: roleSchema, password: passwordSchema },
+  onlyFields(["email", "name", "role", "password"]),
+);
+
+export const updateUserInput = z
+  .strictObject(
+    {
+      name: nameSchema.optional(),
+      role: roleSchema.optional(),
+      disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
+      password: passwordSchema.optional(),
+    },
+    onlyFields(["name", "role", "disabled", "password"]),
+  )
+  .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
+    message: "nothing to change: give at least one of name, role, disabled, password",
+    when: (payload) => payload.issues.length === 0,
+  });

@@ -3,19 +3,10 @@
 //   scrypt$<N>$<r>$<p>$<salt base64url>$<hash base64url>
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-import { z } from "zod";
+import { PASSWORD_MAX_LENGTH } from "./fields";
 
-import { textError } from "./fields";
-
-export const PASSWORD_MIN_LENGTH = 12;
-// scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard.
-export const PASSWORD_MAX_LENGTH = 256;
-
-export const passwordSchema = z
-  .string(textError("password"))
-  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`)
-  .refine((p) => p.trim() !== "", "password must not be only whitespace");
+// The policy lives with the other field shapes (./fields.ts), where the API's schemas can use it too.
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordSchema } from "./fields";
 
 export interface ScryptParams {
   N: number; // CPU/memory cost, a power of two

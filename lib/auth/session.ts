@@ -16,9 +16,9 @@ import type { Db } from "@/lib/db";
 
 import { getUserById, type User } from "./users";
 
-export const SESSION_COOKIE_NAME = "gatehouse_session";
-/** Over https: the __Host- prefix makes the browser refuse the cookie unless Secure, Path=/ and no Domain. */
-export const SECURE_SESSION_COOKIE_NAME = "__Host-gatehouse_session";
+import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "./edge-names";
+
+export { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME };
 
 export interface SessionData {
   userId: string;

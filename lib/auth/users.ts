@@ -10,16 +10,8 @@ import { z } from "zod";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { UserRow } from "@/lib/db/schema";
 
-import { emailSchema, nameSchema, normalizeEmail, onlyFields, roleSchema } from "./fields";
-import {
-  DEFAULT_SCRYPT_PARAMS,
-  hashPassword,
-  needsRehash,
-  passwordSchema,
-  unmatchableHash,
-  verifyPassword,
-  type ScryptParams,
-} from "./password";
+import { createUserInput, normalizeEmail, updateUserInput } from "./fields";
+import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
 import type { Role } from "./permissions";
 
 /** A user as the rest of the app sees him: everything but the password hash. */
@@ -54,26 +46,9 @@ export interface UserStoreOptions {
   hashParams?: ScryptParams;
 }
 
-export const createUserInput = z.strictObject(
-  { email: emailSchema, name: nameSchema, role: roleSchema, password: passwordSchema },
-  onlyFields(["email", "name", "role", "password"]),
-);
+// The input schemas live with the field shapes (./fields.ts) so that the admin API validates with them too.
+export { createUserInput, updateUserInput };
 export type CreateUserInput = z.input<typeof createUserInput>;
-
-export const updateUserInput = z
-  .strictObject(
-    {
-      name: nameSchema.optional(),
-      role: roleSchema.optional(),
-      disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
-      password: passwordSchema.optional(),
-    },
-    onlyFields(["name", "role", "disabled", "password"]),
-  )
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
-    message: "nothing to change: give at least one of name, role, disabled, password",
-    when: (payload) => payload.issues.length === 0,
-  });
 export type UpdateUserInput = z.input<typeof updateUserInput>;
 
 function toUser(row: UserRow): User {

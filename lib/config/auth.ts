@@ -1,5 +1,5 @@
 // Accounts configuration: the store, session secrets and lifetimes, the first admin, the purchase-code hash
-// key. Read from the environment when asked (never at import), validated with zod, and reported by variable
+// key, the request edge (TRUST_PROXY, PUBLIC_ORIGIN) and the purchase-validation rate limits. Read from the environment when asked (never at import), validated with zod, and reported by variable
 // name — a secret's value never appears in a message.
 import "server-only";
 
@@ -11,6 +11,8 @@ import { z } from "zod";
 
 import { emailSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
+import { DEFAULT_PURCHASE_RATE_LIMITS, type PurchaseRateLimits } from "@/lib/auth/rate-limit";
+import { parseEdgeSettings, type EdgeSettings } from "@/lib/auth/request";
 
 import { ConfigError, type ConfigProblem } from "./env";
 
@@ -52,6 +54,10 @@ export interface AuthConfig {
   firstAdmin: { email: string; password: string } | null;
   purchaseCodeHashKey: string;
   purchaseCodeHashKeySource: "env" | "derived";
+  /** TRUST_PROXY and PUBLIC_ORIGIN (lib/auth/request.ts). */
+  edge: EdgeSettings;
+  /** Purchase validations allowed per minute (PURCHASE_RATE_LIMIT_PER_USER, PURCHASE_RATE_LIMIT_PER_IP). */
+  purchaseRateLimits: PurchaseRateLimits;
 }
 
 export interface LoadAuthConfigOptions {
@@ -72,6 +78,12 @@ const minutes = (max: number) =>
     .positive("must be more than 0")
     .max(max, `must be at most ${max}`);
 
+const perMinute = z.coerce
+  .number({ error: "must be a number of requests per minute" })
+  .int("must be a whole number of requests per minute")
+  .min(1, "must be at least 1")
+  .max(100_000, "must be at most 100000");
+
 const envSchema = z.object({
   SESSION_SECRET: z.string().optional(),
   SESSION_ABSOLUTE_TIMEOUT_HOURS: hours(24 * 30).default(DEFAULT_SESSION_ABSOLUTE_TIMEOUT_HOURS),
@@ -82,6 +94,8 @@ const envSchema = z.object({
     .string()
     .min(SESSION_SECRET_MIN_LENGTH, `must be at least ${SESSION_SECRET_MIN_LENGTH} characters`)
     .optional(),
+  PURCHASE_RATE_LIMIT_PER_USER: perMinute.default(DEFAULT_PURCHASE_RATE_LIMITS.perUser),
+  PURCHASE_RATE_LIMIT_PER_IP: perMinute.default(DEFAULT_PURCHASE_RATE_LIMITS.perIp),
 });
 
 // An empty variable (`FOO=` in a .env file) means "not set".
@@ -92,7 +106,8 @@ function withoutEmpty(env: Env): Env {
 /** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
 export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data" }: LoadAuthConfigOptions): AuthConfig {
   const parsed = envSchema.safeParse(withoutEmpty(env));
-  const problems: ConfigProblem[] = [];
+  const edge = parseEdgeSettings(env);
+  const problems: ConfigProblem[] = [...edge.problems];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       // The field schemas shared with the users repository say "email must …" / "password must …".
@@ -162,6 +177,8 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
       vars.PURCHASE_CODE_HASH_KEY ??
       Buffer.from(hkdfSync("sha256", newestSecret, "", "gatehouse purchase-code hash key", 32)).toString("hex"),
     purchaseCodeHashKeySource: vars.PURCHASE_CODE_HASH_KEY === undefined ? "derived" : "env",
+    edge: edge.settings,
+    purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
   };
 }
 

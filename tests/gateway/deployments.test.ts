@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "../support/canary";
-import { freePort, startGateway, startGatewayExpectingFailure, type GatewayProcess } from "../support/gateway";
+import { freePort, startGateway, startGatewayExpectingFailure, type GatewayProcess, type SignedInClient } from "../support/gateway";
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
 
 import { browserRequest, routeCases, withItemId, type RouteCase } from "./route-table";
@@ -25,11 +25,14 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** Runs `body` against a gateway started with `env`, then checks it leaked no key, and stops it. */
-async function withGateway(env: Record<string, string | undefined>, body: (gateway: GatewayProcess) => Promise<void>) {
+/**
+ * Runs `body` against a gateway started with `env` — with a client signed in as the admin, who may use every
+ * route — then checks it leaked no key, and stops it.
+ */
+async function withGateway(env: Record<string, string | undefined>, body: (gateway: GatewayProcess, api: SignedInClient) => Promise<void>) {
   const gateway = await startGateway(env);
   try {
-    await body(gateway);
+    await body(gateway, await gateway.signIn("admin"));
     gateway.assertNoKeyLeaked();
   } finally {
     await gateway.stop();
@@ -38,28 +41,28 @@ async function withGateway(env: Record<string, string | undefined>, body: (gatew
 
 const cases = withItemId(routeCases(), 1);
 
-async function everyRoute(gateway: GatewayProcess, filter: (c: RouteCase) => boolean = () => true) {
+async function everyRoute(api: SignedInClient, filter: (c: RouteCase) => boolean = () => true) {
   const selected = cases.filter(filter);
-  const answers = await Promise.all(selected.map((c) => gateway.request(c.path, browserRequest(c))));
+  const answers = await Promise.all(selected.map((c) => api.request(c.path, browserRequest(c))));
   return selected.map((c, i) => ({ c, res: answers[i]! }));
 }
 
 describe("only area B configured", () => {
   it("answers 503 area_not_configured on area A routes, serves area B, and says so in readiness", async () => {
     const env = { ITEMS_API_BASE_URL: sandbox.itemsBaseUrl, ITEMS_API_KEY: CANARY.itemsEmpty };
-    await withGateway(env, async (gateway) => {
-      for (const { c, res } of await everyRoute(gateway, (c) => c.area === "reports")) {
+    await withGateway(env, async (gateway, api) => {
+      for (const { c, res } of await everyRoute(api, (c) => c.area === "reports")) {
         expect(res.status, c.name).toBe(503);
         expect(res.json.error.code).toBe("area_not_configured");
         expect(res.json.error.message).toContain("REPORTS_API_BASE_URL");
       }
       // The seller without items: the upstream's "No Items Found" is an empty list.
-      const items = await gateway.request("/api/items");
+      const items = await api.request("/api/items");
       expect(items.status).toBe(200);
       expect(items.json).toEqual({ data: [] });
-      expect((await gateway.request("/api/account")).status).toBe(200);
+      expect((await api.request("/api/account")).status).toBe(200);
 
-      const ready = await gateway.request("/api/ready");
+      const ready = await api.request("/api/ready");
       expect(ready.status).toBe(200);
       expect(ready.json.areas).toEqual({
         reports: { configured: false },
@@ -79,13 +82,13 @@ describe("upstreams down", () => {
       ITEMS_API_BASE_URL: `http://127.0.0.1:${port}/market`,
       ITEMS_API_KEY: CANARY.items,
     };
-    await withGateway(env, async (gateway) => {
-      for (const { c, res } of await everyRoute(gateway)) {
+    await withGateway(env, async (gateway, api) => {
+      for (const { c, res } of await everyRoute(api)) {
         expect(res.status, c.name).toBe(502);
         expect(res.json.error.code, c.name).toBe("upstream_unreachable");
       }
-      expect((await gateway.request("/api/health")).status).toBe(200);
-      const ready = await gateway.request("/api/ready");
+      expect((await api.request("/api/health")).status).toBe(200);
+      const ready = await api.request("/api/ready");
       expect(ready.status).toBe(503);
       expect(ready.json).toMatchObject({
         status: "not_ready",
@@ -103,14 +106,14 @@ describe("keys rejected by the upstreams", () => {
       ITEMS_API_BASE_URL: sandbox.itemsBaseUrl,
       ITEMS_API_KEY: "not-a-key-the-sandbox-knows-2",
     };
-    await withGateway(env, async (gateway) => {
-      for (const { c, res } of await everyRoute(gateway)) {
+    await withGateway(env, async (gateway, api) => {
+      for (const { c, res } of await everyRoute(api)) {
         expect(res.status, c.name).toBe(502);
         expect(res.json.error.code, c.name).toBe("upstream_auth");
         expect(res.json.error.message).toContain(c.area === "reports" ? "check REPORTS_API_KEY" : "check ITEMS_API_KEY");
         expect(res.text).not.toContain("not-a-key-the-sandbox-knows");
       }
-      const ready = await gateway.request("/api/ready");
+      const ready = await api.request("/api/ready");
       expect(ready.status).toBe(503);
       expect(ready.json.areas.reports).toMatchObject({ reachable: true, key_accepted: false });
       expect(ready.json.areas.items).toMatchObject({ reachable: true, key_accepted: false });
@@ -130,16 +133,16 @@ describe("demo mode", () => {
   });
 
   it("with no area configured, starts the embedded sandbox, says so, and serves both areas from it", async () => {
-    await withGateway({ SANDBOX_PORT: "0", SANDBOX_DATA_DIR: dataDir }, async (gateway) => {
+    await withGateway({ SANDBOX_PORT: "0", SANDBOX_DATA_DIR: dataDir }, async (gateway, api) => {
       const announcement = gateway.logLines().find((line) => line.mode === "demo");
       expect(announcement?.msg).toContain("demo mode");
       expect(announcement?.sandbox_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-      const ready = await gateway.request("/api/ready");
+      const ready = await api.request("/api/ready");
       expect(ready.json).toMatchObject({ status: "ready", mode: "demo" });
-      const reports = await gateway.request("/api/reports?per_page=25");
+      const reports = await api.request("/api/reports?per_page=25");
       expect(reports.json.data).toHaveLength(25);
-      const purchase = await gateway.request("/api/purchases/validate", {
+      const purchase = await api.request("/api/purchases/validate", {
         method: "POST",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),

@@ -6,15 +6,18 @@ import { AccountSchema, ItemSchema, PurchaseSchema } from "@/lib/api/schemas";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "../support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess } from "../support/gateway";
+import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
+/** Signed in as the admin, who may use every route: these tests are about the gateway, not about roles. */
+let api: SignedInClient;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(sandboxEnv(sandbox));
+  api = await gateway.signIn("admin");
 });
 afterAll(async () => {
   await gateway?.stop();
@@ -33,7 +36,7 @@ const validate = (body: unknown, headers: Record<string, string> = { "Content-Ty
 });
 
 async function expectFieldError(path: string, field: string, init?: RequestInit) {
-  const res = await gateway.request(path, init);
+  const res = await api.request(path, init);
   expect(res.status, res.text).toBe(400);
   expect(res.json.error.code).toBe("invalid_input");
   expect(Object.keys(res.json.error.fields)).toEqual([field]);
@@ -42,7 +45,7 @@ async function expectFieldError(path: string, field: string, init?: RequestInit)
 
 describe("GET /api/account", () => {
   it("answers the account with numbers as numbers and timestamps in ISO 8601 UTC", async () => {
-    const res = await gateway.request("/api/account");
+    const res = await api.request("/api/account");
     expect(res.status).toBe(200);
     const account = AccountSchema.parse(res.json.data);
     expect(typeof account.balance).toBe("number");
@@ -57,7 +60,7 @@ describe("GET /api/account", () => {
 
 describe("GET /api/items", () => {
   it("answers every item of the account, media as the document says per kind", async () => {
-    const res = await gateway.request("/api/items");
+    const res = await api.request("/api/items");
     expect(res.status).toBe(200);
     const items = res.json.data.map((item: unknown) => ItemSchema.parse(item));
     expect(items.length).toBeGreaterThanOrEqual(24);
@@ -72,9 +75,9 @@ describe("GET /api/items", () => {
 
 describe("GET /api/items/{id}", () => {
   it("answers one item of the account", async () => {
-    const list = await gateway.request("/api/items");
+    const list = await api.request("/api/items");
     const first = list.json.data[0];
-    const res = await gateway.request(`/api/items/${first.id}`);
+    const res = await api.request(`/api/items/${first.id}`);
     expect(res.status).toBe(200);
     expect(res.json.data).toEqual(first);
   });
@@ -84,7 +87,7 @@ describe("GET /api/items/{id}", () => {
   });
 
   it("answers 404 for an item the account does not have (upstream: Item Not Found)", async () => {
-    const res = await gateway.request("/api/items/987654");
+    const res = await api.request("/api/items/987654");
     expect(res.status).toBe(404);
     expect(res.json.error).toMatchObject({ code: "not_found", message: "There is no item with id 987654 in this account." });
   });
@@ -92,7 +95,7 @@ describe("GET /api/items/{id}", () => {
 
 describe("POST /api/purchases/validate", () => {
   it("a code with active support: valid, with the purchase and supported_until in the future", async () => {
-    const res = await gateway.request("/api/purchases/validate", validate({ purchase_code: FIXED_PURCHASE_CODES.active }));
+    const res = await api.request("/api/purchases/validate", validate({ purchase_code: FIXED_PURCHASE_CODES.active }));
     expect(res.status).toBe(200);
     expect(res.json.data.valid).toBe(true);
     const purchase = PurchaseSchema.parse(res.json.data.purchase);
@@ -103,25 +106,25 @@ describe("POST /api/purchases/validate", () => {
   });
 
   it("a code whose support expired: valid, supported_until in the past", async () => {
-    const res = await gateway.request("/api/purchases/validate", validate({ purchase_code: FIXED_PURCHASE_CODES.expired }));
+    const res = await api.request("/api/purchases/validate", validate({ purchase_code: FIXED_PURCHASE_CODES.expired }));
     expect(res.json.data.valid).toBe(true);
     expect(res.json.data.purchase.supported_until < new Date().toISOString()).toBe(true);
   });
 
   it("a code without support: valid, supported_until omitted", async () => {
-    const res = await gateway.request("/api/purchases/validate", validate({ purchase_code: FIXED_PURCHASE_CODES.none }));
+    const res = await api.request("/api/purchases/validate", validate({ purchase_code: FIXED_PURCHASE_CODES.none }));
     expect(res.json.data.valid).toBe(true);
     expect(res.json.data.purchase).not.toHaveProperty("supported_until");
   });
 
   it("an unknown code is an answer, not an error: valid false with the upstream's message", async () => {
-    const res = await gateway.request("/api/purchases/validate", validate({ purchase_code: "44444444-4444-4444-8444-444444444444" }));
+    const res = await api.request("/api/purchases/validate", validate({ purchase_code: "44444444-4444-4444-8444-444444444444" }));
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: { valid: false, message: "Invalid purchase code" } });
   });
 
   it("trims surrounding spaces from a pasted code", async () => {
-    await gateway.request("/api/purchases/validate", validate({ purchase_code: `  ${FIXED_PURCHASE_CODES.active}\n` }));
+    await api.request("/api/purchases/validate", validate({ purchase_code: `  ${FIXED_PURCHASE_CODES.active}\n` }));
     expect((await sandbox.requests())[0]?.form?.purchase_code).toBe(FIXED_PURCHASE_CODES.active);
   });
 
@@ -138,10 +141,10 @@ describe("POST /api/purchases/validate", () => {
   });
 
   it("answers malformed JSON with 400 and a form body with 415", async () => {
-    const bad = await gateway.request("/api/purchases/validate", validate("{purchase_code:"));
+    const bad = await api.request("/api/purchases/validate", validate("{purchase_code:"));
     expect(bad.status).toBe(400);
     expect(bad.json.error.code).toBe("invalid_json");
-    const form = await gateway.request(
+    const form = await api.request(
       "/api/purchases/validate",
       validate(`purchase_code=${FIXED_PURCHASE_CODES.active}`, { "Content-Type": "application/x-www-form-urlencoded" }),
     );

@@ -5,15 +5,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ReportSchema } from "@/lib/api/schemas";
 
 import { CANARY } from "../support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess } from "../support/gateway";
+import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
+/** Signed in as the admin, who may use every route: these tests are about the gateway, not about roles. */
+let api: SignedInClient;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(sandboxEnv(sandbox));
+  api = await gateway.signIn("admin");
 });
 afterAll(async () => {
   await gateway?.stop();
@@ -31,7 +34,7 @@ const json = (body: unknown, method = "POST"): RequestInit => ({
 
 /** A 400 naming exactly `field`, and the upstream never asked. */
 async function expectFieldError(path: string, field: string, init?: RequestInit) {
-  const res = await gateway.request(path, init);
+  const res = await api.request(path, init);
   expect(res.status, res.text).toBe(400);
   expect(res.json.error.code).toBe("invalid_input");
   expect(Object.keys(res.json.error.fields)).toEqual([field]);
@@ -42,7 +45,7 @@ async function expectFieldError(path: string, field: string, init?: RequestInit)
 
 describe("GET /api/reports", () => {
   it("answers the first page with the contract's meta, and reports without passwords", async () => {
-    const res = await gateway.request("/api/reports");
+    const res = await api.request("/api/reports");
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(10);
     expect(res.json.meta).toEqual({ page: 1, per_page: 10, total: expect.any(Number), last_page: Math.ceil(res.json.meta.total / 10) });
@@ -54,22 +57,22 @@ describe("GET /api/reports", () => {
   });
 
   it("filters, sorts and pages through the upstream", async () => {
-    const bad = await gateway.request("/api/reports?result=bad&per_page=100");
+    const bad = await api.request("/api/reports?result=bad&per_page=100");
     expect(bad.json.data.length).toBeGreaterThan(0);
     expect(bad.json.data.every((r: { result: string }) => r.result === "bad")).toBe(true);
 
-    const shop = await gateway.request(`/api/reports?project=${encodeURIComponent("my shop")}`);
+    const shop = await api.request(`/api/reports?project=${encodeURIComponent("my shop")}`);
     expect(shop.json.data.length).toBeGreaterThan(0);
     expect(shop.json.data.every((r: { project: string }) => r.project === "my shop")).toBe(true);
 
-    const sorted = await gateway.request("/api/reports?sort_by=url&sort=asc&per_page=25&page=2&search=https&search_by=url");
+    const sorted = await api.request("/api/reports?sort_by=url&sort=asc&per_page=25&page=2&search=https&search_by=url");
     expect(sorted.json.meta).toMatchObject({ page: 2, per_page: 25 });
     const urls = sorted.json.data.map((r: { url: string }) => r.url);
     expect(urls).toEqual([...urls].sort());
   });
 
   it("treats an empty parameter as absent (a form's blank search box)", async () => {
-    const res = await gateway.request("/api/reports?search=&result=");
+    const res = await api.request("/api/reports?search=&result=");
     expect(res.status).toBe(200);
     expect((await sandbox.requests())[0]?.query).toEqual({});
   });
@@ -100,7 +103,7 @@ describe("GET /api/reports", () => {
 
 describe("GET /api/reports/{id}", () => {
   it("answers one report", async () => {
-    const res = await gateway.request("/api/reports/5");
+    const res = await api.request("/api/reports/5");
     expect(res.status).toBe(200);
     expect(ReportSchema.parse(res.json.data).id).toBe(5);
   });
@@ -114,7 +117,7 @@ describe("GET /api/reports/{id}", () => {
   });
 
   it("answers 404 with a message for an id the upstream does not know", async () => {
-    const res = await gateway.request("/api/reports/987654");
+    const res = await api.request("/api/reports/987654");
     expect(res.status).toBe(404);
     expect(res.json.error).toMatchObject({ code: "not_found", message: "There is no report with id 987654." });
   });
@@ -122,15 +125,15 @@ describe("GET /api/reports/{id}", () => {
 
 describe("POST /api/reports", () => {
   it("creates a report (201), which can then be read", async () => {
-    const res = await gateway.request("/api/reports", json({ url: "https://newsite.example.net/about", privacy: 1 }));
+    const res = await api.request("/api/reports", json({ url: "https://newsite.example.net/about", privacy: 1 }));
     expect(res.status).toBe(201);
     expect(res.json.data).toMatchObject({ url: "https://newsite.example.net/about", privacy: 1, project: "newsite.example.net" });
-    const again = await gateway.request(`/api/reports/${res.json.data.id}`);
+    const again = await api.request(`/api/reports/${res.json.data.id}`);
     expect(again.json.data).toEqual(res.json.data);
   });
 
   it("creates a password-protected report without ever returning the password", async () => {
-    const res = await gateway.request("/api/reports", json({ url: "https://private.example.net/", privacy: 2, password: "letmein-42" }));
+    const res = await api.request("/api/reports", json({ url: "https://private.example.net/", privacy: 2, password: "letmein-42" }));
     expect(res.status).toBe(201);
     expect(res.json.data.privacy).toBe(2);
     expect(res.text).not.toContain("letmein-42");
@@ -162,7 +165,7 @@ describe("POST /api/reports", () => {
       [json({ url: "https://a.example/", pad: "x".repeat(70 * 1024) }), 413, "payload_too_large"],
     ];
     for (const [init, status, code] of cases) {
-      const res = await gateway.request("/api/reports", init);
+      const res = await api.request("/api/reports", init);
       expect(res.status).toBe(status);
       expect(res.json.error.code).toBe(code);
     }
@@ -172,10 +175,10 @@ describe("POST /api/reports", () => {
 
 describe("PATCH /api/reports/{id}", () => {
   it("changes privacy and password, and regenerates results", async () => {
-    const res = await gateway.request("/api/reports/10", json({ privacy: 2, password: "p4ssword" }, "PATCH"));
+    const res = await api.request("/api/reports/10", json({ privacy: 2, password: "p4ssword" }, "PATCH"));
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ id: 10, privacy: 2 });
-    const regenerated = await gateway.request("/api/reports/10", json({ results: true }, "PATCH"));
+    const regenerated = await api.request("/api/reports/10", json({ results: true }, "PATCH"));
     expect(regenerated.status).toBe(200);
     expect(ReportSchema.parse(regenerated.json.data).id).toBe(10);
     const [, second] = await sandbox.requests();
@@ -183,7 +186,7 @@ describe("PATCH /api/reports/{id}", () => {
   });
 
   it("refuses an update with nothing in it, without naming a field", async () => {
-    const res = await gateway.request("/api/reports/10", json({}, "PATCH"));
+    const res = await api.request("/api/reports/10", json({}, "PATCH"));
     expect(res.status).toBe(400);
     expect(res.json.error).toMatchObject({ code: "invalid_input", message: "Nothing to update: send privacy, password or results." });
     expect(res.json.error.fields).toBeUndefined();
@@ -201,17 +204,17 @@ describe("PATCH /api/reports/{id}", () => {
 
   it("answers 400 for a bad id and 404 for an unknown one", async () => {
     await expectFieldError("/api/reports/x", "id", json({ privacy: 0 }, "PATCH"));
-    expect((await gateway.request("/api/reports/987654", json({ privacy: 0 }, "PATCH"))).status).toBe(404);
+    expect((await api.request("/api/reports/987654", json({ privacy: 0 }, "PATCH"))).status).toBe(404);
   });
 });
 
 describe("DELETE /api/reports/{id}", () => {
   it("deletes (204), after which the report is not found", async () => {
-    const res = await gateway.request("/api/reports/20", { method: "DELETE" });
+    const res = await api.request("/api/reports/20", { method: "DELETE" });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
-    expect((await gateway.request("/api/reports/20")).status).toBe(404);
-    expect((await gateway.request("/api/reports/20", { method: "DELETE" })).status).toBe(404);
+    expect((await api.request("/api/reports/20")).status).toBe(404);
+    expect((await api.request("/api/reports/20", { method: "DELETE" })).status).toBe(404);
   });
 
   it("answers 400 for a bad id", async () => {
@@ -221,7 +224,7 @@ describe("DELETE /api/reports/{id}", () => {
 
 describe("GET /api/projects", () => {
   it("answers projects with their creation time", async () => {
-    const res = await gateway.request("/api/projects?sort_by=project&sort=asc&per_page=100");
+    const res = await api.request("/api/projects?sort_by=project&sort=asc&per_page=100");
     expect(res.status).toBe(200);
     expect(res.json.meta).toMatchObject({ page: 1, per_page: 100 });
     const names = res.json.data.map((p: { project: string }) => p.project);
@@ -231,7 +234,7 @@ describe("GET /api/projects", () => {
   });
 
   it("searches by name", async () => {
-    const res = await gateway.request("/api/projects?search=shop&search_by=project");
+    const res = await api.request("/api/projects?search=shop&search_by=project");
     expect(res.json.data.every((p: { project: string }) => p.project.includes("shop"))).toBe(true);
   });
 
@@ -250,17 +253,17 @@ describe("GET /api/projects", () => {
 describe("DELETE /api/projects/{project}", () => {
   it("deletes projects whose names hold a space or non-ASCII letters", async () => {
     for (const name of ["my shop", "café-münchen.de"]) {
-      const res = await gateway.request(`/api/projects/${encodeURIComponent(name)}`, { method: "DELETE" });
+      const res = await api.request(`/api/projects/${encodeURIComponent(name)}`, { method: "DELETE" });
       expect(res.status, name).toBe(204);
     }
     const paths = (await sandbox.requests()).map((r) => r.path);
     expect(paths).toEqual(["/seo/api/v1/projects/my%20shop", "/seo/api/v1/projects/caf%C3%A9-m%C3%BCnchen.de"]);
-    const left = await gateway.request("/api/projects?per_page=100");
+    const left = await api.request("/api/projects?per_page=100");
     expect(left.json.data.map((p: { project: string }) => p.project)).not.toContain("my shop");
   });
 
   it("answers 404 naming the project when the upstream does not know it", async () => {
-    const res = await gateway.request("/api/projects/nothing-here", { method: "DELETE" });
+    const res = await api.request("/api/projects/nothing-here", { method: "DELETE" });
     expect(res.status).toBe(404);
     expect(res.json.error.message).toBe("There is no project named nothing-here.");
   });
@@ -272,7 +275,7 @@ describe("DELETE /api/projects/{project}", () => {
 
 describe("methods, unknown routes, health, readiness", () => {
   it("answers an unsupported method with a JSON 405 and Allow", async () => {
-    const res = await gateway.request("/api/reports/1", { method: "PUT" });
+    const res = await api.request("/api/reports/1", { method: "PUT" });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, PATCH, DELETE, HEAD, OPTIONS");
     expect(res.json.error.code).toBe("method_not_allowed");
@@ -280,25 +283,25 @@ describe("methods, unknown routes, health, readiness", () => {
   });
 
   it("answers OPTIONS with the real methods", async () => {
-    const res = await gateway.request("/api/reports", { method: "OPTIONS" });
+    const res = await api.request("/api/reports", { method: "OPTIONS" });
     expect(res.status).toBe(204);
     expect(res.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
   });
 
   it("answers an unknown /api path with a JSON 404", async () => {
-    const res = await gateway.request("/api/reportz");
+    const res = await api.request("/api/reportz");
     expect(res.status).toBe(404);
     expect(res.json.error.code).toBe("not_found");
   });
 
   it("health answers without calling any upstream", async () => {
-    const res = await gateway.request("/api/health");
+    const res = await api.request("/api/health");
     expect(res.json).toEqual({ status: "ok" });
     expect(await sandbox.requests()).toEqual([]);
   });
 
   it("ready checks both areas", async () => {
-    const res = await gateway.request("/api/ready");
+    const res = await api.request("/api/ready");
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({
       status: "ready",
@@ -310,7 +313,7 @@ describe("methods, unknown routes, health, readiness", () => {
 
 describe("GET /api/openapi.json", () => {
   it("describes every route, generated from the validating schemas", async () => {
-    const res = await gateway.request("/api/openapi.json");
+    const res = await api.request("/api/openapi.json");
     expect(res.status).toBe(200);
     const doc = res.json;
     expect(doc.openapi).toBe("3.1.0");
@@ -333,6 +336,13 @@ describe("GET /api/openapi.json", () => {
         "GET /api/health health",
         "GET /api/ready ready",
         "GET /api/openapi.json openapi",
+        "POST /api/auth/login login",
+        "POST /api/auth/logout logout",
+        "GET /api/auth/me me",
+        "GET /api/admin/users listUsers",
+        "POST /api/admin/users createUser",
+        "PATCH /api/admin/users/{id} updateUser",
+        "GET /api/admin/audit listAudit",
       ].sort(),
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");

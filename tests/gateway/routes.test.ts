@@ -7,7 +7,7 @@ import { operations } from "@/lib/api/operations";
 import type { FaultSpec, LoggedRequest } from "@/lib/sandbox";
 
 import { CANARY } from "../support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess } from "../support/gateway";
+import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
 
 import { browserRequest, routeCases, withItemId, type RouteCase } from "./route-table";
@@ -16,12 +16,15 @@ const TIMEOUT_MS = 800;
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
+/** Signed in as the admin, who may use every route: these tests are about the gateway, not about roles. */
+let api: SignedInClient;
 let cases: RouteCase[];
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(sandboxEnv(sandbox, { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) }));
-  const items = await gateway.request("/api/items");
+  api = await gateway.signIn("admin");
+  const items = await api.request("/api/items");
   cases = withItemId(routeCases(), items.json.data[0].id);
 });
 afterAll(async () => {
@@ -60,7 +63,9 @@ function expectDocumentedRequest(c: RouteCase, received: LoggedRequest): void {
   expect(headers.accept).toBe("application/json");
   expect(headers.authorization).toBe(c.area === "reports" ? `Bearer ${CANARY.reports}` : undefined);
   expect(headers["content-type"]).toBe(c.upstream.form ? "application/x-www-form-urlencoded" : undefined);
+  // The browser's Cookie, Authorization and X-CSRF headers (and our session cookie) never go upstream.
   expect(headers.cookie).toBeUndefined();
+  expect(headers["x-csrf"]).toBeUndefined();
   expect(headers["x-csrf-token"]).toBeUndefined();
   expect(headers["x-api-key"]).toBeUndefined();
 }
@@ -68,7 +73,7 @@ function expectDocumentedRequest(c: RouteCase, received: LoggedRequest): void {
 describe("every route, success", () => {
   it.each(caseNames)("%s answers and sends exactly the documented upstream request", async (name) => {
     const c = caseNamed(name);
-    const res = await gateway.request(c.path, browserRequest(c));
+    const res = await api.request(c.path, browserRequest(c));
     expect(res.status, res.text).toBe(c.successStatus);
     const requestId = res.headers.get("x-request-id");
     expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -115,7 +120,7 @@ function upstreamErrorBody(c: RouteCase, status: number): unknown {
 
 async function requestWithFault(c: RouteCase, fault: Omit<FaultSpec, "path" | "method">) {
   await sandbox.injectFault({ ...fault, method: c.upstream.method as FaultSpec["method"], path: c.upstream.path, times: 1 });
-  const res = await gateway.request(c.path, browserRequest(c));
+  const res = await api.request(c.path, browserRequest(c));
   expect(res.headers.get("x-request-id")).toBeTruthy();
   return res;
 }
@@ -192,7 +197,7 @@ describe("every route, upstream failures", () => {
     // All routes at once, so the suite waits for one timeout rather than eleven.
     await sandbox.injectFault({ path: "/seo/*", kind: "hang" });
     await sandbox.injectFault({ path: "/market/*", kind: "hang" });
-    const answers = await Promise.all(cases.map((c) => gateway.request(c.path, browserRequest(c))));
+    const answers = await Promise.all(cases.map((c) => api.request(c.path, browserRequest(c))));
     answers.forEach((res) => expectError(res, 504, "upstream_timeout"));
     const lines = await Promise.all(answers.map((res) => gateway.logLineFor(res.headers.get("x-request-id")!)));
     for (const line of lines) {
@@ -203,10 +208,10 @@ describe("every route, upstream failures", () => {
 
 describe("request ids and log lines", () => {
   it("keeps a well-formed incoming X-Request-Id and replaces a malformed one", async () => {
-    const kept = await gateway.request("/api/reports/1", { headers: { "X-Request-Id": "proxy-abc-12345" } });
+    const kept = await api.request("/api/reports/1", { headers: { "X-Request-Id": "proxy-abc-12345" } });
     expect(kept.headers.get("x-request-id")).toBe("proxy-abc-12345");
     expect(await gateway.logLineFor("proxy-abc-12345")).toMatchObject({ status: 200, path: "/api/reports/1" });
-    const replaced = await gateway.request("/api/reports/1", { headers: { "X-Request-Id": "bad id\twith spaces" } });
+    const replaced = await api.request("/api/reports/1", { headers: { "X-Request-Id": "bad id\twith spaces" } });
     expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 

@@ -1,10 +1,18 @@
 // Starts the built portal (`next start`) on a free 127.0.0.1 port for an HTTP test file, with the environment the
 // test chooses, and captures its output so tests can read the log lines. Needs a build: `npx tsx
 // tests/support/build.ts`. Always `await gateway.stop()` in afterAll.
+//
+// Every gateway gets accounts unless the test's environment says otherwise: a session secret, a first admin
+// (TEST_ADMIN) and its own temporary SQLite store. The API needs a session: `await gateway.signIn("viewer")`
+// returns a client whose requests carry that user's cookie and, on POST/PUT/PATCH/DELETE, `X-CSRF: 1`.
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
+
+import type { Role } from "@/lib/auth/permissions";
 
 import { assertNoCanary, CANARY } from "./canary";
 import type { TestSandbox } from "./sandbox";
@@ -29,7 +37,33 @@ export interface GatewayProcess {
   logLineFor(requestId: string): Promise<LogLine>;
   /** Throws if a canary key appears in any recorded response (body or header) or any output line. */
   assertNoKeyLeaked(): void;
+  /** The environment the gateway was started with (after the accounts defaults). */
+  env: Record<string, string>;
+  /** Its accounts store (a temporary SQLite file unless the test gave DATABASE_URL). */
+  databaseUrl: string;
+  /**
+   * Signs in and returns a client for that session. A role other than admin gets a user of its own
+   * (`<role>@gatehouse.test`, created through the admin API the first time); the admin is TEST_ADMIN. Each call
+   * is a new sign-in, so a new session.
+   */
+  signIn(who: Role | Credentials): Promise<SignedInClient>;
   stop(): Promise<void>;
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export interface SignedInClient {
+  user: { id: string; email: string; name: string; role: Role };
+  /** The session cookie as a Cookie header value (`name=value`); follows renewals the gateway sends. */
+  cookie(): string;
+  /**
+   * A request with this session's cookie (replacing any session cookie in `init`) and, on state-changing
+   * methods, `X-CSRF: 1` unless `init` sets X-CSRF itself. Recorded for the key scan like `gateway.request`.
+   */
+  request(pathname: string, init?: RequestInit): Promise<GatewayResponse>;
 }
 
 export interface GatewayResponse {
@@ -43,6 +77,14 @@ export interface GatewayResponse {
 export type LogLine = Record<string, unknown> & { msg?: string; request_id?: string };
 
 const NEXT_BIN = path.join("node_modules", ".bin", "next");
+
+/** The first admin of every test gateway (ADMIN_EMAIL / ADMIN_PASSWORD). */
+export const TEST_ADMIN: Credentials = { email: "admin@gatehouse.test", password: "admin password for tests" };
+/** The password of the users signIn(role) creates. */
+export const TEST_USER_PASSWORD = "role password for tests";
+export const TEST_SESSION_SECRET = "test-session-secret-0123456789-abcdefghij";
+
+const SESSION_COOKIE = /^(__Host-)?gatehouse_session$/;
 
 /** Environment for a gateway whose areas both point at the sandbox with the canary keys. */
 export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
@@ -83,7 +125,59 @@ const GATEWAY_VARIABLES = [
   "UPSTREAM_TIMEOUT_MS",
   "SANDBOX_PORT",
   "SANDBOX_DATA_DIR",
+  "DATABASE_URL",
+  "SESSION_SECRET",
+  "SESSION_ABSOLUTE_TIMEOUT_HOURS",
+  "SESSION_IDLE_TIMEOUT_MINUTES",
+  "ADMIN_EMAIL",
+  "ADMIN_PASSWORD",
+  "PURCHASE_CODE_HASH_KEY",
+  "TRUST_PROXY",
+  "PUBLIC_ORIGIN",
+  "PURCHASE_RATE_LIMIT_PER_USER",
+  "PURCHASE_RATE_LIMIT_PER_IP",
 ];
+
+/**
+ * The test's environment over the accounts defaults: a key the test names (even as undefined, to leave it
+ * unset) wins. Returns the environment and the temporary folder holding the default store, if one was made.
+ */
+async function withAccounts(env: Record<string, string | undefined>): Promise<{ env: Record<string, string>; tempDir: string | null }> {
+  let tempDir: string | null = null;
+  const defaults: Record<string, string> = {
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+  };
+  if (!("DATABASE_URL" in env)) {
+    tempDir = await mkdtemp(path.join(tmpdir(), "gatehouse-store-"));
+    defaults.DATABASE_URL = path.join(tempDir, "gatehouse.db");
+  }
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...defaults, ...env })) if (value !== undefined) merged[name] = value;
+  return { env: merged, tempDir };
+}
+
+/** The session cookie a response sets, as `name=value` ("" when it clears it), or undefined when it sets none. */
+function sessionCookieFrom(headers: Headers): string | undefined {
+  for (const line of headers.getSetCookie()) {
+    const pair = line.split(";", 1)[0] ?? "";
+    const name = pair.slice(0, pair.indexOf("="));
+    if (SESSION_COOKIE.test(name)) return pair.slice(name.length + 1) === "" ? "" : pair;
+  }
+  return undefined;
+}
+
+/** `cookieHeader` without any session cookie, plus `session` (when non-empty). */
+function withSessionCookie(cookieHeader: string | null, session: string): string {
+  const others = (cookieHeader ?? "")
+    .split(";")
+    .map((part) => part.trim())
+    .filter((part) => part !== "" && !SESSION_COOKIE.test(part.slice(0, part.indexOf("="))));
+  return [...others, ...(session ? [session] : [])].join("; ");
+}
+
+const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 function spawnNext(env: Record<string, string | undefined>, port: number): { child: ChildProcess; lines: string[] } {
   const inherited = { ...process.env };
@@ -117,19 +211,22 @@ function exited(child: ChildProcess): Promise<number | null> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts `next start` and resolves once /api/health answers. */
-export async function startGateway(env: Record<string, string | undefined>): Promise<GatewayProcess> {
+export async function startGateway(testEnv: Record<string, string | undefined>): Promise<GatewayProcess> {
   assertBuilt();
+  const { env, tempDir } = await withAccounts(testEnv);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const { child, lines } = spawnNext(env, port);
   const recorded: RecordedResponse[] = [];
 
   const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill("SIGTERM");
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    await exited(child);
-    clearTimeout(timer);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited(child);
+      clearTimeout(timer);
+    }
+    if (tempDir) await rm(tempDir, { recursive: true, force: true });
   };
 
   const deadline = Date.now() + 60_000;
@@ -160,25 +257,79 @@ export async function startGateway(env: Record<string, string | undefined>): Pro
       }
     });
 
+  async function request(pathname: string, init?: RequestInit): Promise<GatewayResponse> {
+    const res = await fetch(url + pathname, { redirect: "manual", ...init });
+    const text = await res.text();
+    recorded.push({
+      method: init?.method ?? "GET",
+      path: pathname,
+      status: res.status,
+      headers: Object.fromEntries(res.headers),
+      body: text,
+    });
+    let json: unknown;
+    try {
+      json = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  }
+
+  async function signInWith(credentials: Credentials): Promise<SignedInClient> {
+    const res = await request("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+      body: JSON.stringify(credentials),
+    });
+    const cookie = sessionCookieFrom(res.headers);
+    if (res.status !== 200 || !cookie) throw new Error(`sign-in as ${credentials.email} failed: ${res.status} ${res.text}`);
+    let session = cookie;
+    return {
+      user: res.json.data.user,
+      cookie: () => session,
+      async request(pathname, init = {}) {
+        const headers = new Headers(init.headers);
+        headers.set("Cookie", withSessionCookie(headers.get("Cookie"), session));
+        if (STATE_CHANGING.has((init.method ?? "GET").toUpperCase()) && !headers.has("X-CSRF")) headers.set("X-CSRF", "1");
+        const answer = await request(pathname, { ...init, headers });
+        session = sessionCookieFrom(answer.headers) ?? session;
+        return answer;
+      },
+    };
+  }
+
+  const roleUsers = new Map<Role, Promise<Credentials>>();
+  let adminClient: Promise<SignedInClient> | undefined;
+
+  /** A user of this role, created once through the admin API. */
+  function credentialsFor(role: Role): Promise<Credentials> {
+    if (role === "admin") return Promise.resolve(TEST_ADMIN);
+    let pending = roleUsers.get(role);
+    if (!pending) {
+      pending = (async () => {
+        adminClient ??= signInWith(TEST_ADMIN);
+        const credentials = { email: `${role}@gatehouse.test`, password: TEST_USER_PASSWORD };
+        const res = await (await adminClient).request("/api/admin/users", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ ...credentials, name: `Test ${role}`, role }),
+        });
+        if (res.status !== 201) throw new Error(`creating the ${role} test user failed: ${res.status} ${res.text}`);
+        return credentials;
+      })();
+      roleUsers.set(role, pending);
+    }
+    return pending;
+  }
+
   return {
     url,
-    async request(pathname, init) {
-      const res = await fetch(url + pathname, { redirect: "manual", ...init });
-      const text = await res.text();
-      recorded.push({
-        method: init?.method ?? "GET",
-        path: pathname,
-        status: res.status,
-        headers: Object.fromEntries(res.headers),
-        body: text,
-      });
-      let json: unknown;
-      try {
-        json = text === "" ? undefined : JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
+    env,
+    databaseUrl: env.DATABASE_URL ?? "",
+    request,
+    async signIn(who) {
+      return signInWith(typeof who === "string" ? await credentialsFor(who) : who);
     },
     output: () => [...lines],
     logLines,
@@ -202,12 +353,14 @@ export async function startGateway(env: Record<string, string | undefined>): Pro
 }
 
 /** Starts `next start` expecting it to refuse to start; resolves with its exit code and output. */
-export async function startGatewayExpectingFailure(env: Record<string, string | undefined>): Promise<{ code: number | null; output: string[] }> {
+export async function startGatewayExpectingFailure(testEnv: Record<string, string | undefined>): Promise<{ code: number | null; output: string[] }> {
   assertBuilt();
+  const { env, tempDir } = await withAccounts(testEnv);
   const { child, lines } = spawnNext(env, await freePort());
   const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const code = await exited(child);
   clearTimeout(timer);
   await sleep(50); // let the streams flush their last lines
+  if (tempDir) await rm(tempDir, { recursive: true, force: true });
   return { code, output: lines };
 }

@@ -1,0 +1,43 @@
+import { currentSessionOutput } from "@/lib/api/accounts";
+import { ApiError, rateLimited } from "@/lib/api/errors";
+import { operations } from "@/lib/api/operations";
+import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { newSession, writeSession } from "@/lib/auth/session";
+import { signIn } from "@/lib/auth/sign-in";
+
+// One answer for an unknown email, a wrong password and a disabled account, so the answer reveals nothing.
+const INVALID_CREDENTIALS = "The email or the password is wrong.";
+
+export const POST = defineRoute(operations.login, async ({ body, accounts, sessionSettings, cookies, clientAddress, audit }) => {
+  const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
+  if (!result.ok) {
+    await audit({
+      userId: null,
+      userEmail: body.email,
+      action: "auth.login_failed",
+      target: result.userId ? { type: "user", id: result.userId } : null,
+      outcome: result.reason === "throttled" ? "denied" : "failure",
+      detail: result.reason === "throttled" ? { reason: "throttled", limited_by: result.limitedBy } : { reason: "invalid_credentials" },
+    });
+    if (result.reason === "throttled") {
+      throw rateLimited(
+        `Too many failed sign-ins ${result.limitedBy === "email" ? "for this email" : "from this address"}. Try again in ${result.retryAfterSeconds} s.`,
+        result.retryAfterSeconds,
+      );
+    }
+    throw new ApiError("invalid_credentials", INVALID_CREDENTIALS);
+  }
+
+  const session = newSession(result.user);
+  await writeSession(cookies, session, sessionSettings);
+  await audit({
+    userId: result.user.id,
+    userEmail: result.user.email,
+    action: "auth.login",
+    target: { type: "user", id: result.user.id },
+    outcome: "success",
+  });
+  return ok(currentSessionOutput(result.user, session, sessionSettings));
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -1,0 +1,44 @@
+// Accounts as the API shows them: users, the current session and audit rows in the contract's snake_case
+// shapes (lib/api/schemas.ts). The password hash never reaches these functions.
+import "server-only";
+
+import type { AuditRecord } from "@/lib/auth/audit";
+import { PERMISSIONS, can } from "@/lib/auth/permissions";
+import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
+import type { User } from "@/lib/auth/users";
+
+import type { AuditRecordOutput, CurrentSession, UserOutput } from "./schemas";
+
+export function userOutput(user: User): UserOutput {
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    disabled: user.disabled,
+    created_at: user.createdAt,
+    updated_at: user.updatedAt,
+  };
+}
+
+export function currentSessionOutput(user: User, session: SessionData, timeouts: SessionTimeouts): CurrentSession {
+  return {
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    permissions: PERMISSIONS.filter((permission) => can(user.role, permission)),
+    expires_at: sessionExpiresAt(session, timeouts).toISOString(),
+  };
+}
+
+export function auditRecordOutput(record: AuditRecord): AuditRecordOutput {
+  return {
+    id: record.id,
+    at: record.at,
+    user_id: record.userId,
+    user_email: record.userEmail,
+    action: record.action,
+    target: record.target,
+    outcome: record.outcome,
+    request_id: record.requestId,
+    detail: record.detail,
+  };
+}

@@ -1,0 +1,36 @@
+// What request-time code (the API's route wrapper, pages) needs from accounts: the store and the configuration,
+// opened once per process, and the session settings that fit one request (https or not).
+import "server-only";
+
+import { isDemoMode } from "@/lib/config";
+import { getAuthConfig, type AuthConfig } from "@/lib/config/auth";
+import { getDb, type Db } from "@/lib/db";
+
+import { isHttps, type HeaderReader } from "./request";
+import { sessionSettings, type SessionData, type SessionSettings } from "./session";
+
+export interface Accounts {
+  db: Db;
+  config: AuthConfig;
+}
+
+/** The store and the accounts configuration (both read once per process; instrumentation.ts reads them first). */
+export async function getAccounts(): Promise<Accounts> {
+  const config = getAuthConfig({ demoMode: isDemoMode() });
+  return { db: await getDb(), config };
+}
+
+/** Session settings for this request: over https the cookie is Secure and named __Host-gatehouse_session. */
+export function sessionSettingsFor(config: AuthConfig, headers: HeaderReader): SessionSettings {
+  return sessionSettings(config, { secure: isHttps(headers, config.edge) });
+}
+
+/**
+ * A session is renewed (its idle timer restarted, the cookie rewritten) at most once a minute: rewriting the
+ * cookie on every request would cost a seal per request and a Set-Cookie on every answer.
+ */
+export const SESSION_RENEWAL_INTERVAL_MS = 60_000;
+
+export function sessionNeedsRenewal(session: SessionData, now: number = Date.now()): boolean {
+  return now - session.lastSeenAt >= SESSION_RENEWAL_INTERVAL_MS;
+}

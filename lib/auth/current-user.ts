@@ -1,0 +1,65 @@
+// Who is signed in, for pages (Server Components). Every page checks here — proxy.ts only redirects requests
+// that carry no session cookie at all — and the check is the API's: the sealed cookie, then the store (the
+// user's session version, disabled flag, and both expiries). Pages cannot set cookies, so they never renew a
+// session; the API requests the pages make do (lib/api/route.ts).
+import "server-only";
+
+import { cookies, headers } from "next/headers";
+import { forbidden, redirect } from "next/navigation";
+import { cache } from "react";
+
+import { getAccounts, sessionSettingsFor } from "./access";
+import { PAGE_PATH_HEADER } from "./edge-names";
+import { can, type Permission, type Role } from "./permissions";
+import { authenticateSession, sessionExpiresAt } from "./session";
+
+export interface CurrentUser {
+  id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** ISO 8601: when the session ends unless an API request renews it. */
+  expiresAt: string;
+}
+
+/** The signed-in user, or null. Checked once per request (React cache), however many components ask. */
+export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
+  const [cookieStore, headerList, { db, config }] = await Promise.all([cookies(), headers(), getAccounts()]);
+  const settings = sessionSettingsFor(config, headerList);
+  const result = await authenticateSession(db, cookieStore, settings);
+  if (!result.ok) return null;
+  const { user, session } = result;
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    expiresAt: sessionExpiresAt(session, settings).toISOString(),
+  };
+});
+
+/**
+ * A local path to come back to after signing in: only "/…" (never "//host" or "/\host", which browsers read as
+ * another site), without control characters. Anything else is "/".
+ */
+export function safeLocalPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
+  if (/[\u0000-\u001f\u007f]/.test(value) || value.length > 2048) return "/";
+  return value;
+}
+
+/**
+ * The signed-in user, for a page that needs one. Without a valid session: redirects to /login?next=<this page>.
+ * With a role that lacks `permission`: renders app/forbidden.tsx with status 403 (Next's forbidden(); enabled by
+ * experimental.authInterrupts in next.config.mjs).
+ */
+export async function requirePageUser(permission?: Permission): Promise<CurrentUser> {
+  const user = await getCurrentUser();
+  if (!user) {
+    // The path comes from proxy.ts, which overwrites whatever a client sent in this header.
+    const here = safeLocalPath((await headers()).get(PAGE_PATH_HEADER));
+    redirect(`/login?next=${encodeURIComponent(here)}`);
+  }
+  if (permission && !can(user.role, permission)) forbidden();
+  return user;
+}
