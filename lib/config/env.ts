@@ -4,6 +4,8 @@ import "server-only";
 
 import { z } from "zod";
 
+import type { Area } from "./areas";
+
 export { AREA_NAMES, AREA_VARIABLES, type Area } from "./areas";
 
 export interface ReportsAreaConfig {
@@ -26,10 +28,28 @@ export interface ItemsAreaConfig {
   keyLocation: ItemsKeyLocation;
 }
 
+/** How Gatehouse protects itself and the upstreams (lib/upstream/policy). Every number has a variable. */
+export interface UpstreamPolicyConfig {
+  /** UPSTREAM_RETRIES: retries of an idempotent GET after a connection error or 502/503/504; 0 = none. */
+  retries: number;
+  /** UPSTREAM_BREAKER_FAILURES: consecutive failed attempts that open an area's breaker; 0 = no breaker. */
+  breakerFailures: number;
+  /** UPSTREAM_BREAKER_OPEN_MS: how long an open breaker answers 503 before one trial request. */
+  breakerOpenMs: number;
+  /** UPSTREAM_CACHE_REPORTS_TTL_MS / UPSTREAM_CACHE_ITEMS_TTL_MS: how long a read stays fresh; 0 = no cache. */
+  cacheTtlMs: Record<Area, number>;
+  /** UPSTREAM_CACHE_MAX_ENTRIES and UPSTREAM_CACHE_MAX_MB: the cache's bounds (least recently used go first). */
+  cacheMaxEntries: number;
+  cacheMaxBytes: number;
+}
+
 export interface EnvConfig {
   reports: ReportsAreaConfig | null;
   items: ItemsAreaConfig | null;
   upstreamTimeoutMs: number;
+  upstreamPolicy: UpstreamPolicyConfig;
+  /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long requests in flight may take to finish before the process exits. */
+  shutdownTimeoutMs: number;
   /** Port of the embedded sandbox in demo mode. */
   sandboxPort: number;
   /** Where the embedded sandbox keeps its state in demo mode. */
@@ -37,6 +57,15 @@ export interface EnvConfig {
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
+export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicyConfig = {
+  retries: 2,
+  breakerFailures: 5,
+  breakerOpenMs: 30_000,
+  cacheTtlMs: { reports: 15_000, items: 60_000 },
+  cacheMaxEntries: 1000,
+  cacheMaxBytes: 32 * 1024 * 1024,
+};
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 export const DEFAULT_SANDBOX_PORT = 4010;
 export const DEFAULT_SANDBOX_DATA_DIR = "./data/sandbox";
 
@@ -92,6 +121,51 @@ const timeoutSchema = z
   .regex(/^\d+$/, "must be a whole number of milliseconds")
   .transform(Number)
   .pipe(z.number().min(100, "must be at least 100 ms").max(300_000, "must be at most 300000 ms (5 minutes)"));
+
+/** A whole number within bounds, with a message that names the unit and the bounds. */
+function wholeNumber(min: number, max: number, unit: string) {
+  return z
+    .string()
+    .regex(/^\d+$/, `must be a whole number of ${unit}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min} ${unit}`).max(max, `must be at most ${max} ${unit}`));
+}
+
+const ONE_HOUR_MS = 3_600_000;
+
+const policySchemas = {
+  UPSTREAM_RETRIES: wholeNumber(0, 2, "retries"),
+  UPSTREAM_BREAKER_FAILURES: wholeNumber(0, 1000, "failures (0 turns the breaker off)"),
+  UPSTREAM_BREAKER_OPEN_MS: wholeNumber(1000, 600_000, "milliseconds"),
+  UPSTREAM_CACHE_REPORTS_TTL_MS: wholeNumber(0, ONE_HOUR_MS, "milliseconds (0 turns the cache off)"),
+  UPSTREAM_CACHE_ITEMS_TTL_MS: wholeNumber(0, ONE_HOUR_MS, "milliseconds (0 turns the cache off)"),
+  UPSTREAM_CACHE_MAX_ENTRIES: wholeNumber(1, 1_000_000, "entries"),
+  UPSTREAM_CACHE_MAX_MB: wholeNumber(1, 4096, "megabytes"),
+  SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000, "milliseconds"),
+} as const;
+
+function readPolicy(
+  env: Record<string, string | undefined>,
+  problems: ConfigProblem[],
+): { upstreamPolicy: UpstreamPolicyConfig; shutdownTimeoutMs: number } {
+  const value = (name: keyof typeof policySchemas) => check(problems, name, policySchemas[name], read(env, name));
+  const defaults = DEFAULT_UPSTREAM_POLICY;
+  const maxMb = value("UPSTREAM_CACHE_MAX_MB");
+  return {
+    upstreamPolicy: {
+      retries: value("UPSTREAM_RETRIES") ?? defaults.retries,
+      breakerFailures: value("UPSTREAM_BREAKER_FAILURES") ?? defaults.breakerFailures,
+      breakerOpenMs: value("UPSTREAM_BREAKER_OPEN_MS") ?? defaults.breakerOpenMs,
+      cacheTtlMs: {
+        reports: value("UPSTREAM_CACHE_REPORTS_TTL_MS") ?? defaults.cacheTtlMs.reports,
+        items: value("UPSTREAM_CACHE_ITEMS_TTL_MS") ?? defaults.cacheTtlMs.items,
+      },
+      cacheMaxEntries: value("UPSTREAM_CACHE_MAX_ENTRIES") ?? defaults.cacheMaxEntries,
+      cacheMaxBytes: maxMb === undefined ? defaults.cacheMaxBytes : maxMb * 1024 * 1024,
+    },
+    shutdownTimeoutMs: value("SHUTDOWN_TIMEOUT_MS") ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+  };
+}
 
 const portSchema = z
   .string()
@@ -157,11 +231,14 @@ export function parseEnv(env: Record<string, string | undefined>): EnvConfig {
   const keyLocation = check(problems, "ITEMS_API_KEY_LOCATION", keyLocationSchema, read(env, "ITEMS_API_KEY_LOCATION"));
   const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
+  const { upstreamPolicy, shutdownTimeoutMs } = readPolicy(env, problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     reports,
     items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
     upstreamTimeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    upstreamPolicy,
+    shutdownTimeoutMs,
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
     sandboxDataDir: read(env, "SANDBOX_DATA_DIR") ?? DEFAULT_SANDBOX_DATA_DIR,
   };

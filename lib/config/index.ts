@@ -2,13 +2,22 @@
 // upstream area is configured, the embedded sandbox is started and both areas point at it (demo mode).
 import "server-only";
 
+import { installGracefulShutdown, onShutdown } from "@/lib/lifecycle/shutdown";
 import { logEvent, registerSecrets } from "@/lib/log";
 
 import { startDemoSandbox } from "./demo";
-import { AREA_NAMES, parseEnv, type Area, type ItemsAreaConfig, type ReportsAreaConfig } from "./env";
+import { AREA_NAMES, parseEnv, type Area, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
 
 export { AREA_NAMES, ConfigError, parseEnv } from "./env";
-export type { Area, ConfigProblem, EnvConfig, ItemsAreaConfig, ItemsKeyLocation, ReportsAreaConfig } from "./env";
+export type {
+  Area,
+  ConfigProblem,
+  EnvConfig,
+  ItemsAreaConfig,
+  ItemsKeyLocation,
+  ReportsAreaConfig,
+  UpstreamPolicyConfig,
+} from "./env";
 
 export interface GatewayConfig {
   /** null: area A is not configured; its routes answer 503 area_not_configured. */
@@ -16,6 +25,10 @@ export interface GatewayConfig {
   /** null: area B is not configured. */
   items: ItemsAreaConfig | null;
   upstreamTimeoutMs: number;
+  /** Retries, circuit breaker and cache (lib/upstream/policy). */
+  upstreamPolicy: UpstreamPolicyConfig;
+  /** How long requests in flight may take to finish after SIGTERM. */
+  shutdownTimeoutMs: number;
   /** "demo": both areas point at the embedded sandbox, started by Gatehouse itself. */
   mode: "configured" | "demo";
   /** Where the embedded sandbox listens in demo mode. */
@@ -27,18 +40,24 @@ export interface GatewayConfig {
 const CONFIG_SLOT = Symbol.for("gatehouse.config");
 const globalSlots = globalThis as unknown as Record<symbol, Promise<GatewayConfig> | undefined>;
 
+function policyOf(env: ReturnType<typeof parseEnv>) {
+  return { upstreamTimeoutMs: env.upstreamTimeoutMs, upstreamPolicy: env.upstreamPolicy, shutdownTimeoutMs: env.shutdownTimeoutMs };
+}
+
 async function loadConfig(): Promise<GatewayConfig> {
   const env = parseEnv(process.env);
   if (env.reports || env.items) {
     registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => k !== undefined));
-    return { reports: env.reports, items: env.items, upstreamTimeoutMs: env.upstreamTimeoutMs, mode: "configured" };
+    return { ...policyOf(env), reports: env.reports, items: env.items, mode: "configured" };
   }
   const demo = await startDemoSandbox(env.sandboxPort, env.sandboxDataDir);
   registerSecrets([demo.reportsKey, demo.itemsKey]);
+  // Closed after the requests in flight, so that its last changes are saved to its state file.
+  onShutdown("demo sandbox", () => demo.sandbox.close());
   return {
+    ...policyOf(env),
     reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },
     items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: demo.itemsKey, keyLocation: { kind: "query-and-form" } },
-    upstreamTimeoutMs: env.upstreamTimeoutMs,
     mode: "demo",
     sandboxUrl: demo.sandbox.url,
   };
@@ -71,9 +90,13 @@ export function isAreaConfigured(config: GatewayConfig, area: Area): boolean {
   return config[area] !== null;
 }
 
-/** Called once at server start: validates the configuration (a bad one stops the start) and says how it runs. */
+/**
+ * Called once at server start: validates the configuration (a bad one stops the start), says how it runs, and
+ * takes over SIGTERM/SIGINT for a graceful shutdown (lib/lifecycle).
+ */
 export async function startGateway(): Promise<GatewayConfig> {
   const config = await getGatewayConfig();
+  installGracefulShutdown({ timeoutMs: config.shutdownTimeoutMs });
   if (config.mode === "demo") {
     logEvent("info", `Gatehouse demo mode: no upstream configured, so both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys. Set REPORTS_API_* and/or ITEMS_API_* to use real upstreams.`, {
       mode: "demo",
@@ -86,6 +109,7 @@ export async function startGateway(): Promise<GatewayConfig> {
       reports_base_url: config.reports?.baseUrl ?? null,
       items_base_url: config.items?.baseUrl ?? null,
       upstream_timeout_ms: config.upstreamTimeoutMs,
+      upstream_policy: config.upstreamPolicy,
     });
   }
   return config;

@@ -7,8 +7,10 @@ import { getGatewayConfig, type GatewayConfig } from "@/lib/config";
 import { createItemsClient, type ItemsClient } from "./items";
 import { createReportsClient, type ReportsClient } from "./reports";
 
-export { UpstreamError } from "./errors";
+export { CircuitOpenError, UpstreamError } from "./errors";
 export type { UpstreamErrorKind } from "./errors";
+export { breakerStatus } from "./policy";
+export type { BreakerState, BreakerStatus } from "./policy";
 export type { ItemsClient } from "./items";
 export type { ReportsClient } from "./reports";
 

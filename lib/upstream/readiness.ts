@@ -1,14 +1,25 @@
 // Readiness: can each configured area be reached, and does it accept Gatehouse's key? Each check is one cheap,
-// read-only documented operation (area A: the first page of projects; area B: the account details).
+// read-only documented operation (area A: the first page of projects; area B: the account details), asked of
+// the upstream itself (never answered from the cache), and each area shows its circuit breaker's state. While
+// a breaker is open the check is not sent: the area is not ready until a trial request closes it.
 import "server-only";
 
 import type { Readiness } from "@/lib/api/schemas";
 import type { Area } from "@/lib/config/areas";
 
-import { UpstreamError } from "./errors";
+import { CircuitOpenError, UpstreamError } from "./errors";
 import type { Upstreams } from "./index";
+import type { BreakerStatus } from "./policy";
 
-type AreaReadiness = Readiness["areas"][Area];
+export interface BreakerReadiness {
+  state: BreakerStatus["state"];
+  /** Milliseconds until the open breaker lets a trial request through; 0 unless open. */
+  retry_in_ms: number;
+}
+
+type AreaReadiness = Readiness["areas"][Area] & { breaker?: BreakerReadiness };
+
+export type ReadinessWithBreakers = Omit<Readiness, "areas"> & { areas: Record<Area, AreaReadiness> };
 
 async function probe(check: () => Promise<unknown>): Promise<AreaReadiness> {
   const started = performance.now();
@@ -18,6 +29,14 @@ async function probe(check: () => Promise<unknown>): Promise<AreaReadiness> {
     return { configured: true, reachable: true, key_accepted: true, duration_ms: duration() };
   } catch (error) {
     if (!(error instanceof UpstreamError)) throw error;
+    if (error instanceof CircuitOpenError) {
+      return {
+        configured: true,
+        reachable: false,
+        duration_ms: duration(),
+        problem: `the upstream is not answering (circuit open); retrying in ${error.retryAfterSeconds} s`,
+      };
+    }
     const reachable = error.kind !== "timeout" && error.kind !== "unreachable";
     return {
       configured: true,
@@ -29,13 +48,21 @@ async function probe(check: () => Promise<unknown>): Promise<AreaReadiness> {
   }
 }
 
-export async function checkReadiness(upstreams: Upstreams): Promise<Readiness> {
+export async function checkReadiness(
+  upstreams: Upstreams,
+  breakerOf: (area: Area) => BreakerStatus,
+): Promise<ReadinessWithBreakers> {
   const { reports, items } = upstreams;
+  const withBreaker = (area: Area, readiness: AreaReadiness): AreaReadiness => {
+    if (!readiness.configured) return readiness;
+    const { state, retryInMs } = breakerOf(area);
+    return { ...readiness, breaker: { state, retry_in_ms: retryInMs } };
+  };
   const [reportsState, itemsState] = await Promise.all([
-    reports ? probe(() => reports.listProjects({ per_page: 10 })) : Promise.resolve<AreaReadiness>({ configured: false }),
-    items ? probe(() => items.getAccount()) : Promise.resolve<AreaReadiness>({ configured: false }),
+    reports ? probe(() => reports.listProjects({ per_page: 10 }, { fresh: true })) : Promise.resolve<AreaReadiness>({ configured: false }),
+    items ? probe(() => items.getAccount({ fresh: true })) : Promise.resolve<AreaReadiness>({ configured: false }),
   ]);
-  const areas = { reports: reportsState, items: itemsState };
+  const areas = { reports: withBreaker("reports", reportsState), items: withBreaker("items", itemsState) };
   const ready = Object.values(areas).every((a) => !a.configured || a.problem === undefined);
   return { status: ready ? "ready" : "not_ready", mode: upstreams.config.mode, areas };
 }
