@@ -4,11 +4,10 @@
 // tests/portal/items.test.ts.
 import type { Item } from "@/lib/api/schemas";
 
-import { firstValue, type SearchParamsRecord } from "./list-params";
+import { PER_PAGE_CHOICES, readParam, type SearchParamsInput } from "./list-params";
 
 export const ITEM_SORT_KEYS = ["name", "price", "published_at"] as const;
 export type ItemSortKey = (typeof ITEM_SORT_KEYS)[number];
-export const ITEM_PER_PAGE = [10, 25, 50, 100] as const;
 
 export interface ItemQuery {
   /** Matched case-insensitively against name, category, sub-category and tags. */
@@ -30,16 +29,16 @@ export const ITEM_SORT_FIRST_DIRECTION: Record<ItemSortKey, "asc" | "desc"> = { 
  * Reads the list's URL. Lenient on purpose: a hand-edited or stale link with a bad value still opens the list
  * (with that value at its default) rather than an error page.
  */
-export function parseItemQuery(params: SearchParamsRecord): ItemQuery {
-  const search = (firstValue(params.search) ?? "").trim().slice(0, 255);
-  const category = (firstValue(params.category) ?? "").slice(0, 255);
-  const sortValue = firstValue(params.sort_by);
+export function parseItemQuery(params: SearchParamsInput): ItemQuery {
+  const search = (readParam(params, "search") ?? "").slice(0, 255);
+  const category = (readParam(params, "category") ?? "").slice(0, 255);
+  const sortValue = readParam(params, "sort_by");
   const sort = (ITEM_SORT_KEYS as readonly string[]).includes(sortValue ?? "") ? (sortValue as ItemSortKey) : DEFAULT_ITEM_QUERY.sort;
-  const directionValue = firstValue(params.sort);
+  const directionValue = readParam(params, "sort");
   const direction = directionValue === "asc" || directionValue === "desc" ? directionValue : ITEM_SORT_FIRST_DIRECTION[sort];
-  const perPageValue = Number(firstValue(params.per_page));
-  const perPage = (ITEM_PER_PAGE as readonly number[]).includes(perPageValue) ? perPageValue : DEFAULT_ITEM_QUERY.perPage;
-  const pageValue = firstValue(params.page) ?? "";
+  const perPageValue = Number(readParam(params, "per_page"));
+  const perPage = (PER_PAGE_CHOICES as readonly number[]).includes(perPageValue) ? perPageValue : DEFAULT_ITEM_QUERY.perPage;
+  const pageValue = readParam(params, "page") ?? "";
   const page = /^[1-9]\d{0,5}$/.test(pageValue) ? Number(pageValue) : 1;
   return { search, category, sort, direction, page, perPage };
 }

@@ -24,7 +24,8 @@ export function firstValue(value: string | string[] | undefined): string | undef
   return Array.isArray(value) ? value[0] : value;
 }
 
-function read(params: SearchParamsInput, name: string): string | undefined {
+/** One parameter, trimmed; absent when missing or empty. */
+export function readParam(params: SearchParamsInput, name: string): string | undefined {
   const value = params instanceof URLSearchParams ? (params.get(name) ?? undefined) : firstValue(params[name]);
   const trimmed = value?.trim();
   return trimmed === "" ? undefined : trimmed;
@@ -77,13 +78,13 @@ const REPORT_PARAM_ORDER = ["search", "project", "result", "sort_by", "sort", "p
 
 export function parseReportListParams(params: SearchParamsInput): ReportListQuery {
   return defined({
-    search: text(read(params, "search")),
-    project: text(read(params, "project")),
-    result: oneOf(RESULT_VALUES, read(params, "result")),
-    sort_by: oneOf(REPORT_SORT_KEYS, read(params, "sort_by")),
-    sort: oneOf(["asc", "desc"] as const, read(params, "sort")),
-    per_page: perPage(read(params, "per_page")),
-    page: page(read(params, "page")),
+    search: text(readParam(params, "search")),
+    project: text(readParam(params, "project")),
+    result: oneOf(RESULT_VALUES, readParam(params, "result")),
+    sort_by: oneOf(REPORT_SORT_KEYS, readParam(params, "sort_by")),
+    sort: oneOf(["asc", "desc"] as const, readParam(params, "sort")),
+    per_page: perPage(readParam(params, "per_page")),
+    page: page(readParam(params, "page")),
   });
 }
 
@@ -99,11 +100,11 @@ const PROJECT_PARAM_ORDER = ["search", "sort_by", "sort", "per_page", "page"] as
 
 export function parseProjectListParams(params: SearchParamsInput): ProjectListQuery {
   return defined({
-    search: text(read(params, "search")),
-    sort_by: oneOf(PROJECT_SORT_KEYS, read(params, "sort_by")),
-    sort: oneOf(["asc", "desc"] as const, read(params, "sort")),
-    per_page: perPage(read(params, "per_page")),
-    page: page(read(params, "page")),
+    search: text(readParam(params, "search")),
+    sort_by: oneOf(PROJECT_SORT_KEYS, readParam(params, "sort_by")),
+    sort: oneOf(["asc", "desc"] as const, readParam(params, "sort")),
+    per_page: perPage(readParam(params, "per_page")),
+    page: page(readParam(params, "page")),
   });
 }
 

@@ -1,0 +1,89 @@
+// /account: the seller account that owns the item service's key — who it is, its balance, its public profile.
+import type { Metadata } from "next";
+
+import { Avatar } from "@/components/media/avatar";
+import { MediaImage } from "@/components/media/media-image";
+import { AreaNotConfigured } from "@/components/portal/area-not-configured";
+import { FailureState } from "@/components/portal/failure-state";
+import { Card } from "@/components/ui/card";
+import { DescriptionList } from "@/components/ui/description-list";
+import { LocalTime } from "@/components/ui/local-time";
+import { Money } from "@/components/ui/money";
+import { PageHeader } from "@/components/ui/page-header";
+import { SafeLink } from "@/components/ui/safe-link";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { loadFromUpstream } from "@/lib/portal/failures";
+import { getUpstreams } from "@/lib/upstream";
+
+import styles from "./account.module.css";
+
+export const metadata: Metadata = { title: "Seller account" };
+
+export default async function AccountPage() {
+  await requirePageUser("items:read");
+  const { items } = await getUpstreams();
+  if (!items) return <AreaNotConfigured area="items" />;
+
+  const loaded = await loadFromUpstream("The seller account", () => items.getAccount());
+  if (!loaded.ok) {
+    return (
+      <>
+        <PageHeader title="Seller account" />
+        <FailureState failure={loaded.failure} />
+      </>
+    );
+  }
+  const account = loaded.value;
+  const { profile } = account;
+  const socialLinks = Object.entries(profile.social_links);
+
+  return (
+    <>
+      <PageHeader title="Seller account" description="The item service's account that Gatehouse's key belongs to." />
+      <div className={styles.layout}>
+        <section className={styles.profile} aria-labelledby="profile-heading">
+          <MediaImage src={profile.media.cover} alt="" className={styles.cover} fit="cover" priority fallback={<div className={styles.coverPlaceholder} />} />
+          <div className={styles.identity}>
+            <span className={styles.avatar}>
+              <Avatar name={account.name.full_name} src={profile.media.avatar} size="lg" />
+            </span>
+            <div>
+              <p className={styles.fullName}>{account.name.full_name}</p>
+              <p className={styles.username}>@{account.username}</p>
+            </div>
+          </div>
+          <div className={styles.profileText}>
+            <h2 id="profile-heading">{profile.heading || "Profile"}</h2>
+            {profile.description ? <p className={styles.description}>{profile.description}</p> : <p>No profile description.</p>}
+          </div>
+        </section>
+        <Card title="Account" asSection>
+          <DescriptionList
+            items={[
+              { term: "Balance", description: <Money amount={account.balance} currency={account.currency} /> },
+              { term: "First name", description: account.name.firstname },
+              { term: "Last name", description: account.name.lastname },
+              { term: "Username", description: account.username },
+              { term: "Email", description: account.email },
+              { term: "Contact email", description: profile.contact.email ?? "None" },
+              { term: "Registered", description: <LocalTime iso={account.registered_at} display="both" /> },
+            ]}
+          />
+        </Card>
+        <Card title="Social links" asSection>
+          {socialLinks.length > 0 ? (
+            <ul className={styles.links}>
+              {socialLinks.map(([network, link]) => (
+                <li key={network}>
+                  <span className={styles.network}>{network}</span> <SafeLink href={link} />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p>No social links.</p>
+          )}
+        </Card>
+      </div>
+    </>
+  );
+}

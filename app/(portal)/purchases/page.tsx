@@ -1,0 +1,25 @@
+import type { Metadata } from "next";
+
+import { AreaNotConfigured } from "@/components/portal/area-not-configured";
+import { PageHeader } from "@/components/ui/page-header";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { can } from "@/lib/auth/permissions";
+import { configuredAreas } from "@/lib/portal/areas";
+
+import { PurchaseChecker } from "./purchase-checker";
+
+export const metadata: Metadata = { title: "Purchase check" };
+
+export default async function PurchasesPage() {
+  const user = await requirePageUser("purchases:validate");
+  if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
+  return (
+    <>
+      <PageHeader
+        title="Purchase check"
+        description="Check a buyer's purchase code: whether it is valid, what was bought, and whether support is still active."
+      />
+      <PurchaseChecker linkItems={can(user.role, "items:read")} />
+    </>
+  );
+}

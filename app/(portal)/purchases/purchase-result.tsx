@@ -1,0 +1,84 @@
+// The answer to a purchase check, for the seller: valid or not, and for a valid code the licence, price, the
+// item (preview picture and link), purchase date, download and support. Upstream text is escaped by React;
+// its URLs become links or pictures only when they are http(s).
+import Link from "next/link";
+
+import { MediaImage } from "@/components/media/media-image";
+import { Badge } from "@/components/ui/badge";
+import { DescriptionList } from "@/components/ui/description-list";
+import { LocalTime } from "@/components/ui/local-time";
+import { Money } from "@/components/ui/money";
+import { SafeLink } from "@/components/ui/safe-link";
+import { SupportStatus } from "@/components/ui/support-status";
+import type { PurchaseValidation } from "@/lib/api/schemas";
+
+import styles from "./purchases.module.css";
+
+export interface PurchaseResultProps {
+  result: PurchaseValidation;
+  /** The code as it was checked (after cleaning). */
+  code: string;
+  /** A link to the item's page in the portal, when the user may see items. */
+  linkItems: boolean;
+}
+
+export function PurchaseResult({ result, code, linkItems }: PurchaseResultProps) {
+  if (!result.valid) {
+    return (
+      <div className={`${styles.result} ${styles.invalid}`}>
+        <h2 className={styles.resultTitle}>
+          <Badge tone="error" mark="✕">
+            Not valid
+          </Badge>{" "}
+          This purchase code is not valid
+        </h2>
+        <p>
+          The item service does not know the code <code className={styles.code}>{code}</code> ({result.message}). Check it with the
+          buyer: it may be mistyped, or belong to another seller.
+        </p>
+      </div>
+    );
+  }
+  const { purchase } = result;
+  return (
+    <div className={`${styles.result} ${styles.valid}`}>
+      <h2 className={styles.resultTitle}>
+        <Badge tone="success" mark="✓">
+          Valid
+        </Badge>{" "}
+        This purchase code is valid
+      </h2>
+      <div className={styles.purchase}>
+        <MediaImage
+          src={purchase.item.media.preview_image}
+          alt={`Preview of ${purchase.item.name}`}
+          className={styles.preview}
+          fit="cover"
+          width={320}
+          height={180}
+        />
+        <DescriptionList
+          items={[
+            {
+              term: "Item",
+              description: (
+                <span className={styles.itemLinks}>
+                  {linkItems ? <Link href={`/items/${purchase.item.id}`}>{purchase.item.name}</Link> : <span>{purchase.item.name}</span>}
+                  <SafeLink href={purchase.item.url} missing={null}>
+                    Item page
+                  </SafeLink>
+                </span>
+              ),
+            },
+            { term: "Licence", description: purchase.license_type },
+            { term: "Price", description: <Money amount={purchase.price} currency={purchase.currency} /> },
+            { term: "Purchased", description: <LocalTime iso={purchase.date} display="both" /> },
+            { term: "Downloaded", description: purchase.downloaded ? "Yes" : "Not yet" },
+            { term: "Support", description: <SupportStatus supportedUntil={purchase.supported_until} /> },
+            { term: "Purchase code", description: <code className={styles.code}>{purchase.purchase_code}</code> },
+          ]}
+        />
+      </div>
+    </div>
+  );
+}
