@@ -5,14 +5,19 @@ import { z } from "zod";
 
 import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { operations, type OperationSpec } from "./operations";
+import { SESSION_COOKIE_NAME } from "@/lib/auth/edge-names";
+
 import {
   AccountSchema,
+  AuditRecordSchema,
+  CurrentSessionSchema,
   ErrorEnvelopeSchema,
   ItemSchema,
   PageMetaSchema,
   ProjectSchema,
   PurchaseSchema,
   ReportSchema,
+  UserSchema,
 } from "./schemas";
 
 type JsonSchema = Record<string, unknown>;
@@ -25,6 +30,9 @@ const COMPONENTS: Record<string, z.ZodType> = {
   Item: ItemSchema,
   Purchase: PurchaseSchema,
   PageMeta: PageMetaSchema,
+  CurrentSession: CurrentSessionSchema,
+  User: UserSchema,
+  AuditRecord: AuditRecordSchema,
   Error: ErrorEnvelopeSchema,
 };
 
@@ -68,8 +76,19 @@ function components(registry: Registry): Record<string, JsonSchema> {
 
 const PATH_PARAM_WORDS: Record<string, string> = { path: "path", query: "query" };
 
+const changesState = (spec: OperationSpec) => spec.method !== "GET";
+
 function parameters(spec: OperationSpec, registry: Registry): JsonSchema[] {
   const out: JsonSchema[] = [];
+  if (changesState(spec)) {
+    out.push({
+      name: "X-CSRF",
+      in: "header",
+      required: true,
+      description: "Must be 1 on every request that changes something (refused with 403 csrf otherwise)",
+      schema: { type: "string", const: "1" },
+    });
+  }
   for (const [location, schema] of [
     ["path", spec.params],
     ["query", spec.query],
@@ -105,6 +124,9 @@ const UPSTREAM_ERRORS: ErrorCode[] = [
 
 function errorCodes(spec: OperationSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors ?? []);
+  if (changesState(spec)) codes.add("csrf");
+  if (spec.permission !== "public") codes.add("unauthenticated");
+  if (spec.permission !== "public" && spec.permission !== "signed_in") codes.add("forbidden");
   if (spec.params || spec.query) codes.add("invalid_input");
   if (spec.body) {
     for (const code of ["invalid_input", "invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(code);
@@ -141,7 +163,7 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
       description: `Error: ${codes.join(", ")}`,
       headers: {
         ...successHeaders,
-        ...(codes.includes("upstream_rate_limited") ? { "Retry-After": { description: "Passed on from the upstream", schema: { type: "string" } } } : {}),
+        ...(status === 429 ? { "Retry-After": { description: "Seconds to wait (passed on from the upstream for upstream_rate_limited)", schema: { type: "string" } } } : {}),
       },
       content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
     };
@@ -161,6 +183,7 @@ export function openApiDocument(): JsonSchema {
       summary: spec.summary,
       tags: [spec.tag],
       "x-permission": spec.permission,
+      ...(spec.permission === "public" ? {} : { security: [{ session: [] }] }),
       ...(spec.area ? { "x-upstream-area": spec.area } : {}),
       parameters: parameters(spec, registry),
       ...(spec.body
@@ -177,15 +200,23 @@ export function openApiDocument(): JsonSchema {
       title: "Gatehouse API",
       version: "1.0.0",
       description:
-        "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
+        "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie); x-permission names what each operation needs, and every request that changes something must carry X-CSRF: 1. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "Reports" }, { name: "Projects" }, { name: "Items" }, { name: "Operations" }],
+    tags: [{ name: "Reports" }, { name: "Projects" }, { name: "Items" }, { name: "Accounts" }, { name: "Admin" }, { name: "Operations" }],
     paths,
     components: {
       schemas: components(registry),
       headers: {
         "X-Request-Id": { description: "The request's id, also in the server's log line", schema: { type: "string" } },
+      },
+      securitySchemes: {
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: SESSION_COOKIE_NAME,
+          description: `Set by POST /api/auth/login; named __Host-${SESSION_COOKIE_NAME} when the portal is served over https`,
+        },
       },
     },
   };

@@ -53,6 +53,7 @@ export type AuditTargetSpec =
   | { type: "purchase_code"; code: string };
 
 export interface AuditFacts {
+  /** The validated path parameters; as the path gave them when the request was refused before validation. */
   params: Record<string, unknown>;
   /** The validated body; empty when the request was refused before it was read. */
   body: Record<string, unknown>;
@@ -70,6 +71,14 @@ export interface AuditSpec {
 const field = (value: unknown, name: string): unknown =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 const text = (value: unknown): string | null => (typeof value === "string" || typeof value === "number" ? String(value) : null);
+function reportTarget(id: unknown): AuditTargetSpec | null {
+  const value = text(id);
+  return value === null ? null : { type: "report", id: value };
+}
+function userTarget(id: unknown): AuditTargetSpec | null {
+  const value = text(id);
+  return value === null ? null : { type: "user", id: value };
+}
 
 export interface OperationSpec {
   /** The OpenAPI operationId. */
@@ -136,10 +145,7 @@ export const operations = {
     success: { status: 201, description: "The new report", schema: dataEnvelope(ReportSchema) },
     audit: {
       action: "report.create",
-      target: ({ data }) => {
-        const id = text(field(data, "id"));
-        return id === null ? null : { type: "report", id };
-      },
+      target: ({ data }) => reportTarget(field(data, "id")),
     },
   },
   updateReport: {
@@ -157,7 +163,7 @@ export const operations = {
     notFound: "There is no report with id {id}.",
     audit: {
       action: "report.update",
-      target: ({ params }) => ({ type: "report", id: String(params.id) }),
+      target: ({ params }) => reportTarget(params.id),
       detail: ({ body }) => ({ changes: Object.keys(body) }),
     },
   },
@@ -173,7 +179,7 @@ export const operations = {
     query: EmptyQuerySchema,
     success: { status: 204, description: "Deleted" },
     notFound: "There is no report with id {id}.",
-    audit: { action: "report.delete", target: ({ params }) => ({ type: "report", id: String(params.id) }) },
+    audit: { action: "report.delete", target: ({ params }) => reportTarget(params.id) },
   },
   listProjects: {
     id: "listProjects",
@@ -198,7 +204,10 @@ export const operations = {
     query: EmptyQuerySchema,
     success: { status: 204, description: "Deleted" },
     notFound: "There is no project named {project}.",
-    audit: { action: "project.delete", target: ({ params }) => ({ type: "project", name: String(params.project) }) },
+    audit: {
+      action: "project.delete",
+      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+    },
   },
   showAccount: {
     id: "showAccount",
@@ -331,10 +340,7 @@ export const operations = {
     errors: ["email_taken"],
     audit: {
       action: "user.create",
-      target: ({ data }) => {
-        const id = text(field(data, "id"));
-        return id === null ? null : { type: "user", id };
-      },
+      target: ({ data }) => userTarget(field(data, "id")),
       detail: ({ body }) => ({ email: text(body.email), role: text(body.role) }),
     },
   },
@@ -353,7 +359,7 @@ export const operations = {
     errors: ["last_admin"],
     audit: {
       action: "user.update",
-      target: ({ params }) => ({ type: "user", id: String(params.id) }),
+      target: ({ params }) => userTarget(params.id),
       detail: ({ body }) => ({
         changes: Object.keys(body),
         ...(typeof body.role === "string" ? { role: body.role } : {}),

@@ -215,6 +215,7 @@ export function defineRoute<const S extends OperationSpec>(
       let reply: NextResponse;
       try {
         rawParams = (await routeContext?.params) ?? {};
+        state.facts.params = rawParams;
         const answer = await handle(spec, handler, request, rawParams, state);
         if ("json" in answer) state.facts.data = (answer.json as { data?: unknown } | null)?.data;
         reply = toResponse(answer);
