@@ -139,7 +139,7 @@ const policySchemas = {
   UPSTREAM_BREAKER_OPEN_MS: wholeNumber(1000, 600_000, "milliseconds"),
   UPSTREAM_CACHE_REPORTS_TTL_MS: wholeNumber(0, ONE_HOUR_MS, "milliseconds (0 turns the cache off)"),
   UPSTREAM_CACHE_ITEMS_TTL_MS: wholeNumber(0, ONE_HOUR_MS, "milliseconds (0 turns the cache off)"),
-  UPSTREAM_CACHE_MAX_ENTRIES: wholeNumber(1, 1_000_000, "entries"),
+  UPSTREAM_CACHE_MAX_ENTRIES: wholeNumber(10, 1_000_000, "entries"),
   UPSTREAM_CACHE_MAX_MB: wholeNumber(1, 4096, "megabytes"),
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000, "milliseconds"),
 } as const;

@@ -6,7 +6,7 @@ import { sandboxEnv } from "../support/gateway";
 import type { TestSandbox } from "../support/sandbox";
 
 import { startNext, type NextProcess } from "./next-process";
-import { startSandboxWithCanaryKeys, upstreamCalls } from "./support";
+import { startSandboxWithCanaryKeys, waitForUpstreamCalls } from "./support";
 
 let sandbox: TestSandbox;
 let next: NextProcess | undefined;
@@ -32,7 +32,7 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   const slow = fetch(`${url}/api/ready`).then(async (res) => ({ status: res.status, body: (await res.json()) as { status: string } }));
 
   // Signal only once the request is inside the gateway, waiting on the upstream.
-  while ((await upstreamCalls(sandbox, "GET", "/seo/api/v1/projects")).length === 0) await sleep(20);
+  await waitForUpstreamCalls(sandbox, "GET", "/seo/api/v1/projects");
   next.child.kill("SIGTERM");
 
   // The listening socket closes at once: a new connection is refused while the slow request still runs.
@@ -62,7 +62,7 @@ it("a request still running after SHUTDOWN_TIMEOUT_MS is cut off, and the proces
     (res) => res.status,
     () => "cut off",
   );
-  while ((await upstreamCalls(sandbox, "GET", "/seo/api/v1/projects")).length === 0) await sleep(20);
+  await waitForUpstreamCalls(sandbox, "GET", "/seo/api/v1/projects");
   next.child.kill("SIGTERM");
   expect(await next.exited).toBe(0);
   expect(await hung).toBe("cut off");

@@ -101,3 +101,12 @@ export const ACCOUNT = "/market/api/account/details";
 export const ITEMS = "/market/api/items/all";
 export const ITEM = "/market/api/items/item";
 export const VALIDATION = "/market/api/purchases/validation";
+
+/** Waits until the sandbox has received `count` requests of this method and path (at most 10 s). */
+export async function waitForUpstreamCalls(sandbox: TestSandbox, method: string, path: string, count = 1): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while ((await upstreamCalls(sandbox, method, path)).length < count) {
+    if (Date.now() > deadline) throw new Error(`the upstream never received ${count} × ${method} ${path}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
