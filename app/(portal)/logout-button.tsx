@@ -7,6 +7,13 @@ import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 
+// A full page load rather than router.push: nothing the signed-out user saw may stay in the router's or SWR's
+// memory.
+function goToLogin() {
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination -- a full load is the point
+  window.location.assign("/login");
+}
+
 export function LogoutButton() {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -16,11 +23,11 @@ export function LogoutButton() {
     setFailure(null);
     try {
       await apiRequest("/api/auth/logout", { method: "POST" });
-      window.location.assign("/login");
+      goToLogin();
     } catch (error) {
       // A 401 means the session had already ended: the goal is reached.
       if (error instanceof ApiRequestError && error.status === 401) {
-        window.location.assign("/login");
+        goToLogin();
         return;
       }
       setBusy(false);

@@ -108,10 +108,12 @@ async function ReportsOverview() {
     );
   }
   const partial = total > rows.length;
+  const [overall, ...perProject] = countResults(rows, "All reports");
   return (
     <>
       <Card title="Reports by result" asSection className={styles.wide} actions={<ButtonLink href="/reports" size="sm">All reports</ButtonLink>}>
-        <ResultChart title={partial ? `The newest ${rows.length} of ${total} reports, by result` : `All ${total} reports, by result`} rows={countResults(rows)} />
+        <ResultChart title={partial ? `The newest ${rows.length} of ${total} reports` : `All ${total} reports`} rows={overall ? [overall] : []} scale="share" />
+        <ResultChart title="Per project" rows={perProject} />
         {partial ? (
           <p className={styles.note}>
             Counted from the newest {DASHBOARD_REPORT_LIMIT} reports ({DASHBOARD_MAX_PAGES} pages of 100); filter the reports list for exact

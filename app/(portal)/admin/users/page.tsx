@@ -1,0 +1,31 @@
+// /admin/users: every portal user, adding one, and changing a user's name, role, password or access. The first
+// view is read from the store here, in the API's shapes (lib/api/accounts.ts); changes go through the admin API.
+import type { Metadata } from "next";
+
+import { PageHeader } from "@/components/ui/page-header";
+import { userOutput } from "@/lib/api/accounts";
+import { getAccounts } from "@/lib/auth/access";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { listUsers } from "@/lib/auth/users";
+
+import { FreshSwrCache } from "../../fresh-swr-cache";
+import { UsersView } from "./users-view";
+
+export const metadata: Metadata = { title: "Users" };
+
+export default async function UsersPage() {
+  const me = await requirePageUser("users:manage");
+  const { db } = await getAccounts();
+  const users = (await listUsers(db)).map(userOutput);
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        description="Who may sign in to Gatehouse, and with which role. A change of role or password, or disabling, signs the user out at once."
+      />
+      <FreshSwrCache>
+        <UsersView initialUsers={users} currentUserId={me.id} />
+      </FreshSwrCache>
+    </>
+  );
+}

@@ -1,0 +1,276 @@
+"use client";
+// The users table with "Add user" and "Edit" dialogs. Every change goes to the admin API; the table is
+// reloaded from it afterwards, and a toast says what was done only once the API said so.
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+
+import { Badge, RoleBadge, ROLE_LABELS } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { Modal } from "@/components/ui/dialog";
+import { ErrorSummary } from "@/components/ui/error-summary";
+import { FormErrorBanner } from "@/components/ui/form-error-banner";
+import { LocalTime } from "@/components/ui/local-time";
+import { RadioGroup } from "@/components/ui/radio-group";
+import { SelectField } from "@/components/ui/select-field";
+import { TextField } from "@/components/ui/text-field";
+import { useToast } from "@/components/ui/toast";
+import type { UserOutput } from "@/lib/api/schemas";
+import { ROLES, type Role } from "@/lib/auth/permissions";
+import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import { presentErrors } from "@/lib/portal/forms";
+
+import formStyles from "../../forms.module.css";
+import styles from "../../lists.module.css";
+
+const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
+const PASSWORD_HINT = "At least 12 characters.";
+
+type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled", string>>;
+const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access" };
+
+interface Failure {
+  message: string;
+  requestId?: string;
+}
+
+/** Splits an API error into field messages (shown inline) and the rest (shown above the form). */
+function splitError(error: unknown): { fields: Fields; failure: Failure | null } {
+  if (!(error instanceof ApiRequestError)) throw error;
+  const fields: Fields = {};
+  for (const name of Object.keys(LABELS) as (keyof Fields)[]) if (error.fields?.[name]) fields[name] = error.fields[name];
+  const hasFields = Object.keys(fields).length > 0;
+  return { fields, failure: hasFields ? null : { message: error.message, requestId: error.requestId } };
+}
+
+export function UsersView({ initialUsers, currentUserId }: { initialUsers: UserOutput[]; currentUserId: string }) {
+  const { data, error, isValidating, mutate } = useSWR<{ data: UserOutput[] }, ApiRequestError>("/api/admin/users", {
+    fallbackData: { data: initialUsers },
+  });
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<UserOutput | null>(null);
+
+  const columns: Column<UserOutput>[] = [
+    { id: "name", header: "Name", rowHeader: true, wrap: "wrap", cell: (user) => (user.id === currentUserId ? `${user.name} (you)` : user.name) },
+    { id: "email", header: "Email", wrap: "wrap", cell: (user) => user.email },
+    { id: "role", header: "Role", wrap: "nowrap", cell: (user) => <RoleBadge role={user.role} /> },
+    {
+      id: "status",
+      header: "Access",
+      wrap: "nowrap",
+      cell: (user) =>
+        user.disabled ? (
+          <Badge tone="error" mark="■">
+            Disabled
+          </Badge>
+        ) : (
+          <Badge tone="success" mark="●">
+            Active
+          </Badge>
+        ),
+    },
+    { id: "created", header: "Added", wrap: "nowrap", cell: (user) => <LocalTime iso={user.created_at} display="date" /> },
+    {
+      id: "actions",
+      header: "Actions",
+      wrap: "nowrap",
+      cell: (user) => (
+        <Button size="sm" variant="secondary" aria-label={`Edit ${user.name}`} onClick={() => setEditing(user)}>
+          Edit
+        </Button>
+      ),
+    },
+  ];
+
+  return (
+    <section aria-label="Users list">
+      <div className={styles.clear}>
+        <Button variant="primary" onClick={() => setAdding(true)}>
+          Add user
+        </Button>
+      </div>
+      <DataTable
+        caption="Users"
+        captionHidden
+        columns={columns}
+        rows={data?.data}
+        rowKey={(user) => user.id}
+        loading={isValidating}
+        error={error ? { title: "The users could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
+      />
+      <AddUserDialog open={adding} onClose={() => setAdding(false)} onAdded={() => void mutate()} />
+      <EditUserDialog user={editing} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
+    </section>
+  );
+}
+
+function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: () => void }) {
+  const toast = useToast();
+  const [fields, setFields] = useState<Fields>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setFields({});
+    setFailure(null);
+    onClose();
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const body = {
+      email: String(form.get("email") ?? "").trim(),
+      name: String(form.get("name") ?? "").trim(),
+      role: String(form.get("role") ?? "viewer"),
+      password: String(form.get("password") ?? ""),
+    };
+    const found: Fields = {
+      email: body.email ? undefined : "Enter the person's email address.",
+      name: body.name ? undefined : "Enter the person's name.",
+      password: body.password.length >= 12 ? undefined : "Enter a password of at least 12 characters.",
+    };
+    setFields(found);
+    setFailure(null);
+    if (found.email || found.name || found.password) return;
+    setBusy(true);
+    try {
+      const { data } = await apiRequest<{ data: UserOutput }>("/api/admin/users", { method: "POST", body });
+      toast.success(`Added ${data.name} (${data.email}) as ${ROLE_LABELS[data.role]}.`);
+      onAdded();
+      close();
+    } catch (error) {
+      const split = splitError(error);
+      setFields(split.fields);
+      setFailure(split.failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal open={open} onClose={close} title="Add a user" dismissible={!busy}>
+      <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Add a user">
+        <ErrorSummary errors={presentErrors(fields)} labels={LABELS} ids={{ email: "field-new-email", name: "field-new-name", password: "field-new-password" }} />
+        <FormErrorBanner title="The user was not added" message={failure?.message} requestId={failure?.requestId} />
+        <TextField id="field-new-email" name="email" label={LABELS.email} type="email" autoComplete="off" required error={fields.email} />
+        <TextField id="field-new-name" name="name" label={LABELS.name} autoComplete="off" required error={fields.name} />
+        <SelectField id="field-new-role" name="role" label={LABELS.role} options={ROLE_OPTIONS} defaultValue="viewer" error={fields.role} />
+        <TextField
+          id="field-new-password"
+          name="password"
+          label={LABELS.password}
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={`${PASSWORD_HINT} Give it to the person through a safe channel.`}
+          error={fields.password}
+        />
+        <div className={formStyles.buttons}>
+          <Button type="submit" variant="primary" loading={busy} loadingText="Adding…">
+            Add user
+          </Button>
+          <Button variant="secondary" onClick={close} disabled={busy}>
+            Cancel
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; onClose: () => void; onSaved: () => void }) {
+  const toast = useToast();
+  const [fields, setFields] = useState<Fields>({});
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const close = () => {
+    setFields({});
+    setFailure(null);
+    onClose();
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!user) return;
+    const form = new FormData(event.currentTarget);
+    const name = String(form.get("name") ?? "").trim();
+    const role = String(form.get("role") ?? user.role) as Role;
+    const disabled = form.get("access") === "disabled";
+    const password = String(form.get("password") ?? "");
+    // Only what changed is sent: each change is its own audit fact, and some end the user's sessions.
+    const body: Record<string, unknown> = {};
+    if (name !== user.name) body.name = name;
+    if (role !== user.role) body.role = role;
+    if (disabled !== user.disabled) body.disabled = disabled;
+    if (password !== "") body.password = password;
+    const found: Fields = {
+      name: name ? undefined : "Enter a name.",
+      password: password === "" || password.length >= 12 ? undefined : "A new password needs at least 12 characters.",
+    };
+    setFields(found);
+    setFailure(null);
+    if (found.name || found.password) return;
+    if (Object.keys(body).length === 0) {
+      setFailure({ message: "Nothing to change: edit a field first, or cancel." });
+      return;
+    }
+    setBusy(true);
+    try {
+      const { data } = await apiRequest<{ data: UserOutput }>(`/api/admin/users/${user.id}`, { method: "PATCH", body });
+      toast.success(`Saved the changes to ${data.name}.`);
+      onSaved();
+      close();
+    } catch (error) {
+      const split = splitError(error);
+      setFields(split.fields);
+      setFailure(split.failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Modal open={user !== null} onClose={close} title={user ? `Edit ${user.name}` : "Edit user"} dismissible={!busy}>
+      {user ? (
+        <form key={user.id} noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label={`Edit ${user.name}`}>
+          <ErrorSummary errors={presentErrors(fields)} labels={LABELS} ids={{ name: "field-edit-name", password: "field-edit-password" }} />
+          <FormErrorBanner title="Nothing was saved" message={failure?.message} requestId={failure?.requestId} />
+          <p>{user.email}</p>
+          <TextField id="field-edit-name" name="name" label={LABELS.name} defaultValue={user.name} required error={fields.name} />
+          <SelectField id="field-edit-role" name="role" label={LABELS.role} options={ROLE_OPTIONS} defaultValue={user.role} error={fields.role} />
+          <RadioGroup
+            id="field-edit-access"
+            name="access"
+            label={LABELS.disabled}
+            inline
+            defaultValue={user.disabled ? "disabled" : "active"}
+            options={[
+              { value: "active", label: "Active" },
+              { value: "disabled", label: "Disabled (cannot sign in)" },
+            ]}
+            error={fields.disabled}
+          />
+          <TextField
+            id="field-edit-password"
+            name="password"
+            label="New password"
+            type="password"
+            autoComplete="new-password"
+            hint={`Leave it empty to keep the current one. ${PASSWORD_HINT}`}
+            error={fields.password}
+          />
+          <div className={formStyles.buttons}>
+            <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
+              Save changes
+            </Button>
+            <Button variant="secondary" onClick={close} disabled={busy}>
+              Cancel
+            </Button>
+          </div>
+        </form>
+      ) : null}
+    </Modal>
+  );
+}
