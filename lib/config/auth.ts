@@ -105,7 +105,8 @@ function withoutEmpty(env: Env): Env {
 
 /** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
 export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data" }: LoadAuthConfigOptions): AuthConfig {
-  const parsed = envSchema.safeParse(withoutEmpty(env));
+  const present = withoutEmpty(env);
+  const parsed = envSchema.safeParse(present);
   const edge = parseEdgeSettings(env);
   const problems: ConfigProblem[] = [...edge.problems];
   if (!parsed.success) {
@@ -114,15 +115,14 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
       const problem = issue.message.replace(/^(email|password) /, "");
       problems.push({ variable: String(issue.path[0] ?? "environment"), problem });
     }
-    throw new AuthConfigError(problems);
   }
-  const vars = parsed.data;
 
+  // Checked even when other variables are wrong, so that one start names every problem.
   const generate = "generate one with: openssl rand -base64 32";
   let sessionSecrets: string[] = [];
   let sessionSecretSource: AuthConfig["sessionSecretSource"] = "env";
-  if (vars.SESSION_SECRET !== undefined) {
-    const entries = vars.SESSION_SECRET.split(",").map((s) => s.trim());
+  if (present.SESSION_SECRET !== undefined) {
+    const entries = present.SESSION_SECRET.split(",").map((s) => s.trim());
     entries.forEach((secret, i) => {
       const which = entries.length > 1 ? `entry ${i + 1} of ${entries.length}` : "the secret";
       if (secret.length < SESSION_SECRET_MIN_LENGTH) {
@@ -142,6 +142,9 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
       problem: `required outside demo mode: at least ${SESSION_SECRET_MIN_LENGTH} random characters (${generate})`,
     });
   }
+
+  if (!parsed.success) throw new AuthConfigError(problems);
+  const vars = parsed.data;
 
   const sessionAbsoluteTimeoutMs = vars.SESSION_ABSOLUTE_TIMEOUT_HOURS * 3_600_000;
   const sessionIdleTimeoutMs = vars.SESSION_IDLE_TIMEOUT_MINUTES * 60_000;

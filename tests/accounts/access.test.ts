@@ -287,6 +287,17 @@ describe("security headers", () => {
     expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
   });
 
+  it("a client's own X-Forwarded-Proto does not make plain http look like https (no trusted proxy here)", async () => {
+    const res = await gateway.request("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF": "1", "X-Forwarded-Proto": "https" },
+      body: JSON.stringify({ email: "admin@gatehouse.test", password: "admin password for tests" }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("strict-transport-security")).toBeNull();
+    expect(res.headers.getSetCookie().join("\n")).toMatch(/^gatehouse_session=(?!.*; Secure)/i);
+  });
+
   it("static files get them too", async () => {
     const page = await gateway.request("/login");
     const script = /<script[^>]+src="(\/_next\/static\/[^"]+)"/.exec(page.text)?.[1];
