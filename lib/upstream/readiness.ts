@@ -1,6 +1,6 @@
 // Readiness: can each configured area be reached, and does it accept Gatehouse's key? Each check is one cheap,
 // read-only documented operation (area A: the first page of projects; area B: the account details), asked of
-// the upstream itself (never answered from the cache), and each area shows its circuit breaker's state. While
+// the upstream itself (never answered from the cache); `breakers` shows each configured area's circuit breaker. While
 // a breaker is open the check is not sent: the area is not ready until a trial request closes it.
 import "server-only";
 
@@ -17,9 +17,10 @@ export interface BreakerReadiness {
   retry_in_ms: number;
 }
 
-type AreaReadiness = Readiness["areas"][Area] & { breaker?: BreakerReadiness };
+type AreaReadiness = Readiness["areas"][Area];
 
-export type ReadinessWithBreakers = Omit<Readiness, "areas"> & { areas: Record<Area, AreaReadiness> };
+/** The readiness answer, plus the circuit breaker of each configured area. */
+export type ReadinessWithBreakers = Readiness & { breakers: Partial<Record<Area, BreakerReadiness>> };
 
 async function probe(check: () => Promise<unknown>): Promise<AreaReadiness> {
   const started = performance.now();
@@ -53,16 +54,17 @@ export async function checkReadiness(
   breakerOf: (area: Area) => BreakerStatus,
 ): Promise<ReadinessWithBreakers> {
   const { reports, items } = upstreams;
-  const withBreaker = (area: Area, readiness: AreaReadiness): AreaReadiness => {
-    if (!readiness.configured) return readiness;
-    const { state, retryInMs } = breakerOf(area);
-    return { ...readiness, breaker: { state, retry_in_ms: retryInMs } };
-  };
   const [reportsState, itemsState] = await Promise.all([
     reports ? probe(() => reports.listProjects({ per_page: 10 }, { fresh: true })) : Promise.resolve<AreaReadiness>({ configured: false }),
     items ? probe(() => items.getAccount({ fresh: true })) : Promise.resolve<AreaReadiness>({ configured: false }),
   ]);
-  const areas = { reports: withBreaker("reports", reportsState), items: withBreaker("items", itemsState) };
+  const areas = { reports: reportsState, items: itemsState };
+  const breakers: Partial<Record<Area, BreakerReadiness>> = {};
+  for (const area of ["reports", "items"] as const) {
+    if (!areas[area].configured) continue;
+    const { state, retryInMs } = breakerOf(area);
+    breakers[area] = { state, retry_in_ms: retryInMs };
+  }
   const ready = Object.values(areas).every((a) => !a.configured || a.problem === undefined);
-  return { status: ready ? "ready" : "not_ready", mode: upstreams.config.mode, areas };
+  return { status: ready ? "ready" : "not_ready", mode: upstreams.config.mode, areas, breakers };
 }
