@@ -288,18 +288,16 @@ async function auditOperation(spec: OperationSpec, state: RequestState, status: 
   const accounts = state.accounts;
   if (!audit || !state.user || !accounts) return;
   const outcome = error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure";
-  const target = audit.target?.(state.facts) ?? null;
-  await writeAudit(accounts, {
-    userId: state.user.id,
-    userEmail: state.user.email,
-    action: audit.action,
-    target: target === null ? null : auditTarget(target, accounts),
-    outcome,
-    requestId: state.requestId,
-    detail: {
-      ...(error === null ? audit.detail?.(state.facts) : { error_code: error.code, status }),
-    },
-  });
+  const entry: AuditEntry = { userId: state.user.id, userEmail: state.user.email, action: audit.action, target: null, outcome, requestId: state.requestId };
+  try {
+    const target = audit.target?.(state.facts) ?? null;
+    entry.target = target === null ? null : auditTarget(target, accounts);
+    entry.detail = error === null ? audit.detail?.(state.facts) : { error_code: error.code, status };
+  } catch (cause) {
+    // A bug in an operation's audit description must not cost the row: write what is known.
+    logEvent("error", "audit_description_failed", { request_id: state.requestId, error: describeError(cause) });
+  }
+  await writeAudit(accounts, entry);
 }
 
 function auditTarget(target: AuditTargetSpec, accounts: Accounts): AuditTarget {
