@@ -10,6 +10,7 @@
 import "server-only";
 
 import type { Area } from "@/lib/config/areas";
+import type { UpstreamPolicyConfig } from "@/lib/config/env";
 import { recordUpstreamCall } from "@/lib/log";
 
 import { CircuitOpenError, UpstreamError } from "../errors";
@@ -51,6 +52,16 @@ export const DEFAULT_RESILIENCE: ResilienceSettings = {
   breaker: DEFAULT_BREAKER,
   cache: { ...DEFAULT_CACHE_LIMITS, ttlMs: DEFAULT_CACHE_TTL_MS },
 };
+
+/** The settings from the environment (UPSTREAM_RETRIES, UPSTREAM_BREAKER_*, UPSTREAM_CACHE_*). */
+export function resilienceSettingsFrom(config: UpstreamPolicyConfig): ResilienceSettings {
+  return {
+    retry: { ...DEFAULT_RETRY, maxRetries: config.retries },
+    retryBudget: DEFAULT_RETRY_BUDGET,
+    breaker: { failureThreshold: config.breakerFailures, openMs: config.breakerOpenMs },
+    cache: { maxEntries: config.cacheMaxEntries, maxBytes: config.cacheMaxBytes, ttlMs: config.cacheTtlMs },
+  };
+}
 
 /** A read operation, as the client describes it to the policies. */
 export interface ReadSpec {
