@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ConfigError, DEFAULT_SHUTDOWN_TIMEOUT_MS, DEFAULT_UPSTREAM_POLICY, parseEnv } from "@/lib/config/env";
+import { DEFAULT_RESILIENCE, resilienceSettingsFrom } from "@/lib/upstream/policy";
 
 function problemsOf(env: Record<string, string>): { variable: string; problem: string }[] {
   try {
@@ -50,6 +51,12 @@ describe("resilience settings", () => {
       cacheMaxBytes: 4 * 1024 * 1024,
     });
     expect(config.shutdownTimeoutMs).toBe(3000);
+  });
+
+  it("become the policies' settings: the defaults are the policies' own defaults", () => {
+    expect(resilienceSettingsFrom(parseEnv({}).upstreamPolicy)).toEqual(DEFAULT_RESILIENCE);
+    const settings = resilienceSettingsFrom(parseEnv({ UPSTREAM_RETRIES: "1", UPSTREAM_BREAKER_OPEN_MS: "2000", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" }).upstreamPolicy);
+    expect(settings).toMatchObject({ retry: { maxRetries: 1 }, breaker: { openMs: 2000 }, cache: { ttlMs: { reports: 15_000, items: 0 } } });
   });
 
   it("0 turns retries, the breaker and each area's cache off", () => {
