@@ -57,7 +57,7 @@ export default async function AccountPage() {
             {profile.description ? <p className={styles.description}>{profile.description}</p> : <p>No profile description.</p>}
           </div>
         </section>
-        <Card title="Account" asSection>
+        <Card title="Account details" asSection>
           <DescriptionList
             items={[
               { term: "Balance", description: <Money amount={account.balance} currency={account.currency} /> },
