@@ -4,19 +4,12 @@ import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 
 import type { Role } from "@/lib/auth/permissions";
+import type { FaultSpec } from "@/lib/sandbox";
 
 import { authFile, SANDBOX_URL } from "./settings";
 
 export { expect };
 
-export interface FaultSpec {
-  method?: string;
-  path: string;
-  kind: "latency" | "status" | "malformed" | "reset" | "hang" | "trickle";
-  status?: number;
-  latencyMs?: number;
-  times?: number;
-}
 
 async function control(method: string, route: string, body?: unknown): Promise<void> {
   const response = await fetch(`${SANDBOX_URL}/__sandbox${route}`, {
