@@ -62,7 +62,7 @@ describe("projects list URL", () => {
 
 describe("withChanges", () => {
   it("goes back to page 1 when anything but the page changes, and removes emptied values", () => {
-    const current = { search: "coffee", result: "bad" as const, page: 4 };
+    const current: { search?: string; result?: "good" | "decent" | "bad"; page?: number } = { search: "coffee", result: "bad", page: 4 };
     expect(withChanges(current, { result: "good" })).toEqual({ search: "coffee", result: "good" });
     expect(withChanges(current, { search: undefined })).toEqual({ result: "bad" });
     expect(withChanges(current, { page: 5 })).toEqual({ search: "coffee", result: "bad", page: 5 });
