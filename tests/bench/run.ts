@@ -30,7 +30,7 @@ import { SANDBOX_KEYS } from "@/lib/sandbox";
 const { values: options } = parseArgs({ options: { build: { type: "boolean", default: false }, quick: { type: "boolean", default: false } } });
 
 const RUN_SECONDS = options.quick ? 2 : 5;
-const WARMUP_SECONDS = options.quick ? 1 : 2;
+const WARMUP_SECONDS = options.quick ? 1 : 5;
 const RUNS = 3;
 const CONNECTIONS = 10;
 const SOAK_SECONDS = options.quick ? 10 : 60;
