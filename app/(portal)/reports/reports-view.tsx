@@ -47,7 +47,6 @@ const COLUMNS: ReadonlyArray<Column<Report, SortKeyOfReports>> = [
     wrap: "wrap",
     cell: (report) => <Link href={`/reports/${report.id}`}>{report.url}</Link>,
   },
-  { id: "project", header: "Project", wrap: "wrap", cell: (report) => report.project ?? <span className={styles.muted}>None</span> },
   { id: "result", header: "Result", sortKey: "result", wrap: "nowrap", cell: (report) => <ResultBadge result={report.result} /> },
   {
     id: "generated",
@@ -58,6 +57,8 @@ const COLUMNS: ReadonlyArray<Column<Report, SortKeyOfReports>> = [
     cell: (report) => <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" />,
   },
   { id: "privacy", header: "Privacy", wrap: "nowrap", cell: (report) => <PrivacyBadge privacy={report.privacy} /> },
+  // Last: on a phone the URL and its result fit the screen; the rest scrolls inside the table.
+  { id: "project", header: "Project", wrap: "wrap", cell: (report) => report.project ?? <span className={styles.muted}>None</span> },
 ];
 
 const RESULT_OPTIONS = RESULT_VALUES.map((value) => ({ value, label: RESULT_LABELS[value] }));
