@@ -15,7 +15,10 @@ import { getUpstreams } from "@/lib/upstream";
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { ReportDetail } from "./report-detail";
 
-export const metadata: Metadata = { title: "Report" };
+export async function generateMetadata({ params }: { params: Promise<{ id: string }> }): Promise<Metadata> {
+  const { id } = await params;
+  return { title: /^[1-9]\d{0,14}$/.test(id) ? `Report #${id}` : "Report" };
+}
 
 export default async function ReportPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser("reports:read");
