@@ -10,6 +10,15 @@ import { useCallback, useMemo, useTransition } from "react";
 
 export type ListNavigationMode = "shallow" | "server";
 
+/**
+ * Next's router follows history.pushState/replaceState only once it has wrapped them, in an effect that runs
+ * after hydration. A click made while the page hydrates can be replayed before that: the URL would change and
+ * the view would not. Until the wrapper is in place, a shallow move is made as a server navigation instead.
+ */
+function routerFollowsHistory(): boolean {
+  return !Function.prototype.toString.call(window.history.pushState).includes("[native code]");
+}
+
 export interface ListUrl<Q> {
   query: Q;
   /** The href of a view (for links: pagination, "clear filters"). */
@@ -18,7 +27,7 @@ export interface ListUrl<Q> {
   push: (query: Q) => void;
   /** Replaces the current entry (search while typing, so Back does not step through every keystroke). */
   replace: (query: Q) => void;
-  /** "server" mode: the next view is being rendered. */
+  /** A server navigation to the next view is under way (always in "server" mode; rarely in "shallow"). */
   pending: boolean;
 }
 
@@ -39,7 +48,7 @@ export function useListUrl<Q>(
     (next: Q, how: "push" | "replace") => {
       const href = hrefFor(next);
       if (href === `${window.location.pathname}${window.location.search}`) return;
-      if (mode === "shallow") {
+      if (mode === "shallow" && routerFollowsHistory()) {
         if (how === "push") window.history.pushState(null, "", href);
         else window.history.replaceState(null, "", href);
       } else {

@@ -143,7 +143,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
         rowKey={(project) => project.project}
         sort={{ by: query.sort_by ?? PROJECT_DEFAULTS.sort_by, direction: query.sort ?? PROJECT_DEFAULTS.sort }}
         onSortChange={(next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction }))}
-        loading={isValidating}
+        loading={isValidating || url.pending}
         error={failure}
         empty={
           query.search ? (

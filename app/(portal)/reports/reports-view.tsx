@@ -135,7 +135,7 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         rowKey={(report) => report.id}
         sort={{ by: query.sort_by ?? REPORT_DEFAULTS.sort_by, direction: query.sort ?? REPORT_DEFAULTS.sort }}
         onSortChange={(next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction }))}
-        loading={isValidating}
+        loading={isValidating || url.pending}
         error={failure}
         skeletonRows={Math.min(perPage, 10)}
         empty={

@@ -109,7 +109,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         columns={COLUMNS}
         rows={data?.data}
         rowKey={(row) => row.id}
-        loading={isValidating}
+        loading={isValidating || url.pending}
         error={failure}
         empty={
           <EmptyState
