@@ -20,7 +20,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { availableParallelism, cpus, tmpdir } from "node:os";
+import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 
@@ -324,8 +324,12 @@ function ensureBuild(): void {
   if (result.status !== 0) throw new Error(`next build failed (${result.status ?? result.signal})`);
 }
 
+/** The 1-minute load average: other processes on the machine take CPU from every figure alike. */
+const loadAverage = () => loadavg()[0]!.toFixed(1);
+
 async function main(): Promise<void> {
   const started = Date.now();
+  const loadAtStart = loadAverage();
   ensureBuild();
   const sandbox = await startSandboxProcess();
   const cleanups: (() => Promise<void>)[] = [() => sandbox.stop()];
@@ -398,7 +402,8 @@ async function main(): Promise<void> {
 
   const date = new Date().toISOString().slice(0, 10);
   console.log(`\nGatehouse benchmark, ${date}, ${machine()}${options.quick ? " — QUICK RUN, not for the README" : ""}`);
-  console.log(`Each figure: the median of ${RUNS} runs of ${RUN_SECONDS} s (after a ${WARMUP_SECONDS} s warm-up); all processes on 127.0.0.1.\n`);
+  console.log(`Each figure: the median of ${RUNS} runs of ${RUN_SECONDS} s (after a ${WARMUP_SECONDS} s warm-up); all processes on 127.0.0.1.`);
+  console.log(`Load average (1 min) at start ${loadAtStart}, at end ${loadAverage()}.\n`);
   console.log(rows.join("\n"));
   for (const note of notes) console.log(`\n${note}`);
   say(`\nDone in ${Math.round((Date.now() - started) / 1000)} s.`);
