@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-// Run after `npm install` changes the lockfile: `node .ci/complete-lockfile.js`.
+// Run after `npm install` changes the lockfile: `node .ci/complete-lockfile.mjs`.
 // The registry reachable here does not serve other platforms' optional binaries (@next/swc-darwin-*, …), so
 // npm leaves them out of package-lock.json, and `npm ci` (on any machine) then calls the lockfile out of sync.
 // This adds an entry for each one — name, version from its parent's optionalDependencies, os/cpu/libc from its
 // name — which is all `npm ci` needs: on a machine of another platform it skips them, as it should.
-const { execFileSync } = require("node:child_process");
-const fs = require("node:fs");
-const path = require("node:path");
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-const root = path.resolve(__dirname, "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const lockPath = path.join(root, "package-lock.json");
 
 function missingFromLock() {
