@@ -6,7 +6,7 @@ import type { Permission } from "@/lib/auth/permissions";
 import type { AccountError } from "@/lib/auth/users";
 import { AREA_NAMES, AREA_VARIABLES, type Area } from "@/lib/config/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
-import { UpstreamError } from "@/lib/upstream/errors";
+import { CircuitOpenError, UpstreamError } from "@/lib/upstream/errors";
 
 export const ERROR_STATUS = {
   invalid_input: 400,
@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   upstream_bad_response: 502,
   upstream_error: 502,
   area_not_configured: 503,
+  upstream_unavailable: 503,
   upstream_timeout: 504,
 } as const;
 
@@ -128,6 +129,12 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
   const upstream = AREA_NAMES[error.area];
   // The upstream's own words are useful to the person, but they are still upstream text: redact before passing on.
   const said = error.upstreamMessage ? `: ${redact(error.upstreamMessage)}` : ".";
+  // Its breaker is open: Gatehouse did not even ask. 503 with the time until it tries again.
+  if (error instanceof CircuitOpenError) {
+    return new ApiError("upstream_unavailable", `${capitalise(upstream)} is not answering; retrying in ${error.retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
+  }
   switch (error.kind) {
     case "not_found":
       return new ApiError("not_found", notFoundMessage);

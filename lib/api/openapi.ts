@@ -120,6 +120,7 @@ const UPSTREAM_ERRORS: ErrorCode[] = [
   "upstream_error",
   "upstream_rate_limited",
   "upstream_timeout",
+  "upstream_unavailable",
 ];
 
 function errorCodes(spec: OperationSpec): ErrorCode[] {

@@ -123,10 +123,18 @@ export const AreaReadinessSchema = z.object({
   duration_ms: z.number().optional(),
   problem: z.string().optional(),
 });
+export const BreakerSchema = z.object({
+  state: z.enum(["closed", "open", "half_open"]).describe("open: calls are answered 503 upstream_unavailable without asking the upstream"),
+  retry_in_ms: z.number().describe("Until a trial request may go through; 0 unless open"),
+});
 export const ReadinessSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
   mode: z.enum(["configured", "demo"]),
   areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }),
+  breakers: z
+    .object({ reports: BreakerSchema.optional(), items: BreakerSchema.optional() })
+    .describe("The circuit breaker of each configured area"),
+  shutting_down: z.boolean().optional().describe("true after SIGTERM, while requests in flight finish"),
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;
 

@@ -2,7 +2,7 @@
 // understands, and what to try. Never the upstream's URL or raw answer. Anything that is not an UpstreamError
 // is a bug and is rethrown, for app/error.tsx.
 import type { Area } from "@/lib/config/areas";
-import { UpstreamError } from "@/lib/upstream/errors";
+import { CircuitOpenError, UpstreamError } from "@/lib/upstream/errors";
 
 export interface PageFailure {
   title: string;
@@ -22,6 +22,10 @@ const KEY_VARIABLES: Record<Area, string> = { reports: "REPORTS_API_KEY", items:
 export function describeUpstreamFailure(error: UpstreamError, what: string): PageFailure {
   const service = SERVICE_NAMES[error.area];
   const title = `${what} could not be loaded`;
+  // The area's circuit breaker is open: say when Gatehouse will ask again instead of implying a fresh failure.
+  if (error instanceof CircuitOpenError) {
+    return { title, message: `${service} is not answering; retrying in ${error.retryAfterSeconds} s.`, retryable: true };
+  }
   switch (error.kind) {
     case "timeout":
       return { title, message: `${service} did not answer in time. Try again in a moment.`, retryable: true };

@@ -5,6 +5,7 @@ import "server-only";
 import { getGatewayConfig, type GatewayConfig } from "@/lib/config";
 
 import { createItemsClient, type ItemsClient } from "./items";
+import { processResilience, resilienceSettingsFrom } from "./policy";
 import { createReportsClient, type ReportsClient } from "./reports";
 
 export { CircuitOpenError, UpstreamError } from "./errors";
@@ -29,11 +30,13 @@ export async function getUpstreams(): Promise<Upstreams> {
   const config = await getGatewayConfig();
   let upstreams = cache.get(config);
   if (!upstreams) {
-    const options = { timeoutMs: config.upstreamTimeoutMs };
+    // One Resilience per process (cache, breakers, retry budgets), whichever bundle builds its clients first.
+    const resilience = processResilience(resilienceSettingsFrom(config.upstreamPolicy));
+    const timeoutMs = config.upstreamTimeoutMs;
     upstreams = {
       config,
-      reports: config.reports && createReportsClient(config.reports, options),
-      items: config.items && createItemsClient(config.items, options),
+      reports: config.reports && createReportsClient(config.reports, { timeoutMs, policy: resilience.for("reports") }),
+      items: config.items && createItemsClient(config.items, { timeoutMs, policy: resilience.for("items") }),
     };
     cache.set(config, upstreams);
   }

@@ -93,6 +93,12 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
     REPORTS_API_KEY: CANARY.reports,
     ITEMS_API_BASE_URL: sandbox.itemsBaseUrl,
     ITEMS_API_KEY: CANARY.items,
+    // One upstream exchange per request, as these tests count them: no retries, no breaker, no cache
+    // (tests/resilience turns them on).
+    UPSTREAM_RETRIES: "0",
+    UPSTREAM_BREAKER_FAILURES: "0",
+    UPSTREAM_CACHE_REPORTS_TTL_MS: "0",
+    UPSTREAM_CACHE_ITEMS_TTL_MS: "0",
     ...extra,
   };
 }
