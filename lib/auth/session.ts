@@ -141,19 +141,47 @@ export async function sealSession(
   return sealData(data, { password: sealingPassword(settings.secrets), ttl: ttlSeconds });
 }
 
+// Opening a seal is WebCrypto work (~0.6 ms here) on every signed-in request, and a browser sends the same sealed
+// cookie until it is renewed (at most once a minute). So the seals opened recently are remembered, per set of
+// secrets, in a small LRU map. This skips only the decryption: expiry, revocation and the user's state are still
+// checked on every request (checkSession, against the store). Only valid seals are kept, so forged cookies cannot
+// fill it.
+const OPENED_SEALS_MAX = 2_000;
+const openedSeals = new WeakMap<readonly string[], Map<string, SessionData>>();
+
+function openedSealsFor(settings: SessionSettings): Map<string, SessionData> {
+  let seals = openedSeals.get(settings.secrets);
+  if (!seals) {
+    seals = new Map();
+    openedSeals.set(settings.secrets, seals);
+  }
+  return seals;
+}
+
 /** The session inside a sealed value, or null when it is absent, forged, sealed with an unknown secret or expired. */
 export async function unsealSession(
   sealed: string | undefined,
   settings: SessionSettings,
 ): Promise<SessionData | null> {
   if (!sealed) return null;
+  const seals = openedSealsFor(settings);
+  const remembered = seals.get(sealed);
+  if (remembered) {
+    seals.delete(sealed); // re-inserted below: most recently used last
+    seals.set(sealed, remembered);
+    return { ...remembered };
+  }
+  let data: unknown;
   try {
-    const data = await unsealData<unknown>(sealed, { password: unsealingPasswords(settings.secrets) });
-    const parsed = sessionDataSchema.safeParse(data);
-    return parsed.success ? parsed.data : null;
+    data = await unsealData<unknown>(sealed, { password: unsealingPasswords(settings.secrets) });
   } catch {
     return null; // malformed seal
   }
+  const parsed = sessionDataSchema.safeParse(data);
+  if (!parsed.success) return null;
+  seals.set(sealed, parsed.data);
+  if (seals.size > OPENED_SEALS_MAX) seals.delete(seals.keys().next().value as string);
+  return { ...parsed.data };
 }
 
 /** The subset of Next's cookie store (and NextResponse#cookies) used here. */

@@ -198,6 +198,17 @@ describe("session cookie", () => {
     expect(await unsealSession("", settings([SECRET_A]))).toBeNull();
   });
 
+  it("remembers opened seals per set of secrets, handing out copies, and never opens one for other secrets", async () => {
+    const data = session({ issuedAt: Date.now(), lastSeenAt: Date.now() });
+    const ours = settings([SECRET_A]);
+    const sealed = await sealSession(data, ours);
+    const first = await unsealSession(sealed, ours);
+    expect(first).toEqual(data);
+    first!.userId = "changed by a caller";
+    expect(await unsealSession(sealed, ours)).toEqual(data); // remembered, and not the caller's object
+    expect(await unsealSession(sealed, settings([SECRET_C]))).toBeNull(); // other secrets: opened afresh, refused
+  });
+
   it("reads nothing from a value sealed with our secret that is not session data", async () => {
     const { sealData } = await import("iron-session");
     const ours = await sealSession(session({ issuedAt: Date.now(), lastSeenAt: Date.now() }), settings([SECRET_A]));
