@@ -15,7 +15,7 @@
 // is measured too, as the "signed-in floor".
 //
 // Options: --build (rebuild even if a build exists), --quick (short runs, to try the script itself).
-// Uses NEXT_DIST_DIR (default .next); builds when there is no build there.
+// Uses NEXT_DIST_DIR (default .next); builds when there is none or a source file is newer.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
@@ -26,6 +26,7 @@ import { parseArgs } from "node:util";
 
 import autocannon from "autocannon";
 
+import { buildReason } from "@/lib/cli/build-check";
 import { SANDBOX_KEYS } from "@/lib/sandbox";
 
 const { values: options } = parseArgs({ options: { build: { type: "boolean", default: false }, quick: { type: "boolean", default: false } } });
@@ -315,11 +316,12 @@ function machine(): string {
 }
 
 function ensureBuild(): void {
-  if (!options.build && existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID"))) {
-    say(`Using the build in ${DIST_DIR} (npm run bench -- --build rebuilds it).`);
+  const reason = options.build ? "asked with --build" : buildReason();
+  if (!reason) {
+    say(`Using the build in ${DIST_DIR}: it is newer than every source file.`);
     return;
   }
-  say(`Building into ${DIST_DIR}…`);
+  say(`Building into ${DIST_DIR} (${reason})…`);
   const result = spawnSync(NEXT_BIN, ["build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" } });
   if (result.status !== 0) throw new Error(`next build failed (${result.status ?? result.signal})`);
 }
