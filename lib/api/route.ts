@@ -32,6 +32,7 @@ import {
 import { AccountError, type User } from "@/lib/auth/users";
 import { describeError, logEvent, runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, UpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
+import { readCappedText } from "@/lib/read-capped";
 
 import {
   ApiError,
@@ -349,7 +350,7 @@ async function readJsonBody(request: NextRequest): Promise<unknown> {
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
-  const text = await readCappedText(request);
+  const text = await readCappedText(request.body, MAX_BODY_BYTES, bodyTooLarge);
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   let body: unknown;
   try {
@@ -365,24 +366,6 @@ async function readJsonBody(request: NextRequest): Promise<unknown> {
 
 function bodyTooLarge(): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-}
-
-async function readCappedText(request: NextRequest): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw bodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString("utf8");
 }
 
 function toResponse(reply: Reply): NextResponse {

@@ -9,6 +9,7 @@ import "server-only";
 
 import type { Area } from "@/lib/config/areas";
 import { recordUpstreamCall } from "@/lib/log";
+import { readCappedText } from "@/lib/read-capped";
 
 import { UpstreamError } from "./errors";
 
@@ -99,7 +100,7 @@ async function fetchWithCap(
     await response.body?.cancel();
     throw tooLarge(request, response.status, maxBytes);
   }
-  const text = await readCapped(response, maxBytes, () => tooLarge(request, response.status, maxBytes));
+  const text = await readCappedText(response.body, maxBytes, () => tooLarge(request, response.status, maxBytes));
   return { status: response.status, headers: response.headers, body: parseBody(text) };
 }
 
@@ -111,24 +112,6 @@ function tooLarge(request: UpstreamRequest, status: number, maxBytes: number): U
     status,
     detail: `answered more than ${maxBytes} bytes, the response size cap`,
   });
-}
-
-async function readCapped(response: Response, maxBytes: number, onTooLarge: () => Error): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw onTooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, total).toString("utf8");
 }
 
 function parseBody(text: string): UpstreamBody {

@@ -11,7 +11,6 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
-import { Pagination } from "@/components/ui/pagination";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { Toolbar } from "@/components/ui/toolbar";
@@ -27,6 +26,7 @@ import {
 } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
+import { ListPages } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ProjectsViewProps {
@@ -158,19 +158,13 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
         }
       />
 
-      {data && data.meta.total > 0 && !failure ? (
-        <div className={styles.pagination}>
-          <Pagination
-            page={data.meta.page}
-            lastPage={data.meta.last_page}
-            total={data.meta.total}
-            perPage={data.meta.per_page}
-            label="Projects pages"
-            hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-            onPageChange={(page) => url.push(withChanges(query, { page }))}
-          />
-        </div>
-      ) : null}
+      <ListPages
+        meta={data?.meta}
+        failed={Boolean(failure)}
+        label="Projects pages"
+        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
+        onPageChange={(page) => url.push(withChanges(query, { page }))}
+      />
 
       <ConfirmDialog
         open={deleting !== null}

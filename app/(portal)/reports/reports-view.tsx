@@ -9,7 +9,6 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { ButtonLink } from "@/components/ui/button-link";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { LocalTime } from "@/components/ui/local-time";
-import { Pagination } from "@/components/ui/pagination";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
 import { SearchField } from "@/components/ui/search-field";
@@ -27,6 +26,7 @@ import {
 } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
+import { ListPages } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ReportsViewProps {
@@ -151,19 +151,13 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         }
       />
 
-      {data && data.meta.total > 0 && !failure ? (
-        <div className={styles.pagination}>
-          <Pagination
-            page={data.meta.page}
-            lastPage={data.meta.last_page}
-            total={data.meta.total}
-            perPage={data.meta.per_page}
-            label="Reports pages"
-            hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-            onPageChange={(page) => url.push(withChanges(query, { page }))}
-          />
-        </div>
-      ) : null}
+      <ListPages
+        meta={data?.meta}
+        failed={Boolean(failure)}
+        label="Reports pages"
+        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
+        onPageChange={(page) => url.push(withChanges(query, { page }))}
+      />
     </section>
   );
 }

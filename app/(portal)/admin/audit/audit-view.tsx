@@ -8,7 +8,6 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
-import { Pagination } from "@/components/ui/pagination";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
@@ -21,6 +20,7 @@ import { AUDIT_ACTION_LABELS, AUDIT_DEFAULT_PER_PAGE, auditQueryString, parseAud
 import { withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
+import { ListPages } from "../../list-pages";
 import styles from "../../lists.module.css";
 
 const OUTCOME_TONE: Record<AuditOutcome, BadgeTone> = { success: "success", failure: "error", denied: "warning" };
@@ -121,19 +121,13 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
           </EmptyState>
         }
       />
-      {data && data.meta.total > 0 && !failure ? (
-        <div className={styles.pagination}>
-          <Pagination
-            page={data.meta.page}
-            lastPage={data.meta.last_page}
-            total={data.meta.total}
-            perPage={data.meta.per_page}
-            label="Audit log pages"
-            hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-            onPageChange={(page) => url.push(withChanges(query, { page }))}
-          />
-        </div>
-      ) : null}
+      <ListPages
+        meta={data?.meta}
+        failed={Boolean(failure)}
+        label="Audit log pages"
+        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
+        onPageChange={(page) => url.push(withChanges(query, { page }))}
+      />
     </section>
   );
 }
