@@ -146,6 +146,7 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
     description: success.description,
     headers: successHeaders,
     ...(success.schema ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } } : {}),
+    ...(success.contentType ? { content: { [success.contentType]: { schema: { type: "string" } } } } : {}),
   };
   if (spec.id === "ready") {
     out["503"] = {
@@ -204,7 +205,7 @@ export function openApiDocument(): JsonSchema {
         "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie); x-permission names what each operation needs, and every request that changes something must carry X-CSRF: 1. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "Reports" }, { name: "Projects" }, { name: "Items" }, { name: "Accounts" }, { name: "Admin" }, { name: "Operations" }],
+    tags: [{ name: "Reports" }, { name: "Projects" }, { name: "Items" }, { name: "Purchases" }, { name: "Accounts" }, { name: "Admin" }, { name: "Operations" }],
     paths,
     components: {
       schemas: components(registry),

@@ -22,8 +22,14 @@ import {
   ProjectListQuerySchema,
   ProjectParamsSchema,
   ProjectSchema,
+  BulkCreateBodySchema,
+  BulkJobIdParamsSchema,
+  BulkJobSchema,
+  BulkJobSummarySchema,
+  PurchaseCheckSchema,
+  PurchaseHistoryEntrySchema,
+  PurchaseHistoryQuerySchema,
   PurchaseValidateBodySchema,
-  PurchaseValidationSchema,
   ReadinessSchema,
   ReportCreateBodySchema,
   ReportIdParamsSchema,
@@ -94,7 +100,9 @@ export interface OperationSpec {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: 200 | 201 | 204; description: string; schema?: z.ZodType };
+  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; contentType?: "text/csv" };
+  /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/route.ts), for batches. */
+  maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
   notFound?: string;
   /** Error codes this operation can answer beyond the ones every upstream operation can. */
@@ -248,22 +256,108 @@ export const operations = {
     id: "validatePurchase",
     method: "POST",
     path: "/api/purchases/validate",
-    summary: "Check a purchase code; a code that is not valid is a normal answer (valid: false), not an error",
-    tag: "Items",
+    summary:
+      "Check a purchase code; a code that is not valid is a normal answer (valid: false), not an error. A code with look-alike or control characters is refused (400) with the reason in fields.purchase_code. Every check is kept in the history",
+    tag: "Purchases",
     permission: "purchases:validate",
     area: "items",
     query: EmptyQuerySchema,
     body: PurchaseValidateBodySchema,
-    success: { status: 200, description: "Whether the code is valid, with the purchase when it is", schema: dataEnvelope(PurchaseValidationSchema) },
+    success: {
+      status: 200,
+      description: "Whether the code is valid, with the purchase when it is, the code as checked, and what the history knew of it",
+      schema: dataEnvelope(PurchaseCheckSchema),
+    },
     errors: ["rate_limited"],
     rateLimit: "purchase",
     audit: {
       action: "purchase.validate",
-      target: ({ body }) => (typeof body.purchase_code === "string" ? { type: "purchase_code", code: body.purchase_code } : null),
+      target: ({ data, body }) => {
+        const checked = field(data, "checked_code");
+        const code = typeof checked === "string" ? checked : body.purchase_code;
+        return typeof code === "string" ? { type: "purchase_code", code } : null;
+      },
       detail: ({ data }): Record<string, boolean> => {
         const valid = field(data, "valid");
         return typeof valid === "boolean" ? { valid } : {};
       },
+    },
+  },
+  listPurchaseHistory: {
+    id: "listPurchaseHistory",
+    method: "GET",
+    path: "/api/purchases/history",
+    summary: "Every purchase check (single and bulk), newest first, filtered and paginated; `code` finds a full code through its keyed hash",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    query: PurchaseHistoryQuerySchema,
+    success: { status: 200, description: "One page of checks", schema: pageEnvelope(PurchaseHistoryEntrySchema) },
+  },
+  exportPurchaseHistory: {
+    id: "exportPurchaseHistory",
+    method: "GET",
+    path: "/api/purchases/history.csv",
+    summary: "The checks the same filters select (page and per_page ignored), as CSV, newest first",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    query: PurchaseHistoryQuerySchema,
+    success: { status: 200, description: "CSV with a header row", contentType: "text/csv" },
+  },
+  createBulkJob: {
+    id: "createBulkJob",
+    method: "POST",
+    path: "/api/purchases/bulk",
+    summary:
+      "Start checking up to 500 codes on the server (at most 3 upstream calls at once; the item service's 429s are waited out). Counts against the hourly bulk allowance (PURCHASE_BULK_LIMIT_PER_HOUR); a batch over it is refused with the time it could run",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    area: "items",
+    query: EmptyQuerySchema,
+    body: BulkCreateBodySchema,
+    maxBodyBytes: 1024 * 1024,
+    success: { status: 202, description: "The job, accepted; follow it with GET /api/purchases/bulk/{id}", schema: dataEnvelope(BulkJobSummarySchema) },
+    errors: ["rate_limited"],
+    audit: {
+      action: "purchase.bulk_create",
+      detail: ({ data }) => ({ job_id: text(field(data, "id")), total: Number(field(data, "total") ?? 0) }),
+    },
+  },
+  listBulkJobs: {
+    id: "listBulkJobs",
+    method: "GET",
+    path: "/api/purchases/bulk",
+    summary: "Bulk jobs of the last 7 days, newest first: your own, or everyone's for an admin",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The jobs, without their results", schema: dataEnvelope(BulkJobSummarySchema.array()) },
+  },
+  getBulkJob: {
+    id: "getBulkJob",
+    method: "GET",
+    path: "/api/purchases/bulk/{id}",
+    summary: "A bulk job's progress and results; /api/purchases/bulk/{id}.csv gives the results as CSV. Your own jobs, or any for an admin",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    params: BulkJobIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The job with every code's result so far", schema: dataEnvelope(BulkJobSchema) },
+    notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+  },
+  cancelBulkJob: {
+    id: "cancelBulkJob",
+    method: "DELETE",
+    path: "/api/purchases/bulk/{id}",
+    summary: "Cancel a bulk job: checks in flight finish, the codes not yet checked end as cancelled. A finished job is answered as it is",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    params: BulkJobIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The job after the cancel", schema: dataEnvelope(BulkJobSummarySchema) },
+    notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+    audit: {
+      action: "purchase.bulk_cancel",
+      detail: ({ params }) => ({ job_id: text(params.id) }),
     },
   },
   health: {

@@ -88,12 +88,15 @@ export interface HandlerContext<S extends OperationSpec> {
 
 /** What a handler answers: a JSON body with a status, or 204 without one. */
 export type Reply =
-  | { status: 200 | 201 | 503; json: unknown; headers?: Record<string, string> }
-  | { status: 204; headers?: Record<string, string> };
+  | { status: 200 | 201 | 202 | 503; json: unknown; headers?: Record<string, string> }
+  | { status: 204; headers?: Record<string, string> }
+  /** A download (CSV): the body as text or a stream, with its content type and file name. */
+  | { status: 200; download: { body: string | ReadableStream<Uint8Array>; contentType: string; fileName: string } };
 
 export const ok = (data: unknown): Reply => ({ status: 200, json: { data } });
 export const created = (data: unknown): Reply => ({ status: 201, json: { data } });
 export const noContent = (): Reply => ({ status: 204 });
+export const accepted = (data: unknown): Reply => ({ status: 202, json: { data } });
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: NextRequest, context: RouteContext) => Promise<Response>;
@@ -254,7 +257,7 @@ async function handle<S extends OperationSpec>(
   const params = parseWith(spec.params, rawParams, "path segment");
   state.facts.params = (params ?? {}) as Record<string, unknown>;
   const query = spec.query ? parseWith(spec.query, queryObject(request), "query parameter") : undefined;
-  const body = spec.body ? parseWith(spec.body, await readJsonBody(request), "field") : undefined;
+  const body = spec.body ? parseWith(spec.body, await readJsonBody(request, spec.maxBodyBytes ?? MAX_BODY_BYTES), "field") : undefined;
   state.facts.body = (body ?? {}) as Record<string, unknown>;
 
   const { accounts, settings } = await accountsFor(request, state);
@@ -343,14 +346,14 @@ function queryObject(request: NextRequest): Record<string, string> {
   return query;
 }
 
-async function readJsonBody(request: NextRequest): Promise<unknown> {
+async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
     throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw bodyTooLarge();
-  const text = await readCappedText(request.body, MAX_BODY_BYTES, bodyTooLarge);
+  if (declared > maxBytes) throw bodyTooLarge(maxBytes);
+  const text = await readCappedText(request.body, maxBytes, () => bodyTooLarge(maxBytes));
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   let body: unknown;
   try {
@@ -364,12 +367,24 @@ async function readJsonBody(request: NextRequest): Promise<unknown> {
   return body;
 }
 
-function bodyTooLarge(): ApiError {
-  return new ApiError("payload_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+function bodyTooLarge(maxBytes: number): ApiError {
+  return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
 }
 
 function toResponse(reply: Reply): NextResponse {
   if (reply.status === 204) return new NextResponse(null, { status: 204, headers: reply.headers });
+  if ("download" in reply) {
+    const { body, contentType, fileName } = reply.download;
+    return new NextResponse(body, {
+      status: 200,
+      headers: {
+        "Content-Type": contentType,
+        // The name is ours (an id and a date), never user text: no quoting issue.
+        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  }
   return NextResponse.json(reply.json, { status: reply.status, headers: reply.headers });
 }
 

@@ -265,16 +265,142 @@ export const ReportUpdateBodySchema = z
   });
 export type ReportUpdateInput = z.output<typeof ReportUpdateBodySchema>;
 
+// The code as sent; the route runs it through lib/purchases/normalise.ts, which answers the clean code or the
+// reason it cannot be one (400 with that reason in fields.purchase_code).
+const rawPurchaseCode = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string") })
+  // Far above the 100 characters a code may have: room for the invisible characters the normaliser removes.
+  .max(1000, "must be at most 1000 characters (a purchase code has at most 100)");
+
 export const PurchaseValidateBodySchema = z.strictObject({
-  purchase_code: z
-    .string({ error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string") })
-    .trim()
-    .min(1, "is required: the buyer's purchase code")
-    .max(100, "must be at most 100 characters")
-    .regex(/^[\x21-\x7e]+$/, "must be printable characters without spaces")
-    .describe("The purchase code to check, e.g. 11111111-1111-4111-8111-111111111111"),
+  purchase_code: rawPurchaseCode.describe(
+    "The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. Trimmed and cleaned of invisible characters; look-alike or control characters are refused with the reason",
+  ),
 });
 export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// The purchase checker: history of every check, and bulk jobs
+
+export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
+export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
+export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
+export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
+export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
+export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
+/** Codes one bulk job may hold (before duplicates are merged). */
+export const BULK_MAX_CODES = 500;
+
+const UserRefSchema = z.object({ id: z.string().nullable(), email: z.string().nullable() }).describe("Who did it, as he was then");
+
+export const PurchaseHistorySummarySchema = z
+  .object({
+    previous_checks: z.number().int().nonnegative().describe("Checks of the same code before this one, by anyone"),
+    first_checked_at: isoTimestamp.nullable().describe("The first of them; null when there was none"),
+    first_checked_by: z.string().nullable().describe("The email of who made the first check"),
+  })
+  .describe("What the history knew of this code before this check");
+
+export const PurchaseCheckSchema = z.intersection(
+  PurchaseValidationSchema,
+  z.object({
+    checked_code: z.string().describe("The code as checked, after cleaning"),
+    notes: z.array(z.string()).describe("What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)"),
+    history: PurchaseHistorySummarySchema,
+  }),
+);
+export type PurchaseCheck = z.infer<typeof PurchaseCheckSchema>;
+
+export const PurchaseHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  checked_at: isoTimestamp,
+  code_last4: z.string().describe("The code's last 4 characters; the full code is kept only as a keyed hash"),
+  outcome: z.enum(PURCHASE_OUTCOMES).describe("failed: the item service could not answer (see reason)"),
+  reason: z.string().nullable().describe("Why the code is invalid or the check failed"),
+  item_id: z.number().int().nullable(),
+  item_name: z.string().nullable(),
+  license_type: z.string().nullable(),
+  supported_until: isoTimestamp.nullable(),
+  checked_by: UserRefSchema,
+  source: z.enum(["single", "bulk"]),
+  bulk_job_id: z.string().nullable(),
+});
+export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
+
+const historyInstant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
+  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
+
+export const PurchaseHistoryQuerySchema = z
+  .strictObject({
+    outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+    item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
+    user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
+    from: historyInstant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
+    to: historyInstant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+    code: rawPurchaseCode.optional().describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
+    per_page: perPage.optional(),
+    page: page.optional(),
+  })
+  .refine((q) => !q.from || !q.to || bound(q.from, "start") <= bound(q.to, "end"), {
+    message: "must not be after to",
+    path: ["from"],
+  });
+export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
+
+export const BulkCreateBodySchema = z.strictObject({
+  codes: z
+    .array(rawPurchaseCode, { error: "must be a list of purchase codes" })
+    .min(1, "must hold at least one purchase code")
+    .max(BULK_MAX_CODES, `must hold at most ${BULK_MAX_CODES} codes; split the list`)
+    .describe(`Up to ${BULK_MAX_CODES} purchase codes as the buyers sent them; duplicates (after cleaning) are checked once`),
+});
+export type BulkCreateInput = z.output<typeof BulkCreateBodySchema>;
+
+export const BulkJobIdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[0-9a-f-]{36}(\.csv)?$/i, "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)")
+    .describe("Bulk job id; with .csv, the results as CSV"),
+});
+
+export const BulkResultSchema = z.object({
+  index: z.number().int().nonnegative().describe("Where the code first appeared in the batch, from 0"),
+  code: z.string().describe("The code as checked (cleaned); as sent when it could not be cleaned"),
+  occurrences: z.number().int().positive().describe("How many times it appeared in the batch (checked once)"),
+  status: z.enum(BULK_CODE_STATUSES),
+  reason: z.string().nullable().describe("invalid, failed or cancelled: why"),
+  notes: z.array(z.string()).describe("What the cleaning changed"),
+  item_id: z.number().int().nullable(),
+  item_name: z.string().nullable(),
+  license_type: z.string().nullable(),
+  supported_until: isoTimestamp.nullable(),
+  checked_at: isoTimestamp.nullable(),
+});
+export type BulkResult = z.infer<typeof BulkResultSchema>;
+
+export const BulkJobSummarySchema = z.object({
+  id: z.string(),
+  status: z.enum(BULK_JOB_STATUSES).describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
+  total: z.number().int().nonnegative().describe("Distinct codes"),
+  done: z.number().int().nonnegative().describe("valid + invalid + failed; never goes back"),
+  valid: z.number().int().nonnegative(),
+  invalid: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  cancelled: z.number().int().nonnegative().describe("Codes left unchecked by a cancel"),
+  duplicates: z.number().int().nonnegative().describe("Codes in the batch that repeated an earlier one"),
+  created_by: UserRefSchema,
+  created_at: isoTimestamp,
+  started_at: isoTimestamp.nullable(),
+  finished_at: isoTimestamp.nullable(),
+  expires_at: isoTimestamp.describe("When the job and its results are deleted (7 days after it was created)"),
+  waiting_until: isoTimestamp.nullable().describe("status waiting: when checks resume"),
+  eta_seconds: z.number().int().nonnegative().nullable().describe("Estimated time left; null until there is a rate to go by"),
+});
+export type BulkJobSummary = z.infer<typeof BulkJobSummarySchema>;
+
+export const BulkJobSchema = BulkJobSummarySchema.extend({ results: z.array(BulkResultSchema).describe("In batch order") });
+export type BulkJob = z.infer<typeof BulkJobSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Accounts: sign-in, the current user, the admin API. The user fields are validated with the same schemas as

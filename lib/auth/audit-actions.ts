@@ -7,6 +7,8 @@ export const AUDIT_ACTIONS = [
   "report.delete",
   "project.delete",
   "purchase.validate",
+  "purchase.bulk_create",
+  "purchase.bulk_cancel",
   "user.create",
   "user.update",
   "auth.login",

@@ -58,7 +58,11 @@ export interface AuthConfig {
   edge: EdgeSettings;
   /** Purchase validations allowed per minute (PURCHASE_RATE_LIMIT_PER_USER, PURCHASE_RATE_LIMIT_PER_IP). */
   purchaseRateLimits: PurchaseRateLimits;
+  /** Codes a user may send to bulk checks per hour (PURCHASE_BULK_LIMIT_PER_HOUR), apart from the per-minute limits. */
+  purchaseBulkLimitPerHour: number;
 }
+
+export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
 
 export interface LoadAuthConfigOptions {
   env?: Env;
@@ -96,6 +100,12 @@ const envSchema = z.object({
     .optional(),
   PURCHASE_RATE_LIMIT_PER_USER: perMinute.default(DEFAULT_PURCHASE_RATE_LIMITS.perUser),
   PURCHASE_RATE_LIMIT_PER_IP: perMinute.default(DEFAULT_PURCHASE_RATE_LIMITS.perIp),
+  PURCHASE_BULK_LIMIT_PER_HOUR: z.coerce
+    .number({ error: "must be a number of codes per hour" })
+    .int("must be a whole number of codes per hour")
+    .min(1, "must be at least 1")
+    .max(1_000_000, "must be at most 1000000")
+    .default(DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR),
 });
 
 // An empty variable (`FOO=` in a .env file) means "not set".
@@ -182,6 +192,7 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
     purchaseCodeHashKeySource: vars.PURCHASE_CODE_HASH_KEY === undefined ? "derived" : "env",
     edge: edge.settings,
     purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
+    purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
   };
 }
 

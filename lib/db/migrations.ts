@@ -61,6 +61,81 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable("users").execute();
       },
     },
+    // The purchase checker (issue 7): every check, and bulk jobs with one row per distinct code.
+    "2026-11-21-001-purchase-checks-bulk-jobs": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("purchase_checks")
+          .addColumn("id", logIdType, logId)
+          .addColumn("checked_at", "text", (c) => c.notNull())
+          .addColumn("user_id", "text")
+          .addColumn("user_email", "text")
+          .addColumn("code_hash", "text", (c) => c.notNull())
+          .addColumn("code_last4", "text", (c) => c.notNull())
+          .addColumn("outcome", "text", (c) => c.notNull())
+          .addColumn("reason", "text")
+          .addColumn("item_id", "integer")
+          .addColumn("item_name", "text")
+          .addColumn("license_type", "text")
+          .addColumn("supported_until", "text")
+          .addColumn("source", "text", (c) => c.notNull())
+          .addColumn("bulk_job_id", "text")
+          .addColumn("request_id", "text")
+          .execute();
+        await db.schema.createIndex("purchase_checks_at").on("purchase_checks").columns(["checked_at", "id"]).execute();
+        await db.schema.createIndex("purchase_checks_hash_at").on("purchase_checks").columns(["code_hash", "checked_at"]).execute();
+        await db.schema.createIndex("purchase_checks_user_id_at").on("purchase_checks").columns(["user_id", "checked_at"]).execute();
+        await db.schema.createIndex("purchase_checks_user_email_at").on("purchase_checks").columns(["user_email", "checked_at"]).execute();
+        await db.schema.createIndex("purchase_checks_item_at").on("purchase_checks").columns(["item_id", "checked_at"]).execute();
+        await db.schema.createIndex("purchase_checks_outcome_at").on("purchase_checks").columns(["outcome", "checked_at"]).execute();
+
+        await db.schema
+          .createTable("bulk_jobs")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("user_email", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("total", "integer", (c) => c.notNull())
+          .addColumn("duplicates", "integer", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("started_at", "text")
+          .addColumn("finished_at", "text")
+          .addColumn("expires_at", "text", (c) => c.notNull())
+          .addColumn("waiting_until", "text")
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until", "text")
+          .execute();
+        await db.schema.createIndex("bulk_jobs_user_created").on("bulk_jobs").columns(["user_id", "created_at"]).execute();
+        await db.schema.createIndex("bulk_jobs_status").on("bulk_jobs").columns(["status", "created_at"]).execute();
+        await db.schema.createIndex("bulk_jobs_expires").on("bulk_jobs").column("expires_at").execute();
+
+        await db.schema
+          .createTable("bulk_job_codes")
+          .addColumn("job_id", "text", (c) => c.notNull())
+          .addColumn("idx", "integer", (c) => c.notNull())
+          .addColumn("code_sealed", "text", (c) => c.notNull())
+          .addColumn("code_hash", "text", (c) => c.notNull())
+          .addColumn("code_last4", "text", (c) => c.notNull())
+          .addColumn("occurrences", "integer", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("reason", "text")
+          .addColumn("notes", "text")
+          .addColumn("item_id", "integer")
+          .addColumn("item_name", "text")
+          .addColumn("license_type", "text")
+          .addColumn("supported_until", "text")
+          .addColumn("checked_at", "text")
+          .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+          .addPrimaryKeyConstraint("bulk_job_codes_pk", ["job_id", "idx"])
+          .execute();
+        await db.schema.createIndex("bulk_job_codes_status").on("bulk_job_codes").columns(["job_id", "status"]).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("bulk_job_codes").execute();
+        await db.schema.dropTable("bulk_jobs").execute();
+        await db.schema.dropTable("purchase_checks").execute();
+      },
+    },
   };
 }
 

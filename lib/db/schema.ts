@@ -42,10 +42,66 @@ export interface LoginFailuresTable {
   at: string;
 }
 
+/** One purchase check, single or bulk. The code is kept only as a keyed hash and its last 4 characters. */
+export interface PurchaseChecksTable {
+  id: Generated<number>;
+  checked_at: string;
+  user_id: string | null;
+  user_email: string | null; // as it was at the time
+  code_hash: string; // HMAC-SHA256 hex under PURCHASE_CODE_HASH_KEY, of the cleaned code
+  code_last4: string;
+  outcome: string; // valid | invalid | failed
+  reason: string | null;
+  item_id: number | null;
+  item_name: string | null;
+  license_type: string | null;
+  supported_until: string | null;
+  source: string; // single | bulk
+  bulk_job_id: string | null;
+  request_id: string | null;
+}
+
+export interface BulkJobsTable {
+  id: string; // UUID
+  user_id: string;
+  user_email: string;
+  status: string; // queued | running | waiting | done | cancelled
+  total: number; // distinct codes
+  duplicates: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  expires_at: string;
+  waiting_until: string | null;
+  lease_owner: string | null; // the process running the job; another may take over once lease_until passes
+  lease_until: string | null;
+}
+
+export interface BulkJobCodesTable {
+  job_id: string;
+  idx: number; // position of the code's first appearance in the batch
+  code_sealed: string; // the code, encrypted at rest (lib/purchases/code-seal.ts); needed to check it and for the CSV
+  code_hash: string;
+  code_last4: string;
+  occurrences: number;
+  status: string; // pending | valid | invalid | failed | cancelled
+  reason: string | null;
+  notes: string | null; // JSON array of sentences
+  item_id: number | null;
+  item_name: string | null;
+  license_type: string | null;
+  supported_until: string | null;
+  checked_at: string | null;
+  attempts: Generated<number>;
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
   login_failures: LoginFailuresTable;
+  purchase_checks: PurchaseChecksTable;
+  bulk_jobs: BulkJobsTable;
+  bulk_job_codes: BulkJobCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -53,3 +109,6 @@ export type NewUserRow = Insertable<UsersTable>;
 export type UserRowUpdate = Updateable<UsersTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 
+export type PurchaseCheckRow = Selectable<PurchaseChecksTable>;
+export type BulkJobRow = Selectable<BulkJobsTable>;
+export type BulkJobCodeRow = Selectable<BulkJobCodesTable>;

@@ -57,6 +57,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "report.delete": "Report deleted",
   "project.delete": "Project deleted",
   "purchase.validate": "Purchase code checked",
+  "purchase.bulk_create": "Bulk check started",
+  "purchase.bulk_cancel": "Bulk check cancelled",
   "user.create": "User added",
   "user.update": "User changed",
   "auth.login": "Signed in",
