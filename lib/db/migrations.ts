@@ -118,6 +118,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("code_last4", "text", (c) => c.notNull())
           .addColumn("occurrences", "integer", (c) => c.notNull())
           .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("refused", "integer", (c) => c.notNull().defaultTo(0))
           .addColumn("reason", "text")
           .addColumn("notes", "text")
           .addColumn("item_id", "integer")

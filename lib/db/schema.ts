@@ -85,6 +85,7 @@ export interface BulkJobCodesTable {
   code_last4: string;
   occurrences: number;
   status: string; // pending | valid | invalid | failed | cancelled
+  refused: number; // 0 | 1: the normaliser refused it, so it never reached the upstream (and costs no allowance)
   reason: string | null;
   notes: string | null; // JSON array of sentences
   item_id: number | null;
