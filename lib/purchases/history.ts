@@ -1,0 +1,306 @@
+// The purchase history: one row per check, single or bulk. A code is kept only as its keyed hash (the same
+// HMAC as the audit log, of the CLEANED code) and its last 4 characters, so a full code typed into the search
+// finds its checks without the store ever holding it.
+import "server-only";
+
+import type { ExpressionBuilder } from "kysely";
+import type { z } from "zod";
+
+import { ApiError } from "@/lib/api/errors";
+import type {
+  Purchase,
+  PurchaseHistoryEntry,
+  PurchaseHistoryQuery,
+  PurchaseHistorySummarySchema,
+  PurchaseOutcome,
+} from "@/lib/api/schemas";
+import { hashPurchaseCode } from "@/lib/auth/audit";
+import { normalizeEmail } from "@/lib/auth/fields";
+import type { Db } from "@/lib/db";
+import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
+import { describeError, logEvent } from "@/lib/log";
+
+import { CSV_BOM, csvLine } from "./csv";
+import { normalisePurchaseCode } from "./normalise";
+
+export type PurchaseHistorySummary = z.infer<typeof PurchaseHistorySummarySchema>;
+
+export interface PurchaseCheckRecordInput {
+  /** When the check was answered; now when absent. */
+  at?: Date;
+  /** Who checked, as he is now (the row keeps it as it was). */
+  user: { id: string | null; email: string | null };
+  /** The CLEANED code (normalisePurchaseCode's `code`): hashed, and its last 4 characters kept; never stored whole. */
+  code: string;
+  outcome: PurchaseOutcome;
+  /** invalid: the upstream's message; failed: what went wrong, for a person (no URL, no key). */
+  reason: string | null;
+  /** When valid: its item id and name, licence type and support end are kept. */
+  purchase?: Purchase | null;
+  source: "single" | "bulk";
+  bulkJobId?: string | null;
+  requestId?: string | null;
+}
+
+/**
+ * The characters of a code the history shows: its last 4, but never more than half of it, so that no short
+ * code is ever kept whole.
+ */
+export function purchaseCodeLast4(code: string): string {
+  const chars = Array.from(code);
+  return chars.slice(chars.length - Math.min(4, Math.floor(chars.length / 2))).join("");
+}
+
+export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
+  if (input.code === "") throw new RangeError("recordPurchaseCheck: the code is empty");
+  const purchase = input.outcome === "valid" ? (input.purchase ?? null) : null;
+  await db
+    .insertInto("purchase_checks")
+    .values({
+      checked_at: (input.at ?? new Date()).toISOString(),
+      user_id: input.user.id,
+      user_email: input.user.email === null ? null : normalizeEmail(input.user.email),
+      code_hash: hashPurchaseCode(input.code, hashKey),
+      code_last4: purchaseCodeLast4(input.code),
+      outcome: input.outcome,
+      reason: input.reason,
+      item_id: purchase?.item.id ?? null,
+      item_name: purchase?.item.name ?? null,
+      license_type: purchase?.license_type ?? null,
+      supported_until: purchase?.supported_until ?? null,
+      source: input.source,
+      bulk_job_id: input.bulkJobId ?? null,
+      request_id: input.requestId ?? null,
+    })
+    .execute();
+}
+
+/** What the history knew of a code (the cleaned one) before the check being made: ask before recording it. */
+export async function purchaseHistorySummary(db: Db, hashKey: string, code: string): Promise<PurchaseHistorySummary> {
+  const hash = hashPurchaseCode(code, hashKey);
+  const [count, first] = await Promise.all([
+    db
+      .selectFrom("purchase_checks")
+      .where("code_hash", "=", hash)
+      .select((eb) => eb.fn.countAll().as("total"))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("purchase_checks")
+      .where("code_hash", "=", hash)
+      .select(["checked_at", "user_email"])
+      .orderBy("checked_at", "asc")
+      .orderBy("id", "asc")
+      .limit(1)
+      .executeTakeFirst(),
+  ]);
+  return {
+    // PostgreSQL returns count(*) as a BIGINT string.
+    previous_checks: Number(count.total),
+    first_checked_at: first?.checked_at ?? null,
+    first_checked_by: first?.user_email ?? null,
+  };
+}
+
+/** The history's filters: the query of GET /api/purchases/history without its page. */
+export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page">;
+
+interface ResolvedFilters {
+  outcome?: PurchaseOutcome;
+  itemId?: number;
+  user?: string;
+  from?: string;
+  to?: string;
+  codeHash?: string;
+}
+
+const DAY_MS = 86_400_000;
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A bare date means the whole UTC day (from its first millisecond, to its last), like the audit log. */
+function instant(value: string, side: "start" | "end"): string {
+  const time = Date.parse(value);
+  return new Date(BARE_DATE.test(value) && side === "end" ? time + DAY_MS - 1 : time).toISOString();
+}
+
+/**
+ * The filters as the store applies them. A `code` is cleaned like a check and looked up by its hash; a code the
+ * normaliser refuses could never have been checked, so it is the client's mistake: 400 with the reason in
+ * fields.code.
+ */
+function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): ResolvedFilters {
+  const resolved: ResolvedFilters = {};
+  if (filters.outcome !== undefined) resolved.outcome = filters.outcome;
+  if (filters.item_id !== undefined) resolved.itemId = filters.item_id;
+  if (filters.user !== undefined && filters.user.trim() !== "") resolved.user = filters.user.trim();
+  if (filters.from !== undefined) resolved.from = instant(filters.from, "start");
+  if (filters.to !== undefined) resolved.to = instant(filters.to, "end");
+  if (filters.code !== undefined) {
+    const cleaned = normalisePurchaseCode(filters.code);
+    if (!cleaned.ok) {
+      throw new ApiError("invalid_input", "Invalid query parameter: code. See fields for details.", { fields: { code: cleaned.reason } });
+    }
+    resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
+  }
+  return resolved;
+}
+
+function matching(f: ResolvedFilters) {
+  return (eb: ExpressionBuilder<Database, "purchase_checks">) => {
+    const conditions = [];
+    if (f.outcome !== undefined) conditions.push(eb("outcome", "=", f.outcome));
+    if (f.itemId !== undefined) conditions.push(eb("item_id", "=", f.itemId));
+    if (f.user !== undefined) conditions.push(eb.or([eb("user_id", "=", f.user), eb("user_email", "=", normalizeEmail(f.user))]));
+    if (f.from !== undefined) conditions.push(eb("checked_at", ">=", f.from));
+    if (f.to !== undefined) conditions.push(eb("checked_at", "<=", f.to));
+    if (f.codeHash !== undefined) conditions.push(eb("code_hash", "=", f.codeHash));
+    return eb.and(conditions);
+  };
+}
+
+function toEntry(row: PurchaseCheckRow): PurchaseHistoryEntry {
+  return {
+    id: Number(row.id),
+    checked_at: row.checked_at,
+    code_last4: row.code_last4,
+    outcome: row.outcome as PurchaseOutcome,
+    reason: row.reason,
+    item_id: row.item_id === null ? null : Number(row.item_id),
+    item_name: row.item_name,
+    license_type: row.license_type,
+    supported_until: row.supported_until,
+    checked_by: { id: row.user_id, email: row.user_email },
+    source: row.source as "single" | "bulk",
+    bulk_job_id: row.bulk_job_id,
+  };
+}
+
+/** Newest first (checked_at, then id). `total` counts every row matching the filters, for pagination. */
+export async function listPurchaseHistory(
+  db: Db,
+  hashKey: string,
+  query: PurchaseHistoryFilters & { page: number; perPage: number },
+): Promise<{ rows: PurchaseHistoryEntry[]; total: number }> {
+  const where = matching(resolveFilters(hashKey, query));
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom("purchase_checks")
+      .where(where)
+      .selectAll()
+      .orderBy("checked_at", "desc")
+      .orderBy("id", "desc")
+      .limit(query.perPage)
+      .offset((query.page - 1) * query.perPage)
+      .execute(),
+    db
+      .selectFrom("purchase_checks")
+      .where(where)
+      .select((eb) => eb.fn.countAll().as("total"))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toEntry), total: Number(count.total) };
+}
+
+/** The most rows one CSV export holds; past it, a last line says the file stops there and how to get the rest. */
+export const PURCHASE_HISTORY_CSV_MAX_ROWS = 100_000;
+/** Rows read from the store at a time while the CSV streams: memory stays bounded whatever the export's size. */
+const CSV_PAGE_ROWS = 1000;
+
+export const PURCHASE_HISTORY_CSV_COLUMNS = [
+  "id",
+  "checked_at",
+  "code_last4",
+  "outcome",
+  "reason",
+  "item_id",
+  "item_name",
+  "license_type",
+  "supported_until",
+  "checked_by_id",
+  "checked_by_email",
+  "source",
+  "bulk_job_id",
+] as const;
+
+function csvRow(entry: PurchaseHistoryEntry): string {
+  return csvLine([
+    entry.id,
+    entry.checked_at,
+    entry.code_last4,
+    entry.outcome,
+    entry.reason,
+    entry.item_id,
+    entry.item_name,
+    entry.license_type,
+    entry.supported_until,
+    entry.checked_by.id,
+    entry.checked_by.email,
+    entry.source,
+    entry.bulk_job_id,
+  ]);
+}
+
+/**
+ * The checks the filters select, newest first, as CSV (BOM, header row, CRLF). Filters are checked now, so a
+ * refused `code` throws before any byte is sent; rows are then read page by page as the client reads, walking
+ * down (checked_at, id) so that checks recorded meanwhile neither repeat nor shift rows. At most
+ * PURCHASE_HISTORY_CSV_MAX_ROWS rows; a longer export ends with a line saying so.
+ */
+export function purchaseHistoryCsv(
+  db: Db,
+  hashKey: string,
+  query: PurchaseHistoryFilters,
+  options: { maxRows?: number; pageRows?: number } = {},
+): ReadableStream<Uint8Array> {
+  const where = matching(resolveFilters(hashKey, query));
+  const maxRows = options.maxRows ?? PURCHASE_HISTORY_CSV_MAX_ROWS;
+  const pageRows = options.pageRows ?? CSV_PAGE_ROWS;
+  const encoder = new TextEncoder();
+  let sent = 0;
+  let after: { checkedAt: string; id: number } | null = null;
+  let started = false;
+
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!started) {
+        started = true;
+        controller.enqueue(encoder.encode(CSV_BOM + csvLine(PURCHASE_HISTORY_CSV_COLUMNS)));
+        return;
+      }
+      try {
+        // One more row than fits tells whether the cap cut the export short.
+        const limit = Math.min(pageRows, maxRows - sent + 1);
+        let next = db.selectFrom("purchase_checks").where(where);
+        if (after !== null) {
+          const { checkedAt, id } = after;
+          next = next.where((eb) => eb.or([eb("checked_at", "<", checkedAt), eb.and([eb("checked_at", "=", checkedAt), eb("id", "<", id)])]));
+        }
+        const rows = await next
+          .selectAll()
+          .orderBy("checked_at", "desc")
+          .orderBy("id", "desc")
+          .limit(limit)
+          .execute();
+        const room = maxRows - sent;
+        const page = rows.slice(0, room);
+        if (page.length > 0) controller.enqueue(encoder.encode(page.map((row) => csvRow(toEntry(row))).join("")));
+        sent += page.length;
+        const last = page.at(-1);
+        if (last) after = { checkedAt: last.checked_at, id: Number(last.id) };
+        if (rows.length > room) {
+          controller.enqueue(
+            encoder.encode(
+              csvLine([`This export stops at ${maxRows} checks, the newest; narrow the filters (for example from and to) to export the rest.`]),
+            ),
+          );
+          controller.close();
+        } else if (rows.length < limit) {
+          controller.close();
+        }
+      } catch (error) {
+        // The headers are sent: all that can be done is to cut the download short and say why in the log.
+        logEvent("error", "purchase_history_export_failed", { rows_sent: sent, error: describeError(error) });
+        controller.error(error);
+      }
+    },
+  });
+}
