@@ -37,3 +37,8 @@ export function currentRequestContext(): RequestContext | undefined {
 export function recordUpstreamCall(call: UpstreamCallRecord): void {
   currentRequestContext()?.upstreamCalls.push(call);
 }
+
+/** Runs `fn` outside any request's context: work that outlives the request (a bulk job) must not log into it. */
+export function runOutsideRequestContext<T>(fn: () => T): T {
+  return storage().exit(fn);
+}

@@ -1,6 +1,6 @@
 // Structured logging: one JSON object per line on stdout, every string redacted (see ./redact.ts).
 export { redact, redactDeep, registerSecrets } from "./redact";
-export { currentRequestContext, recordUpstreamCall, runWithRequestContext } from "./context";
+export { currentRequestContext, recordUpstreamCall, runOutsideRequestContext, runWithRequestContext } from "./context";
 export type { RequestContext, UpstreamCallRecord } from "./context";
 
 import { redactDeep } from "./redact";
