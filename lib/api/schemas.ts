@@ -357,11 +357,15 @@ export const BulkCreateBodySchema = z.strictObject({
 });
 export type BulkCreateInput = z.output<typeof BulkCreateBodySchema>;
 
-export const BulkJobIdParamsSchema = z.object({
+const bulkJobId = z.uuid({ error: "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)" });
+export const BulkJobIdParamsSchema = z.object({ id: bulkJobId.describe("Bulk job id") });
+/** The CSV route's segment is "<id>.csv". */
+export const BulkJobCsvParamsSchema = z.object({
   id: z
     .string()
-    .regex(/^[0-9a-f-]{36}(\.csv)?$/i, "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)")
-    .describe("Bulk job id; with .csv, the results as CSV"),
+    .transform((value) => value.replace(/\.csv$/i, ""))
+    .pipe(bulkJobId)
+    .describe("Bulk job id"),
 });
 
 export const BulkResultSchema = z.object({

@@ -1,0 +1,37 @@
+import { operations } from "@/lib/api/operations";
+import { defineRoute, methodsNotAllowed, ok, type RouteHandler } from "@/lib/api/route";
+import { bulkResultsCsv, jobNotFound, jobVisibility } from "@/lib/purchases/bulk-api";
+import { cancelBulkJob, findBulkJob } from "@/lib/purchases/bulk-store";
+
+const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {
+  const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));
+  if (!job) throw jobNotFound(params.id);
+  return ok(job);
+});
+
+const exportJob = defineRoute(operations.exportBulkJob, async ({ accounts, user, params }) => {
+  const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));
+  if (!job) throw jobNotFound(params.id);
+  return {
+    status: 200,
+    download: { body: bulkResultsCsv(job), contentType: "text/csv; charset=utf-8", fileName: `bulk-check-${job.id}.csv` },
+  };
+});
+
+/** One dynamic segment serves both /bulk/{id} and /bulk/{id}.csv. */
+export const GET: RouteHandler = async (request, context) => {
+  const { id } = await context.params;
+  return (typeof id === "string" && id.toLowerCase().endsWith(".csv") ? exportJob : getJob)(request, context);
+};
+
+export const DELETE = defineRoute(operations.cancelBulkJob, async ({ accounts, user, params }) => {
+  const { db, config } = accounts;
+  const visibility = jobVisibility(user);
+  if (!(await cancelBulkJob(db, params.id, visibility))) throw jobNotFound(params.id);
+  const job = await findBulkJob(db, config.purchaseCodeHashKey, params.id, visibility);
+  if (!job) throw jobNotFound(params.id);
+  const { results: _results, ...summary } = job;
+  return ok(summary);
+});
+
+export const { POST, PUT, PATCH, OPTIONS } = methodsNotAllowed(["GET", "DELETE"]);

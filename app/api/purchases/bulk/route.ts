@@ -1,0 +1,24 @@
+import { operations } from "@/lib/api/operations";
+import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { allowanceRefusal, jobVisibility } from "@/lib/purchases/bulk-api";
+import { bulkRunner } from "@/lib/purchases/bulk-runner";
+import { createBulkJob, findBulkJob, listBulkJobs } from "@/lib/purchases/bulk-store";
+
+export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) => ok(await listBulkJobs(accounts.db, jobVisibility(user))));
+
+export const POST = defineRoute(operations.createBulkJob, async ({ accounts, user, body }) => {
+  const { db, config } = accounts;
+  const created = await createBulkJob(db, config.purchaseCodeHashKey, {
+    user: { id: user.id, email: user.email },
+    rawCodes: body.codes,
+    limitPerHour: config.purchaseBulkLimitPerHour,
+  });
+  if (!created.ok) throw allowanceRefusal(created.decision);
+  (await bulkRunner()).kick(true);
+  const job = await findBulkJob(db, config.purchaseCodeHashKey, created.id, { userId: null });
+  if (!job) throw new Error(`bulk job ${created.id} vanished right after it was created`);
+  const { results: _results, ...summary } = job;
+  return accepted(summary);
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);
