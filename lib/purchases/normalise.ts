@@ -1,197 +1,424 @@
 // Purchase codes arrive pasted from e-mails, PDFs and chat apps, which slip in characters a person cannot see
 // (zero-width spaces, byte-order marks, direction marks) or cannot tell apart (a Cyrillic "а" for a Latin "a",
-// a fullwidth "１", an en dash for a hyphen). The upstream matches codes exactly, so such a code is "invalid"
-// with no hint why. This module finds those characters, says what they are, and gives the cleaned code.
-// Pure and dependency-free: the purchase form uses it in the browser; later the API may use it too.
+// a full-width "１", an en dash for a hyphen). The upstream matches codes exactly and its code format is not
+// documented, so such a code comes back "invalid" with no hint why. This module answers either the clean code
+// (with notes on what cleaning changed) or the reason it cannot be one, naming the character and its position.
+//
+// The rule between cleaning and refusing: what is the SAME character in another form is cleaned, with a note;
+// what is a DIFFERENT character that only looks alike is refused. Concretely, in this order, per character of
+// the trimmed input (positions count code points from 1, so an emoji is one position):
+//   - control characters (C0, DEL, C1; a tab or line break inside the code) are refused;
+//   - spaces inside the code (any Unicode space, a no-break space too: NFKC makes it a plain space) are refused;
+//   - invisible and format characters (zero-width space/joiners, BOM, soft hyphen, direction marks and
+//     isolates, variation selectors, invisible operators, tags, …) are removed, with a note each;
+//   - dashes and minus signs that look like a hyphen, and Cyrillic, Greek, Armenian, Cherokee or Latin letters
+//     that look like a basic Latin letter or digit (LOOKALIKES below), are refused;
+//   - a character that NFKC maps to something else (full-width "１" → "1", ligature "ﬀ" → "ff", superscript
+//     "²" → "2") is Unicode's compatibility form of that text, so it is read as that text, with a note;
+//     unless what it maps to is itself refused above (a superscript minus is a form of the minus sign);
+//   - anything else (é, 中, emoji) is kept: no format is imposed beyond these rules and at most 100 characters.
+// The whole code is then put in NFKC, which also joins letters and separately typed accents.
+// Pure and dependency-free: the purchase form runs it in the browser, the gateway again on the server.
 
-export type PurchaseCodeFindingKind =
-  /** Invisible: zero-width and format characters, control characters; removed. */
-  | "invisible"
-  /** Whitespace inside the code (spaces, no-break spaces, line breaks); removed. */
-  | "space"
-  /** Looks like an ASCII character but is not; replaced by that character. */
-  | "lookalike"
-  /** Not ASCII and like no ASCII character: the code cannot be cleaned. */
-  | "foreign";
+export const PURCHASE_CODE_MAX_LENGTH = 100;
 
-export interface PurchaseCodeFinding {
-  kind: PurchaseCodeFindingKind;
+export interface PurchaseCodeProblem {
+  /** 1-based position in the trimmed input, counted in code points. */
+  position: number;
   /** The character as found. */
   char: string;
-  /** "U+200B". */
+  /** "U+0430". */
   codePoint: string;
-  /** A name a person can read, e.g. "zero-width space", "Cyrillic small letter a". */
+  /** What it is, e.g. "Cyrillic small letter a", "en dash", "control character". */
   name: string;
-  /** 1-based position in the trimmed code, counted in characters. */
-  position: number;
-  /** What it became in the cleaned code ("" when removed); absent for "foreign". */
-  replacement?: string;
+  /** The ASCII character it was probably meant to be, when it looks like one. */
+  expected?: string;
 }
 
-export interface NormalisedPurchaseCode {
-  /** The code trimmed, with invisible characters and spaces removed and look-alikes replaced. */
-  code: string;
-  findings: PurchaseCodeFinding[];
-  /** False when a character could not be cleaned ("foreign"): the code should not be sent as is. */
-  usable: boolean;
+export type NormalisedPurchaseCode =
+  | { ok: true; code: string; notes: string[] }
+  | { ok: false; reason: string; problems: PurchaseCodeProblem[] };
+
+/** Problems named one by one in a reason (and notes in a list) before "and N more". */
+const MAX_LISTED = 5;
+
+export function codePointLabel(codePoint: number): string {
+  return `U+${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
-const INVISIBLE_NAMES: Record<number, string> = {
+// ---------------------------------------------------------------------------------------------------------
+// Look-alikes: letters of other scripts (and Latin letters outside ASCII) that most fonts draw like a basic
+// Latin letter or digit, and dashes that look like a hyphen. Each row: the character, what it passes for, its
+// Unicode name. Not exhaustive (Unicode's confusables list has thousands): the letters people actually meet.
+
+type LookalikeRow = readonly [char: string, looksLike: string, name: string];
+
+const CYRILLIC: readonly LookalikeRow[] = [
+  ["\u0430", "a", "small letter a"],
+  ["\u0435", "e", "small letter ie"],
+  ["\u0456", "i", "small letter Byelorussian-Ukrainian i"],
+  ["\u0458", "j", "small letter je"],
+  ["\u043e", "o", "small letter o"],
+  ["\u0440", "p", "small letter er"],
+  ["\u0441", "c", "small letter es"],
+  ["\u0455", "s", "small letter dze"],
+  ["\u0443", "y", "small letter u"],
+  ["\u0445", "x", "small letter ha"],
+  ["\u04bb", "h", "small letter shha"],
+  ["\u0501", "d", "small letter komi de"],
+  ["\u051b", "q", "small letter qa"],
+  ["\u051d", "w", "small letter we"],
+  ["\u04cf", "l", "small letter palochka"],
+  ["\u0410", "A", "capital letter a"],
+  ["\u0412", "B", "capital letter ve"],
+  ["\u0415", "E", "capital letter ie"],
+  ["\u0417", "3", "capital letter ze"],
+  ["\u0406", "I", "capital letter Byelorussian-Ukrainian i"],
+  ["\u0408", "J", "capital letter je"],
+  ["\u041a", "K", "capital letter ka"],
+  ["\u041c", "M", "capital letter em"],
+  ["\u041d", "H", "capital letter en"],
+  ["\u041e", "O", "capital letter o"],
+  ["\u0420", "P", "capital letter er"],
+  ["\u0421", "C", "capital letter es"],
+  ["\u0405", "S", "capital letter dze"],
+  ["\u0422", "T", "capital letter te"],
+  ["\u0423", "Y", "capital letter u"],
+  ["\u0425", "X", "capital letter ha"],
+  ["\u04c0", "I", "letter palochka"],
+  ["\u051a", "Q", "capital letter qa"],
+  ["\u051c", "W", "capital letter we"],
+];
+
+const GREEK: readonly LookalikeRow[] = [
+  ["\u03b1", "a", "small letter alpha"],
+  ["\u03b3", "y", "small letter gamma"],
+  ["\u03b9", "i", "small letter iota"],
+  ["\u03ba", "k", "small letter kappa"],
+  ["\u03bd", "v", "small letter nu"],
+  ["\u03bf", "o", "small letter omicron"],
+  ["\u03c1", "p", "small letter rho"],
+  ["\u03c5", "u", "small letter upsilon"],
+  ["\u03c7", "x", "small letter chi"],
+  ["\u0391", "A", "capital letter alpha"],
+  ["\u0392", "B", "capital letter beta"],
+  ["\u0395", "E", "capital letter epsilon"],
+  ["\u0396", "Z", "capital letter zeta"],
+  ["\u0397", "H", "capital letter eta"],
+  ["\u0399", "I", "capital letter iota"],
+  ["\u039a", "K", "capital letter kappa"],
+  ["\u039c", "M", "capital letter mu"],
+  ["\u039d", "N", "capital letter nu"],
+  ["\u039f", "O", "capital letter omicron"],
+  ["\u03a1", "P", "capital letter rho"],
+  ["\u03a4", "T", "capital letter tau"],
+  ["\u03a5", "Y", "capital letter upsilon"],
+  ["\u03a7", "X", "capital letter chi"],
+];
+
+const ARMENIAN: readonly LookalikeRow[] = [
+  ["\u0570", "h", "small letter ho"],
+  ["\u0578", "n", "small letter vo"],
+  ["\u057d", "u", "small letter seh"],
+  ["\u0581", "g", "small letter co"],
+  ["\u0585", "o", "small letter oh"],
+  ["\u0555", "O", "capital letter oh"],
+  ["\u054f", "S", "capital letter tiwn"],
+];
+
+const CHEROKEE: readonly LookalikeRow[] = [
+  ["\u13a0", "D", "letter a"],
+  ["\u13aa", "A", "letter go"],
+  ["\u13ac", "E", "letter gv"],
+  ["\u13bb", "H", "letter mi"],
+  ["\u13b7", "M", "letter lu"],
+  ["\u13a2", "T", "letter i"],
+  ["\u13da", "S", "letter du"],
+  ["\u13df", "C", "letter tli"],
+];
+
+// Latin, but not the basic Latin letter it looks like.
+const LATIN: readonly LookalikeRow[] = [
+  ["\u0131", "i", "small letter dotless i"],
+  ["\u0237", "j", "small letter dotless j"],
+  ["\u0251", "a", "small letter alpha"],
+  ["\u0261", "g", "small letter script g"],
+  ["\u01c0", "l", "letter dental click"],
+];
+
+const DASHES: readonly LookalikeRow[] = [
+  ["\u2010", "-", "typographic hyphen"],
+  ["\u2011", "-", "non-breaking hyphen"],
+  ["\u2012", "-", "figure dash"],
+  ["\u2013", "-", "en dash"],
+  ["\u2014", "-", "em dash"],
+  ["\u2015", "-", "horizontal bar"],
+  ["\u2043", "-", "hyphen bullet"],
+  ["\u2212", "-", "minus sign"],
+  ["\u2796", "-", "heavy minus sign"],
+  ["\u02d7", "-", "modifier letter minus sign"],
+  ["\u058a", "-", "Armenian hyphen"],
+  ["\u05be", "-", "Hebrew punctuation maqaf"],
+  ["\u2e3a", "-", "two-em dash"],
+  ["\u2e3b", "-", "three-em dash"],
+  ["\ufe58", "-", "small em dash"],
+];
+
+interface Lookalike {
+  looksLike: string;
+  /** Unicode name, e.g. "Cyrillic small letter a". */
+  name: string;
+  /** How a sentence names it, e.g. "a Cyrillic 'а'", "an en dash '–'". */
+  described: string;
+}
+
+function article(name: string): "a" | "an" {
+  return /^[aeiou]/i.test(name) ? "an" : "a";
+}
+
+const LOOKALIKES = new Map<string, Lookalike>();
+function addScript(script: string, rows: readonly LookalikeRow[]) {
+  for (const [char, looksLike, name] of rows) {
+    LOOKALIKES.set(char, { looksLike, name: `${script} ${name}`, described: `${article(script)} ${script} '${char}'` });
+  }
+}
+addScript("Cyrillic", CYRILLIC);
+addScript("Greek", GREEK);
+addScript("Armenian", ARMENIAN);
+addScript("Cherokee", CHEROKEE);
+for (const [char, looksLike, name] of LATIN) {
+  const letter = name.replace(/^(small )?letter /, "");
+  LOOKALIKES.set(char, { looksLike, name: `Latin ${name}`, described: `${article(letter)} ${letter} '${char}'` });
+}
+for (const [char, looksLike, name] of DASHES) LOOKALIKES.set(char, { looksLike, name, described: `${article(name)} ${name} '${char}'` });
+
+function expectedPhrase(looksLike: string): string {
+  if (looksLike === "-") return "a hyphen '-'";
+  if (/^[0-9]$/.test(looksLike)) return `the digit '${looksLike}'`;
+  return `a Latin '${looksLike}'`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Invisible characters. Anything of category Cf (format) or Default_Ignorable_Code_Point is removed; these are
+// the ones people meet, named so the note is worth reading.
+
+const INVISIBLE_NAMES: Readonly<Record<number, string>> = {
   0x00ad: "soft hyphen",
   0x034f: "combining grapheme joiner",
   0x061c: "Arabic letter mark",
+  0x115f: "Hangul choseong filler",
+  0x1160: "Hangul jungseong filler",
   0x180e: "Mongolian vowel separator",
   0x200b: "zero-width space",
   0x200c: "zero-width non-joiner",
   0x200d: "zero-width joiner",
   0x200e: "left-to-right mark",
   0x200f: "right-to-left mark",
+  0x202a: "left-to-right embedding",
+  0x202b: "right-to-left embedding",
+  0x202c: "pop directional formatting",
+  0x202d: "left-to-right override",
+  0x202e: "right-to-left override",
   0x2060: "word joiner",
-  0xfeff: "zero-width no-break space (byte-order mark)",
+  0x2061: "invisible function application",
+  0x2062: "invisible times",
+  0x2063: "invisible separator",
+  0x2064: "invisible plus",
+  0x2066: "left-to-right isolate",
+  0x2067: "right-to-left isolate",
+  0x2068: "first strong isolate",
+  0x2069: "pop directional isolate",
+  0x3164: "Hangul filler",
+  0xfeff: "byte-order mark",
+  0xffa0: "half-width Hangul filler",
 };
 
-function invisibleName(cp: number): string | null {
-  if (INVISIBLE_NAMES[cp]) return INVISIBLE_NAMES[cp];
-  if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) return "control character";
-  if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) return "text direction control";
-  if (cp >= 0x2061 && cp <= 0x2064) return "invisible operator";
-  if (cp >= 0xfe00 && cp <= 0xfe0f) return "variation selector";
-  return null;
+const INVISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}]$/u;
+
+function invisibleName(codePoint: number, char: string): string | null {
+  const named = INVISIBLE_NAMES[codePoint];
+  if (named) return named;
+  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef)) {
+    return `variation selector-${codePoint <= 0xfe0f ? codePoint - 0xfe00 + 1 : codePoint - 0xe0100 + 17}`;
+  }
+  if (codePoint >= 0x180b && codePoint <= 0x180f) return "Mongolian free variation selector";
+  if (codePoint >= 0xe0000 && codePoint <= 0xe007f) return "tag character";
+  return INVISIBLE.test(char) ? "invisible formatting character" : null;
 }
 
-// Spaces are kept apart from invisible characters: a person can see them, but they still do not belong.
-function spaceName(char: string): string | null {
-  if (char === " ") return "space";
-  if (char === "\u00a0" || char === "\u202f") return "no-break space";
-  if (char === "\t") return "tab";
-  if (char === "\n" || char === "\r" || char === "\u2028" || char === "\u2029") return "line break";
-  return /\s/u.test(char) ? "space" : null;
-}
+// ---------------------------------------------------------------------------------------------------------
+// Controls and spaces: refused inside the code (at its ends, spaces are trimmed).
 
-// Characters people cannot tell from ASCII in most fonts: Cyrillic and Greek capitals and small letters that
-// share a shape with Latin ones, and dashes and minus signs that look like a hyphen.
-const LOOKALIKES: Record<string, [ascii: string, name: string]> = {
-  "\u0430": ["a", "Cyrillic small letter a"],
-  "\u0435": ["e", "Cyrillic small letter ie"],
-  "\u043e": ["o", "Cyrillic small letter o"],
-  "\u0440": ["p", "Cyrillic small letter er"],
-  "\u0441": ["c", "Cyrillic small letter es"],
-  "\u0445": ["x", "Cyrillic small letter ha"],
-  "\u0443": ["y", "Cyrillic small letter u"],
-  "\u0456": ["i", "Cyrillic small letter Byelorussian-Ukrainian i"],
-  "\u0455": ["s", "Cyrillic small letter dze"],
-  "\u0458": ["j", "Cyrillic small letter je"],
-  "\u0501": ["d", "Cyrillic small letter komi de"],
-  "\u04bb": ["h", "Cyrillic small letter shha"],
-  "\u0410": ["A", "Cyrillic capital letter a"],
-  "\u0412": ["B", "Cyrillic capital letter ve"],
-  "\u0415": ["E", "Cyrillic capital letter ie"],
-  "\u041a": ["K", "Cyrillic capital letter ka"],
-  "\u041c": ["M", "Cyrillic capital letter em"],
-  "\u041d": ["H", "Cyrillic capital letter en"],
-  "\u041e": ["O", "Cyrillic capital letter o"],
-  "\u0420": ["P", "Cyrillic capital letter er"],
-  "\u0421": ["C", "Cyrillic capital letter es"],
-  "\u0422": ["T", "Cyrillic capital letter te"],
-  "\u0425": ["X", "Cyrillic capital letter ha"],
-  "\u0406": ["I", "Cyrillic capital letter Byelorussian-Ukrainian i"],
-  "\u0391": ["A", "Greek capital letter alpha"],
-  "\u0392": ["B", "Greek capital letter beta"],
-  "\u0395": ["E", "Greek capital letter epsilon"],
-  "\u0396": ["Z", "Greek capital letter zeta"],
-  "\u0397": ["H", "Greek capital letter eta"],
-  "\u0399": ["I", "Greek capital letter iota"],
-  "\u039a": ["K", "Greek capital letter kappa"],
-  "\u039c": ["M", "Greek capital letter mu"],
-  "\u039d": ["N", "Greek capital letter nu"],
-  "\u039f": ["O", "Greek capital letter omicron"],
-  "\u03a1": ["P", "Greek capital letter rho"],
-  "\u03a4": ["T", "Greek capital letter tau"],
-  "\u03a7": ["X", "Greek capital letter chi"],
-  "\u03bf": ["o", "Greek small letter omicron"],
-  "\u2010": ["-", "hyphen (typographic)"],
-  "\u2011": ["-", "non-breaking hyphen"],
-  "\u2012": ["-", "figure dash"],
-  "\u2013": ["-", "en dash"],
-  "\u2014": ["-", "em dash"],
-  "\u2015": ["-", "horizontal bar"],
-  "\u2212": ["-", "minus sign"],
-  "\ufe63": ["-", "small hyphen-minus"],
+const CONTROL_NAMES: Readonly<Record<number, string>> = {
+  0x09: "tab",
+  0x0a: "line break",
+  0x0b: "vertical tab",
+  0x0c: "form feed",
+  0x0d: "carriage return",
+  0x85: "next-line character",
 };
 
-function lookalike(char: string, cp: number): [ascii: string, name: string] | null {
-  const known = LOOKALIKES[char];
-  if (known) return known;
-  // Fullwidth forms (U+FF01–U+FF5E) mirror ASCII 0x21–0x7E, as phone keyboards for CJK scripts type them.
-  if (cp >= 0xff01 && cp <= 0xff5e) return [String.fromCodePoint(cp - 0xfee0), `fullwidth "${String.fromCodePoint(cp - 0xfee0)}"`];
-  return null;
+const CONTROL = /^\p{Cc}$/u;
+const WHITE_SPACE = /^\p{White_Space}$/u;
+
+const SPACE_NAMES: Readonly<Record<number, string>> = {
+  0x00a0: "no-break space",
+  0x1680: "Ogham space mark",
+  0x2007: "figure space",
+  0x2009: "thin space",
+  0x200a: "hair space",
+  0x2028: "line separator",
+  0x2029: "paragraph separator",
+  0x202f: "narrow no-break space",
+  0x205f: "medium mathematical space",
+  0x3000: "ideographic space",
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// Compatibility forms (NFKC): named by the block they come from, for the note.
+
+function compatibilityKind(codePoint: number): string {
+  if (codePoint >= 0xff01 && codePoint <= 0xffef) return "a full-width";
+  if (codePoint >= 0xfb00 && codePoint <= 0xfb4f) return "a ligature";
+  if (codePoint === 0xb2 || codePoint === 0xb3 || codePoint === 0xb9 || (codePoint >= 0x2070 && codePoint <= 0x207f)) return "a superscript";
+  if (codePoint >= 0x2080 && codePoint <= 0x209f) return "a subscript";
+  if (codePoint >= 0x1d2c && codePoint <= 0x1d6a) return "a superscript";
+  if (codePoint >= 0x02b0 && codePoint <= 0x02ff) return "a modifier letter";
+  if ((codePoint >= 0x2460 && codePoint <= 0x24ff) || (codePoint >= 0x1f100 && codePoint <= 0x1f1ff)) return "an enclosed";
+  if (codePoint >= 0x1d400 && codePoint <= 0x1d7ff) return "a mathematical";
+  if (codePoint >= 0x2160 && codePoint <= 0x2188) return "a Roman numeral";
+  if (codePoint >= 0x2100 && codePoint <= 0x214f) return "a letter-like symbol";
+  if (codePoint >= 0xfe50 && codePoint <= 0xfe6f) return "a small";
+  return "a compatibility character";
 }
 
-export function codePointLabel(cp: number): string {
-  return `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`;
+// ---------------------------------------------------------------------------------------------------------
+
+type Verdict =
+  | { kind: "keep"; text: string; note?: string }
+  | { kind: "remove"; name: string }
+  | { kind: "refuse"; problem: Omit<PurchaseCodeProblem, "position">; sentence: string };
+
+/** What to do with one character of the trimmed input; `at` is "Character 9". */
+function judge(char: string, at: string): Verdict {
+  const codePoint = char.codePointAt(0) ?? 0;
+  if (codePoint >= 0x21 && codePoint <= 0x7e) return { kind: "keep", text: char };
+  const label = codePointLabel(codePoint);
+  const refuse = (name: string, sentence: string, expected?: string): Verdict => ({
+    kind: "refuse",
+    problem: { char, codePoint: label, name, ...(expected === undefined ? {} : { expected }) },
+    sentence,
+  });
+
+  if (CONTROL.test(char)) {
+    const name = CONTROL_NAMES[codePoint];
+    return name
+      ? refuse(name, `${at} is a ${name} (${label}), a control character.`)
+      : refuse("control character", `${at} is a control character (${label}).`);
+  }
+  if (WHITE_SPACE.test(char)) {
+    const name = SPACE_NAMES[codePoint];
+    return name
+      ? refuse(name, `${at} is ${article(name)} ${name} (${label}); a purchase code has no spaces.`)
+      : refuse("space", codePoint === 0x20 ? `${at} is a space; a purchase code has none.` : `${at} is a space (${label}); a purchase code has none.`);
+  }
+  if (codePoint >= 0xd800 && codePoint <= 0xdfff) {
+    return refuse("lone surrogate", `${at} (${label}) is half of a character, not a character: the text was damaged when it was copied.`);
+  }
+  if (codePoint === 0xfffd) {
+    return refuse("replacement character", `${at} is a replacement character '\ufffd' (${label}): the text was damaged when it was copied. Ask for the code again.`);
+  }
+  const invisible = invisibleName(codePoint, char);
+  if (invisible) return { kind: "remove", name: invisible };
+  const lookalike = LOOKALIKES.get(char);
+  if (lookalike) {
+    return refuse(lookalike.name, `${at} is ${lookalike.described} (${label}), not ${expectedPhrase(lookalike.looksLike)}.`, lookalike.looksLike);
+  }
+
+  const folded = char.normalize("NFKC");
+  if (folded === char) return { kind: "keep", text: char };
+  // A compatibility form of something refused above is refused as that, saying what it is a form of.
+  for (const part of folded) {
+    const verdict = judge(part, at);
+    if (verdict.kind !== "refuse") continue;
+    const problem = { ...verdict.problem, char, codePoint: label };
+    // Spacing accents (¨ ´ ¸) are a space plus a combining accent to Unicode.
+    if (WHITE_SPACE.test(part)) {
+      return { kind: "refuse", problem: { char, codePoint: label, name: "spacing accent" }, sentence: `${at} is '${char}' (${label}), which Unicode reads as a space and an accent; a purchase code has no spaces.` };
+    }
+    return { kind: "refuse", problem, sentence: `${at} is '${char}' (${label}), a form of ${verdict.sentence.replace(`${at} is `, "")}` };
+  }
+  const kind = compatibilityKind(codePoint);
+  return { kind: "keep", text: folded, note: `${at} is ${kind} '${char}' (${label}); read as '${folded}'.` };
 }
 
-/** Trims the code and cleans what a person cannot see or tell apart, listing every change. */
+function isTrimmable(char: string): boolean {
+  const codePoint = char.codePointAt(0) ?? 0;
+  return WHITE_SPACE.test(char) || invisibleName(codePoint, char) !== null;
+}
+
+function listWithMore(sentences: string[], one: string, many: string): string[] {
+  if (sentences.length <= MAX_LISTED) return sentences;
+  const more = sentences.length - MAX_LISTED;
+  return [...sentences.slice(0, MAX_LISTED), `And ${more} more ${more === 1 ? one : many}.`];
+}
+
+/** Trims a pasted purchase code and cleans or refuses what a person cannot see or tell apart; see the header. */
 export function normalisePurchaseCode(input: string): NormalisedPurchaseCode {
-  // Trimming also removes invisible characters at the ends: a BOM or zero-width space is as likely there.
-  const trimmed = input.replace(/^[\s\u200b-\u200f\u2060\ufeff]+|[\s\u200b-\u200f\u2060\ufeff]+$/gu, "");
-  const findings: PurchaseCodeFinding[] = [];
-  let code = "";
-  let position = 0;
-  for (const char of trimmed) {
-    position += 1;
-    const cp = char.codePointAt(0) ?? 0;
-    if (cp >= 0x21 && cp <= 0x7e) {
-      code += char;
-      continue;
-    }
-    const base = { char, codePoint: codePointLabel(cp), position };
-    const space = spaceName(char);
-    const invisible = space ? null : invisibleName(cp);
-    const similar = space || invisible ? null : lookalike(char, cp);
-    if (space) findings.push({ ...base, kind: "space", name: space, replacement: "" });
-    else if (invisible) findings.push({ ...base, kind: "invisible", name: invisible, replacement: "" });
-    else if (similar) {
-      findings.push({ ...base, kind: "lookalike", name: similar[1], replacement: similar[0] });
-      code += similar[0];
+  const chars = Array.from(input);
+  let start = 0;
+  let end = chars.length;
+  while (start < end && isTrimmable(chars[start] ?? "")) start += 1;
+  while (end > start && isTrimmable(chars[end - 1] ?? "")) end -= 1;
+
+  const notes: string[] = [];
+  const endNote = (char: string, where: "before" | "after") => {
+    const codePoint = char.codePointAt(0) ?? 0;
+    const name = invisibleName(codePoint, char);
+    // Ordinary whitespace at the ends is trimmed without a word; an invisible character is worth one.
+    if (name && !WHITE_SPACE.test(char)) notes.push(`${capitalise(article(name))} ${name} (${codePointLabel(codePoint)}) ${where} the code was removed.`);
+  };
+  for (const char of chars.slice(0, start)) endNote(char, "before");
+
+  const problems: PurchaseCodeProblem[] = [];
+  const sentences: string[] = [];
+  let cleaned = "";
+  chars.slice(start, end).forEach((char, index) => {
+    const position = index + 1;
+    const verdict = judge(char, `Character ${position}`);
+    if (verdict.kind === "keep") {
+      cleaned += verdict.text;
+      if (verdict.note) notes.push(verdict.note);
+    } else if (verdict.kind === "remove") {
+      notes.push(`Character ${position}, ${article(verdict.name)} ${verdict.name} (${codePointLabel(char.codePointAt(0) ?? 0)}), was removed.`);
     } else {
-      findings.push({ ...base, kind: "foreign", name: `"${char}"` });
-      code += char;
+      problems.push({ position, ...verdict.problem });
+      sentences.push(verdict.sentence);
     }
+  });
+  for (const char of chars.slice(end)) endNote(char, "after");
+
+  if (problems.length > 0) return { ok: false, reason: listWithMore(sentences, "character like these", "characters like these").join(" "), problems };
+  if (cleaned === "") return { ok: false, reason: "Enter a purchase code.", problems: [] };
+
+  const code = cleaned.normalize("NFKC");
+  if (code !== cleaned) notes.push("Letters typed in separate parts (a letter and its accent) were joined into single characters.");
+  const length = Array.from(code).length;
+  if (length > PURCHASE_CODE_MAX_LENGTH) {
+    return {
+      ok: false,
+      reason: `A purchase code has at most ${PURCHASE_CODE_MAX_LENGTH} characters; this one has ${length}.`,
+      problems: [],
+    };
   }
-  return { code, findings, usable: findings.every((finding) => finding.kind !== "foreign") };
+  return { ok: true, code, notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way") };
 }
 
-/** One sentence per kind of finding, for the person who pasted the code. */
-export function describeFindings(findings: readonly PurchaseCodeFinding[]): string[] {
-  const byKind = (kind: PurchaseCodeFindingKind) => findings.filter((finding) => finding.kind === kind);
-  const list = (items: PurchaseCodeFinding[]) =>
-    items.map((finding) => `${finding.name} (${finding.codePoint}) at position ${finding.position}`).join(", ");
-  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-  const sentences: string[] = [];
-  const invisible = byKind("invisible");
-  if (invisible.length > 0) {
-    const removed = invisible.length === 1 ? "It was removed." : "They were removed.";
-    sentences.push(`The code held ${count(invisible.length, "invisible character", "invisible characters")}: ${list(invisible)}. ${removed}`);
-  }
-  const spaces = byKind("space");
-  if (spaces.length > 0) {
-    sentences.push(`The code held ${count(spaces.length, "space", "spaces")} inside it: ${list(spaces)}. ${spaces.length === 1 ? "It was" : "They were"} removed.`);
-  }
-  const lookalikes = byKind("lookalike");
-  if (lookalikes.length > 0) {
-    const detail = lookalikes
-      .map((finding) => `${finding.name} (${finding.codePoint}) at position ${finding.position}, read as "${finding.replacement}"`)
-      .join(", ");
-    sentences.push(
-      `The code held ${count(lookalikes.length, "character that looks like", "characters that look like")} a plain letter, digit or hyphen but ${lookalikes.length === 1 ? "is" : "are"} not: ${detail}.`,
-    );
-  }
-  const foreign = byKind("foreign");
-  if (foreign.length > 0) {
-    sentences.push(
-      `The code holds ${count(foreign.length, "character", "characters")} that cannot be part of a purchase code: ${list(foreign)}. Check the code with the buyer.`,
-    );
-  }
-  return sentences;
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** True when the text holds nothing but spaces and invisible characters (a blank line in a pasted list). */
+export function isBlankPurchaseCode(text: string): boolean {
+  return Array.from(text).every(isTrimmable);
 }
