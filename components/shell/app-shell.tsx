@@ -14,6 +14,22 @@ import styles from "./app-shell.module.css";
 export interface NavItem {
   href: string;
   label: string;
+  /** Consecutive items with the same group are listed together under that heading. */
+  group?: string;
+}
+
+type NavRow = { kind: "item"; item: NavItem } | { kind: "group"; label: string; items: NavItem[] };
+
+/** The navigation as rows: single items, and runs of items of one group gathered under it. */
+export function navRows(nav: readonly NavItem[]): NavRow[] {
+  const rows: NavRow[] = [];
+  for (const item of nav) {
+    const last = rows.at(-1);
+    if (item.group && last?.kind === "group" && last.label === item.group) last.items.push(item);
+    else if (item.group) rows.push({ kind: "group", label: item.group, items: [item] });
+    else rows.push({ kind: "item", item });
+  }
+  return rows;
 }
 
 export interface AppShellProps {
@@ -53,6 +69,17 @@ export function AppShell({ brand = "Gatehouse", brandHref = "/", nav, user, acco
     .filter((item) => isCurrentPath(pathname, item.href))
     .sort((a, b) => b.href.length - a.href.length)[0]?.href;
 
+  const navLink = (item: NavItem) => (
+    <Link
+      href={item.href}
+      className={[styles.navLink, item.group ? styles.navLinkInGroup : undefined].filter(Boolean).join(" ")}
+      aria-current={item.href === current ? "page" : undefined}
+      onClick={() => setMenuOpen(false)}
+    >
+      {item.label}
+    </Link>
+  );
+
   const closeOnEscape = (event: KeyboardEvent) => {
     if (event.key === "Escape" && menuOpen) {
       setMenuOpen(false);
@@ -90,18 +117,22 @@ export function AppShell({ brand = "Gatehouse", brandHref = "/", nav, user, acco
         >
           <nav aria-label="Main">
             <ul className={styles.navList}>
-              {nav.map((item) => (
-                <li key={item.href}>
-                  <Link
-                    href={item.href}
-                    className={styles.navLink}
-                    aria-current={item.href === current ? "page" : undefined}
-                    onClick={() => setMenuOpen(false)}
-                  >
-                    {item.label}
-                  </Link>
-                </li>
-              ))}
+              {navRows(nav).map((row) => {
+                if (row.kind === "item") return <li key={row.item.href}>{navLink(row.item)}</li>;
+                const labelId = `nav-group-${row.label.replace(/[^A-Za-z0-9]+/g, "-")}`;
+                return (
+                  <li key={labelId} className={styles.navGroup}>
+                    <span className={styles.navGroupLabel} id={labelId}>
+                      {row.label}
+                    </span>
+                    <ul className={styles.navList} aria-labelledby={labelId}>
+                      {row.items.map((item) => (
+                        <li key={item.href}>{navLink(item)}</li>
+                      ))}
+                    </ul>
+                  </li>
+                );
+              })}
             </ul>
           </nav>
           {user || accountActions ? (

@@ -14,6 +14,14 @@ export interface PortalSection {
   permission?: Permission;
   /** The upstream area the section shows; hidden when it is not configured. */
   area?: keyof ConfiguredAreas;
+  /** Sections that belong together (the purchase checker's pages) are listed under this heading. */
+  group?: string;
+}
+
+export interface NavigationEntry {
+  href: string;
+  label: string;
+  group?: string;
 }
 
 export const PORTAL_SECTIONS: readonly PortalSection[] = [
@@ -21,7 +29,9 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/reports", label: "Reports", permission: "reports:read", area: "reports" },
   { href: "/projects", label: "Projects", permission: "reports:read", area: "reports" },
   { href: "/items", label: "Items", permission: "items:read", area: "items" },
-  { href: "/purchases", label: "Purchase check", permission: "purchases:validate", area: "items" },
+  { href: "/purchases", label: "Check a code", permission: "purchases:validate", area: "items", group: "Purchases" },
+  { href: "/purchases/bulk", label: "Bulk check", permission: "purchases:validate", area: "items", group: "Purchases" },
+  { href: "/purchases/history", label: "History", permission: "purchases:validate", area: "items", group: "Purchases" },
   { href: "/account", label: "Seller account", permission: "items:read", area: "items" },
   { href: "/admin/users", label: "Users", permission: "users:manage" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read" },
@@ -32,6 +42,8 @@ export function mayUse(section: Pick<PortalSection, "permission" | "area">, role
   return section.area === undefined || areas[section.area];
 }
 
-export function navigationFor(role: Role, areas: ConfiguredAreas): { href: string; label: string }[] {
-  return PORTAL_SECTIONS.filter((section) => mayUse(section, role, areas)).map(({ href, label }) => ({ href, label }));
+export function navigationFor(role: Role, areas: ConfiguredAreas): NavigationEntry[] {
+  return PORTAL_SECTIONS.filter((section) => mayUse(section, role, areas)).map(({ href, label, group }) =>
+    group ? { href, label, group } : { href, label },
+  );
 }

@@ -43,7 +43,7 @@ test.describe("support", () => {
 
   test("sees items and the purchase check, not reports", async ({ page }) => {
     await page.goto("/");
-    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Purchase check", "Seller account"]);
+    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account"]);
     await expect(page.getByRole("region", { name: "Reports by result" })).toHaveCount(0);
     await expect(page.getByRole("region", { name: "Check a purchase code" })).toBeVisible();
     const response = await page.goto("/reports");
@@ -61,7 +61,9 @@ test.describe("admin", () => {
       "Reports",
       "Projects",
       "Items",
-      "Purchase check",
+      "Check a code",
+      "Bulk check",
+      "History",
       "Seller account",
       "Users",
       "Audit log",

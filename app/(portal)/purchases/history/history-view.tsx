@@ -1,0 +1,264 @@
+"use client";
+// The purchase history in the browser: filters and pages in the URL (history API), rows from
+// /api/purchases/history. A full code searched for stays in this component and the API request only, never in
+// the page's URL (see lib/portal/purchase-history-params.ts).
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+
+import { CodeStatusBadge } from "@/components/portal/purchase-badges";
+import { Button } from "@/components/ui/button";
+import { ButtonLink } from "@/components/ui/button-link";
+import { buttonClassName } from "@/components/ui/button-styles";
+import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { LocalTime } from "@/components/ui/local-time";
+import { PerPageSelect } from "@/components/ui/per-page-select";
+import { SearchField } from "@/components/ui/search-field";
+import { SelectField } from "@/components/ui/select-field";
+import { SupportStatus } from "@/components/ui/support-status";
+import { TextField } from "@/components/ui/text-field";
+import { Toolbar } from "@/components/ui/toolbar";
+import type { BulkJobSummary, Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
+import { ApiRequestError } from "@/lib/portal/api-client";
+import { withChanges } from "@/lib/portal/list-params";
+import {
+  HISTORY_DEFAULT_PER_PAGE,
+  HISTORY_OUTCOMES,
+  OUTCOME_LABELS,
+  historyApiPath,
+  historyCsvPath,
+  historyQueryString,
+  parseHistoryParams,
+  type HistoryOutcome,
+  type HistoryViewQuery,
+} from "@/lib/portal/purchase-history-params";
+import { useListUrl } from "@/lib/portal/use-list-url";
+import { normalisePurchaseCode } from "@/lib/purchases/normalise";
+
+import { ListPages } from "../../list-pages";
+import styles from "../../lists.module.css";
+import historyStyles from "./history.module.css";
+
+export interface ItemOption {
+  id: number;
+  name: string;
+}
+
+const OUTCOME_OPTIONS = HISTORY_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
+
+/** "••••1111", read as "ending 1111": the rest of the code is not kept. */
+function CodeEnding({ last4 }: { last4: string }) {
+  return (
+    <code className={historyStyles.code}>
+      <span aria-hidden="true">••••</span>
+      <span className="visually-hidden">ending </span>
+      {last4}
+    </code>
+  );
+}
+
+function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray<Column<PurchaseHistoryEntry>> {
+  const dash = <span className={styles.muted}>—</span>;
+  return [
+    { id: "when", header: "When", wrap: "nowrap", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
+    { id: "code", header: "Code", rowHeader: true, wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
+    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <CodeStatusBadge status={row.outcome} /> },
+    { id: "reason", header: "Reason", wrap: "wrap", cell: (row) => row.reason ?? dash },
+    {
+      id: "item",
+      header: "Item",
+      wrap: "wrap",
+      cell: (row) =>
+        row.item_id === null ? dash : linkItems ? <Link href={`/items/${row.item_id}`}>{row.item_name ?? `Item ${row.item_id}`}</Link> : (row.item_name ?? `Item ${row.item_id}`),
+    },
+    { id: "licence", header: "Licence", wrap: "nowrap", cell: (row) => row.license_type ?? dash },
+    {
+      id: "support",
+      header: "Support until",
+      wrap: "nowrap",
+      cell: (row) => (row.outcome === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
+    },
+    { id: "by", header: "Checked by", wrap: "wrap", cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span> },
+    {
+      id: "source",
+      header: "Source",
+      wrap: "nowrap",
+      cell: (row) =>
+        row.source === "single" ? (
+          "Single check"
+        ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
+          <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
+        ) : (
+          "Bulk check"
+        ),
+    },
+  ];
+}
+
+export function HistoryView({ items, linkItems }: { items: ItemOption[] | null; linkItems: boolean }) {
+  const url = useListUrl<HistoryViewQuery>(parseHistoryParams, historyQueryString, "shallow");
+  const { query } = url;
+  const [code, setCode] = useState("");
+  const [codeText, setCodeText] = useState("");
+  const [codeError, setCodeError] = useState<string | undefined>();
+
+  const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(historyApiPath(query, code || undefined), {
+    revalidateOnMount: true,
+  });
+  // Bulk rows link to their job while it is kept (7 days) and this user may open it.
+  const hasBulkRows = Boolean(data?.data.some((row) => row.source === "bulk"));
+  const { data: jobs } = useSWR<{ data: BulkJobSummary[] }>(hasBulkRows ? "/api/purchases/bulk" : null, { revalidateOnMount: true });
+  const jobIds = new Set(jobs?.data.map((job) => job.id));
+
+  const codeRefused = error?.status === 400 && error.fields?.code !== undefined;
+  const failure: DataTableError | null =
+    error && !codeRefused
+      ? { title: "The history could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+      : null;
+  const filtered = Boolean(query.outcome || query.item_id || query.user || query.from || query.to || code);
+
+  const setDate = (name: "from" | "to", value: string) => {
+    // An incomplete date (while typing) is ignored; an empty one removes the bound.
+    if (value !== "" && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return;
+    url.push(withChanges(query, { [name]: value || undefined }));
+  };
+
+  const searchCode = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const raw = codeText;
+    if (raw.trim() === "") {
+      setCodeError(undefined);
+      setCode("");
+      return;
+    }
+    const cleaned = normalisePurchaseCode(raw);
+    if (!cleaned.ok) {
+      setCodeError(cleaned.reason);
+      return;
+    }
+    setCodeError(undefined);
+    setCode(cleaned.code);
+    url.push(withChanges(query, {}));
+  };
+
+  const clearAll = () => {
+    setCode("");
+    setCodeText("");
+    setCodeError(undefined);
+    url.push({});
+  };
+
+  return (
+    <section aria-label="Purchase checks">
+      <Toolbar label="Filters">
+        <SelectField
+          name="outcome"
+          label="Outcome"
+          emptyOption="All outcomes"
+          options={OUTCOME_OPTIONS}
+          value={query.outcome ?? ""}
+          onChange={(event) => url.push(withChanges(query, { outcome: (event.target.value || undefined) as HistoryOutcome | undefined }))}
+        />
+        {items ? (
+          <SelectField
+            name="item_id"
+            label="Item"
+            emptyOption="All items"
+            options={withCurrentItem(items, query.item_id).map((item) => ({ value: String(item.id), label: item.name }))}
+            value={query.item_id === undefined ? "" : String(query.item_id)}
+            onChange={(event) => url.push(withChanges(query, { item_id: event.target.value ? Number(event.target.value) : undefined }))}
+          />
+        ) : (
+          <SearchField
+            name="item_id"
+            label="Item id"
+            value={query.item_id === undefined ? "" : String(query.item_id)}
+            maxLength={15}
+            onSearch={(value) => {
+              if (value === "" || /^[1-9]\d{0,14}$/.test(value)) url.replace(withChanges(query, { item_id: value ? Number(value) : undefined }));
+            }}
+          />
+        )}
+        <SearchField label="Checked by (email)" name="user" value={query.user ?? ""} maxLength={320} onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))} />
+        <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
+        <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
+        <PerPageSelect value={query.per_page ?? HISTORY_DEFAULT_PER_PAGE} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+      </Toolbar>
+
+      <form className={historyStyles.codeSearch} noValidate role="search" aria-label="Find a purchase code" onSubmit={searchCode}>
+        <TextField
+          name="code"
+          label="Full purchase code"
+          hint="Searched by its fingerprint; the full code is not stored."
+          autoComplete="off"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+          maxLength={1000}
+          value={codeText}
+          onChange={(event) => setCodeText(event.target.value)}
+          error={codeError ?? (codeRefused ? error.fields?.code : undefined)}
+        />
+        <Button type="submit" variant="secondary">
+          Find
+        </Button>
+      </form>
+
+      <div className={historyStyles.listActions}>
+        {filtered ? (
+          <Button variant="ghost" size="sm" onClick={clearAll}>
+            Clear the filters
+          </Button>
+        ) : (
+          <span />
+        )}
+        <a href={historyCsvPath(query, code || undefined)} download className={buttonClassName({ variant: "secondary", size: "sm" })}>
+          Download CSV
+        </a>
+      </div>
+      {code ? (
+        <p className={historyStyles.codeNote}>
+          Showing the checks of the code ending <code>{code.slice(-4)}</code>.
+        </p>
+      ) : null}
+
+      <p role="status" className="visually-hidden">
+        {isValidating ? "Loading the history…" : data ? `${data.meta.total} checks` : ""}
+      </p>
+      <DataTable
+        caption="Purchase checks"
+        captionHidden
+        columns={columns(linkItems, jobIds)}
+        rows={codeRefused ? [] : data?.data}
+        rowKey={(row) => row.id}
+        loading={isValidating || url.pending}
+        error={failure}
+        empty={
+          <EmptyState
+            title={filtered ? "No checks match" : "No checks yet"}
+            headingLevel={2}
+            action={filtered ? <Button onClick={clearAll}>Clear the filters</Button> : <ButtonLink href="/purchases">Check a code</ButtonLink>}
+          >
+            {filtered
+              ? "Try another outcome, item, user or dates. A code is found only if it was checked here."
+              : "Every purchase code checked here, one by one or in bulk, is listed as it happens."}
+          </EmptyState>
+        }
+      />
+      <ListPages
+        meta={codeRefused ? undefined : data?.meta}
+        failed={Boolean(failure)}
+        label="History pages"
+        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
+        onPageChange={(page) => url.push(withChanges(query, { page }))}
+      />
+    </section>
+  );
+}
+
+/** The items to choose from, plus the one in the URL if the list lacks it (an item since removed). */
+function withCurrentItem(items: readonly ItemOption[], current: number | undefined): readonly ItemOption[] {
+  if (current === undefined || items.some((item) => item.id === current)) return items;
+  return [...items, { id: current, name: `Item ${current}` }];
+}

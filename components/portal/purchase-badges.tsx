@@ -1,0 +1,39 @@
+// The purchase checker's status words as badges: a check's outcome (history, bulk results) and a bulk job's
+// status. The word is always there; the mark is a second cue beside the colour. Server-renderable.
+import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { CODE_STATUS_LABELS, JOB_STATUS_LABELS, type CodeStatus, type JobStatus } from "@/lib/portal/purchase-bulk";
+
+const CODE_LOOK: Record<CodeStatus, { tone: BadgeTone; mark: string }> = {
+  valid: { tone: "success", mark: "●" },
+  invalid: { tone: "error", mark: "▲" },
+  failed: { tone: "warning", mark: "◆" },
+  pending: { tone: "outline", mark: "○" },
+  cancelled: { tone: "neutral", mark: "■" },
+};
+
+/** A code's outcome: Valid / Invalid / Failed (and, in a bulk job, Not checked yet / Cancelled). */
+export function CodeStatusBadge({ status }: { status: CodeStatus }) {
+  const look = CODE_LOOK[status];
+  return (
+    <Badge tone={look.tone} mark={look.mark}>
+      {CODE_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+const JOB_LOOK: Record<JobStatus, { tone: BadgeTone; mark: string }> = {
+  queued: { tone: "outline", mark: "○" },
+  running: { tone: "info", mark: "◐" },
+  waiting: { tone: "warning", mark: "◆" },
+  done: { tone: "success", mark: "●" },
+  cancelled: { tone: "neutral", mark: "■" },
+};
+
+export function JobStatusBadge({ status }: { status: JobStatus }) {
+  const look = JOB_LOOK[status];
+  return (
+    <Badge tone={look.tone} mark={look.mark}>
+      {JOB_STATUS_LABELS[status]}
+    </Badge>
+  );
+}

@@ -1,0 +1,151 @@
+// The bulk check pages' words and sums, pure so they are tested without a browser: what a pasted list holds
+// (codes, duplicates, codes the normaliser refuses) before it is sent, and how a running job is described.
+//
+// Limits and statuses repeat those of lib/api/schemas.ts on purpose: importing any value from there would put
+// zod in the browser's bundle. tests/portal/purchase-pages.test.ts checks that both agree.
+import { normalisePurchaseCode } from "@/lib/purchases/normalise";
+
+/** Codes one batch may hold, counted before duplicates are merged (BULK_MAX_CODES). */
+export const BULK_CODES_LIMIT = 500;
+/** The longest single code the API takes as sent (room for invisible characters the normaliser removes). */
+export const RAW_CODE_MAX_LENGTH = 1000;
+/** A file bigger than this is not a list of 500 codes, even with other columns. */
+export const BULK_FILE_MAX_BYTES = 2 * 1024 * 1024;
+
+export const JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
+export type CodeStatus = (typeof CODE_STATUSES)[number];
+
+export const JOB_STATUS_LABELS: Record<JobStatus, string> = {
+  queued: "Queued",
+  running: "Checking",
+  waiting: "Waiting",
+  done: "Done",
+  cancelled: "Cancelled",
+};
+
+export const CODE_STATUS_LABELS: Record<CodeStatus, string> = {
+  pending: "Not checked yet",
+  valid: "Valid",
+  invalid: "Invalid",
+  failed: "Failed",
+  cancelled: "Cancelled",
+};
+
+export function isFinished(status: JobStatus): boolean {
+  return status === "done" || status === "cancelled";
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export interface RefusedCode {
+  /** 1-based place in the list as pasted. */
+  position: number;
+  code: string;
+  reason: string;
+}
+
+export interface BatchSummary {
+  /** Codes in the list, duplicates included (what the limit counts). */
+  entered: number;
+  duplicates: number;
+  /** Distinct codes: what the job will hold. */
+  distinct: number;
+  /** Codes the normaliser refuses: they end as invalid with the reason, without asking the item service. */
+  refused: RefusedCode[];
+  /** Why the list cannot be sent as it is, for the field's error; null when it can. */
+  problem: string | null;
+}
+
+/**
+ * What a list holds, counted as the gateway will count it: two codes are the same when they clean to the
+ * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk-store.ts's prepareBatch.
+ */
+export function summariseBatch(codes: readonly string[]): BatchSummary {
+  const seen = new Set<string>();
+  const refused: RefusedCode[] = [];
+  let tooLong = 0;
+  codes.forEach((raw, index) => {
+    if (raw.length > RAW_CODE_MAX_LENGTH) tooLong = tooLong || index + 1;
+    const result = normalisePurchaseCode(raw);
+    const key = result.ok ? result.code : raw.trim();
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (!result.ok) refused.push({ position: index + 1, code: raw.trim(), reason: result.reason });
+  });
+  const summary = { entered: codes.length, duplicates: codes.length - seen.size, distinct: seen.size, refused };
+  let problem: string | null = null;
+  if (codes.length === 0) problem = "Paste at least one purchase code, or choose a file.";
+  else if (codes.length > BULK_CODES_LIMIT)
+    problem = `That is ${codes.length} codes; one check takes at most ${BULK_CODES_LIMIT}. Split the list and check the rest afterwards.`;
+  else if (tooLong) problem = `Code ${tooLong} is longer than ${RAW_CODE_MAX_LENGTH} characters, so it cannot be a purchase code. Check what was pasted.`;
+  return { ...summary, problem };
+}
+
+/** "12 codes, 2 duplicates — 10 will be checked". */
+export function describeBatch(summary: Pick<BatchSummary, "entered" | "duplicates" | "distinct">): string {
+  if (summary.entered === 0) return "No codes yet.";
+  const duplicates = summary.duplicates > 0 ? `, ${plural(summary.duplicates, "duplicate")}` : "";
+  return `${plural(summary.entered, "code")}${duplicates} — ${summary.distinct} will be checked`;
+}
+
+/** "about 3 min left", "less than a minute left"; null when there is nothing to estimate. */
+export function timeLeftText(etaSeconds: number | null, status: JobStatus): string | null {
+  if (isFinished(status)) return null;
+  if (etaSeconds === null) return "Estimating the time left";
+  if (etaSeconds < 60) return "Less than a minute left";
+  const minutes = Math.round(etaSeconds / 60);
+  if (minutes < 60) return `About ${minutes} min left`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return `About ${hours} h${rest ? ` ${rest} min` : ""} left`;
+}
+
+export interface JobCounts {
+  status: JobStatus;
+  total: number;
+  done: number;
+  valid: number;
+  invalid: number;
+  failed: number;
+  cancelled: number;
+}
+
+/** Codes neither checked nor cancelled yet. */
+export function codesLeft(job: JobCounts): number {
+  return Math.max(0, job.total - job.done - job.cancelled);
+}
+
+/** Whole percent checked, never 100 before every code is done. */
+export function percentDone(job: Pick<JobCounts, "total" | "done">): number {
+  if (job.total === 0) return 100;
+  const percent = Math.floor((job.done / job.total) * 100);
+  return job.done >= job.total ? 100 : Math.min(percent, 99);
+}
+
+/** What a screen reader hears when the job's status changes (not on every count, which would never stop). */
+export function statusAnnouncement(job: JobCounts): string {
+  switch (job.status) {
+    case "queued":
+      return `Queued: ${plural(job.total, "code")} will be checked shortly.`;
+    case "running":
+      return `Checking ${plural(job.total, "code")}.`;
+    case "waiting":
+      return "Paused: the item service asked Gatehouse to slow down. Checking resumes by itself.";
+    case "done":
+      return `Finished: ${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed.`;
+    case "cancelled":
+      return `Cancelled: ${job.done} checked (${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed), ${plural(job.cancelled, "code")} not checked.`;
+  }
+}
+
+/** Counts of results by status, for the results filter's labels. */
+export function countByStatus(results: ReadonlyArray<{ status: CodeStatus }>): Record<CodeStatus, number> {
+  const counts: Record<CodeStatus, number> = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
+  for (const result of results) counts[result.status] += 1;
+  return counts;
+}
+
+/** A bulk job's id as the API gives it (a UUID); the same rule as BulkJobIdParamsSchema. */
+export const BULK_JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
