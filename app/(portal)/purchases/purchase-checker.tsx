@@ -1,23 +1,20 @@
 "use client";
-// The purchase-code form: trims the code, and says plainly when it held invisible or look-alike characters
-// (lib/purchases/normalise.ts) before checking the cleaned code with POST /api/purchases/validate.
+// The purchase-code form. The normaliser (lib/purchases/normalise.ts) runs on each submit for instant feedback:
+// a refused code gets its reason as the field error without a request. Otherwise the code is sent as typed to
+// POST /api/purchases/validate, which cleans it again (same module) and answers the checked code, the notes on
+// what cleaning changed, and what the history knew of the code; a refusal there (400) shows the same way.
 import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
-import type { PurchaseValidation } from "@/lib/api/schemas";
+import type { PurchaseCheck } from "@/lib/api/schemas";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import { describeFindings, normalisePurchaseCode } from "@/lib/purchases/normalise";
+import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
 import formStyles from "../forms.module.css";
 import { PurchaseResult } from "./purchase-result";
 import styles from "./purchases.module.css";
-
-interface Checked {
-  code: string;
-  result: PurchaseValidation;
-}
 
 export interface PurchaseCheckerProps {
   /** Whether item names link to the portal's item pages. */
@@ -28,47 +25,40 @@ export interface PurchaseCheckerProps {
 
 export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: PurchaseCheckerProps) {
   const [fieldError, setFieldError] = useState<string | undefined>();
-  const [notices, setNotices] = useState<string[]>([]);
-  const [checked, setChecked] = useState<Checked | null>(null);
+  // What cleaning changed, and the code it gave: shown while checking, then as the server reports it.
+  const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
+  const [checked, setChecked] = useState<PurchaseCheck | null>(null);
   const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const raw = String(new FormData(event.currentTarget).get("purchase_code") ?? "");
-    const { code, findings, usable } = normalisePurchaseCode(raw);
-    const sentences = describeFindings(findings);
+    const normalised = normalisePurchaseCode(raw);
     setChecked(null);
     setFailure(null);
-    if (code === "") {
-      setFieldError("Enter the purchase code the buyer gave you.");
-      setNotices([]);
-      return;
-    }
-    if (!usable) {
-      setFieldError(sentences.join(" "));
-      setNotices([]);
-      return;
-    }
-    if (code.length > 100) {
-      setFieldError("This is too long for a purchase code (at most 100 characters). Check what was pasted.");
-      setNotices([]);
+    if (!normalised.ok) {
+      setFieldError(normalised.reason);
+      setCleaning(null);
       return;
     }
     setFieldError(undefined);
-    setNotices(sentences.length > 0 ? [...sentences, `The code was checked as ${code}.`] : []);
+    setCleaning({ code: normalised.code, notes: normalised.notes });
 
     setBusy(true);
     try {
-      const { data } = await apiRequest<{ data: PurchaseValidation }>("/api/purchases/validate", {
+      const { data } = await apiRequest<{ data: PurchaseCheck }>("/api/purchases/validate", {
         method: "POST",
-        body: { purchase_code: code },
+        body: { purchase_code: raw },
       });
-      setChecked({ code, result: data });
+      setCleaning({ code: data.checked_code, notes: data.notes });
+      setChecked(data);
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;
-      if (error.fields?.purchase_code) setFieldError(error.fields.purchase_code);
-      else if (error.status === 429) {
+      if (error.fields?.purchase_code) {
+        setFieldError(error.fields.purchase_code);
+        setCleaning(null);
+      } else if (error.status === 429) {
         const wait = error.retryAfterSeconds ? `${error.retryAfterSeconds} seconds` : "a minute";
         setFailure({ message: `Too many checks in a short time. Try again in ${wait}.`, requestId: error.requestId });
       } else setFailure({ message: error.message, requestId: error.requestId });
@@ -80,8 +70,8 @@ export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: Purch
   const status = busy
     ? "Checking the code…"
     : checked
-      ? checked.result.valid
-        ? `The code is valid: ${checked.result.purchase.license_type} of ${checked.result.purchase.item.name}.`
+      ? checked.valid
+        ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
         : "The code is not valid."
       : "";
 
@@ -106,18 +96,24 @@ export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: Purch
           </Button>
         </div>
       </form>
-      {notices.length > 0 ? (
+      {cleaning && cleaning.notes.length > 0 ? (
         <div className={styles.notice} role="status">
-          {notices.map((text) => (
-            <p key={text}>{text}</p>
-          ))}
+          <p>The code was cleaned before checking:</p>
+          <ul className={styles.notes}>
+            {cleaning.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+          <p>
+            Code checked: <code className={styles.code}>{cleaning.code}</code>
+          </p>
         </div>
       ) : null}
       <p role="status" className="visually-hidden">
         {status}
       </p>
       <FormErrorBanner title="The code could not be checked" message={failure?.message} requestId={failure?.requestId} />
-      {checked ? <PurchaseResult result={checked.result} code={checked.code} linkItems={linkItems} /> : null}
+      {checked ? <PurchaseResult check={checked} linkItems={linkItems} /> : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
-// The answer to a purchase check, for the seller: valid or not, and for a valid code the licence, price, the
-// item (preview picture and link), purchase date, download and support. Upstream text is escaped by React;
-// its URLs become links or pictures only when they are http(s).
+// The answer to a purchase check, for the seller: valid or not, what the history knew of the code, and for a
+// valid code the licence, price, the item (preview picture and link), purchase date, download and support.
+// Upstream text is escaped by React; its URLs become links or pictures only when they are http(s).
 import Link from "next/link";
 
 import { MediaImage } from "@/components/media/media-image";
@@ -10,20 +10,36 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { SafeLink } from "@/components/ui/safe-link";
 import { SupportStatus } from "@/components/ui/support-status";
-import type { PurchaseValidation } from "@/lib/api/schemas";
+import type { PurchaseCheck } from "@/lib/api/schemas";
 
 import styles from "./purchases.module.css";
 
 export interface PurchaseResultProps {
-  result: PurchaseValidation;
-  /** The code as it was checked (after cleaning). */
-  code: string;
+  /** POST /api/purchases/validate's answer. */
+  check: PurchaseCheck;
   /** A link to the item's page in the portal, when the user may see items. */
   linkItems: boolean;
 }
 
-export function PurchaseResult({ result, code, linkItems }: PurchaseResultProps) {
-  if (!result.valid) {
+/** "Checked 2 times before, first on … by …": a code checked often may be shared or resold. */
+function PreviousChecks({ history }: { history: PurchaseCheck["history"] }) {
+  if (history.previous_checks === 0) return <p className={styles.history}>First check of this code.</p>;
+  const times = history.previous_checks === 1 ? "1 time" : `${history.previous_checks} times`;
+  return (
+    <p className={styles.history}>
+      Checked {times} before
+      {history.first_checked_at ? (
+        <>
+          , first on <LocalTime iso={history.first_checked_at} display="datetime" />
+        </>
+      ) : null}
+      {history.first_checked_by ? <> by {history.first_checked_by}</> : null}.
+    </p>
+  );
+}
+
+export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
+  if (!check.valid) {
     return (
       <div className={`${styles.result} ${styles.invalid}`}>
         <h2 className={styles.resultTitle}>
@@ -33,13 +49,14 @@ export function PurchaseResult({ result, code, linkItems }: PurchaseResultProps)
           This purchase code is not valid
         </h2>
         <p>
-          The item service does not know the code <code className={styles.code}>{code}</code> ({result.message}). Check it with the
-          buyer: it may be mistyped, or belong to another seller.
+          The item service does not know the code <code className={styles.code}>{check.checked_code}</code> ({check.message}). Check it
+          with the buyer: it may be mistyped, or belong to another seller.
         </p>
+        <PreviousChecks history={check.history} />
       </div>
     );
   }
-  const { purchase } = result;
+  const { purchase } = check;
   return (
     <div className={`${styles.result} ${styles.valid}`}>
       <h2 className={styles.resultTitle}>
@@ -48,6 +65,7 @@ export function PurchaseResult({ result, code, linkItems }: PurchaseResultProps)
         </Badge>{" "}
         This purchase code is valid
       </h2>
+      <PreviousChecks history={check.history} />
       <div className={styles.purchase}>
         <MediaImage
           src={purchase.item.media.preview_image}
