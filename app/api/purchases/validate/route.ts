@@ -40,7 +40,7 @@ export const POST = defineRoute(operations.validatePurchase, async ({ client, bo
 
 /** Why a check failed, in the words its answer gives the person (never a URL or a key). */
 function failureReason(error: unknown): string {
-  if (error instanceof UpstreamError) return fromUpstreamError(error, "The item service does not know this purchase.").message;
+  if (error instanceof UpstreamError) return fromUpstreamError(error, "The item API does not know this purchase.").message;
   return "Gatehouse could not finish the check because of an internal error.";
 }
 
