@@ -33,7 +33,7 @@ export function allowanceRefusal(decision: Extract<AllowanceDecision, { allowed:
   const when = `${runAt.toISOString().replace(/\.\d{3}Z$/, "Z")} (in ${minutes} ${minutes === 1 ? "minute" : "minutes"})`;
   const now_ = left > 0 ? `, or send at most ${codes(left)} now` : "";
   return rateLimited(
-    `This batch needs ${codes(needed)} but your bulk allowance has ${codes(left)} of ${codes(limit)} left this hour. It can run at ${when}${now_}.`,
+    `This batch needs ${codes(needed)} but your bulk allowance has ${left.toLocaleString("en")} of ${codes(limit)} left this hour. It can run at ${when}${now_}.`,
     seconds,
   );
 }

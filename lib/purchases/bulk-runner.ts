@@ -107,7 +107,7 @@ export class BulkRunner {
   }
 
   /** Stops taking checks, waits for those in flight (at most `timeoutMs`), and lets go of the leases. */
-  async stop(timeoutMs = 5_000): Promise<void> {
+  async stop(timeoutMs = 3_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.heartbeat);
     clearInterval(this.purger);
@@ -389,7 +389,7 @@ function failureReason(error: UpstreamError, attempts: number): string {
     case "too_large":
       return `The item service sent an answer Gatehouse cannot read, ${tries}.`;
     default:
-      return `The item service answered with an error${error.status ? ` (HTTP ${error.status})` : ""}, ${tries}.`;
+      return `The item service answered with an error${error.status ? ` (HTTP ${error.status})` : error.upstreamMessage ? ` ("${error.upstreamMessage.slice(0, 200)}")` : ""}, ${tries}.`;
   }
 }
 
