@@ -120,7 +120,15 @@ describe("POST /api/purchases/validate", () => {
   it("an unknown code is an answer, not an error: valid false with the upstream's message", async () => {
     const res = await api.request("/api/purchases/validate", validate({ purchase_code: "44444444-4444-4444-8444-444444444444" }));
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ data: { valid: false, message: "Invalid purchase code" } });
+    expect(res.json).toEqual({
+      data: {
+        valid: false,
+        message: "Invalid purchase code",
+        checked_code: "44444444-4444-4444-8444-444444444444",
+        notes: [],
+        history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
+      },
+    });
   });
 
   it("trims surrounding spaces from a pasted code", async () => {

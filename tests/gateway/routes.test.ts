@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { operations } from "@/lib/api/operations";
-import type { FaultSpec, LoggedRequest } from "@/lib/sandbox";
+import { FIXED_PURCHASE_CODES, type FaultSpec, type LoggedRequest } from "@/lib/sandbox";
 
 import { CANARY } from "../support/canary";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
@@ -147,7 +147,9 @@ describe("every route, upstream failures", () => {
       expect(res.json).toEqual({ data: [] });
     } else if (c.operation === "validatePurchase") {
       expect(res.status).toBe(200);
-      expect(res.json).toEqual({ data: { valid: false, message: "Invalid purchase code" } });
+      expect(res.json).toEqual({
+        data: { valid: false, message: "Invalid purchase code", checked_code: FIXED_PURCHASE_CODES.active, notes: [], history: expect.any(Object) },
+      });
     } else if (c.addressesResource) {
       expectError(res, 404, "not_found");
     } else {
