@@ -1,5 +1,6 @@
-// Purchase codes checked as a seller does: valid with active support, expired support, no support, invalid,
-// and a pasted code with an invisible character; once by keyboard alone.
+// Purchase codes checked as a seller does: valid with active support, expired support, no support, invalid;
+// a pasted code with an invisible character or a full-width digit (cleaned, and the seller told), a look-alike
+// letter (refused before any request, naming the character); what the history knew; once by keyboard alone.
 import { as, expect, shot, test } from "./support/fixtures";
 
 test.use({ storageState: as("support") });
@@ -39,17 +40,67 @@ test("expired support, no support, and an invalid code are each said plainly", a
   await expect(page.getByRole("main")).toContainText("Check it with the buyer");
 });
 
-test("a code with an invisible character is cleaned, and the seller is told", async ({ page }, testInfo) => {
+test("a code with an invisible character is cleaned, checked, and the seller is told", async ({ page }, testInfo) => {
   await page.goto("/purchases");
   await check(page, `11111111\u200b-1111-4111-8111-111111111111`);
-  const notice = page.getByRole("status").filter({ hasText: "invisible" });
-  await expect(notice).toContainText("The code held 1 invisible character: zero-width space (U+200B) at position 9. It was removed.");
-  await expect(notice).toContainText(`The code was checked as ${ACTIVE}.`);
+  const notice = page.getByRole("status").filter({ hasText: "cleaned before checking" });
+  await expect(notice).toContainText("Character 9, a zero-width space (U+200B), was removed.");
+  await expect(notice).toContainText(`Code checked: ${ACTIVE}`);
   await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
   await shot(page, testInfo, "purchase-invisible-character");
 
-  await check(page, "1111111l-1111-4111-8111-11111111111\u0430");
-  await expect(page.getByRole("status").filter({ hasText: "looks like" })).toContainText('Cyrillic small letter a (U+0430) at position 36, read as "a"');
+  await check(page, "\uff11\uff11111111-1111-4111-8111-111111111111");
+  await expect(notice).toContainText("Character 1 is a full-width '\uff11' (U+FF11); read as '1'.");
+  await expect(notice).toContainText("Character 2 is a full-width '\uff11' (U+FF11); read as '1'.");
+  await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+});
+
+test("a look-alike letter or a dash is refused with the sentence naming it, without asking the server", async ({ page }, testInfo) => {
+  await page.goto("/purchases");
+  const validations: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/purchases/validate") validations.push(request.method());
+  });
+  const field = page.getByLabel(/Purchase code/);
+
+  await check(page, "11111111-1111-4111-8111-11111111111\u0430");
+  await expect(field).toHaveAccessibleDescription(/Character 36 is a Cyrillic '\u0430' \(U\+0430\), not a Latin 'a'\./);
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("status").filter({ hasText: /^The code was not checked\. Character 36 is a Cyrillic/ })).toBeAttached();
+  await shot(page, testInfo, "purchase-lookalike-refused");
+
+  await check(page, "11111111-1111\u20134111-8111-111111111111");
+  await expect(field).toHaveAccessibleDescription(/Character 14 is an en dash '\u2013' \(U\+2013\), not a hyphen '-'\./);
+
+  await check(page, "1111 1111");
+  await expect(field).toHaveAccessibleDescription(/Character 5 is a space; a purchase code has none\./);
+  expect(validations).toEqual([]);
+
+  // Corrected, the same field checks the code and the refusal goes.
+  await check(page, ACTIVE);
+  await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+  await expect(field).not.toHaveAttribute("aria-invalid", "true");
+  expect(validations).toEqual(["POST"]);
+});
+
+test("a result says how often the code was checked before, first when and by whom", async ({ page }) => {
+  await page.goto("/purchases");
+  // A code no other test checks: its first check is the first ever.
+  const unknown = `e2e-history-${Date.now()}`;
+  await check(page, unknown);
+  await expect(page.getByRole("heading", { name: /This purchase code is not valid/ })).toBeVisible();
+  await expect(page.getByText("First check of this code.")).toBeVisible();
+  await check(page, unknown);
+  await expect(page.getByText(/^Checked 1 time before, first on .+ by support@e2e\.test\.$/)).toBeVisible();
+
+  // A valid code: other tests check it too, so the count is read, then must grow by one.
+  await check(page, ACTIVE);
+  const history = page.getByText(/^(First check of this code|Checked \d+ times? before)/);
+  await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+  const before = Number((await history.textContent())?.match(/Checked (\d+)/)?.[1] ?? 0);
+  await check(page, ACTIVE);
+  const times = before + 1 === 1 ? "1 time" : `${before + 1} times`;
+  await expect(history).toHaveText(new RegExp(`^Checked ${times} before, first on .+ by \\S+@e2e\\.test\\.$`));
 });
 
 test("keyboard only: skip to the content, type a code, check it", async ({ page }) => {

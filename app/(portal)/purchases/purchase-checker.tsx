@@ -67,9 +67,12 @@ export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: Purch
     }
   };
 
+  // The field's error is not a live region: a refusal is announced here too.
   const status = busy
     ? "Checking the code…"
-    : checked
+    : fieldError
+      ? `The code was not checked. ${fieldError}`
+      : checked
       ? checked.valid
         ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
         : "The code is not valid."
