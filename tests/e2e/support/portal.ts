@@ -55,6 +55,8 @@ export async function startPortal({ port, sandboxPort, quiet = true }: { port: n
       UPSTREAM_BREAKER_FAILURES: "0",
       PURCHASE_RATE_LIMIT_PER_USER: "1000",
       PURCHASE_RATE_LIMIT_PER_IP: "1000",
+      // Browser tests send several bulk batches per user; the allowance itself is tested in tests/purchases.
+      PURCHASE_BULK_LIMIT_PER_HOUR: "100000",
       DATABASE_URL: path.join(workDir, "gatehouse.db"),
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       ADMIN_EMAIL: ADMIN.email,
