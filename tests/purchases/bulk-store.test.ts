@@ -163,7 +163,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
       limitPerHour: 1000,
     });
     if (!created.ok) throw new Error("refused");
-    const items = createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: "query" }, { timeoutMs: 5000 });
+    const items = createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } }, { timeoutMs: 5000 });
     const runner = new BulkRunner({ db: async () => store().db, hashKey: () => KEY, items: async () => items });
     try {
       runner.kick(true);
