@@ -9,6 +9,7 @@ import { writeTransaction, type Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
 import { openCode, sealCode } from "./code-seal";
+import { purchaseCodeLast4 } from "./history";
 import { normalisePurchaseCode } from "./normalise";
 
 export const BULK_JOB_RETENTION_MS = 7 * 86_400_000;
@@ -249,7 +250,7 @@ export async function createBulkJob(
     idx: code.idx,
     code_sealed: sealCode(code.code, hashKey),
     code_hash: hashPurchaseCode(code.code, hashKey),
-    code_last4: code.code.slice(-4),
+    code_last4: purchaseCodeLast4(code.code),
     occurrences: code.occurrences,
     status: code.refused ? "invalid" : "pending",
     refused: code.refused ? 1 : 0,

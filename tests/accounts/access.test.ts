@@ -24,6 +24,8 @@ const fixtures = {
   projectToDelete: {} as Record<Who, string>,
   itemId: 0,
   userToPatch: "",
+  /** A bulk job each role may read and cancel: its own, or the admin's for roles refused before the lookup. */
+  bulkJob: {} as Record<Who, string>,
 };
 
 const jsonInit = (method: string, body: unknown): RequestInit => ({
@@ -52,6 +54,11 @@ beforeAll(async () => {
     jsonInit("POST", { email: "patch-target@matrix.test", name: "Patch Target", role: "viewer", password: "patch target password" }),
   );
   fixtures.userToPatch = target.json.data.id;
+  for (const who of EVERYONE) {
+    const owner = who !== "anonymous" && VALIDATE_PURCHASES.includes(who) ? clients[who] : admin;
+    const job = await owner.request("/api/purchases/bulk", jsonInit("POST", { codes: [FIXED_PURCHASE_CODES.expired] }));
+    fixtures.bulkJob[who] = job.json.data.id;
+  }
 });
 
 afterAll(async () => {
@@ -109,6 +116,28 @@ const ROUTES: MatrixRoute[] = [
     allowed: VALIDATE_PURCHASES,
     success: 200,
     request: () => ({ path: "/api/purchases/validate", init: jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.active }) }),
+  },
+  { name: "GET /api/purchases/history", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history" }) },
+  { name: "GET /api/purchases/history.csv", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history.csv" }) },
+  { name: "GET /api/purchases/bulk", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/bulk" }) },
+  {
+    name: "POST /api/purchases/bulk",
+    allowed: VALIDATE_PURCHASES,
+    success: 202,
+    request: () => ({ path: "/api/purchases/bulk", init: jsonInit("POST", { codes: [FIXED_PURCHASE_CODES.active] }) }),
+  },
+  { name: "GET /api/purchases/bulk/{id}", allowed: VALIDATE_PURCHASES, success: 200, request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}` }) },
+  {
+    name: "GET /api/purchases/bulk/{id}.csv",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}.csv` }),
+  },
+  {
+    name: "DELETE /api/purchases/bulk/{id}",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}`, init: { method: "DELETE" } }),
   },
   { name: "GET /api/auth/me", allowed: "signed-in", success: 200, request: () => ({ path: "/api/auth/me" }) },
   { name: "GET /api/admin/users", allowed: MANAGE_USERS, success: 200, request: () => ({ path: "/api/admin/users" }) },
