@@ -1,11 +1,14 @@
 // /purchases/bulk: paste or upload up to 500 purchase codes and check them on the server as a job (closing the
-// tab loses nothing), then follow it on /purchases/bulk/{id}. Below the form, the jobs of the last 7 days.
+// tab loses nothing), then follow it on /purchases/bulk/{id}. Below the form, the jobs of the last 7 days (first view
+// read from the store here, in the API's shape; then refreshed by the browser while one runs).
 import type { Metadata } from "next";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
+import { listBulkJobs } from "@/lib/purchases/bulk-store";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { BulkForm } from "./bulk-form";
@@ -16,6 +19,9 @@ export const metadata: Metadata = { title: "Bulk purchase check" };
 export default async function BulkCheckPage() {
   const user = await requirePageUser("purchases:validate");
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
+  const { db } = await getAccounts();
+  // Whose jobs, as the API decides it (lib/purchases/bulk-api.ts jobVisibility): his own, or everyone's for an admin.
+  const jobs = await listBulkJobs(db, { userId: user.role === "admin" ? null : user.id });
   return (
     <>
       <PageHeader
@@ -24,7 +30,7 @@ export default async function BulkCheckPage() {
       />
       <BulkForm />
       <FreshSwrCache>
-        <RecentJobs showOwner={user.role === "admin"} />
+        <RecentJobs initialJobs={jobs} showOwner={user.role === "admin"} />
       </FreshSwrCache>
     </>
   );

@@ -39,10 +39,12 @@ function columns(showOwner: boolean): ReadonlyArray<Column<BulkJobSummary>> {
   return all.filter((column): column is Column<BulkJobSummary> => column !== null);
 }
 
-export function RecentJobs({ showOwner }: { showOwner: boolean }) {
+export function RecentJobs({ initialJobs, showOwner }: { initialJobs: BulkJobSummary[]; showOwner: boolean }) {
+  const running = (jobs: readonly BulkJobSummary[]) => jobs.some((job) => !isFinished(job.status));
   const { data, error, isLoading, mutate } = useSWR<{ data: BulkJobSummary[] }, ApiRequestError>("/api/purchases/bulk", {
-    revalidateOnMount: true,
-    refreshInterval: (latest) => (latest?.data.some((job) => !isFinished(job.status)) ? RUNNING_REFRESH_MS : 0),
+    fallbackData: { data: initialJobs },
+    revalidateOnMount: running(initialJobs),
+    refreshInterval: (latest) => (latest && running(latest.data) ? RUNNING_REFRESH_MS : 0),
   });
   const failure: DataTableError | null = error
     ? { title: "The recent bulk checks could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }

@@ -96,15 +96,26 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
   ];
 }
 
-export function HistoryView({ items, linkItems }: { items: ItemOption[] | null; linkItems: boolean }) {
+export interface HistoryViewProps {
+  /** The API path of the view the server rendered, and its rows. */
+  initialKey: string;
+  initialPage: Page<PurchaseHistoryEntry>;
+  /** The seller's items for the item filter; null: an item id field instead. */
+  items: ItemOption[] | null;
+  /** Whether item names link to the portal's item pages. */
+  linkItems: boolean;
+}
+
+export function HistoryView({ initialKey, initialPage, items, linkItems }: HistoryViewProps) {
   const url = useListUrl<HistoryViewQuery>(parseHistoryParams, historyQueryString, "shallow");
   const { query } = url;
   const [code, setCode] = useState("");
   const [codeText, setCodeText] = useState("");
   const [codeError, setCodeError] = useState<string | undefined>();
 
-  const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(historyApiPath(query, code || undefined), {
-    revalidateOnMount: true,
+  const key = historyApiPath(query, code || undefined);
+  const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(key, {
+    fallbackData: key === initialKey ? initialPage : undefined,
   });
   // Bulk rows link to their job while it is kept (7 days) and this user may open it.
   const hasBulkRows = Boolean(data?.data.some((row) => row.source === "bulk"));

@@ -1,12 +1,17 @@
-// /purchases/history: every purchase check, single and bulk, newest first. Filters and paging live in the URL;
-// the rows come from GET /api/purchases/history in the browser. The item filter is a list of the seller's items
-// when the item service answers (one cached call); otherwise an item id field.
+// /purchases/history: every purchase check, single and bulk, newest first. Filters and paging live in the URL.
+// The first view is read from the store here, in the API's shapes; the browser then pages and filters through
+// GET /api/purchases/history. The item filter is a list of the seller's items when the item service answers
+// (one cached call); otherwise an item id field.
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
+import type { Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
+import { HISTORY_DEFAULT_PER_PAGE, historyApiPath, parseHistoryParams } from "@/lib/portal/purchase-history-params";
+import { listPurchaseHistory } from "@/lib/purchases/history";
 import { getUpstreams } from "@/lib/upstream";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
@@ -25,8 +30,20 @@ async function itemOptions(): Promise<ItemOption[] | null> {
   return loaded.value.map((item) => ({ id: item.id, name: item.name })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export default async function PurchaseHistoryPage() {
+export default async function PurchaseHistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("purchases:validate");
+  const query = parseHistoryParams(await searchParams);
+  const { db, config } = await getAccounts();
+  const perPage = query.per_page ?? HISTORY_DEFAULT_PER_PAGE;
+  const page = query.page ?? 1;
+  const [{ rows, total }, items] = await Promise.all([
+    listPurchaseHistory(db, config.purchaseCodeHashKey, { ...query, page, perPage }),
+    itemOptions(),
+  ]);
+  const initialPage: Page<PurchaseHistoryEntry> = {
+    data: rows,
+    meta: { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
+  };
   return (
     <>
       <PageHeader
@@ -34,7 +51,7 @@ export default async function PurchaseHistoryPage() {
         description="Every purchase code checked here, one by one or in bulk, newest first. Codes are kept only as a fingerprint and their last 4 characters."
       />
       <FreshSwrCache>
-        <HistoryView items={await itemOptions()} linkItems={can(user.role, "items:read")} />
+        <HistoryView initialKey={historyApiPath(query)} initialPage={initialPage} items={items} linkItems={can(user.role, "items:read")} />
       </FreshSwrCache>
     </>
   );

@@ -7,12 +7,10 @@ import useSWR from "swr";
 
 import { CodeStatusBadge, JobStatusBadge } from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
-import { ButtonLink } from "@/components/ui/button-link";
 import { buttonClassName } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import { ErrorState } from "@/components/ui/error-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
@@ -58,36 +56,20 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
   { id: "occurrences", header: "Times in list", align: "end", cell: (row) => row.occurrences },
 ];
 
-export function JobView({ id, showOwner }: { id: string; showOwner: boolean }) {
+export function JobView({ id, initialJob, showOwner }: { id: string; initialJob: BulkJob; showOwner: boolean }) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
   const [shown, setShown] = useState<CodeStatus | "">("");
   const { data, error, mutate } = useSWR<{ data: BulkJob }, ApiRequestError>(`/api/purchases/bulk/${id}`, {
-    revalidateOnMount: true,
+    fallbackData: { data: initialJob },
+    // The server read the job a moment ago; a finished one will not change, a running one is polled anyway.
+    revalidateOnMount: !isFinished(initialJob.status),
     refreshInterval: (latest) => (latest && isFinished(latest.data.status) ? 0 : POLL_MS),
     // Polling already keeps it fresh; a finished job does not change.
     revalidateOnFocus: false,
   });
 
-  if (!data) {
-    if (error?.status === 404) {
-      return (
-        <EmptyState title="There is no bulk check at this address" headingLevel={2} action={<ButtonLink href="/purchases/bulk">Go to the bulk check</ButtonLink>}>
-          Bulk checks and their results are kept for 7 days; you see only your own unless you are an admin.
-        </EmptyState>
-      );
-    }
-    if (error) {
-      return (
-        <ErrorState title="The bulk check could not be loaded" requestId={error.requestId} headingLevel={2} action={<Button onClick={() => void mutate()}>Try again</Button>}>
-          {error.message}
-        </ErrorState>
-      );
-    }
-    return <p role="status">Loading the bulk check…</p>;
-  }
-
-  const job = data.data;
+  const job = (data ?? { data: initialJob }).data;
   const finished = isFinished(job.status);
   const counts = countByStatus(job.results);
   const rows = shown ? job.results.filter((result) => result.status === shown) : job.results;

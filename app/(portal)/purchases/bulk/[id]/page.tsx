@@ -1,14 +1,17 @@
-// /purchases/bulk/{id}: one bulk check — its progress while it runs on the server (polled every second), then
-// its results and their CSV. Closing the tab changes nothing: coming back shows the job where it is.
+// /purchases/bulk/{id}: one bulk check — its progress while it runs on the server (the browser polls every
+// second), then its results and their CSV. Closing the tab changes nothing: coming back shows the job where it
+// is. The first view is read from the store here, in the API's shape; a job this user may not see is a 404.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
 import { BULK_JOB_ID_PATTERN } from "@/lib/portal/purchase-bulk";
+import { findBulkJob } from "@/lib/purchases/bulk-store";
 
 import { FreshSwrCache } from "../../../fresh-swr-cache";
 import { JobView } from "./job-view";
@@ -17,15 +20,21 @@ export const metadata: Metadata = { title: "Bulk purchase check" };
 
 export default async function BulkJobPage({ params }: { params: Promise<{ id: string }> }) {
   const user = await requirePageUser("purchases:validate");
-  const { id } = await params;
+  const { id: idParam } = await params;
   // The API's rule for a job id (a UUID); anything else names no job.
-  if (!BULK_JOB_ID_PATTERN.test(id)) notFound();
+  if (!BULK_JOB_ID_PATTERN.test(idParam)) notFound();
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
+
+  const id = idParam.toLowerCase();
+  const { db, config } = await getAccounts();
+  // Who sees a job, as the API decides it (lib/purchases/bulk-api.ts jobVisibility): its creator, or an admin.
+  const job = await findBulkJob(db, config.purchaseCodeHashKey, id, { userId: user.role === "admin" ? null : user.id });
+  if (!job) notFound();
   return (
     <>
       <PageHeader title="Bulk purchase check" back={<Link href="/purchases/bulk">‹ Bulk check</Link>} />
       <FreshSwrCache>
-        <JobView id={id.toLowerCase()} showOwner={user.role === "admin"} />
+        <JobView id={id} initialJob={job} showOwner={user.role === "admin"} />
       </FreshSwrCache>
     </>
   );

@@ -1,0 +1,216 @@
+// The bulk purchase check as a seller uses it: paste a list (valid, unknown, look-alike and repeated codes),
+// watch it finish, read the results, download the CSV; read the list from a .txt or .csv file; cancel a slow
+// job; come back to a job that is still running; a 429 from the item service said in words; axe in light and
+// dark. (The hourly bulk allowance is not exhausted here: the browser tests' portal sets it out of reach, and
+// tests/purchases/bulk*.test.ts prove its refusal through the API.)
+import { readFileSync } from "node:fs";
+
+import type { Page } from "@playwright/test";
+
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+import { seedSellers } from "@/lib/sandbox/seed";
+
+import { as, expect, sandbox, seriousViolations, shot, test } from "./support/fixtures";
+
+const VALIDATION_PATH = "/market/api/purchases/validation";
+
+/** Codes the sandbox sells: the three fixed ones, then seeded ones. */
+const SOLD = [
+  FIXED_PURCHASE_CODES.active,
+  FIXED_PURCHASE_CODES.expired,
+  FIXED_PURCHASE_CODES.none,
+  ...[...seedSellers().main.purchases.keys()].filter((code) => !(Object.values(FIXED_PURCHASE_CODES) as string[]).includes(code)),
+];
+
+/** Codes nobody bought, unique to this run so that earlier runs' jobs never match them. */
+const runId = Date.now().toString(16).slice(-8).padStart(8, "0");
+const unknown = (n: number) => `${runId}-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+async function pasteCodes(page: Page, codes: readonly string[]) {
+  await page.getByLabel(/Purchase codes/).fill(codes.join("\n"));
+}
+
+async function countOf(page: Page, label: string): Promise<string> {
+  return page.getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd").innerText();
+}
+
+const progressBar = (page: Page) => page.getByRole("progressbar", { name: "Codes checked" });
+
+test.afterEach(async () => sandbox.reset());
+
+test.describe("as support", () => {
+  test.use({ storageState: as("support") });
+
+  test("20 pasted codes: counted before sending, checked on the server, results and CSV right", async ({ page }, testInfo) => {
+    const lookalike = `${FIXED_PURCHASE_CODES.active.slice(0, 35)}\u0430`; // ends in a Cyrillic "а"
+    const valid = SOLD.slice(0, 10);
+    const unknowns = [1, 2, 3, 4, 5].map(unknown);
+    const pasted = [
+      ...valid,
+      ...unknowns,
+      lookalike,
+      FIXED_PURCHASE_CODES.active, // repeated as is
+      `  ${FIXED_PURCHASE_CODES.active}\u200b  `, // repeated with spaces and an invisible character: the same code once cleaned
+      unknowns[0]!,
+      valid[4]!,
+    ];
+    expect(pasted).toHaveLength(20);
+
+    await page.goto("/purchases/bulk");
+    await expect(page.getByRole("heading", { level: 1, name: "Bulk purchase check" })).toBeVisible();
+    await pasteCodes(page, pasted);
+    await expect(page.getByText("20 codes, 4 duplicates — 16 will be checked")).toBeVisible();
+    await expect(page.getByText("1 code cannot be a purchase code")).toBeVisible();
+    await expect(page.getByText(/Code 16: .*Cyrillic/)).toBeVisible();
+    await shot(page, testInfo, "bulk-form");
+
+    await page.getByRole("button", { name: "Check 16 codes" }).click();
+    await expect(page).toHaveURL(/\/purchases\/bulk\/[0-9a-f-]{36}$/);
+    await expect(progressBar(page)).toHaveAttribute("aria-valuemax", "16");
+    await expect(page.getByRole("status").filter({ hasText: "Finished: 10 valid, 6 invalid, 0 failed." })).toBeAttached({ timeout: 30_000 });
+    await expect(progressBar(page)).toHaveAttribute("aria-valuenow", "16");
+    expect(await countOf(page, "Valid")).toBe("10");
+    expect(await countOf(page, "Invalid")).toBe("6");
+    expect(await countOf(page, "Failed")).toBe("0");
+    expect(await countOf(page, "Left")).toBe("0");
+    await expect(page.getByRole("button", { name: "Cancel check" })).toHaveCount(0);
+
+    const results = page.getByRole("table", { name: "Results of the bulk check" });
+    await expect(results.locator("tbody tr")).toHaveCount(16);
+    const active = results.getByRole("row", { name: new RegExp(FIXED_PURCHASE_CODES.active) });
+    await expect(active).toContainText("Valid");
+    await expect(active.getByRole("cell").last()).toHaveText("3");
+    await expect(results.getByRole("row", { name: new RegExp(unknowns[0]!) }).getByRole("cell").last()).toHaveText("2");
+    await expect(results.getByRole("row", { name: new RegExp(lookalike) })).toContainText(/Cyrillic/);
+    await shot(page, testInfo, "bulk-job-done");
+
+    await page.getByLabel("Show").selectOption({ label: "Invalid (6)" });
+    await expect(results.locator("tbody tr")).toHaveCount(6);
+    for (const code of unknowns) await expect(results.getByRole("row", { name: new RegExp(code) })).toContainText("Invalid");
+
+    const downloading = page.waitForEvent("download");
+    await page.getByRole("link", { name: "Download CSV" }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^bulk-check-[0-9a-f-]{36}\.csv$/);
+    const lines = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+    expect(lines[0]).toMatch(/^position,code,occurrences,status,reason/);
+    expect(lines).toHaveLength(1 + 16);
+    expect(lines.filter((line) => line.includes(",valid,"))).toHaveLength(10);
+    expect(lines.find((line) => line.includes(FIXED_PURCHASE_CODES.active))).toMatch(new RegExp(`^1,${FIXED_PURCHASE_CODES.active},3,valid,`));
+
+    // The job is listed on the bulk page, finished.
+    await page.getByRole("link", { name: "‹ Bulk check" }).click();
+    const recent = page.getByRole("table", { name: "Recent bulk checks" });
+    await expect(recent.locator("tbody tr").first()).toContainText("Done");
+    await expect(recent.locator("tbody tr").first()).toContainText("16 (100%)");
+  });
+
+  test("a .txt and a .csv file are read in the browser into the list", async ({ page }) => {
+    await page.goto("/purchases/bulk");
+    const file = page.getByLabel("Or read the codes from a file");
+    await file.setInputFiles({
+      name: "codes.txt",
+      mimeType: "text/plain",
+      buffer: Buffer.from(`${FIXED_PURCHASE_CODES.active}\r\n\r\n${FIXED_PURCHASE_CODES.expired}\r\n${FIXED_PURCHASE_CODES.active}\r\n`),
+    });
+    await expect(page.getByRole("status").filter({ hasText: "Read 3 codes from codes.txt." })).toBeVisible();
+    await expect(page.getByLabel(/Purchase codes/)).toHaveValue(`${FIXED_PURCHASE_CODES.active}\n${FIXED_PURCHASE_CODES.expired}\n${FIXED_PURCHASE_CODES.active}`);
+    await expect(page.getByText("3 codes, 1 duplicate — 2 will be checked")).toBeVisible();
+
+    await file.setInputFiles({
+      name: "sales.csv",
+      mimeType: "text/csv",
+      buffer: Buffer.from(`buyer;Purchase Code;amount\nAnn;${FIXED_PURCHASE_CODES.none};12,50\nBen;"${FIXED_PURCHASE_CODES.expired}";9\n`),
+    });
+    await expect(page.getByRole("status").filter({ hasText: "Read 2 codes from sales.csv (column “Purchase Code”)." })).toBeVisible();
+    await expect(page.getByLabel(/Purchase codes/)).toHaveValue(`${FIXED_PURCHASE_CODES.none}\n${FIXED_PURCHASE_CODES.expired}`);
+    await page.getByRole("button", { name: "Check 2 codes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Finished: 2 valid, 0 invalid, 0 failed." })).toBeAttached({ timeout: 20_000 });
+
+    await page.goto("/purchases/bulk");
+    await file.setInputFiles({ name: "photo.png", mimeType: "image/png", buffer: Buffer.from([0x89, 0x50, 0x4e, 0x47]) });
+    await expect(page.getByText("photo.png is not a .csv or .txt file.")).toBeVisible();
+  });
+
+  test("more than 500 codes, or none, are refused before anything is sent", async ({ page }) => {
+    await page.goto("/purchases/bulk");
+    await page.getByRole("button", { name: "Check codes" }).click();
+    await expect(page.getByLabel(/Purchase codes/)).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Paste at least one purchase code, or choose a file.")).toBeVisible();
+
+    await pasteCodes(page, Array.from({ length: 501 }, (_, n) => unknown(1000 + n)));
+    await expect(page.getByText("501 codes: at most 500 per check.")).toBeVisible();
+    await page.getByRole("button", { name: "Check codes" }).click();
+    await expect(page.getByText(/That is 501 codes; one check takes at most 500\./)).toBeVisible();
+    await expect(page).toHaveURL(/\/purchases\/bulk$/);
+  });
+
+  test("a slow job keeps running when the page is reloaded, and cancelling stops it", async ({ page }, testInfo) => {
+    // Every check takes 1.5 s: 30 codes, 3 at a time, take about 15 s.
+    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "latency", latencyMs: 1500 });
+    await page.goto("/purchases/bulk");
+    await pasteCodes(page, Array.from({ length: 30 }, (_, n) => unknown(100 + n)));
+    await page.getByRole("button", { name: "Check 30 codes" }).click();
+    await expect(page).toHaveURL(/\/purchases\/bulk\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("status").filter({ hasText: "Checking 30 codes." })).toBeAttached();
+    await expect(progressBar(page)).not.toHaveAttribute("aria-valuenow", "0", { timeout: 10_000 });
+    const before = Number(await progressBar(page).getAttribute("aria-valuenow"));
+    await shot(page, testInfo, "bulk-job-running");
+
+    await page.reload();
+    const after = Number(await progressBar(page).getAttribute("aria-valuenow"));
+    expect(after).toBeGreaterThanOrEqual(before);
+    expect(after).toBeLessThan(30);
+    await expect(page.getByText(/^\d+ of 30 checked \(\d+%\)\. (About \d+ min left|Less than a minute left|Estimating the time left)\.$/)).toBeVisible();
+
+    await page.getByRole("button", { name: "Cancel check" }).click();
+    const dialog = page.getByRole("dialog", { name: "Cancel this bulk check?" });
+    await expect(dialog).toContainText("not checked yet will not be checked");
+    await dialog.getByRole("button", { name: "Cancel check" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole("status").filter({ hasText: /^Cancelled: \d+ checked/ })).toBeAttached({ timeout: 15_000 });
+    const cancelled = Number(await countOf(page, "Cancelled"));
+    expect(cancelled).toBeGreaterThan(0);
+    await page.getByLabel("Show").selectOption({ label: `Cancelled (${cancelled})` });
+    await expect(page.getByRole("table", { name: "Results of the bulk check" }).locator("tbody tr")).toHaveCount(cancelled);
+    await shot(page, testInfo, "bulk-job-cancelled");
+  });
+
+  test("when the item service asks to slow down, the page says until when, then the job finishes", async ({ page }) => {
+    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 429, headers: { "retry-after": "4" }, times: 1 });
+    await page.goto("/purchases/bulk");
+    await pasteCodes(page, [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired, FIXED_PURCHASE_CODES.none, unknown(200)]);
+    await page.getByRole("button", { name: "Check 4 codes" }).click();
+    await expect(page.getByText(/Waiting for the item service until .+: it asked Gatehouse to slow down/)).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Finished: 3 valid, 1 invalid, 0 failed." })).toBeAttached({ timeout: 20_000 });
+  });
+});
+
+test.describe("every bulk page, light and dark", () => {
+  test.use({ storageState: as("admin") });
+
+  test("the form, a finished job and the list pass axe", async ({ page }, testInfo) => {
+    await page.goto("/purchases/bulk");
+    await pasteCodes(page, [FIXED_PURCHASE_CODES.active, `${FIXED_PURCHASE_CODES.expired.slice(0, 35)}\u0430`, FIXED_PURCHASE_CODES.active]);
+    await expect(page.getByText("3 codes, 1 duplicate — 2 will be checked")).toBeVisible();
+    await checkBothThemes(page, testInfo, "bulk-form");
+
+    await page.getByRole("button", { name: "Check 2 codes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Finished: 1 valid, 1 invalid, 0 failed." })).toBeAttached({ timeout: 20_000 });
+    await checkBothThemes(page, testInfo, "bulk-job");
+
+    const response = await page.goto("/purchases/bulk/00000000-0000-4000-8000-000000000000");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Bulk check not found" })).toBeVisible();
+  });
+});
+
+async function checkBothThemes(page: Page, testInfo: import("@playwright/test").TestInfo, name: string) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.waitForTimeout(50);
+    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
+    await shot(page, testInfo, `${scheme}-${name}`);
+  }
+}

@@ -1,0 +1,117 @@
+// The purchase check history as a seller's support uses it: codes checked in bulk and one by one are listed;
+// filter by outcome (kept in the URL); find a code by its full text (kept out of the URL); a look-alike is
+// refused with the reason; the CSV carries the same filters; a bulk row links to its job; axe in light and dark.
+import { readFileSync } from "node:fs";
+
+import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+
+import { as, expect, seriousViolations, shot, test } from "./support/fixtures";
+
+const CSRF = { "X-CSRF": "1" };
+const runId = Date.now().toString(16).slice(-8).padStart(8, "0");
+/** Codes nobody bought, unique to this run: the history holds exactly the checks this test makes of them. */
+const unknown = (n: number) => `${runId}-1111-4000-8000-${String(n).padStart(12, "0")}`;
+
+/** Runs a bulk check through the API and waits for it to finish; its id. */
+async function bulkCheck(request: APIRequestContext, codes: string[]): Promise<string> {
+  const created = await request.post("/api/purchases/bulk", { headers: CSRF, data: { codes } });
+  expect(created.status()).toBe(202);
+  const id: string = (await created.json()).data.id;
+  await expect
+    .poll(async () => (await (await request.get(`/api/purchases/bulk/${id}`)).json()).data.status, { timeout: 20_000 })
+    .toBe("done");
+  return id;
+}
+
+const table = (page: Page) => page.getByRole("table", { name: "Purchase checks" });
+
+test.use({ storageState: as("support") });
+
+test("bulk and single checks are in the history: filter, find by full code, CSV, link to the job", async ({ page }, testInfo) => {
+  const jobId = await bulkCheck(page.request, [FIXED_PURCHASE_CODES.expired, unknown(1), unknown(2)]);
+  const single = await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: unknown(3) } });
+  expect(single.status()).toBe(200);
+
+  await page.goto("/purchases/history");
+  await expect(page.getByRole("heading", { level: 1, name: "Purchase check history" })).toBeVisible();
+  // Newest first: the single check, then the bulk job's codes.
+  const first = table(page).locator("tbody tr").first();
+  await expect(first).toContainText(unknown(3).slice(-4));
+  await expect(first).toContainText("Single check");
+  await expect(first).toContainText("support@e2e.test");
+  await shot(page, testInfo, "history");
+
+  await page.getByLabel("Outcome").selectOption("invalid");
+  await expect(page).toHaveURL(/\/purchases\/history\?outcome=invalid$/);
+  await expect(table(page).locator("tbody tr").first()).toContainText("Invalid");
+  await expect(table(page).locator("tbody tr").filter({ hasText: /Valid/ })).toHaveCount(0);
+
+  // A full code is found through its fingerprint, and never put in the page's address.
+  const codeField = page.getByLabel("Full purchase code");
+  await codeField.fill(`  ${unknown(2)}\u200b `);
+  await page.getByRole("button", { name: "Find" }).click();
+  await expect(table(page).locator("tbody tr")).toHaveCount(1);
+  const row = table(page).locator("tbody tr").first();
+  await expect(row).toContainText(unknown(2).slice(-4));
+  await expect(row).toContainText("Invalid purchase code");
+  await expect(page.getByText(`Showing the checks of the code ending ${unknown(2).slice(-4)}.`)).toBeVisible();
+  expect(page.url()).not.toContain(runId);
+  await shot(page, testInfo, "history-code-search");
+
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download CSV" }).click();
+  const download = await downloading;
+  const lines = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+  expect(lines).toHaveLength(2);
+  expect(lines[1]).toContain(unknown(2).slice(-4));
+  expect(lines[1]).toContain("invalid");
+
+  await row.getByRole("link", { name: "Bulk check" }).click();
+  await expect(page).toHaveURL(new RegExp(`/purchases/bulk/${jobId}$`));
+  await expect(page.getByRole("table", { name: "Results of the bulk check" }).locator("tbody tr")).toHaveCount(3);
+  await page.goBack();
+
+  // A look-alike cannot be a code anyone checked: refused with the reason, before any request.
+  await page.getByLabel("Full purchase code").fill(`${FIXED_PURCHASE_CODES.expired.slice(0, 8)}\u2010${FIXED_PURCHASE_CODES.expired.slice(9)}`);
+  await page.getByRole("button", { name: "Find" }).click();
+  await expect(page.getByLabel("Full purchase code")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Character 9 is a typographic hyphen")).toBeVisible();
+
+  await page.getByRole("button", { name: "Clear the filters" }).first().click();
+  await expect(page).toHaveURL(/\/purchases\/history$/);
+  await expect(page.getByLabel("Full purchase code")).toHaveValue("");
+});
+
+test("the filters are read from the URL, and an empty result says what to do", async ({ page }) => {
+  await page.goto("/purchases/history?outcome=failed&user=nobody%40e2e.test&from=2020-01-01&to=2020-01-02");
+  await expect(page.getByLabel("Outcome")).toHaveValue("failed");
+  await expect(page.getByLabel("Checked by (email)")).toHaveValue("nobody@e2e.test");
+  await expect(page.getByRole("heading", { level: 2, name: "No checks match" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute(
+    "href",
+    "/api/purchases/history.csv?outcome=failed&user=nobody%40e2e.test&from=2020-01-01&to=2020-01-02",
+  );
+});
+
+test.describe("light and dark", () => {
+  test.use({ storageState: as("admin") });
+
+  test("the history passes axe", async ({ page }, testInfo) => {
+    await bulkCheck(page.request, [FIXED_PURCHASE_CODES.active, unknown(10)]);
+    await page.goto("/purchases/history");
+    await expect(table(page).locator("tbody tr").first()).toBeVisible();
+    await checkBothThemes(page, testInfo, "history");
+  });
+});
+
+async function checkBothThemes(page: Page, testInfo: TestInfo, name: string) {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await page.waitForTimeout(50);
+    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
+    await shot(page, testInfo, `${scheme}-${name}`);
+  }
+}
