@@ -176,6 +176,17 @@ const page = z
   .transform(Number)
   .describe("Page number, from 1");
 
+/** `from` and `to` of a time filter (audit log, purchase history): a date is the whole day (UTC), or a date-time. */
+const instant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
+  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
+const timeRange = {
+  from: instant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
+  to: instant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+};
+const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || bound(q.from, "start") <= bound(q.to, "end");
+const FROM_AFTER_TO = { message: "must not be after to", path: ["from"] };
+
 const sortDirection = z.enum(SORT_DIRECTIONS, { error: oneOf(SORT_DIRECTIONS) }).describe("desc (default) or asc");
 
 export const ReportListQuerySchema = z.strictObject({
@@ -327,25 +338,17 @@ export const PurchaseHistoryEntrySchema = z.object({
 });
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 
-const historyInstant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
-  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
-
 export const PurchaseHistoryQuerySchema = z
   .strictObject({
     outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
     item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
     user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
-    from: historyInstant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
-    to: historyInstant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+    ...timeRange,
     code: rawPurchaseCode.optional().describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
     per_page: perPage.optional(),
     page: page.optional(),
   })
-  .refine((q) => !q.from || !q.to || bound(q.from, "start") <= bound(q.to, "end"), {
-    message: "must not be after to",
-    path: ["from"],
-  });
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
 
 export const BulkCreateBodySchema = z.strictObject({
@@ -467,23 +470,15 @@ export const AuditRecordSchema = z.object({
 });
 export type AuditRecordOutput = z.infer<typeof AuditRecordSchema>;
 
-const auditInstant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
-  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
-
 export const AuditListQuerySchema = z
   .strictObject({
     user: z.string().max(320, "must be at most 320 characters").optional().describe("A user id or an email"),
     action: z.enum(AUDIT_ACTIONS, { error: oneOf(AUDIT_ACTIONS) }).optional().describe("Only this action"),
-    from: auditInstant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
-    to: auditInstant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+    ...timeRange,
     per_page: perPage.optional(),
     page: page.optional(),
   })
-  .refine((q) => !q.from || !q.to || bound(q.from, "start") <= bound(q.to, "end"), {
-    message: "must not be after to",
-    path: ["from"],
-  });
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type AuditListQuery = z.output<typeof AuditListQuerySchema>;
 
 function bound(value: string, side: "start" | "end"): number {
