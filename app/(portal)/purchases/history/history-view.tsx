@@ -58,32 +58,30 @@ function CodeEnding({ last4 }: { last4: string }) {
   );
 }
 
+// Columns wrap at spaces (no "wrap" class: its minimum width would push the last columns off screen).
 function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray<Column<PurchaseHistoryEntry>> {
   const dash = <span className={styles.muted}>—</span>;
   return [
-    { id: "when", header: "When", wrap: "nowrap", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
+    { id: "when", header: "When", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
     { id: "code", header: "Code", rowHeader: true, wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
     { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <CodeStatusBadge status={row.outcome} /> },
-    { id: "reason", header: "Reason", wrap: "wrap", cell: (row) => row.reason ?? dash },
+    { id: "reason", header: "Reason", cell: (row) => row.reason ?? dash },
     {
       id: "item",
       header: "Item",
-      wrap: "wrap",
       cell: (row) =>
         row.item_id === null ? dash : linkItems ? <Link href={`/items/${row.item_id}`}>{row.item_name ?? `Item ${row.item_id}`}</Link> : (row.item_name ?? `Item ${row.item_id}`),
     },
-    { id: "licence", header: "Licence", wrap: "nowrap", cell: (row) => row.license_type ?? dash },
+    { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
     {
       id: "support",
       header: "Support until",
-      wrap: "nowrap",
       cell: (row) => (row.outcome === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
     },
-    { id: "by", header: "Checked by", wrap: "wrap", cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span> },
+    { id: "by", header: "Checked by", cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span> },
     {
       id: "source",
       header: "Source",
-      wrap: "nowrap",
       cell: (row) =>
         row.source === "single" ? (
           "Single check"

@@ -37,12 +37,12 @@ const dash = <span aria-hidden="true">—</span>;
 
 const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
   { id: "index", header: "#", align: "end", cell: (row) => row.index + 1 },
-  { id: "code", header: "Code", rowHeader: true, wrap: "wrap", cell: (row) => <code className={styles.code}>{row.code}</code> },
+  { id: "code", header: "Code", rowHeader: true, cell: (row) => <code className={styles.code}>{row.code}</code> },
   { id: "status", header: "Status", wrap: "nowrap", cell: (row) => <CodeStatusBadge status={row.status} /> },
+  { id: "occurrences", header: "Times in list", align: "end", cell: (row) => row.occurrences },
   {
     id: "reason",
     header: "Reason",
-    wrap: "wrap",
     cell: (row) => (
       <>
         {row.reason ?? (row.notes.length === 0 ? dash : null)}
@@ -50,10 +50,9 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
       </>
     ),
   },
-  { id: "item", header: "Item", wrap: "wrap", cell: (row) => row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : dash) },
-  { id: "licence", header: "Licence", wrap: "nowrap", cell: (row) => row.license_type ?? dash },
-  { id: "support", header: "Support", wrap: "nowrap", cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash) },
-  { id: "occurrences", header: "Times in list", align: "end", cell: (row) => row.occurrences },
+  { id: "item", header: "Item", cell: (row) => row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : dash) },
+  { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
+  { id: "support", header: "Support", cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash) },
 ];
 
 export function JobView({ id, initialJob, showOwner }: { id: string; initialJob: BulkJob; showOwner: boolean }) {
