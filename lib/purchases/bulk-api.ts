@@ -9,7 +9,7 @@ import type { AllowanceDecision, JobVisibility } from "./bulk-store";
 import { csvLine, CSV_BOM } from "./csv";
 
 /** A user sees his own jobs; an admin sees everyone's. */
-export function jobVisibility(user: User): JobVisibility {
+export function jobVisibility(user: Pick<User, "id" | "role">): JobVisibility {
   return { userId: user.role === "admin" ? null : user.id };
 }
 
