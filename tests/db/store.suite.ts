@@ -21,8 +21,50 @@ export function storeSuite(backend: Backend) {
         ["action", "at", "detail", "id", "outcome", "request_id", "target_id", "target_type", "user_email", "user_id"].sort(),
       );
       expect(columns.login_failures).toEqual(["at", "email", "id", "ip"]);
+      expect(columns.purchase_checks).toEqual(
+        [
+          "bulk_job_id",
+          "checked_at",
+          "code_hash",
+          "code_last4",
+          "id",
+          "item_id",
+          "item_name",
+          "license_type",
+          "outcome",
+          "reason",
+          "request_id",
+          "source",
+          "supported_until",
+          "user_email",
+          "user_id",
+        ].sort(),
+      );
+      expect(columns.bulk_jobs).toEqual(
+        ["created_at", "duplicates", "expires_at", "finished_at", "id", "lease_owner", "lease_until", "started_at", "status", "total", "user_email", "user_id", "waiting_until"].sort(),
+      );
+      expect(columns.bulk_job_codes).toEqual(
+        [
+          "attempts",
+          "checked_at",
+          "code_hash",
+          "code_last4",
+          "code_sealed",
+          "idx",
+          "item_id",
+          "item_name",
+          "job_id",
+          "license_type",
+          "notes",
+          "occurrences",
+          "reason",
+          "refused",
+          "status",
+          "supported_until",
+        ].sort(),
+      );
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(1);
+      expect(Object.keys(migrations(dialect))).toHaveLength(2);
     });
 
     it("numbers log rows in insertion order", async () => {

@@ -51,7 +51,7 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   expect(answer.body).toMatchObject({ status: "not_ready", shutting_down: true });
   expect(await next.exited).toBe(0);
   expect(logLine(next, "SIGTERM: shutting down")).toMatchObject({ in_flight: 1 });
-  expect(logLine(next, "shutdown complete")).toMatchObject({ closed: ["database"] });
+  expect(logLine(next, "shutdown complete")).toMatchObject({ closed: ["bulk purchase checks", "database"] });
 });
 
 it("a request still running after SHUTDOWN_TIMEOUT_MS is cut off, and the process still exits 0", async () => {
