@@ -3,9 +3,11 @@
 // sealed at rest (code-seal.ts); only their hash and last 4 characters are readable in the database.
 import "server-only";
 
+import { sql } from "kysely";
+
 import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/api/schemas";
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import { writeTransaction, type Db } from "@/lib/db";
+import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
 import { openCode, sealCode } from "./code-seal";
@@ -234,7 +236,8 @@ export type CreateBulkJobResult = { ok: true; id: string } | { ok: false; decisi
 
 /**
  * Creates a job for `rawCodes` if the user's hourly allowance has room for the codes that need the upstream.
- * The check and the insert share one write transaction, so two batches sent at once cannot both squeeze in.
+ * The check and the insert share one write transaction (serialised per user), so two batches sent at once
+ * cannot both squeeze in.
  */
 export async function createBulkJob(
   db: Db,
@@ -263,6 +266,9 @@ export async function createBulkJob(
     checked_at: code.refused ? at : null,
   }));
   return writeTransaction(db, async (trx) => {
+    // SQLite's write transaction already runs one at a time; on PostgreSQL the rows counted are not locked, so a
+    // per-user advisory lock (released at commit) keeps two batches sent at once from both fitting.
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse bulk allowance ${user.id}`}))`.execute(trx);
     const decision = allowanceDecision(limitPerHour, await allowanceUse(trx, user.id, now), needed);
     if (!decision.allowed) return { ok: false, decision };
     const allRefused = needed === 0;

@@ -116,6 +116,12 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     expect((await allowanceUse(store().db, ALICE.id, later(3_600_000))).jobs.map((j) => j.charged)).toEqual([8]);
   });
 
+  it("batches sent at once by one user never overdraw the allowance", async () => {
+    const batch = (from: number) => Array.from({ length: 3 }, (_, n) => code(from + n));
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => create(ALICE, batch(i * 100), T0, 10)));
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+  });
+
   it("leases a job to one process at a time, until the lease runs out", async () => {
     const created = await create(ALICE, [code(1)]);
     if (!created.ok) throw new Error("refused");
