@@ -73,6 +73,38 @@ function defined<T extends object>(query: T): T {
 // ---------------------------------------------------------------------------------------------------------
 // Reports
 
+/** The filters the audit log and purchase history views share: who, a day range, and paging. */
+export interface WhoWhenPagingQuery {
+  /** An email or a user id. */
+  user?: string;
+  /** YYYY-MM-DD (the whole day, UTC, as the API reads a bare date). */
+  from?: string;
+  to?: string;
+  per_page?: number;
+  page?: number;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+function isDay(value: string | undefined): value is string {
+  return value !== undefined && DAY.test(value) && !Number.isNaN(Date.parse(value));
+}
+
+export function parseWhoWhenPaging(params: SearchParamsInput): WhoWhenPagingQuery {
+  const query: WhoWhenPagingQuery = {};
+  const user = readParam(params, "user");
+  if (user && user.length <= 320 && !/[\u0000-\u001f\u007f]/.test(user)) query.user = user;
+  const from = readParam(params, "from");
+  const to = readParam(params, "to");
+  if (isDay(from)) query.from = from;
+  // A range that ends before it starts finds nothing by definition; keep the start and drop the end.
+  if (isDay(to) && !(query.from && to < query.from)) query.to = to;
+  const perPage = Number(readParam(params, "per_page"));
+  if ((PER_PAGE_CHOICES as readonly number[]).includes(perPage)) query.per_page = perPage;
+  const page = readParam(params, "page");
+  if (page && /^[1-9]\d{0,5}$/.test(page)) query.page = Number(page);
+  return query;
+}
+
 export const REPORT_DEFAULTS = { sort_by: "id", sort: "desc", per_page: 10, page: 1 } as const;
 const REPORT_PARAM_ORDER = ["search", "project", "result", "sort_by", "sort", "per_page", "page"] as const;
 

@@ -5,49 +5,26 @@
 // A full purchase code searched for is deliberately NOT part of the page's URL: Gatehouse keeps only a keyed
 // hash of codes, and a URL ends up in browser history and shared links. The code goes only into the API
 // request (GET /api/purchases/history?code=…), which the gateway hashes at once.
-import { PER_PAGE_CHOICES, readParam, type SearchParamsInput } from "./list-params";
+import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
 /** The same values as PURCHASE_OUTCOMES in lib/api/schemas.ts (tests/portal/purchase-pages.test.ts checks). */
 export const HISTORY_OUTCOMES = ["valid", "invalid", "failed"] as const;
 export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
 
-export interface HistoryViewQuery {
+export interface HistoryViewQuery extends WhoWhenPagingQuery {
   outcome?: HistoryOutcome;
   item_id?: number;
-  /** An email or a user id. */
-  user?: string;
-  /** YYYY-MM-DD (the whole day, UTC, as the API reads a bare date). */
-  from?: string;
-  to?: string;
-  per_page?: number;
-  page?: number;
 }
 
 export const HISTORY_DEFAULT_PER_PAGE = 25;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const FILTER_ORDER = ["outcome", "item_id", "user", "from", "to"] as const;
 
-function isDate(value: string | undefined): value is string {
-  return value !== undefined && DATE.test(value) && !Number.isNaN(Date.parse(value));
-}
-
 export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery {
-  const query: HistoryViewQuery = {};
+  const query: HistoryViewQuery = parseWhoWhenPaging(params);
   const outcome = readParam(params, "outcome");
   if (outcome && (HISTORY_OUTCOMES as readonly string[]).includes(outcome)) query.outcome = outcome as HistoryOutcome;
   const itemId = readParam(params, "item_id");
   if (itemId && /^[1-9]\d{0,14}$/.test(itemId)) query.item_id = Number(itemId);
-  const user = readParam(params, "user");
-  if (user && user.length <= 320 && !/[\u0000-\u001f\u007f]/.test(user)) query.user = user;
-  const from = readParam(params, "from");
-  const to = readParam(params, "to");
-  if (isDate(from)) query.from = from;
-  // A range that ends before it starts finds nothing by definition; keep the start and drop the end.
-  if (isDate(to) && !(query.from && to < query.from)) query.to = to;
-  const perPage = Number(readParam(params, "per_page"));
-  if ((PER_PAGE_CHOICES as readonly number[]).includes(perPage)) query.per_page = perPage;
-  const page = readParam(params, "page");
-  if (page && /^[1-9]\d{0,5}$/.test(page)) query.page = Number(page);
   return query;
 }
 
