@@ -218,6 +218,21 @@ export async function findBulkJob(
   return { ...summaryOf(job, counts, await estimate(db, job, counts, now)), results: rows.map((row) => resultOf(row, hashKey)) };
 }
 
+/** A job's counts and state without its results (what a create or a cancel answers): no code is read or opened. */
+export async function findBulkJobSummary(
+  db: Db,
+  id: string,
+  { userId }: JobVisibility,
+  { now = Date.now() }: { now?: number } = {},
+): Promise<BulkJobSummary | null> {
+  let query = db.selectFrom("bulk_jobs").selectAll().where("id", "=", id);
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  const job = await query.executeTakeFirst();
+  if (!job) return null;
+  const counts = (await countsOf(db, [id])).get(id)!;
+  return summaryOf(job, counts, await estimate(db, job, counts, now));
+}
+
 export async function listBulkJobs(db: Db, { userId }: JobVisibility, { now = Date.now() }: { now?: number } = {}): Promise<BulkJobSummary[]> {
   let query = db.selectFrom("bulk_jobs").selectAll().where("expires_at", ">", new Date(now).toISOString());
   if (userId !== null) query = query.where("user_id", "=", userId);

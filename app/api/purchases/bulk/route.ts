@@ -2,7 +2,7 @@ import { operations } from "@/lib/api/operations";
 import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
 import { allowanceRefusal, jobVisibility } from "@/lib/purchases/bulk-api";
 import { bulkRunner } from "@/lib/purchases/bulk-runner";
-import { createBulkJob, findBulkJob, listBulkJobs } from "@/lib/purchases/bulk-store";
+import { createBulkJob, findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk-store";
 
 export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) => ok(await listBulkJobs(accounts.db, jobVisibility(user))));
 
@@ -15,10 +15,9 @@ export const POST = defineRoute(operations.createBulkJob, async ({ accounts, use
   });
   if (!created.ok) throw allowanceRefusal(created.decision);
   (await bulkRunner()).kick(true);
-  const job = await findBulkJob(db, config.purchaseCodeHashKey, created.id, { userId: null });
+  const job = await findBulkJobSummary(db, created.id, { userId: null });
   if (!job) throw new Error(`bulk job ${created.id} vanished right after it was created`);
-  const { results: _results, ...summary } = job;
-  return accepted(summary);
+  return accepted(job);
 });
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);

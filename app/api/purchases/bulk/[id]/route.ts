@@ -1,7 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed, ok, type RouteHandler } from "@/lib/api/route";
 import { bulkResultsCsv, jobNotFound, jobVisibility } from "@/lib/purchases/bulk-api";
-import { cancelBulkJob, findBulkJob } from "@/lib/purchases/bulk-store";
+import { cancelBulkJob, findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk-store";
 
 const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {
   const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));
@@ -25,13 +25,11 @@ export const GET: RouteHandler = async (request, context) => {
 };
 
 export const DELETE = defineRoute(operations.cancelBulkJob, async ({ accounts, user, params }) => {
-  const { db, config } = accounts;
   const visibility = jobVisibility(user);
-  if (!(await cancelBulkJob(db, params.id, visibility))) throw jobNotFound(params.id);
-  const job = await findBulkJob(db, config.purchaseCodeHashKey, params.id, visibility);
+  if (!(await cancelBulkJob(accounts.db, params.id, visibility))) throw jobNotFound(params.id);
+  const job = await findBulkJobSummary(accounts.db, params.id, visibility);
   if (!job) throw jobNotFound(params.id);
-  const { results: _results, ...summary } = job;
-  return ok(summary);
+  return ok(job);
 });
 
 export const { POST, PUT, PATCH, OPTIONS } = methodsNotAllowed(["GET", "DELETE"]);
