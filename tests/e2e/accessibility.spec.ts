@@ -1,7 +1,7 @@
 // axe finds no serious or critical violation on any page, in light and in dark mode; a screenshot of each.
-import type { Page, TestInfo } from "@playwright/test";
+import type { Page } from "@playwright/test";
 
-import { as, expect, seriousViolations, shot, test } from "./support/fixtures";
+import { as, checkBothThemes, expect, seriousViolations, shot, test } from "./support/fixtures";
 
 const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) => Promise<void> }[] = [
   { path: "/", heading: "Dashboard" },
@@ -37,18 +37,6 @@ const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) =>
   },
 ];
 
-// One page load per page: axe runs in light mode, then again after switching the page to dark mode.
-async function checkBothThemes(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    // Reduced motion turns the colour transitions off, so axe never measures a colour halfway between themes.
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    // Let style recalculation and any transition finish (two frames) before measuring colours.
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.waitForTimeout(50);
-    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
-    await shot(page, testInfo, `${scheme}-${name}`);
-  }
-}
 
 test.describe("every page, light and dark", () => {
   test.use({ storageState: as("admin") });

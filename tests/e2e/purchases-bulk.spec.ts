@@ -10,7 +10,7 @@ import type { Page } from "@playwright/test";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { seedSellers } from "@/lib/sandbox/seed";
 
-import { as, expect, sandbox, seriousViolations, shot, test } from "./support/fixtures";
+import { as, checkBothThemes, expect, sandbox, shot, test } from "./support/fixtures";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 
@@ -205,12 +205,3 @@ test.describe("every bulk page, light and dark", () => {
   });
 });
 
-async function checkBothThemes(page: Page, testInfo: import("@playwright/test").TestInfo, name: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.waitForTimeout(50);
-    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
-    await shot(page, testInfo, `${scheme}-${name}`);
-  }
-}

@@ -3,11 +3,11 @@
 // refused with the reason; the CSV carries the same filters; a bulk row links to its job; axe in light and dark.
 import { readFileSync } from "node:fs";
 
-import type { APIRequestContext, Page, TestInfo } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { as, expect, seriousViolations, shot, test } from "./support/fixtures";
+import { as, checkBothThemes, expect, shot, test } from "./support/fixtures";
 
 const CSRF = { "X-CSRF": "1" };
 const runId = Date.now().toString(16).slice(-8).padStart(8, "0");
@@ -106,12 +106,3 @@ test.describe("light and dark", () => {
   });
 });
 
-async function checkBothThemes(page: Page, testInfo: TestInfo, name: string) {
-  for (const scheme of ["light", "dark"] as const) {
-    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await page.waitForTimeout(50);
-    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
-    await shot(page, testInfo, `${scheme}-${name}`);
-  }
-}

@@ -9,7 +9,7 @@ import { checkReadiness } from "@/lib/upstream/readiness";
 
 import type { TestSandbox } from "../support/sandbox";
 
-import { ACCOUNT, harness, ManualClock, PROJECTS, reportPath, REPORTS, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf } from "./support";
+import { ACCOUNT, harness, ManualClock, PROJECTS, reportPath, REPORTS, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, waitForUpstreamCalls } from "./support";
 
 let sandbox: TestSandbox;
 
@@ -65,9 +65,10 @@ describe("through the clients, against the sandbox", () => {
     clock.advance(30_000);
     expect(resilience.breakerStatus("reports")).toMatchObject({ state: "half_open", retryInMs: 0 });
     // The trial is held up by the upstream; a second call meanwhile is refused rather than piling on.
-    await sandbox.injectFault({ method: "GET", path: REPORTS, kind: "latency", latencyMs: 300, times: 1 });
+    await sandbox.injectFault({ method: "GET", path: REPORTS, kind: "latency", latencyMs: 1500, times: 1 });
+    const before = (await upstreamCalls(sandbox, "GET", REPORTS)).length;
     const trial = reports.listReports({});
-    await sleep(50);
+    await waitForUpstreamCalls(sandbox, "GET", REPORTS, before + 1);
     expect(await upstreamErrorOf(reports.listReports({ page: 2 }))).toBeInstanceOf(CircuitOpenError);
     expect((await trial).data).toHaveLength(10);
     expect(resilience.breakerStatus("reports")).toEqual({ state: "closed", retryInMs: 0, consecutiveFailures: 0 });
@@ -160,4 +161,3 @@ describe("the breaker on its own", () => {
   });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

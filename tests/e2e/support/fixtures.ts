@@ -43,4 +43,25 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
 }
 
+/**
+ * axe in light mode, then in dark mode, on the page as it is (one page load), with a screenshot of each. Each
+ * check waits for the page to have settled in the scheme: the media query answers it, and no transition or
+ * animation is still running (reduced motion turns them off), so axe never measures a colour halfway.
+ */
+export async function checkBothThemes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    await page.waitForFunction(
+      (dark) =>
+        window.matchMedia("(prefers-color-scheme: dark)").matches === dark &&
+        document.getAnimations().every((animation) => animation.playState !== "running"),
+      scheme === "dark",
+    );
+    // Style recalculation and paint of the new scheme: two frames.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
+    await shot(page, testInfo, `${scheme}-${name}`);
+  }
+}
+
 export const test = base;
