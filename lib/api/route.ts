@@ -29,9 +29,9 @@ import {
   type SessionData,
   type SessionSettings,
 } from "@/lib/auth/session";
-import { AccountError, type User } from "@/lib/auth/users";
+import { isAccountError, type User } from "@/lib/auth/users";
 import { describeError, logEvent, runWithRequestContext, type RequestContext } from "@/lib/log";
-import { getUpstreams, UpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
+import { getUpstreams, isUpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 import { readCappedText } from "@/lib/read-capped";
 
 import {
@@ -42,6 +42,7 @@ import {
   fromAccountError,
   fromUpstreamError,
   invalidInput,
+  isApiError,
   rateLimited,
   unauthenticated,
 } from "./errors";
@@ -393,15 +394,23 @@ function errorResponse(error: ApiError, requestId: string): NextResponse {
 }
 
 function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof AccountError) return fromAccountError(error);
+  if (isApiError(error)) return error;
+  if (isAccountError(error)) return fromAccountError(error);
   // The repositories validate again with the same schemas; a refusal there is still the client's input.
-  if (error instanceof z.ZodError) return invalidInput(error, "field");
-  if (error instanceof UpstreamError) {
+  if (isZodError(error)) return invalidInput(error, "field");
+  if (isUpstreamError(error)) {
     const notFound = (spec.notFound ?? "Not found.").replace(/\{(\w+)\}/g, (_, name: string) => String(rawParams[name] ?? ""));
     return fromUpstreamError(error, notFound);
   }
   return new ApiError("internal", "Something went wrong inside Gatehouse. The request id identifies it in the server log.");
+}
+
+/**
+ * A zod validation failure (zod 4 names its errors "ZodError"). By name and shape, not `instanceof`, like every
+ * error test here (lib/brand.ts).
+ */
+function isZodError(error: unknown): error is z.ZodError {
+  return error instanceof Error && error.name === "ZodError" && Array.isArray((error as { issues?: unknown }).issues);
 }
 
 function writeLogLine(
@@ -426,8 +435,8 @@ function writeLogLine(
   if (failure) {
     fields.error_code = failure.answer.code;
     // What the client was not told: the upstream's side of the story, or the unexpected error itself.
-    if (failure.cause instanceof UpstreamError) fields.upstream_error = failure.cause.message;
-    else if (!(failure.cause instanceof ApiError)) fields.error = describeError(failure.cause);
+    if (isUpstreamError(failure.cause)) fields.upstream_error = failure.cause.message;
+    else if (!isApiError(failure.cause)) fields.error = describeError(failure.cause);
   }
   logEvent(status >= 500 ? "error" : status >= 400 ? "warn" : "info", "request", fields);
 }

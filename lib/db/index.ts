@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Pool } from "pg";
 
 import { readStoreConfig } from "@/lib/config/auth";
@@ -58,6 +58,7 @@ export interface Store {
 export async function openDb(url?: string): Promise<Store> {
   const target = parseDatabaseUrl(url);
   const db = target.dialect === "sqlite" ? openSqlite(target.path) : openPostgres(target.connectionString);
+  tagDialect(db, target.dialect);
   const store: Store = { db, dialect: target.dialect, close: () => db.destroy() };
   try {
     await migrate(store);
@@ -107,9 +108,25 @@ export async function migrate(store: Pick<Store, "db" | "dialect">): Promise<str
   return (results ?? []).map((r) => r.migrationName);
 }
 
+// The dialect rides on the handle's adapter, which every handle derived from it shares (a transaction, a single
+// connection), under a registered symbol: every copy of this module reads it, where `instanceof PostgresAdapter`
+// fails when the bundler has split Kysely into several copies (lib/brand.ts).
+const DIALECT: unique symbol = Symbol.for("gatehouse.db.dialect");
+
+function tagDialect(db: Db, dialect: Dialect): void {
+  Object.defineProperty(db.getExecutor().adapter, DIALECT, { value: dialect, enumerable: false });
+}
+
+/** The dialect of a handle opened by openDb (or derived from one), as its settings named it. */
+export function dialectOf(db: Db): Dialect {
+  const dialect = (db.getExecutor().adapter as unknown as Record<symbol, unknown>)[DIALECT];
+  if (dialect !== "sqlite" && dialect !== "postgres") throw new Error("This database handle was not opened by openDb: its dialect is unknown.");
+  return dialect;
+}
+
 /** Whether `db` talks to PostgreSQL (for the rare statement that differs, such as row locks). */
 export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  return dialectOf(db) === "postgres";
 }
 
 /**
