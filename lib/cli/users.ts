@@ -16,8 +16,8 @@ import { emailSchema, nameSchema, roleSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
 import { ROLES } from "@/lib/auth/permissions";
 import {
-  AccountError,
   createUser,
+  isAccountError,
   getUserByEmail,
   listUsers,
   updateUser,
@@ -280,7 +280,7 @@ export async function main(argv: string[], out: Output): Promise<number> {
       out.err(`users: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof Refusal || error instanceof AccountError || error instanceof DatabaseUrlError) {
+    if (error instanceof Refusal || isAccountError(error) || error instanceof DatabaseUrlError) {
       out.err(`users: ${error.message}`);
       return 1;
     }
