@@ -57,24 +57,25 @@ const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${fil
  * 0700 and the file 0600 before SQLite opens it (its -wal and -shm files take the database file's mode). A file
  * other users can read is tightened to 0600, and so is a folder that holds nothing but Gatehouse's data; each
  * change is returned as a sentence for the log. A folder that holds other things (/var/lib, /tmp) is left alone.
+ * (The paths come from DATABASE_URL at run time: the build's file tracer is told not to follow them.)
  */
 function makePrivate(file: string): string[] {
   if (file === ":memory:") return [];
   const notes: string[] = [];
   const folder = path.dirname(file);
   try {
-    if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 });
-    if (!existsSync(file)) closeSync(openSync(file, "a", 0o600));
+    if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
+    if (!existsSync(/*turbopackIgnore: true*/ file)) closeSync(openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
     for (const each of storeFiles(file)) {
-      if (!existsSync(each)) continue;
-      const mode = statSync(each).mode & 0o777;
+      if (!existsSync(/*turbopackIgnore: true*/ each)) continue;
+      const mode = statSync(/*turbopackIgnore: true*/ each).mode & 0o777;
       if ((mode & 0o077) === 0) continue;
-      chmodSync(each, 0o600);
+      chmodSync(/*turbopackIgnore: true*/ each, 0o600);
       notes.push(`The store file ${each} was readable by other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0600.`);
     }
-    const mode = statSync(folder).mode & 0o777;
+    const mode = statSync(/*turbopackIgnore: true*/ folder).mode & 0o777;
     if ((mode & 0o077) !== 0 && holdsOnlyGatehouseData(folder, file)) {
-      chmodSync(folder, 0o700);
+      chmodSync(/*turbopackIgnore: true*/ folder, 0o700);
       notes.push(`The store's folder ${folder} was open to other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0700.`);
     }
   } catch (error) {
@@ -88,7 +89,7 @@ function makePrivate(file: string): string[] {
 /** The folder holds the store's files and Gatehouse's other data folders only (./data: the demo, the sandbox). */
 function holdsOnlyGatehouseData(folder: string, file: string): boolean {
   const ours = new Set([...storeFiles(file).map((each) => path.basename(each)), "demo", "sandbox", "session-secret"]);
-  return readdirSync(folder).every((entry) => ours.has(entry));
+  return readdirSync(/*turbopackIgnore: true*/ folder).every((entry) => ours.has(entry));
 }
 
 function openSqlite(file: string): Db {
