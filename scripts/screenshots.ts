@@ -5,7 +5,6 @@
 // pictures.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -15,19 +14,9 @@ import { buildReason } from "@/lib/cli/build-check";
 import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
 import { DEMO_PASSWORD } from "@/lib/auth/users";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+import { freePort } from "@/tests/support/gateway";
 
 const OUT = path.join(ROOT, "docs", "images");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 async function untilUp(url: string): Promise<void> {
   for (let i = 0; i < 600; i++) {

@@ -134,7 +134,7 @@ describe("the safety review", () => {
   });
 
   it("warns about each missing or weak production setting, one line each", () => {
-    const bare = checkConfiguration({ ...AREAS, SESSION_SECRET: SECRET, ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "password1234" });
+    const bare = checkConfiguration({ ...AREAS, SESSION_SECRET: SECRET, ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "summer2026summer" });
     expect(bare.problems).toEqual([]);
     expect(bare.warnings).toEqual([
       expect.stringMatching(/^PURCHASE_CODE_HASH_KEY is not set: /),
