@@ -1,6 +1,8 @@
 "use client";
 // Email and password, checked in the browser first (so an empty field is named at once), then sent to
-// POST /api/auth/login. A success loads the page asked for; a refusal says what to do.
+// POST /api/auth/login. A success loads the page asked for; a refusal says what to do. Without JavaScript the
+// same form posts itself (method POST, never GET: a password never goes into a URL) to the same route, which
+// answers with a redirect: to the page asked for, or back here with ?error= (see page.tsx).
 import { useState, type FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
@@ -11,20 +13,15 @@ import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 
 import styles from "./login.module.css";
+import { signInFailure } from "./messages";
 
 type Fields = Partial<Record<"email" | "password", string>>;
 
 const LABELS = { email: "Email", password: "Password" };
 
-function waitText(seconds: number | undefined): string {
-  if (!seconds) return "in a few minutes";
-  if (seconds < 90) return `in ${seconds} seconds`;
-  return `in ${Math.ceil(seconds / 60)} minutes`;
-}
-
-export function LoginForm({ next }: { next: string }) {
+export function LoginForm({ next, initialFailure = null }: { next: string; initialFailure?: string | null }) {
   const [fieldErrors, setFieldErrors] = useState<Fields>({});
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(initialFailure);
   const [busy, setBusy] = useState(false);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -47,10 +44,8 @@ export function LoginForm({ next }: { next: string }) {
     } catch (error) {
       setBusy(false);
       if (!(error instanceof ApiRequestError)) throw error;
-      if (error.status === 401) {
-        setFailure("The email or the password is not right. Check both and try again.");
-      } else if (error.status === 429) {
-        setFailure(`Too many sign-in attempts. Try again ${waitText(error.retryAfterSeconds)}.`);
+      if (error.status === 401 || error.status === 429) {
+        setFailure(signInFailure(error.status === 401 ? "invalid_credentials" : "rate_limited", error.retryAfterSeconds));
       } else if (error.code === "invalid_input" && error.fields) {
         setFieldErrors({ email: error.fields.email, password: error.fields.password });
         setFailure(error.fields.email || error.fields.password ? null : error.message);
@@ -61,7 +56,8 @@ export function LoginForm({ next }: { next: string }) {
   };
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} className={styles.form} aria-label="Sign in">
+    <form method="post" action="/api/auth/login" noValidate onSubmit={(event) => void submit(event)} className={styles.form} aria-label="Sign in">
+      <input type="hidden" name="next" value={next} />
       <ErrorSummary errors={presentErrors(fieldErrors)} labels={LABELS} />
       <FormErrorBanner message={failure} title="Not signed in" />
       <TextField name="email" label={LABELS.email} type="email" autoComplete="username" required error={fieldErrors.email} />

@@ -7,12 +7,17 @@ import { safeNextPath } from "@/lib/portal/safe-next";
 import { getUpstreams } from "@/lib/upstream";
 
 import { LoginForm } from "./login-form";
+import { signInFailure } from "./messages";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const next = safeNextPath((await searchParams).next);
+  const query = await searchParams;
+  const next = safeNextPath(query.next);
   if (await getCurrentUser()) redirect(next);
+  // After the form was posted without JavaScript and refused: the error code (and a wait), never what was typed.
+  const retry = typeof query.retry === "string" && /^\d{1,6}$/.test(query.retry) ? Number(query.retry) : undefined;
+  const failure = signInFailure(typeof query.error === "string" ? query.error : undefined, retry);
   const { config } = await getUpstreams();
 
   return (
@@ -27,7 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       }
     >
       <h1>Sign in to Gatehouse</h1>
-      <LoginForm next={next} />
+      <LoginForm next={next} initialFailure={failure} />
     </StandalonePage>
   );
 }

@@ -2,11 +2,13 @@
 // error code to HTTP status. Every error answer of /api is built here.
 import type { z } from "zod";
 
+import { hasBrand } from "@/lib/brand";
+
 import type { Permission } from "@/lib/auth/permissions";
 import type { AccountError } from "@/lib/auth/users";
 import { AREA_NAMES, AREA_VARIABLES, type Area } from "@/lib/config/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
-import { CircuitOpenError, UpstreamError } from "@/lib/upstream/errors";
+import { isCircuitOpenError, type UpstreamError } from "@/lib/upstream/errors";
 
 export const ERROR_STATUS = {
   invalid_input: 400,
@@ -35,7 +37,10 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+const API_ERROR: unique symbol = Symbol.for("gatehouse.ApiError");
+
 export class ApiError extends Error {
+  readonly [API_ERROR] = true;
   readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string>;
@@ -51,6 +56,11 @@ export class ApiError extends Error {
   get status(): number {
     return ERROR_STATUS[this.code];
   }
+}
+
+/** An ApiError of any copy of this module (see lib/brand.ts: never `instanceof`). */
+export function isApiError(error: unknown): error is ApiError {
+  return hasBrand(error, API_ERROR);
 }
 
 export function errorBody(error: ApiError, requestId: string) {
@@ -130,7 +140,7 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
   // The upstream's own words are useful to the person, but they are still upstream text: redact before passing on.
   const said = error.upstreamMessage ? `: ${redact(error.upstreamMessage)}` : ".";
   // Its breaker is open: Gatehouse did not even ask. 503 with the time until it tries again.
-  if (error instanceof CircuitOpenError) {
+  if (isCircuitOpenError(error)) {
     return new ApiError("upstream_unavailable", `${capitalise(upstream)} is not answering; retrying in ${error.retryAfterSeconds} s.`, {
       headers: { "Retry-After": String(error.retryAfterSeconds) },
     });
@@ -166,9 +176,6 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
   }
 }
 
-export function isUpstreamError(error: unknown): error is UpstreamError {
-  return error instanceof UpstreamError;
-}
 
 function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);

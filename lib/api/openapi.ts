@@ -138,6 +138,17 @@ function errorCodes(spec: OperationSpec): ErrorCode[] {
   return [...codes];
 }
 
+/** JSON; and for an operation that also takes the HTML form of its page (sign-in), the form's fields plus `next`. */
+function requestBody(spec: OperationSpec, registry: Registry): JsonSchema {
+  const schema = toSchema(spec.body!, "input", registry);
+  const content: Record<string, JsonSchema> = { "application/json": { schema } };
+  if (spec.form) {
+    const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>), next: { type: "string", description: "Where to go after signing in (a path of this site)" } };
+    content["application/x-www-form-urlencoded"] = { schema: { ...schema, properties } };
+  }
+  return { required: true, content };
+}
+
 function responses(spec: OperationSpec, registry: Registry): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   const successHeaders = { "X-Request-Id": { $ref: "#/components/headers/X-Request-Id" } };
@@ -148,6 +159,12 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
     ...(success.schema ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } } : {}),
     ...(success.contentType ? { content: { [success.contentType]: { schema: { type: "string" } } } } : {}),
   };
+  if (spec.form) {
+    out["303"] = {
+      description: `The HTML form (posted without JavaScript): on success to \`next\` with the session cookie; on failure back to ${spec.form.page} with \`error\` (the error code) and \`next\``,
+      headers: { ...successHeaders, Location: { schema: { type: "string" } } },
+    };
+  }
   if (spec.id === "ready") {
     out["503"] = {
       description: "Not ready: a configured area is unreachable or rejects its key (same body as 200)",
@@ -188,9 +205,7 @@ export function openApiDocument(): JsonSchema {
       ...(spec.permission === "public" ? {} : { security: [{ session: [] }] }),
       ...(spec.area ? { "x-upstream-area": spec.area } : {}),
       parameters: parameters(spec, registry),
-      ...(spec.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(spec.body, "input", registry) } } } }
-        : {}),
+      ...(spec.body ? { requestBody: requestBody(spec, registry) } : {}),
       responses: responses(spec, registry),
     };
     paths[spec.path] ??= {};

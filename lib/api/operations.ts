@@ -114,6 +114,12 @@ export interface OperationSpec {
   rateLimit?: "purchase";
   /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
   optionalSession?: true;
+  /**
+   * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
+   * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
+   * success, to `page?error=<code>&next=…` on failure — instead of JSON (lib/api/route.ts).
+   */
+  form?: { page: string };
 }
 
 export const operations = {
@@ -400,6 +406,7 @@ export const operations = {
     permission: "public",
     query: EmptyQuerySchema,
     body: LoginBodySchema,
+    form: { page: "/login" },
     success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
     errors: ["invalid_credentials", "rate_limited"],
   },

@@ -3,7 +3,9 @@
 // 2. authorizes (`authorize`): the CSRF rule for state-changing operations, then the session (401
 //    unauthenticated), then the operation's permission for the user's role (403 forbidden), then any rate limit;
 // 3. answers 503 when the operation's upstream area is not configured;
-// 4. validates path parameters, query and JSON body with the operation's zod schemas (400 with `fields`);
+// 4. validates path parameters, query and JSON body with the operation's zod schemas (400 with `fields`); an
+//    operation with a `form` (sign-in) also takes its page's HTML form, posted without JavaScript, and answers it
+//    with a 303 redirect instead of JSON;
 // 5. runs the handler, which calls one client function (or the accounts store) and shapes the answer;
 // 6. turns every error into the error envelope — UpstreamError into 404/400/429/502/504, anything unexpected
 //    into a 500 `internal` without detail — writes the operation's audit row, and one structured, redacted log
@@ -29,9 +31,10 @@ import {
   type SessionData,
   type SessionSettings,
 } from "@/lib/auth/session";
-import { AccountError, type User } from "@/lib/auth/users";
+import { isAccountError, type User } from "@/lib/auth/users";
 import { describeError, logEvent, runWithRequestContext, type RequestContext } from "@/lib/log";
-import { getUpstreams, UpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
+import { getUpstreams, isUpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
+import { safeNextPath } from "@/lib/portal/safe-next";
 import { readCappedText } from "@/lib/read-capped";
 
 import {
@@ -42,6 +45,7 @@ import {
   fromAccountError,
   fromUpstreamError,
   invalidInput,
+  isApiError,
   rateLimited,
   unauthenticated,
 } from "./errors";
@@ -84,12 +88,16 @@ export interface HandlerContext<S extends OperationSpec> {
   clientAddress: string | null;
   /** Writes an audit row now; a failure is logged, never thrown (see writeAudit). */
   audit: (entry: HandlerAuditEntry) => Promise<void>;
+  /** The page's HTML form posted without JavaScript (operations with `form`): where to go after it; else null. */
+  form: { next: string } | null;
 }
 
 /** What a handler answers: a JSON body with a status, or 204 without one. */
 export type Reply =
   | { status: 200 | 201 | 202 | 503; json: unknown; headers?: Record<string, string> }
   | { status: 204; headers?: Record<string, string> }
+  /** The answer to an HTML form: the browser loads `location` (a path of this site). */
+  | { status: 303; location: string }
   /** A download (CSV): the body as text or a stream, with its content type and file name. */
   | { status: 200; download: { body: string | ReadableStream<Uint8Array>; contentType: string; fileName: string } };
 
@@ -97,6 +105,7 @@ export const ok = (data: unknown): Reply => ({ status: 200, json: { data } });
 export const created = (data: unknown): Reply => ({ status: 201, json: { data } });
 export const noContent = (): Reply => ({ status: 204 });
 export const accepted = (data: unknown): Reply => ({ status: 202, json: { data } });
+export const seeOther = (location: string): Reply => ({ status: 303, location });
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: NextRequest, context: RouteContext) => Promise<Response>;
@@ -140,6 +149,8 @@ interface RequestState {
   user: User | null;
   session: SessionData | null;
   facts: AuditFacts;
+  /** Set when the request is the operation's HTML form (see OperationSpec.form). */
+  form: { next: string } | null;
 }
 
 async function accountsFor(request: NextRequest, state: RequestState): Promise<{ accounts: Accounts; settings: SessionSettings }> {
@@ -160,7 +171,7 @@ async function authorize(request: NextRequest, spec: OperationSpec, state: Reque
 
   const { accounts, settings } = await accountsFor(request, state);
   if (stateChanging) {
-    const refusal = csrfRefusal(request.headers, accounts.config.edge);
+    const refusal = csrfRefusal(request.headers, accounts.config.edge, { htmlForm: state.form !== null });
     if (refusal) throw new ApiError("csrf", refusal);
   }
   if (!needsSession && !spec.optionalSession) return;
@@ -212,6 +223,7 @@ export function defineRoute<const S extends OperationSpec>(
       user: null,
       session: null,
       facts: { params: {}, body: {}, data: undefined },
+      form: isHtmlForm(request, spec) ? { next: "/" } : null,
     };
 
     return runWithRequestContext(logContext, async () => {
@@ -225,7 +237,7 @@ export function defineRoute<const S extends OperationSpec>(
         reply = toResponse(answer);
       } catch (error) {
         failure = { cause: error, answer: toApiError(error, spec, rawParams) };
-        reply = errorResponse(failure.answer, requestId);
+        reply = state.form && spec.form ? formFailure(spec.form.page, failure.answer, state.form.next) : errorResponse(failure.answer, requestId);
       }
       await auditOperation(spec, state, reply.status, failure?.answer ?? null);
       state.jar.applyTo(reply);
@@ -257,7 +269,9 @@ async function handle<S extends OperationSpec>(
   const params = parseWith(spec.params, rawParams, "path segment");
   state.facts.params = (params ?? {}) as Record<string, unknown>;
   const query = spec.query ? parseWith(spec.query, queryObject(request), "query parameter") : undefined;
-  const body = spec.body ? parseWith(spec.body, await readJsonBody(request, spec.maxBodyBytes ?? MAX_BODY_BYTES), "field") : undefined;
+  const maxBytes = spec.maxBodyBytes ?? MAX_BODY_BYTES;
+  const raw = spec.body && (state.form ? await readFormBody(request, maxBytes, state.form) : await readJsonBody(request, maxBytes));
+  const body = spec.body ? parseWith(spec.body, raw, "field") : undefined;
   state.facts.body = (body ?? {}) as Record<string, unknown>;
 
   const { accounts, settings } = await accountsFor(request, state);
@@ -282,6 +296,7 @@ async function handle<S extends OperationSpec>(
         ...entry,
         requestId: state.requestId,
       }),
+    form: state.form,
   } as unknown as HandlerContext<S>);
 }
 
@@ -367,12 +382,59 @@ async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unk
   return body;
 }
 
+const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
+
+/** The request is the HTML form of an operation that takes one (the sign-in page posted without JavaScript). */
+function isHtmlForm(request: NextRequest, spec: OperationSpec): boolean {
+  return spec.form !== undefined && FORM_CONTENT_TYPE.test(request.headers.get("content-type") ?? "");
+}
+
+/**
+ * An HTML form's fields as an object for the operation's body schema, without `next` (where to go afterwards,
+ * kept in `form` once it is known to be a path of this site). A field given twice is refused, as in a query.
+ */
+async function readFormBody(request: NextRequest, maxBytes: number, form: { next: string }): Promise<Record<string, string>> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw bodyTooLarge(maxBytes);
+  const fields = new URLSearchParams(await readCappedText(request.body, maxBytes, () => bodyTooLarge(maxBytes)));
+  const body: Record<string, string> = Object.create(null) as Record<string, string>;
+  const seen = new Set<string>();
+  const repeated: Record<string, string> = {};
+  for (const [name, value] of fields) {
+    if (seen.has(name)) repeated[name] = `${name} is given more than once; give it once`;
+    seen.add(name);
+    if (name === "next") form.next = safeNextPath(value);
+    else body[name] = value;
+  }
+  if (Object.keys(repeated).length > 0) throw new ApiError("invalid_input", `Invalid field: ${Object.keys(repeated).join(", ")}.`, { fields: repeated });
+  return { ...body };
+}
+
+/**
+ * A failed HTML form goes back to its page, which says what went wrong from the error code (and, for a rate
+ * limit, the wait); nothing the person typed travels in the URL, the password least of all.
+ */
+function formFailure(page: string, error: ApiError, next: string): NextResponse {
+  const query = new URLSearchParams({ error: error.code });
+  const wait = error.headers["Retry-After"];
+  if (wait && /^\d+$/.test(wait)) query.set("retry", wait);
+  if (next !== "/") query.set("next", next);
+  return seeOtherResponse(`${page}?${query}`);
+}
+
+/** 303 to a path of this site, percent-encoded so that any character is a valid Location header. */
+function seeOtherResponse(location: string): NextResponse {
+  const url = new URL(location, "http://portal.invalid");
+  return new NextResponse(null, { status: 303, headers: { Location: `${url.pathname}${url.search}${url.hash}` } });
+}
+
 function bodyTooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
 }
 
 function toResponse(reply: Reply): NextResponse {
   if (reply.status === 204) return new NextResponse(null, { status: 204, headers: reply.headers });
+  if (reply.status === 303) return seeOtherResponse(reply.location);
   if ("download" in reply) {
     const { body, contentType, fileName } = reply.download;
     return new NextResponse(body, {
@@ -393,15 +455,23 @@ function errorResponse(error: ApiError, requestId: string): NextResponse {
 }
 
 function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof AccountError) return fromAccountError(error);
+  if (isApiError(error)) return error;
+  if (isAccountError(error)) return fromAccountError(error);
   // The repositories validate again with the same schemas; a refusal there is still the client's input.
-  if (error instanceof z.ZodError) return invalidInput(error, "field");
-  if (error instanceof UpstreamError) {
+  if (isZodError(error)) return invalidInput(error, "field");
+  if (isUpstreamError(error)) {
     const notFound = (spec.notFound ?? "Not found.").replace(/\{(\w+)\}/g, (_, name: string) => String(rawParams[name] ?? ""));
     return fromUpstreamError(error, notFound);
   }
   return new ApiError("internal", "Something went wrong inside Gatehouse. The request id identifies it in the server log.");
+}
+
+/**
+ * A zod validation failure (zod 4 names its errors "ZodError"). By name and shape, not `instanceof`, like every
+ * error test here (lib/brand.ts).
+ */
+function isZodError(error: unknown): error is z.ZodError {
+  return error instanceof Error && error.name === "ZodError" && Array.isArray((error as { issues?: unknown }).issues);
 }
 
 function writeLogLine(
@@ -426,8 +496,8 @@ function writeLogLine(
   if (failure) {
     fields.error_code = failure.answer.code;
     // What the client was not told: the upstream's side of the story, or the unexpected error itself.
-    if (failure.cause instanceof UpstreamError) fields.upstream_error = failure.cause.message;
-    else if (!(failure.cause instanceof ApiError)) fields.error = describeError(failure.cause);
+    if (isUpstreamError(failure.cause)) fields.upstream_error = failure.cause.message;
+    else if (!isApiError(failure.cause)) fields.error = describeError(failure.cause);
   }
   logEvent(status >= 500 ? "error" : status >= 400 ? "warn" : "info", "request", fields);
 }

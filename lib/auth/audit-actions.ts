@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   "purchase.bulk_cancel",
   "user.create",
   "user.update",
+  "user.delete",
   "auth.login",
   "auth.login_failed",
   "auth.logout",

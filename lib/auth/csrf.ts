@@ -3,6 +3,10 @@
 // the victim's cookie, but it cannot add a custom header without a CORS preflight, which Gatehouse never
 // approves: so `X-CSRF: 1` proves the request came from our own pages or from a script, not from a forged
 // form. Origin and Sec-Fetch-Site, where the browser sends them, are checked as a second line.
+//
+// One exception: the sign-in form must work without JavaScript, so it posts as a plain HTML form, which cannot
+// carry the header. Such a request must instead carry the portal's own Origin (every current browser sends Origin
+// on a form POST): a form on another site has another Origin, and so sets no session.
 import { portalOrigin, type EdgeSettings, type HeaderReader } from "./request";
 
 export const CSRF_HEADER = "X-CSRF";
@@ -14,10 +18,17 @@ export function isStateChanging(method: string): boolean {
   return STATE_CHANGING_METHODS.has(method.toUpperCase());
 }
 
-/** Why the request is refused, in words a person (or a script's author) can act on; null when it passes. */
-export function csrfRefusal(headers: HeaderReader, settings: EdgeSettings): string | null {
-  if (headers.get(CSRF_HEADER) !== CSRF_HEADER_VALUE) {
+/**
+ * Why the request is refused, in words a person (or a script's author) can act on; null when it passes.
+ * `htmlForm`: a form posted without JavaScript (sign-in), which proves itself by its Origin instead of X-CSRF.
+ */
+export function csrfRefusal(headers: HeaderReader, settings: EdgeSettings, { htmlForm = false } = {}): string | null {
+  const marked = headers.get(CSRF_HEADER) === CSRF_HEADER_VALUE;
+  if (!marked && !htmlForm) {
     return `Requests that change something must carry the header ${CSRF_HEADER}: ${CSRF_HEADER_VALUE}.`;
+  }
+  if (!marked && headers.get("origin") === null) {
+    return `A form must come from this portal's own page (the browser sends its Origin), or carry the header ${CSRF_HEADER}: ${CSRF_HEADER_VALUE}.`;
   }
   const site = headers.get("sec-fetch-site")?.toLowerCase();
   if (site === "cross-site" || site === "same-site") {

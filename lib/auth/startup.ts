@@ -1,16 +1,26 @@
-// Accounts at server start (instrumentation.ts, after the gateway's own start): read and check the accounts
-// configuration, open the store (migrations run, the data folder is created), create the first admin or the
-// demo accounts, and register every secret for redaction. A bad configuration or a store that cannot open ends
-// the process with a message naming what to fix, never a secret's value, and no stack trace.
+// Accounts at server start (instrumentation.ts, after the gateway's own start): read the accounts configuration
+// (checked already), open the store (created private, migrations run), refuse a configured start on a store that
+// holds demo accounts, then create the first admin or, in demo mode, the demo accounts; every secret is
+// registered for redaction. A store that cannot open or must not be used ends the process with one line naming
+// what to fix — never a secret's value, never a stack trace.
 import "server-only";
 
 import { isDemoMode } from "@/lib/config";
 import { getAuthConfig } from "@/lib/config/auth";
-import { ConfigError } from "@/lib/config/env";
+import { isConfigError } from "@/lib/config/env";
+import { exitWithProblems } from "@/lib/config/startup";
+import { describeTarget, storeTarget } from "@/lib/config/store";
 import { getStore } from "@/lib/db";
 import { logEvent, registerSecrets } from "@/lib/log";
 
 import { prepareAccounts } from "./bootstrap";
+import { demoAccountsRefusal, findDemoAccounts } from "./demo-accounts";
+
+/** Ends the start with one line on stderr (exit 1). */
+function refuse(line: string): never {
+  process.stderr.write(`${line.replace(/[\r\n]+/g, " ")}\n`);
+  process.exit(1);
+}
 
 export async function startAccountsOrExit(): Promise<void> {
   const demoMode = isDemoMode();
@@ -18,31 +28,37 @@ export async function startAccountsOrExit(): Promise<void> {
   try {
     config = getAuthConfig({ demoMode });
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(1);
+    if (!isConfigError(error)) throw error;
+    exitWithProblems(error.problems);
   }
   registerSecrets([...config.sessionSecrets, config.purchaseCodeHashKey, ...(config.firstAdmin ? [config.firstAdmin.password] : [])]);
 
+  const where = describeTarget(storeTarget());
   let store;
   try {
     store = await getStore();
   } catch (error) {
     // The store's messages name the file or say what failed; a PostgreSQL URL's password is kept out.
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`Cannot open the accounts store: ${withoutDatabasePassword(message)}`);
-    process.exit(1);
+    refuse(`Cannot open the accounts store (${where}): ${withoutDatabasePassword(message)}`);
+  }
+  for (const note of store.notes) logEvent("warn", note);
+
+  if (!demoMode) {
+    const demoAccounts = await findDemoAccounts(store.db);
+    if (demoAccounts.length > 0) refuse(demoAccountsRefusal(demoAccounts, where));
   }
 
   const startup = await prepareAccounts(store.db, { config, demoMode });
-  logEvent("info", `Accounts: ${store.dialect === "sqlite" ? "SQLite" : "PostgreSQL"} store ready.`, {
+  logEvent("info", `Accounts: ${store.dialect === "sqlite" ? "SQLite" : "PostgreSQL"} store ready (${where}).`, {
     store: store.dialect,
     session_secret: config.sessionSecretSource,
     trust_proxy: config.edge.trustProxyHops,
     public_origin: config.edge.publicOrigin,
+    allowed_hosts: config.edge.allowedHosts,
     purchase_rate_limits: config.purchaseRateLimits,
   });
-  for (const message of startup.messages) logEvent("info", message);
+  for (const message of startup.messages) logEvent(message.level, message.text);
 }
 
 function withoutDatabasePassword(text: string): string {

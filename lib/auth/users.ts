@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { z } from "zod";
 
+import { hasBrand } from "@/lib/brand";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { UserRow } from "@/lib/db/schema";
 
@@ -29,8 +30,11 @@ export interface User {
 
 export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin";
 
+const ACCOUNT_ERROR: unique symbol = Symbol.for("gatehouse.AccountError");
+
 /** A refusal the person can act on (suggested HTTP status: email_taken 409, user_not_found 404, last_admin 409). */
 export class AccountError extends Error {
+  readonly [ACCOUNT_ERROR] = true;
   override name = "AccountError";
   constructor(
     readonly code: AccountErrorCode,
@@ -38,6 +42,11 @@ export class AccountError extends Error {
   ) {
     super(message);
   }
+}
+
+/** An AccountError of any copy of this module (see lib/brand.ts: never `instanceof`). */
+export function isAccountError(error: unknown, code?: AccountErrorCode): error is AccountError {
+  return hasBrand(error, ACCOUNT_ERROR) && (code === undefined || (error as AccountError).code === code);
 }
 
 export interface UserStoreOptions {
@@ -236,7 +245,7 @@ export async function ensureFirstAdmin(
     return await createUser(db, { ...admin, name: admin.name ?? "Administrator", role: "admin" }, options);
   } catch (error) {
     // Another instance starting at the same moment created it first.
-    if (error instanceof AccountError && error.code === "email_taken") return null;
+    if (isAccountError(error, "email_taken")) return null;
     throw error;
   }
 }
@@ -265,7 +274,7 @@ export async function seedDemoUsers(
     try {
       created.push(await createUser(db, { ...demo, password: DEMO_PASSWORD }, options));
     } catch (error) {
-      if (!(error instanceof AccountError && error.code === "email_taken")) throw error;
+      if (!isAccountError(error, "email_taken")) throw error;
     }
   }
   return { password: DEMO_PASSWORD, created };

@@ -1,13 +1,29 @@
-// `npm start`: `next start` on HOST (default 0.0.0.0) and PORT (default 3000). In demo mode (no upstream
-// configured in the environment or the .env files) the default host is 127.0.0.1: the demo accounts and keys
-// are public, so a demo portal must not be reachable from other machines unless HOST says so.
+// `npm start`: a configured Gatehouse, never the demo. Reads the environment and the .env files the way Next
+// will, checks the whole configuration (lib/config/check.ts) and, when anything is wrong, prints one line per
+// problem and exits 1 before a server exists. Otherwise `next start` on HOST (default 0.0.0.0) and PORT
+// (default 3000), in the current working directory (where ./data lives).
 import { loadEnvConfig } from "@next/env";
 
-import { isDemoMode } from "@/lib/config";
+import { checkConfiguration } from "@/lib/config/check";
+import { problemLines, type ConfigProblem } from "@/lib/config/env";
+import { DEMO_FLAG, isDemoMode } from "@/lib/config/mode";
 
-import { portFromEnv, ROOT, serveNext } from "./serve";
+import { portProblem, ROOT, serveNext } from "./serve";
 
 loadEnvConfig(ROOT, false);
-const demo = isDemoMode(process.env);
-const host = process.env.HOST || (demo ? "127.0.0.1" : "0.0.0.0");
-serveNext(host, portFromEnv(), { ...process.env, NODE_ENV: "production" });
+
+const problems: ConfigProblem[] = [];
+if (isDemoMode()) {
+  problems.push({ variable: DEMO_FLAG, problem: "npm start never runs the demo; unset it, or run the demo with: npm run demo", value: process.env[DEMO_FLAG] });
+} else {
+  problems.push(...checkConfiguration(process.env).problems);
+}
+const port = process.env.PORT || "3000";
+const badPort = portProblem(port);
+if (badPort) problems.push({ variable: "PORT", problem: badPort, value: port });
+
+if (problems.length > 0) {
+  process.stderr.write(`${problemLines(problems).join("\n")}\n`);
+  process.exit(1);
+}
+serveNext(process.env.HOST || "0.0.0.0", port, { ...process.env, NODE_ENV: "production" });

@@ -7,22 +7,23 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
+import { loadEnvConfig } from "@next/env";
 import { z } from "zod";
 
 import { recordAudit } from "@/lib/auth/audit";
+import { removeDemoAccounts } from "@/lib/auth/demo-accounts";
 import { emailSchema, nameSchema, roleSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
 import { ROLES } from "@/lib/auth/permissions";
 import {
-  AccountError,
   createUser,
+  isAccountError,
   getUserByEmail,
   listUsers,
   updateUser,
   type UpdateUserInput,
   type User,
 } from "@/lib/auth/users";
-import { readStoreConfig } from "@/lib/config/auth";
 import { DatabaseUrlError, openDb, type Db } from "@/lib/db";
 
 const USAGE = `Usage: npm run users -- <command>
@@ -34,12 +35,16 @@ Commands:
   disable <email>
   enable <email>
   reset-password <email> [--password <password>]
+  remove-demo-accounts
 
 Roles: ${ROLES.join(", ")}.
 Without --password, the password is asked for (twice, hidden) on a terminal, or read from the first line of
 standard input otherwise — prefer that: a password on the command line stays in the shell history.
 Passwords need at least 12 characters. Role changes, disabling and password resets end the user's sessions.
-The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal.`;
+remove-demo-accounts deletes every account with a @demo.test address or the demo password (a configured
+start refuses a store that holds one).
+The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; like npm start, the CLI reads
+.env.local and the other .env files.`;
 
 class UsageError extends Error {}
 class Refusal extends Error {}
@@ -123,7 +128,7 @@ async function findUser(db: Db, rawEmail: string | undefined): Promise<User> {
 }
 
 // Operator changes are audited like admin changes in the portal, marked as coming from the CLI.
-async function audit(db: Db, action: "user.create" | "user.update", user: User, changes: string[]): Promise<void> {
+async function audit(db: Db, action: "user.create" | "user.update" | "user.delete", user: Pick<User, "id" | "email">, changes: string[]): Promise<void> {
   await recordAudit(db, {
     userId: null,
     userEmail: null,
@@ -172,13 +177,15 @@ async function run(argv: string[], out: Output): Promise<number> {
     disable: [],
     enable: [],
     "reset-password": ["password"],
+    "remove-demo-accounts": [],
   };
   const allowedOptions = allowed[command];
   if (!allowedOptions) throw new UsageError(`unknown command "${command}"`);
   const stray = Object.keys(values).find((k) => !allowedOptions.includes(k));
   if (stray) throw new UsageError(`${command} takes no --${stray}`);
 
-  const store = await openDb(readStoreConfig().databaseUrl);
+  // The configured deployment's store (DATABASE_URL), never the demo's.
+  const store = await openDb(process.env.DATABASE_URL);
   const db = store.db;
   try {
     switch (command) {
@@ -236,6 +243,20 @@ async function run(argv: string[], out: Output): Promise<number> {
         await change(db, out, user, { disabled: false }, (u) => `Enabled ${u.email}.`);
         return 0;
       }
+      case "remove-demo-accounts": {
+        exactly(positionals, 0, "no arguments");
+        const removed = await removeDemoAccounts(db);
+        if (removed.length === 0) {
+          out.out("No demo accounts in this store.");
+          return 0;
+        }
+        for (const account of removed) {
+          await audit(db, "user.delete", account, [account.why]);
+          out.out(`Removed ${account.email} (${account.why}).`);
+        }
+        out.out("Accounts created while a demo ran on this store cannot be told apart from others: review them with: npm run users -- list");
+        return 0;
+      }
       case "reset-password": {
         exactly(positionals, 1, "<email>");
         const user = await findUser(db, positionals[0]);
@@ -259,7 +280,7 @@ export async function main(argv: string[], out: Output): Promise<number> {
       out.err(`users: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }
-    if (error instanceof Refusal || error instanceof AccountError || error instanceof DatabaseUrlError) {
+    if (error instanceof Refusal || isAccountError(error) || error instanceof DatabaseUrlError) {
       out.err(`users: ${error.message}`);
       return 1;
     }
@@ -273,6 +294,8 @@ export async function main(argv: string[], out: Output): Promise<number> {
 
 const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isEntryPoint) {
+  // The same settings as the portal: the environment first, then .env.local and the other .env files.
+  loadEnvConfig(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".."), false);
   main(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
     (code) => {
       process.exitCode = code;

@@ -12,9 +12,11 @@ import { z } from "zod";
 import { emailSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
 import { DEFAULT_PURCHASE_RATE_LIMITS, type PurchaseRateLimits } from "@/lib/auth/rate-limit";
-import { parseEdgeSettings, type EdgeSettings } from "@/lib/auth/request";
+import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "@/lib/auth/request";
 
 import { ConfigError, type ConfigProblem } from "./env";
+import { demoDataDir } from "./mode";
+import { CONFIGURED_ONLY, isSecretVariable } from "./variables";
 
 type Env = Record<string, string | undefined>;
 
@@ -32,16 +34,6 @@ export class AuthConfigError extends ConfigError {
     super(problems);
     this.name = "AuthConfigError";
   }
-}
-
-export interface StoreConfig {
-  /** As given; lib/db parses it (absent → ./data/gatehouse.db). */
-  databaseUrl: string | undefined;
-}
-
-export function readStoreConfig(env: Env = process.env): StoreConfig {
-  const value = env.DATABASE_URL?.trim();
-  return { databaseUrl: value === "" ? undefined : value };
 }
 
 export interface AuthConfig {
@@ -66,8 +58,12 @@ export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
 
 export interface LoadAuthConfigOptions {
   env?: Env;
-  /** Demo mode may run without SESSION_SECRET: one is generated once and kept in `<dataDir>/session-secret`. */
+  /**
+   * Demo mode ignores a configured deployment's settings (its secrets, first admin, origin and proxy): the session
+   * secret is generated once and kept in `<dataDir>/session-secret`.
+   */
   demoMode: boolean;
+  /** Demo mode's folder (default: DEMO_DATA_DIR, ./data/demo). */
   dataDir?: string;
 }
 
@@ -108,22 +104,30 @@ const envSchema = z.object({
     .default(DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR),
 });
 
+/** The environment without the settings only a configured deployment reads (the demo keeps its own). */
+function withoutConfiguredSettings(env: Env): Env {
+  const ignored = new Set<string>(CONFIGURED_ONLY);
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !ignored.has(name)));
+}
+
 // An empty variable (`FOO=` in a .env file) means "not set".
 function withoutEmpty(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
 }
 
 /** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
-export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data" }: LoadAuthConfigOptions): AuthConfig {
+export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = demoDataDir(given) }: LoadAuthConfigOptions): AuthConfig {
+  const env = demoMode ? withoutConfiguredSettings(given) : given;
   const present = withoutEmpty(env);
   const parsed = envSchema.safeParse(present);
-  const edge = parseEdgeSettings(env);
+  const edge = demoMode ? { settings: DEMO_EDGE_SETTINGS, problems: [] } : parseEdgeSettings(env);
   const problems: ConfigProblem[] = [...edge.problems];
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       // The field schemas shared with the users repository say "email must …" / "password must …".
       const problem = issue.message.replace(/^(email|password) /, "");
-      problems.push({ variable: String(issue.path[0] ?? "environment"), problem });
+      const variable = String(issue.path[0] ?? "environment");
+      problems.push({ variable, problem, value: isSecretVariable(variable) ? undefined : present[variable] });
     }
   }
 
@@ -199,7 +203,8 @@ export function loadAuthConfig({ env = process.env, demoMode, dataDir = "./data"
 /** The demo session secret: read from `<dataDir>/session-secret`, created (mode 0600) on first start. */
 function demoSessionSecret(dataDir: string): string {
   const file = path.resolve(dataDir, DEMO_SESSION_SECRET_FILE);
-  mkdirSync(path.dirname(file), { recursive: true });
+  // The demo's folder is private: it holds this secret and the demo's store.
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // Written aside, then linked into place: link() fails when the file exists, so two processes starting
   // together both end up with the first one's secret, and neither can read a half-written file.
   const draft = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;

@@ -1,5 +1,5 @@
-// Demo mode: with no upstream configured, Gatehouse serves its embedded sandbox and points both areas at it
-// with the sandbox's public demo keys.
+// Demo mode (GATEHOUSE_DEMO=1, from `npm run demo`): Gatehouse serves its embedded sandbox and points both areas
+// at it with the sandbox's public demo keys.
 import "server-only";
 
 import path from "node:path";

@@ -4,7 +4,11 @@ import "server-only";
 
 import { z } from "zod";
 
+import { hasBrand } from "@/lib/brand";
+
 import type { Area } from "./areas";
+import { DEFAULT_DEMO_DATA_DIR } from "./mode";
+import { isSecretVariable, quoteValue } from "./variables";
 
 export { AREA_NAMES, AREA_VARIABLES, type Area } from "./areas";
 
@@ -52,8 +56,8 @@ export interface EnvConfig {
   shutdownTimeoutMs: number;
   /** Port of the embedded sandbox in demo mode. */
   sandboxPort: number;
-  /** Where the embedded sandbox keeps its state in demo mode. */
-  sandboxDataDir: string;
+  /** Demo mode: the folder that holds everything the demo writes (its store, secret and sandbox state). */
+  demoDataDir: string;
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
@@ -67,25 +71,52 @@ export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicyConfig = {
 };
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 export const DEFAULT_SANDBOX_PORT = 4010;
-export const DEFAULT_SANDBOX_DATA_DIR = "./data/sandbox";
 
-/** One problem per variable; the message names the variable and what is wrong, never a key's value. */
+/**
+ * One problem per variable (or, with an empty `variable`, about the whole configuration): what is wrong, in
+ * words, and the value as given when it is not a secret. Printed as one line by formatProblem; never a key's, a
+ * password's or DATABASE_URL's value.
+ */
 export interface ConfigProblem {
   variable: string;
   problem: string;
+  /** The value as given, shown quoted before the problem; only for variables that are not secret. */
+  value?: string;
 }
 
+/** `REPORTS_API_BASE_URL: "not-a-url" must be an absolute http:// or https:// URL` — one line, always. */
+export function formatProblem({ variable, problem, value }: ConfigProblem): string {
+  const shown = value === undefined || isSecretVariable(variable) ? "" : `${quoteValue(value)} `;
+  // A problem of no single variable (no upstream configured at all) is its own sentence.
+  const line = variable === "" ? problem : `${variable}: ${shown}${problem}`;
+  return line.replace(/[\r\n]+/g, " ");
+}
+
+/** The problem when a configured start has no upstream: what to set, and how to try Gatehouse without. */
+export const NO_UPSTREAM =
+  "No upstream is configured: set REPORTS_API_BASE_URL and REPORTS_API_KEY (the reports API), ITEMS_API_BASE_URL and ITEMS_API_KEY (the item API), or all four; to try Gatehouse without them, run: npm run demo";
+
+/** The lines printed when the start stops: a heading, then one line per problem. */
+export function problemLines(problems: ConfigProblem[]): string[] {
+  const count = problems.length === 1 ? "1 setting needs" : `${problems.length} settings need`;
+  return [`Gatehouse cannot start: ${count} fixing (in the environment or .env.local):`, ...problems.map(formatProblem)];
+}
+
+const CONFIG_ERROR: unique symbol = Symbol.for("gatehouse.ConfigError");
+
 export class ConfigError extends Error {
+  readonly [CONFIG_ERROR] = true;
   readonly problems: ConfigProblem[];
   constructor(problems: ConfigProblem[]) {
-    super(
-      `Gatehouse cannot start: the configuration is invalid.\n${problems
-        .map((p) => `  - ${p.variable}: ${p.problem}`)
-        .join("\n")}\nFix the environment (or .env.local) and start again.`,
-    );
+    super(problemLines(problems).join("\n"));
     this.name = "ConfigError";
     this.problems = problems;
   }
+}
+
+/** A ConfigError of any copy of this module (lib/brand.ts). */
+export function isConfigError(error: unknown): error is ConfigError {
+  return hasBrand(error, CONFIG_ERROR);
 }
 
 // Zod messages here never echo the received value: for keys that would leak the secret into a start-up log.
@@ -197,7 +228,7 @@ function check<T>(
   if (value === undefined) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  problems.push({ variable, problem: result.error.issues[0]?.message ?? "is invalid" });
+  problems.push({ variable, problem: result.error.issues[0]?.message ?? "is invalid", value: isSecretVariable(variable) ? undefined : value });
   return undefined;
 }
 
@@ -223,16 +254,14 @@ function readArea(
   return baseUrl !== undefined && apiKey !== undefined ? { baseUrl, apiKey } : null;
 }
 
-/** Validates the environment; throws ConfigError listing every problem at once. */
-export function parseEnv(env: Record<string, string | undefined>): EnvConfig {
-  const problems: ConfigProblem[] = [];
+/** Validates the environment, adding every problem found to `problems` (the start-up check collects them all). */
+export function readEnv(env: Record<string, string | undefined>, problems: ConfigProblem[]): EnvConfig {
   const reports = readArea(env, problems, "REPORTS_API_BASE_URL", "REPORTS_API_KEY");
   const itemsArea = readArea(env, problems, "ITEMS_API_BASE_URL", "ITEMS_API_KEY");
   const keyLocation = check(problems, "ITEMS_API_KEY_LOCATION", keyLocationSchema, read(env, "ITEMS_API_KEY_LOCATION"));
   const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
   const { upstreamPolicy, shutdownTimeoutMs } = readPolicy(env, problems);
-  if (problems.length > 0) throw new ConfigError(problems);
   return {
     reports,
     items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
@@ -240,6 +269,14 @@ export function parseEnv(env: Record<string, string | undefined>): EnvConfig {
     upstreamPolicy,
     shutdownTimeoutMs,
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
-    sandboxDataDir: read(env, "SANDBOX_DATA_DIR") ?? DEFAULT_SANDBOX_DATA_DIR,
+    demoDataDir: read(env, "DEMO_DATA_DIR") ?? DEFAULT_DEMO_DATA_DIR,
   };
+}
+
+/** Validates the environment; throws ConfigError listing every problem at once. */
+export function parseEnv(env: Record<string, string | undefined>): EnvConfig {
+  const problems: ConfigProblem[] = [];
+  const config = readEnv(env, problems);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
 }

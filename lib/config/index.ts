@@ -1,14 +1,19 @@
-// Gatehouse's configuration, read from the environment once and validated (rules in ./env.ts). When neither
-// upstream area is configured, the embedded sandbox is started and both areas point at it (demo mode).
+// Gatehouse's configuration, read from the environment once and validated (rules in ./env.ts; the whole
+// start-up check in ./check.ts). In demo mode (GATEHOUSE_DEMO=1, set by `npm run demo`) the embedded sandbox is
+// started and both areas point at it; a configured start needs at least one area.
 import "server-only";
+
+import path from "node:path";
 
 import { installGracefulShutdown, onShutdown } from "@/lib/lifecycle/shutdown";
 import { logEvent, registerSecrets } from "@/lib/log";
 
 import { startDemoSandbox } from "./demo";
-import { AREA_NAMES, parseEnv, type Area, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
+import { AREA_NAMES, ConfigError, NO_UPSTREAM, parseEnv, type Area, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
+import { demoDataDir, isDemoMode } from "./mode";
 
-export { AREA_NAMES, ConfigError, parseEnv } from "./env";
+export { AREA_NAMES, ConfigError, isConfigError, parseEnv } from "./env";
+export { isDemoMode } from "./mode";
 export type {
   Area,
   ConfigProblem,
@@ -45,12 +50,15 @@ function policyOf(env: ReturnType<typeof parseEnv>) {
 }
 
 async function loadConfig(): Promise<GatewayConfig> {
-  const env = parseEnv(process.env);
-  if (env.reports || env.items) {
+  if (!isDemoMode()) {
+    const env = parseEnv(process.env);
+    if (!env.reports && !env.items) throw new ConfigError([{ variable: "", problem: NO_UPSTREAM }]);
     registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => k !== undefined));
     return { ...policyOf(env), reports: env.reports, items: env.items, mode: "configured" };
   }
-  const demo = await startDemoSandbox(env.sandboxPort, env.sandboxDataDir);
+  // Demo mode reads neither area's settings: both point at the sandbox, whose state lives in the demo's folder.
+  const env = parseEnv(withoutAreas(process.env));
+  const demo = await startDemoSandbox(env.sandboxPort, path.join(demoDataDir(), "sandbox"));
   registerSecrets([demo.reportsKey, demo.itemsKey]);
   // Closed after the requests in flight, so that its last changes are saved to its state file.
   onShutdown("demo sandbox", () => demo.sandbox.close());
@@ -80,10 +88,10 @@ export function getGatewayConfig(): Promise<GatewayConfig> {
   return config;
 }
 
-/** True when neither area is configured, so Gatehouse runs on its embedded sandbox. Synchronous: starts nothing. */
-export function isDemoMode(env: Record<string, string | undefined> = process.env): boolean {
-  const parsed = parseEnv(env);
-  return parsed.reports === null && parsed.items === null;
+const AREA_SETTINGS = ["REPORTS_API_BASE_URL", "REPORTS_API_KEY", "ITEMS_API_BASE_URL", "ITEMS_API_KEY", "ITEMS_API_KEY_LOCATION"];
+
+function withoutAreas(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !AREA_SETTINGS.includes(name)));
 }
 
 export function isAreaConfigured(config: GatewayConfig, area: Area): boolean {
@@ -98,9 +106,10 @@ export async function startGateway(): Promise<GatewayConfig> {
   const config = await getGatewayConfig();
   installGracefulShutdown({ timeoutMs: config.shutdownTimeoutMs });
   if (config.mode === "demo") {
-    logEvent("info", `Gatehouse demo mode: no upstream configured, so both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys. Set REPORTS_API_* and/or ITEMS_API_* to use real upstreams.`, {
+    logEvent("info", `Gatehouse demo mode: both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys; everything the demo writes is in ${demoDataDir()}. For real upstreams, configure them and run npm start.`, {
       mode: "demo",
       sandbox_url: config.sandboxUrl,
+      data_dir: demoDataDir(),
     });
   } else {
     const describe = (area: Area) => (config[area] ? `${AREA_NAMES[area]} at ${config[area].baseUrl}` : `${AREA_NAMES[area]} not configured`);

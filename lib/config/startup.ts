@@ -1,17 +1,30 @@
-// Server start (called from instrumentation.ts in the Node.js runtime): a bad configuration ends the process
-// with the list of problems and no stack trace; anything else is left to Next, which logs it.
+// Server start (called from instrumentation.ts in the Node.js runtime): the whole configuration is checked at
+// once (./check.ts); problems are printed one plain line each on stderr and end the process with exit code 1 —
+// no stack trace, no JSON, no secret. Warnings and notes go to the log. Then the gateway starts (in demo mode,
+// its sandbox). Anything unexpected is left to Next, which logs it.
 import "server-only";
 
-import { ConfigError } from "./env";
+import { logEvent } from "@/lib/log";
+
+import { checkConfiguration } from "./check";
+import { isConfigError, problemLines, type ConfigProblem } from "./env";
 import { startGateway } from "./index";
 
+/** Prints the problems, one line each, and ends the process (exit 1). */
+export function exitWithProblems(problems: ConfigProblem[]): never {
+  process.stderr.write(`${problemLines(problems).join("\n")}\n`);
+  process.exit(1);
+}
+
 export async function startGatewayOrExit(): Promise<void> {
+  const check = checkConfiguration(process.env);
+  if (check.problems.length > 0) exitWithProblems(check.problems);
+  for (const note of check.notes) logEvent("info", note);
+  for (const warning of check.warnings) logEvent("warn", warning, { startup_warning: true });
   try {
     await startGateway();
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    // The message names each variable and what is wrong, never a key's value.
-    console.error(error.message);
-    process.exit(1);
+    if (!isConfigError(error)) throw error;
+    exitWithProblems(error.problems);
   }
 }

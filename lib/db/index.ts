@@ -2,15 +2,14 @@
 // Migrations run when the store opens, so a fresh deployment needs no separate step.
 import "server-only";
 
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, Migrator, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Pool } from "pg";
 
-import { readStoreConfig } from "@/lib/config/auth";
+import { parseDatabaseUrl, storeTarget, type DatabaseTarget } from "@/lib/config/store";
 
 import { migrations, type Dialect } from "./migrations";
 import type { Database } from "./schema";
@@ -19,46 +18,28 @@ export type { Database } from "./schema";
 export type { Dialect } from "./migrations";
 export type Db = Kysely<Database>;
 
-export const DEFAULT_DATABASE_PATH = "./data/gatehouse.db";
-
-export type DatabaseTarget = { dialect: "sqlite"; path: string } | { dialect: "postgres"; connectionString: string };
-
-export class DatabaseUrlError extends Error {
-  override name = "DatabaseUrlError";
-}
-
-/** DATABASE_URL: absent → ./data/gatehouse.db; a path or file: URL → SQLite; postgres(ql):// → PostgreSQL. */
-export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): DatabaseTarget {
-  const value = url?.trim() ?? "";
-  if (value === "") return { dialect: "sqlite", path: path.resolve(cwd, DEFAULT_DATABASE_PATH) };
-  if (/^postgres(ql)?:\/\//i.test(value)) return { dialect: "postgres", connectionString: value };
-  if (value === ":memory:") return { dialect: "sqlite", path: ":memory:" };
-  if (/^file:/i.test(value)) {
-    // file:///abs/path is a real URL; file:./rel and file:/abs are the common shorthand.
-    const filePath = value.startsWith("file://") ? fileURLToPath(value) : value.slice("file:".length);
-    if (filePath === "") throw new DatabaseUrlError("DATABASE_URL: the file: URL names no file");
-    return { dialect: "sqlite", path: path.resolve(cwd, filePath) };
-  }
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
-  if (scheme) {
-    throw new DatabaseUrlError(
-      `DATABASE_URL: unsupported scheme "${scheme}:" — use a file path, a file: URL, or a postgres:// URL`,
-    );
-  }
-  return { dialect: "sqlite", path: path.resolve(cwd, value) };
-}
+// Which store DATABASE_URL names is decided in lib/config/store.ts (pure, shared with the start-up check).
+export { DatabaseUrlError, DEFAULT_DATABASE_PATH, parseDatabaseUrl, type DatabaseTarget } from "@/lib/config/store";
 
 export interface Store {
   db: Db;
   dialect: Dialect;
+  /** What opening it changed that an operator should hear of (a store file made private). */
+  notes: string[];
   close(): Promise<void>;
 }
 
-/** Opens the database named by `url` (see parseDatabaseUrl), brings its schema up to date, and returns it. */
-export async function openDb(url?: string): Promise<Store> {
-  const target = parseDatabaseUrl(url);
+/**
+ * Opens the database named by `url` (see parseDatabaseUrl) or `target`, brings its schema up to date, and
+ * returns it.
+ */
+export async function openDb(url?: string | DatabaseTarget): Promise<Store> {
+  const target = typeof url === "object" ? url : parseDatabaseUrl(url);
+  const notes = target.dialect === "sqlite" ? makePrivate(target.path) : [];
   const db = target.dialect === "sqlite" ? openSqlite(target.path) : openPostgres(target.connectionString);
-  const store: Store = { db, dialect: target.dialect, close: () => db.destroy() };
+  tagDialect(db, target.dialect);
+  if (target.dialect === "sqlite") notes.push(...makePrivate(target.path));
+  const store: Store = { db, dialect: target.dialect, notes, close: () => db.destroy() };
   try {
     await migrate(store);
   } catch (error) {
@@ -68,10 +49,52 @@ export async function openDb(url?: string): Promise<Store> {
   return store;
 }
 
+/** The files SQLite keeps for a store: the database, its write-ahead log and shared memory, a rollback journal. */
+const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+
+/**
+ * The store holds password hashes and the audit log: only its owner may read it. A missing folder is created
+ * 0700 and the file 0600 before SQLite opens it (its -wal and -shm files take the database file's mode). A file
+ * other users can read is tightened to 0600, and so is a folder that holds nothing but Gatehouse's data; each
+ * change is returned as a sentence for the log. A folder that holds other things (/var/lib, /tmp) is left alone.
+ * (The paths come from DATABASE_URL at run time: the build's file tracer is told not to follow them.)
+ */
+function makePrivate(file: string): string[] {
+  if (file === ":memory:") return [];
+  const notes: string[] = [];
+  const folder = path.dirname(file);
+  try {
+    if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
+    if (!existsSync(/*turbopackIgnore: true*/ file)) closeSync(openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
+    for (const each of storeFiles(file)) {
+      if (!existsSync(/*turbopackIgnore: true*/ each)) continue;
+      const mode = statSync(/*turbopackIgnore: true*/ each).mode & 0o777;
+      if ((mode & 0o077) === 0) continue;
+      chmodSync(/*turbopackIgnore: true*/ each, 0o600);
+      notes.push(`The store file ${each} was readable by other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0600.`);
+    }
+    const mode = statSync(/*turbopackIgnore: true*/ folder).mode & 0o777;
+    if ((mode & 0o077) !== 0 && holdsOnlyGatehouseData(folder, file)) {
+      chmodSync(/*turbopackIgnore: true*/ folder, 0o700);
+      notes.push(`The store's folder ${folder} was open to other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0700.`);
+    }
+  } catch (error) {
+    // Not ours to change (another owner, a read-only mount): SQLite's own open says whether the store is usable.
+    const reason = error instanceof Error ? error.message : String(error);
+    notes.push(`Could not make the store at ${file} private: ${reason}`);
+  }
+  return notes;
+}
+
+/** The folder holds the store's files and Gatehouse's other data folders only (./data: the demo, the sandbox). */
+function holdsOnlyGatehouseData(folder: string, file: string): boolean {
+  const ours = new Set([...storeFiles(file).map((each) => path.basename(each)), "demo", "sandbox", "session-secret"]);
+  return readdirSync(/*turbopackIgnore: true*/ folder).every((entry) => ours.has(entry));
+}
+
 function openSqlite(file: string): Db {
   let database: SqliteDatabase.Database | undefined;
   try {
-    if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
     database = new SqliteDatabase(file);
     // WAL lets readers run beside the writer; busy_timeout makes a second process (the users CLI) wait for
     // the write lock instead of failing at once; foreign keys are off by default in SQLite.
@@ -107,9 +130,25 @@ export async function migrate(store: Pick<Store, "db" | "dialect">): Promise<str
   return (results ?? []).map((r) => r.migrationName);
 }
 
+// The dialect rides on the handle's adapter, which every handle derived from it shares (a transaction, a single
+// connection), under a registered symbol: every copy of this module reads it, where `instanceof PostgresAdapter`
+// fails when the bundler has split Kysely into several copies (lib/brand.ts).
+const DIALECT: unique symbol = Symbol.for("gatehouse.db.dialect");
+
+function tagDialect(db: Db, dialect: Dialect): void {
+  Object.defineProperty(db.getExecutor().adapter, DIALECT, { value: dialect, enumerable: false });
+}
+
+/** The dialect of a handle opened by openDb (or derived from one), as its settings named it. */
+export function dialectOf(db: Db): Dialect {
+  const dialect = (db.getExecutor().adapter as unknown as Record<symbol, unknown>)[DIALECT];
+  if (dialect !== "sqlite" && dialect !== "postgres") throw new Error("This database handle was not opened by openDb: its dialect is unknown.");
+  return dialect;
+}
+
 /** Whether `db` talks to PostgreSQL (for the rare statement that differs, such as row locks). */
 export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
+  return dialectOf(db) === "postgres";
 }
 
 /**
@@ -137,11 +176,11 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
 const GLOBAL_KEY = Symbol.for("gatehouse.store");
 type GlobalWithStore = typeof globalThis & { [GLOBAL_KEY]?: Promise<Store> };
 
-/** The process-wide store, opened (and migrated) on first use from DATABASE_URL. */
+/** The process-wide store, opened (and migrated) on first use: DATABASE_URL, or the demo's own store. */
 export function getStore(): Promise<Store> {
   const g = globalThis as GlobalWithStore;
   if (!g[GLOBAL_KEY]) {
-    const opening = openDb(readStoreConfig().databaseUrl);
+    const opening = openDb(storeTarget());
     g[GLOBAL_KEY] = opening;
     // A failed open is not cached: the next call retries (say, once PostgreSQL is reachable).
     opening.catch(() => {

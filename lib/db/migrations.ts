@@ -137,6 +137,21 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable("purchase_checks").execute();
       },
     },
+    // A configured start refuses a store where an account signs in with the demo password; checking a hash costs
+    // a password's hashing time, so each hash is checked once and remembered here.
+    "2026-12-01-001-password-screening": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("password_screening")
+          .addColumn("user_id", "text", (c) => c.primaryKey())
+          .addColumn("password_hash", "text", (c) => c.notNull())
+          .addColumn("screened_at", "text", (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("password_screening").execute();
+      },
+    },
   };
 }
 

@@ -96,6 +96,13 @@ export interface BulkJobCodesTable {
   attempts: Generated<number>;
 }
 
+/** Which password hashes were already checked against the demo password (lib/auth/demo-accounts.ts). */
+export interface PasswordScreeningTable {
+  user_id: string;
+  password_hash: string; // the hash checked; a new hash (password changed or rehashed) is checked again
+  screened_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -103,6 +110,7 @@ export interface Database {
   purchase_checks: PurchaseChecksTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
+  password_screening: PasswordScreeningTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

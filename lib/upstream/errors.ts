@@ -1,6 +1,7 @@
 // The one error type of the upstream layer. Its message names the area, the operation and what went wrong —
 // never a URL with its query, a header value or a key — and it carries no `cause`, so nothing from the network
 // stack (which may quote a URL or header) can ride along into a log or a response.
+import { hasBrand } from "@/lib/brand";
 import type { Area } from "@/lib/config/areas";
 
 export type UpstreamErrorKind =
@@ -40,7 +41,11 @@ export interface UpstreamErrorDetails {
   upstreamMessage?: string;
 }
 
+const UPSTREAM_ERROR: unique symbol = Symbol.for("gatehouse.UpstreamError");
+const CIRCUIT_OPEN_ERROR: unique symbol = Symbol.for("gatehouse.CircuitOpenError");
+
 export class UpstreamError extends Error {
+  readonly [UPSTREAM_ERROR] = true;
   readonly kind: UpstreamErrorKind;
   readonly area: Area;
   readonly operation: string;
@@ -66,9 +71,10 @@ export class UpstreamError extends Error {
 /**
  * The area's circuit breaker is open: Gatehouse did not call the upstream at all, because its last calls failed.
  * Its kind is "unreachable" (that is what readiness and the logs should call it); the gateway tells it apart by
- * class to answer 503 `upstream_unavailable` with Retry-After instead of 502.
+ * brand (isCircuitOpenError) to answer 503 `upstream_unavailable` with Retry-After instead of 502.
  */
 export class CircuitOpenError extends UpstreamError {
+  readonly [CIRCUIT_OPEN_ERROR] = true;
   /** Whole seconds until the breaker lets a trial request through (at least 1). */
   readonly retryAfterSeconds: number;
 
@@ -84,4 +90,14 @@ export class CircuitOpenError extends UpstreamError {
     this.name = "CircuitOpenError";
     this.retryAfterSeconds = seconds;
   }
+}
+
+/** An UpstreamError of any copy of this module (see lib/brand.ts: never `instanceof`). */
+export function isUpstreamError(error: unknown): error is UpstreamError {
+  return hasBrand(error, UPSTREAM_ERROR);
+}
+
+/** A CircuitOpenError of any copy of this module. */
+export function isCircuitOpenError(error: unknown): error is CircuitOpenError {
+  return hasBrand(error, CIRCUIT_OPEN_ERROR);
 }

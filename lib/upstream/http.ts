@@ -11,7 +11,7 @@ import type { Area } from "@/lib/config/areas";
 import { recordUpstreamCall } from "@/lib/log";
 import { readCappedText } from "@/lib/read-capped";
 
-import { UpstreamError } from "./errors";
+import { isUpstreamError, UpstreamError } from "./errors";
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
 const USER_AGENT = "Gatehouse/1.0";
@@ -155,7 +155,7 @@ function isTimeout(error: unknown): boolean {
 // Translate whatever fetch threw into an UpstreamError built from fixed words: fetch's own messages and causes
 // are dropped, never copied, because they may quote the URL (and so area B's api_key) or a header value.
 function toUpstreamError(error: unknown, request: UpstreamRequest, status: number | null): UpstreamError {
-  if (error instanceof UpstreamError) return error;
+  if (isUpstreamError(error)) return error;
   const base = { area: request.area, operation: request.operation, status: status ?? undefined };
   if (isTimeout(error)) {
     return new UpstreamError({ ...base, kind: "timeout", detail: `no complete answer within ${request.timeoutMs} ms` });

@@ -8,7 +8,7 @@ import { createItemsClient, type ItemsClient } from "./items";
 import { processResilience, resilienceSettingsFrom } from "./policy";
 import { createReportsClient, type ReportsClient } from "./reports";
 
-export { CircuitOpenError, UpstreamError } from "./errors";
+export { CircuitOpenError, isCircuitOpenError, isUpstreamError, UpstreamError } from "./errors";
 export type { UpstreamErrorKind } from "./errors";
 export { breakerStatus } from "./policy";
 export type { BreakerState, BreakerStatus } from "./policy";

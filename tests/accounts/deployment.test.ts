@@ -153,9 +153,9 @@ describe("configurations that stop the start", () => {
     const text = output.join("\n");
     expect(code).toBe(1);
     expect(text).toContain("SESSION_SECRET: the secret has 16 characters; each secret needs at least 32");
-    expect(text).toContain("TRUST_PROXY: must be 0 (no proxy)");
-    expect(text).toContain("PUBLIC_ORIGIN: must be the portal's origin");
-    expect(text).toContain("PURCHASE_RATE_LIMIT_PER_USER: must be at least 1");
+    expect(text).toContain('TRUST_PROXY: "maybe" must be 0 (no proxy)');
+    expect(text).toContain('PUBLIC_ORIGIN: "portal.example.com" must be the portal\'s origin');
+    expect(text).toContain('PURCHASE_RATE_LIMIT_PER_USER: "0" must be at least 1');
     expect(text).not.toContain("too-short-secret");
     expect(text).not.toMatch(/\n\s+at /);
   });

@@ -372,7 +372,7 @@ describe("the audit log", () => {
   });
 
   it.each([
-    ["action=user.delete", "action"],
+    ["action=user.purge", "action"],
     ["from=yesterday", "from"],
     ["from=2025-03-02&to=2025-03-01", "from"],
     ["per_page=7", "per_page"],

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { ConfigError } from "@/lib/config/env";
-import { AuthConfigError, getAuthConfig, loadAuthConfig, readStoreConfig } from "@/lib/config/auth";
+import { AuthConfigError, getAuthConfig, loadAuthConfig } from "@/lib/config/auth";
 
 const SECRET = "s3cret-".repeat(6); // 42 characters
 const OLD_SECRET = "older-secret-".repeat(3); // 39 characters
@@ -148,8 +148,14 @@ describe("accounts configuration", () => {
       expect((await readFile(path.join(nested, "session-secret"), "utf8")).trim()).toBe(config.sessionSecrets[0]);
     });
 
-    it("prefers SESSION_SECRET when given", () => {
-      expect(load({ SESSION_SECRET: SECRET }, true)).toMatchObject({ sessionSecrets: [SECRET], sessionSecretSource: "env" });
+    it("ignores a configured deployment's secrets, first admin, origin and proxy: the demo keeps its own", () => {
+      const config = load(
+        { SESSION_SECRET: SECRET, ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "an operator password", PURCHASE_CODE_HASH_KEY: SECRET, PUBLIC_ORIGIN: "https://portal.example.com", TRUST_PROXY: "1" },
+        true,
+      );
+      expect(config).toMatchObject({ sessionSecretSource: "demo-file", firstAdmin: null, purchaseCodeHashKeySource: "derived" });
+      expect(config.sessionSecrets).not.toContain(SECRET);
+      expect(config.edge).toEqual({ trustProxyHops: 0, publicOrigin: null, allowedHosts: [] });
     });
 
     it("refuses a kept secret that is too short, saying how to recover", async () => {
@@ -158,14 +164,6 @@ describe("accounts configuration", () => {
         `SESSION_SECRET: not set, and the demo secret kept in ${path.join(dataDir, "session-secret")} is shorter than 32 characters; delete that file to generate a new one`,
       ]);
     });
-  });
-});
-
-describe("store configuration", () => {
-  it("passes DATABASE_URL through, blank meaning unset", () => {
-    expect(readStoreConfig({ DATABASE_URL: "postgres://db/gatehouse" })).toEqual({ databaseUrl: "postgres://db/gatehouse" });
-    expect(readStoreConfig({ DATABASE_URL: " " })).toEqual({ databaseUrl: undefined });
-    expect(readStoreConfig({})).toEqual({ databaseUrl: undefined });
   });
 });
 

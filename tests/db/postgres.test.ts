@@ -7,6 +7,7 @@ import { createUser, getUserById, updateUser } from "@/lib/auth/users";
 import { isPostgres, openDb, type Db } from "@/lib/db";
 
 import { auditSuite } from "../auth/audit.suite";
+import { demoAccountsSuite } from "../auth/demo-accounts.suite";
 import { throttleSuite } from "../auth/throttle.suite";
 import { usersSuite } from "../auth/users.suite";
 
@@ -82,3 +83,4 @@ storeSuite(postgres);
 usersSuite(postgres);
 throttleSuite(postgres);
 auditSuite(postgres);
+demoAccountsSuite(postgres);

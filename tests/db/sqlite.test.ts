@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -38,7 +38,7 @@ describe("DATABASE_URL", () => {
   it("refuses other schemes and empty file: URLs, naming the variable", () => {
     expect(() => parseDatabaseUrl("mysql://db/gatehouse", cwd)).toThrow(DatabaseUrlError);
     expect(() => parseDatabaseUrl("mysql://db/gatehouse", cwd)).toThrow(
-      'DATABASE_URL: unsupported scheme "mysql:" — use a file path, a file: URL, or a postgres:// URL',
+      'DATABASE_URL: unsupported scheme "mysql:"; use a file path (./data/gatehouse.db), a file: URL, or postgres://user:password@host:5432/database',
     );
     expect(() => parseDatabaseUrl("file:", cwd)).toThrow("DATABASE_URL: the file: URL names no file");
   });
@@ -77,10 +77,60 @@ describe("SQLite store", () => {
     try {
       expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([{ email: "a@example.com" }]);
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
-      expect(applied.rows).toHaveLength(2);
+      expect(applied.rows).toHaveLength(3);
     } finally {
       await second.close();
     }
+  });
+
+  describe("is private", () => {
+    const mode = async (file: string) => (await stat(file)).mode & 0o777;
+
+    it("creates a missing folder 0700, and the database, its write-ahead log and shared memory 0600", async () => {
+      const file = path.join(dir, "new", "deeper", "g.db");
+      const store = await openDb(file);
+      try {
+        await store.db.insertInto("login_failures").values({ email: "a@example.com", ip: null, at: new Date().toISOString() }).execute();
+        expect(await mode(path.join(dir, "new"))).toBe(0o700);
+        expect(await mode(path.join(dir, "new", "deeper"))).toBe(0o700);
+        for (const each of [file, `${file}-wal`, `${file}-shm`]) expect(await mode(each), each).toBe(0o600);
+        expect(store.notes).toEqual([]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("tightens a store others can read, and its folder when it holds only Gatehouse's data, saying so", async () => {
+      const folder = path.join(dir, "data");
+      const file = path.join(folder, "gatehouse.db");
+      await (await openDb(file)).close();
+      await mkdir(path.join(folder, "demo"));
+      await chmod(file, 0o644);
+      await chmod(folder, 0o755);
+      const store = await openDb(file);
+      await store.close();
+      expect(await mode(file)).toBe(0o600);
+      expect(await mode(folder)).toBe(0o700);
+      expect(store.notes).toEqual([
+        `The store file ${file} was readable by other users (mode 0644); it is now 0600.`,
+        `The store's folder ${folder} was open to other users (mode 0755); it is now 0700.`,
+      ]);
+    });
+
+    it("leaves a folder that holds other things as it is (the store file is still tightened)", async () => {
+      const folder = path.join(dir, "shared");
+      await mkdir(folder, { mode: 0o755 });
+      await writeFile(path.join(folder, "someone-elses.txt"), "x");
+      await chmod(folder, 0o755);
+      const file = path.join(folder, "g.db");
+      await writeFile(file, "");
+      await chmod(file, 0o664);
+      const store = await openDb(file);
+      await store.close();
+      expect(await mode(folder)).toBe(0o755);
+      expect(await mode(file)).toBe(0o600);
+      expect(store.notes).toEqual([`The store file ${file} was readable by other users (mode 0664); it is now 0600.`]);
+    });
   });
 
   it("explains a file that is not a database", async () => {

@@ -63,8 +63,9 @@ export function storeSuite(backend: Backend) {
           "supported_until",
         ].sort(),
       );
+      expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(2);
+      expect(Object.keys(migrations(dialect))).toHaveLength(3);
     });
 
     it("numbers log rows in insertion order", async () => {

@@ -33,3 +33,26 @@ test("the current section is marked, and the skip link moves the focus to the co
   await page.keyboard.press("Enter");
   await expect(page.locator("#main-content")).toBeFocused();
 });
+
+test("the portal has its icons: /favicon.ico, the SVG icon and the Apple touch icon, linked from every page", async ({ page, request }) => {
+  await page.goto("/");
+  const links = await page.locator('head link[rel="icon"], head link[rel="apple-touch-icon"]').evaluateAll((elements) =>
+    elements.map((element) => ({ rel: element.getAttribute("rel"), href: element.getAttribute("href"), type: element.getAttribute("type") })),
+  );
+  expect(links).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ rel: "icon", href: expect.stringMatching(/^\/favicon\.ico/) }),
+      expect.objectContaining({ rel: "icon", href: expect.stringMatching(/^\/icon\.svg/), type: "image/svg+xml" }),
+      expect.objectContaining({ rel: "apple-touch-icon", href: expect.stringMatching(/^\/apple-icon\.png/) }),
+    ]),
+  );
+  for (const { href } of links) {
+    const response = await request.get(href!);
+    expect(response.status(), href!).toBe(200);
+    expect(response.headers()["content-type"], href!).toMatch(/^image\//);
+  }
+  // Asked for without a page, as browsers and feed readers do, and without a session.
+  const signedOut = await request.get("/favicon.ico", { headers: { Cookie: "" } });
+  expect(signedOut.status()).toBe(200);
+  expect(signedOut.headers()["content-type"]).toBe("image/x-icon");
+});

@@ -76,6 +76,7 @@ describe("parseEnv", () => {
     expect(problemsOf({ ...B, ITEMS_API_KEY_LOCATION: "cookie" }).problems[0]).toEqual({
       variable: "ITEMS_API_KEY_LOCATION",
       problem: expect.stringContaining("query-and-form"),
+      value: "cookie",
     });
   });
 

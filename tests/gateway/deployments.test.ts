@@ -68,7 +68,7 @@ describe("only area B configured", () => {
         reports: { configured: false },
         items: { configured: true, reachable: true, key_accepted: true, duration_ms: expect.any(Number) },
       });
-      expect(gateway.logLines()[0]?.msg).toContain("reports API (area A) not configured");
+      expect(gateway.logLines().find((line) => line.mode === "configured")?.msg).toContain("reports API (area A) not configured");
     });
   });
 });
@@ -133,11 +133,15 @@ describe("demo mode", () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  it("with no area configured, starts the embedded sandbox, says so, and serves both areas from it", async () => {
-    await withGateway({ SANDBOX_PORT: "0", SANDBOX_DATA_DIR: dataDir }, async (gateway, api) => {
+  it("with GATEHOUSE_DEMO=1, starts the embedded sandbox, says so, and serves both areas from it", async () => {
+    const gateway = await startGateway({ GATEHOUSE_DEMO: "1", SANDBOX_PORT: "0", DEMO_DATA_DIR: dataDir });
+    try {
+      const api = await gateway.signIn({ email: "admin@demo.test", password: "gatehouse-demo" });
       const announcement = gateway.logLines().find((line) => line.mode === "demo");
       expect(announcement?.msg).toContain("demo mode");
       expect(announcement?.sandbox_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // Everything the demo writes is in its own folder.
+      expect(announcement?.data_dir).toBe(dataDir);
 
       const ready = await api.request("/api/ready");
       expect(ready.json).toMatchObject({ status: "ready", mode: "demo" });
@@ -149,7 +153,10 @@ describe("demo mode", () => {
         body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),
       });
       expect(purchase.json.data.valid).toBe(true);
-    });
+      gateway.assertNoKeyLeaked();
+    } finally {
+      await gateway.stop();
+    }
   });
 });
 
@@ -162,7 +169,7 @@ describe("a bad configuration stops the start", () => {
     });
     const text = output.join("\n");
     expect(code).toBe(1);
-    expect(text).toContain("REPORTS_API_BASE_URL: must be an absolute http:// or https:// URL");
+    expect(text).toContain('REPORTS_API_BASE_URL: "reports.example.com" must be an absolute http:// or https:// URL');
     expect(text).toContain("REPORTS_API_KEY: must be printable ASCII without spaces");
     expect(text).toContain("ITEMS_API_BASE_URL: is missing while ITEMS_API_KEY is set");
     expect(text).not.toContain("secret key with spaces");

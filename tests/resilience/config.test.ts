@@ -75,12 +75,12 @@ describe("resilience settings", () => {
         SHUTDOWN_TIMEOUT_MS: "999999",
       }),
     ).toEqual([
-      { variable: "UPSTREAM_RETRIES", problem: "must be at most 2 retries" },
-      { variable: "UPSTREAM_BREAKER_FAILURES", problem: "must be a whole number of failures (0 turns the breaker off)" },
-      { variable: "UPSTREAM_BREAKER_OPEN_MS", problem: "must be at least 1000 milliseconds" },
-      { variable: "UPSTREAM_CACHE_REPORTS_TTL_MS", problem: "must be a whole number of milliseconds (0 turns the cache off)" },
-      { variable: "UPSTREAM_CACHE_MAX_ENTRIES", problem: "must be at least 10 entries" },
-      { variable: "SHUTDOWN_TIMEOUT_MS", problem: "must be at most 120000 milliseconds" },
+      { variable: "UPSTREAM_RETRIES", problem: "must be at most 2 retries", value: "3" },
+      { variable: "UPSTREAM_BREAKER_FAILURES", problem: "must be a whole number of failures (0 turns the breaker off)", value: "-1" },
+      { variable: "UPSTREAM_BREAKER_OPEN_MS", problem: "must be at least 1000 milliseconds", value: "500" },
+      { variable: "UPSTREAM_CACHE_REPORTS_TTL_MS", problem: "must be a whole number of milliseconds (0 turns the cache off)", value: "15s" },
+      { variable: "UPSTREAM_CACHE_MAX_ENTRIES", problem: "must be at least 10 entries", value: "0" },
+      { variable: "SHUTDOWN_TIMEOUT_MS", problem: "must be at most 120000 milliseconds", value: "999999" },
     ]);
   });
 });

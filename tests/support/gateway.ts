@@ -123,6 +123,9 @@ function assertBuilt(): void {
 
 /** Variables of the gateway's configuration, removed from the inherited environment so each test states its own. */
 const GATEWAY_VARIABLES = [
+  "GATEHOUSE_DEMO",
+  "DEMO_DATA_DIR",
+  "ALLOWED_HOSTS",
   "REPORTS_API_BASE_URL",
   "REPORTS_API_KEY",
   "ITEMS_API_BASE_URL",

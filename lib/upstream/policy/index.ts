@@ -13,7 +13,7 @@ import type { Area } from "@/lib/config/areas";
 import type { UpstreamPolicyConfig } from "@/lib/config/env";
 import { recordUpstreamCall } from "@/lib/log";
 
-import { CircuitOpenError, UpstreamError } from "../errors";
+import { isCircuitOpenError, isUpstreamError, UpstreamError } from "../errors";
 import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from "../http";
 
 import { CircuitBreaker, DEFAULT_BREAKER, type AttemptOutcome, type BreakerSettings, type BreakerStatus } from "./breaker";
@@ -159,7 +159,7 @@ export class Resilience {
       try {
         permit = breaker.acquire(request.operation);
       } catch (error) {
-        if (error instanceof CircuitOpenError) {
+        if (isCircuitOpenError(error)) {
           recordUpstreamCall({ area, operation: request.operation, status: null, duration_ms: 0, outcome: "circuit_open" });
         }
         throw error;
@@ -213,12 +213,12 @@ export class Resilience {
 
 /** Failures that say the upstream is unwell: no answer in time, or no connection. Any answer is a success. */
 function outcomeOfError(error: unknown): AttemptOutcome {
-  return error instanceof UpstreamError && (error.kind === "timeout" || error.kind === "unreachable") ? "failure" : "success";
+  return isUpstreamError(error) && (error.kind === "timeout" || error.kind === "unreachable") ? "failure" : "success";
 }
 
 /** A timeout of the last attempt is a timeout of the whole call: name the budget the caller chose. */
 function timeoutOfWholeBudget(error: unknown, budgetMs: number): unknown {
-  if (!(error instanceof UpstreamError) || error.kind !== "timeout") return error;
+  if (!isUpstreamError(error) || error.kind !== "timeout") return error;
   return new UpstreamError({
     kind: "timeout",
     area: error.area,

@@ -1,6 +1,6 @@
 // Retries: which failures may be tried again, how long to wait, and the budget that keeps retries from
 // multiplying the load on an upstream that is already struggling.
-import { UpstreamError } from "../errors";
+import { isUpstreamError } from "../errors";
 
 export interface RetrySettings {
   /** Retries after the first attempt (the issue: at most 2). 0 turns retrying off. */
@@ -33,7 +33,7 @@ export function isRetryableStatus(status: number): boolean {
  * are not retried either: the one timeout budget is spent.
  */
 export function isRetryableError(error: unknown): boolean {
-  return error instanceof UpstreamError && error.kind === "unreachable" && error.status === undefined;
+  return isUpstreamError(error) && error.kind === "unreachable" && error.status === undefined;
 }
 
 /**

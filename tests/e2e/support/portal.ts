@@ -20,7 +20,7 @@ export interface RunningPortal {
 }
 
 /** Variables of the portal's configuration, not inherited from the caller's environment: this file states them. */
-const OWN_VARIABLES = /^(REPORTS_API_|ITEMS_API_|UPSTREAM_|SANDBOX_|DATABASE_URL$|SESSION_|ADMIN_|PURCHASE_|TRUST_PROXY$|PUBLIC_ORIGIN$)/;
+const OWN_VARIABLES = /^(GATEHOUSE_|DEMO_|REPORTS_API_|ITEMS_API_|UPSTREAM_|SANDBOX_|DATABASE_URL$|SESSION_|ADMIN_|PURCHASE_|TRUST_PROXY$|PUBLIC_ORIGIN$|ALLOWED_HOSTS$)/;
 
 export function assertBuilt(): void {
   const distDir = process.env.NEXT_DIST_DIR || ".next";

@@ -1,14 +1,16 @@
 import { currentSessionOutput } from "@/lib/api/accounts";
 import { ApiError, rateLimited } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { defineRoute, methodsNotAllowed, ok, seeOther } from "@/lib/api/route";
 import { newSession, writeSession } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 
 // One answer for an unknown email, a wrong password and a disabled account, so the answer reveals nothing.
 const INVALID_CREDENTIALS = "The email or the password is wrong.";
 
-export const POST = defineRoute(operations.login, async ({ body, accounts, sessionSettings, cookies, clientAddress, audit }) => {
+// Also the sign-in page's form posted without JavaScript (operations.login.form): the same checks, and a 303 to
+// the page asked for (or back to /login with the error) instead of JSON.
+export const POST = defineRoute(operations.login, async ({ body, accounts, sessionSettings, cookies, clientAddress, audit, form }) => {
   const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
   if (!result.ok) {
     await audit({
@@ -37,7 +39,7 @@ export const POST = defineRoute(operations.login, async ({ body, accounts, sessi
     target: { type: "user", id: result.user.id },
     outcome: "success",
   });
-  return ok(currentSessionOutput(result.user, session, sessionSettings));
+  return form ? seeOther(form.next) : ok(currentSessionOutput(result.user, session, sessionSettings));
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

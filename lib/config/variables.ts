@@ -1,0 +1,76 @@
+// Every environment variable Gatehouse reads, in one list: the start-up check names look-alikes of these ("did
+// you mean …"), and never prints the value of one marked secret. Add a variable here when code starts reading it
+// (tests/config/variables.test.ts finds names in lib/config that are missing). No `server-only`: the CLIs use it.
+
+export interface VariableInfo {
+  /** Its value may never appear in a message or a log line (a key, a password, a URL that may carry one). */
+  secret?: true;
+  /** Read in demo mode; a configured deployment's other settings are ignored there (listed when set). */
+  demo?: true;
+}
+
+export const VARIABLES = {
+  // How Gatehouse runs
+  GATEHOUSE_DEMO: { demo: true },
+  DEMO_DATA_DIR: { demo: true },
+  SANDBOX_PORT: { demo: true },
+  PORT: { demo: true },
+  HOST: { demo: true },
+  // The upstream areas
+  REPORTS_API_BASE_URL: {},
+  REPORTS_API_KEY: { secret: true },
+  ITEMS_API_BASE_URL: {},
+  ITEMS_API_KEY: { secret: true },
+  ITEMS_API_KEY_LOCATION: {},
+  // Upstream policies and shutdown
+  UPSTREAM_TIMEOUT_MS: { demo: true },
+  UPSTREAM_RETRIES: { demo: true },
+  UPSTREAM_BREAKER_FAILURES: { demo: true },
+  UPSTREAM_BREAKER_OPEN_MS: { demo: true },
+  UPSTREAM_CACHE_REPORTS_TTL_MS: { demo: true },
+  UPSTREAM_CACHE_ITEMS_TTL_MS: { demo: true },
+  UPSTREAM_CACHE_MAX_ENTRIES: { demo: true },
+  UPSTREAM_CACHE_MAX_MB: { demo: true },
+  SHUTDOWN_TIMEOUT_MS: { demo: true },
+  // Accounts
+  DATABASE_URL: { secret: true },
+  SESSION_SECRET: { secret: true },
+  SESSION_ABSOLUTE_TIMEOUT_HOURS: { demo: true },
+  SESSION_IDLE_TIMEOUT_MINUTES: { demo: true },
+  ADMIN_EMAIL: {},
+  ADMIN_PASSWORD: { secret: true },
+  PURCHASE_CODE_HASH_KEY: { secret: true },
+  // The request edge
+  PUBLIC_ORIGIN: {},
+  ALLOWED_HOSTS: {},
+  TRUST_PROXY: {},
+  // Purchase checks
+  PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
+  PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
+  PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
+  // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
+  SANDBOX_DATA_DIR: { demo: true },
+  SANDBOX_CONTROL: { demo: true },
+  NEXT_DIST_DIR: { demo: true },
+} as const satisfies Record<string, VariableInfo>;
+
+export type VariableName = keyof typeof VARIABLES;
+
+export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
+
+export function isKnownVariable(name: string): name is VariableName {
+  return Object.hasOwn(VARIABLES, name);
+}
+
+export function isSecretVariable(name: string): boolean {
+  return isKnownVariable(name) && (VARIABLES[name] as VariableInfo).secret === true;
+}
+
+/** Settings of a configured deployment that demo mode ignores (it keeps its own store, secret and hosts). */
+export const CONFIGURED_ONLY = VARIABLE_NAMES.filter((name) => (VARIABLES[name] as VariableInfo).demo !== true);
+
+/** A value as it may appear in a message: quoted, on one line, at most 80 characters. Never for a secret. */
+export function quoteValue(value: string): string {
+  const shown = value.length > 80 ? `${value.slice(0, 80)}…` : value;
+  return JSON.stringify(shown);
+}

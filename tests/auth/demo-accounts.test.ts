@@ -1,0 +1,5 @@
+import { sqliteBackend } from "../db/support/backends";
+
+import { demoAccountsSuite } from "./demo-accounts.suite";
+
+demoAccountsSuite(sqliteBackend);
