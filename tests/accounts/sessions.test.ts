@@ -387,7 +387,7 @@ describe("the audit log", () => {
 
 describe("the admin API's refusals", () => {
   it("409 for a taken email, naming the field", async () => {
-    const res = await admin.request("/api/admin/users", jsonInit("POST", { email: TEST_ADMIN.email.toUpperCase(), name: "Dup", role: "viewer", password: "duplicate password" }));
+    const res = await admin.request("/api/admin/users", jsonInit("POST", { email: TEST_ADMIN.email.toUpperCase(), name: "Dup", role: "viewer", password: "a duplicate account password" }));
     expect(res.status).toBe(409);
     expect(res.json.error).toMatchObject({ code: "email_taken", fields: { email: expect.stringContaining("already exists") } });
   });
