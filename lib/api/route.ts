@@ -332,18 +332,32 @@ function parseWith(schema: z.ZodType | undefined, value: unknown, where: string)
   return result.data;
 }
 
-/** The query string as an object. An empty value counts as absent; a repeated parameter is refused. */
+/**
+ * The query string as an object. An empty value counts as absent; a repeated parameter is refused. A parameter
+ * named like a property of every object (`constructor`, `toString`) is an ordinary name here, so the schema
+ * refuses it as unknown like any other: the object has no prototype, and only own keys count. (A `__proto__`
+ * parameter never gets here: Next's router copies the query into a plain object, where that name is lost.)
+ */
 function queryObject(request: NextRequest): Record<string, string> {
-  const query: Record<string, string> = {};
-  const repeated: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null);
+  const repeated: Record<string, string> = Object.create(null);
+  const seen = new Set<string>();
   for (const [name, value] of request.nextUrl.searchParams) {
-    if (name in query) repeated[name] = `${name} is given more than once; give it once`;
+    if (seen.has(name)) repeated[name] = `${name} is given more than once; give it once`;
+    seen.add(name);
     if (value !== "") query[name] = value;
   }
   if (Object.keys(repeated).length > 0) {
     throw new ApiError("invalid_input", `Invalid query parameter: ${Object.keys(repeated).join(", ")}. See fields for details.`, { fields: repeated });
   }
   return query;
+}
+
+/** JSON.parse, with every object of the result made prototype-less: `__proto__` stays an ordinary own key. */
+function parseJsonWithoutPrototypes(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value,
+  );
 }
 
 async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unknown> {
@@ -357,7 +371,7 @@ async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unk
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJsonWithoutPrototypes(text);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
