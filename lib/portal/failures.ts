@@ -2,7 +2,8 @@
 // understands, and what to try. Never the upstream's URL or raw answer. Anything that is not an UpstreamError
 // is a bug and is rethrown, for app/error.tsx.
 import type { Area } from "@/lib/config/areas";
-import { CircuitOpenError, UpstreamError } from "@/lib/upstream/errors";
+import type { UpstreamError } from "@/lib/upstream/errors";
+import { isCircuitOpenError, isUpstreamError } from "@/lib/upstream/is-upstream-error";
 
 export interface PageFailure {
   title: string;
@@ -23,7 +24,7 @@ export function describeUpstreamFailure(error: UpstreamError, what: string): Pag
   const service = SERVICE_NAMES[error.area];
   const title = `${what} could not be loaded`;
   // The area's circuit breaker is open: say when Gatehouse will ask again instead of implying a fresh failure.
-  if (error instanceof CircuitOpenError) {
+  if (isCircuitOpenError(error)) {
     return { title, message: `${service} is not answering; retrying in ${error.retryAfterSeconds} s.`, retryable: true };
   }
   switch (error.kind) {
@@ -71,7 +72,7 @@ export async function loadFromUpstream<T>(what: string, load: () => Promise<T>):
   try {
     return { ok: true, value: await load() };
   } catch (error) {
-    if (error instanceof UpstreamError) return { ok: false, failure: describeUpstreamFailure(error, what), error };
+    if (isUpstreamError(error)) return { ok: false, failure: describeUpstreamFailure(error, what), error };
     throw error;
   }
 }

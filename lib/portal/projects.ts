@@ -3,7 +3,7 @@
 import "server-only";
 
 import type { ReportsClient } from "@/lib/upstream";
-import { UpstreamError } from "@/lib/upstream/errors";
+import { isUpstreamError } from "@/lib/upstream/is-upstream-error";
 
 export async function projectNamesForFilter(reports: ReportsClient): Promise<string[]> {
   try {
@@ -11,7 +11,7 @@ export async function projectNamesForFilter(reports: ReportsClient): Promise<str
     return page.data.map((project) => project.project);
   } catch (error) {
     // The filter is a convenience: without it the list still works (the project can come from a link).
-    if (error instanceof UpstreamError) return [];
+    if (isUpstreamError(error)) return [];
     throw error;
   }
 }

@@ -17,7 +17,8 @@ import { getAccounts } from "@/lib/auth/access";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
-import { CircuitOpenError, getUpstreams, UpstreamError, type ItemsClient } from "@/lib/upstream";
+import { getUpstreams, type ItemsClient, type UpstreamError } from "@/lib/upstream";
+import { isCircuitOpenError, isUpstreamError } from "@/lib/upstream/is-upstream-error";
 
 import {
   claimBulkJob,
@@ -290,7 +291,7 @@ export class BulkRunner {
       const answer = await items.validatePurchase(code);
       return answer.valid ? { status: "valid", purchase: answer.purchase } : { status: "invalid", reason: answer.message };
     } catch (error) {
-      if (!(error instanceof UpstreamError)) throw error;
+      if (!isUpstreamError(error)) throw error;
       if (error.kind === "rate_limited") {
         task.rateLimitWaits += 1;
         if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) {
@@ -309,7 +310,7 @@ export class BulkRunner {
       }
       task.transientFailures += 1;
       if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures) };
-      if (error instanceof CircuitOpenError) await this.pause(error.retryAfterSeconds * 1000, false);
+      if (isCircuitOpenError(error)) await this.pause(error.retryAfterSeconds * 1000, false);
       task.notBefore = Date.now() + (BACKOFF_MS[task.transientFailures - 1] ?? 3_000);
       job.queue.push(task);
       await countAttempt(await this.deps.db(), job.id, task.idx);
@@ -379,7 +380,7 @@ export function retryAfterMs(value: string | undefined, now = Date.now()): numbe
 
 function failureReason(error: UpstreamError, attempts: number): string {
   const tries = `after ${attempts} tries`;
-  if (error instanceof CircuitOpenError) return `The item service is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
+  if (isCircuitOpenError(error)) return `The item service is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
   switch (error.kind) {
     case "timeout":
       return `The item service did not answer in time, ${tries}.`;

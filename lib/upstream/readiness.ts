@@ -7,7 +7,7 @@ import "server-only";
 import type { Readiness } from "@/lib/api/schemas";
 import type { Area } from "@/lib/config/areas";
 
-import { CircuitOpenError, UpstreamError } from "./errors";
+import { isCircuitOpenError, isUpstreamError } from "./is-upstream-error";
 import type { Upstreams } from "./index";
 import type { BreakerStatus } from "./policy";
 
@@ -29,8 +29,8 @@ async function probe(check: () => Promise<unknown>): Promise<AreaReadiness> {
     await check();
     return { configured: true, reachable: true, key_accepted: true, duration_ms: duration() };
   } catch (error) {
-    if (!(error instanceof UpstreamError)) throw error;
-    if (error instanceof CircuitOpenError) {
+    if (!isUpstreamError(error)) throw error;
+    if (isCircuitOpenError(error)) {
       return {
         configured: true,
         reachable: false,

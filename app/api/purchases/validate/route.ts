@@ -7,7 +7,7 @@ import { hashPurchaseCode } from "@/lib/auth/audit";
 import { describeError, logEvent } from "@/lib/log";
 import { purchaseCodeLast4, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
-import { UpstreamError } from "@/lib/upstream";
+import { isUpstreamError } from "@/lib/upstream/is-upstream-error";
 
 export const POST = defineRoute(operations.validatePurchase, async ({ client, body, accounts, user, requestId }) => {
   const cleaned = normalisePurchaseCode(body.purchase_code);
@@ -40,7 +40,7 @@ export const POST = defineRoute(operations.validatePurchase, async ({ client, bo
 
 /** Why a check failed, in the words its answer gives the person (never a URL or a key). */
 function failureReason(error: unknown): string {
-  if (error instanceof UpstreamError) return fromUpstreamError(error, "The item API does not know this purchase.").message;
+  if (isUpstreamError(error)) return fromUpstreamError(error, "The item API does not know this purchase.").message;
   return "Gatehouse could not finish the check because of an internal error.";
 }
 
