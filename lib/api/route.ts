@@ -30,7 +30,7 @@ import {
   type SessionSettings,
 } from "@/lib/auth/session";
 import { AccountError, type User } from "@/lib/auth/users";
-import { describeError, logEvent, runWithRequestContext, type RequestContext } from "@/lib/log";
+import { describeError, logEvent, redactSecrets, runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, UpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 import { readCappedText } from "@/lib/read-capped";
 
@@ -399,11 +399,22 @@ function toResponse(reply: Reply): NextResponse {
       },
     });
   }
-  return NextResponse.json(reply.json, { status: reply.status, headers: reply.headers });
+  return jsonResponse(reply.json, reply.status, reply.headers);
 }
 
 function errorResponse(error: ApiError, requestId: string): NextResponse {
-  return NextResponse.json(errorBody(error, requestId), { status: error.status, headers: error.headers });
+  return jsonResponse(errorBody(error, requestId), error.status, error.headers);
+}
+
+/**
+ * A JSON answer with every registered key removed, in whatever encoding an upstream may have echoed it (an
+ * account field, an error message): Gatehouse's keys never reach a client, even through the upstream's own text.
+ */
+function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): NextResponse {
+  return new NextResponse(redactSecrets(JSON.stringify(body)), {
+    status,
+    headers: { ...headers, "Content-Type": "application/json" },
+  });
 }
 
 function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {

@@ -9,6 +9,7 @@ import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/api/sc
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
+import { redactSecrets } from "@/lib/log";
 
 import { openCode, sealCode } from "./code-seal";
 import { purchaseCodeLast4 } from "./history";
@@ -422,7 +423,7 @@ export async function recordBulkResult(db: Db, jobId: string, idx: number, outco
     .updateTable("bulk_job_codes")
     .set((eb) => ({
       status: outcome.status,
-      reason: outcome.status === "valid" ? null : outcome.reason,
+      reason: outcome.status === "valid" ? null : redactSecrets(outcome.reason),
       item_id: purchase?.item.id ?? null,
       item_name: purchase?.item.name ?? null,
       license_type: purchase?.license_type ?? null,

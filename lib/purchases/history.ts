@@ -18,7 +18,7 @@ import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/auth/fields";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
-import { describeError, logEvent } from "@/lib/log";
+import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
 import { CSV_BOM, csvLine } from "./csv";
 import { normalisePurchaseCode } from "./normalise";
@@ -63,7 +63,8 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
       code_hash: hashPurchaseCode(input.code, hashKey),
       code_last4: purchaseCodeLast4(input.code),
       outcome: input.outcome,
-      reason: input.reason,
+      // The upstream's words may echo a key: stored without it, like every log line.
+      reason: input.reason === null ? null : redactSecrets(input.reason),
       item_id: purchase?.item.id ?? null,
       item_name: purchase?.item.name ?? null,
       license_type: purchase?.license_type ?? null,
