@@ -3,7 +3,7 @@
 // generated from them (lib/api/openapi.ts), so the contract lives here once.
 import type { z } from "zod";
 
-import type { AuditAction } from "@/lib/auth/audit-actions";
+import type { AuditAction, AuditOutcome } from "@/lib/auth/audit-actions";
 import type { Permission as AccountPermission } from "@/lib/auth/permissions";
 import type { Area } from "@/lib/config/areas";
 
@@ -69,7 +69,10 @@ export interface AuditFacts {
 }
 
 export interface AuditSpec {
-  action: AuditAction;
+  /** What was done; a function when one operation does several things (a report's update or regeneration). */
+  action: AuditAction | ((facts: AuditFacts) => AuditAction);
+  /** What happened, when "success" / "failure" / "denied" would not say it (a purchase check: valid, invalid, failed). */
+  outcome?: (facts: AuditFacts, error: ErrorCode | null) => AuditOutcome;
   target?: (facts: AuditFacts) => AuditTargetSpec | null;
   /** Small facts worth keeping (never a credential: lib/auth/audit.ts refuses keys that look like one). */
   detail?: (facts: AuditFacts) => Record<string, string | number | boolean | null | string[]>;
@@ -171,7 +174,8 @@ export const operations = {
     success: { status: 200, description: "The updated report", schema: dataEnvelope(ReportSchema) },
     notFound: "There is no report with id {id}.",
     audit: {
-      action: "report.update",
+      // Regenerating a report's results is its own act, not a change of its settings.
+      action: ({ body }) => (body.results === true ? "report.regenerate" : "report.update"),
       target: ({ params }) => reportTarget(params.id),
       detail: ({ body }) => ({ changes: Object.keys(body) }),
     },
@@ -273,6 +277,8 @@ export const operations = {
     rateLimit: "purchase",
     audit: {
       action: "purchase.validate",
+      outcome: ({ data }, error) =>
+        error === "forbidden" || error === "rate_limited" ? "denied" : error !== null ? "failed" : field(data, "valid") === true ? "valid" : "invalid",
       target: ({ data, body }) => {
         const checked = field(data, "checked_code");
         const code = typeof checked === "string" ? checked : body.purchase_code;

@@ -291,8 +291,11 @@ async function auditOperation(spec: OperationSpec, state: RequestState, status: 
   // A known user means authorize() has loaded the accounts.
   const accounts = state.accounts;
   if (!audit || !state.user || !accounts) return;
-  const outcome = error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure";
-  const entry: AuditEntry = { userId: state.user.id, userEmail: state.user.email, action: audit.action, target: null, outcome, requestId: state.requestId };
+  const outcome =
+    audit.outcome?.(state.facts, error?.code ?? null) ??
+    (error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure");
+  const action = typeof audit.action === "function" ? audit.action(state.facts) : audit.action;
+  const entry: AuditEntry = { userId: state.user.id, userEmail: state.user.email, action, target: null, outcome, requestId: state.requestId };
   try {
     const target = audit.target?.(state.facts) ?? null;
     entry.target = target === null ? null : auditTarget(target, accounts);

@@ -32,6 +32,7 @@ export function auditQueryString(query: AuditViewQuery): string {
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "report.create": "Report created",
   "report.update": "Report changed",
+  "report.regenerate": "Report regenerated",
   "report.delete": "Report deleted",
   "project.delete": "Project deleted",
   "purchase.validate": "Purchase code checked",

@@ -303,22 +303,27 @@ describe("the audit log", () => {
     const created = await editor.client.request("/api/reports", jsonInit("POST", { url: "https://audited.example.net/" }));
     const reportId = String(created.json.data.id);
     const updated = await editor.client.request(`/api/reports/${reportId}`, jsonInit("PATCH", { privacy: 1 }));
+    const regenerated = await editor.client.request(`/api/reports/${reportId}`, jsonInit("PATCH", { results: true }));
     const deleted = await editor.client.request(`/api/reports/${reportId}`, { method: "DELETE" });
     const projectDeleted = await editor.client.request(`/api/projects/${encodeURIComponent("audited.example.net")}`, { method: "DELETE" });
     const purchase = await editor.client.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }));
     const failed = await login(email, "not his password");
     const loggedOut = await editor.client.request("/api/auth/logout", { method: "POST" });
-    for (const res of [created, updated, deleted, projectDeleted, purchase, failed, loggedOut]) expect(res.status).toBeLessThan(500);
+    for (const res of [created, updated, regenerated, deleted, projectDeleted, purchase, failed, loggedOut]) expect(res.status).toBeLessThan(500);
 
     const rows = await auditRows({ user: email });
     const row = (action: string) => rows.find((r) => r.action === action);
     expect(row("report.create")).toMatchObject({ user_id: editor.id, target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(created) });
     expect(row("report.update")).toMatchObject({ target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(updated), detail: { changes: ["privacy"] } });
+    // A regeneration is its own action, not a change.
+    expect(rows.filter((r) => r.action === "report.update")).toHaveLength(1);
+    expect(row("report.regenerate")).toMatchObject({ target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(regenerated) });
     expect(row("report.delete")).toMatchObject({ target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(deleted) });
     expect(row("project.delete")).toMatchObject({ target: { type: "project", id: "audited.example.net" }, outcome: "success", request_id: idOf(projectDeleted) });
     expect(row("purchase.validate")).toMatchObject({
       target: { type: "purchase_code", id: expect.stringMatching(/^[0-9a-f]{64}$/) },
-      outcome: "success",
+      // What the check found, not "success".
+      outcome: "valid",
       request_id: idOf(purchase),
       detail: { valid: true, last4: FIXED_PURCHASE_CODES.expired.slice(-4) },
     });

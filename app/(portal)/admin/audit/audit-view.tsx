@@ -23,7 +23,14 @@ import { useListUrl } from "@/lib/portal/use-list-url";
 import { ListPages } from "../../list-pages";
 import styles from "../../lists.module.css";
 
-const OUTCOME_TONE: Record<AuditOutcome, BadgeTone> = { success: "success", failure: "error", denied: "warning" };
+const OUTCOME_TONE: Record<AuditOutcome, BadgeTone> = {
+  success: "success",
+  failure: "error",
+  denied: "warning",
+  valid: "success",
+  invalid: "warning",
+  failed: "error",
+};
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((action) => ({ value: action, label: AUDIT_ACTION_LABELS[action] }));
 
 function detailText(detail: Record<string, unknown> | null): string {
