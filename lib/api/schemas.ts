@@ -338,18 +338,42 @@ export const PurchaseHistoryEntrySchema = z.object({
 });
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 
+const historyFilters = {
+  outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+  user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
+  ...timeRange,
+};
+
+/** Where a full purchase code may be searched for: never in a URL (proxies' access logs, the browser's downloads). */
+export const PURCHASE_HISTORY_SEARCH_PATH = "/api/purchases/history/search";
+
 export const PurchaseHistoryQuerySchema = z
   .strictObject({
-    outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+    ...historyFilters,
     item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
-    user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
-    ...timeRange,
-    code: rawPurchaseCode.optional().describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
+    code: z
+      .never({ error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}` })
+      .optional()
+      .describe(`Refused: a full code is searched with POST ${PURCHASE_HISTORY_SEARCH_PATH}`),
     per_page: perPage.optional(),
     page: page.optional(),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
+
+export const PurchaseHistorySearchBodySchema = z
+  .strictObject({
+    code: rawPurchaseCode.describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
+    ...historyFilters,
+    item_id: z.number({ error: "must be an item id (a whole number)" }).int("must be a whole number").positive("must be a positive item id").max(Number.MAX_SAFE_INTEGER).optional().describe("Only checks of purchases of this item"),
+    per_page: z
+      .union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)], { error: "must be one of: 10, 25, 50, 100" })
+      .optional()
+      .describe("Checks per page: 25 (default), 10, 50 or 100; ignored by the CSV"),
+    page: z.number({ error: "must be a page number" }).int("must be a whole number").min(1, "starts at 1").max(999_999).optional().describe("Page number, from 1; ignored by the CSV"),
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
+export type PurchaseHistorySearch = z.output<typeof PurchaseHistorySearchBodySchema>;
 
 export const BulkCreateBodySchema = z.strictObject({
   codes: z

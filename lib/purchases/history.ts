@@ -102,8 +102,11 @@ export async function purchaseHistorySummary(db: Db, hashKey: string, code: stri
   };
 }
 
-/** The history's filters: the query of GET /api/purchases/history without its page. */
-export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page">;
+/**
+ * The history's filters: the query of GET /api/purchases/history without its page, plus a full `code` (which
+ * only the body of POST /api/purchases/history/search carries).
+ */
+export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page" | "code"> & { code?: string };
 
 interface ResolvedFilters {
   outcome?: PurchaseOutcome;
@@ -138,7 +141,7 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.code !== undefined) {
     const cleaned = normalisePurchaseCode(filters.code);
     if (!cleaned.ok) {
-      throw new ApiError("invalid_input", "Invalid query parameter: code. See fields for details.", { fields: { code: cleaned.reason } });
+      throw new ApiError("invalid_input", "Invalid field: code. See fields for details.", { fields: { code: cleaned.reason } });
     }
     resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
   }

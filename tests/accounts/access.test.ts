@@ -119,6 +119,18 @@ const ROUTES: MatrixRoute[] = [
   },
   { name: "GET /api/purchases/history", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history" }) },
   { name: "GET /api/purchases/history.csv", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history.csv" }) },
+  {
+    name: "POST /api/purchases/history/search",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/history/search", init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }) }),
+  },
+  {
+    name: "POST /api/purchases/history/search.csv",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/history/search.csv", init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }) }),
+  },
   { name: "GET /api/purchases/bulk", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/bulk" }) },
   {
     name: "POST /api/purchases/bulk",

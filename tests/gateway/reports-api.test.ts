@@ -335,6 +335,8 @@ describe("GET /api/openapi.json", () => {
         "POST /api/purchases/validate validatePurchase",
         "GET /api/purchases/history listPurchaseHistory",
         "GET /api/purchases/history.csv exportPurchaseHistory",
+        "POST /api/purchases/history/search searchPurchaseHistory",
+        "POST /api/purchases/history/search.csv exportPurchaseHistorySearch",
         "GET /api/purchases/bulk listBulkJobs",
         "POST /api/purchases/bulk createBulkJob",
         "GET /api/purchases/bulk/{id} getBulkJob",
