@@ -340,7 +340,7 @@ export const operations = {
     method: "POST",
     path: "/api/purchases/bulk",
     summary:
-      "Start checking up to 500 codes on the server (at most 3 upstream calls at once; the item service's 429s are waited out). Counts against the hourly bulk allowance (PURCHASE_BULK_LIMIT_PER_HOUR); a batch over it is refused with the time it could run",
+      "Start checking up to 500 codes on the server (at most 3 upstream calls at once; the item service's 429s are waited out). Every distinct code, refused ones too, counts against the hourly bulk allowance (PURCHASE_BULK_LIMIT_PER_HOUR), and a user may start at most 200 jobs in 24 hours; a batch over either is refused (429) with the time it could run",
     tag: "Purchases",
     permission: "purchases:validate",
     area: "items",
