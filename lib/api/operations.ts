@@ -417,9 +417,11 @@ export const operations = {
     id: "ready",
     method: "GET",
     path: "/api/ready",
-    summary: "Readiness: 200 when every configured area answers and accepts its key, else 503 (same body)",
+    summary:
+      "Readiness: 200 when every configured area answered the last check (made at most every 5 s, whoever asks) and accepts its key, else 503 (same body). Which area and why only for an admin's session or Authorization: Bearer <READINESS_TOKEN>",
     tag: "Operations",
     permission: "public",
+    optionalSession: true,
     success: { status: 200, description: "Ready (503 with the same body when not)", schema: ReadinessSchema },
   },
   login: {

@@ -129,11 +129,13 @@ export const BreakerSchema = z.object({
 });
 export const ReadinessSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
-  mode: z.enum(["configured", "demo"]),
-  areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }),
+  checked_at: isoTimestamp.describe("When the upstreams were last asked (at most every 5 s, whoever asks)"),
+  mode: z.enum(["configured", "demo"]).optional().describe("Detail: for an admin's session or Authorization: Bearer <READINESS_TOKEN>"),
+  areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }).optional().describe("Detail, as mode"),
   breakers: z
     .object({ reports: BreakerSchema.optional(), items: BreakerSchema.optional() })
-    .describe("The circuit breaker of each configured area"),
+    .optional()
+    .describe("Detail, as mode: the circuit breaker of each configured area"),
   shutting_down: z.boolean().optional().describe("true after SIGTERM, while requests in flight finish"),
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;
