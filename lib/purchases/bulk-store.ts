@@ -202,7 +202,7 @@ async function estimate(db: Db, job: BulkJobRow, counts: Counts, now: number): P
 function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
   return {
     index: row.idx,
-    code: openCode(row.code_sealed, hashKey) ?? `…${row.code_last4}`,
+    code: openCode(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…"),
     occurrences: row.occurrences,
     status: row.status as BulkResult["status"],
     reason: row.reason,

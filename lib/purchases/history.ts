@@ -14,7 +14,7 @@ import type {
   PurchaseHistorySummarySchema,
   PurchaseOutcome,
 } from "@/lib/api/schemas";
-import { hashPurchaseCode } from "@/lib/auth/audit";
+import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/auth/fields";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
@@ -42,14 +42,8 @@ export interface PurchaseCheckRecordInput {
   requestId?: string | null;
 }
 
-/**
- * The characters of a code the history shows: its last 4, but never more than half of it, so that no short
- * code is ever kept whole.
- */
-export function purchaseCodeLast4(code: string): string {
-  const chars = Array.from(code);
-  return chars.slice(chars.length - Math.min(4, Math.floor(chars.length / 2))).join("");
-}
+// The characters of a code the history shows: the same rule as the audit log's (lib/auth/audit.ts).
+export { purchaseCodeLast4 };
 
 export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
   if (input.code === "") throw new RangeError("recordPurchaseCheck: the code is empty");

@@ -38,6 +38,7 @@ import {
   type HistoryViewQuery,
 } from "@/lib/portal/purchase-history-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
+import { purchaseCodeLast4 } from "@/lib/auth/audit-text";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
 import { ListPages } from "../../list-pages";
@@ -51,8 +52,9 @@ export interface ItemOption {
 
 const OUTCOME_OPTIONS = HISTORY_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
 
-/** "••••1111", read as "ending 1111": the rest of the code is not kept. */
+/** "••••1111", read as "ending 1111": the rest of the code is not kept (none of it, for a code under 16 characters). */
 function CodeEnding({ last4 }: { last4: string }) {
+  if (last4 === "") return <span className={styles.muted}>Too short to show</span>;
   return (
     <code className={historyStyles.code}>
       <span aria-hidden="true">••••</span>
@@ -240,7 +242,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
       </div>
       {code ? (
         <p className={historyStyles.codeNote}>
-          Showing the checks of the code ending <code>{code.slice(-4)}</code>.
+          Showing the checks of {purchaseCodeLast4(code) ? <>the code ending <code>{purchaseCodeLast4(code)}</code></> : "the code you entered"}.
         </p>
       ) : null}
 
