@@ -29,6 +29,7 @@ export const ERROR_STATUS = {
   upstream_bad_response: 502,
   upstream_error: 502,
   area_not_configured: 503,
+  server_busy: 503,
   upstream_unavailable: 503,
   upstream_timeout: 504,
 } as const;

@@ -54,9 +54,9 @@ export type Permission = AccountPermission | "signed_in" | "public";
 
 /** What an audited operation was about, from its validated input and its answer's `data`. */
 export type AuditTargetSpec =
-  | { type: "report"; id: string }
+  | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
-  | { type: "user"; id: string }
+  | { type: "user"; id: string; label?: string | null }
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
 
@@ -82,13 +82,17 @@ export interface AuditSpec {
 const field = (value: unknown, name: string): unknown =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 const text = (value: unknown): string | null => (typeof value === "string" || typeof value === "number" ? String(value) : null);
-function reportTarget(id: unknown): AuditTargetSpec | null {
+/** A report by id, with its URL when the answer carries it (the row then reads by name). */
+function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
-  return value === null ? null : { type: "report", id: value };
+  const url = field(data, "url");
+  return value === null ? null : { type: "report", id: value, label: typeof url === "string" ? url : null };
 }
-function userTarget(id: unknown): AuditTargetSpec | null {
+/** A user by id, with his email when the answer carries it. */
+function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
-  return value === null ? null : { type: "user", id: value };
+  const email = field(data, "email");
+  return value === null ? null : { type: "user", id: value, label: typeof email === "string" ? email : null };
 }
 
 export interface OperationSpec {
@@ -158,7 +162,7 @@ export const operations = {
     success: { status: 201, description: "The new report", schema: dataEnvelope(ReportSchema) },
     audit: {
       action: "report.create",
-      target: ({ data }) => reportTarget(field(data, "id")),
+      target: ({ data }) => reportTarget(field(data, "id"), data),
     },
   },
   updateReport: {
@@ -177,8 +181,8 @@ export const operations = {
     audit: {
       // Regenerating a report's results is its own act, not a change of its settings.
       action: ({ body }) => (body.results === true ? "report.regenerate" : "report.update"),
-      target: ({ params }) => reportTarget(params.id),
-      detail: ({ body }) => ({ changes: Object.keys(body) }),
+      target: ({ params, data }) => reportTarget(params.id, data),
+      detail: ({ body }) => ({ changes: Object.keys(body), ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}) }),
     },
   },
   deleteReport: {
@@ -434,7 +438,7 @@ export const operations = {
     query: EmptyQuerySchema,
     body: LoginBodySchema,
     success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
-    errors: ["invalid_credentials", "rate_limited"],
+    errors: ["invalid_credentials", "rate_limited", "server_busy"],
   },
   logout: {
     id: "logout",
@@ -480,7 +484,7 @@ export const operations = {
     errors: ["email_taken"],
     audit: {
       action: "user.create",
-      target: ({ data }) => userTarget(field(data, "id")),
+      target: ({ data }) => userTarget(field(data, "id"), data),
       detail: ({ body }) => ({ email: text(body.email), role: text(body.role) }),
     },
   },
@@ -499,12 +503,28 @@ export const operations = {
     errors: ["last_admin"],
     audit: {
       action: "user.update",
-      target: ({ params }) => userTarget(params.id),
+      target: ({ params, data }) => userTarget(params.id, data),
       detail: ({ body }) => ({
         changes: Object.keys(body),
         ...(typeof body.role === "string" ? { role: body.role } : {}),
         ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
       }),
+    },
+  },
+  unlockUser: {
+    id: "unlockUser",
+    method: "POST",
+    path: "/api/admin/users/{id}/unlock",
+    summary: "Clear a user's failed sign-ins, from every address: nothing then slows or refuses his next sign-in (a password reset does it too)",
+    tag: "Admin",
+    permission: "users:manage",
+    params: UserIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The user", schema: dataEnvelope(UserSchema) },
+    notFound: "There is no user with id {id}.",
+    audit: {
+      action: "user.unlock",
+      target: ({ params, data }) => userTarget(params.id, data),
     },
   },
   listAudit: {

@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   "purchase.bulk_cancel",
   "user.create",
   "user.update",
+  "user.unlock",
   "auth.login",
   "auth.login_failed",
   "auth.logout",

@@ -40,6 +40,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "purchase.bulk_cancel": "Bulk check cancelled",
   "user.create": "User added",
   "user.update": "User changed",
+  "user.unlock": "Failed sign-ins cleared",
   "auth.login": "Signed in",
   "auth.login_failed": "Sign-in refused",
   "auth.logout": "Signed out",

@@ -168,6 +168,12 @@ const ROUTES: MatrixRoute[] = [
     success: 200,
     request: (who) => ({ path: `/api/admin/users/${fixtures.userToPatch}`, init: jsonInit("PATCH", { name: `Renamed by ${who}` }) }),
   },
+  {
+    name: "POST /api/admin/users/{id}/unlock",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: `/api/admin/users/${fixtures.userToPatch}/unlock`, init: { method: "POST" } }),
+  },
   { name: "GET /api/admin/audit", allowed: MANAGE_USERS, success: 200, request: () => ({ path: "/api/admin/audit" }) },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },
   { name: "GET /api/ready", allowed: "public", success: 200, request: () => ({ path: "/api/ready" }) },

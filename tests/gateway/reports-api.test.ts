@@ -351,6 +351,7 @@ describe("GET /api/openapi.json", () => {
         "GET /api/admin/users listUsers",
         "POST /api/admin/users createUser",
         "PATCH /api/admin/users/{id} updateUser",
+        "POST /api/admin/users/{id}/unlock unlockUser",
         "GET /api/admin/audit listAudit",
       ].sort(),
     );
