@@ -69,7 +69,10 @@ async function inHashSlot<T>(work: () => Promise<T>, waitMs = HASH_WAIT_MS): Pro
   try {
     return { ran: true, value: await work() };
   } finally {
-    const next = state.waiting.shift();
+    // Newest first: under a flood the line is mostly attempts already near their deadline, and serving the one
+    // that just arrived gives a person signing in now a real chance, where first-come-first-served would make
+    // every newcomer wait behind the whole flood and time out (adaptive LIFO, as load-shedding servers do).
+    const next = state.waiting.pop();
     if (next) next();
     else state.active -= 1;
   }
