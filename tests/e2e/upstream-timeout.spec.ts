@@ -4,6 +4,7 @@
 // (10 s in production) costs a second here.
 import { expect, test, type Page } from "@playwright/test";
 
+import { PAGES_AFTER_A_TIMEOUT } from "../support/failure-pages";
 import { freePort } from "../support/gateway";
 
 import { startPortal, waitUntilReady, type RunningPortal } from "./support/portal";
@@ -41,15 +42,7 @@ test("a hung upstream: every page shows its failure card with Try again, and Try
   await sandboxControl("POST", "/faults", { path: "/seo/*", kind: "hang" });
   await sandboxControl("POST", "/faults", { path: "/market/*", kind: "hang" });
 
-  const pages: Array<[string, string, string]> = [
-    ["/reports", "The reports could not be loaded", "The reports service did not answer in time."],
-    ["/projects", "The projects could not be loaded", "The reports service did not answer in time."],
-    ["/reports/3", "The report could not be loaded", "The reports service did not answer in time."],
-    ["/items", "The items could not be loaded", "The item service did not answer in time."],
-    ["/items/1", "The item could not be loaded", "The item service did not answer in time."],
-    ["/account", "The seller account could not be loaded", "The item service did not answer in time."],
-  ];
-  for (const [path, title, message] of pages) {
+  for (const [path, title, message] of PAGES_AFTER_A_TIMEOUT) {
     const response = await page.goto(`${portal.url}${path}`);
     expect(response?.status(), path).toBe(200);
     const card = page.getByRole("alert").filter({ hasText: title });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "../support/canary";
+import { PAGES_AFTER_A_TIMEOUT } from "../support/failure-pages";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
 
@@ -23,14 +24,6 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const PAGES: Array<[string, string, string]> = [
-  ["/reports", "The reports could not be loaded", "The reports service did not answer in time."],
-  ["/projects", "The projects could not be loaded", "The reports service did not answer in time."],
-  ["/reports/3", "The report could not be loaded", "The reports service did not answer in time."],
-  ["/items", "The items could not be loaded", "The item service did not answer in time."],
-  ["/items/1", "The item could not be loaded", "The item service did not answer in time."],
-  ["/account", "The seller account could not be loaded", "The item service did not answer in time."],
-];
 
 describe("an upstream that hangs past UPSTREAM_TIMEOUT_MS, after the API was used first", () => {
   beforeAll(async () => {
@@ -44,7 +37,7 @@ describe("an upstream that hangs past UPSTREAM_TIMEOUT_MS, after the API was use
     await sandbox.clearFaults();
   });
 
-  it.each(PAGES)("%s answers 200 with the failure card and Try again", async (path, title, message) => {
+  it.each(PAGES_AFTER_A_TIMEOUT)("%s answers 200 with the failure card and Try again", async (path, title, message) => {
     const res = await admin.request(path);
     expect(res.status).toBe(200);
     expect(res.text).toContain(title);
