@@ -139,7 +139,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     },
     // The audit log as a ledger (issue 15): repeated denials collapse into one row with a count, and a row keeps
     // the name its target had (a report's URL, a user's email) so that it reads the same after the target goes.
-    "2026-11-24-001-audit-ledger": {
+    "2026-12-02-001-audit-ledger": {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable("audit_log").addColumn("repeat_count", "integer", (c) => c.notNull().defaultTo(1)).execute();
         await db.schema.alterTable("audit_log").addColumn("last_at", "text").execute();
