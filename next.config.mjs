@@ -10,6 +10,9 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // forbidden() in pages (lib/auth/current-user.ts requirePageUser) renders app/forbidden.tsx with a 403.
   experimental: { authInterrupts: true },
+  // The password-strength dictionaries (several MB) are loaded once by Node from node_modules, instead of being
+  // copied into every server chunk that can set a password.
+  serverExternalPackages: ["@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "@zxcvbn-ts/language-en"],
 };
 
 export default nextConfig;

@@ -62,6 +62,11 @@ export interface DataTableProps<Row, Key extends string = string> {
   /** Shown when rows is empty; say why and what to do ("No reports match. Clear the filters"). */
   empty?: ReactNode;
   skeletonRows?: number;
+  /**
+   * On a narrow screen (a phone), show each row as a block of "header: value" lines instead of a table wider
+   * than the screen. Headers that are not plain text give no label.
+   */
+  stackOnNarrow?: boolean;
 }
 
 /** The sort a click on `column` asks for: the other direction if it is already sorted, else its first. */
@@ -86,6 +91,7 @@ export function DataTable<Row, Key extends string = string>({
   error,
   empty,
   skeletonRows = 5,
+  stackOnNarrow = false,
 }: DataTableProps<Row, Key>) {
   const captionId = useId();
 
@@ -111,7 +117,7 @@ export function DataTable<Row, Key extends string = string>({
       {busy ? <ProgressBar className={styles.progress} label={`Loading ${caption.toLowerCase()}`} /> : null}
       {/* Focusable so keyboard users can scroll a table wider than the screen. */}
       <div className={styles.scroller} role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table className={styles.table}>
+        <table className={stackOnNarrow ? `${styles.table} ${styles.stacked}` : styles.table}>
           <caption id={captionId} className={captionHidden ? "visually-hidden" : styles.caption}>
             {caption}
           </caption>
@@ -130,12 +136,13 @@ export function DataTable<Row, Key extends string = string>({
                 <tr key={rowKey(row)}>
                   {columns.map((column) => {
                     const className = cellClassName(column);
+                    const label = stackOnNarrow && typeof column.header === "string" ? column.header : undefined;
                     return column.rowHeader ? (
-                      <th key={column.id} scope="row" className={className}>
+                      <th key={column.id} scope="row" className={className} data-label={label}>
                         {column.cell(row)}
                       </th>
                     ) : (
-                      <td key={column.id} className={className}>
+                      <td key={column.id} className={className} data-label={label}>
                         {column.cell(row)}
                       </td>
                     );

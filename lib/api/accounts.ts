@@ -3,6 +3,7 @@
 import "server-only";
 
 import type { AuditRecord } from "@/lib/auth/audit";
+import { auditSummary } from "@/lib/auth/audit-text";
 import { PERMISSIONS, can } from "@/lib/auth/permissions";
 import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
@@ -35,10 +36,14 @@ export function auditRecordOutput(record: AuditRecord): AuditRecordOutput {
     at: record.at,
     user_id: record.userId,
     user_email: record.userEmail,
+    user_name: record.userName,
     action: record.action,
     target: record.target,
     outcome: record.outcome,
     request_id: record.requestId,
     detail: record.detail,
+    summary: auditSummary(record),
+    count: record.count,
+    last_at: record.lastAt,
   };
 }

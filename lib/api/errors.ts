@@ -31,6 +31,7 @@ export const ERROR_STATUS = {
   upstream_bad_response: 502,
   upstream_error: 502,
   area_not_configured: 503,
+  server_busy: 503,
   upstream_unavailable: 503,
   upstream_timeout: 504,
 } as const;
@@ -79,18 +80,22 @@ export function errorBody(error: ApiError, requestId: string) {
  * parameter", "field", "path segment") so that the message tells a person what to fix.
  */
 export function invalidInput(error: z.ZodError, where: string): ApiError {
-  const fields: Record<string, string> = {};
+  // Field names come from the client: `__proto__` or `constructor` must be keys like any other, not inherited.
+  const fields: Record<string, string> = Object.create(null);
+  const name = (key: string, message: string) => {
+    if (!Object.hasOwn(fields, key)) fields[key] = message;
+  };
   const general: string[] = [];
   for (const issue of error.issues) {
     if (issue.code === "unrecognized_keys") {
-      for (const key of issue.keys) fields[key] ??= `Unknown ${where}.`;
+      for (const key of issue.keys) name(key, `Unknown ${where}.`);
     } else if (issue.path.length === 0) {
       // About the input as a whole (not an object, nothing to update): no field to name.
       general.push(issue.message);
     } else {
-      const name = issue.path.map(String).join(".");
+      const field = issue.path.map(String).join(".");
       // The accounts' field schemas already name their field ("email must be…").
-      fields[name] ??= issue.message.startsWith(`${name} `) ? issue.message : `${name} ${issue.message}`;
+      name(field, issue.message.startsWith(`${field} `) ? issue.message : `${field} ${issue.message}`);
     }
   }
   const names = Object.keys(fields);

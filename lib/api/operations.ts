@@ -3,7 +3,7 @@
 // generated from them (lib/api/openapi.ts), so the contract lives here once.
 import type { z } from "zod";
 
-import type { AuditAction } from "@/lib/auth/audit-actions";
+import type { AuditAction, AuditOutcome } from "@/lib/auth/audit-actions";
 import type { Permission as AccountPermission } from "@/lib/auth/permissions";
 import type { Area } from "@/lib/config/areas";
 
@@ -30,6 +30,7 @@ import {
   PurchaseCheckSchema,
   PurchaseHistoryEntrySchema,
   PurchaseHistoryQuerySchema,
+  PurchaseHistorySearchBodySchema,
   PurchaseValidateBodySchema,
   ReadinessSchema,
   ReportCreateBodySchema,
@@ -53,9 +54,9 @@ export type Permission = AccountPermission | "signed_in" | "public";
 
 /** What an audited operation was about, from its validated input and its answer's `data`. */
 export type AuditTargetSpec =
-  | { type: "report"; id: string }
+  | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
-  | { type: "user"; id: string }
+  | { type: "user"; id: string; label?: string | null }
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
 
@@ -69,7 +70,10 @@ export interface AuditFacts {
 }
 
 export interface AuditSpec {
-  action: AuditAction;
+  /** What was done; a function when one operation does several things (a report's update or regeneration). */
+  action: AuditAction | ((facts: AuditFacts) => AuditAction);
+  /** What happened, when "success" / "failure" / "denied" would not say it (a purchase check: valid, invalid, failed). */
+  outcome?: (facts: AuditFacts, error: ErrorCode | null) => AuditOutcome;
   target?: (facts: AuditFacts) => AuditTargetSpec | null;
   /** Small facts worth keeping (never a credential: lib/auth/audit.ts refuses keys that look like one). */
   detail?: (facts: AuditFacts) => Record<string, string | number | boolean | null | string[]>;
@@ -78,13 +82,17 @@ export interface AuditSpec {
 const field = (value: unknown, name: string): unknown =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
 const text = (value: unknown): string | null => (typeof value === "string" || typeof value === "number" ? String(value) : null);
-function reportTarget(id: unknown): AuditTargetSpec | null {
+/** A report by id, with its URL when the answer carries it (the row then reads by name). */
+function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
-  return value === null ? null : { type: "report", id: value };
+  const url = field(data, "url");
+  return value === null ? null : { type: "report", id: value, label: typeof url === "string" ? url : null };
 }
-function userTarget(id: unknown): AuditTargetSpec | null {
+/** A user by id, with his email when the answer carries it. */
+function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
-  return value === null ? null : { type: "user", id: value };
+  const email = field(data, "email");
+  return value === null ? null : { type: "user", id: value, label: typeof email === "string" ? email : null };
 }
 
 export interface OperationSpec {
@@ -160,7 +168,7 @@ export const operations = {
     success: { status: 201, description: "The new report", schema: dataEnvelope(ReportSchema) },
     audit: {
       action: "report.create",
-      target: ({ data }) => reportTarget(field(data, "id")),
+      target: ({ data }) => reportTarget(field(data, "id"), data),
     },
   },
   updateReport: {
@@ -177,9 +185,10 @@ export const operations = {
     success: { status: 200, description: "The updated report", schema: dataEnvelope(ReportSchema) },
     notFound: "There is no report with id {id}.",
     audit: {
-      action: "report.update",
-      target: ({ params }) => reportTarget(params.id),
-      detail: ({ body }) => ({ changes: Object.keys(body) }),
+      // Regenerating a report's results is its own act, not a change of its settings.
+      action: ({ body }) => (body.results === true ? "report.regenerate" : "report.update"),
+      target: ({ params, data }) => reportTarget(params.id, data),
+      detail: ({ body }) => ({ changes: Object.keys(body), ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}) }),
     },
   },
   deleteReport: {
@@ -279,6 +288,8 @@ export const operations = {
     rateLimit: "purchase",
     audit: {
       action: "purchase.validate",
+      outcome: ({ data }, error) =>
+        error === "forbidden" || error === "rate_limited" ? "denied" : error !== null ? "failed" : field(data, "valid") === true ? "valid" : "invalid",
       target: ({ data, body }) => {
         const checked = field(data, "checked_code");
         const code = typeof checked === "string" ? checked : body.purchase_code;
@@ -294,7 +305,8 @@ export const operations = {
     id: "listPurchaseHistory",
     method: "GET",
     path: "/api/purchases/history",
-    summary: "Every purchase check (single and bulk), newest first, filtered and paginated; `code` finds a full code through its keyed hash",
+    summary:
+      "Every purchase check (single and bulk), newest first, filtered and paginated. A full code is never accepted in the URL: search it with POST /api/purchases/history/search",
     tag: "Purchases",
     permission: "purchases:validate",
     query: PurchaseHistoryQuerySchema,
@@ -310,12 +322,35 @@ export const operations = {
     query: PurchaseHistoryQuerySchema,
     success: { status: 200, description: "CSV with a header row", contentType: "text/csv" },
   },
+  searchPurchaseHistory: {
+    id: "searchPurchaseHistory",
+    method: "POST",
+    path: "/api/purchases/history/search",
+    summary:
+      "The checks of one full purchase code (found through its keyed hash), with the same filters and pages as the list. The code travels in the body, never in a URL that proxies and browsers keep",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    query: EmptyQuerySchema,
+    body: PurchaseHistorySearchBodySchema,
+    success: { status: 200, description: "One page of checks", schema: pageEnvelope(PurchaseHistoryEntrySchema) },
+  },
+  exportPurchaseHistorySearch: {
+    id: "exportPurchaseHistorySearch",
+    method: "POST",
+    path: "/api/purchases/history/search.csv",
+    summary: "The checks of one full purchase code as CSV, with the same filters (page and per_page ignored), newest first",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    query: EmptyQuerySchema,
+    body: PurchaseHistorySearchBodySchema,
+    success: { status: 200, description: "CSV with a header row", contentType: "text/csv" },
+  },
   createBulkJob: {
     id: "createBulkJob",
     method: "POST",
     path: "/api/purchases/bulk",
     summary:
-      "Start checking up to 500 codes on the server (at most 3 upstream calls at once; the item service's 429s are waited out). Counts against the hourly bulk allowance (PURCHASE_BULK_LIMIT_PER_HOUR); a batch over it is refused with the time it could run",
+      "Start checking up to 500 codes on the server (at most 3 upstream calls at once; the item service's 429s are waited out). Every distinct code, refused ones too, counts against the hourly bulk allowance (PURCHASE_BULK_LIMIT_PER_HOUR), and a user may start at most 200 jobs in 24 hours; a batch over either is refused (429) with the time it could run",
     tag: "Purchases",
     permission: "purchases:validate",
     area: "items",
@@ -392,9 +427,11 @@ export const operations = {
     id: "ready",
     method: "GET",
     path: "/api/ready",
-    summary: "Readiness: 200 when every configured area answers and accepts its key, else 503 (same body)",
+    summary:
+      "Readiness: 200 when every configured area answered the last check (made at most every 5 s, whoever asks) and accepts its key, else 503 (same body). Which area and why only for an admin's session or Authorization: Bearer <METRICS_TOKEN>",
     tag: "Operations",
     permission: "public",
+    optionalSession: true,
     success: { status: 200, description: "Ready (503 with the same body when not)", schema: ReadinessSchema },
   },
   login: {
@@ -408,7 +445,7 @@ export const operations = {
     body: LoginBodySchema,
     form: { page: "/login" },
     success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
-    errors: ["invalid_credentials", "rate_limited"],
+    errors: ["invalid_credentials", "rate_limited", "server_busy"],
   },
   logout: {
     id: "logout",
@@ -454,7 +491,7 @@ export const operations = {
     errors: ["email_taken"],
     audit: {
       action: "user.create",
-      target: ({ data }) => userTarget(field(data, "id")),
+      target: ({ data }) => userTarget(field(data, "id"), data),
       detail: ({ body }) => ({ email: text(body.email), role: text(body.role) }),
     },
   },
@@ -473,12 +510,28 @@ export const operations = {
     errors: ["last_admin"],
     audit: {
       action: "user.update",
-      target: ({ params }) => userTarget(params.id),
+      target: ({ params, data }) => userTarget(params.id, data),
       detail: ({ body }) => ({
         changes: Object.keys(body),
         ...(typeof body.role === "string" ? { role: body.role } : {}),
         ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
       }),
+    },
+  },
+  unlockUser: {
+    id: "unlockUser",
+    method: "POST",
+    path: "/api/admin/users/{id}/unlock",
+    summary: "Clear a user's failed sign-ins, from every address: nothing then slows or refuses his next sign-in (a password reset does it too)",
+    tag: "Admin",
+    permission: "users:manage",
+    params: UserIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The user", schema: dataEnvelope(UserSchema) },
+    notFound: "There is no user with id {id}.",
+    audit: {
+      action: "user.unlock",
+      target: ({ params, data }) => userTarget(params.id, data),
     },
   },
   listAudit: {

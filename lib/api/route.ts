@@ -32,7 +32,7 @@ import {
   type SessionSettings,
 } from "@/lib/auth/session";
 import { isAccountError, type User } from "@/lib/auth/users";
-import { describeError, logEvent, runWithRequestContext, type RequestContext } from "@/lib/log";
+import { describeError, logEvent, redactSecrets, runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, isUpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 import { safeNextPath } from "@/lib/portal/safe-next";
 import { readCappedText } from "@/lib/read-capped";
@@ -306,8 +306,11 @@ async function auditOperation(spec: OperationSpec, state: RequestState, status: 
   // A known user means authorize() has loaded the accounts.
   const accounts = state.accounts;
   if (!audit || !state.user || !accounts) return;
-  const outcome = error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure";
-  const entry: AuditEntry = { userId: state.user.id, userEmail: state.user.email, action: audit.action, target: null, outcome, requestId: state.requestId };
+  const outcome =
+    audit.outcome?.(state.facts, error?.code ?? null) ??
+    (error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure");
+  const action = typeof audit.action === "function" ? audit.action(state.facts) : audit.action;
+  const entry: AuditEntry = { userId: state.user.id, userEmail: state.user.email, action, target: null, outcome, requestId: state.requestId };
   try {
     const target = audit.target?.(state.facts) ?? null;
     entry.target = target === null ? null : auditTarget(target, accounts);
@@ -347,18 +350,32 @@ function parseWith(schema: z.ZodType | undefined, value: unknown, where: string)
   return result.data;
 }
 
-/** The query string as an object. An empty value counts as absent; a repeated parameter is refused. */
+/**
+ * The query string as an object. An empty value counts as absent; a repeated parameter is refused. A parameter
+ * named like a property of every object (`constructor`, `toString`) is an ordinary name here, so the schema
+ * refuses it as unknown like any other: the object has no prototype, and only own keys count. (A `__proto__`
+ * parameter never gets here: Next's router copies the query into a plain object, where that name is lost.)
+ */
 function queryObject(request: NextRequest): Record<string, string> {
-  const query: Record<string, string> = {};
-  const repeated: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null);
+  const repeated: Record<string, string> = Object.create(null);
+  const seen = new Set<string>();
   for (const [name, value] of request.nextUrl.searchParams) {
-    if (name in query) repeated[name] = `${name} is given more than once; give it once`;
+    if (seen.has(name)) repeated[name] = `${name} is given more than once; give it once`;
+    seen.add(name);
     if (value !== "") query[name] = value;
   }
   if (Object.keys(repeated).length > 0) {
     throw new ApiError("invalid_input", `Invalid query parameter: ${Object.keys(repeated).join(", ")}. See fields for details.`, { fields: repeated });
   }
   return query;
+}
+
+/** JSON.parse, with every object of the result made prototype-less: `__proto__` stays an ordinary own key. */
+function parseJsonWithoutPrototypes(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) =>
+    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value,
+  );
 }
 
 async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unknown> {
@@ -372,7 +389,7 @@ async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unk
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = parseJsonWithoutPrototypes(text);
   } catch {
     throw new ApiError("invalid_json", "The request body is not valid JSON.");
   }
@@ -447,11 +464,22 @@ function toResponse(reply: Reply): NextResponse {
       },
     });
   }
-  return NextResponse.json(reply.json, { status: reply.status, headers: reply.headers });
+  return jsonResponse(reply.json, reply.status, reply.headers);
 }
 
 function errorResponse(error: ApiError, requestId: string): NextResponse {
-  return NextResponse.json(errorBody(error, requestId), { status: error.status, headers: error.headers });
+  return jsonResponse(errorBody(error, requestId), error.status, error.headers);
+}
+
+/**
+ * A JSON answer with every registered key removed, in whatever encoding an upstream may have echoed it (an
+ * account field, an error message): Gatehouse's keys never reach a client, even through the upstream's own text.
+ */
+function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): NextResponse {
+  return new NextResponse(redactSecrets(JSON.stringify(body)), {
+    status,
+    headers: { ...headers, "Content-Type": "application/json" },
+  });
 }
 
 function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {

@@ -129,11 +129,13 @@ export const BreakerSchema = z.object({
 });
 export const ReadinessSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
-  mode: z.enum(["configured", "demo"]),
-  areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }),
+  checked_at: isoTimestamp.describe("When the upstreams were last asked (at most every 5 s, whoever asks)"),
+  mode: z.enum(["configured", "demo"]).optional().describe("Detail: for an admin's session or Authorization: Bearer <METRICS_TOKEN>"),
+  areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }).optional().describe("Detail, as mode"),
   breakers: z
     .object({ reports: BreakerSchema.optional(), items: BreakerSchema.optional() })
-    .describe("The circuit breaker of each configured area"),
+    .optional()
+    .describe("Detail, as mode: the circuit breaker of each configured area"),
   shutting_down: z.boolean().optional().describe("true after SIGTERM, while requests in flight finish"),
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;
@@ -338,18 +340,42 @@ export const PurchaseHistoryEntrySchema = z.object({
 });
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 
+const historyFilters = {
+  outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+  user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
+  ...timeRange,
+};
+
+/** Where a full purchase code may be searched for: never in a URL (proxies' access logs, the browser's downloads). */
+export const PURCHASE_HISTORY_SEARCH_PATH = "/api/purchases/history/search";
+
 export const PurchaseHistoryQuerySchema = z
   .strictObject({
-    outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+    ...historyFilters,
     item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
-    user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
-    ...timeRange,
-    code: rawPurchaseCode.optional().describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
+    code: z
+      .never({ error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}` })
+      .optional()
+      .describe(`Refused: a full code is searched with POST ${PURCHASE_HISTORY_SEARCH_PATH}`),
     per_page: perPage.optional(),
     page: page.optional(),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
+
+export const PurchaseHistorySearchBodySchema = z
+  .strictObject({
+    code: rawPurchaseCode.describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
+    ...historyFilters,
+    item_id: z.number({ error: "must be an item id (a whole number)" }).int("must be a whole number").positive("must be a positive item id").max(Number.MAX_SAFE_INTEGER).optional().describe("Only checks of purchases of this item"),
+    per_page: z
+      .union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)], { error: "must be one of: 10, 25, 50, 100" })
+      .optional()
+      .describe("Checks per page: 25 (default), 10, 50 or 100; ignored by the CSV"),
+    page: z.number({ error: "must be a page number" }).int("must be a whole number").min(1, "starts at 1").max(999_999).optional().describe("Page number, from 1; ignored by the CSV"),
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
+export type PurchaseHistorySearch = z.output<typeof PurchaseHistorySearchBodySchema>;
 
 export const BulkCreateBodySchema = z.strictObject({
   codes: z
@@ -456,17 +482,26 @@ export const UserUpdateBodySchema = updateUserInput;
 
 export const AuditRecordSchema = z.object({
   id: z.number().int(),
-  at: isoTimestamp,
+  at: isoTimestamp.describe("When it happened (the first time, when count > 1)"),
   user_id: z.string().nullable().describe("Who acted; null for the CLI or an unknown email"),
   user_email: z.string().nullable(),
+  user_name: z.string().nullable().describe("The acting user's name as it is now; null when unknown or gone"),
   action: z.enum(AUDIT_ACTIONS),
   target: z
-    .object({ type: z.enum(["report", "project", "user", "purchase_code"]), id: z.string() })
+    .object({
+      type: z.enum(["report", "project", "user", "purchase_code"]),
+      id: z.string().describe("A report id, a project name, a user id, or a purchase code's keyed hash"),
+      label: z.string().nullable().describe("Its name when the row was written: a report's URL, a user's email"),
+      name: z.string().nullable().describe("A user target's name as it is now"),
+    })
     .nullable()
-    .describe("A report id, a project name, a user id, or a purchase code's keyed hash (its last 4 characters in detail.last4)"),
-  outcome: z.enum(AUDIT_OUTCOMES),
-  request_id: z.string().nullable(),
+    .describe("What it was about. A purchase code's last 4 characters, when kept, are in detail.last4"),
+  outcome: z.enum(AUDIT_OUTCOMES).describe("success, failure or denied; a purchase check: valid, invalid or failed"),
+  request_id: z.string().nullable().describe("The first request's, when count > 1"),
   detail: z.record(z.string(), z.unknown()).nullable(),
+  summary: z.string().describe("The detail in words, for a person"),
+  count: z.number().int().positive().describe("How many times: a denial repeated within 15 minutes is counted on one row"),
+  last_at: isoTimestamp.nullable().describe("When it last happened, when count > 1"),
 });
 export type AuditRecordOutput = z.infer<typeof AuditRecordSchema>;
 

@@ -4,6 +4,7 @@
 export const AUDIT_ACTIONS = [
   "report.create",
   "report.update",
+  "report.regenerate",
   "report.delete",
   "project.delete",
   "purchase.validate",
@@ -12,11 +13,16 @@ export const AUDIT_ACTIONS = [
   "user.create",
   "user.update",
   "user.delete",
+  "user.unlock",
   "auth.login",
   "auth.login_failed",
   "auth.logout",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export const AUDIT_OUTCOMES = ["success", "failure", "denied"] as const;
+/**
+ * What happened: success, failure (it did not happen), denied (refused by a permission or a limit). A purchase
+ * check says what it found instead of "success": valid, invalid, or failed (no answer could be had).
+ */
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "valid", "invalid", "failed"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];

@@ -1,30 +1,39 @@
-// The audit log: one row per state change and per purchase validation. Append-only from the app's side.
-// Purchase codes are kept as a keyed hash plus their last 4 characters; passwords and keys never.
+// The audit log: one row per state change and per purchase validation. Append-only from the app's side, except
+// that a denial repeated within DENIAL_COLLAPSE_MS is counted on the row of the first (so 2,000 throttled sign-ins
+// for one email are one row, "2,000 times", not 2,000 rows). Purchase codes are kept as a keyed hash, plus their
+// last 4 characters only when the code is long enough that 4 of them say nothing; passwords and keys never.
 import "server-only";
 
 import { createHmac } from "node:crypto";
 
+import { sql, type ExpressionBuilder } from "kysely";
 import { z } from "zod";
 
-import type { Db } from "@/lib/db";
-import type { AuditRow } from "@/lib/db/schema";
+import { writeTransaction, type Db } from "@/lib/db";
+import type { AuditRow, Database } from "@/lib/db/schema";
 
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome } from "./audit-actions";
+import { purchaseCodeLast4 } from "./audit-text";
 import { normalizeEmail } from "./fields";
 
 export { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome };
 
-/** What an action was about. A purchase code appears only as the output of purchaseCodeTarget(). */
+/**
+ * What an action was about. `label` is the target's name when the row is written (a report's URL, a user's
+ * email), so the row still reads by name after the target is gone. A purchase code appears only as the output
+ * of purchaseCodeTarget().
+ */
 export type AuditTarget =
-  | { type: "report"; id: string }
+  | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
-  | { type: "user"; id: string }
+  | { type: "user"; id: string; label?: string | null }
   | PurchaseCodeTarget;
 
 export interface PurchaseCodeTarget {
   type: "purchase_code";
   /** HMAC-SHA256 (hex) of the code under PURCHASE_CODE_HASH_KEY: the same code always gives the same hash. */
   hash: string;
+  /** Its last 4 characters, or "" when the code is too short for 4 of them to say nothing (purchaseCodeLast4). */
   last4: string;
 }
 
@@ -32,10 +41,16 @@ export function hashPurchaseCode(code: string, key: string): string {
   return createHmac("sha256", key).update(code.trim()).digest("hex");
 }
 
+// The rule for what of a code may be shown lives with the ledger's words (no server-only: pages use it too).
+export { PURCHASE_CODE_LAST4_MIN_LENGTH, purchaseCodeLast4 } from "./audit-text";
+
 export function purchaseCodeTarget(code: string, key: string): PurchaseCodeTarget {
   const trimmed = code.trim();
-  return { type: "purchase_code", hash: hashPurchaseCode(trimmed, key), last4: trimmed.slice(-4) };
+  return { type: "purchase_code", hash: hashPurchaseCode(trimmed, key), last4: purchaseCodeLast4(trimmed) };
 }
+
+/** Repeated denials (same who, action, target and detail) within this time are counted on one row. */
+export const DENIAL_COLLAPSE_MS = 15 * 60_000;
 
 // detail is for small facts (a reason, a changed field's name), never credentials: keys that look like one
 // are refused so a careless caller fails in tests rather than leaking into the log.
@@ -53,9 +68,9 @@ export const auditEntrySchema = z.strictObject({
   action: z.enum(AUDIT_ACTIONS),
   target: z
     .discriminatedUnion("type", [
-      z.strictObject({ type: z.literal("report"), id: z.string().min(1) }),
+      z.strictObject({ type: z.literal("report"), id: z.string().min(1), label: z.string().max(2048).nullable().optional() }),
       z.strictObject({ type: z.literal("project"), name: z.string().min(1) }),
-      z.strictObject({ type: z.literal("user"), id: z.string().min(1) }),
+      z.strictObject({ type: z.literal("user"), id: z.string().min(1), label: z.string().max(320).nullable().optional() }),
       z.strictObject({
         type: z.literal("purchase_code"),
         hash: z.string().regex(/^[0-9a-f]{64}$/, "purchase code target must hold an HMAC-SHA256 hex digest"),
@@ -80,21 +95,52 @@ export async function recordAudit(db: Db, entry: AuditEntry, { now = new Date() 
         : target.type === "purchase_code"
           ? target.hash
           : target.id;
-  const detail = target?.type === "purchase_code" ? { ...e.detail, last4: target.last4 } : e.detail;
-  await db
-    .insertInto("audit_log")
-    .values({
-      at: now.toISOString(),
-      user_id: e.userId,
-      user_email: e.userEmail === null ? null : normalizeEmail(e.userEmail),
-      action: e.action,
-      target_type: target?.type ?? null,
-      target_id: targetId,
-      outcome: e.outcome,
-      request_id: e.requestId,
-      detail: detail && Object.keys(detail).length > 0 ? JSON.stringify(detail) : null,
-    })
-    .execute();
+  const detailObject = target?.type === "purchase_code" && target.last4 !== "" ? { ...e.detail, last4: target.last4 } : e.detail;
+  const row = {
+    at: now.toISOString(),
+    user_id: e.userId,
+    user_email: e.userEmail === null ? null : normalizeEmail(e.userEmail),
+    action: e.action,
+    target_type: target?.type ?? null,
+    target_id: targetId,
+    target_label: target && (target.type === "report" || target.type === "user") ? (target.label ?? null) : null,
+    outcome: e.outcome,
+    request_id: e.requestId,
+    detail: detailObject && Object.keys(detailObject).length > 0 ? JSON.stringify(detailObject) : null,
+  };
+  if (e.outcome !== "denied") {
+    await db.insertInto("audit_log").values(row).execute();
+    return;
+  }
+  // A denial like one of the last minutes (a throttled sign-in retried by a script, a rate-limited check) is
+  // counted on that row: a flood of refusals must not flood the log, and the count says how big it was.
+  await writeTransaction(db, async (trx) => {
+    const since = new Date(now.getTime() - DENIAL_COLLAPSE_MS).toISOString();
+    const same = await trx
+      .selectFrom("audit_log")
+      .select("id")
+      .where("action", "=", row.action)
+      .where("outcome", "=", "denied")
+      .where((eb) => eb.and([sameAs(eb, "user_id", row.user_id), sameAs(eb, "user_email", row.user_email), sameAs(eb, "target_type", row.target_type), sameAs(eb, "target_id", row.target_id), sameAs(eb, "detail", row.detail)]))
+      .where((eb) => eb(eb.fn.coalesce("last_at", "at"), ">", since))
+      .orderBy("id", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    if (same) {
+      await trx
+        .updateTable("audit_log")
+        .set({ repeat_count: sql<number>`repeat_count + 1`, last_at: row.at })
+        .where("id", "=", same.id)
+        .execute();
+    } else {
+      await trx.insertInto("audit_log").values(row).execute();
+    }
+  });
+}
+
+type AuditColumn = "user_id" | "user_email" | "target_type" | "target_id" | "detail";
+function sameAs(eb: ExpressionBuilder<Database, "audit_log">, column: AuditColumn, value: string | null) {
+  return value === null ? eb(column, "is", null) : eb(column, "=", value);
 }
 
 export interface AuditRecord {
@@ -102,28 +148,46 @@ export interface AuditRecord {
   at: string;
   userId: string | null;
   userEmail: string | null;
+  /** The acting user's name as it is now; null when he is unknown or gone. */
+  userName: string | null;
   action: AuditAction;
-  /** type + id: a report id, a project name, a user id, or a purchase code's hash (its last4 is in detail). */
-  target: { type: AuditTarget["type"]; id: string } | null;
+  /**
+   * type + id: a report id, a project name, a user id, or a purchase code's hash (its last4 is in detail).
+   * `label`: the name it had then (a report's URL, a user's email); `name`: a user target's name now.
+   */
+  target: { type: AuditTarget["type"]; id: string; label: string | null; name: string | null } | null;
   outcome: AuditOutcome;
   requestId: string | null;
   detail: Record<string, unknown> | null;
+  /** How many times it happened (repeated denials are counted on one row), the last time at `lastAt`. */
+  count: number;
+  lastAt: string | null;
 }
 
-function toRecord(row: AuditRow): AuditRecord {
+type AuditRowWithNames = AuditRow & { actor_name: string | null; subject_name: string | null };
+
+function toRecord(row: AuditRowWithNames): AuditRecord {
   return {
     id: Number(row.id),
     at: row.at,
     userId: row.user_id,
     userEmail: row.user_email,
+    userName: row.actor_name,
     action: row.action as AuditAction,
     target:
       row.target_type === null || row.target_id === null
         ? null
-        : { type: row.target_type as AuditTarget["type"], id: row.target_id },
+        : {
+            type: row.target_type as AuditTarget["type"],
+            id: row.target_id,
+            label: row.target_label,
+            name: row.target_type === "user" ? row.subject_name : null,
+          },
     outcome: row.outcome as AuditOutcome,
     requestId: row.request_id,
     detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
+    count: Number(row.repeat_count),
+    lastAt: row.last_at,
   };
 }
 
@@ -172,22 +236,26 @@ export async function listAudit(db: Db, query: AuditQuery): Promise<{ rows: Audi
   let base = db.selectFrom("audit_log");
   if (q.user !== undefined) {
     const user = q.user;
-    base = base.where((eb) => eb.or([eb("user_id", "=", user), eb("user_email", "=", normalizeEmail(user))]));
+    base = base.where((eb) => eb.or([eb("audit_log.user_id", "=", user), eb("audit_log.user_email", "=", normalizeEmail(user))]));
   }
-  if (q.action !== undefined) base = base.where("action", "=", q.action);
-  if (q.from !== undefined) base = base.where("at", ">=", q.from.toISOString());
-  if (q.to !== undefined) base = base.where("at", "<=", q.to.toISOString());
+  if (q.action !== undefined) base = base.where("audit_log.action", "=", q.action);
+  if (q.from !== undefined) base = base.where("audit_log.at", ">=", q.from.toISOString());
+  if (q.to !== undefined) base = base.where("audit_log.at", "<=", q.to.toISOString());
 
   const [rows, count] = await Promise.all([
     base
-      .selectAll()
-      .orderBy("at", "desc")
-      .orderBy("id", "desc")
+      // People by name: who acted, and the user a row is about, as they are named now.
+      .leftJoin("users as actor", "actor.id", "audit_log.user_id")
+      .leftJoin("users as subject", (join) => join.onRef("subject.id", "=", "audit_log.target_id").on("audit_log.target_type", "=", "user"))
+      .selectAll("audit_log")
+      .select(["actor.name as actor_name", "subject.name as subject_name"])
+      .orderBy("audit_log.at", "desc")
+      .orderBy("audit_log.id", "desc")
       .limit(q.perPage)
       .offset((q.page - 1) * q.perPage)
       .execute(),
     base.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow(),
   ]);
   // PostgreSQL returns count(*) as a BIGINT string.
-  return { rows: rows.map(toRecord), total: Number(count.total) };
+  return { rows: rows.map((row) => toRecord(row as AuditRowWithNames)), total: Number(count.total) };
 }

@@ -35,11 +35,46 @@ export const PASSWORD_MIN_LENGTH = 12;
 // scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard.
 export const PASSWORD_MAX_LENGTH = 256;
 
+// Characters a person cannot see: format characters (zero-width space and joiners, bidi controls, the BOM) and
+// the other default-ignorable ones (variation selectors, Hangul fillers). They do not count towards the length.
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
+const CONTROL = /\p{Cc}/u;
+
+/** The password without its invisible characters: what the length and strength rules look at. */
+export function visiblePassword(password: string): string {
+  return password.replace(INVISIBLE, "");
+}
+
+/**
+ * The shape of a password, wherever one is set (admin API, users CLI, ADMIN_PASSWORD). The strength rules (common
+ * passwords, the account's email) need a dictionary and live server-side in ./password.ts, which extends this.
+ */
 export const passwordSchema = z
   .string(textError("password"))
-  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`)
-  .refine((p) => p.trim() !== "", "password must not be only whitespace");
+  .superRefine((password, ctx) => {
+    // One message at a time, the most basic first: a person fixes them in that order.
+    const control = CONTROL.exec(password);
+    if (control) {
+      const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      ctx.addIssue({ code: "custom", message: `password must not contain control characters (U+${code} at position ${control.index + 1})` });
+      return;
+    }
+    const visible = visiblePassword(password);
+    if (visible.trim() === "") {
+      ctx.addIssue({ code: "custom", message: "password must not be only spaces or invisible characters" });
+      return;
+    }
+    if (Array.from(visible).length < PASSWORD_MIN_LENGTH) {
+      ctx.addIssue({
+        code: "custom",
+        message:
+          visible.length === password.length
+            ? `password must be at least ${PASSWORD_MIN_LENGTH} characters`
+            : `password must be at least ${PASSWORD_MIN_LENGTH} characters, not counting invisible ones (such as zero-width spaces)`,
+      });
+    }
+  });
 
 /** For z.strictObject: names the unknown fields and the known ones, instead of zod's generic message. */
 export function onlyFields(known: readonly string[]) {

@@ -5,6 +5,8 @@
 // a shared store replaces this (a later issue).
 import "server-only";
 
+import { addressKey } from "./address";
+
 export interface RateLimitRule {
   limit: number;
   windowMs: number;
@@ -103,7 +105,7 @@ export function checkPurchaseRateLimit(
   now: number = Date.now(),
 ): { allowed: true } | { allowed: false; retryAfterSeconds: number; limitedBy: "user" | "ip" } {
   const limiters = purchaseLimiters(rules);
-  const ipKey = address ?? UNKNOWN_ADDRESS_BUCKET;
+  const ipKey = addressKey(address) ?? UNKNOWN_ADDRESS_BUCKET;
   const byUser = limiters.perUser.check(userId, now);
   const byIp = limiters.perIp.check(ipKey, now);
   if (!byUser.allowed || !byIp.allowed) {

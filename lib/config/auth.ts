@@ -10,7 +10,7 @@ import path from "node:path";
 import { z } from "zod";
 
 import { emailSchema } from "@/lib/auth/fields";
-import { passwordSchema } from "@/lib/auth/password";
+import { passwordProblem, passwordSchema } from "@/lib/auth/password";
 import { DEFAULT_PURCHASE_RATE_LIMITS, type PurchaseRateLimits } from "@/lib/auth/rate-limit";
 import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "@/lib/auth/request";
 
@@ -172,6 +172,9 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
   let firstAdmin: AuthConfig["firstAdmin"] = null;
   if (vars.ADMIN_EMAIL !== undefined && vars.ADMIN_PASSWORD !== undefined) {
     firstAdmin = { email: vars.ADMIN_EMAIL, password: vars.ADMIN_PASSWORD };
+    // The same rule as every other password, now that the account's email is known.
+    const problem = passwordProblem(vars.ADMIN_PASSWORD, { email: vars.ADMIN_EMAIL });
+    if (problem) problems.push({ variable: "ADMIN_PASSWORD", problem: problem.replace(/^password /, "") });
   } else if (vars.ADMIN_EMAIL !== undefined || vars.ADMIN_PASSWORD !== undefined) {
     problems.push({
       variable: vars.ADMIN_EMAIL === undefined ? "ADMIN_EMAIL" : "ADMIN_PASSWORD",

@@ -58,7 +58,12 @@ export interface EnvConfig {
   sandboxPort: number;
   /** Demo mode: the folder that holds everything the demo writes (its store, secret and sandbox state). */
   demoDataDir: string;
+  /** METRICS_TOKEN: the bearer token of monitoring systems (readiness detail); null when unset. */
+  metricsToken: string | null;
 }
+
+/** A monitoring token shorter than this could be guessed. */
+export const METRICS_TOKEN_MIN_LENGTH = 32;
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000;
 export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicyConfig = {
@@ -146,6 +151,12 @@ const apiKeySchema = z
   .min(8, "is too short to be an API key (at least 8 characters)")
   .max(4096, "is too long (at most 4096 characters)")
   .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces or line breaks (check for a pasted newline or quotes)");
+
+const metricsTokenSchema = z
+  .string()
+  .min(METRICS_TOKEN_MIN_LENGTH, `is too short to be a secret token: at least ${METRICS_TOKEN_MIN_LENGTH} characters (openssl rand -base64 32)`)
+  .max(4096, "is too long (at most 4096 characters)")
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (check for a pasted newline or quotes)");
 
 const timeoutSchema = z
   .string()
@@ -262,6 +273,7 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
   const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
   const { upstreamPolicy, shutdownTimeoutMs } = readPolicy(env, problems);
+  const metricsToken = check(problems, "METRICS_TOKEN", metricsTokenSchema, read(env, "METRICS_TOKEN"));
   return {
     reports,
     items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
@@ -270,6 +282,7 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
     shutdownTimeoutMs,
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
     demoDataDir: read(env, "DEMO_DATA_DIR") ?? DEFAULT_DEMO_DATA_DIR,
+    metricsToken: metricsToken ?? null,
   };
 }
 

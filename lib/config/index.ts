@@ -34,6 +34,8 @@ export interface GatewayConfig {
   upstreamPolicy: UpstreamPolicyConfig;
   /** How long requests in flight may take to finish after SIGTERM. */
   shutdownTimeoutMs: number;
+  /** METRICS_TOKEN: monitoring systems show it as `Authorization: Bearer …` to see readiness detail. */
+  metricsToken: string | null;
   /** "demo": both areas point at the embedded sandbox, started by Gatehouse itself. */
   mode: "configured" | "demo";
   /** Where the embedded sandbox listens in demo mode. */
@@ -46,7 +48,13 @@ const CONFIG_SLOT = Symbol.for("gatehouse.config");
 const globalSlots = globalThis as unknown as Record<symbol, Promise<GatewayConfig> | undefined>;
 
 function policyOf(env: ReturnType<typeof parseEnv>) {
-  return { upstreamTimeoutMs: env.upstreamTimeoutMs, upstreamPolicy: env.upstreamPolicy, shutdownTimeoutMs: env.shutdownTimeoutMs };
+  if (env.metricsToken) registerSecrets([env.metricsToken]);
+  return {
+    upstreamTimeoutMs: env.upstreamTimeoutMs,
+    upstreamPolicy: env.upstreamPolicy,
+    shutdownTimeoutMs: env.shutdownTimeoutMs,
+    metricsToken: env.metricsToken,
+  };
 }
 
 async function loadConfig(): Promise<GatewayConfig> {

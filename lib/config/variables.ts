@@ -44,6 +44,8 @@ export const VARIABLES = {
   PUBLIC_ORIGIN: {},
   ALLOWED_HOSTS: {},
   TRUST_PROXY: {},
+  // Monitoring
+  METRICS_TOKEN: { secret: true, demo: true },
   // Purchase checks
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },

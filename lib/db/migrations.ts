@@ -152,6 +152,20 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable("password_screening").execute();
       },
     },
+    // The audit log as a ledger (issue 15): repeated denials collapse into one row with a count, and a row keeps
+    // the name its target had (a report's URL, a user's email) so that it reads the same after the target goes.
+    "2026-12-02-001-audit-ledger": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("audit_log").addColumn("repeat_count", "integer", (c) => c.notNull().defaultTo(1)).execute();
+        await db.schema.alterTable("audit_log").addColumn("last_at", "text").execute();
+        await db.schema.alterTable("audit_log").addColumn("target_label", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("audit_log").dropColumn("target_label").execute();
+        await db.schema.alterTable("audit_log").dropColumn("last_at").execute();
+        await db.schema.alterTable("audit_log").dropColumn("repeat_count").execute();
+      },
+    },
   };
 }
 

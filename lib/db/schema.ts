@@ -6,7 +6,7 @@
 // - user ids are random UUIDs generated in code (no dialect-specific identity columns, not guessable);
 // - append-only logs use an auto-increment id (declared per dialect in the migration) to order rows that share
 //   a timestamp.
-import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 import type { Role } from "@/lib/auth/permissions";
 
@@ -33,6 +33,11 @@ export interface AuditLogTable {
   outcome: string;
   request_id: string | null;
   detail: string | null; // JSON object
+  /** How many times this row happened: repeated denials are collapsed into one row (first at `at`, last at `last_at`). */
+  repeat_count: ColumnType<number, number | undefined, number>;
+  last_at: string | null;
+  /** The target's name when the row was written (a report's URL, a user's email), to read the row by. */
+  target_label: string | null;
 }
 
 export interface LoginFailuresTable {

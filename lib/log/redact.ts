@@ -1,26 +1,83 @@
-// Redaction: the one place that decides what a secret looks like in text. Every log line and every error
-// message that may reach a log passes through here. No `server-only`: it holds no key itself, and the
-// registered values live only in server memory.
+// Redaction: the one place that decides what a secret looks like in text. Every log line, every error message
+// that may reach a log or a client, and every JSON answer of the API passes through here. No `server-only`: it
+// holds no key itself, and the registered values live only in server memory.
+//
+// A key is recognised in the forms an upstream or a library may echo it: as it is, in any letter case, with any
+// of its characters percent-encoded (once or twice) or \u-escaped, as hex, and inside base64 or base64url text
+// (at each of the three byte alignments a key can have inside a longer encoded string).
 
 const REDACTED = "[REDACTED]";
+
+interface SecretMatcher {
+  /** The key as text: any case, any character percent-encoded or \u-escaped; or its hex. */
+  text: RegExp;
+  /** The key inside base64/base64url: case matters there. */
+  encoded: RegExp | null;
+}
 
 // On globalThis because Next bundles instrumentation and route handlers separately: each bundle gets its own
 // copy of this module, but they must share the keys registered at start.
 const SECRETS_SLOT = Symbol.for("gatehouse.log.secrets");
-type SecretStore = { values: Set<string> };
+type SecretStore = { values: Set<string>; matchers: SecretMatcher[] };
 const globalSlots = globalThis as unknown as Record<symbol, SecretStore | undefined>;
 
 function secretStore(): SecretStore {
-  globalSlots[SECRETS_SLOT] ??= { values: new Set() };
-  return globalSlots[SECRETS_SLOT];
+  const store = globalSlots[SECRETS_SLOT];
+  // A store registered by an older copy of this module has no matchers yet.
+  if (store && Array.isArray(store.matchers)) return store;
+  const fresh: SecretStore = { values: new Set(store?.values ?? []), matchers: [] };
+  for (const value of fresh.values) fresh.matchers.push(matcherFor(value));
+  globalSlots[SECRETS_SLOT] = fresh;
+  return fresh;
 }
 
-/** Registers values (API keys) that must never appear in a log line. Short values are refused: redacting "a" would shred every line. */
+/** Shorter values are refused: redacting "a" would shred every line, and a key is never that short. */
+export const MIN_SECRET_LENGTH = 8;
+
+/** Registers values (API keys, secrets) that must never appear in a log line or an answer. */
 export function registerSecrets(values: Iterable<string>): void {
   const store = secretStore();
   for (const value of values) {
-    if (value.length >= 8) store.values.add(value);
+    if (value.length < MIN_SECRET_LENGTH || store.values.has(value)) continue;
+    store.values.add(value);
+    store.matchers.push(matcherFor(value));
   }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** One character of the key: itself (any case), or its UTF-8 bytes percent-encoded (also twice), or \uXXXX. */
+function characterForms(char: string): string {
+  const bytes = [...Buffer.from(char, "utf8")].map((byte) => byte.toString(16).padStart(2, "0"));
+  const percent = bytes.map((hex) => `%${hex}`).join("");
+  const doubled = bytes.map((hex) => `%25${hex}`).join("");
+  const unicode = char.length === 1 ? `|\\\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}` : "";
+  return `(?:${escapeRegExp(char)}|${percent}|${doubled}${unicode})`;
+}
+
+/**
+ * The parts of base64 text that encode `secret` whatever precedes it: for each of the 3 byte offsets the key
+ * can start at, the characters that depend on the key's bytes alone.
+ */
+function base64Needles(secret: Buffer): string[] {
+  const needles: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), secret]).toString("base64");
+    const start = [0, 2, 3][offset]!;
+    const end = Math.floor(((offset + secret.length) * 8) / 6);
+    const needle = encoded.slice(start, end);
+    if (needle.length >= MIN_SECRET_LENGTH) needles.push(needle, needle.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return [...new Set(needles)];
+}
+
+function matcherFor(secret: string): SecretMatcher {
+  const bytes = Buffer.from(secret, "utf8");
+  const characters = Array.from(secret).map(characterForms).join("");
+  const text = new RegExp(`${characters}|${bytes.toString("hex")}`, "gi");
+  const needles = base64Needles(bytes);
+  const encoded = needles.length > 0 ? new RegExp(needles.map(escapeRegExp).join("|"), "g") : null;
+  return { text, encoded };
 }
 
 // Patterns that look like credentials whatever their value: a query/form `api_key=...`, a JSON `"api_key":"..."`,
@@ -34,12 +91,22 @@ const CREDENTIAL_PATTERNS: ReadonlyArray<[RegExp, string]> = [
 // Object keys whose values are credentials whatever they hold.
 const SECRET_FIELD_NAMES = /^(api[_-]?key|authorization|x-api-key|password|cookie|set-cookie)$/i;
 
-/** Removes every registered key value and every credential-looking pattern from a string. */
-export function redact(text: string): string {
+/**
+ * Removes every registered key value, in any of its encodings, from a string — and nothing else. For answers,
+ * whose text (a report URL, an item description) may legitimately say "Bearer" or "api_key=".
+ */
+export function redactSecrets(text: string): string {
   let out = text;
-  for (const secret of secretStore().values) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  for (const { text: plain, encoded } of secretStore().matchers) {
+    out = out.replace(plain, REDACTED);
+    if (encoded) out = out.replace(encoded, REDACTED);
   }
+  return out;
+}
+
+/** Removes every registered key value (in any encoding) and every credential-looking pattern from a string. */
+export function redact(text: string): string {
+  let out = redactSecrets(text);
   for (const [pattern, replacement] of CREDENTIAL_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }

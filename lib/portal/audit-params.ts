@@ -32,6 +32,7 @@ export function auditQueryString(query: AuditViewQuery): string {
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "report.create": "Report created",
   "report.update": "Report changed",
+  "report.regenerate": "Report regenerated",
   "report.delete": "Report deleted",
   "project.delete": "Project deleted",
   "purchase.validate": "Purchase code checked",
@@ -40,6 +41,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "user.create": "User added",
   "user.update": "User changed",
   "user.delete": "User removed",
+  "user.unlock": "Failed sign-ins cleared",
   "auth.login": "Signed in",
   "auth.login_failed": "Sign-in refused",
   "auth.logout": "Signed out",

@@ -2,9 +2,10 @@
 // other lists (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and
 // browser alike.
 //
-// A full purchase code searched for is deliberately NOT part of the page's URL: Gatehouse keeps only a keyed
-// hash of codes, and a URL ends up in browser history and shared links. The code goes only into the API
-// request (GET /api/purchases/history?code=…), which the gateway hashes at once.
+// A full purchase code searched for is deliberately in NO URL — neither the page's nor the API's: Gatehouse keeps
+// only a keyed hash of codes, and a URL ends up in browser history, shared links, downloads and proxies' access
+// logs. The code goes only into the body of POST /api/purchases/history/search (and .../search.csv), which the
+// gateway hashes at once.
 import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
 /** The same values as PURCHASE_OUTCOMES in lib/api/schemas.ts (tests/portal/purchase-pages.test.ts checks). */
@@ -28,13 +29,12 @@ export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery 
   return query;
 }
 
-function build(query: HistoryViewQuery, code: string | undefined, paging: boolean): string {
+function build(query: HistoryViewQuery, paging: boolean): string {
   const params = new URLSearchParams();
   for (const name of FILTER_ORDER) {
     const value = query[name];
     if (value !== undefined && value !== "") params.set(name, String(value));
   }
-  if (code) params.set("code", code);
   if (paging) {
     if (query.per_page !== undefined) params.set("per_page", String(query.per_page));
     if (query.page !== undefined) params.set("page", String(query.page));
@@ -45,17 +45,43 @@ function build(query: HistoryViewQuery, code: string | undefined, paging: boolea
 
 /** The page's own query string (never a code). */
 export function historyQueryString(query: HistoryViewQuery): string {
-  return build(query, undefined, true);
+  return build(query, true);
 }
 
-/** GET /api/purchases/history with the view's filters, its page, and the code searched for (if any). */
-export function historyApiPath(query: HistoryViewQuery, code?: string): string {
-  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? HISTORY_DEFAULT_PER_PAGE }, code, true)}`;
+/** GET /api/purchases/history with the view's filters and its page (never a code). */
+export function historyApiPath(query: HistoryViewQuery): string {
+  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? HISTORY_DEFAULT_PER_PAGE }, true)}`;
 }
 
-/** GET /api/purchases/history.csv: the same filters and code, every page. */
-export function historyCsvPath(query: HistoryViewQuery, code?: string): string {
-  return `/api/purchases/history.csv${build(query, code, false)}`;
+/** GET /api/purchases/history.csv: the same filters, every page (never a code). */
+export function historyCsvPath(query: HistoryViewQuery): string {
+  return `/api/purchases/history.csv${build(query, false)}`;
+}
+
+export const HISTORY_SEARCH_PATH = "/api/purchases/history/search";
+export const HISTORY_SEARCH_CSV_PATH = "/api/purchases/history/search.csv";
+
+/** The body of POST /api/purchases/history/search(.csv): the code searched for, the view's filters and page. */
+export interface HistorySearchBody {
+  code: string;
+  outcome?: HistoryOutcome;
+  item_id?: number;
+  user?: string;
+  from?: string;
+  to?: string;
+  per_page?: number;
+  page?: number;
+}
+
+export function historySearchBody(query: HistoryViewQuery, code: string): HistorySearchBody {
+  const body: HistorySearchBody = { code };
+  for (const name of FILTER_ORDER) {
+    const value = query[name];
+    if (value !== undefined && value !== "") (body as unknown as Record<string, unknown>)[name] = value;
+  }
+  body.per_page = query.per_page ?? HISTORY_DEFAULT_PER_PAGE;
+  if (query.page !== undefined) body.page = query.page;
+  return body;
 }
 
 export const OUTCOME_LABELS: Record<HistoryOutcome, string> = { valid: "Valid", invalid: "Invalid", failed: "Failed" };

@@ -5,7 +5,7 @@ import { ApiError, rateLimited } from "@/lib/api/errors";
 import type { BulkJob } from "@/lib/api/schemas";
 import type { User } from "@/lib/auth/users";
 
-import type { AllowanceDecision, JobVisibility } from "./bulk-store";
+import type { AllowanceDecision, JobsPerDayRefusal, JobVisibility } from "./bulk-store";
 import { csvLine, CSV_BOM } from "./csv";
 
 /** A user sees his own jobs; an admin sees everyone's. */
@@ -34,6 +34,16 @@ export function allowanceRefusal(decision: Extract<AllowanceDecision, { allowed:
   const now_ = left > 0 ? `, or send at most ${codes(left)} now` : "";
   return rateLimited(
     `This batch needs ${codes(needed)} but your bulk allowance has ${left.toLocaleString("en")} of ${codes(limit)} left this hour. It can run at ${when}${now_}.`,
+    seconds,
+  );
+}
+
+/** Too many jobs in 24 hours: refused with when the next may start. */
+export function jobsPerDayRefusal({ jobsPerDay, runAt }: JobsPerDayRefusal, now = Date.now()): ApiError {
+  const seconds = Math.max(1, Math.ceil((runAt.getTime() - now) / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  return rateLimited(
+    `You have started ${jobsPerDay} bulk checks in the last 24 hours, the most one user may. The next can start at ${runAt.toISOString().replace(/\.\d{3}Z$/, "Z")} (in ${minutes} ${minutes === 1 ? "minute" : "minutes"}); until then, put more codes in one check (up to 500).`,
     seconds,
   );
 }

@@ -9,6 +9,7 @@ import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/api/sc
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
+import { redactSecrets } from "@/lib/log";
 
 import { openCode, sealCode } from "./code-seal";
 import { purchaseCodeLast4 } from "./history";
@@ -16,6 +17,17 @@ import { normalisePurchaseCode } from "./normalise";
 
 export const BULK_JOB_RETENTION_MS = 7 * 86_400_000;
 export const BULK_ALLOWANCE_WINDOW_MS = 3_600_000;
+/**
+ * Jobs one user may start in a rolling 24 hours, whatever their size: with the codes per job (500) and the hourly
+ * allowance, it bounds what one account can make the store keep for the 7 days jobs are kept.
+ */
+export const BULK_MAX_JOBS_PER_DAY = 200;
+const DAY_MS = 86_400_000;
+/**
+ * A refused code is kept (sealed) as sent, to show what was wrong with it — but never more of it than a real
+ * code can have (100 characters): one kilobyte of junk per line must not cost a kilobyte of store per line.
+ */
+export const STORED_REFUSED_CODE_MAX = 100;
 const ACTIVE_STATUSES = ["queued", "running", "waiting"] as const;
 
 export interface BulkUser {
@@ -39,7 +51,7 @@ export function prepareBatch(rawCodes: readonly string[]): { codes: PreparedCode
   const byCode = new Map<string, PreparedCode>();
   for (const raw of rawCodes) {
     const result = normalisePurchaseCode(raw);
-    const code = result.ok ? result.code : raw.trim();
+    const code = result.ok ? result.code : shortened(raw.trim());
     const seen = byCode.get(code);
     if (seen) {
       seen.occurrences += 1;
@@ -57,6 +69,11 @@ export function prepareBatch(rawCodes: readonly string[]): { codes: PreparedCode
   return { codes: [...byCode.values()], duplicates: rawCodes.length - byCode.size };
 }
 
+function shortened(text: string): string {
+  const chars = Array.from(text);
+  return chars.length <= STORED_REFUSED_CODE_MAX ? text : `${chars.slice(0, STORED_REFUSED_CODE_MAX).join("")}…`;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // The hourly allowance
 
@@ -70,8 +87,9 @@ export type AllowanceDecision =
   | { allowed: false; left: number; limit: number; needed: number; runAt: Date | null };
 
 /**
- * Codes a user sent to the upstream through bulk jobs in the last hour. Refused codes never reach the upstream,
- * and codes a cancel left unchecked were never sent: neither is charged.
+ * Codes a user submitted through bulk jobs in the last hour. Every distinct code counts, refused ones too: they
+ * cost no upstream call, but they cost the store, and a free kind of input is a free way to fill it. Codes a
+ * cancel left unchecked were never sent: they are given back.
  */
 export async function allowanceUse(db: Db, userId: string, now: Date): Promise<AllowanceUse> {
   const since = new Date(now.getTime() - BULK_ALLOWANCE_WINDOW_MS).toISOString();
@@ -81,7 +99,6 @@ export async function allowanceUse(db: Db, userId: string, now: Date): Promise<A
     .select((eb) => ["j.created_at as createdAt", eb.fn.countAll().as("charged")])
     .where("j.user_id", "=", userId)
     .where("j.created_at", ">", since)
-    .where("c.refused", "=", 0)
     .where("c.status", "!=", "cancelled")
     .groupBy(["j.id", "j.created_at"])
     .orderBy("j.created_at", "asc")
@@ -185,7 +202,7 @@ async function estimate(db: Db, job: BulkJobRow, counts: Counts, now: number): P
 function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
   return {
     index: row.idx,
-    code: openCode(row.code_sealed, hashKey) ?? `…${row.code_last4}`,
+    code: openCode(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…"),
     occurrences: row.occurrences,
     status: row.status as BulkResult["status"],
     reason: row.reason,
@@ -247,7 +264,28 @@ export async function listBulkJobs(db: Db, { userId }: JobVisibility, { now = Da
 // ---------------------------------------------------------------------------------------------------------
 // Creating and cancelling
 
-export type CreateBulkJobResult = { ok: true; id: string } | { ok: false; decision: Extract<AllowanceDecision, { allowed: false }> };
+/** Too many jobs started in the last 24 hours: the next one may start at `runAt`. */
+export interface JobsPerDayRefusal {
+  jobsPerDay: number;
+  runAt: Date;
+}
+
+export type CreateBulkJobResult =
+  | { ok: true; id: string }
+  | { ok: false; decision: Extract<AllowanceDecision, { allowed: false }> }
+  | { ok: false; tooManyJobs: JobsPerDayRefusal };
+
+/** The user's jobs of the last 24 hours, oldest first: when there are too many, the oldest leaving lets one in. */
+async function jobsToday(db: Db, userId: string, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom("bulk_jobs")
+    .select("created_at")
+    .where("user_id", "=", userId)
+    .where("created_at", ">", new Date(now.getTime() - DAY_MS).toISOString())
+    .orderBy("created_at", "asc")
+    .execute();
+  return rows.map((row) => row.created_at);
+}
 
 /**
  * Creates a job for `rawCodes` if the user's hourly allowance has room for the codes that need the upstream.
@@ -260,7 +298,7 @@ export async function createBulkJob(
   { user, rawCodes, limitPerHour, now = new Date() }: { user: BulkUser; rawCodes: readonly string[]; limitPerHour: number; now?: Date },
 ): Promise<CreateBulkJobResult> {
   const { codes, duplicates } = prepareBatch(rawCodes);
-  const needed = codes.filter((code) => !code.refused).length;
+  const needed = codes.length;
   const id = crypto.randomUUID();
   const at = now.toISOString();
   const rows = codes.map((code) => ({
@@ -284,9 +322,14 @@ export async function createBulkJob(
     // SQLite's write transaction already runs one at a time; on PostgreSQL the rows counted are not locked, so a
     // per-user advisory lock (released at commit) keeps two batches sent at once from both fitting.
     if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse bulk allowance ${user.id}`}))`.execute(trx);
+    const today = await jobsToday(trx, user.id, now);
+    if (today.length >= BULK_MAX_JOBS_PER_DAY) {
+      const oldest = today[today.length - BULK_MAX_JOBS_PER_DAY]!;
+      return { ok: false, tooManyJobs: { jobsPerDay: BULK_MAX_JOBS_PER_DAY, runAt: new Date(Date.parse(oldest) + DAY_MS) } };
+    }
     const decision = allowanceDecision(limitPerHour, await allowanceUse(trx, user.id, now), needed);
     if (!decision.allowed) return { ok: false, decision };
-    const allRefused = needed === 0;
+    const allRefused = codes.every((code) => code.refused);
     await trx
       .insertInto("bulk_jobs")
       .values({
@@ -422,7 +465,7 @@ export async function recordBulkResult(db: Db, jobId: string, idx: number, outco
     .updateTable("bulk_job_codes")
     .set((eb) => ({
       status: outcome.status,
-      reason: outcome.status === "valid" ? null : outcome.reason,
+      reason: outcome.status === "valid" ? null : redactSecrets(outcome.reason),
       item_id: purchase?.item.id ?? null,
       item_name: purchase?.item.name ?? null,
       license_type: purchase?.license_type ?? null,

@@ -14,11 +14,11 @@ import type {
   PurchaseHistorySummarySchema,
   PurchaseOutcome,
 } from "@/lib/api/schemas";
-import { hashPurchaseCode } from "@/lib/auth/audit";
+import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/auth/fields";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
-import { describeError, logEvent } from "@/lib/log";
+import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
 import { CSV_BOM, csvLine } from "./csv";
 import { normalisePurchaseCode } from "./normalise";
@@ -42,14 +42,8 @@ export interface PurchaseCheckRecordInput {
   requestId?: string | null;
 }
 
-/**
- * The characters of a code the history shows: its last 4, but never more than half of it, so that no short
- * code is ever kept whole.
- */
-export function purchaseCodeLast4(code: string): string {
-  const chars = Array.from(code);
-  return chars.slice(chars.length - Math.min(4, Math.floor(chars.length / 2))).join("");
-}
+// The characters of a code the history shows: the same rule as the audit log's (lib/auth/audit.ts).
+export { purchaseCodeLast4 };
 
 export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
   if (input.code === "") throw new RangeError("recordPurchaseCheck: the code is empty");
@@ -63,7 +57,8 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
       code_hash: hashPurchaseCode(input.code, hashKey),
       code_last4: purchaseCodeLast4(input.code),
       outcome: input.outcome,
-      reason: input.reason,
+      // The upstream's words may echo a key: stored without it, like every log line.
+      reason: input.reason === null ? null : redactSecrets(input.reason),
       item_id: purchase?.item.id ?? null,
       item_name: purchase?.item.name ?? null,
       license_type: purchase?.license_type ?? null,
@@ -101,8 +96,11 @@ export async function purchaseHistorySummary(db: Db, hashKey: string, code: stri
   };
 }
 
-/** The history's filters: the query of GET /api/purchases/history without its page. */
-export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page">;
+/**
+ * The history's filters: the query of GET /api/purchases/history without its page, plus a full `code` (which
+ * only the body of POST /api/purchases/history/search carries).
+ */
+export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page" | "code"> & { code?: string };
 
 interface ResolvedFilters {
   outcome?: PurchaseOutcome;
@@ -137,7 +135,7 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.code !== undefined) {
     const cleaned = normalisePurchaseCode(filters.code);
     if (!cleaned.ok) {
-      throw new ApiError("invalid_input", "Invalid query parameter: code. See fields for details.", { fields: { code: cleaned.reason } });
+      throw new ApiError("invalid_input", "Invalid field: code. See fields for details.", { fields: { code: cleaned.reason } });
     }
     resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
   }

@@ -47,7 +47,7 @@ export const ITEMS_TAGS = {
   item: (id: number) => `items:item:${id}`,
 } as const;
 
-type Answer<T> = { kind: "success"; value: T } | { kind: "error"; msg: string };
+type Answer<T> = { kind: "success"; value: T; status: number } | { kind: "error"; msg: string };
 
 export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs: number; policy?: UpstreamPolicy }): ItemsClient {
   const policy = options.policy ?? DIRECT;
@@ -127,9 +127,26 @@ export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs:
         if (sameMessage(answer.msg, ITEMS_MESSAGES.invalidPurchaseCode)) return { valid: false, message: answer.msg };
         throw unexpectedMessage("purchases.validate", answer.msg);
       }
-      return { valid: true, purchase: answer.value.data.purchase };
+      const { purchase } = answer.value.data;
+      // "Valid" is an answer about one code. A purchase carrying another code (a caching proxy mixing answers,
+      // a buggy or hostile upstream) says nothing about the code asked, and must never be shown as valid.
+      if (!sameCode(purchase.purchase_code, purchaseCode)) {
+        throw new UpstreamError({
+          kind: "bad_response",
+          area: "items",
+          operation: "purchases.validate",
+          status: answer.status,
+          detail: "answered about another purchase code than the one asked (not shown as valid)",
+        });
+      }
+      return { valid: true, purchase };
     },
   };
+}
+
+/** Purchase codes are UUID-like: the same code in another letter case is the same code. */
+function sameCode(answered: string, asked: string): boolean {
+  return answered.trim().toLowerCase() === asked.trim().toLowerCase();
 }
 
 function sameMessage(msg: string, expected: string): boolean {
@@ -176,7 +193,7 @@ function interpret<T>(operation: string, response: UpstreamResponse, success: z.
   if (!parsed.ok) {
     return fail({ ...base, kind: "bad_response", detail: `answered in a shape Gatehouse does not understand (${parsed.problem})` });
   }
-  return { kind: "success", value: parsed.value };
+  return { kind: "success", value: parsed.value, status };
 }
 
 function fail(details: ConstructorParameters<typeof UpstreamError>[0]): never {

@@ -119,6 +119,18 @@ const ROUTES: MatrixRoute[] = [
   },
   { name: "GET /api/purchases/history", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history" }) },
   { name: "GET /api/purchases/history.csv", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history.csv" }) },
+  {
+    name: "POST /api/purchases/history/search",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/history/search", init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }) }),
+  },
+  {
+    name: "POST /api/purchases/history/search.csv",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/history/search.csv", init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }) }),
+  },
   { name: "GET /api/purchases/bulk", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/bulk" }) },
   {
     name: "POST /api/purchases/bulk",
@@ -155,6 +167,12 @@ const ROUTES: MatrixRoute[] = [
     allowed: MANAGE_USERS,
     success: 200,
     request: (who) => ({ path: `/api/admin/users/${fixtures.userToPatch}`, init: jsonInit("PATCH", { name: `Renamed by ${who}` }) }),
+  },
+  {
+    name: "POST /api/admin/users/{id}/unlock",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: `/api/admin/users/${fixtures.userToPatch}/unlock`, init: { method: "POST" } }),
   },
   { name: "GET /api/admin/audit", allowed: MANAGE_USERS, success: 200, request: () => ({ path: "/api/admin/audit" }) },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },

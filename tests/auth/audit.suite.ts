@@ -44,12 +44,55 @@ export function auditSuite(backend: Backend) {
         at: "2025-03-01T10:00:00.000Z",
         userId: "u-alice",
         userEmail: "alice@example.com",
+        userName: null,
         action: "report.create",
-        target: { type: "report", id: "42" },
+        target: { type: "report", id: "42", label: null, name: null },
         outcome: "success",
         requestId: "req-1",
         detail: { fields: ["privacy"], status: 201 },
+        count: 1,
+        lastAt: null,
       });
+    });
+
+    it("collapses a denial repeated within 15 minutes into one row with a count; other rows are never collapsed", async () => {
+      const { db } = store();
+      const denied = entry({ userId: null, action: "auth.login_failed", outcome: "denied", detail: { reason: "throttled", limited_by: "email" } });
+      const T = Date.parse("2025-03-01T10:00:00Z");
+      for (let i = 0; i < 300; i++) await recordAudit(db, { ...denied, requestId: `r${i}` }, { now: new Date(T + i * 1000) });
+      // Another reason, another email, or a failure (not a denial) is a row of its own.
+      await recordAudit(db, { ...denied, detail: { reason: "throttled", limited_by: "ip" } }, { now: new Date(T + 301_000) });
+      await recordAudit(db, { ...denied, userEmail: "bob@example.com" }, { now: new Date(T + 302_000) });
+      await recordAudit(db, { ...denied, outcome: "failure" }, { now: new Date(T + 303_000) });
+      await recordAudit(db, { ...denied, outcome: "failure" }, { now: new Date(T + 304_000) });
+      // 15 minutes after the last one, a new row starts.
+      await recordAudit(db, denied, { now: new Date(T + 299_000 + 15 * 60_000 + 1) });
+      const { rows, total } = await listAudit(db, {});
+      expect(total).toBe(6);
+      expect(rows.map((r) => [r.outcome, r.userEmail, r.detail?.limited_by, r.count])).toEqual([
+        ["denied", "alice@example.com", "email", 1],
+        ["failure", "alice@example.com", "email", 1],
+        ["failure", "alice@example.com", "email", 1],
+        ["denied", "bob@example.com", "email", 1],
+        ["denied", "alice@example.com", "ip", 1],
+        ["denied", "alice@example.com", "email", 300],
+      ]);
+      expect(rows.at(-1)).toMatchObject({ at: new Date(T).toISOString(), lastAt: new Date(T + 299_000).toISOString(), requestId: "r0" });
+    });
+
+    it("names people and reports: the actor and a user target as they are named now, a report by its URL then", async () => {
+      const { db } = store();
+      await db
+        .insertInto("users")
+        .values(["u-alice", "u-bob"].map((id) => ({ id, email: `${id}@example.com`, name: id === "u-alice" ? "Alice Archer" : "Bob Baker", role: "admin" as const, password_hash: "x", disabled: 0, session_version: 1, created_at: "2025-01-01T00:00:00Z", updated_at: "2025-01-01T00:00:00Z" })))
+        .execute();
+      await recordAudit(db, entry({ action: "user.update", target: { type: "user", id: "u-bob", label: "bob@old.example" } }));
+      await recordAudit(db, entry({ action: "report.create", target: { type: "report", id: "42", label: "https://shop.example/" } }));
+      const { rows } = await listAudit(db, {});
+      expect(rows.map((r) => [r.userName, r.target])).toEqual([
+        ["Alice Archer", { type: "report", id: "42", label: "https://shop.example/", name: null }],
+        ["Alice Archer", { type: "user", id: "u-bob", label: "bob@old.example", name: "Bob Baker" }],
+      ]);
     });
 
     it("keeps every kind of target, and none", async () => {
@@ -60,20 +103,24 @@ export function auditSuite(backend: Backend) {
       const { rows } = await listAudit(db, {});
       expect(rows.map((r) => [r.action, r.target])).toEqual([
         ["auth.logout", null],
-        ["user.update", { type: "user", id: "u-bob" }],
-        ["project.delete", { type: "project", id: "Shop front" }],
+        ["user.update", { type: "user", id: "u-bob", label: null, name: null }],
+        ["project.delete", { type: "project", id: "Shop front", label: null, name: null }],
       ]);
     });
 
-    it("stores a purchase code only as a keyed hash and its last 4 characters", async () => {
+    it("stores a purchase code only as a keyed hash and its last 4 characters (none of a short code)", async () => {
       const { db } = store();
       await recordAudit(
         db,
         entry({ action: "purchase.validate", target: purchaseCodeTarget(`  ${CODE} `, KEY), outcome: "failure" }),
       );
       const [row] = (await listAudit(db, {})).rows;
-      expect(row?.target).toEqual({ type: "purchase_code", id: hashPurchaseCode(CODE, KEY) });
+      expect(row?.target).toEqual({ type: "purchase_code", id: hashPurchaseCode(CODE, KEY), label: null, name: null });
       expect(row?.detail).toEqual({ last4: "abcd" });
+      await recordAudit(db, entry({ action: "purchase.validate", target: purchaseCodeTarget("AB12", KEY), outcome: "invalid" }));
+      const [short] = (await listAudit(db, {})).rows;
+      expect(short?.detail).toBeNull();
+      expect(JSON.stringify(await db.selectFrom("audit_log").selectAll().execute())).not.toContain("AB12");
       const raw = await db.selectFrom("audit_log").selectAll().execute();
       expect(JSON.stringify(raw)).not.toContain(CODE);
       expect(JSON.stringify(raw)).not.toContain(CODE.slice(0, 30));
@@ -83,7 +130,8 @@ export function auditSuite(backend: Backend) {
       expect(hashPurchaseCode(CODE, KEY)).toMatch(/^[0-9a-f]{64}$/);
       expect(hashPurchaseCode(CODE, KEY)).toBe(hashPurchaseCode(CODE, KEY));
       expect(hashPurchaseCode(CODE, "j".repeat(32))).not.toBe(hashPurchaseCode(CODE, KEY));
-      expect(purchaseCodeTarget("abc", KEY).last4).toBe("abc");
+      expect(purchaseCodeTarget("abc", KEY).last4).toBe("");
+      expect(purchaseCodeTarget("abcd", KEY).last4).toBe("");
     });
 
     it("refuses an unknown action or outcome, a raw purchase code, and credentials in detail", async () => {

@@ -107,6 +107,15 @@ describe("accounts configuration", () => {
         "ADMIN_PASSWORD: must be at least 12 characters",
       ]);
       expect(weak.join(" ")).not.toContain("hunter2");
+      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "password1234" })).toEqual([
+        "ADMIN_PASSWORD: is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words",
+      ]);
+      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "root@example.com" })).toEqual([
+        "ADMIN_PASSWORD: must not contain the account's email",
+      ]);
+      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "\u200b".repeat(12) })).toEqual([
+        "ADMIN_PASSWORD: must not be only spaces or invisible characters",
+      ]);
     });
   });
 

@@ -173,6 +173,14 @@ describe("every command, in-process", () => {
       code: 1,
       stderr: "users: password must be at least 12 characters\n",
     });
+    expect(await create("w@example.com", "viewer", "password1234")).toMatchObject({
+      code: 1,
+      stderr: "users: password is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words\n",
+    });
+    expect(await create("w@example.com", "viewer", "lantern w@example.com harbour")).toMatchObject({
+      code: 1,
+      stderr: "users: password must not contain the account's email\n",
+    });
     expect(await create("o@example.com", "owner", PASSWORD)).toMatchObject({
       code: 1,
       stderr: "users: role must be one of: admin, editor, viewer, support\n",

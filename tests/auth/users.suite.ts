@@ -98,8 +98,14 @@ export function usersSuite(backend: Backend) {
         expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "x".repeat(257) }, fast))).toEqual([
           "password must be at most 256 characters",
         ]);
-        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: " \t".repeat(8) }, fast))).toEqual([
-          "password must not be only whitespace",
+        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: " \u200b".repeat(8) }, fast))).toEqual([
+          "password must not be only spaces or invisible characters",
+        ]);
+        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "password1234" }, fast))).toEqual([
+          "password is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words",
+        ]);
+        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "a@example.com" }, fast))).toEqual([
+          "password must not contain the account's email",
         ]);
         expect(await zodMessages(createUser(db, { ...person("a@example.com"), email: "not-an-email" }, fast))).toEqual([
           "email must be an address such as name@example.com",

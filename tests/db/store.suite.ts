@@ -18,7 +18,21 @@ export function storeSuite(backend: Backend) {
         ["created_at", "disabled", "email", "id", "name", "password_hash", "role", "session_version", "updated_at"].sort(),
       );
       expect(columns.audit_log).toEqual(
-        ["action", "at", "detail", "id", "outcome", "request_id", "target_id", "target_type", "user_email", "user_id"].sort(),
+        [
+          "action",
+          "at",
+          "detail",
+          "id",
+          "last_at",
+          "outcome",
+          "repeat_count",
+          "request_id",
+          "target_id",
+          "target_label",
+          "target_type",
+          "user_email",
+          "user_id",
+        ].sort(),
       );
       expect(columns.login_failures).toEqual(["at", "email", "id", "ip"]);
       expect(columns.purchase_checks).toEqual(
@@ -65,7 +79,7 @@ export function storeSuite(backend: Backend) {
       );
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(3);
+      expect(Object.keys(migrations(dialect))).toHaveLength(4);
     });
 
     it("numbers log rows in insertion order", async () => {

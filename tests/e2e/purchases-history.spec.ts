@@ -48,7 +48,10 @@ test("bulk and single checks are in the history: filter, find by full code, CSV,
   await expect(table(page).locator("tbody tr").first()).toContainText("Invalid");
   await expect(table(page).locator("tbody tr").filter({ hasText: /Valid/ })).toHaveCount(0);
 
-  // A full code is found through its fingerprint, and never put in the page's address.
+  // A full code is found through its fingerprint, and never put in any URL — the page's, the API's or the
+  // download's: it travels in the body of a POST.
+  const requests: Array<{ url: string; method: string; body: string | null }> = [];
+  page.on("request", (request) => requests.push({ url: request.url(), method: request.method(), body: request.postData() }));
   const codeField = page.getByLabel("Full purchase code");
   await codeField.fill(`  ${unknown(2)}\u200b `);
   await page.getByRole("button", { name: "Find" }).click();
@@ -61,8 +64,14 @@ test("bulk and single checks are in the history: filter, find by full code, CSV,
   await shot(page, testInfo, "history-code-search");
 
   const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: "Download CSV" }).click();
+  await page.getByRole("button", { name: "Download CSV" }).click();
   const download = await downloading;
+  expect(download.url()).not.toContain(runId);
+  expect(requests.filter((request) => request.url.includes(runId))).toEqual([]);
+  const searches = requests.filter((request) => request.method === "POST" && request.body?.includes(unknown(2)));
+  expect(searches.map((request) => new URL(request.url).pathname)).toEqual(
+    expect.arrayContaining(["/api/purchases/history/search", "/api/purchases/history/search.csv"]),
+  );
   const lines = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(unknown(2).slice(-4));

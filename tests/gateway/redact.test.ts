@@ -1,7 +1,7 @@
 // Redaction of log text: registered key values and credential-looking patterns never survive.
 import { describe, expect, it } from "vitest";
 
-import { redact, redactDeep, registerSecrets } from "@/lib/log/redact";
+import { redact, redactDeep, redactSecrets, registerSecrets } from "@/lib/log/redact";
 
 describe("redact", () => {
   registerSecrets(["registered-secret-value-1"]);
@@ -34,5 +34,37 @@ describe("redact", () => {
   it("ignores values too short to be keys, which would shred every line", () => {
     registerSecrets(["a"]);
     expect(redact("a cat")).toBe("a cat");
+  });
+});
+
+describe("a registered key in other encodings", () => {
+  const KEY = "Kx9-registered-key-0123456789";
+  registerSecrets([KEY]);
+  const b64 = (text: string) => Buffer.from(text).toString("base64");
+  const b64url = (text: string) => Buffer.from(text).toString("base64url");
+  const everyCharPercent = (text: string) => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+
+  it.each([
+    ["upper case", KEY.toUpperCase()],
+    ["lower case", KEY.toLowerCase()],
+    ["percent-encoded, every character", everyCharPercent(KEY)],
+    ["percent-encoded, lower-case hex", everyCharPercent(KEY).toLowerCase()],
+    ["percent-encoded twice", encodeURIComponent(everyCharPercent(KEY))],
+    ["hex", Buffer.from(KEY).toString("hex")],
+    ["HEX", Buffer.from(KEY).toString("hex").toUpperCase()],
+    ["base64", b64(KEY)],
+    ["base64 inside Basic credentials (offset 1)", b64(`u:${KEY}`)],
+    ["base64 at offset 2", b64(`ab:${KEY}:z`)],
+    ["base64url", b64url(`?${KEY}`)],
+    ["\\u-escaped", [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")],
+  ])("removes it %s", (_, form) => {
+    const out = redact(`upstream said: ${form} (end)`);
+    expect(out).not.toContain(form);
+    expect(out).toContain("[REDACTED]");
+    expect(out.startsWith("upstream said: ")).toBe(true);
+  });
+
+  it("redactSecrets removes keys only, leaving words that merely look like credentials", () => {
+    expect(redactSecrets(`Bearer of news api_key=demo ${KEY.toUpperCase()}`)).toBe("Bearer of news api_key=demo [REDACTED]");
   });
 });

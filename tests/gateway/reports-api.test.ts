@@ -335,6 +335,8 @@ describe("GET /api/openapi.json", () => {
         "POST /api/purchases/validate validatePurchase",
         "GET /api/purchases/history listPurchaseHistory",
         "GET /api/purchases/history.csv exportPurchaseHistory",
+        "POST /api/purchases/history/search searchPurchaseHistory",
+        "POST /api/purchases/history/search.csv exportPurchaseHistorySearch",
         "GET /api/purchases/bulk listBulkJobs",
         "POST /api/purchases/bulk createBulkJob",
         "GET /api/purchases/bulk/{id} getBulkJob",
@@ -349,6 +351,7 @@ describe("GET /api/openapi.json", () => {
         "GET /api/admin/users listUsers",
         "POST /api/admin/users createUser",
         "PATCH /api/admin/users/{id} updateUser",
+        "POST /api/admin/users/{id}/unlock unlockUser",
         "GET /api/admin/audit listAudit",
       ].sort(),
     );

@@ -14,6 +14,7 @@ import {
   BulkJobIdParamsSchema,
   PURCHASE_OUTCOMES,
   PurchaseHistoryQuerySchema,
+  PurchaseHistorySearchBodySchema,
 } from "@/lib/api/schemas";
 import { navigationFor } from "@/lib/portal/navigation";
 import {
@@ -36,6 +37,7 @@ import {
   historyApiPath,
   historyCsvPath,
   historyQueryString,
+  historySearchBody,
   parseHistoryParams,
 } from "@/lib/portal/purchase-history-params";
 import { prepareBatch } from "@/lib/purchases/bulk-store";
@@ -74,10 +76,11 @@ describe("the browser-side copies agree with the contract", () => {
     const query = parseHistoryParams(
       new URLSearchParams("outcome=failed&item_id=100005&user=support%40e2e.test&from=2025-03-01&to=2025-03-31&per_page=50&page=3"),
     );
-    const sent = new URL(historyApiPath(query, ACTIVE), "http://x").searchParams;
+    const sent = new URL(historyApiPath(query), "http://x").searchParams;
     expect(PurchaseHistoryQuerySchema.safeParse(Object.fromEntries(sent)).success).toBe(true);
-    const csv = new URL(historyCsvPath(query, ACTIVE), "http://x").searchParams;
+    const csv = new URL(historyCsvPath(query), "http://x").searchParams;
     expect(PurchaseHistoryQuerySchema.safeParse(Object.fromEntries(csv)).success).toBe(true);
+    expect(PurchaseHistorySearchBodySchema.safeParse(historySearchBody(query, ACTIVE)).success).toBe(true);
   });
 });
 
@@ -92,12 +95,13 @@ describe("the history's URL", () => {
     expect(parseHistoryParams({ item_id: ["12", "13"] })).toEqual({ item_id: 12 });
   });
 
-  it("never puts a full code in the page's own address, but sends it to the API", () => {
+  it("never puts a full code in a URL, the page's or the API's: it goes in the search's body", () => {
     const query = { outcome: "invalid" as const, page: 2 };
     expect(historyQueryString(query)).toBe("?outcome=invalid&page=2");
-    expect(historyApiPath(query, EXPIRED)).toBe(`/api/purchases/history?outcome=invalid&code=${EXPIRED}&per_page=25&page=2`);
+    expect(historyApiPath(query)).toBe("/api/purchases/history?outcome=invalid&per_page=25&page=2");
+    expect(historySearchBody(query, EXPIRED)).toEqual({ code: EXPIRED, outcome: "invalid", per_page: 25, page: 2 });
     // The CSV is every page of the same filters.
-    expect(historyCsvPath({ ...query, per_page: 50 }, EXPIRED)).toBe(`/api/purchases/history.csv?outcome=invalid&code=${EXPIRED}`);
+    expect(historyCsvPath({ ...query, per_page: 50 })).toBe("/api/purchases/history.csv?outcome=invalid");
     expect(historyCsvPath({})).toBe("/api/purchases/history.csv");
     expect(historyQueryString({})).toBe("");
   });

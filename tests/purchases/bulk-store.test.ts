@@ -98,22 +98,51 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     expect(other!.results[0]!.code).toBe("…0001");
   });
 
-  it("charges the allowance per user for codes that reach the upstream, and gives back what a cancel left unchecked", async () => {
+  it("charges the allowance per user for every code sent, refused ones too, and gives back what a cancel left unchecked", async () => {
     const first = await create(ALICE, Array.from({ length: 8 }, (_, n) => code(n)), T0, 10);
     expect(first.ok).toBe(true);
     const refused = await create(ALICE, Array.from({ length: 3 }, (_, n) => code(100 + n)), later(1000), 10);
     expect(refused).toMatchObject({ ok: false, decision: { left: 2, needed: 3, runAt: later(3_600_000) } });
     expect((await create(BOB, [code(1)], later(1000), 10)).ok).toBe(true);
-    expect((await create(ALICE, ["\u0430bc", "\u0430bd", "\u0430be"], later(1000), 10)).ok).toBe(true);
+    // Codes the normaliser refuses cost no upstream call, but they are not free: 3 do not fit in 2.
+    expect(await create(ALICE, ["\u0430bc", "\u0430bd", "\u0430be"], later(1000), 10)).toMatchObject({ ok: false, decision: { left: 2, needed: 3 } });
+    expect((await create(ALICE, ["\u0430bc", "\u0430bd"], later(1000), 10)).ok).toBe(true);
     if (!first.ok) return;
     // Two checked, the rest cancelled: 2 charged.
     await recordBulkResult(store().db, first.id, 0, { status: "invalid", reason: "Invalid purchase code" });
     await recordBulkResult(store().db, first.id, 1, { status: "invalid", reason: "Invalid purchase code" });
     expect(await cancelBulkJob(store().db, first.id, { userId: ALICE.id }, later(2000))).toBe(true);
-    expect(await allowanceUse(store().db, ALICE.id, later(3000))).toEqual({ jobs: [{ createdAt: T0.toISOString(), charged: 2 }] });
-    expect((await create(ALICE, Array.from({ length: 8 }, (_, n) => code(200 + n)), later(3000), 10)).ok).toBe(true);
+    expect(await allowanceUse(store().db, ALICE.id, later(3000))).toEqual({
+      jobs: [
+        { createdAt: T0.toISOString(), charged: 2 },
+        { createdAt: later(1000).toISOString(), charged: 2 },
+      ],
+    });
+    expect((await create(ALICE, Array.from({ length: 6 }, (_, n) => code(200 + n)), later(3000), 10)).ok).toBe(true);
     // An hour later the first job no longer counts.
-    expect((await allowanceUse(store().db, ALICE.id, later(3_600_000))).jobs.map((j) => j.charged)).toEqual([8]);
+    expect((await allowanceUse(store().db, ALICE.id, later(3_600_000))).jobs.map((j) => j.charged)).toEqual([2, 6]);
+  });
+
+  it("keeps a refused code short: never more than a real code's 100 characters of it", async () => {
+    const junk = "\u0430".repeat(1000);
+    const created = await create(ALICE, [junk, `${"x".repeat(150)}\u0007`]);
+    if (!created.ok) throw new Error("refused");
+    const job = await findBulkJob(store().db, KEY, created.id, { userId: null });
+    expect(job?.results.map((r) => [r.status, Array.from(r.code).length])).toEqual([
+      ["invalid", 101],
+      ["invalid", 101],
+    ]);
+    expect(job?.results[0]?.code.endsWith("…")).toBe(true);
+  });
+
+  it("refuses a user's job past 200 in 24 hours, saying when the next may start; others are not affected", async () => {
+    for (let n = 0; n < 200; n++) expect((await create(ALICE, [`junk-${n}-\u0007`], later(n * 1000), 1_000_000)).ok).toBe(true);
+    expect(await create(ALICE, ["junk-201-\u0007"], later(300_000), 1_000_000)).toEqual({
+      ok: false,
+      tooManyJobs: { jobsPerDay: 200, runAt: later(86_400_000) },
+    });
+    expect((await create(BOB, ["junk-bob-\u0007"], later(300_000), 1_000_000)).ok).toBe(true);
+    expect((await create(ALICE, ["junk-202-\u0007"], later(86_400_001), 1_000_000)).ok).toBe(true);
   });
 
   it("batches sent at once by one user never overdraw the allowance", async () => {

@@ -185,7 +185,7 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     expect(lines[1]).toMatch(new RegExp(`^1,${VALID_CODES[0]},2,valid,,\\d+,`));
 
     // Every checked code is in the history, found by its full code.
-    const found = await support.request(`/api/purchases/history?code=${encodeURIComponent(unknown[42]!)}`);
+    const found = await support.request("/api/purchases/history/search", json({ code: unknown[42]! }));
     expect(found.status, found.text).toBe(200);
     expect(found.json.data).toEqual([expect.objectContaining({ outcome: "invalid", source: "bulk", bulk_job_id: created.id, code_last4: unknown[42]!.slice(-4) })]);
     const mine = await support.request(`/api/purchases/history?user=${encodeURIComponent(support.user.email)}&per_page=10`);
@@ -250,7 +250,7 @@ describe("failures", () => {
     for (const result of job.results) expect(result.reason).toMatch(/^The item service answered with an error .*, after 3 tries\.$/);
     expect(await upstreamChecks()).toHaveLength(6);
     // A failed check is in the history too, with its reason.
-    const history = await admin.request(`/api/purchases/history?code=${unknownCode(7000)}`);
+    const history = await admin.request("/api/purchases/history/search", json({ code: unknownCode(7000) }));
     expect(history.json.data).toEqual([expect.objectContaining({ outcome: "failed", reason: expect.stringContaining("after 3 tries") })]);
   }, 30_000);
 
@@ -319,7 +319,7 @@ describe("input", () => {
 });
 
 describe("the hourly allowance", () => {
-  it("refuses a batch over it up front with the time it could run; refused codes cost nothing", async () => {
+  it("refuses a batch over it up front with the time it could run; refused codes count like the others", async () => {
     const created = await admin.request(
       "/api/admin/users",
       json({ email: "allowance@gatehouse.test", password: TEST_USER_PASSWORD, name: "Allowance", role: "support" }),
@@ -338,10 +338,12 @@ describe("the hourly allowance", () => {
       `This batch needs 100 codes but your bulk allowance has 50 of 250 codes left this hour. It can run at ${runAt} (in 60 minutes), or send at most 50 codes now.`,
     );
 
-    // What is left still runs; codes the normaliser refuses never reach the upstream and cost nothing.
-    await createJob(user, Array.from({ length: 50 }, (_, n) => unknownCode(30_000 + n)));
+    // What is left still runs. Codes the normaliser refuses never reach the upstream, but they count.
     const refusedOnly = await createJob(user, ["\u0430bc-1", "x\u0007y"]);
     expect(refusedOnly).toMatchObject({ status: "done", invalid: 2, done: 2 });
+    const oneTooMany = await user.request("/api/purchases/bulk", json({ codes: Array.from({ length: 49 }, (_, n) => unknownCode(30_000 + n)) }));
+    expect(oneTooMany.status).toBe(429);
+    await createJob(user, Array.from({ length: 48 }, (_, n) => unknownCode(30_000 + n)));
 
     const never = await user.request("/api/purchases/bulk", json({ codes: Array.from({ length: 1 }, (_, n) => unknownCode(40_000 + n)) }));
     expect(never.status).toBe(429);

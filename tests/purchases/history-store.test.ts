@@ -296,9 +296,11 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
   });
 });
 
-it("purchaseCodeLast4 keeps 4 characters, never more than half a short code", () => {
+it("purchaseCodeLast4 keeps the last 4 characters of a code of 16 or more, and none of a shorter one", () => {
   expect(purchaseCodeLast4(CODE_A)).toBe("a001");
-  expect(purchaseCodeLast4("12345678")).toBe("5678");
-  expect(purchaseCodeLast4("123456")).toBe("456");
+  expect(purchaseCodeLast4("1234567890abcdef")).toBe("cdef");
+  expect(purchaseCodeLast4("1234567890abcde")).toBe("");
+  expect(purchaseCodeLast4("12345678")).toBe("");
+  expect(purchaseCodeLast4("1234")).toBe("");
   expect(purchaseCodeLast4("1")).toBe("");
 });

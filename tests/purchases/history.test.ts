@@ -57,10 +57,15 @@ beforeEach(async () => {
 const jsonPost = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
 const validate = (client: SignedInClient, code: string) => client.request("/api/purchases/validate", jsonPost({ purchase_code: code }));
 const history = (client: SignedInClient, query: string) => client.request(`/api/purchases/history?${query}`);
+/** The search by full code: the code in a POST body, never in a URL. */
+const search = (client: SignedInClient, body: Record<string, unknown>) => client.request("/api/purchases/history/search", jsonPost(body));
+const searchCsv = (client: SignedInClient, body: Record<string, unknown>) => client.request("/api/purchases/history/search.csv", jsonPost(body));
+/** The seeded days as a search body's filters. */
+const SEEDED_BODY = { from: "2024-05-01", to: "2024-05-03" };
 
 /** Every check of a code (the search by full code), newest first. */
 async function checksOf(code: string) {
-  const res = await history(admin, `code=${encodeURIComponent(code)}&per_page=100`);
+  const res = await search(admin, { code, per_page: 100 });
   expect(res.status, res.text).toBe(200);
   return res.json.data.map((entry: unknown) => PurchaseHistoryEntrySchema.parse(entry));
 }
@@ -308,23 +313,44 @@ describe("GET /api/purchases/history", () => {
     expect((await history(admin, "from=2024-05-03T12:00:00.001Z&to=2024-05-03")).json.meta.total).toBe(0);
   });
 
-  it("finds a full code through its hash, with invisible characters too; another code finds nothing", async () => {
-    const plain = await seeded(`&code=${SEED_A}`);
+  const searched = async (body: Record<string, unknown>) => {
+    const res = await search(admin, { ...SEEDED_BODY, per_page: 100, ...body });
+    expect(res.status, res.text).toBe(200);
+    return res.json as { data: Array<{ code_last4: string }>; meta: { total: number } };
+  };
+
+  it("finds a full code through its hash (POST search), with invisible characters too; another code finds nothing", async () => {
+    const plain = await searched({ code: SEED_A });
     expect(plain.meta.total).toBe(2);
     expect(plain.data.every((r) => r.code_last4 === "5eda")).toBe(true);
-    const pasted = await seeded(`&code=${encodeURIComponent(`\ufeff ${SEED_A.slice(0, 4)}\u200b${SEED_A.slice(4)}\u2060 `)}`);
+    const pasted = await searched({ code: `\ufeff ${SEED_A.slice(0, 4)}\u200b${SEED_A.slice(4)}\u2060 ` });
     expect(pasted.data).toEqual(plain.data);
-    expect((await seeded(`&code=${SEED_B}`)).meta.total).toBe(12);
-    expect((await seeded("&code=seeded00-cccc-4ccc-8ccc-cccccccc5edc")).meta.total).toBe(0);
+    expect((await searched({ code: SEED_B })).meta.total).toBe(12);
+    expect((await searched({ code: "seeded00-cccc-4ccc-8ccc-cccccccc5edc" })).meta.total).toBe(0);
     // Its last 4 alone is not the code.
-    expect((await seeded("&code=5eda")).meta.total).toBe(0);
+    expect((await searched({ code: "5eda" })).meta.total).toBe(0);
+    // Paged like the list.
+    const first = await search(admin, { ...SEEDED_BODY, code: SEED_B, per_page: 10, page: 2 });
+    expect(first.json.meta).toEqual({ page: 2, per_page: 10, total: 12, last_page: 2 });
+    expect(first.json.data).toHaveLength(2);
   });
 
   it("combines filters", async () => {
-    const { data } = await seeded(`&code=${SEED_A}&outcome=valid&user=seed-user-2&item_id=9002`);
+    const { data } = await searched({ code: SEED_A, outcome: "valid", user: "seed-user-2", item_id: 9002 });
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({ source: "bulk", bulk_job_id: "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b", license_type: 'Extended, "multi-site"' });
-    expect((await seeded(`&code=${SEED_A}&outcome=invalid`)).meta.total).toBe(0);
+    expect((await searched({ code: SEED_A, outcome: "invalid" })).meta.total).toBe(0);
+  });
+
+  it("refuses a full code in the URL of the list or its CSV, saying where to send it, without calling anyone", async () => {
+    for (const path of ["/api/purchases/history", "/api/purchases/history.csv"]) {
+      const res = await admin.request(`${path}?code=${SEED_A}`);
+      expectFieldError(res, "code");
+      expect(res.json.error.fields.code).toBe(
+        "code is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST /api/purchases/history/search",
+      );
+      expect(res.text).not.toContain(SEED_A);
+    }
   });
 
   it.each([
@@ -339,15 +365,26 @@ describe("GET /api/purchases/history", () => {
     ["from=2024-05-03&to=2024-05-01", "from"],
     ["sort=asc", "sort"],
     ["page=1&page=2", "page"],
-    [`code=${encodeURIComponent("seeded00-aaaa-4\u0430aa-8aaa-aaaaaaaa5eda")}`, "code"],
-    [`code=${encodeURIComponent("seeded00\u0007aaaa")}`, "code"],
-    ["code=%E2%80%8B", "code"],
   ])("%s → 400 naming %s", async (query, field) => {
     expectFieldError(await history(admin, query), field);
   });
 
+  it.each([
+    [{ code: "seeded00-aaaa-4\u0430aa-8aaa-aaaaaaaa5eda" }, "code"],
+    [{ code: "seeded00\u0007aaaa" }, "code"],
+    [{ code: "\u200b" }, "code"],
+    [{}, "code"],
+    [{ code: SEED_A, per_page: 7 }, "per_page"],
+    [{ code: SEED_A, page: 0 }, "page"],
+    [{ code: SEED_A, item_id: "9002" }, "item_id"],
+    [{ code: SEED_A, sort: "asc" }, "sort"],
+    [{ code: SEED_A, from: "2024-05-03", to: "2024-05-01" }, "from"],
+  ])("POST search %j → 400 naming %s", async (body, field) => {
+    expectFieldError(await search(admin, body), field);
+  });
+
   it("says why a look-alike code cannot be searched for", async () => {
-    const res = await history(admin, `code=${encodeURIComponent("seeded00-aaaa-4\u0430aa-8aaa-aaaaaaaa5eda")}`);
+    const res = await search(admin, { code: "seeded00-aaaa-4\u0430aa-8aaa-aaaaaaaa5eda" });
     expect(res.json.error.fields.code).toMatch(/^Character 16 is a Cyrillic .*U\+0430/);
   });
 });
@@ -413,11 +450,12 @@ describe("GET /api/purchases/history.csv", () => {
     const rows = async (query: string) => parseCsv((await admin.request(`/api/purchases/history.csv?${SEEDED}&${query}`)).text.replace(/^\ufeff/, "")).slice(1);
     expect((await rows("outcome=failed")).map((r) => r[4])).toEqual(["The item service did not answer in time; try again later."]);
     expect(await rows("user=SEEDER.TWO%40example.com")).toHaveLength(2);
-    expect((await rows(`code=${SEED_A}`)).map((r) => r[2])).toEqual(["5eda", "5eda"]);
+    const searchedRows = parseCsv((await searchCsv(admin, { ...SEEDED_BODY, code: SEED_A, page: 3 })).text.replace(/^\ufeff/, "")).slice(1);
+    expect(searchedRows.map((r) => r[2])).toEqual(["5eda", "5eda"]);
   });
 
   it("answers a refused filter as a JSON 400, not a CSV", async () => {
-    const res = await admin.request(`/api/purchases/history.csv?code=${encodeURIComponent("seeded00-aaaa-4\u0430aa")}`);
+    const res = await searchCsv(admin, { code: "seeded00-aaaa-4\u0430aa" });
     expectFieldError(res, "code");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   });
@@ -443,6 +481,20 @@ describe("who may see the history", () => {
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
+
+  it.each(["/api/purchases/history/search", "/api/purchases/history/search.csv"])(
+    "POST %s: anonymous 401, viewer 403, support, editor and admin 200; GET → 405; no X-CSRF → 403",
+    async (route) => {
+      const body = jsonPost({ code: SEED_A });
+      expect((await gateway.request(route, { ...body, headers: { "Content-Type": "application/json", "X-CSRF": "1" } })).status).toBe(401);
+      expect((await viewer.request(route, body)).status).toBe(403);
+      for (const client of [support, editor, admin]) expect((await client.request(route, body)).status).toBe(200);
+      const get = await admin.request(route);
+      expect(get.status).toBe(405);
+      expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+      expect((await admin.request(route, { ...body, headers: { "Content-Type": "application/json", "X-CSRF": "0" } })).status).toBe(403);
+    },
+  );
 });
 
 describe("no full code leaves the history", () => {
@@ -450,8 +502,8 @@ describe("no full code leaves the history", () => {
 
   it("history answers (JSON and CSV, searched by the code itself) hold only the last 4", async () => {
     for (const code of codes) {
-      const json = await history(admin, `code=${encodeURIComponent(code)}&per_page=100`);
-      const csv = await admin.request(`/api/purchases/history.csv?code=${encodeURIComponent(code)}`);
+      const json = await search(admin, { code, per_page: 100 });
+      const csv = await searchCsv(admin, { code });
       expect(json.json.meta.total).toBeGreaterThan(0);
       expect(json.text).not.toContain(code);
       expect(csv.text).not.toContain(code);

@@ -7,15 +7,41 @@ export const CANARY = {
   itemsEmpty: "canary-items-empty-key-9d1f3b5a7c",
 } as const;
 
-/** Every canary, and the encodings under which a leaked key could still be recognised. */
-export function canaryNeedles(): string[] {
-  return Object.values(CANARY).flatMap((key) => [key, encodeURIComponent(key), Buffer.from(key).toString("base64")]);
+/**
+ * A key in the forms an upstream or a library may echo it: any case, percent-encoded (every character, once or
+ * twice), hex, and inside base64/base64url text at each of the 3 byte alignments (the characters that depend on
+ * the key's bytes alone). Compare case-insensitively except for the base64 forms (see `found`).
+ */
+export function keyEncodings(key: string): { anyCase: string[]; exact: string[] } {
+  const bytes = Buffer.from(key);
+  const percent = [...bytes].map((byte) => `%${byte.toString(16).padStart(2, "0")}`).join("");
+  const exact: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
+    const needle = encoded.slice([0, 2, 3][offset], Math.floor(((offset + bytes.length) * 8) / 6));
+    exact.push(needle, needle.replace(/\+/g, "-").replace(/\//g, "_"));
+  }
+  return { anyCase: [key, encodeURIComponent(key), percent, percent.replace(/%/g, "%25"), bytes.toString("hex")], exact };
 }
 
-/** Throws naming the first canary found in `text`, with `where` to say which response, line or file held it. */
+/** Every canary, and the encodings under which a leaked key could still be recognised. */
+export function canaryNeedles(): string[] {
+  return Object.values(CANARY).flatMap((key) => {
+    const { anyCase, exact } = keyEncodings(key);
+    return [...anyCase, ...exact];
+  });
+}
+
+function found(text: string, key: string): boolean {
+  const { anyCase, exact } = keyEncodings(key);
+  const lower = text.toLowerCase();
+  return anyCase.some((needle) => lower.includes(needle.toLowerCase())) || exact.some((needle) => text.includes(needle));
+}
+
+/** Throws naming the first canary found in `text` (in any encoding), with `where` to say which response, line or file held it. */
 export function assertNoCanary(text: string, where: string): void {
-  for (const needle of canaryNeedles()) {
-    if (text.includes(needle)) throw new Error(`A canary key leaked into ${where}`);
+  for (const key of Object.values(CANARY)) {
+    if (found(text, key)) throw new Error(`A canary key leaked into ${where}`);
   }
 }
 

@@ -29,7 +29,15 @@ export function assertBuilt(): void {
   }
 }
 
-export async function startPortal({ port, sandboxPort, quiet = true }: { port: number; sandboxPort: number; quiet?: boolean }): Promise<RunningPortal> {
+export interface PortalOptions {
+  port: number;
+  sandboxPort: number;
+  quiet?: boolean;
+  /** Settings over the defaults below, for a test that starts a portal of its own (e.g. a short UPSTREAM_TIMEOUT_MS). */
+  env?: Record<string, string>;
+}
+
+export async function startPortal({ port, sandboxPort, quiet = true, env = {} }: PortalOptions): Promise<RunningPortal> {
   assertBuilt();
   const workDir = mkdtempSync(path.join(tmpdir(), "gatehouse-e2e-"));
   const sandbox = await startSandbox({ port: sandboxPort, control: true, quiet: true, reset: true, dataDir: path.join(workDir, "sandbox") });
@@ -61,6 +69,7 @@ export async function startPortal({ port, sandboxPort, quiet = true }: { port: n
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
+      ...env,
     },
   });
   const exited = new Promise<number | null>((resolve) => next.once("exit", (code) => resolve(code)));

@@ -15,6 +15,7 @@ import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import type { AuditRecordOutput, Page } from "@/lib/api/schemas";
 import { AUDIT_ACTIONS, type AuditAction, type AuditOutcome } from "@/lib/auth/audit-actions";
+import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import { ApiRequestError } from "@/lib/portal/api-client";
 import { AUDIT_ACTION_LABELS, AUDIT_DEFAULT_PER_PAGE, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
 import { withChanges } from "@/lib/portal/list-params";
@@ -22,35 +23,84 @@ import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ListPages } from "../../list-pages";
 import styles from "../../lists.module.css";
+import auditStyles from "./audit.module.css";
 
-const OUTCOME_TONE: Record<AuditOutcome, BadgeTone> = { success: "success", failure: "error", denied: "warning" };
+const OUTCOME_TONE: Record<AuditOutcome, BadgeTone> = {
+  success: "success",
+  failure: "error",
+  denied: "warning",
+  valid: "success",
+  invalid: "warning",
+  failed: "error",
+};
 const ACTION_OPTIONS = AUDIT_ACTIONS.map((action) => ({ value: action, label: AUDIT_ACTION_LABELS[action] }));
 
-function detailText(detail: Record<string, unknown> | null): string {
-  if (!detail) return "";
-  return Object.entries(detail)
-    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(", ");
+/** Who acted, by name; the email and raw id one hover away. */
+function Actor({ row }: { row: AuditRecordOutput }) {
+  if (!row.user_email && !row.user_id) return <span className={styles.muted}>Unknown</span>;
+  const raw = [row.user_email, row.user_id].filter(Boolean).join(" · ");
+  return (
+    <span title={raw}>
+      {row.user_name ?? row.user_email}
+      {row.user_name && row.user_email ? <span className={auditStyles.secondary}>{row.user_email}</span> : null}
+    </span>
+  );
 }
 
-/** "report 42", "project my shop", "user <id>"; a purchase code by its last 4 characters (the rest is hashed). */
-function targetText(row: AuditRecordOutput): string {
-  if (!row.target) return "—";
-  if (row.target.type === "purchase_code") {
-    const last4 = row.detail?.last4;
-    return typeof last4 === "string" ? `purchase code …${last4}` : "purchase code";
+/** What the row is about, by name (a report's URL, a user's name); the raw id one hover away. */
+function Target({ row }: { row: AuditRecordOutput }) {
+  const { target } = row;
+  if (!target) return null;
+  switch (target.type) {
+    case "report":
+      return <span title={`Report ${target.id}`}>{target.label ?? `Report ${target.id}`}</span>;
+    case "project":
+      return <span title={`Project ${target.id}`}>Project {target.id}</span>;
+    case "user":
+      return <span title={[target.label, target.id].filter(Boolean).join(" · ")}>{target.name ?? target.label ?? "A user no longer in Gatehouse"}</span>;
+    case "purchase_code":
+      return <span title={`Fingerprint ${target.id}`}>{purchaseCodeText(row.detail).replace(/^./, (c) => c.toUpperCase())}</span>;
   }
-  return `${row.target.type} ${row.target.id}`;
 }
 
+function When({ row }: { row: AuditRecordOutput }) {
+  return (
+    <>
+      <LocalTime iso={row.at} display="both" />
+      {row.count > 1 ? (
+        <span className={auditStyles.secondary}>
+          {row.count.toLocaleString("en")} times, the last at {row.last_at ? <LocalTime iso={row.last_at} display="datetime" /> : "—"}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+function What({ row }: { row: AuditRecordOutput }) {
+  return (
+    <>
+      <span className={auditStyles.action}>{AUDIT_ACTION_LABELS[row.action] ?? row.action}</span>
+      {row.target && row.target.type !== "purchase_code" ? (
+        <span className={auditStyles.target}>
+          <Target row={row} />
+        </span>
+      ) : null}
+      {row.summary ? <span className={auditStyles.summary}>{row.summary}</span> : null}
+      {row.request_id ? (
+        <span className={auditStyles.request} title={`Request ${row.request_id}`}>
+          Request <code>{row.request_id.slice(0, 8)}</code>
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+// Four columns that fit 1280 px with any content (URLs and emails wrap), and stack into one block per row on a phone.
 const COLUMNS: ReadonlyArray<Column<AuditRecordOutput>> = [
-  { id: "at", header: "When", wrap: "nowrap", cell: (row) => <LocalTime iso={row.at} display="both" /> },
-  { id: "user", header: "User", wrap: "wrap", cell: (row) => row.user_email ?? <span className={styles.muted}>Unknown</span> },
-  { id: "action", header: "Action", rowHeader: true, wrap: "nowrap", cell: (row) => AUDIT_ACTION_LABELS[row.action] ?? row.action },
-  { id: "target", header: "Target", wrap: "wrap", cell: (row) => targetText(row) },
-  { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <Badge tone={OUTCOME_TONE[row.outcome]}>{row.outcome}</Badge> },
-  { id: "detail", header: "Detail", wrap: "wrap", cell: (row) => detailText(row.detail) },
-  { id: "request", header: "Request ID", wrap: "wrap", cell: (row) => (row.request_id ? <code>{row.request_id}</code> : "—") },
+  { id: "at", header: "When", cell: (row) => <When row={row} /> },
+  { id: "user", header: "Who", wrap: "wrap", cell: (row) => <Actor row={row} /> },
+  { id: "what", header: "What", rowHeader: true, cell: (row) => <What row={row} /> },
+  { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <Badge tone={OUTCOME_TONE[row.outcome]}>{AUDIT_OUTCOME_LABELS[row.outcome]}</Badge> },
 ];
 
 export function AuditView({ initialKey, initialPage }: { initialKey: string; initialPage: Page<AuditRecordOutput> }) {
@@ -107,6 +157,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         caption="Audit log"
         captionHidden
         columns={COLUMNS}
+        stackOnNarrow
         rows={data?.data}
         rowKey={(row) => row.id}
         loading={isValidating || url.pending}

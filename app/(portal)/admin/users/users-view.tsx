@@ -24,7 +24,7 @@ import formStyles from "../../forms.module.css";
 import styles from "../../lists.module.css";
 
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
-const PASSWORD_HINT = "At least 12 characters.";
+const PASSWORD_HINT = "At least 12 characters, hard to guess (a phrase of unrelated words works well), not the email.";
 
 type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled", string>>;
 const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access" };
@@ -265,6 +265,9 @@ function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; o
             <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
               Save changes
             </Button>
+            <Button variant="secondary" onClick={() => void unlock()} disabled={busy}>
+              Clear failed sign-ins
+            </Button>
             <Button variant="secondary" onClick={close} disabled={busy}>
               Cancel
             </Button>
@@ -273,4 +276,19 @@ function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; o
       ) : null}
     </Modal>
   );
+
+  /** Lifts the sign-in throttling of the account, from every address (a password reset does it too). */
+  async function unlock() {
+    if (!user) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      await apiRequest(`/api/admin/users/${user.id}/unlock`, { method: "POST" });
+      toast.success(`Cleared the failed sign-ins of ${user.name}: nothing slows or refuses his next sign-in.`);
+    } catch (error) {
+      setFailure(splitError(error).failure);
+    } finally {
+      setBusy(false);
+    }
+  }
 }

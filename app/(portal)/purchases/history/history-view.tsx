@@ -1,7 +1,8 @@
 "use client";
 // The purchase history in the browser: filters and pages in the URL (history API), rows from
-// /api/purchases/history. A full code searched for stays in this component and the API request only, never in
-// the page's URL (see lib/portal/purchase-history-params.ts).
+// /api/purchases/history. A full code searched for stays in this component and in the body of a POST to
+// /api/purchases/history/search — never in a URL, the page's or the API's (see lib/portal/purchase-history-params.ts);
+// its CSV is fetched the same way and saved from memory.
 import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
@@ -20,20 +21,24 @@ import { SupportStatus } from "@/components/ui/support-status";
 import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import type { BulkJobSummary, Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
-import { ApiRequestError } from "@/lib/portal/api-client";
+import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
 import {
   HISTORY_DEFAULT_PER_PAGE,
   HISTORY_OUTCOMES,
   OUTCOME_LABELS,
+  HISTORY_SEARCH_CSV_PATH,
+  HISTORY_SEARCH_PATH,
   historyApiPath,
   historyCsvPath,
   historyQueryString,
+  historySearchBody,
   parseHistoryParams,
   type HistoryOutcome,
   type HistoryViewQuery,
 } from "@/lib/portal/purchase-history-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
+import { purchaseCodeLast4 } from "@/lib/auth/audit-text";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
 import { ListPages } from "../../list-pages";
@@ -47,8 +52,9 @@ export interface ItemOption {
 
 const OUTCOME_OPTIONS = HISTORY_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
 
-/** "••••1111", read as "ending 1111": the rest of the code is not kept. */
+/** "••••1111", read as "ending 1111": the rest of the code is not kept (none of it, for a code under 16 characters). */
 function CodeEnding({ last4 }: { last4: string }) {
+  if (last4 === "") return <span className={styles.muted}>Too short to show</span>;
   return (
     <code className={historyStyles.code}>
       <span aria-hidden="true">••••</span>
@@ -111,10 +117,14 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
   const [codeText, setCodeText] = useState("");
   const [codeError, setCodeError] = useState<string | undefined>();
 
-  const key = historyApiPath(query, code || undefined);
-  const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(key, {
-    fallbackData: key === initialKey ? initialPage : undefined,
-  });
+  // With a code: the search's path and body as the key, fetched by POST; without: the list's path.
+  const key: string | [string, string] = code ? [HISTORY_SEARCH_PATH, JSON.stringify(historySearchBody(query, code))] : historyApiPath(query);
+  const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(
+    key,
+    (requested: string | [string, string]) =>
+      typeof requested === "string" ? swrFetcher<Page<PurchaseHistoryEntry>>(requested) : apiRequest<Page<PurchaseHistoryEntry>>(requested[0], { method: "POST", body: JSON.parse(requested[1]) }),
+    { fallbackData: key === initialKey ? initialPage : undefined },
+  );
   // Bulk rows link to their job while it is kept (7 days) and this user may open it.
   const hasBulkRows = Boolean(data?.data.some((row) => row.source === "bulk"));
   const { data: jobs } = useSWR<{ data: BulkJobSummary[] }>(hasBulkRows ? "/api/purchases/bulk" : null, { revalidateOnMount: true });
@@ -222,13 +232,17 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
         ) : (
           <span />
         )}
-        <a href={historyCsvPath(query, code || undefined)} download className={buttonClassName({ variant: "secondary", size: "sm" })}>
-          Download CSV
-        </a>
+        {code ? (
+          <SearchCsvButton body={historySearchBody(query, code)} />
+        ) : (
+          <a href={historyCsvPath(query)} download className={buttonClassName({ variant: "secondary", size: "sm" })}>
+            Download CSV
+          </a>
+        )}
       </div>
       {code ? (
         <p className={historyStyles.codeNote}>
-          Showing the checks of the code ending <code>{code.slice(-4)}</code>.
+          Showing the checks of {purchaseCodeLast4(code) ? <>the code ending <code>{purchaseCodeLast4(code)}</code></> : "the code you entered"}.
         </p>
       ) : null}
 
@@ -263,6 +277,55 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
         onPageChange={(page) => url.push(withChanges(query, { page }))}
       />
     </section>
+  );
+}
+
+/**
+ * The CSV of a search by full code: POSTed (the code in the body), then saved from memory under the name the
+ * gateway gives it. A plain link would put the code in the download's URL.
+ */
+function SearchCsvButton({ body }: { body: ReturnType<typeof historySearchBody> }) {
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const download = async () => {
+    setState({ busy: true });
+    try {
+      const response = await fetch(HISTORY_SEARCH_CSV_PATH, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+        body: JSON.stringify(body),
+        credentials: "same-origin",
+        cache: "no-store",
+      });
+      if (!response.ok) {
+        const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+        throw new Error(answer?.error?.message ?? `The CSV could not be made (HTTP ${response.status}).`);
+      }
+      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "purchase-history.csv";
+      const url = URL.createObjectURL(await response.blob());
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = name;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // The browser has taken the file; give its memory back once the click has been handled.
+      setTimeout(() => URL.revokeObjectURL(url), 0);
+      setState({ busy: false });
+    } catch (error) {
+      setState({ busy: false, error: error instanceof Error ? error.message : "The CSV could not be made." });
+    }
+  };
+  return (
+    <span>
+      <Button variant="secondary" size="sm" loading={state.busy} loadingText="Making the CSV…" onClick={() => void download()}>
+        Download CSV
+      </Button>
+      {state.error ? (
+        <span role="alert" className={historyStyles.codeNote}>
+          {state.error}
+        </span>
+      ) : null}
+    </span>
   );
 }
 

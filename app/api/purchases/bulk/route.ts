@@ -1,6 +1,6 @@
 import { operations } from "@/lib/api/operations";
 import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
-import { allowanceRefusal, jobVisibility } from "@/lib/purchases/bulk-api";
+import { allowanceRefusal, jobsPerDayRefusal, jobVisibility } from "@/lib/purchases/bulk-api";
 import { bulkRunner } from "@/lib/purchases/bulk-runner";
 import { createBulkJob, findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk-store";
 
@@ -13,7 +13,7 @@ export const POST = defineRoute(operations.createBulkJob, async ({ accounts, use
     rawCodes: body.codes,
     limitPerHour: config.purchaseBulkLimitPerHour,
   });
-  if (!created.ok) throw allowanceRefusal(created.decision);
+  if (!created.ok) throw "tooManyJobs" in created ? jobsPerDayRefusal(created.tooManyJobs) : allowanceRefusal(created.decision);
   (await bulkRunner()).kick(true);
   const job = await findBulkJobSummary(db, created.id, { userId: null });
   if (!job) throw new Error(`bulk job ${created.id} vanished right after it was created`);

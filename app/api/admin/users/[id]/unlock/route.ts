@@ -1,0 +1,16 @@
+import { userOutput } from "@/lib/api/accounts";
+import { ApiError } from "@/lib/api/errors";
+import { operations } from "@/lib/api/operations";
+import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { clearLoginFailures } from "@/lib/auth/throttle";
+import { getUserById } from "@/lib/auth/users";
+
+// An admin lifts the sign-in throttling of an account: its failures from every address are forgotten.
+export const POST = defineRoute(operations.unlockUser, async ({ accounts, params }) => {
+  const user = await getUserById(accounts.db, params.id);
+  if (!user) throw new ApiError("not_found", `There is no user with id ${params.id}.`);
+  await clearLoginFailures(accounts.db, user.email);
+  return ok(userOutput(user));
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

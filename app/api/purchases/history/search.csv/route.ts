@@ -1,0 +1,8 @@
+import { operations } from "@/lib/api/operations";
+import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { historyCsv } from "@/lib/purchases/history-api";
+
+// The CSV of a search by full code: the code in the POST body, like the search itself.
+export const POST = defineRoute(operations.exportPurchaseHistorySearch, async ({ accounts, body }) => historyCsv(accounts, body));
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

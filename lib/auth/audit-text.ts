@@ -1,0 +1,127 @@
+// The audit log in words: what a row's detail says, for a person reading the ledger (the table, the API's
+// `summary`). Pure and dependency-free: the API and the page use the same sentences.
+import type { AuditAction, AuditOutcome } from "./audit-actions";
+
+export interface AuditRowFacts {
+  action: AuditAction;
+  outcome: AuditOutcome;
+  target: { type: string; id: string; label?: string | null; name?: string | null } | null;
+  detail: Record<string, unknown> | null;
+}
+
+export const AUDIT_OUTCOME_LABELS: Record<AuditOutcome, string> = {
+  success: "Done",
+  failure: "Failed",
+  denied: "Refused",
+  valid: "Valid",
+  invalid: "Invalid",
+  failed: "No answer",
+};
+
+/** Why a request failed or was refused, from the gateway's error code. */
+const ERROR_WORDS: Record<string, string> = {
+  forbidden: "the role does not allow it",
+  csrf: "it did not come from Gatehouse's own pages",
+  rate_limited: "a rate limit was reached",
+  not_found: "it does not exist",
+  invalid_input: "the input was refused",
+  invalid_json: "the input was not valid JSON",
+  payload_too_large: "the input was too large",
+  email_taken: "the email is already taken",
+  last_admin: "it would have left no active admin",
+  area_not_configured: "the service is not configured",
+  upstream_auth: "the service refused Gatehouse's key",
+  upstream_unreachable: "the service could not be reached",
+  upstream_timeout: "the service did not answer in time",
+  upstream_unavailable: "the service was not answering (circuit open)",
+  upstream_rate_limited: "the service was rate limiting",
+  upstream_bad_response: "the service sent an answer Gatehouse cannot use",
+  upstream_error: "the service answered with an error",
+  server_busy: "Gatehouse was too busy",
+  internal: "of an error inside Gatehouse",
+};
+
+const FIELD_WORDS: Record<string, string> = {
+  privacy: "page privacy",
+  password: "password",
+  results: "results",
+  name: "name",
+  role: "role",
+  disabled: "access",
+};
+
+const PRIVACY_WORDS = ["Public", "Private", "Password"];
+
+/**
+ * A code shorter than this keeps no readable characters at all: 4 of a 36-character code (a UUID's 122 random
+ * bits less 16) say nothing, but 4 of an 8-character code are half of it.
+ */
+export const PURCHASE_CODE_LAST4_MIN_LENGTH = 16;
+
+/** The characters of a code the audit log, the history and bulk jobs may show: its last 4, or none (""). */
+export function purchaseCodeLast4(code: string): string {
+  const chars = Array.from(code.trim());
+  return chars.length >= PURCHASE_CODE_LAST4_MIN_LENGTH ? chars.slice(-4).join("") : "";
+}
+
+const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const str = (value: unknown) => (typeof value === "string" ? value : null);
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A purchase code as the log may show it: its last 4 characters when kept, else that it is too short to show. */
+export function purchaseCodeText(detail: Record<string, unknown> | null): string {
+  const last4 = str(detail?.last4);
+  return last4 ? `code ending ${last4}` : "a code (too short to show any of it)";
+}
+
+/** The row's detail as one sentence; "" when there is nothing to add to the action and its target. */
+export function auditSummary(row: AuditRowFacts): string {
+  const d = row.detail ?? {};
+  const errorCode = str(d.error_code);
+  const why = errorCode ? (ERROR_WORDS[errorCode] ?? errorCode.replace(/_/g, " ")) : null;
+  const status = typeof d.status === "number" ? ` (HTTP ${d.status})` : "";
+
+  switch (row.action) {
+    case "auth.login_failed":
+      if (d.reason === "throttled") {
+        return d.limited_by === "ip"
+          ? "Refused without checking the password: too many failed sign-ins from this address."
+          : "Refused without checking the password: too many failed sign-ins for this email from this address.";
+      }
+      return "Wrong email or password.";
+    case "purchase.validate": {
+      const code = purchaseCodeText(d);
+      if (row.outcome === "valid") return `Checked ${code}: a valid purchase.`;
+      if (row.outcome === "invalid") return `Checked ${code}: not a valid purchase code.`;
+      if (row.outcome === "denied") return `Not checked (${code}): ${why ?? "refused"}.`;
+      return `No answer for ${code}: ${why ?? "the check failed"}${status}.`;
+    }
+    case "purchase.bulk_create":
+      if (why) return `Not started: ${why}${status}.`;
+      return typeof d.total === "number" ? `Bulk check of ${plural(d.total, "code")} started.` : "Bulk check started.";
+    case "user.create":
+      if (why) return `Not added: ${why}${status}.`;
+      return str(d.role) ? `Added with the role ${d.role}.` : "";
+    default:
+      break;
+  }
+  if (why) return `${row.outcome === "denied" ? "Refused" : "Failed"}: ${why}${status}.`;
+
+  const changes = Array.isArray(d.changes) ? d.changes.filter((c): c is string => typeof c === "string") : [];
+  if (row.action === "user.update" && changes.length > 0) {
+    const parts = changes.map((change) => {
+      if (change === "role" && str(d.role)) return `role set to ${d.role}`;
+      if (change === "disabled" && typeof d.disabled === "boolean") return d.disabled ? "disabled" : "enabled";
+      if (change === "password") return "password reset";
+      return `${FIELD_WORDS[change] ?? change} changed`;
+    });
+    return `${capital(list(parts))}.`;
+  }
+  if (row.action === "report.update" && changes.length > 0) {
+    const privacy = typeof d.privacy === "number" ? PRIVACY_WORDS[d.privacy] : undefined;
+    return `Changed the ${list(changes.map((c) => FIELD_WORDS[c] ?? c))}${privacy ? ` (now ${privacy})` : ""}.`;
+  }
+  if (row.action === "report.regenerate") return "Results generated again.";
+  return "";
+}
