@@ -13,6 +13,8 @@ export function signInFailure(code: string | undefined, retryAfterSeconds?: numb
       return "The email or the password is not right. Check both and try again.";
     case "rate_limited":
       return `Too many sign-in attempts. Try again ${waitText(retryAfterSeconds)}.`;
+    case "server_busy":
+      return `Gatehouse is checking too many sign-ins at once. Try again ${waitText(retryAfterSeconds)}.`;
     case "invalid_input":
     case "invalid_json":
       return "Enter your email address and your password.";
