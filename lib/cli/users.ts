@@ -40,7 +40,7 @@ Commands:
 Roles: ${ROLES.join(", ")}.
 Without --password, the password is asked for (twice, hidden) on a terminal, or read from the first line of
 standard input otherwise — prefer that: a password on the command line stays in the shell history.
-Passwords need at least 12 characters. Role changes, disabling and password resets end the user's sessions.
+Passwords need at least 12 characters and must be hard to guess (not a common password or the user's email). Role changes, disabling and password resets end the user's sessions.
 remove-demo-accounts deletes every account with a @demo.test address or the demo password (a configured
 start refuses a store that holds one).
 The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; like npm start, the CLI reads
