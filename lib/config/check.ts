@@ -3,7 +3,6 @@
 // `next start` run directly). Problems are printed one line each and stop the start; warnings go to the log.
 import "server-only";
 
-import { DEMO_PASSWORD } from "@/lib/auth/users";
 
 import { loadAuthConfig } from "./auth";
 import { isConfigError, NO_UPSTREAM, readEnv, type ConfigProblem } from "./env";
@@ -76,7 +75,6 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
         purchaseChecks: gateway.items !== null,
         sessionSecrets: auth.sessionSecrets,
       },
-      DEMO_PASSWORD,
     );
     problems.push(...review.problems);
     warnings.push(...review.warnings);

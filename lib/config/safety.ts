@@ -22,8 +22,6 @@ export interface SafetyFacts {
 /** Below this a session secret or hash key is refused; below WEAK_SECRET_BITS it is named in a warning. */
 export const UNSAFE_SECRET_BITS = 64;
 export const WEAK_SECRET_BITS = 100;
-export const UNSAFE_PASSWORD_BITS = 28;
-export const WEAK_PASSWORD_BITS = 45;
 
 /** Shannon entropy, in bits per character, of the characters' frequencies. */
 function bitsPerCharacter(chars: string[]): number {
@@ -78,7 +76,7 @@ function isLoopbackOrigin(origin: string): boolean {
 
 const GENERATE = "generate one with: openssl rand -base64 32";
 
-export function reviewSafety(env: Env, facts: SafetyFacts, demoPassword: string): SafetyReview {
+export function reviewSafety(env: Env, facts: SafetyFacts): SafetyReview {
   const problems: ConfigProblem[] = [];
   const warnings: string[] = [];
 
@@ -106,17 +104,8 @@ export function reviewSafety(env: Env, facts: SafetyFacts, demoPassword: string)
     );
   }
 
-  const adminPassword = env.ADMIN_PASSWORD;
-  if (adminPassword?.trim()) {
-    const bits = estimatedBits(adminPassword);
-    if (adminPassword === demoPassword) {
-      problems.push({ variable: "ADMIN_PASSWORD", problem: "is the demo accounts' published password; choose another" });
-    } else if (bits < UNSAFE_PASSWORD_BITS) {
-      problems.push({ variable: "ADMIN_PASSWORD", problem: `is a repeated or patterned value anyone could guess (about ${bits} bits); choose a longer, varied password` });
-    } else if (bits < WEAK_PASSWORD_BITS) {
-      warnings.push(`ADMIN_PASSWORD looks easy to guess (about ${bits} bits); choose a longer, varied password, or change it after the first sign-in.`);
-    }
-  }
+  // ADMIN_PASSWORD is judged by the password policy (lib/auth/password.ts) with the other accounts settings;
+  // it also refuses the demo accounts' password, which names the product.
 
   const origin = facts.publicOrigin;
   if (origin === null) {
