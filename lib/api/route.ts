@@ -496,10 +496,11 @@ function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<strin
 
 /**
  * A zod validation failure (zod 4 names its errors "ZodError"). By name and shape, not `instanceof`, like every
- * error test here (lib/brand.ts).
+ * error test here (lib/brand.ts) — and not `instanceof Error` either: `.parse()` throws an Error subclass, but a
+ * `new z.ZodError(issues)` (the accounts store builds one for a password the policy refuses) is a plain object.
  */
 function isZodError(error: unknown): error is z.ZodError {
-  return error instanceof Error && error.name === "ZodError" && Array.isArray((error as { issues?: unknown }).issues);
+  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "ZodError" && Array.isArray((error as { issues?: unknown }).issues);
 }
 
 function writeLogLine(

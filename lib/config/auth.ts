@@ -115,6 +115,11 @@ function withoutEmpty(env: Env): Env {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
 }
 
+/** SESSION_SECRET's entries: several, comma-separated, newest first (rotation). */
+export function sessionSecretEntries(value: string): string[] {
+  return value.split(",").map((entry) => entry.trim());
+}
+
 /** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
 export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = demoDataDir(given) }: LoadAuthConfigOptions): AuthConfig {
   const env = demoMode ? withoutConfiguredSettings(given) : given;
@@ -136,7 +141,7 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
   let sessionSecrets: string[] = [];
   let sessionSecretSource: AuthConfig["sessionSecretSource"] = "env";
   if (present.SESSION_SECRET !== undefined) {
-    const entries = present.SESSION_SECRET.split(",").map((s) => s.trim());
+    const entries = sessionSecretEntries(present.SESSION_SECRET);
     entries.forEach((secret, i) => {
       const which = entries.length > 1 ? `entry ${i + 1} of ${entries.length}` : "the secret";
       if (secret.length < SESSION_SECRET_MIN_LENGTH) {

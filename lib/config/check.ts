@@ -4,7 +4,9 @@
 import "server-only";
 
 
-import { loadAuthConfig } from "./auth";
+import { parseEdgeSettings } from "@/lib/auth/request";
+
+import { loadAuthConfig, sessionSecretEntries } from "./auth";
 import { isConfigError, NO_UPSTREAM, readEnv, type ConfigProblem } from "./env";
 import { findLookalikes, type Lookalike } from "./lookalikes";
 import { demoFlagProblem, modeOf, type Mode } from "./mode";
@@ -61,24 +63,24 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   const areaProblems = problems.some((p) => areaVariables.includes(p.variable));
   if (!gateway.reports && !gateway.items && !areaProblems) problems.push({ variable: "", problem: NO_UPSTREAM });
 
-  const auth = collectAuth(env, false, problems);
+  collectAuth(env, false, problems);
   const store = readDatabaseUrl(env.DATABASE_URL);
   if ("problem" in store) problems.push({ variable: "DATABASE_URL", problem: store.problem });
 
-  if (auth) {
-    const review = reviewSafety(
-      env,
-      {
-        publicOrigin: auth.edge.publicOrigin,
-        allowedHosts: auth.edge.allowedHosts,
-        trustProxyHops: auth.edge.trustProxyHops,
-        purchaseChecks: gateway.items !== null,
-        sessionSecrets: auth.sessionSecrets,
-      },
-    );
-    problems.push(...review.problems);
-    warnings.push(...review.warnings);
-  }
+  // Reviewed from the environment itself, not from `auth`: a refused ADMIN_PASSWORD must not hide a guessable
+  // SESSION_SECRET (every problem at once). Warnings are logged only by a start that goes ahead.
+  const edge = parseEdgeSettings(env).settings;
+  const secret = env.SESSION_SECRET?.trim();
+  const review = reviewSafety(env, {
+    publicOrigin: edge.publicOrigin,
+    allowedHosts: edge.allowedHosts,
+    trustProxyHops: edge.trustProxyHops,
+    purchaseChecks: gateway.items !== null,
+    sessionSecrets: secret ? sessionSecretEntries(secret) : [],
+  });
+  // One line per variable: a value already refused (too short, say) is not also called guessable.
+  problems.push(...review.problems.filter((found) => !problems.some((known) => known.variable === found.variable)));
+  warnings.push(...review.warnings);
   return { mode, problems: withLookalikeHints(problems, lookalikes, env), warnings, notes };
 }
 
