@@ -449,6 +449,14 @@ export const LoginBodySchema = z.strictObject({
 });
 export type LoginBody = z.output<typeof LoginBodySchema>;
 
+/** GET /api/auth/oidc/start: where to go after signing in, and "login" to choose another account at the provider. */
+export const SsoStartQuerySchema = z.strictObject({
+  next: z.string().max(2048, "next must be at most 2048 characters").optional().describe("A path of this site to open after signing in"),
+  prompt: z
+    .enum(["none", "login"], { error: 'prompt must be "none" (a silent re-check) or "login" (sign in anew, e.g. as another account)' })
+    .optional(),
+});
+
 export const SessionUserSchema = z.object({
   id: z.string(),
   email: z.string(),
@@ -472,6 +480,12 @@ export const UserSchema = z
     disabled: z.boolean(),
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
+    identity: z
+      .object({ issuer: z.string(), subject: z.string() })
+      .nullable()
+      .describe("Single sign-on: the provider (issuer) and the user's id there (sub), by which he is matched; null for a password user"),
+    role_pinned: z.boolean().describe("Single sign-on users: the role was set by an admin and is not taken from the provider's groups"),
+    last_sign_in_at: isoTimestamp.nullable().describe("When he last signed in; null before his first sign-in"),
   })
   .describe("A portal user. The password hash is never returned.");
 export type UserOutput = z.infer<typeof UserSchema>;

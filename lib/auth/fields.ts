@@ -98,10 +98,12 @@ export const updateUserInput = z
       role: roleSchema.optional(),
       disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
       password: passwordSchema.optional(),
+      /** Single sign-on users: true keeps the role an admin set; false lets sign-ins take it from the groups again. */
+      role_pinned: z.boolean({ error: "role_pinned must be true or false" }).optional(),
     },
-    onlyFields(["name", "role", "disabled", "password"]),
+    onlyFields(["name", "role", "disabled", "password", "role_pinned"]),
   )
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
-    message: "nothing to change: give at least one of name, role, disabled, password",
+    message: "nothing to change: give at least one of name, role, disabled, password, role_pinned",
     when: (payload) => payload.issues.length === 0,
   });
