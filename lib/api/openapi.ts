@@ -155,7 +155,7 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
   const { success } = spec;
   out[String(success.status)] = {
     description: success.description,
-    headers: successHeaders,
+    headers: success.status === 302 || success.status === 303 ? { ...successHeaders, Location: { schema: { type: "string" } } } : successHeaders,
     ...(success.schema ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } } : {}),
     ...(success.contentType ? { content: { [success.contentType]: { schema: { type: "string" } } } } : {}),
   };

@@ -39,6 +39,7 @@ import {
   ReportSchema,
   ReportUpdateBodySchema,
   LoginBodySchema,
+  SsoStartQuerySchema,
   UserCreateBodySchema,
   UserIdParamsSchema,
   UserSchema,
@@ -109,7 +110,8 @@ export interface OperationSpec {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
-  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; contentType?: "text/csv" };
+  /** 302: to another site (the identity provider); 303: to a page of this site. Both with Location. */
+  success: { status: 200 | 201 | 202 | 204 | 302 | 303; description: string; schema?: z.ZodType; contentType?: "text/csv" };
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/route.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
@@ -445,13 +447,36 @@ export const operations = {
     body: LoginBodySchema,
     form: { page: "/login" },
     success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
-    errors: ["invalid_credentials", "rate_limited", "server_busy"],
+    errors: ["invalid_credentials", "password_login_off", "rate_limited", "server_busy"],
+  },
+  ssoStart: {
+    id: "ssoStart",
+    method: "GET",
+    path: "/api/auth/oidc/start",
+    summary:
+      "Sign in with the identity provider (OpenID Connect): 302 to its sign-in page, with state, nonce and the PKCE verifier kept in a sealed cookie for 10 minutes; when the provider cannot be reached, 303 to /login?error=sso_unavailable",
+    tag: "Accounts",
+    permission: "public",
+    query: SsoStartQuerySchema,
+    success: { status: 302, description: "To the provider's sign-in page (or 303 to /login?error=<code>)" },
+  },
+  ssoCallback: {
+    id: "ssoCallback",
+    method: "GET",
+    path: "/api/auth/oidc/callback",
+    summary:
+      "Where the provider sends the browser back (its query: code, state, iss, or error). A GET without X-CSRF: the state and the PKCE verifier, bound to the browser's transaction cookie and checked by the client library with the ID token, prove this browser started the sign-in. 303 to the page asked for with the session cookie, or to /login?error=<code>",
+    tag: "Accounts",
+    permission: "public",
+    optionalSession: true,
+    success: { status: 303, description: "To the page asked for with the session cookie, or to /login?error=<code> (one sentence there)" },
   },
   logout: {
     id: "logout",
     method: "POST",
     path: "/api/auth/logout",
-    summary: "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session)",
+    summary:
+      "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session). After a single sign-on, when the provider offers RP-initiated logout: 200 {data:{end_session_url}}, where the browser goes next to end the provider's session too",
     tag: "Accounts",
     permission: "public",
     optionalSession: true,
@@ -515,6 +540,7 @@ export const operations = {
         changes: Object.keys(body),
         ...(typeof body.role === "string" ? { role: body.role } : {}),
         ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
+        ...(typeof body.role_pinned === "boolean" ? { role_pinned: body.role_pinned } : {}),
       }),
     },
   },

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { getAccounts, sessionNeedsRenewal, sessionSettingsFor, type Accounts } from "@/lib/auth/access";
 import { purchaseCodeTarget, recordAudit, type AuditEntry, type AuditTarget } from "@/lib/auth/audit";
 import { csrfRefusal } from "@/lib/auth/csrf";
+import { checkSsoSession } from "@/lib/auth/oidc/recheck";
 import { can } from "@/lib/auth/permissions";
 import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
 import { clientAddress } from "@/lib/auth/request";
@@ -98,6 +99,8 @@ export type Reply =
   | { status: 204; headers?: Record<string, string> }
   /** The answer to an HTML form: the browser loads `location` (a path of this site). */
   | { status: 303; location: string }
+  /** To another site: the identity provider's sign-in (a URL the handler built from its discovery, never input). */
+  | { status: 302; url: string }
   /** A download (CSV): the body as text or a stream, with its content type and file name. */
   | { status: 200; download: { body: string | ReadableStream<Uint8Array>; contentType: string; fileName: string } };
 
@@ -106,6 +109,7 @@ export const created = (data: unknown): Reply => ({ status: 201, json: { data } 
 export const noContent = (): Reply => ({ status: 204 });
 export const accepted = (data: unknown): Reply => ({ status: 202, json: { data } });
 export const seeOther = (location: string): Reply => ({ status: 303, location });
+export const redirectAway = (url: string): Reply => ({ status: 302, url });
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: NextRequest, context: RouteContext) => Promise<Response>;
@@ -177,20 +181,23 @@ async function authorize(request: NextRequest, spec: OperationSpec, state: Reque
   if (!needsSession && !spec.optionalSession) return;
 
   const result = await authenticateSession(accounts.db, state.jar, settings);
-  if (result.ok) {
-    state.user = result.user;
+  // A single sign-on session is also re-checked with its provider when due (lib/auth/oidc/recheck.ts).
+  const sso = result.ok ? await checkSsoSession({ db: accounts.db, config: accounts.config, user: result.user, session: result.session, page: false, requestId: state.requestId }) : null;
+  if (sso && !sso.ok && sso.clearCookie) clearSession(state.jar, settings);
+  if (result.ok && sso?.ok) {
+    state.user = sso.user;
     state.session = result.session;
     if (sessionNeedsRenewal(result.session)) {
       state.session = touchSession(result.session);
       await writeSession(state.jar, state.session, settings);
     }
-  } else if (result.reason !== "missing") {
+  } else if (!result.ok && result.reason !== "missing") {
     // An expired or ended session: tell the browser to drop the cookie.
     clearSession(state.jar, settings);
   }
   const { permission } = spec;
   if (permission === "public") return;
-  if (!state.user) throw unauthenticated();
+  if (!state.user) throw sso && !sso.ok ? new ApiError("unauthenticated", sso.message) : unauthenticated();
   if (permission !== "signed_in" && !can(state.user.role, permission)) throw forbidden(permission);
 
   if (spec.rateLimit === "purchase") {
@@ -452,6 +459,7 @@ function bodyTooLarge(maxBytes: number): ApiError {
 function toResponse(reply: Reply): NextResponse {
   if (reply.status === 204) return new NextResponse(null, { status: 204, headers: reply.headers });
   if (reply.status === 303) return seeOtherResponse(reply.location);
+  if (reply.status === 302) return new NextResponse(null, { status: 302, headers: { Location: reply.url } });
   if ("download" in reply) {
     const { body, contentType, fileName } = reply.download;
     return new NextResponse(body, {
