@@ -536,12 +536,16 @@ export const operations = {
     audit: {
       action: "user.update",
       target: ({ params, data }) => userTarget(params.id, data),
-      detail: ({ body }) => ({
-        changes: Object.keys(body),
-        ...(typeof body.role === "string" ? { role: body.role } : {}),
-        ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
-        ...(typeof body.role_pinned === "boolean" ? { role_pinned: body.role_pinned } : {}),
-      }),
+      detail: ({ body, data }) => {
+        // A role set by hand on a single sign-on user is pinned without being asked (lib/auth/users.ts updateUser).
+        const pinnedByRole = body.role_pinned === undefined && typeof body.role === "string" && field(data, "identity") && field(data, "role_pinned") === true;
+        return {
+          changes: [...Object.keys(body), ...(pinnedByRole ? ["role_pinned"] : [])],
+          ...(typeof body.role === "string" ? { role: body.role } : {}),
+          ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
+          ...(typeof body.role_pinned === "boolean" ? { role_pinned: body.role_pinned } : pinnedByRole ? { role_pinned: true } : {}),
+        };
+      },
     },
   },
   unlockUser: {

@@ -214,7 +214,7 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
   if (passwordText !== undefined && passwordText !== "on" && passwordText !== "off") problem("PASSWORD_LOGIN", 'must be "on" (default) or "off"');
   if (passwordText === "off") {
     passwordLogin = false;
-    if (issuer === undefined) problem("PASSWORD_LOGIN", "is off but OIDC_ISSUER is not set: nobody but the break-glass admin could sign in; configure single sign-on first");
+    if (issuer === undefined) problem("PASSWORD_LOGIN", "needs OIDC_ISSUER: with password sign-in off and no single sign-on, nobody but the break-glass admin could sign in");
   }
 
   let breakGlassEmail: string | null = null;

@@ -297,7 +297,17 @@ export function toSsoError(error: unknown, phase: Phase): SsoError {
     if (oauthError && MISCONFIGURED.has(oauthError)) return make("sso_misconfigured");
     return make("sso_failed");
   }
-  if (name === "WWWAuthenticateChallengeError") return make(phase === "refresh" ? "sso_ended" : "sso_failed");
+  if (name === "WWWAuthenticateChallengeError") {
+    // A 401 with a challenge: at the token endpoint, the client's own authentication failed (a wrong secret, with
+    // HTTP Basic); at the userinfo endpoint during a re-check, the token is no longer accepted.
+    const challenge = Array.isArray(cause) ? (cause[0] as { scheme?: unknown; parameters?: Record<string, unknown> } | undefined) : undefined;
+    const challengeError = text(challenge?.parameters?.error, 80);
+    if (challengeError) detail.oauth_error = challengeError;
+    if (text(challenge?.scheme, 40)) detail.challenge = text(challenge?.scheme, 40);
+    if (phase === "refresh") return make("sso_ended");
+    if (phase === "token" && (challengeError === "invalid_client" || (status === 401 && challengeError === undefined))) return make("sso_client_rejected");
+    return make("sso_failed");
+  }
   if (code === "OAUTH_RESPONSE_IS_NOT_CONFORM" || code === "OAUTH_RESPONSE_IS_NOT_JSON") {
     return make((causeStatus ?? 0) >= 500 || code === "OAUTH_RESPONSE_IS_NOT_JSON" ? "sso_unavailable" : "sso_failed");
   }

@@ -33,7 +33,7 @@ export type SsoCheck =
 
 /** A re-check holds its session this long at most (a refresh, then userinfo, each with the provider's timeout). */
 const CHECK_LEASE_MS = (2 * PROVIDER_TIMEOUT_SECONDS + 5) * 1000;
-/** After a failed attempt to reach the provider, the next one waits at most this long. */
+/** After a failed attempt to reach the provider, the next one waits this long (or a quarter of the interval). */
 const RETRY_AFTER_MS = 60_000;
 
 // Requests of one process that find the same check due share it (route handlers and pages are separate bundles).
@@ -101,7 +101,8 @@ async function refreshCheck(input: SsoCheckInput, settings: OidcSettings, row: S
     });
     if (failure === "sso_unavailable") {
       // Not an answer about the user: keep the session for now, try again in a while.
-      await postponeCheck(db, row.id, now + Math.min(RETRY_AFTER_MS, settings.recheckMs));
+      // A quarter of the interval at most, so that a provider back within the grace is asked again in time.
+      await postponeCheck(db, row.id, now + Math.min(RETRY_AFTER_MS, settings.recheckMs / 4));
       if (grace) return { ok: true, user };
       await endSsoSession(db, row.id);
       await audit(db, input, { reason: "unconfirmed" }, settings);
