@@ -147,6 +147,17 @@ const GATEWAY_VARIABLES = [
   "PURCHASE_RATE_LIMIT_PER_IP",
   "PURCHASE_BULK_LIMIT_PER_HOUR",
   "METRICS_TOKEN",
+  "OIDC_ISSUER",
+  "OIDC_CLIENT_ID",
+  "OIDC_CLIENT_SECRET",
+  "OIDC_SCOPES",
+  "OIDC_ROLE_CLAIM",
+  "OIDC_ROLE_MAP",
+  "OIDC_DEFAULT_ROLE",
+  "OIDC_LABEL",
+  "OIDC_RECHECK_MINUTES",
+  "PASSWORD_LOGIN",
+  "BREAK_GLASS_EMAIL",
 ];
 
 /**
@@ -221,11 +232,14 @@ function exited(child: ChildProcess): Promise<number | null> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts `next start` and resolves once /api/health answers. */
-export async function startGateway(testEnv: Record<string, string | undefined>): Promise<GatewayProcess> {
+/**
+ * Starts `next start` and resolves once /api/health answers. `port`: a port chosen beforehand (an identity
+ * provider must know the portal's redirect URI before the portal starts); default a free one.
+ */
+export async function startGateway(testEnv: Record<string, string | undefined>, { port: chosenPort }: { port?: number } = {}): Promise<GatewayProcess> {
   assertBuilt();
   const { env, tempDir } = await withAccounts(testEnv);
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const { child, lines } = spawnNext(env, port);
   const recorded: RecordedResponse[] = [];
