@@ -73,7 +73,8 @@ export async function beginSignIn(context: FlowContext, { next, prompt }: { next
   const redirectUri = redirectUriFor(context.headers, context.edge);
   try {
     if (!redirectUri) throw new SsoError("sso_misconfigured", "no origin for the redirect URI: set PUBLIC_ORIGIN");
-    const config = await providerConfig(context.settings);
+    // Asked now: if the provider does not answer, the page says so instead of sending the browser to an error.
+    const config = await providerConfig(context.settings, { fresh: true });
     const request = await authorizationRequest(context.settings, config, { redirectUri, prompt });
     writeTransaction(
       context.cookies,

@@ -85,32 +85,37 @@ async function discover(settings: OidcSettings): Promise<client.Configuration> {
   });
 }
 
-/** The provider's configuration, discovered once and shared; on failure an SsoError (sso_unavailable, sso_misconfigured…). */
-export async function providerConfig(settings: OidcSettings, now: number = Date.now()): Promise<client.Configuration> {
+/**
+ * The provider's configuration, discovered and shared; on failure an SsoError (sso_unavailable, sso_misconfigured…).
+ * `fresh`: ask the provider now (a sign-in starts: the browser is about to be sent there, and if it does not answer
+ * the button should say so rather than leave the browser on an error page of its own); otherwise what it said within
+ * the hour, or earlier when it does not answer now (a re-check's refresh then tells for itself).
+ */
+export async function providerConfig(settings: OidcSettings, { fresh = false, now = Date.now() }: { fresh?: boolean; now?: number } = {}): Promise<client.Configuration> {
   const key = settingsKey(settings);
   let state = slots[SLOT];
   if (!state || state.key !== key) {
     state = { key, at: 0 };
     slots[SLOT] = state;
   }
-  if (state.config && now - state.at < DISCOVERY_TTL_MS) return state.config;
-  if (state.pending) return state.pending;
+  if (!fresh && state.config && now - state.at < DISCOVERY_TTL_MS) return state.config;
+  // Requests that need it at the same time share one discovery.
   const current = state;
-  current.pending = discover(settings)
+  current.pending ??= discover(settings)
     .then((config) => {
       current.config = config;
       current.at = Date.now();
       return config;
     })
-    .catch((error: unknown) => {
-      // A provider that answered an hour ago and not now: keep using what it said then.
-      if (current.config) return current.config;
-      throw toSsoError(error, "discovery");
-    })
     .finally(() => {
       current.pending = undefined;
     });
-  return current.pending;
+  try {
+    return await current.pending;
+  } catch (error) {
+    if (!fresh && current.config) return current.config;
+    throw toSsoError(error, "discovery");
+  }
 }
 
 /** Forgets the discovered configuration (tests; a provider whose keys or endpoints changed). */

@@ -27,7 +27,9 @@ export type SsoCheck =
   /**
    * The session may not go on as it is. `restart`: how a page continues — "silent" through the provider without a
    * page (prompt=none), "interactive" through its sign-in page, "login" to Gatehouse's sign-in page. An API call
-   * answers 401 with `message`; `clearCookie` false keeps the cookie for the page load that does the silent check.
+   * answers 401 with `message`. `clearCookie` false keeps the cookie, so that the next page load goes through the
+   * provider whichever request found out first: for a silent check, and for an ended session, where the provider
+   * then says why (no group, disabled there); its row is gone, so the cookie opens nothing any more.
    */
   | { ok: false; failure: SsoFailure | null; restart: "silent" | "interactive" | "login"; clearCookie: boolean; message: string };
 
@@ -144,7 +146,7 @@ function ended(settings: OidcSettings, failure: "sso_ended" | "sso_unconfirmed" 
     sso_unconfirmed: `Your sign-in could not be re-checked with ${settings.label}, which is not answering, so your session has ended. Sign in again when it is back.`,
     sso_no_role: `Your access was re-checked with ${settings.label}: none of your groups (claim "${settings.roleClaim}") gives a role in Gatehouse any more, so your session has ended.`,
   }[failure];
-  return { ok: false, failure, restart: "interactive", clearCookie: true, message };
+  return { ok: false, failure, restart: "interactive", clearCookie: false, message };
 }
 
 async function audit(db: Db, input: SsoCheckInput, detail: Record<string, string | number | boolean | null | string[]>, settings: OidcSettings): Promise<void> {

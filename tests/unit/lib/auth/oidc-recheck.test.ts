@@ -148,7 +148,7 @@ describe("a single sign-on session", () => {
     const other = await signIn(who);
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
     const result = await check(signed, signed.signedInAt + MINUTE);
-    expect(result).toMatchObject({ ok: false, failure: "sso_no_role", restart: "interactive", clearCookie: true });
+    expect(result).toMatchObject({ ok: false, failure: "sso_no_role", restart: "interactive", clearCookie: false });
     expect(!result.ok && result.message).toBe(
       'Your access was re-checked with Test IdP: none of your groups (claim "groups") gives a role in Gatehouse any more, so your session has ended.',
     );
@@ -193,7 +193,7 @@ describe("a single sign-on session", () => {
     expect((await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!))?.leaseUntil).toBe(due + 30_000 + MINUTE / 4);
     // A whole interval after the check was due, still no answer: the session ends.
     const result = await check(signed, due + MINUTE + 1);
-    expect(result).toMatchObject({ ok: false, failure: "sso_unconfirmed", clearCookie: true });
+    expect(result).toMatchObject({ ok: false, failure: "sso_unconfirmed", restart: "interactive" });
     expect(!result.ok && result.message).toContain("Test IdP, which is not answering");
     expect(await auditRows(signed.user.id)).toContainEqual({ action: "auth.sso_refused", outcome: "denied", detail: expect.objectContaining({ reason: "unconfirmed" }) });
   });
