@@ -68,6 +68,11 @@ export interface TestProvider {
   addUser(user: TestIdpUser): void;
   setGroups(login: string, groups: string[]): void;
   setDisabled(login: string, disabled: boolean): void;
+  /**
+   * Instead of redirecting the browser to the application's callback, show a page with a "Continue to the
+   * application" link to it: a test reads (or changes) the callback URL, as someone in the middle could.
+   */
+  holdCallbacks(hold: boolean): void;
   /** Every ID token the token endpoint answers is rewritten by `change` and signed again with the provider's key. */
   tamperIdTokens(change: ((claims: Record<string, unknown>) => Record<string, unknown>) | null): void;
   /** Every secret the provider handed out (codes, access, refresh and ID tokens) and its client secret, for leak scans. */
@@ -110,6 +115,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   const handedOut = new Set<string>(clientSecret ? [clientSecret] : []);
   let refreshGrants = 0;
   let tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  let holdCallbacks = false;
 
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const kid = createHash("sha256").update(randomBytes(8)).digest("hex").slice(0, 16);
@@ -198,8 +204,15 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   provider.use(async (ctx, next) => {
     await next();
     const location = ctx.response.get("location");
-    const code = location ? new URL(location, issuer).searchParams.get("code") : null;
+    if (!location || !options.redirectUris.some((uri) => location.startsWith(`${uri}?`))) return;
+    const code = new URL(location).searchParams.get("code");
     if (code) handedOut.add(code);
+    if (holdCallbacks) {
+      ctx.status = 200;
+      ctx.remove("location");
+      ctx.type = "html";
+      ctx.body = html("Signed in", `<p><a href="${escapeHtml(location)}">Continue to the application</a></p>`);
+    }
   });
 
   const callback = provider.callback();
@@ -300,6 +313,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     addUser: (user) => users.set(user.login, structuredClone(user)),
     setGroups: (login, groups) => (userOf(login).groups = [...groups]),
     setDisabled: (login, disabled) => (userOf(login).disabled = disabled),
+    holdCallbacks: (hold) => (holdCallbacks = hold),
     tamperIdTokens: (change) => (tamper = change),
     secrets: () => [...handedOut],
     refreshGrants: () => refreshGrants,
