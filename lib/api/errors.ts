@@ -132,6 +132,8 @@ export function fromAccountError(error: AccountError): ApiError {
       return new ApiError("not_found", sentence);
     case "sso_managed":
       return new ApiError("invalid_input", sentence, { fields: { password: sentence } });
+    case "identity_taken":
+      return new ApiError("invalid_input", sentence);
   }
 }
 

@@ -47,7 +47,8 @@ const SSO_REFUSAL_WORDS: Record<string, (d: Record<string, unknown>) => string> 
     d.claim_found === false
       ? `the provider sent no claim "${str(d.claim) ?? "groups"}" to map to a role`
       : `no value of the claim "${str(d.claim) ?? "groups"}" maps to a role`,
-  email_taken: () => "another Gatehouse account already has this email, and it is not taken over",
+  email_taken: (d) =>
+    `another Gatehouse account already has this email, and it is not taken over${str(d.subject) ? ` (to let this person in on that account: npm run users -- link-sso <email> ${str(d.subject)})` : ""}`,
   email_missing: () => "the provider gave no email address",
   disabled: () => "the account is disabled in Gatehouse",
   denied: () => "the person did not allow it at the provider",

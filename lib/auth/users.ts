@@ -45,13 +45,14 @@ export interface User {
   lastSignInAt: string | null;
 }
 
-export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin" | "sso_managed";
+export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin" | "sso_managed" | "identity_taken";
 
 const ACCOUNT_ERROR: unique symbol = Symbol.for("gatehouse.AccountError");
 
 /**
  * A refusal the person can act on (suggested HTTP status: email_taken 409, user_not_found 404, last_admin 409,
- * sso_managed 400 — a password for a user who signs in with single sign-on).
+ * sso_managed 400 — a password for a user who signs in with single sign-on; identity_taken 409 — a provider identity
+ * another user has).
  */
 export class AccountError extends Error {
   readonly [ACCOUNT_ERROR] = true;
@@ -318,6 +319,35 @@ export async function updateFromProvider(
   }
   if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
   return { user: toUser(row), emailKept };
+}
+
+/**
+ * Links a password account to the provider's identity, on an operator's word (`npm run users -- link-sso`): from
+ * now on it is matched by (issuer, subject) and signs in only with single sign-on — its password is removed, its
+ * sessions end, and its role comes from the groups at the next sign-in. What resolves a first sign-in refused
+ * because the account's email was taken: Gatehouse never links by email on its own.
+ */
+export async function linkIdentity(db: Db, id: string, identity: { issuer: string; subject: string }, now: Date = new Date()): Promise<User> {
+  try {
+    const row = await db
+      .updateTable("users")
+      .set({
+        oidc_issuer: identity.issuer,
+        oidc_subject: identity.subject,
+        password_hash: UNMATCHABLE_HASH,
+        role_pinned: 0,
+        session_version: sql<number>`session_version + 1`,
+        updated_at: now.toISOString(),
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
+    return toUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AccountError("identity_taken", `another user already signs in as ${identity.subject} at ${identity.issuer}`);
+    throw error;
+  }
 }
 
 /** Notes a password sign-in (the users page shows when each user last signed in). */

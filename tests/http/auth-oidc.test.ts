@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "../support/canary";
+import { ROOT, usersCli } from "../support/processes";
 import { freePort, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
 import { ADMIN_GROUP, IDP_USERS, SignInBrowser, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
 
@@ -158,7 +159,7 @@ describe("signing in with the provider", () => {
     expect(refusal).toMatchObject({ outcome: "denied", summary: 'Refused: no value of the claim "groups" maps to a role.', detail: expect.objectContaining({ values: [UNMAPPED_GROUP], subject: IDP_USERS.outsider.sub }) });
   });
 
-  it("an existing password account with the same email is not taken over: the sign-in is refused, the account unchanged", async () => {
+  it("an existing password account with the same email is not taken over: refused and unchanged, until the operator links them", async () => {
     const email = "mallory@corp.test";
     const created = await admin.request("/api/admin/users", {
       method: "POST",
@@ -177,7 +178,29 @@ describe("signing in with the provider", () => {
     // The local account still signs in with its password, and is still a viewer.
     const local = await gateway.signIn({ email, password: "a long local password for mallory" });
     expect(local.user.role).toBe("viewer");
-    expect((await audit("auth.sso_refused")).find((row) => row.user_email === email)).toMatchObject({ outcome: "denied", summary: "Refused: another Gatehouse account already has this email, and it is not taken over." });
+    expect((await audit("auth.sso_refused")).find((row) => row.user_email === email)).toMatchObject({
+      outcome: "denied",
+      summary: `Refused: another Gatehouse account already has this email, and it is not taken over (to let this person in on that account: npm run users -- link-sso <email> ${who.sub}).`,
+    });
+
+    // The operator links them on purpose: the account then signs in with the provider only, its role from the groups.
+    const cli = usersCli(ROOT, ["link-sso", email, who.sub], { ...gateway.env });
+    expect(await cli.exited, cli.stderr()).toBe(0);
+    expect(cli.stdout()).toBe(`${email} now signs in with Test IdP as ${who.sub}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.\n`);
+    expect((await local.request("/api/auth/me")).status).toBe(401);
+    const browser = new SignInBrowser();
+    expect((await walkSsoSignIn(browser, gateway.url, who)).answer.location).toBe(`${gateway.url}/`);
+    expect(JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text).data.user).toMatchObject({ id: created.json.data.id, role: "admin" });
+    const password = await gateway.request("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+      body: JSON.stringify({ email, password: "a long local password for mallory" }),
+    });
+    expect(password.status).toBe(401);
+    // Linking twice, or an unknown account, is refused in a sentence.
+    const again = usersCli(ROOT, ["link-sso", email, who.sub], { ...gateway.env });
+    expect(await again.exited).toBe(1);
+    expect(again.stderr()).toBe(`users: ${email} already signs in with single sign-on (as ${who.sub} at ${idp.issuer})\n`);
   });
 
   it("the role follows the groups at every sign-in, unless an admin pins it; each change is audited", async () => {
