@@ -5,7 +5,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 import { freePort } from "../support/gateway";
-import { ADMIN_GROUP, IDP_USERS, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
+import { ADMIN_GROUP, IDP_USERS, ssoEnv, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
 
 import { checkBothThemes, shot } from "./support/fixtures";
 import { startPortal, waitUntilReady, type RunningPortal } from "./support/portal";
@@ -22,15 +22,12 @@ test.beforeAll(async () => {
   portal = await startPortal({
     port,
     sandboxPort: await freePort(),
-    env: {
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret!,
-      OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor`,
-      OIDC_LABEL: "Test IdP",
-      OIDC_RECHECK_MINUTES: "0.02",
-      PASSWORD_LOGIN: "off",
-    },
+    // The portal's own sandbox stands in for the upstreams: only the single sign-on settings are taken.
+    env: Object.fromEntries(
+      Object.entries(ssoEnv(idp, { OIDC_RECHECK_MINUTES: "0.02", PASSWORD_LOGIN: "off" })).filter(
+        (entry): entry is [string, string] => entry[0].startsWith("OIDC_") || entry[0] === "PASSWORD_LOGIN",
+      ),
+    ),
   });
   await waitUntilReady(portal);
 });

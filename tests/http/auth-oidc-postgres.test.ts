@@ -4,9 +4,8 @@
 // (unique violations, row counts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "../support/canary";
 import { freePort, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
-import { ADMIN_GROUP, SignInBrowser, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
+import { ADMIN_GROUP, SignInBrowser, ssoEnv, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
 import { startTestPostgres, type TestPostgres } from "../db/support/postgres";
 
 let postgres: TestPostgres;
@@ -18,20 +17,7 @@ beforeAll(async () => {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
   [postgres, idp] = await Promise.all([startTestPostgres(), startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`] })]);
-  gateway = await startGateway(
-    {
-      REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo",
-      REPORTS_API_KEY: CANARY.reports,
-      DATABASE_URL: await postgres.createDatabase(),
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret!,
-      OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor`,
-      OIDC_LABEL: "Test IdP",
-      OIDC_RECHECK_MINUTES: "0.02",
-    },
-    { port },
-  );
+  gateway = await startGateway(ssoEnv(idp, { DATABASE_URL: await postgres.createDatabase(), OIDC_RECHECK_MINUTES: "0.02" }), { port });
   admin = await gateway.signIn("admin");
 }, 90_000);
 afterAll(async () => {

@@ -5,9 +5,8 @@
 // rules (grace, back-off, a provider that does not answer): tests/unit/lib/auth/oidc-recheck.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "../support/canary";
 import { freePort, startGateway, type GatewayProcess } from "../support/gateway";
-import { ADMIN_GROUP, SignInBrowser, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
+import { ADMIN_GROUP, SignInBrowser, ssoEnv, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
 
 interface Pair {
   idp: TestProvider;
@@ -18,19 +17,7 @@ async function startPair(refreshTokens: boolean): Promise<Pair> {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
   const idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`], refreshTokens });
-  const gateway = await startGateway(
-    {
-      REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo",
-      REPORTS_API_KEY: CANARY.reports,
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret!,
-      OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin`,
-      OIDC_LABEL: "Test IdP",
-      OIDC_RECHECK_MINUTES: "0.02",
-    },
-    { port },
-  );
+  const gateway = await startGateway(ssoEnv(idp, { OIDC_RECHECK_MINUTES: "0.02" }), { port });
   return { idp, gateway };
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "../support/canary";
 import { freePort, startGateway, startGatewayExpectingFailure, TEST_ADMIN, type GatewayProcess } from "../support/gateway";
-import { ADMIN_GROUP, IDP_USERS, SignInBrowser, startTestProvider, walkSsoSignIn, type TestProvider } from "../support/oidc-provider";
+import { IDP_USERS, SignInBrowser, ssoEnv, startTestProvider, walkSsoSignIn, type TestProvider } from "../support/oidc-provider";
 
 const AREA = { REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo", REPORTS_API_KEY: CANARY.reports };
 const WRONG_SECRET = "not-the-client-secret-4f9a1c77e2";
@@ -25,14 +25,7 @@ beforeAll(async () => {
   // Down when the first portal starts.
   confidential = await startTestProvider({ redirectUris: callbacks(["down", "wrongSecret", "passwordOff"]), listen: false });
   publicIdp = await startTestProvider({ redirectUris: callbacks(["public"]), publicClient: true, claimsInIdToken: false });
-  const sso = (idp: TestProvider, secret: string | null) => ({
-    ...AREA,
-    OIDC_ISSUER: idp.issuer,
-    OIDC_CLIENT_ID: idp.clientId,
-    OIDC_CLIENT_SECRET: secret ?? undefined,
-    OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin`,
-    OIDC_LABEL: "Test IdP",
-  });
+  const sso = (idp: TestProvider, secret: string | null) => ssoEnv({ ...idp, clientSecret: secret });
   gateways.down = await startGateway(sso(confidential, confidential.clientSecret), { port: ports.down });
   await confidential.start();
   [gateways.wrongSecret, gateways.public, gateways.passwordOff] = await Promise.all([

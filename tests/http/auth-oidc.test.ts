@@ -7,10 +7,9 @@ import { readFileSync } from "node:fs";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "../support/canary";
 import { ROOT, usersCli } from "../support/processes";
 import { freePort, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";
-import { ADMIN_GROUP, IDP_USERS, SignInBrowser, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
+import { ADMIN_GROUP, IDP_USERS, SignInBrowser, ssoEnv, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
 
 let idp: TestProvider;
 let gateway: GatewayProcess;
@@ -30,18 +29,7 @@ beforeAll(async () => {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
   idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`] });
-  gateway = await startGateway(
-    {
-      REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo",
-      REPORTS_API_KEY: CANARY.reports,
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: idp.clientId,
-      OIDC_CLIENT_SECRET: idp.clientSecret!,
-      OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor,staff=viewer`,
-      OIDC_LABEL: "Test IdP",
-    },
-    { port },
-  );
+  gateway = await startGateway(ssoEnv(idp, { OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor,staff=viewer` }), { port });
   admin = await gateway.signIn("admin");
 });
 afterAll(async () => {

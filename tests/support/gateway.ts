@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import type { Role } from "@/lib/auth/permissions";
+import { VARIABLE_NAMES } from "@/lib/config/variables";
 
 import { assertNoCanary, CANARY } from "./canary";
 import type { TestSandbox } from "./sandbox";
@@ -147,15 +148,7 @@ const GATEWAY_VARIABLES = [
   "PURCHASE_RATE_LIMIT_PER_IP",
   "PURCHASE_BULK_LIMIT_PER_HOUR",
   "METRICS_TOKEN",
-  "OIDC_ISSUER",
-  "OIDC_CLIENT_ID",
-  "OIDC_CLIENT_SECRET",
-  "OIDC_SCOPES",
-  "OIDC_ROLE_CLAIM",
-  "OIDC_ROLE_MAP",
-  "OIDC_DEFAULT_ROLE",
-  "OIDC_LABEL",
-  "OIDC_RECHECK_MINUTES",
+  ...VARIABLE_NAMES.filter((name) => name.startsWith("OIDC_")),
   "PASSWORD_LOGIN",
   "BREAK_GLASS_EMAIL",
 ];

@@ -9,6 +9,7 @@ import type { Socket } from "node:net";
 
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 
+import { CANARY } from "./canary";
 import { freePort } from "./gateway";
 
 export interface TestIdpUser {
@@ -36,6 +37,23 @@ export const IDP_USERS = {
   /** In no group the portal maps. */
   outsider: { sub: "b7c1e0f2-0002-4d6a-9a41-011000000002", login: "olli", password: "olli at the provider", email: "olli@corp.test", name: "Olli Outsider", groups: [UNMAPPED_GROUP] },
 } as const satisfies Record<string, TestIdpUser>;
+
+/**
+ * A portal's settings for this provider, with a reports area that answers nothing (single sign-on needs no
+ * upstream; a configured start needs one): the admin group maps to admin, portal-editors to editor.
+ */
+export function ssoEnv(idp: Pick<TestProvider, "issuer" | "clientId" | "clientSecret">, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo",
+    REPORTS_API_KEY: CANARY.reports,
+    OIDC_ISSUER: idp.issuer,
+    OIDC_CLIENT_ID: idp.clientId,
+    OIDC_CLIENT_SECRET: idp.clientSecret ?? undefined,
+    OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor`,
+    OIDC_LABEL: "Test IdP",
+    ...extra,
+  };
+}
 
 export interface TestProviderOptions {
   /** Where the portal's callback is: registered exactly, as a real provider requires. */
