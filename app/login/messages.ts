@@ -50,7 +50,7 @@ export function signInFailure(code: string | undefined, retryAfterSeconds?: numb
     case "sso_code_rejected":
       return `${name} refused to finish this sign-in: its one-time code was already used or has expired. Start again.`;
     case "sso_state":
-      return "This sign-in did not start in this browser, or took more than 10 minutes. Start again from this page.";
+      return "This sign-in does not match one started in this browser (it took more than 10 minutes, or another one started since). Start again from this page.";
     case "sso_token_invalid":
       return `${name}'s answer could not be verified (it was meant for another application, or was changed on the way), so you are not signed in. Tell an administrator.`;
     case "sso_failed":

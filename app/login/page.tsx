@@ -70,7 +70,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           </>
         ) : null}
         {oidc && showPasswordForm ? <p className={styles.divider}>{passwordLogin ? "or with your email and password" : "Break-glass administrator: sign in with a password"}</p> : null}
-        {showPasswordForm ? <LoginForm next={next} initialFailure={ssoFailure ? null : failure} provider={provider} /> : null}
+        {showPasswordForm ? <LoginForm next={next} initialFailure={oidc && ssoFailure ? null : failure} provider={provider} /> : null}
         {oidc && !showPasswordForm ? (
           <p className={styles.aside}>
             <a href={`/login?${new URLSearchParams({ password: "1", ...(next !== "/" ? { next } : {}) })}`}>Break-glass administrator? Sign in with a password</a>

@@ -181,8 +181,14 @@ async function authorize(request: NextRequest, spec: OperationSpec, state: Reque
   if (!needsSession && !spec.optionalSession) return;
 
   const result = await authenticateSession(accounts.db, state.jar, settings);
-  // A single sign-on session is also re-checked with its provider when due (lib/auth/oidc/recheck.ts).
-  const sso = result.ok ? await checkSsoSession({ db: accounts.db, config: accounts.config, user: result.user, session: result.session, page: false, requestId: state.requestId }) : null;
+  // A single sign-on session is also re-checked with its provider when due (lib/auth/oidc/recheck.ts) — except by
+  // public operations that only look at a session (sign-out must end one whatever its provider says).
+  const sso =
+    result.ok && needsSession
+      ? await checkSsoSession({ db: accounts.db, config: accounts.config, user: result.user, session: result.session, page: false, requestId: state.requestId })
+      : result.ok
+        ? ({ ok: true, user: result.user } as const)
+        : null;
   if (sso && !sso.ok && sso.clearCookie) clearSession(state.jar, settings);
   if (result.ok && sso?.ok) {
     state.user = sso.user;

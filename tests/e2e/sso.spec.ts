@@ -136,7 +136,7 @@ test("a tampered state and a replayed code are refused, each with one sentence",
   tampered.searchParams.set("state", "changed-on-the-way");
   await page.goto(tampered.href);
   await expect(page).toHaveURL(`${portal.url}/login?error=sso_state`);
-  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("This sign-in did not start in this browser, or took more than 10 minutes. Start again from this page.");
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("This sign-in does not match one started in this browser (it took more than 10 minutes, or another one started since). Start again from this page.");
 
   // The real callback, replayed by someone holding a copy of the browser's sign-in cookie, after the browser used
   // the code: the provider refuses it.

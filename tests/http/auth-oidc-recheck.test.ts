@@ -116,6 +116,26 @@ describe("with a refresh token", () => {
     expect(back.url).toBe(`${gateway.url}/login?error=sso_no_role&next=%2Freports`);
     expect(back.text).toContain("No access to Gatehouse");
   });
+
+  it("signing out works while the provider does not answer a due re-check", async () => {
+    const { idp, gateway } = withRefresh;
+    const { browser } = await signedIn(withRefresh);
+    await idp.stop();
+    try {
+      // The check comes due and fails; the session goes on within its grace.
+      await until(
+        () => browser.request(`${gateway.url}/api/auth/me`),
+        () => gateway.logLines().some((line) => line.msg === "sso_recheck_failed" && line.failure === "sso_unavailable"),
+        "re-checked",
+      );
+      const logout = await browser.request(`${gateway.url}/api/auth/logout`, { method: "POST", headers: { "X-CSRF": "1" } });
+      expect(logout.status).toBe(200);
+      expect(logout.headers.getSetCookie().some((line) => /^gatehouse_session=;/.test(line))).toBe(true);
+    } finally {
+      await idp.start();
+    }
+    expect((await browser.request(`${gateway.url}/api/auth/me`)).status).toBe(401);
+  });
 });
 
 describe("without a refresh token", () => {

@@ -101,7 +101,8 @@ export async function finishSignIn(
 ): Promise<Destination> {
   const now = context.now ?? Date.now();
   const transaction = readTransaction(context.cookies, context.sessionSettings, now);
-  clearTransaction(context.cookies, context.sessionSettings);
+  // Used once — but only by the answer to it: a forged callback (another state) must not cancel a sign-in in flight.
+  if (!transaction || query.get("state") === transaction.state) clearTransaction(context.cookies, context.sessionSettings);
   const next = transaction?.next ?? "/";
   const refuse = async (error: SsoError): Promise<Destination> => {
     logFailure(context.requestId, error);
