@@ -27,6 +27,13 @@ beforeAll(async () => {
   publicIdp = await startTestProvider({ redirectUris: callbacks(["public"]), publicClient: true, claimsInIdToken: false });
   const sso = (idp: TestProvider, secret: string | null) => ssoEnv({ ...idp, clientSecret: secret });
   gateways.down = await startGateway(sso(confidential, confidential.clientSecret), { port: ports.down });
+  // Its start asks the provider in the background: wait until it has said it could not, then bring the provider up.
+  const down = gateways.down;
+  const deadline = Date.now() + 20_000;
+  while (!down.logLines().some((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))) {
+    if (Date.now() > deadline) throw new Error("the portal never said the provider could not be reached");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   await confidential.start();
   [gateways.wrongSecret, gateways.public, gateways.passwordOff] = await Promise.all([
     // Password sign-in off, with a break-glass admin the store does not hold: the start warns.
