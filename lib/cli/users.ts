@@ -224,8 +224,10 @@ async function run(argv: string[], out: Output): Promise<number> {
           return 0;
         }
         const status = (u: User) => (u.disabled ? "disabled" : "active");
-        const rows = users.map((u) => [u.email, u.name, u.role, status(u), u.createdAt.slice(0, 10)]);
-        const header = ["EMAIL", "NAME", "ROLE", "STATUS", "CREATED"];
+        // How each signs in: a password, or single sign-on (with a pinned role, when an admin set it by hand).
+        const signIn = (u: User) => (u.identity ? (u.rolePinned ? "sso, role pinned" : "sso") : "password");
+        const rows = users.map((u) => [u.email, u.name, u.role, status(u), signIn(u), u.createdAt.slice(0, 10)]);
+        const header = ["EMAIL", "NAME", "ROLE", "STATUS", "SIGN-IN", "CREATED"];
         const table = [header, ...rows];
         const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
         for (const row of table) out.out(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd());

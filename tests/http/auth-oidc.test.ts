@@ -185,7 +185,11 @@ describe("signing in with the provider", () => {
       body: JSON.stringify({ email, password: "a long local password for mallory" }),
     });
     expect(password.status).toBe(401);
-    // Linking twice, or an unknown account, is refused in a sentence.
+    const listed = usersCli(ROOT, ["list"], { ...gateway.env });
+    expect(await listed.exited).toBe(0);
+    // The provider's name and role now; and how he signs in.
+    expect(listed.stdout().split("\n").find((line) => line.startsWith(email))?.split(/\s{2,}/)).toEqual([email, who.name, "admin", "active", "sso", expect.stringMatching(/^\d{4}-\d\d-\d\d$/)]);
+    // Linking twice is refused in a sentence.
     const again = usersCli(ROOT, ["link-sso", email, who.sub], { ...gateway.env });
     expect(await again.exited).toBe(1);
     expect(again.stderr()).toBe(`users: ${email} already signs in with single sign-on (as ${who.sub} at ${idp.issuer})\n`);
