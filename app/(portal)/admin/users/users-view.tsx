@@ -106,7 +106,7 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
         <>
           {signInMethod(user, provider)}
           <br />
-          <span className={styles.muted}>{user.last_sign_in_at ? <>last <LocalTime iso={user.last_sign_in_at} /></> : "never yet"}</span>
+          <span className={styles.muted}>{user.last_sign_in_at ? <>signed in <LocalTime iso={user.last_sign_in_at} /></> : "not signed in yet"}</span>
         </>
       ),
     },
