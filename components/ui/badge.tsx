@@ -2,7 +2,7 @@
 // second cue. Text/background pairs reach at least 4.5:1 in both themes (tokens in app/globals.css).
 import type { ReactNode } from "react";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
 import styles from "./badge.module.css";
 

@@ -4,7 +4,8 @@ import "server-only";
 
 import type { AuditRecord } from "@/lib/auth/audit";
 import { auditSummary } from "@/lib/auth/audit-text";
-import { PERMISSIONS, can } from "@/lib/auth/permissions";
+import { PERMISSIONS } from "@/lib/contract/values";
+import { can } from "@/lib/auth/permissions";
 import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 

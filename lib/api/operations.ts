@@ -3,9 +3,9 @@
 // generated from them (lib/api/openapi.ts), so the contract lives here once.
 import type { z } from "zod";
 
-import type { AuditAction, AuditOutcome } from "@/lib/auth/audit-actions";
-import type { Permission as AccountPermission } from "@/lib/auth/permissions";
-import type { Area } from "@/lib/config/areas";
+import type { AuditAction, AuditOutcome } from "@/lib/contract/values";
+import type { Permission as AccountPermission } from "@/lib/contract/values";
+import type { Area } from "@/lib/contract/areas";
 
 import type { ErrorCode } from "./errors";
 import {

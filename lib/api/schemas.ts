@@ -3,9 +3,9 @@
 // /api/openapi.json, so the three cannot drift apart.
 import { z } from "zod";
 
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from "@/lib/auth/audit-actions";
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES } from "@/lib/contract/values";
 import { createUserInput, emailSchema, textError, updateUserInput } from "@/lib/auth/fields";
-import { PERMISSIONS, ROLES } from "@/lib/auth/permissions";
+import { PERMISSIONS, ROLES } from "@/lib/contract/values";
 
 // ---------------------------------------------------------------------------------------------------------
 // Values from the upstream document

@@ -1,6 +1,6 @@
 // The audit log in words: what a row's detail says, for a person reading the ledger (the table, the API's
 // `summary`). Pure and dependency-free: the API and the page use the same sentences.
-import type { AuditAction, AuditOutcome } from "./audit-actions";
+import type { AuditAction, AuditOutcome } from "@/lib/contract/values";
 
 export interface AuditRowFacts {
   action: AuditAction;

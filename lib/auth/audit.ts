@@ -12,7 +12,7 @@ import { z } from "zod";
 import { writeTransaction, type Db } from "@/lib/db";
 import type { AuditRow, Database } from "@/lib/db/schema";
 
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome } from "./audit-actions";
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { purchaseCodeLast4 } from "./audit-text";
 import { normalizeEmail } from "./fields";
 

@@ -3,7 +3,7 @@
 // No `server-only` and no Node modules: the API's schemas (and so the UI) may import them.
 import { z } from "zod";
 
-import { ROLES } from "./permissions";
+import { ROLES } from "@/lib/contract/values";
 
 /** Error for z.string(): "x is required" when absent, "x must be text" when of another type. */
 export function textError(field: string) {

@@ -23,7 +23,7 @@ import {
   verifyPassword,
   type ScryptParams,
 } from "./password";
-import type { Role } from "./permissions";
+import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
 
 /** A user as the rest of the app sees him: everything but the password hash. */

@@ -14,7 +14,7 @@ import { recordAudit } from "@/lib/auth/audit";
 import { removeDemoAccounts } from "@/lib/auth/demo-accounts";
 import { emailSchema, nameSchema, roleSchema } from "@/lib/auth/fields";
 import { passwordSchema } from "@/lib/auth/password";
-import { ROLES } from "@/lib/auth/permissions";
+import { ROLES } from "@/lib/contract/values";
 import {
   createUser,
   isAccountError,

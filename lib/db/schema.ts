@@ -8,7 +8,7 @@
 //   a timestamp.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
 export interface UsersTable {
   id: string;

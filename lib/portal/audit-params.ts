@@ -1,6 +1,6 @@
 // The audit log view's URL: filters (user, action, from, to) and paging, read leniently like the other lists
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
-import { AUDIT_ACTIONS, type AuditAction } from "@/lib/auth/audit-actions";
+import { AUDIT_ACTIONS, type AuditAction } from "@/lib/contract/values";
 
 import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 

@@ -1,7 +1,7 @@
 // What a page shows when an upstream fails while the server renders it: what failed, in words a person
 // understands, and what to try. Never the upstream's URL or raw answer. Anything that is not an UpstreamError
 // is a bug and is rethrown, for app/error.tsx.
-import type { Area } from "@/lib/config/areas";
+import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import { isCircuitOpenError, isUpstreamError, type UpstreamError } from "@/lib/upstream/errors";
 
 export interface PageFailure {
@@ -11,16 +11,9 @@ export interface PageFailure {
   retryable: boolean;
 }
 
-export const SERVICE_NAMES: Record<Area, string> = {
-  reports: "The reports service",
-  items: "The item service",
-};
-
-const KEY_VARIABLES: Record<Area, string> = { reports: "REPORTS_API_KEY", items: "ITEMS_API_KEY" };
-
 /** `what` completes "… could not be loaded", e.g. "The reports". */
 export function describeUpstreamFailure(error: UpstreamError, what: string): PageFailure {
-  const service = SERVICE_NAMES[error.area];
+  const service = capitalised(AREA_WORDS[error.area].service);
   const title = `${what} could not be loaded`;
   // The area's circuit breaker is open: say when Gatehouse will ask again instead of implying a fresh failure.
   if (isCircuitOpenError(error)) {
@@ -38,7 +31,7 @@ export function describeUpstreamFailure(error: UpstreamError, what: string): Pag
     case "auth":
       return {
         title,
-        message: `${service} refused Gatehouse's key, so nothing can be shown. An administrator should check ${KEY_VARIABLES[error.area]}.`,
+        message: `${service} refused Gatehouse's key, so nothing can be shown. An administrator should check ${AREA_WORDS[error.area].variables.key}.`,
         retryable: false,
       };
     case "bad_response":

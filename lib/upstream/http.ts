@@ -7,7 +7,7 @@
 // body is read with a byte cap; JSON parsing is guarded.
 import "server-only";
 
-import type { Area } from "@/lib/config/areas";
+import type { Area } from "@/lib/contract/areas";
 import { recordUpstreamCall } from "@/lib/log";
 import { readCappedText } from "@/lib/read-capped";
 

@@ -3,7 +3,7 @@
 // cheap page redirect of proxy.ts, the CSRF rule, and the security headers on pages, API answers and files.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "../support/canary";

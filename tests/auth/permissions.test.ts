@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { can, isRole, PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/auth/permissions";
+import { can, isRole } from "@/lib/auth/permissions";
+import { PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/contract/values";
 
 // The table, row by row, in the permission names the routes declare.
 const TABLE: Record<Permission, Role[]> = {

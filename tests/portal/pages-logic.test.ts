@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ReportCreateBodySchema, type Report } from "@/lib/api/schemas";
-import { ROLES } from "@/lib/auth/permissions";
+import { ROLES } from "@/lib/contract/values";
 import { auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
 import { countResults, DASHBOARD_MAX_PROJECT_ROWS, NO_PROJECT_LABEL } from "@/lib/portal/dashboard";
 import { describeUpstreamFailure, loadFromUpstream } from "@/lib/portal/failures";

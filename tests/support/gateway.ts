@@ -12,7 +12,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
 import { assertNoCanary, CANARY } from "./canary";
 import type { TestSandbox } from "./sandbox";

@@ -3,7 +3,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 import type { FaultSpec } from "@/lib/sandbox";
 
 import { authFile, SANDBOX_URL } from "./settings";

@@ -3,7 +3,7 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
 export const PORTAL_PORT = Number(process.env.E2E_PORT ?? 4511);
 export const SANDBOX_PORT = Number(process.env.E2E_SANDBOX_PORT ?? 4510);

@@ -14,7 +14,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import type { AuditRecordOutput, Page } from "@/lib/api/schemas";
-import { AUDIT_ACTIONS, type AuditAction, type AuditOutcome } from "@/lib/auth/audit-actions";
+import { AUDIT_ACTIONS, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import { ApiRequestError } from "@/lib/portal/api-client";
 import { AUDIT_ACTION_LABELS, AUDIT_DEFAULT_PER_PAGE, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";

@@ -16,7 +16,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import type { UserOutput } from "@/lib/api/schemas";
-import { ROLES, type Role } from "@/lib/auth/permissions";
+import { ROLES, type Role } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 
