@@ -3,7 +3,7 @@
 // The page links under a paged list (reports, projects, audit log): shown only when there is something to page
 // through and the list did not fail. Links keep Back and new tabs working; a plain click moves in place.
 import { Pagination } from "@/components/ui/pagination";
-import type { PageMeta } from "@/lib/api/schemas";
+import type { PageMeta } from "@/lib/contract/common";
 
 import styles from "./lists.module.css";
 

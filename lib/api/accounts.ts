@@ -1,5 +1,5 @@
 // Accounts as the API shows them: users, the current session and audit rows in the contract's snake_case
-// shapes (lib/api/schemas.ts). The password hash never reaches these functions.
+// shapes (lib/contract). The password hash never reaches these functions.
 import "server-only";
 
 import type { AuditRecord } from "@/lib/auth/audit";
@@ -9,7 +9,8 @@ import { can } from "@/lib/auth/permissions";
 import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 
-import type { AuditRecordOutput, CurrentSession, UserOutput } from "./schemas";
+import type { AuditRecordOutput } from "@/lib/contract/audit";
+import type { CurrentSession, UserOutput } from "@/lib/contract/accounts";
 
 export function userOutput(user: User): UserOutput {
   return {

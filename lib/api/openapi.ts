@@ -7,18 +7,13 @@ import { ERROR_STATUS, type ErrorCode } from "./errors";
 import { operations, type OperationSpec } from "./operations";
 import { SESSION_COOKIE_NAME } from "@/lib/auth/edge-names";
 
-import {
-  AccountSchema,
-  AuditRecordSchema,
-  CurrentSessionSchema,
-  ErrorEnvelopeSchema,
-  ItemSchema,
-  PageMetaSchema,
-  ProjectSchema,
-  PurchaseSchema,
-  ReportSchema,
-  UserSchema,
-} from "./schemas";
+import { AccountSchema, ItemSchema } from "@/lib/contract/items";
+import { AuditRecordSchema } from "@/lib/contract/audit";
+import { CurrentSessionSchema, UserSchema } from "@/lib/contract/accounts";
+import { ErrorEnvelopeSchema, PageMetaSchema } from "@/lib/contract/common";
+import { ProjectSchema } from "@/lib/contract/projects";
+import { PurchaseSchema } from "@/lib/contract/purchases";
+import { ReportSchema } from "@/lib/contract/reports";
 
 type JsonSchema = Record<string, unknown>;
 

@@ -8,42 +8,14 @@ import type { Permission as AccountPermission } from "@/lib/contract/values";
 import type { Area } from "@/lib/contract/areas";
 
 import type { ErrorCode } from "./errors";
-import {
-  AccountSchema,
-  AuditListQuerySchema,
-  AuditRecordSchema,
-  CurrentSessionSchema,
-  dataEnvelope,
-  EmptyQuerySchema,
-  HealthSchema,
-  ItemIdParamsSchema,
-  ItemSchema,
-  pageEnvelope,
-  ProjectListQuerySchema,
-  ProjectParamsSchema,
-  ProjectSchema,
-  BulkCreateBodySchema,
-  BulkJobCsvParamsSchema,
-  BulkJobIdParamsSchema,
-  BulkJobSchema,
-  BulkJobSummarySchema,
-  PurchaseCheckSchema,
-  PurchaseHistoryEntrySchema,
-  PurchaseHistoryQuerySchema,
-  PurchaseHistorySearchBodySchema,
-  PurchaseValidateBodySchema,
-  ReadinessSchema,
-  ReportCreateBodySchema,
-  ReportIdParamsSchema,
-  ReportListQuerySchema,
-  ReportSchema,
-  ReportUpdateBodySchema,
-  LoginBodySchema,
-  UserCreateBodySchema,
-  UserIdParamsSchema,
-  UserSchema,
-  UserUpdateBodySchema,
-} from "./schemas";
+import { AccountSchema, ItemIdParamsSchema, ItemSchema } from "@/lib/contract/items";
+import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
+import { CurrentSessionSchema, LoginBodySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
+import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
+import { HealthSchema, ReadinessSchema } from "@/lib/contract/health";
+import { ProjectListQuerySchema, ProjectParamsSchema, ProjectSchema } from "@/lib/contract/projects";
+import { BulkCreateBodySchema, BulkJobCsvParamsSchema, BulkJobIdParamsSchema, BulkJobSchema, BulkJobSummarySchema, PurchaseCheckSchema, PurchaseHistoryEntrySchema, PurchaseHistoryQuerySchema, PurchaseHistorySearchBodySchema, PurchaseValidateBodySchema } from "@/lib/contract/purchases";
+import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
 
 /**
  * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), "signed_in"

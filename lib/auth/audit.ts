@@ -14,7 +14,7 @@ import type { AuditRow, Database } from "@/lib/db/schema";
 
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { purchaseCodeLast4 } from "./audit-text";
-import { normalizeEmail } from "./fields";
+import { normalizeEmail } from "@/lib/contract/accounts";
 
 export { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome };
 

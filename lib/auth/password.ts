@@ -8,9 +8,9 @@ import { adjacencyGraphs, dictionary as commonDictionary } from "@zxcvbn-ts/lang
 import { dictionary as englishDictionary, translations } from "@zxcvbn-ts/language-en";
 import { z } from "zod";
 
-import { PASSWORD_MAX_LENGTH, passwordSchema as passwordShape, visiblePassword } from "./fields";
+import { PASSWORD_MAX_LENGTH, passwordSchema as passwordShape, visiblePassword } from "@/lib/contract/accounts";
 
-export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./fields";
+export { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/contract/accounts";
 
 // ---------------------------------------------------------------------------------------------------------
 // Policy (OWASP ASVS 5.0, 6.2): at least 12 visible characters, no control characters, and not easy to guess —

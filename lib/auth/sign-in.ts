@@ -15,7 +15,7 @@ import { ApiError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 
-import { normalizeEmail } from "./fields";
+import { normalizeEmail } from "@/lib/contract/accounts";
 import { checkLoginThrottle, forgiveLoginAttempt, recordLoginFailure, releaseLoginAttempt, reserveLoginAttempt } from "./throttle";
 import { getUserByEmail, verifyCredentials, type User } from "./users";
 

@@ -1,5 +1,5 @@
 // Users: the only module that reads or writes the users table. Inputs are validated here with the shared
-// field schemas (lib/auth/fields.ts, lib/auth/password.ts); the password hash never leaves this file.
+// field schemas (lib/contract/accounts.ts, lib/auth/password.ts); the password hash never leaves this file.
 import "server-only";
 
 import { randomUUID } from "node:crypto";
@@ -11,7 +11,7 @@ import { hasBrand } from "@/lib/brand";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { UserRow } from "@/lib/db/schema";
 
-import { createUserInput, normalizeEmail, updateUserInput } from "./fields";
+import { createUserInput, normalizeEmail, updateUserInput } from "@/lib/contract/accounts";
 import {
   checkPasswordFor,
   DEFAULT_SCRYPT_PARAMS,

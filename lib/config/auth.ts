@@ -9,7 +9,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import { emailSchema } from "@/lib/auth/fields";
+import { emailSchema } from "@/lib/contract/accounts";
 import { passwordProblem, passwordSchema } from "@/lib/auth/password";
 import { DEFAULT_PURCHASE_RATE_LIMITS, type PurchaseRateLimits } from "@/lib/auth/rate-limit";
 import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "@/lib/auth/request";

@@ -2,7 +2,7 @@
 // every item at once (the document shows no pagination). Pure functions over the list the server fetched, so
 // the page sends the browser one page of rows, not thousands of items. Measured with 2,000 items in
 // tests/portal/items.test.ts.
-import type { Item } from "@/lib/api/schemas";
+import type { Item } from "@/lib/contract/items";
 
 import { PER_PAGE_CHOICES, readParam, type SearchParamsInput } from "./list-params";
 

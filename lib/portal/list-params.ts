@@ -5,7 +5,8 @@
 // The allowed values repeat those of lib/api/schemas.ts on purpose: that module builds zod schemas when it
 // loads, and importing any value from it would put zod in the browser's bundle. tests/portal/list-params.test.ts
 // checks that both agree.
-import type { ProjectListQuery, ReportListQuery } from "@/lib/api/schemas";
+import type { ProjectListQuery } from "@/lib/contract/projects";
+import type { ReportListQuery } from "@/lib/contract/reports";
 
 /** Next's `searchParams` (a value may repeat) or a browser URLSearchParams. */
 export type SearchParamsRecord = Record<string, string | string[] | undefined>;

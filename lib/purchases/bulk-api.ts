@@ -2,7 +2,7 @@
 import "server-only";
 
 import { ApiError, rateLimited } from "@/lib/api/errors";
-import type { BulkJob } from "@/lib/api/schemas";
+import type { BulkJob } from "@/lib/contract/purchases";
 import type { User } from "@/lib/auth/users";
 
 import type { AllowanceDecision, JobsPerDayRefusal, JobVisibility } from "./bulk-store";

@@ -5,7 +5,7 @@ import "server-only";
 
 import { sql } from "kysely";
 
-import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/api/schemas";
+import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";

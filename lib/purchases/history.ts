@@ -7,15 +7,10 @@ import type { ExpressionBuilder } from "kysely";
 import type { z } from "zod";
 
 import { ApiError } from "@/lib/api/errors";
-import type {
-  Purchase,
-  PurchaseHistoryEntry,
-  PurchaseHistoryQuery,
-  PurchaseHistorySummarySchema,
-  PurchaseOutcome,
-} from "@/lib/api/schemas";
+import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummarySchema } from "@/lib/contract/purchases";
+import type { PurchaseOutcome } from "@/lib/contract/values";
 import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
-import { normalizeEmail } from "@/lib/auth/fields";
+import { normalizeEmail } from "@/lib/contract/accounts";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";

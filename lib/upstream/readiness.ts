@@ -11,7 +11,7 @@ import "server-only";
 
 import { createHash, timingSafeEqual } from "node:crypto";
 
-import type { Readiness } from "@/lib/api/schemas";
+import type { Readiness } from "@/lib/contract/health";
 import type { Area } from "@/lib/contract/areas";
 
 import { isCircuitOpenError, isUpstreamError } from "./errors";

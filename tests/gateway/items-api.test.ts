@@ -2,7 +2,8 @@
 // validation — what they answer, every validation error, and the documented "errors" that are answers.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { AccountSchema, ItemSchema, PurchaseSchema } from "@/lib/api/schemas";
+import { AccountSchema, ItemSchema } from "@/lib/contract/items";
+import { PurchaseSchema } from "@/lib/contract/purchases";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "../support/canary";

@@ -2,7 +2,7 @@
 // error (a 400 naming the field, with no upstream call), not-found answers, and the operational routes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { ReportSchema } from "@/lib/api/schemas";
+import { ReportSchema } from "@/lib/contract/reports";
 
 import { CANARY } from "../support/canary";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "../support/gateway";

@@ -2,7 +2,9 @@
 // plausibly sends it, and normalised to the contract objects.
 import { describe, expect, it } from "vitest";
 
-import { AccountSchema, ItemSchema, PurchaseSchema, ReportSchema } from "@/lib/api/schemas";
+import { AccountSchema, ItemSchema } from "@/lib/contract/items";
+import { PurchaseSchema } from "@/lib/contract/purchases";
+import { ReportSchema } from "@/lib/contract/reports";
 import {
   AccountEnvelopeSchema,
   ItemEnvelopeSchema,

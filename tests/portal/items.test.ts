@@ -2,7 +2,7 @@
 // deterministic seed, the size the issue asks to stay fast with (timings printed, never asserted).
 import { describe, expect, it } from "vitest";
 
-import type { Item } from "@/lib/api/schemas";
+import type { Item } from "@/lib/contract/items";
 import { DEFAULT_ITEM_QUERY, itemQueryString, parseItemQuery, queryItems, type ItemQuery } from "@/lib/portal/items";
 import { seedSellers } from "@/lib/sandbox/seed";
 

@@ -2,7 +2,7 @@
 // report form checks (the same rules as the API), audit filters, and the words for an upstream failure.
 import { describe, expect, it } from "vitest";
 
-import { ReportCreateBodySchema, type Report } from "@/lib/api/schemas";
+import { ReportCreateBodySchema, type Report } from "@/lib/contract/reports";
 import { ROLES } from "@/lib/contract/values";
 import { auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
 import { countResults, DASHBOARD_MAX_PROJECT_ROWS, NO_PROJECT_LABEL } from "@/lib/portal/dashboard";

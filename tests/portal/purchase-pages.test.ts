@@ -6,16 +6,8 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import { navRows } from "@/components/shell/app-shell";
-import {
-  BULK_CODE_STATUSES,
-  BULK_JOB_STATUSES,
-  BULK_MAX_CODES,
-  BulkCreateBodySchema,
-  BulkJobIdParamsSchema,
-  PURCHASE_OUTCOMES,
-  PurchaseHistoryQuerySchema,
-  PurchaseHistorySearchBodySchema,
-} from "@/lib/api/schemas";
+import { BULK_CODE_STATUSES, BULK_JOB_STATUSES, BULK_MAX_CODES, PURCHASE_OUTCOMES } from "@/lib/contract/values";
+import { BulkCreateBodySchema, BulkJobIdParamsSchema, PurchaseHistoryQuerySchema, PurchaseHistorySearchBodySchema } from "@/lib/contract/purchases";
 import { navigationFor } from "@/lib/portal/navigation";
 import {
   BULK_CODES_LIMIT,

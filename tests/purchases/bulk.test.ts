@@ -7,7 +7,7 @@ import path from "node:path";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { BulkJobSchema, BulkJobSummarySchema, type BulkJob, type BulkJobSummary } from "@/lib/api/schemas";
+import { BulkJobSchema, BulkJobSummarySchema, type BulkJob, type BulkJobSummary } from "@/lib/contract/purchases";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { seedSellers } from "@/lib/sandbox/seed";
 

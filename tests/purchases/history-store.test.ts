@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { ApiError } from "@/lib/api/errors";
-import type { Purchase } from "@/lib/api/schemas";
+import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import {
   listPurchaseHistory,

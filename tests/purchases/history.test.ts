@@ -4,7 +4,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { PurchaseCheckSchema, PurchaseHistoryEntrySchema, PurchaseSchema, type Purchase } from "@/lib/api/schemas";
+import { PurchaseCheckSchema, PurchaseHistoryEntrySchema, PurchaseSchema, type Purchase } from "@/lib/contract/purchases";
 import { openDb, type Store } from "@/lib/db";
 import { recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";

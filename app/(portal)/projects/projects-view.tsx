@@ -15,7 +15,8 @@ import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import { useToast } from "@/components/ui/toast";
-import type { Page, Project, ProjectListQuery } from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { Project, ProjectListQuery } from "@/lib/contract/projects";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import {
   parseProjectListParams,

@@ -14,7 +14,8 @@ import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge"
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { Toolbar } from "@/components/ui/toolbar";
-import type { Page, Report, ReportListQuery } from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { Report, ReportListQuery } from "@/lib/contract/reports";
 import { ApiRequestError } from "@/lib/portal/api-client";
 import {
   parseReportListParams,

@@ -4,7 +4,8 @@ import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { auditRecordOutput } from "@/lib/api/accounts";
-import type { AuditRecordOutput, Page } from "@/lib/api/schemas";
+import type { AuditRecordOutput } from "@/lib/contract/audit";
+import type { Page } from "@/lib/contract/common";
 import { getAccounts } from "@/lib/auth/access";
 import { listAudit } from "@/lib/auth/audit";
 import { requirePageUser } from "@/lib/auth/current-user";

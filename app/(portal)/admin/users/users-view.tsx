@@ -15,7 +15,7 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import type { UserOutput } from "@/lib/api/schemas";
+import type { UserOutput } from "@/lib/contract/accounts";
 import { ROLES, type Role } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";

@@ -8,7 +8,7 @@ import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type Form
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
-import type { BulkJobSummary } from "@/lib/api/schemas";
+import type { BulkJobSummary } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { BULK_CODES_LIMIT, BULK_FILE_MAX_BYTES, describeBatch, summariseBatch } from "@/lib/portal/purchase-bulk";
 import { parseCodeList } from "@/lib/purchases/code-list";

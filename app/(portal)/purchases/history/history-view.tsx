@@ -20,7 +20,8 @@ import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
-import type { BulkJobSummary, Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
+import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purchases";
+import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
 import {

@@ -5,7 +5,8 @@
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
-import type { Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";

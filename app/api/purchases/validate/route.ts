@@ -1,7 +1,7 @@
 import { ApiError, fromUpstreamError } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
-import type { PurchaseValidation } from "@/lib/api/schemas";
+import type { PurchaseValidation } from "@/lib/contract/purchases";
 import type { Accounts } from "@/lib/auth/access";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { describeError, logEvent } from "@/lib/log";

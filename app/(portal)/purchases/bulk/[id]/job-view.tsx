@@ -15,7 +15,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { useToast } from "@/components/ui/toast";
-import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/api/schemas";
+import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import {
   CODE_STATUSES,

@@ -1,9 +1,12 @@
-// The shape of each user field, in one place: the users repository, the config (ADMIN_EMAIL), the CLI and the
+// User accounts as the portal API shows and accepts them: signing in, the current session, the admin API's users.
+//
+// The shape of each user field is here, once: the users repository, the config (ADMIN_EMAIL), the CLI and the
 // admin API all validate with these, so a person gets the same message wherever he types an email or a name.
-// No `server-only` and no Node modules: the API's schemas (and so the UI) may import them.
+// No `server-only` and no Node modules.
 import { z } from "zod";
 
-import { ROLES } from "@/lib/contract/values";
+import { isoTimestamp } from "./common";
+import { PERMISSIONS, ROLES } from "./values";
 
 /** Error for z.string(): "x is required" when absent, "x must be text" when of another type. */
 export function textError(field: string) {
@@ -105,3 +108,47 @@ export const updateUserInput = z
     message: "nothing to change: give at least one of name, role, disabled, password",
     when: (payload) => payload.issues.length === 0,
   });
+
+// ---------------------------------------------------------------------------------------------------------
+// The API's objects and inputs
+
+export const LoginBodySchema = z.strictObject({
+  email: emailSchema.describe("The account's email (case-insensitive)"),
+  password: z
+    .string(textError("password"))
+    .min(1, "password is required")
+    // Longer than any password the policy allows: refused before any hashing work.
+    .max(1024, "password is too long"),
+});
+export type LoginBody = z.output<typeof LoginBodySchema>;
+
+export const SessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(ROLES),
+});
+
+export const CurrentSessionSchema = z.object({
+  user: SessionUserSchema,
+  permissions: z.array(z.enum(PERMISSIONS)).describe("What the role allows (the roles table in the README)"),
+  expires_at: isoTimestamp.describe("When the session ends unless a request renews it (idle) — never after the absolute limit"),
+});
+export type CurrentSession = z.infer<typeof CurrentSessionSchema>;
+
+export const UserSchema = z
+  .object({
+    id: z.string().describe("UUID"),
+    email: z.string(),
+    name: z.string(),
+    role: z.enum(ROLES),
+    disabled: z.boolean(),
+    created_at: isoTimestamp,
+    updated_at: isoTimestamp,
+  })
+  .describe("A portal user. The password hash is never returned.");
+export type UserOutput = z.infer<typeof UserSchema>;
+
+export const UserIdParamsSchema = z.object({ id: z.uuid({ error: "must be a user id (a UUID, as GET /api/admin/users lists)" }).describe("User id") });
+export const UserCreateBodySchema = createUserInput;
+export const UserUpdateBodySchema = updateUserInput;
