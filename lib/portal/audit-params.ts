@@ -1,6 +1,6 @@
 // The audit log view's URL: filters (user, action, from, to) and paging, read leniently like the other lists
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
-import { AUDIT_ACTIONS, type AuditAction } from "@/lib/contract/values";
+import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, isOneOf, type AuditAction } from "@/lib/contract/values";
 
 import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
@@ -8,13 +8,13 @@ export interface AuditViewQuery extends WhoWhenPagingQuery {
   action?: AuditAction;
 }
 
-export const AUDIT_DEFAULT_PER_PAGE = 25;
+export const AUDIT_DEFAULT_PER_PAGE = DEFAULT_PER_PAGE.audit;
 const ORDER = ["user", "action", "from", "to", "per_page", "page"] as const;
 
 export function parseAuditParams(params: SearchParamsInput): AuditViewQuery {
   const query: AuditViewQuery = parseWhoWhenPaging(params);
   const action = readParam(params, "action");
-  if (action && (AUDIT_ACTIONS as readonly string[]).includes(action)) query.action = action as AuditAction;
+  if (isOneOf(AUDIT_ACTIONS, action)) query.action = action;
   return query;
 }
 

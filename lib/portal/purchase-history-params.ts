@@ -6,24 +6,22 @@
 // only a keyed hash of codes, and a URL ends up in browser history, shared links, downloads and proxies' access
 // logs. The code goes only into the body of POST /api/purchases/history/search (and .../search.csv), which the
 // gateway hashes at once.
+import { DEFAULT_PER_PAGE, isOneOf, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
+
 import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
-/** The same values as PURCHASE_OUTCOMES in lib/api/schemas.ts (tests/portal/purchase-pages.test.ts checks). */
-export const HISTORY_OUTCOMES = ["valid", "invalid", "failed"] as const;
-export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
-
 export interface HistoryViewQuery extends WhoWhenPagingQuery {
-  outcome?: HistoryOutcome;
+  outcome?: PurchaseOutcome;
   item_id?: number;
 }
 
-export const HISTORY_DEFAULT_PER_PAGE = 25;
+export const HISTORY_DEFAULT_PER_PAGE = DEFAULT_PER_PAGE.purchaseHistory;
 const FILTER_ORDER = ["outcome", "item_id", "user", "from", "to"] as const;
 
 export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery {
   const query: HistoryViewQuery = parseWhoWhenPaging(params);
   const outcome = readParam(params, "outcome");
-  if (outcome && (HISTORY_OUTCOMES as readonly string[]).includes(outcome)) query.outcome = outcome as HistoryOutcome;
+  if (isOneOf(PURCHASE_OUTCOMES, outcome)) query.outcome = outcome;
   const itemId = readParam(params, "item_id");
   if (itemId && /^[1-9]\d{0,14}$/.test(itemId)) query.item_id = Number(itemId);
   return query;
@@ -64,7 +62,7 @@ export const HISTORY_SEARCH_CSV_PATH = "/api/purchases/history/search.csv";
 /** The body of POST /api/purchases/history/search(.csv): the code searched for, the view's filters and page. */
 export interface HistorySearchBody {
   code: string;
-  outcome?: HistoryOutcome;
+  outcome?: PurchaseOutcome;
   item_id?: number;
   user?: string;
   from?: string;
@@ -84,4 +82,4 @@ export function historySearchBody(query: HistoryViewQuery, code: string): Histor
   return body;
 }
 
-export const OUTCOME_LABELS: Record<HistoryOutcome, string> = { valid: "Valid", invalid: "Invalid", failed: "Failed" };
+export const OUTCOME_LABELS: Record<PurchaseOutcome, string> = { valid: "Valid", invalid: "Invalid", failed: "Failed" };

@@ -18,13 +18,8 @@ import { useToast } from "@/components/ui/toast";
 import type { Page } from "@/lib/contract/common";
 import type { Project, ProjectListQuery } from "@/lib/contract/projects";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import {
-  parseProjectListParams,
-  PROJECT_DEFAULTS,
-  projectListQueryString,
-  withChanges,
-  type SortKeyOfProjects,
-} from "@/lib/portal/list-params";
+import { parseProjectListParams, PROJECT_DEFAULTS, projectListQueryString, withChanges } from "@/lib/portal/list-params";
+import { type ProjectSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ListPages } from "../list-pages";
@@ -56,7 +51,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
       ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
       : null;
 
-  const columns: Column<Project, SortKeyOfProjects>[] = [
+  const columns: Column<Project, ProjectSortField>[] = [
     {
       id: "name",
       header: "Name",

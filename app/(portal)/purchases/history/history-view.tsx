@@ -24,20 +24,8 @@ import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purcha
 import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
-import {
-  HISTORY_DEFAULT_PER_PAGE,
-  HISTORY_OUTCOMES,
-  OUTCOME_LABELS,
-  HISTORY_SEARCH_CSV_PATH,
-  HISTORY_SEARCH_PATH,
-  historyApiPath,
-  historyCsvPath,
-  historyQueryString,
-  historySearchBody,
-  parseHistoryParams,
-  type HistoryOutcome,
-  type HistoryViewQuery,
-} from "@/lib/portal/purchase-history-params";
+import { HISTORY_DEFAULT_PER_PAGE, OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
+import { PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 import { purchaseCodeLast4 } from "@/lib/auth/audit-text";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
@@ -51,7 +39,7 @@ export interface ItemOption {
   name: string;
 }
 
-const OUTCOME_OPTIONS = HISTORY_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
+const OUTCOME_OPTIONS = PURCHASE_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
 
 /** "••••1111", read as "ending 1111": the rest of the code is not kept (none of it, for a code under 16 characters). */
 function CodeEnding({ last4 }: { last4: string }) {
@@ -178,7 +166,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
           emptyOption="All outcomes"
           options={OUTCOME_OPTIONS}
           value={query.outcome ?? ""}
-          onChange={(event) => url.push(withChanges(query, { outcome: (event.target.value || undefined) as HistoryOutcome | undefined }))}
+          onChange={(event) => url.push(withChanges(query, { outcome: (event.target.value || undefined) as PurchaseOutcome | undefined }))}
         />
         {items ? (
           <SelectField

@@ -6,7 +6,8 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
-import { PrivacyBadge, PRIVACY_LABELS, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { PRIVACY_NAMES } from "@/lib/contract/values";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -97,7 +98,7 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
       setPrivacy(data.privacy);
       setFormKey((k) => k + 1); // clears the password field
       toast.success(
-        data.privacy === report.privacy ? "Password changed." : `Privacy changed to ${PRIVACY_LABELS[data.privacy]}.`,
+        data.privacy === report.privacy ? "Password changed." : `Privacy changed to ${PRIVACY_NAMES[data.privacy]}.`,
       );
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;

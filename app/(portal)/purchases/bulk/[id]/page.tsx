@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
-import { BULK_JOB_ID_PATTERN } from "@/lib/portal/purchase-bulk";
+import { BULK_JOB_ID_PATTERN } from "@/lib/contract/values";
 import { jobVisibility } from "@/lib/purchases/bulk-api";
 import { findBulkJob } from "@/lib/purchases/bulk-store";
 
