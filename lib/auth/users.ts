@@ -12,17 +12,8 @@ import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { UserRow } from "@/lib/db/schema";
 
 import { createUserInput, normalizeEmail, updateUserInput } from "@/lib/contract/accounts";
-import {
-  checkPasswordFor,
-  DEFAULT_SCRYPT_PARAMS,
-  hashPassword,
-  needsRehash,
-  onlyWhenValidSoFar,
-  passwordProblem,
-  unmatchableHash,
-  verifyPassword,
-  type ScryptParams,
-} from "./password";
+import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/contract/password";
+import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
 import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
 

@@ -13,7 +13,7 @@ import { z } from "zod";
 import { recordAudit } from "@/lib/auth/audit";
 import { removeDemoAccounts } from "@/lib/auth/demo-accounts";
 import { emailSchema, nameSchema, roleSchema } from "@/lib/contract/accounts";
-import { passwordSchema } from "@/lib/auth/password";
+import { passwordSchema } from "@/lib/contract/password";
 import { ROLES } from "@/lib/contract/values";
 import {
   createUser,

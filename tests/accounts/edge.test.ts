@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 
 import { csrfRefusal } from "@/lib/auth/csrf";
 import { checkPurchaseRateLimit, RateLimiter } from "@/lib/auth/rate-limit";
-import { clientAddress, isAllowedHost, isHttps, parseEdgeSettings, portalOrigin, requestHost, type EdgeSettings } from "@/lib/auth/request";
+import { clientAddress, isAllowedHost, isHttps, portalOrigin, requestHost } from "@/lib/auth/request";
+import { parseEdgeSettings, type EdgeSettings } from "@/lib/config/edge";
 import { commonSecurityHeaders, newNonce, pageContentSecurityPolicy } from "@/lib/auth/security-headers";
 
 const direct: EdgeSettings = { trustProxyHops: 0, publicOrigin: null, allowedHosts: null };

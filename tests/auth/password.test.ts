@@ -1,14 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import {
-  DEFAULT_SCRYPT_PARAMS,
-  hashPassword,
-  needsRehash,
-  passwordProblem,
-  passwordSchema,
-  unmatchableHash,
-  verifyPassword,
-} from "@/lib/auth/password";
+import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword } from "@/lib/auth/password";
+import { passwordProblem, passwordSchema } from "@/lib/contract/password";
 
 import { FAST_HASH } from "../db/support/backends";
 
