@@ -18,6 +18,7 @@ import {
   type SignedInClient,
 } from "../support/gateway";
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
@@ -39,7 +40,7 @@ beforeAll(async () => {
     }),
   );
   admin = await gateway.signIn("admin");
-  store = await openDb(gateway.databaseUrl);
+  store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
 });
 
 afterAll(async () => {

@@ -27,6 +27,7 @@ import { createUser, getUserById, revokeSessions, updateUser, type User } from "
 import { openDb, type Store } from "@/lib/db";
 
 import { fast } from "../db/support/backends";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -245,7 +246,7 @@ describe("authenticateSession against the store: a copied cookie replayed later"
 
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "gatehouse-session-"));
-    store = await openDb(path.join(dir, "test.db"));
+    store = await openDb(parseDatabaseUrl(path.join(dir, "test.db")));
     admin = await createUser(store.db, { email: "root@example.com", name: "Root", role: "admin", password: "correct horse battery" }, fast);
     alice = await createUser(store.db, { email: "alice@example.com", name: "Alice", role: "editor", password: "correct horse battery" }, fast);
   });

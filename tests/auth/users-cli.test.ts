@@ -12,6 +12,7 @@ import { listAudit } from "@/lib/auth/audit";
 import { getUserByEmail, verifyCredentials } from "@/lib/auth/users";
 import { main } from "@/lib/cli/users";
 import { closeDb, openDb, type Store } from "@/lib/db";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 const ROOT = path.resolve(__dirname, "../..");
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
@@ -38,7 +39,7 @@ afterAll(async () => {
 });
 
 async function inStore<T>(databaseUrl: string, fn: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openDb(databaseUrl);
+  const store = await openDb(parseDatabaseUrl(databaseUrl));
   try {
     return await fn(store);
   } finally {

@@ -12,6 +12,7 @@ import { openDb } from "@/lib/db";
 import { fast, sqliteBackend } from "../db/support/backends";
 
 import { usersSuite } from "./users.suite";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 usersSuite(sqliteBackend);
 
@@ -26,7 +27,7 @@ describe("the last-admin guard against another process writing at the same momen
 
   it("waits for the other writer, then sees its change and refuses", async () => {
     const file = path.join(dir, "race.db");
-    const store = await openDb(file);
+    const store = await openDb(parseDatabaseUrl(file));
     try {
       const a = await createUser(store.db, { email: "a@example.com", name: "A", role: "admin", password: "correct horse battery" }, fast);
       const b = await createUser(store.db, { email: "b@example.com", name: "B", role: "admin", password: "correct horse battery" }, fast);

@@ -14,6 +14,7 @@ import { usersSuite } from "../auth/users.suite";
 import { fast, postgresBackend, useStore } from "./support/backends";
 import { startTestPostgres, type TestPostgres } from "./support/postgres";
 import { storeSuite } from "./store.suite";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 const PASSWORD = "correct horse battery";
 
@@ -75,7 +76,7 @@ describe("PostgreSQL store", () => {
   });
 
   it("reports an unreachable server as an error, not a hang", async () => {
-    await expect(openDb("postgres://postgres@127.0.0.1:1/none")).rejects.toThrow(/ECONNREFUSED|connect/);
+    await expect(openDb(parseDatabaseUrl("postgres://postgres@127.0.0.1:1/none"))).rejects.toThrow(/ECONNREFUSED|connect/);
   });
 });
 

@@ -5,7 +5,8 @@ import path from "node:path";
 import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
-import { closeDb, DatabaseUrlError, getDb, getStore, isPostgres, openDb, parseDatabaseUrl } from "@/lib/db";
+import { DatabaseUrlError, parseDatabaseUrl, storeTarget } from "@/lib/config/store";
+import { closeDb, getDb, getStore, isPostgres, openDb } from "@/lib/db";
 
 import { sqliteBackend } from "./support/backends";
 import { storeSuite } from "./store.suite";
@@ -54,7 +55,7 @@ describe("SQLite store", () => {
   });
 
   it("creates the data folder, and runs with WAL, foreign keys and a busy timeout", async () => {
-    const store = await openDb(path.join(dir, "nested", "data", "g.db"));
+    const store = await openDb(parseDatabaseUrl(path.join(dir, "nested", "data", "g.db")));
     try {
       expect(store.dialect).toBe("sqlite");
       expect(isPostgres(store.db)).toBe(false);
@@ -70,10 +71,10 @@ describe("SQLite store", () => {
 
   it("keeps data across restarts and migrates only once", async () => {
     const file = path.join(dir, "g.db");
-    const first = await openDb(file);
+    const first = await openDb(parseDatabaseUrl(file));
     await first.db.insertInto("login_failures").values({ email: "a@example.com", ip: null, at: new Date().toISOString() }).execute();
     await first.close();
-    const second = await openDb(`file:${file}`);
+    const second = await openDb(parseDatabaseUrl(`file:${file}`));
     try {
       expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([{ email: "a@example.com" }]);
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
@@ -88,7 +89,7 @@ describe("SQLite store", () => {
 
     it("creates a missing folder 0700, and the database, its write-ahead log and shared memory 0600", async () => {
       const file = path.join(dir, "new", "deeper", "g.db");
-      const store = await openDb(file);
+      const store = await openDb(parseDatabaseUrl(file));
       try {
         await store.db.insertInto("login_failures").values({ email: "a@example.com", ip: null, at: new Date().toISOString() }).execute();
         expect(await mode(path.join(dir, "new"))).toBe(0o700);
@@ -103,11 +104,11 @@ describe("SQLite store", () => {
     it("tightens a store others can read, and its folder when it holds only Gatehouse's data, saying so", async () => {
       const folder = path.join(dir, "data");
       const file = path.join(folder, "gatehouse.db");
-      await (await openDb(file)).close();
+      await (await openDb(parseDatabaseUrl(file))).close();
       await mkdir(path.join(folder, "demo"));
       await chmod(file, 0o644);
       await chmod(folder, 0o755);
-      const store = await openDb(file);
+      const store = await openDb(parseDatabaseUrl(file));
       await store.close();
       expect(await mode(file)).toBe(0o600);
       expect(await mode(folder)).toBe(0o700);
@@ -125,7 +126,7 @@ describe("SQLite store", () => {
       const file = path.join(folder, "g.db");
       await writeFile(file, "");
       await chmod(file, 0o664);
-      const store = await openDb(file);
+      const store = await openDb(parseDatabaseUrl(file));
       await store.close();
       expect(await mode(folder)).toBe(0o755);
       expect(await mode(file)).toBe(0o600);
@@ -136,33 +137,34 @@ describe("SQLite store", () => {
   it("explains a file that is not a database", async () => {
     const file = path.join(dir, "notes.txt");
     await writeFile(file, "these are not the tables you are looking for ".repeat(100));
-    await expect(openDb(file)).rejects.toThrow(`Cannot open the SQLite database at ${file} (DATABASE_URL): file is not a database`);
+    await expect(openDb(parseDatabaseUrl(file))).rejects.toThrow(`Cannot open the SQLite database at ${file} (DATABASE_URL): file is not a database`);
   });
 
   describe("getDb", () => {
-    const saved = process.env.DATABASE_URL;
     afterEach(async () => {
       await closeDb();
-      if (saved === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = saved;
     });
 
-    it("opens DATABASE_URL once per process, shared through globalThis, and reopens after closeDb", async () => {
-      process.env.DATABASE_URL = path.join(dir, "shared.db");
-      const [a, b] = await Promise.all([getDb(), getDb()]);
+    it("opens the store once per process, shared through globalThis, and reopens after closeDb", async () => {
+      const target = parseDatabaseUrl(path.join(dir, "shared.db"));
+      const [a, b] = await Promise.all([getDb(target), getDb(target)]);
       expect(a).toBe(b);
-      expect((globalThis as Record<symbol, unknown>)[Symbol.for("gatehouse.store")]).toBe(getStore());
+      expect((globalThis as Record<symbol, unknown>)[Symbol.for("gatehouse.store")]).toBe(getStore(target));
       await closeDb();
-      const c = await getDb();
+      const c = await getDb(target);
       expect(c).not.toBe(a);
       expect(await c.selectFrom("users").select("id").execute()).toEqual([]);
     });
 
     it("does not keep a failed open: the next call tries again", async () => {
-      process.env.DATABASE_URL = "mysql://nowhere/db";
-      await expect(getDb()).rejects.toThrow(DatabaseUrlError);
-      process.env.DATABASE_URL = path.join(dir, "retry.db");
-      expect((await getStore()).dialect).toBe("sqlite");
+      const unopenable = parseDatabaseUrl(path.join(dir, "not-a-folder", "x.db"));
+      await writeFile(path.join(dir, "not-a-folder"), "a file where the store's folder should be");
+      await expect(getDb(unopenable)).rejects.toThrow();
+      expect((await getStore(parseDatabaseUrl(path.join(dir, "retry.db")))).dialect).toBe("sqlite");
+    });
+
+    it("reads no environment: DATABASE_URL is read by lib/config (storeTarget), which refuses a bad one", () => {
+      expect(() => storeTarget({ DATABASE_URL: "mysql://nowhere/db" })).toThrow(DatabaseUrlError);
     });
   });
 });

@@ -11,6 +11,7 @@ import { ApiError, isApiError } from "@/lib/api/errors";
 import { AccountError, isAccountError } from "@/lib/auth/users";
 import { openDb } from "@/lib/db";
 import { CircuitOpenError, isCircuitOpenError, isUpstreamError, UpstreamError } from "@/lib/upstream/errors";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 type UpstreamErrors = typeof import("@/lib/upstream/errors");
 type ApiErrors = typeof import("@/lib/api/errors");
@@ -58,7 +59,7 @@ describe("errors made by another copy of their module", () => {
 describe("a store handle opened by another copy of lib/db", () => {
   it("tells its dialect from the store's settings, on the handle, a transaction and a connection alike", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "gatehouse-brand-"));
-    const store = await openDb(path.join(dir, "x.db"));
+    const store = await openDb(parseDatabaseUrl(path.join(dir, "x.db")));
     try {
       const copy = await secondCopy<Store>("lib/db/index.ts");
       expect(copy.dialectOf(store.db)).toBe("sqlite");

@@ -14,6 +14,7 @@ import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, ty
 import { startTestSandbox, type TestSandbox } from "../support/sandbox";
 
 import { parseCsv } from "./history-csv-reader";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 const HASH_KEY = "history-http-test-hash-key-0123456789";
 const VALIDATION_PATH = "/market/api/purchases/validation";
@@ -41,7 +42,7 @@ beforeAll(async () => {
     sandboxEnv(sandbox, { PURCHASE_CODE_HASH_KEY: HASH_KEY, PURCHASE_RATE_LIMIT_PER_USER: "10000", PURCHASE_RATE_LIMIT_PER_IP: "10000" }),
   );
   [support, editor, viewer, admin] = await Promise.all([gateway.signIn("support"), gateway.signIn("editor"), gateway.signIn("viewer"), gateway.signIn("admin")]);
-  store = await openDb(gateway.databaseUrl);
+  store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
   await seedPastChecks();
 });
 afterAll(async () => {

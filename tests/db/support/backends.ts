@@ -11,6 +11,7 @@ import type { ScryptParams } from "@/lib/auth/password";
 import { openDb, type Store } from "@/lib/db";
 
 import type { TestPostgres } from "./postgres";
+import { parseDatabaseUrl } from "@/lib/config/store";
 
 export interface Backend {
   name: "sqlite" | "postgres";
@@ -21,7 +22,7 @@ export const sqliteBackend: Backend = {
   name: "sqlite",
   async open() {
     const dir = await mkdtemp(path.join(tmpdir(), "gatehouse-db-"));
-    const store = await openDb(path.join(dir, "test.db"));
+    const store = await openDb(parseDatabaseUrl(path.join(dir, "test.db")));
     return {
       ...store,
       async close() {
@@ -45,7 +46,7 @@ export function postgresBackend(server: () => TestPostgres): Backend & { dispose
     async open() {
       shared ??= server()
         .createDatabase()
-        .then((url) => openDb(url));
+        .then((url) => openDb(parseDatabaseUrl(url)));
       const store = await shared;
       const tables = (await store.db.introspection.getTables()).map((t) => `"${t.name}"`);
       await sql.raw(`TRUNCATE ${tables.join(", ")} RESTART IDENTITY`).execute(store.db);
