@@ -6,6 +6,7 @@ import { hasBrand } from "@/lib/brand";
 
 import type { Permission } from "@/lib/contract/values";
 import type { AccountError } from "@/lib/auth/users";
+import type { PurchaseCodeRefused } from "@/lib/purchases/errors";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
 import { isCircuitOpenError, type UpstreamError } from "@/lib/upstream/errors";
@@ -130,6 +131,11 @@ export function fromAccountError(error: AccountError): ApiError {
     case "user_not_found":
       return new ApiError("not_found", sentence);
   }
+}
+
+/** A purchase code the normaliser refuses: the reason (which character, where) in fields[field]. */
+export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
+  return new ApiError("invalid_input", `Invalid field: ${error.field}. See fields for details.`, { fields: { [error.field]: error.reason } });
 }
 
 export function areaNotConfigured(area: Area): ApiError {

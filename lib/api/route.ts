@@ -34,7 +34,8 @@ import {
 import { isAccountError, type User } from "@/lib/auth/users";
 import { describeError, logEvent, redactSecrets, runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, isUpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
-import { safeNextPath } from "@/lib/portal/safe-next";
+import { safeNextPath } from "@/lib/auth/safe-next";
+import { isPurchaseCodeRefused } from "@/lib/purchases/errors";
 import { readCappedText } from "@/lib/read-capped";
 
 import {
@@ -43,6 +44,7 @@ import {
   errorBody,
   forbidden,
   fromAccountError,
+  fromPurchaseCodeRefused,
   fromUpstreamError,
   invalidInput,
   isApiError,
@@ -485,6 +487,7 @@ function jsonResponse(body: unknown, status: number, headers: Record<string, str
 function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {
   if (isApiError(error)) return error;
   if (isAccountError(error)) return fromAccountError(error);
+  if (isPurchaseCodeRefused(error)) return fromPurchaseCodeRefused(error);
   // The repositories validate again with the same schemas; a refusal there is still the client's input.
   if (isZodError(error)) return invalidInput(error, "field");
   if (isUpstreamError(error)) {

@@ -5,13 +5,15 @@ import "server-only";
 
 import { sql } from "kysely";
 
-import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
+import type { User } from "@/lib/auth/users";
+import type { BulkJob, BulkJobSummary, BulkResult, Purchase } from "@/lib/contract/purchases";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 import { redactSecrets } from "@/lib/log";
 
 import { openCode, sealCode } from "./code-seal";
+import { csvLine, CSV_BOM } from "./csv";
 import { purchaseCodeLast4 } from "./history";
 import { normalisePurchaseCode } from "./normalise";
 
@@ -217,6 +219,11 @@ function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
 
 /** Who may see a job: its creator, or anyone when `userId` is null (an admin). */
 export type JobVisibility = { userId: string | null };
+
+/** A user sees his own jobs; an admin sees everyone's. */
+export function jobVisibility(user: Pick<User, "id" | "role">): JobVisibility {
+  return { userId: user.role === "admin" ? null : user.id };
+}
 
 export async function findBulkJob(
   db: Db,
@@ -526,4 +533,42 @@ export async function finishJob(db: Db, jobId: string, owner: string, now = new 
 /** Lets go of every job this process holds (shutdown), so that the next process resumes them at once. */
 export async function releaseLeases(db: Db, owner: string): Promise<void> {
   await db.updateTable("bulk_jobs").set({ lease_owner: null, lease_until: null }).where("lease_owner", "=", owner).execute();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// A job's results as CSV
+
+const RESULT_COLUMNS = [
+  "position",
+  "code",
+  "occurrences",
+  "status",
+  "reason",
+  "item_id",
+  "item_name",
+  "license_type",
+  "supported_until",
+  "checked_at",
+  "notes",
+] as const;
+
+/** The job's results in batch order; `position` counts from 1, as a person reads the batch. */
+export function bulkResultsCsv(job: BulkJob): string {
+  let text = CSV_BOM + csvLine(RESULT_COLUMNS);
+  for (const result of job.results) {
+    text += csvLine([
+      result.index + 1,
+      result.code,
+      result.occurrences,
+      result.status,
+      result.reason,
+      result.item_id,
+      result.item_name,
+      result.license_type,
+      result.supported_until,
+      result.checked_at,
+      result.notes.join(" "),
+    ]);
+  }
+  return text;
 }

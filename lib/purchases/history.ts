@@ -6,7 +6,6 @@ import "server-only";
 import type { ExpressionBuilder } from "kysely";
 import type { z } from "zod";
 
-import { ApiError } from "@/lib/api/errors";
 import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummarySchema } from "@/lib/contract/purchases";
 import type { PurchaseOutcome } from "@/lib/contract/values";
 import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
@@ -16,6 +15,7 @@ import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
 import { CSV_BOM, csvLine } from "./csv";
+import { PurchaseCodeRefused } from "./errors";
 import { normalisePurchaseCode } from "./normalise";
 
 export type PurchaseHistorySummary = z.infer<typeof PurchaseHistorySummarySchema>;
@@ -130,7 +130,7 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.code !== undefined) {
     const cleaned = normalisePurchaseCode(filters.code);
     if (!cleaned.ok) {
-      throw new ApiError("invalid_input", "Invalid field: code. See fields for details.", { fields: { code: cleaned.reason } });
+      throw new PurchaseCodeRefused("code", cleaned.reason);
     }
     resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
   }

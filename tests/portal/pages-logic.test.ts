@@ -9,7 +9,7 @@ import { countResults, DASHBOARD_MAX_PROJECT_ROWS, NO_PROJECT_LABEL } from "@/li
 import { describeUpstreamFailure, loadFromUpstream } from "@/lib/portal/failures";
 import { navigationFor } from "@/lib/portal/navigation";
 import { checkReportPassword, checkReportUrl } from "@/lib/portal/report-form";
-import { safeNextPath } from "@/lib/portal/safe-next";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { UpstreamError, type UpstreamErrorKind } from "@/lib/upstream/errors";
 
 describe("navigationFor", () => {

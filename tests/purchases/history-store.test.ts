@@ -2,7 +2,8 @@
 // earlier checks, every filter, pagination, and the CSV export's paging, cap and escaping.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { ApiError } from "@/lib/api/errors";
+import { fromPurchaseCodeRefused } from "@/lib/api/errors";
+import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/errors";
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import {
@@ -208,13 +209,13 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       expect((await list({ code: "a001" })).total).toBe(0);
     });
 
-    it("refuses a code the normaliser refuses, with its reason in fields.code", async () => {
+    it("refuses a code the normaliser refuses, naming the field and the reason (the API answers 400 with fields.code)", async () => {
       const lookalike = `aaaaaaa\u0430${CODE_A.slice(8)}`;
-      const attempt = list({ code: lookalike });
-      await expect(attempt).rejects.toBeInstanceOf(ApiError);
-      const error = (await attempt.catch((e: unknown) => e)) as ApiError;
-      expect(error.status).toBe(400);
-      expect(error.fields?.code).toMatch(/^Character 8 is a Cyrillic .*U\+0430/);
+      const error = await list({ code: lookalike }).catch((e: unknown) => e);
+      expect(isPurchaseCodeRefused(error)).toBe(true);
+      const answer = fromPurchaseCodeRefused(error as PurchaseCodeRefused);
+      expect(answer.status).toBe(400);
+      expect(answer.fields?.code).toMatch(/^Character 8 is a Cyrillic .*U\+0430/);
     });
   });
 
@@ -291,7 +292,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
     });
 
     it("refuses a code the normaliser refuses before any byte is produced", () => {
-      expect(() => purchaseHistoryCsv(store().db, KEY, { code: "aaaa\u0000bbbb" })).toThrow(ApiError);
+      expect(() => purchaseHistoryCsv(store().db, KEY, { code: "aaaa\u0000bbbb" })).toThrow(PurchaseCodeRefused);
     });
   });
 });

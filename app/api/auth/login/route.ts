@@ -12,6 +12,12 @@ const INVALID_CREDENTIALS = "The email or the password is wrong.";
 // the page asked for (or back to /login with the error) instead of JSON.
 export const POST = defineRoute(operations.login, async ({ body, accounts, sessionSettings, cookies, clientAddress, audit, form }) => {
   const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
+  // Nothing was checked: no audit row, a 503 the person can wait out.
+  if (!result.ok && result.reason === "busy") {
+    throw new ApiError("server_busy", `Gatehouse is checking too many sign-ins at once. Try again in ${result.retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(result.retryAfterSeconds) },
+    });
+  }
   if (!result.ok) {
     await audit({
       userId: null,

@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
-import { allowanceRefusal, jobsPerDayRefusal, jobVisibility } from "@/lib/purchases/bulk-api";
+import { allowanceRefusal, jobsPerDayRefusal } from "@/lib/api/purchases";
+import { jobVisibility } from "@/lib/purchases/bulk-store";
 import { bulkRunner } from "@/lib/purchases/bulk-runner";
 import { createBulkJob, findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk-store";
 

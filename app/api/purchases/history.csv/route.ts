@@ -1,6 +1,6 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyCsv } from "@/lib/purchases/history-api";
+import { historyCsv } from "@/lib/api/purchases";
 
 export const GET = defineRoute(operations.exportPurchaseHistory, async ({ accounts, query }) => historyCsv(accounts, query));
 

@@ -1,6 +1,6 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyPage } from "@/lib/purchases/history-api";
+import { historyPage } from "@/lib/api/purchases";
 
 export const GET = defineRoute(operations.listPurchaseHistory, async ({ accounts, query }) => historyPage(accounts, query));
 

@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed, ok, type RouteHandler } from "@/lib/api/route";
-import { bulkResultsCsv, jobNotFound, jobVisibility } from "@/lib/purchases/bulk-api";
+import { bulkResultsCsv, jobVisibility } from "@/lib/purchases/bulk-store";
+import { jobNotFound } from "@/lib/api/purchases";
 import { cancelBulkJob, findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk-store";
 
 const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {

@@ -1,6 +1,6 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyCsv } from "@/lib/purchases/history-api";
+import { historyCsv } from "@/lib/api/purchases";
 
 // The CSV of a search by full code: the code in the POST body, like the search itself.
 export const POST = defineRoute(operations.exportPurchaseHistorySearch, async ({ accounts, body }) => historyCsv(accounts, body));

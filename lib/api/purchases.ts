@@ -1,17 +1,14 @@
-// What the bulk routes share: who sees which jobs, the allowance refusal in words, and the results as CSV.
+// The purchase routes' answers that are the API's to give: the bulk allowance's refusals in words, a job that is
+// not there, and a page or the CSV of the history (for the list, GET with filters in the query, and for the
+// search by full code, POST with everything in the body, so the code is never in a URL).
 import "server-only";
 
-import { ApiError, rateLimited } from "@/lib/api/errors";
-import type { BulkJob } from "@/lib/contract/purchases";
-import type { User } from "@/lib/auth/users";
+import type { Accounts } from "@/lib/auth/access";
+import { listPurchaseHistory, purchaseHistoryCsv, type PurchaseHistoryFilters } from "@/lib/purchases/history";
+import type { AllowanceDecision, JobsPerDayRefusal } from "@/lib/purchases/bulk-store";
 
-import type { AllowanceDecision, JobsPerDayRefusal, JobVisibility } from "./bulk-store";
-import { csvLine, CSV_BOM } from "./csv";
-
-/** A user sees his own jobs; an admin sees everyone's. */
-export function jobVisibility(user: Pick<User, "id" | "role">): JobVisibility {
-  return { userId: user.role === "admin" ? null : user.id };
-}
+import { ApiError, rateLimited } from "./errors";
+import type { Reply } from "./route";
 
 export function jobNotFound(id: string): ApiError {
   return new ApiError("not_found", `There is no bulk job ${id} (jobs are kept 7 days).`);
@@ -48,37 +45,30 @@ export function jobsPerDayRefusal({ jobsPerDay, runAt }: JobsPerDayRefusal, now 
   );
 }
 
-const RESULT_COLUMNS = [
-  "position",
-  "code",
-  "occurrences",
-  "status",
-  "reason",
-  "item_id",
-  "item_name",
-  "license_type",
-  "supported_until",
-  "checked_at",
-  "notes",
-] as const;
+/** History pages are 25 rows unless per_page says otherwise. */
+export const HISTORY_DEFAULT_PER_PAGE = 25;
 
-/** The job's results in batch order; `position` counts from 1, as a person reads the batch. */
-export function bulkResultsCsv(job: BulkJob): string {
-  let text = CSV_BOM + csvLine(RESULT_COLUMNS);
-  for (const result of job.results) {
-    text += csvLine([
-      result.index + 1,
-      result.code,
-      result.occurrences,
-      result.status,
-      result.reason,
-      result.item_id,
-      result.item_name,
-      result.license_type,
-      result.supported_until,
-      result.checked_at,
-      result.notes.join(" "),
-    ]);
-  }
-  return text;
+type Paged = PurchaseHistoryFilters & { page?: number; per_page?: number };
+
+export async function historyPage(accounts: Accounts, { page: requestedPage, per_page, ...filters }: Paged): Promise<Reply> {
+  const perPage = per_page ?? HISTORY_DEFAULT_PER_PAGE;
+  const page = requestedPage ?? 1;
+  const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.purchaseCodeHashKey, { ...filters, page, perPage });
+  return {
+    status: 200,
+    json: { data: rows, meta: { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } },
+  };
+}
+
+/** The whole selection as CSV, whatever page the list was showing. */
+export function historyCsv(accounts: Accounts, { page: _page, per_page: _perPage, ...filters }: Paged): Reply {
+  const today = new Date().toISOString().slice(0, 10);
+  return {
+    status: 200,
+    download: {
+      body: purchaseHistoryCsv(accounts.db, accounts.config.purchaseCodeHashKey, filters),
+      contentType: "text/csv; charset=utf-8",
+      fileName: `purchase-history-${today}.csv`,
+    },
+  };
 }
