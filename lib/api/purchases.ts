@@ -4,6 +4,9 @@
 import "server-only";
 
 import type { Accounts } from "@/lib/auth/access";
+import { pageMeta, type Page } from "@/lib/contract/common";
+import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
+import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
 import { listPurchaseHistory, purchaseHistoryCsv, type PurchaseHistoryFilters } from "@/lib/purchases/history";
 import type { AllowanceDecision, JobsPerDayRefusal } from "@/lib/purchases/bulk-store";
 
@@ -45,19 +48,19 @@ export function jobsPerDayRefusal({ jobsPerDay, runAt }: JobsPerDayRefusal, now 
   );
 }
 
-/** History pages are 25 rows unless per_page says otherwise. */
-export const HISTORY_DEFAULT_PER_PAGE = 25;
-
 type Paged = PurchaseHistoryFilters & { page?: number; per_page?: number };
 
-export async function historyPage(accounts: Accounts, { page: requestedPage, per_page, ...filters }: Paged): Promise<Reply> {
-  const perPage = per_page ?? HISTORY_DEFAULT_PER_PAGE;
-  const page = requestedPage ?? 1;
+/** One page of the history as GET /api/purchases/history answers it (and the history page renders first). */
+export async function purchaseHistoryPage(
+  accounts: Accounts,
+  { page = 1, per_page: perPage = DEFAULT_PER_PAGE.purchaseHistory, ...filters }: Paged,
+): Promise<Page<PurchaseHistoryEntry>> {
   const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.purchaseCodeHashKey, { ...filters, page, perPage });
-  return {
-    status: 200,
-    json: { data: rows, meta: { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) } },
-  };
+  return { data: rows, meta: pageMeta(page, perPage, total) };
+}
+
+export async function historyPage(accounts: Accounts, query: Paged): Promise<Reply> {
+  return { status: 200, json: await purchaseHistoryPage(accounts, query) };
 }
 
 /** The whole selection as CSV, whatever page the list was showing. */

@@ -24,6 +24,11 @@ export interface Page<T> {
   meta: PageMeta;
 }
 
+/** The `meta` of page `page` of `total` rows, `perPage` a page: an empty list still has one (empty) page. */
+export function pageMeta(page: number, perPage: number, total: number): PageMeta {
+  return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}
+
 export const dataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data });
 export const pageEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMetaSchema });
 
@@ -78,10 +83,18 @@ export const timeRange = {
   from: instant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
   to: instant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
 };
-export const fromNotAfterTo = (q: { from?: string; to?: string }) => !q.from || !q.to || bound(q.from, "start") <= bound(q.to, "end");
+export const fromNotAfterTo = (q: { from?: string; to?: string }) =>
+  !q.from || !q.to || timeBound(q.from, "start").getTime() <= timeBound(q.to, "end").getTime();
 export const FROM_AFTER_TO = { message: "must not be after to", path: ["from"] };
 
-function bound(value: string, side: "start" | "end"): number {
+const DAY_MS = 86_400_000;
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The moment a time filter's `from` (side "start") or `to` (side "end") names, both inclusive. A bare date is the
+ * whole day in UTC: `from` its first millisecond, `to` its last. A date-time is that moment, whatever its offset.
+ */
+export function timeBound(value: string, side: "start" | "end"): Date {
   const time = Date.parse(value);
-  return /^\d{4}-\d{2}-\d{2}$/.test(value) && side === "end" ? time + 86_400_000 - 1 : time;
+  return new Date(BARE_DATE.test(value) && side === "end" ? time + DAY_MS - 1 : time);
 }

@@ -1,6 +1,6 @@
 // The audit log view's URL: filters (user, action, from, to) and paging, read leniently like the other lists
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
-import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, isOneOf, type AuditAction } from "@/lib/contract/values";
+import { AUDIT_ACTIONS, isOneOf, type AuditAction } from "@/lib/contract/values";
 
 import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
@@ -8,7 +8,6 @@ export interface AuditViewQuery extends WhoWhenPagingQuery {
   action?: AuditAction;
 }
 
-export const AUDIT_DEFAULT_PER_PAGE = DEFAULT_PER_PAGE.audit;
 const ORDER = ["user", "action", "from", "to", "per_page", "page"] as const;
 
 export function parseAuditParams(params: SearchParamsInput): AuditViewQuery {

@@ -15,7 +15,6 @@ export interface HistoryViewQuery extends WhoWhenPagingQuery {
   item_id?: number;
 }
 
-export const HISTORY_DEFAULT_PER_PAGE = DEFAULT_PER_PAGE.purchaseHistory;
 const FILTER_ORDER = ["outcome", "item_id", "user", "from", "to"] as const;
 
 export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery {
@@ -48,7 +47,7 @@ export function historyQueryString(query: HistoryViewQuery): string {
 
 /** GET /api/purchases/history with the view's filters and its page (never a code). */
 export function historyApiPath(query: HistoryViewQuery): string {
-  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? HISTORY_DEFAULT_PER_PAGE }, true)}`;
+  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory }, true)}`;
 }
 
 /** GET /api/purchases/history.csv: the same filters, every page (never a code). */
@@ -77,7 +76,7 @@ export function historySearchBody(query: HistoryViewQuery, code: string): Histor
     const value = query[name];
     if (value !== undefined && value !== "") (body as unknown as Record<string, unknown>)[name] = value;
   }
-  body.per_page = query.per_page ?? HISTORY_DEFAULT_PER_PAGE;
+  body.per_page = query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory;
   if (query.page !== undefined) body.page = query.page;
   return body;
 }

@@ -4,12 +4,12 @@
 import "server-only";
 
 import type { ExpressionBuilder } from "kysely";
-import type { z } from "zod";
 
-import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummarySchema } from "@/lib/contract/purchases";
-import type { PurchaseOutcome } from "@/lib/contract/values";
 import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
+import { timeBound } from "@/lib/contract/common";
+import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
+import type { PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
@@ -17,8 +17,6 @@ import { describeError, logEvent, redactSecrets } from "@/lib/log";
 import { CSV_BOM, csvLine } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
 import { normalisePurchaseCode } from "./normalise";
-
-export type PurchaseHistorySummary = z.infer<typeof PurchaseHistorySummarySchema>;
 
 export interface PurchaseCheckRecordInput {
   /** When the check was answered; now when absent. */
@@ -106,15 +104,6 @@ interface ResolvedFilters {
   codeHash?: string;
 }
 
-const DAY_MS = 86_400_000;
-const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A bare date means the whole UTC day (from its first millisecond, to its last), like the audit log. */
-function instant(value: string, side: "start" | "end"): string {
-  const time = Date.parse(value);
-  return new Date(BARE_DATE.test(value) && side === "end" ? time + DAY_MS - 1 : time).toISOString();
-}
-
 /**
  * The filters as the store applies them. A `code` is cleaned like a check and looked up by its hash; a code the
  * normaliser refuses could never have been checked, so it is the client's mistake: 400 with the reason in
@@ -125,8 +114,8 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.outcome !== undefined) resolved.outcome = filters.outcome;
   if (filters.item_id !== undefined) resolved.itemId = filters.item_id;
   if (filters.user !== undefined && filters.user.trim() !== "") resolved.user = filters.user.trim();
-  if (filters.from !== undefined) resolved.from = instant(filters.from, "start");
-  if (filters.to !== undefined) resolved.to = instant(filters.to, "end");
+  if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start").toISOString();
+  if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end").toISOString();
   if (filters.code !== undefined) {
     const cleaned = normalisePurchaseCode(filters.code);
     if (!cleaned.ok) {

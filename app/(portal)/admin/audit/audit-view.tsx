@@ -15,10 +15,10 @@ import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import type { AuditRecordOutput } from "@/lib/contract/audit";
 import type { Page } from "@/lib/contract/common";
-import { AUDIT_ACTIONS, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
+import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import { ApiRequestError } from "@/lib/portal/api-client";
-import { AUDIT_ACTION_LABELS, AUDIT_DEFAULT_PER_PAGE, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
+import { AUDIT_ACTION_LABELS, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
 import { withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
@@ -136,7 +136,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         />
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
-        <PerPageSelect value={query.per_page ?? AUDIT_DEFAULT_PER_PAGE} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.audit} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {filtered ? (
         <p className={styles.clear}>

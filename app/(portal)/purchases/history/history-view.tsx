@@ -24,8 +24,8 @@ import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purcha
 import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
-import { HISTORY_DEFAULT_PER_PAGE, OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
-import { PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
+import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
+import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 import { purchaseCodeLast4 } from "@/lib/auth/audit-text";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
@@ -191,7 +191,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
         <SearchField label="Checked by (email)" name="user" value={query.user ?? ""} maxLength={320} onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))} />
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
-        <PerPageSelect value={query.per_page ?? HISTORY_DEFAULT_PER_PAGE} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
 
       <form className={historyStyles.codeSearch} noValidate role="search" aria-label="Find a purchase code" onSubmit={searchCode}>
