@@ -35,6 +35,7 @@ import { isAccountError, type User } from "@/lib/auth/users";
 import { describeError, logEvent, redactSecrets, runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, isUpstreamError, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 import { safeNextPath } from "@/lib/auth/safe-next";
+import { retryAfterSeconds } from "@/lib/contract/retry-after";
 import { isPurchaseCodeRefused } from "@/lib/purchases/errors";
 import { readCappedText } from "@/lib/read-capped";
 
@@ -435,8 +436,8 @@ async function readFormBody(request: NextRequest, maxBytes: number, form: { next
  */
 function formFailure(page: string, error: ApiError, next: string): NextResponse {
   const query = new URLSearchParams({ error: error.code });
-  const wait = error.headers["Retry-After"];
-  if (wait && /^\d+$/.test(wait)) query.set("retry", wait);
+  const wait = retryAfterSeconds(error.headers["Retry-After"]);
+  if (wait !== null) query.set("retry", String(wait));
   if (next !== "/") query.set("next", next);
   return seeOtherResponse(`${page}?${query}`);
 }

@@ -2,6 +2,7 @@
 // understands, and what to try. Never the upstream's URL or raw answer. Anything that is not an UpstreamError
 // is a bug and is rethrown, for app/error.tsx.
 import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
+import { retryAfterSeconds } from "@/lib/contract/retry-after";
 import { isCircuitOpenError, isUpstreamError, type UpstreamError } from "@/lib/upstream/errors";
 
 export interface PageFailure {
@@ -25,7 +26,8 @@ export function describeUpstreamFailure(error: UpstreamError, what: string): Pag
     case "unreachable":
       return { title, message: `${service} cannot be reached right now. Try again in a moment.`, retryable: true };
     case "rate_limited": {
-      const wait = error.retryAfter && /^\d+$/.test(error.retryAfter) ? ` in ${error.retryAfter} seconds` : " in a minute";
+      const seconds = retryAfterSeconds(error.retryAfter);
+      const wait = seconds === null ? " in a minute" : ` in ${seconds} seconds`;
       return { title, message: `${service} is limiting how often Gatehouse may ask. Try again${wait}.`, retryable: true };
     }
     case "auth":

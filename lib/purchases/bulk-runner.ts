@@ -14,6 +14,7 @@
 import "server-only";
 
 import { getAccounts } from "@/lib/auth/access";
+import { retryAfterMs } from "@/lib/contract/retry-after";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
@@ -296,7 +297,7 @@ export class BulkRunner {
         if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) {
           return { status: "failed", reason: `The item service kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.` };
         }
-        await this.pause(retryAfterMs(error.retryAfter));
+        await this.pause(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS);
         job.queue.unshift(task);
         await countAttempt(await this.deps.db(), job.id, task.idx);
         return null;
@@ -366,15 +367,6 @@ export class BulkRunner {
       logEvent("error", "bulk_purge_failed", { error: describeError(error) });
     }
   }
-}
-
-/** Retry-After as seconds or an HTTP date; absent or unreadable → the default. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number {
-  if (value === undefined) return DEFAULT_RATE_LIMIT_WAIT_MS;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? DEFAULT_RATE_LIMIT_WAIT_MS : Math.max(0, date - now);
 }
 
 function failureReason(error: UpstreamError, attempts: number): string {
