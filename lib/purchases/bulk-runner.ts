@@ -14,11 +14,13 @@
 import "server-only";
 
 import { getAccounts } from "@/lib/auth/access";
+import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient, type UpstreamError } from "@/lib/upstream";
+import { upstreamFailureWords } from "@/lib/upstream/failure";
 
 import {
   claimBulkJob,
@@ -286,7 +288,10 @@ export class BulkRunner {
   /** One upstream check. Null: the code went back to the queue. */
   private async ask(job: OwnedJob, task: Task, code: string): Promise<CodeOutcome | null> {
     const items = await this.deps.items();
-    if (!items) return { status: "failed", reason: "The item API is not configured (ITEMS_API_BASE_URL, ITEMS_API_KEY)." };
+    if (!items) {
+      const { variables } = AREA_WORDS.items;
+      return { status: "failed", reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).` };
+    }
     try {
       const answer = await items.validatePurchase(code);
       return answer.valid ? { status: "valid", purchase: answer.purchase } : { status: "invalid", reason: answer.message };
@@ -295,7 +300,7 @@ export class BulkRunner {
       if (error.kind === "rate_limited") {
         task.rateLimitWaits += 1;
         if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) {
-          return { status: "failed", reason: `The item service kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.` };
+          return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.` };
         }
         await this.pause(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS);
         job.queue.unshift(task);
@@ -303,10 +308,10 @@ export class BulkRunner {
         return null;
       }
       if (error.kind === "invalid" || error.kind === "not_found") {
-        return { status: "invalid", reason: error.upstreamMessage ?? "The item service refused this code." };
+        return { status: "invalid", reason: error.upstreamMessage ?? `${ITEM_SERVICE} refused this code.` };
       }
       if (error.kind === "auth") {
-        return { status: "failed", reason: "The item service refused Gatehouse's key; an administrator must check ITEMS_API_KEY." };
+        return { status: "failed", reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.` };
       }
       task.transientFailures += 1;
       if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures) };
@@ -369,20 +374,14 @@ export class BulkRunner {
   }
 }
 
+const ITEM_SERVICE = capitalised(AREA_WORDS.items.service);
+
 function failureReason(error: UpstreamError, attempts: number): string {
   const tries = `after ${attempts} tries`;
-  if (isCircuitOpenError(error)) return `The item service is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
-  switch (error.kind) {
-    case "timeout":
-      return `The item service did not answer in time, ${tries}.`;
-    case "unreachable":
-      return `The item service could not be reached, ${tries}.`;
-    case "bad_response":
-    case "too_large":
-      return `The item service sent an answer Gatehouse cannot read, ${tries}.`;
-    default:
-      return `The item service answered with an error${error.status ? ` (HTTP ${error.status})` : error.upstreamMessage ? ` ("${error.upstreamMessage.slice(0, 200)}")` : ""}, ${tries}.`;
-  }
+  if (isCircuitOpenError(error)) return `${ITEM_SERVICE} is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
+  const { what, said } = upstreamFailureWords(error);
+  const quoted = error.kind === "http_status" && !error.status && said ? ` ("${said.slice(0, 200)}")` : "";
+  return `${ITEM_SERVICE} ${what}${quoted}, ${tries}.`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
