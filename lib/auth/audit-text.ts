@@ -51,18 +51,6 @@ const FIELD_WORDS: Record<string, string> = {
 };
 
 
-/**
- * A code shorter than this keeps no readable characters at all: 4 of a 36-character code (a UUID's 122 random
- * bits less 16) say nothing, but 4 of an 8-character code are half of it.
- */
-export const PURCHASE_CODE_LAST4_MIN_LENGTH = 16;
-
-/** The characters of a code the audit log, the history and bulk jobs may show: its last 4, or none (""). */
-export function purchaseCodeLast4(code: string): string {
-  const chars = Array.from(code.trim());
-  return chars.length >= PURCHASE_CODE_LAST4_MIN_LENGTH ? chars.slice(-4).join("") : "";
-}
-
 const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 const str = (value: unknown) => (typeof value === "string" ? value : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;

@@ -10,12 +10,12 @@ import { sql, type ExpressionBuilder } from "kysely";
 import { z } from "zod";
 
 import { normalizeEmail } from "@/lib/contract/accounts";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { timeBound } from "@/lib/contract/common";
 import { AUDIT_ACTIONS, AUDIT_OUTCOMES, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 import type { AuditRow, Database } from "@/lib/db/schema";
 
-import { purchaseCodeLast4 } from "./audit-text";
 
 /**
  * What an action was about. `label` is the target's name when the row is written (a report's URL, a user's
@@ -39,9 +39,6 @@ export interface PurchaseCodeTarget {
 export function hashPurchaseCode(code: string, key: string): string {
   return createHmac("sha256", key).update(code.trim()).digest("hex");
 }
-
-// The rule for what of a code may be shown lives with the ledger's words (no server-only: pages use it too).
-export { PURCHASE_CODE_LAST4_MIN_LENGTH, purchaseCodeLast4 } from "./audit-text";
 
 export function purchaseCodeTarget(code: string, key: string): PurchaseCodeTarget {
   const trimmed = code.trim();

@@ -14,7 +14,7 @@ import { redactSecrets } from "@/lib/log";
 
 import { openCode, sealCode } from "./code-seal";
 import { csvLine, CSV_BOM } from "./csv";
-import { purchaseCodeLast4 } from "./history";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { normalisePurchaseCode } from "./normalise";
 
 export const BULK_JOB_RETENTION_MS = 7 * 86_400_000;

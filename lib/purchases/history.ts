@@ -5,9 +5,10 @@ import "server-only";
 
 import type { ExpressionBuilder } from "kysely";
 
-import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
+import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
 import type { PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
@@ -34,9 +35,6 @@ export interface PurchaseCheckRecordInput {
   bulkJobId?: string | null;
   requestId?: string | null;
 }
-
-// The characters of a code the history shows: the same rule as the audit log's (lib/auth/audit.ts).
-export { purchaseCodeLast4 };
 
 export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
   if (input.code === "") throw new RangeError("recordPurchaseCheck: the code is empty");

@@ -6,16 +6,8 @@ import { fromPurchaseCodeRefused } from "@/lib/api/errors";
 import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/errors";
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import {
-  listPurchaseHistory,
-  PURCHASE_HISTORY_CSV_COLUMNS,
-  purchaseCodeLast4,
-  purchaseHistoryCsv,
-  purchaseHistorySummary,
-  recordPurchaseCheck,
-  type PurchaseCheckRecordInput,
-  type PurchaseHistoryFilters,
-} from "@/lib/purchases/history";
+import { listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 
 import { postgresBackend, sqliteBackend, useStore, type Backend } from "../db/support/backends";
 import { startTestPostgres, type TestPostgres } from "../db/support/postgres";

@@ -27,7 +27,7 @@ import { withChanges } from "@/lib/portal/list-params";
 import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
 import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
-import { purchaseCodeLast4 } from "@/lib/auth/audit-text";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
 import { ListPages } from "../../list-pages";

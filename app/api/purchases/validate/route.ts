@@ -5,7 +5,8 @@ import type { PurchaseValidation } from "@/lib/contract/purchases";
 import type { Accounts } from "@/lib/auth/access";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { describeError, logEvent } from "@/lib/log";
-import { purchaseCodeLast4, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import { purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 import { isUpstreamError } from "@/lib/upstream";
 
