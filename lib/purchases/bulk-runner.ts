@@ -37,7 +37,7 @@ import {
   type CodeOutcome,
 } from "./bulk-store";
 import { openCode } from "./code-seal";
-import { recordPurchaseCheck } from "./history";
+import { askItemService, recordCheck } from "./check";
 
 export const CONCURRENCY = 3;
 export const LEASE_MS = 30_000;
@@ -270,15 +270,20 @@ export class BulkRunner {
       if (outcome === null) return; // put back: rate limited or a transient failure
       const written = await recordBulkResult(db, job.id, task.idx, outcome);
       if (!written) return;
-      await recordPurchaseCheck(db, hashKey(), {
-        user: job.user,
-        code,
-        outcome: outcome.status,
-        reason: outcome.status === "valid" ? null : outcome.reason,
-        purchase: outcome.status === "valid" ? outcome.purchase : null,
-        source: "bulk",
-        bulkJobId: job.id,
-      }).catch((error: unknown) => logEvent("error", "bulk_history_write_failed", { job_id: job.id, idx: task.idx, error: describeError(error) }));
+      await recordCheck(
+        db,
+        hashKey(),
+        {
+          user: job.user,
+          code,
+          outcome: outcome.status,
+          reason: outcome.status === "valid" ? null : outcome.reason,
+          purchase: outcome.status === "valid" ? outcome.purchase : null,
+          source: "bulk",
+          bulkJobId: job.id,
+        },
+        { job_id: job.id, idx: task.idx },
+      );
     } catch (error) {
       // The store failed mid-check: the code stays pending in the store, and settle() takes it up again.
       logEvent("error", "bulk_check_failed", { job_id: job.id, idx: task.idx, error: describeError(error) });
@@ -293,8 +298,7 @@ export class BulkRunner {
       return { status: "failed", reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).` };
     }
     try {
-      const answer = await items.validatePurchase(code);
-      return answer.valid ? { status: "valid", purchase: answer.purchase } : { status: "invalid", reason: answer.message };
+      return await askItemService(items, code);
     } catch (error) {
       if (!isUpstreamError(error)) throw error;
       if (error.kind === "rate_limited") {
