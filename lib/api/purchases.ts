@@ -8,7 +8,7 @@ import { pageMeta, type Page } from "@/lib/contract/common";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
 import { listPurchaseHistory, purchaseHistoryCsv, type PurchaseHistoryFilters } from "@/lib/purchases/history";
-import type { AllowanceDecision, JobsPerDayRefusal } from "@/lib/purchases/bulk-store";
+import type { AllowanceDecision, JobsPerDayRefusal } from "@/lib/purchases/bulk/allowance";
 
 import { ApiError, rateLimited } from "./errors";
 import type { Reply } from "./route";

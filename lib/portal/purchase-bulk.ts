@@ -55,7 +55,7 @@ export interface BatchSummary {
 
 /**
  * What a list holds, counted as the gateway will count it: two codes are the same when they clean to the
- * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk-store.ts's prepareBatch.
+ * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk/batch.ts's prepareBatch.
  */
 export function summariseBatch(codes: readonly string[]): BatchSummary {
   const seen = new Set<string>();

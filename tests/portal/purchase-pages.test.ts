@@ -11,7 +11,7 @@ import { navigationFor } from "@/lib/portal/navigation";
 import { BULK_JOB_ID_PATTERN, BULK_MAX_CODES, RAW_PURCHASE_CODE_MAX_LENGTH } from "@/lib/contract/values";
 import { codesLeft, countByStatus, describeBatch, percentDone, statusAnnouncement, summariseBatch, timeLeftText, type JobCounts } from "@/lib/portal/purchase-bulk";
 import { historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams } from "@/lib/portal/purchase-history-params";
-import { prepareBatch } from "@/lib/purchases/bulk-store";
+import { prepareBatch } from "@/lib/purchases/bulk/batch";
 
 const ACTIVE = "11111111-1111-4111-8111-111111111111";
 const EXPIRED = "22222222-2222-4222-8222-222222222222";

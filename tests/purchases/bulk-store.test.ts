@@ -4,21 +4,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import { BulkRunner } from "@/lib/purchases/bulk-runner";
-import {
-  allowanceDecision,
-  allowanceUse,
-  BULK_JOB_RETENTION_MS,
-  cancelBulkJob,
-  claimBulkJob,
-  createBulkJob,
-  findBulkJob,
-  listBulkJobs,
-  pendingCodes,
-  prepareBatch,
-  purgeExpiredBulkJobs,
-  recordBulkResult,
-} from "@/lib/purchases/bulk-store";
+import { BulkRunner } from "@/lib/purchases/bulk/runner";
+import { allowanceDecision, allowanceUse } from "@/lib/purchases/bulk/allowance";
+import { BULK_JOB_RETENTION_MS, cancelBulkJob, createBulkJob, purgeExpiredBulkJobs } from "@/lib/purchases/bulk/jobs";
+import { claimBulkJob } from "@/lib/purchases/bulk/leases";
+import { findBulkJob, listBulkJobs } from "@/lib/purchases/bulk/summaries";
+import { pendingCodes, recordBulkResult } from "@/lib/purchases/bulk/results";
+import { prepareBatch } from "@/lib/purchases/bulk/batch";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { createItemsClient } from "@/lib/upstream/items";
 

@@ -1,9 +1,10 @@
 import { operations } from "@/lib/api/operations";
 import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
 import { allowanceRefusal, jobsPerDayRefusal } from "@/lib/api/purchases";
-import { jobVisibility } from "@/lib/purchases/bulk-store";
-import { bulkRunner } from "@/lib/purchases/bulk-runner";
-import { createBulkJob, findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk-store";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { bulkRunner } from "@/lib/purchases/bulk/runner";
+import { createBulkJob } from "@/lib/purchases/bulk/jobs";
+import { findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 
 export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) => ok(await listBulkJobs(accounts.db, jobVisibility(user))));
 

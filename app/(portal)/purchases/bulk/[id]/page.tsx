@@ -11,8 +11,8 @@ import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
 import { BULK_JOB_ID_PATTERN } from "@/lib/contract/values";
-import { jobVisibility } from "@/lib/purchases/bulk-store";
-import { findBulkJob } from "@/lib/purchases/bulk-store";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { findBulkJob } from "@/lib/purchases/bulk/summaries";
 
 import { FreshSwrCache } from "../../../fresh-swr-cache";
 import { JobView } from "./job-view";
@@ -28,7 +28,7 @@ export default async function BulkJobPage({ params }: { params: Promise<{ id: st
 
   const id = idParam.toLowerCase();
   const { db, config } = await getAccounts();
-  // Who sees a job, as the API decides it (lib/purchases/bulk-store.ts jobVisibility): its creator, or an admin.
+  // Who sees a job, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): its creator, or an admin.
   const job = await findBulkJob(db, config.purchaseCodeHashKey, id, jobVisibility(user));
   if (!job) notFound();
   return (

@@ -1,8 +1,10 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, methodsNotAllowed, ok, type RouteHandler } from "@/lib/api/route";
-import { bulkResultsCsv, jobVisibility } from "@/lib/purchases/bulk-store";
+import { bulkResultsCsv } from "@/lib/purchases/bulk/summaries";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { jobNotFound } from "@/lib/api/purchases";
-import { cancelBulkJob, findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk-store";
+import { cancelBulkJob } from "@/lib/purchases/bulk/jobs";
+import { findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
 const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {
   const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));

@@ -22,22 +22,11 @@ import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient, type UpstreamError } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
-import {
-  claimBulkJob,
-  countAttempt,
-  finishJob,
-  jobStillOurs,
-  pendingCodes,
-  purgeExpiredBulkJobs,
-  recordBulkResult,
-  releaseLeases,
-  renewLeases,
-  setWaiting,
-  type BulkUser,
-  type CodeOutcome,
-} from "./bulk-store";
+import { askItemService, recordCheck } from "../check";
 import { openCode } from "./code-seal";
-import { askItemService, recordCheck } from "./check";
+import { purgeExpiredBulkJobs, type BulkUser } from "./jobs";
+import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
+import { countAttempt, pendingCodes, recordBulkResult, type CodeOutcome } from "./results";
 
 export const CONCURRENCY = 3;
 export const LEASE_MS = 30_000;
