@@ -20,7 +20,7 @@ import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, Re
 /**
  * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), "signed_in"
  * for anything any signed-in user may do, or "public" for operations that never need a session. Declared on
- * every operation; enforced in `authorize` (lib/api/route.ts).
+ * every operation; enforced by the permission step (lib/api/steps/who.ts).
  */
 export type Permission = AccountPermission | "signed_in" | "public";
 
@@ -82,7 +82,7 @@ export interface OperationSpec {
   query?: z.ZodType;
   body?: z.ZodType;
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; contentType?: "text/csv" };
-  /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/route.ts), for batches. */
+  /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
   notFound?: string;
@@ -97,7 +97,7 @@ export interface OperationSpec {
   /**
    * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
    * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
-   * success, to `page?error=<code>&next=…` on failure — instead of JSON (lib/api/route.ts).
+   * success, to `page?error=<code>&next=…` on failure — instead of JSON (lib/api/steps/parse.ts, answer.ts).
    */
   form?: { page: string };
 }

@@ -1,6 +1,7 @@
 import { auditLogPage } from "@/lib/api/accounts";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 export const GET = defineRoute(operations.listAudit, async ({ accounts, query }) => ({ status: 200, json: await auditLogPage(accounts.db, query) }));
 

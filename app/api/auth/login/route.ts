@@ -1,7 +1,8 @@
 import { currentSessionOutput } from "@/lib/api/accounts";
 import { ApiError, rateLimited } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok, seeOther } from "@/lib/api/route";
+import { defineRoute, ok, seeOther } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { newSession, writeSession } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 

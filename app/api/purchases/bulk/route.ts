@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { accepted, defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { allowanceRefusal, jobsPerDayRefusal } from "@/lib/api/purchases";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { bulkRunner } from "@/lib/purchases/bulk/runner";

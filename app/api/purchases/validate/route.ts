@@ -1,6 +1,7 @@
 import { fromUpstreamError } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { checkPurchaseCode } from "@/lib/purchases/check";
 import { isUpstreamError } from "@/lib/upstream";
 

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok, type RouteHandler } from "@/lib/api/route";
+import { defineRoute, ok, type RouteHandler } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { bulkResultsCsv } from "@/lib/purchases/bulk/summaries";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { jobNotFound } from "@/lib/api/purchases";

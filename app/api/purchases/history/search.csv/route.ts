@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { historyCsv } from "@/lib/api/purchases";
 
 // The CSV of a search by full code: the code in the POST body, like the search itself.

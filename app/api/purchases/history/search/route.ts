@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { historyPage } from "@/lib/api/purchases";
 
 // A full purchase code is searched in a POST body: a URL ends up in proxies' access logs and browser history.
