@@ -1,21 +1,34 @@
 // Every operation of the portal API in one table: method, path, permission, upstream area, input schemas and
 // the success answer. Route handlers are built from these entries (lib/api/route.ts) and /api/openapi.json is
-// generated from them (lib/api/openapi.ts), so the contract lives here once.
+// generated from them (lib/api/openapi.ts), so the contract lives here once. A new operation is one entry here
+// (its schemas in lib/contract), one route file under app/api, and one row in tests/http/route-table.ts.
 import type { z } from "zod";
 
-import type { AuditAction, AuditOutcome } from "@/lib/contract/values";
-import type { Permission as AccountPermission } from "@/lib/contract/values";
-import type { Area } from "@/lib/contract/areas";
-
-import type { ErrorCode } from "./errors";
-import { AccountSchema, ItemIdParamsSchema, ItemSchema } from "@/lib/contract/items";
-import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { CurrentSessionSchema, LoginBodySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
+import type { Area } from "@/lib/contract/areas";
+import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
 import { HealthSchema, ReadinessSchema } from "@/lib/contract/health";
+import { AccountSchema, ItemIdParamsSchema, ItemSchema } from "@/lib/contract/items";
 import { ProjectListQuerySchema, ProjectParamsSchema, ProjectSchema } from "@/lib/contract/projects";
-import { BulkCreateBodySchema, BulkJobCsvParamsSchema, BulkJobIdParamsSchema, BulkJobSchema, BulkJobSummarySchema, PurchaseCheckSchema, PurchaseHistoryEntrySchema, PurchaseHistoryQuerySchema, PurchaseHistorySearchBodySchema, PurchaseValidateBodySchema } from "@/lib/contract/purchases";
+import {
+  BulkCreateBodySchema,
+  BulkJobCsvParamsSchema,
+  BulkJobIdParamsSchema,
+  BulkJobSchema,
+  BulkJobSummarySchema,
+  PURCHASE_HISTORY_PAGING,
+  PurchaseCheckSchema,
+  PurchaseHistoryEntrySchema,
+  PurchaseHistoryExportQuerySchema,
+  PurchaseHistoryQuerySchema,
+  PurchaseHistorySearchBodySchema,
+  PurchaseValidateBodySchema,
+} from "@/lib/contract/purchases";
 import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
+import type { AuditAction, AuditOutcome, Permission as AccountPermission } from "@/lib/contract/values";
+
+import type { ErrorCode } from "./errors";
 
 /**
  * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), "signed_in"
@@ -67,6 +80,18 @@ function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   return value === null ? null : { type: "user", id: value, label: typeof email === "string" ? email : null };
 }
 
+/** The groups of the OpenAPI document, with what each holds. */
+export const TAGS = {
+  Reports: "Area A's web-page reports: list, show, create, change, regenerate and delete",
+  Projects: "Area A's projects: list and delete (with their reports)",
+  Items: "Area B's seller account and items",
+  Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
+  Accounts: "Signing in and out, and the current session",
+  Admin: "Users and the audit log, for admins",
+  Operations: "Liveness, readiness and this document: public, for load balancers and tools",
+} as const;
+export type Tag = keyof typeof TAGS;
+
 export interface OperationSpec {
   /** The OpenAPI operationId. */
   id: string;
@@ -74,12 +99,14 @@ export interface OperationSpec {
   /** OpenAPI-style path, e.g. "/api/reports/{id}". */
   path: string;
   summary: string;
-  tag: string;
+  tag: Tag;
   permission: Permission;
   /** The upstream area the operation needs; without it configured the route answers 503 area_not_configured. */
   area?: Area;
   params?: z.ZodType;
   query?: z.ZodType;
+  /** Query parameters a caller may send and the operation ignores (a CSV takes its list's link as it is): never read, refused or documented. */
+  ignoredQuery?: readonly string[];
   body?: z.ZodType;
   success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; contentType?: "text/csv" };
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
@@ -288,10 +315,11 @@ export const operations = {
     id: "exportPurchaseHistory",
     method: "GET",
     path: "/api/purchases/history.csv",
-    summary: "The checks the same filters select (page and per_page ignored), as CSV, newest first",
+    summary: "The checks the same filters select, as CSV, newest first: every page (the list's page and per_page may be sent and are ignored)",
     tag: "Purchases",
     permission: "purchases:validate",
-    query: PurchaseHistoryQuerySchema,
+    query: PurchaseHistoryExportQuerySchema,
+    ignoredQuery: PURCHASE_HISTORY_PAGING,
     success: { status: 200, description: "CSV with a header row", contentType: "text/csv" },
   },
   searchPurchaseHistory: {

@@ -123,7 +123,7 @@ export const LoginBodySchema = z.strictObject({
 export type LoginBody = z.output<typeof LoginBodySchema>;
 
 export const SessionUserSchema = z.object({
-  id: z.string(),
+  id: z.uuid(),
   email: z.string(),
   name: z.string(),
   role: z.enum(ROLES),
@@ -138,7 +138,7 @@ export type CurrentSession = z.infer<typeof CurrentSessionSchema>;
 
 export const UserSchema = z
   .object({
-    id: z.string().describe("UUID"),
+    id: z.uuid(),
     email: z.string(),
     name: z.string(),
     role: z.enum(ROLES),
@@ -149,6 +149,12 @@ export const UserSchema = z
   .describe("A portal user. The password hash is never returned.");
 export type UserOutput = z.infer<typeof UserSchema>;
 
-export const UserIdParamsSchema = z.object({ id: z.uuid({ error: "must be a user id (a UUID, as GET /api/admin/users lists)" }).describe("User id") });
+export const UserIdParamsSchema = z.object({
+  // A UUID in either letter case; the store keeps ids in lower case.
+  id: z
+    .uuid({ error: "must be a user id (a UUID, as GET /api/admin/users lists)" })
+    .transform((id) => id.toLowerCase())
+    .describe("User id"),
+});
 export const UserCreateBodySchema = createUserInput;
 export const UserUpdateBodySchema = updateUserInput;

@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { FROM_AFTER_TO, fromNotAfterTo, isoTimestamp, oneOf, page, perPage, timeRange } from "./common";
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES } from "./values";
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES, DEFAULT_PER_PAGE, MAX_USER_FILTER_LENGTH } from "./values";
 
 export const AuditRecordSchema = z.object({
   id: z.number().int(),
@@ -31,10 +31,10 @@ export type AuditRecordOutput = z.infer<typeof AuditRecordSchema>;
 
 export const AuditListQuerySchema = z
   .strictObject({
-    user: z.string().max(320, "must be at most 320 characters").optional().describe("A user id or an email"),
+    user: z.string().max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`).optional().describe("A user id or an email"),
     action: z.enum(AUDIT_ACTIONS, { error: oneOf(AUDIT_ACTIONS) }).optional().describe("Only this action"),
     ...timeRange,
-    per_page: perPage.optional(),
+    per_page: perPage(DEFAULT_PER_PAGE.audit).optional(),
     page: page.optional(),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);

@@ -4,7 +4,7 @@
 // silently ignored.
 import { z } from "zod";
 
-import { MAX_PAGE, MAX_SEARCH_LENGTH, PER_PAGE_CHOICES, SORT_DIRECTIONS } from "./values";
+import { MAX_PAGE, MAX_SEARCH_LENGTH, PER_PAGE_CHOICES, SORT_DIRECTIONS, type PerPage, type SortDirection } from "./values";
 
 export const isoTimestamp = z.iso.datetime().describe("ISO 8601 timestamp in UTC, e.g. 2025-01-31T12:00:00.000Z");
 
@@ -54,18 +54,24 @@ export const searchText = z
 
 const PER_PAGE_TEXT = PER_PAGE_CHOICES.map(String) as [string, ...string[]];
 
-export const perPage = z
-  .enum(PER_PAGE_TEXT, { error: oneOf(PER_PAGE_TEXT) })
-  .transform(Number)
-  .describe("Items per page: 10 (default), 25, 50 or 100");
+// Defaults are stated, not applied: a list the reports API pages gets no per_page from Gatehouse unless the caller
+// gave one (its own default applies), and Gatehouse's lists fill theirs in where they are read (DEFAULT_PER_PAGE).
+
+/** `per_page` in a query, documented with the list's default page size. */
+export const perPage = (fallback: PerPage) =>
+  z
+    .enum(PER_PAGE_TEXT, { error: oneOf(PER_PAGE_TEXT) })
+    .transform(Number)
+    .meta({ description: `Items per page: ${PER_PAGE_CHOICES.join(", ")}`, default: String(fallback) });
 
 export const page = z
   .string()
   .regex(/^[1-9]\d{0,5}$/, `must be a whole number from 1 to ${MAX_PAGE}`)
   .transform(Number)
-  .describe("Page number, from 1");
+  .meta({ description: "Page number, from 1", default: "1" });
 
-export const sortDirection = z.enum(SORT_DIRECTIONS, { error: oneOf(SORT_DIRECTIONS) }).describe("desc (default) or asc");
+export const sortDirection = (fallback: SortDirection) =>
+  z.enum(SORT_DIRECTIONS, { error: oneOf(SORT_DIRECTIONS) }).meta({ description: "Sort direction", default: fallback });
 
 export const EmptyQuerySchema = z.strictObject({});
 

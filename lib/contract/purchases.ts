@@ -3,7 +3,18 @@
 import { z } from "zod";
 
 import { FROM_AFTER_TO, fromNotAfterTo, isoTimestamp, oneOf, page, perPage, positiveIdParam, timeRange } from "./common";
-import { BULK_CODE_STATUSES, BULK_JOB_STATUSES, BULK_MAX_CODES, PURCHASE_OUTCOMES } from "./values";
+import {
+  BULK_CODE_STATUSES,
+  BULK_JOB_STATUSES,
+  BULK_MAX_CODES,
+  DEFAULT_PER_PAGE,
+  MAX_PAGE,
+  MAX_USER_FILTER_LENGTH,
+  PER_PAGE_CHOICES,
+  PURCHASE_CODE_MAX_LENGTH,
+  PURCHASE_OUTCOMES,
+  RAW_PURCHASE_CODE_MAX_LENGTH,
+} from "./values";
 
 export const PurchaseSchema = z.object({
   purchase_code: z.string(),
@@ -33,12 +44,11 @@ export type PurchaseValidation = z.infer<typeof PurchaseValidationSchema>;
 const rawPurchaseCode = z
   .string({ error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string") })
   // Far above the 100 characters a code may have: room for the invisible characters the normaliser removes.
-  .max(1000, "must be at most 1000 characters (a purchase code has at most 100)");
+  .max(RAW_PURCHASE_CODE_MAX_LENGTH, `must be at most ${RAW_PURCHASE_CODE_MAX_LENGTH} characters (a purchase code has at most ${PURCHASE_CODE_MAX_LENGTH})`);
+const CLEANED = `At most ${PURCHASE_CODE_MAX_LENGTH} characters once cleaned (up to ${RAW_PURCHASE_CODE_MAX_LENGTH} as sent: invisible characters are removed, look-alike or control characters refused with the reason)`;
 
 export const PurchaseValidateBodySchema = z.strictObject({
-  purchase_code: rawPurchaseCode.describe(
-    "The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. Trimmed and cleaned of invisible characters; look-alike or control characters are refused with the reason",
-  ),
+  purchase_code: rawPurchaseCode.describe(`The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. ${CLEANED}`),
 });
 export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;
 
@@ -75,43 +85,66 @@ export const PurchaseHistoryEntrySchema = z.object({
   supported_until: isoTimestamp.nullable(),
   checked_by: UserRefSchema,
   source: z.enum(["single", "bulk"]),
-  bulk_job_id: z.string().nullable(),
+  bulk_job_id: z.uuid().nullable(),
 });
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 
 const historyFilters = {
   outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
-  user: z.string().max(320, "must be at most 320 characters").optional().describe("Who checked: a user id or an email"),
+  user: z
+    .string()
+    .max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`)
+    .optional()
+    .describe("Who checked: a user id or an email"),
   ...timeRange,
 };
 
 /** Where a full purchase code may be searched for: never in a URL (proxies' access logs, the browser's downloads). */
 export const PURCHASE_HISTORY_SEARCH_PATH = "/api/purchases/history/search";
 
+const historyQueryFilters = {
+  ...historyFilters,
+  item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
+  code: z
+    .never({ error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}` })
+    .optional()
+    .describe(`Refused: a full code is searched with POST ${PURCHASE_HISTORY_SEARCH_PATH}`),
+};
+
 export const PurchaseHistoryQuerySchema = z
   .strictObject({
-    ...historyFilters,
-    item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
-    code: z
-      .never({ error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}` })
-      .optional()
-      .describe(`Refused: a full code is searched with POST ${PURCHASE_HISTORY_SEARCH_PATH}`),
-    per_page: perPage.optional(),
+    ...historyQueryFilters,
+    per_page: perPage(DEFAULT_PER_PAGE.purchaseHistory).optional(),
     page: page.optional(),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
 
+/** The list's paging, which the CSV (every page) takes from the list's link and ignores. */
+export const PURCHASE_HISTORY_PAGING = ["page", "per_page"] as const;
+
+/** GET /api/purchases/history.csv: the list's filters; its paging is ignored, neither read nor refused. */
+export const PurchaseHistoryExportQuerySchema = z.strictObject(historyQueryFilters).refine(fromNotAfterTo, FROM_AFTER_TO);
+
 export const PurchaseHistorySearchBodySchema = z
   .strictObject({
-    code: rawPurchaseCode.describe("A full purchase code: found through its keyed hash (cleaned like a check)"),
+    code: rawPurchaseCode.describe(`A full purchase code, found through its keyed hash (cleaned like a check). ${CLEANED}`),
     ...historyFilters,
     item_id: z.number({ error: "must be an item id (a whole number)" }).int("must be a whole number").positive("must be a positive item id").max(Number.MAX_SAFE_INTEGER).optional().describe("Only checks of purchases of this item"),
     per_page: z
-      .union([z.literal(10), z.literal(25), z.literal(50), z.literal(100)], { error: "must be one of: 10, 25, 50, 100" })
+      .union(
+        PER_PAGE_CHOICES.map((size) => z.literal(size)),
+        { error: `must be one of: ${PER_PAGE_CHOICES.join(", ")}` },
+      )
       .optional()
-      .describe("Checks per page: 25 (default), 10, 50 or 100; ignored by the CSV"),
-    page: z.number({ error: "must be a page number" }).int("must be a whole number").min(1, "starts at 1").max(999_999).optional().describe("Page number, from 1; ignored by the CSV"),
+      .meta({ description: `Checks per page: ${PER_PAGE_CHOICES.join(", ")}; ignored by the CSV`, default: DEFAULT_PER_PAGE.purchaseHistory }),
+    page: z
+      .number({ error: "must be a page number" })
+      .int("must be a whole number")
+      .min(1, "starts at 1")
+      .max(MAX_PAGE)
+      .optional()
+      .meta({ description: "Page number, from 1; ignored by the CSV", default: 1 }),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type PurchaseHistorySearch = z.output<typeof PurchaseHistorySearchBodySchema>;
@@ -125,7 +158,8 @@ export const BulkCreateBodySchema = z.strictObject({
 });
 export type BulkCreateInput = z.output<typeof BulkCreateBodySchema>;
 
-const bulkJobId = z.uuid({ error: "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)" });
+// A UUID in either letter case; the store keeps ids in lower case.
+const bulkJobId = z.uuid({ error: "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)" }).transform((id) => id.toLowerCase());
 export const BulkJobIdParamsSchema = z.object({ id: bulkJobId.describe("Bulk job id") });
 /** The CSV route's segment is "<id>.csv". */
 export const BulkJobCsvParamsSchema = z.object({
@@ -152,7 +186,7 @@ export const BulkResultSchema = z.object({
 export type BulkResult = z.infer<typeof BulkResultSchema>;
 
 export const BulkJobSummarySchema = z.object({
-  id: z.string(),
+  id: z.uuid(),
   status: z.enum(BULK_JOB_STATUSES).describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
   total: z.number().int().nonnegative().describe("Distinct codes"),
   done: z.number().int().nonnegative().describe("valid + invalid + failed; never goes back"),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 
 import { isoTimestamp, oneOf, page, perPage, positiveIdParam, searchText, sortDirection } from "./common";
-import { REPORT_RESULTS, REPORT_SORT_FIELDS } from "./values";
+import { DEFAULT_PER_PAGE, DEFAULT_SORT, REPORT_RESULTS, REPORT_SORT_FIELDS } from "./values";
 
 export const ReportSchema = z
   .object({
@@ -18,12 +18,15 @@ export type Report = z.infer<typeof ReportSchema>;
 
 export const ReportListQuerySchema = z.strictObject({
   search: searchText.optional().describe("Search text, matched against search_by"),
-  search_by: z.enum(["url"], { error: oneOf(["url"]) }).optional().describe("Field to search: url (default)"),
+  search_by: z.enum(["url"], { error: oneOf(["url"]) }).optional().meta({ description: "Field to search", default: "url" }),
   project: searchText.optional().describe("Only reports of this project"),
   result: z.enum(REPORT_RESULTS, { error: oneOf(REPORT_RESULTS) }).optional().describe("Only reports with this result"),
-  sort_by: z.enum(REPORT_SORT_FIELDS, { error: oneOf(REPORT_SORT_FIELDS) }).optional().describe("id (default; date created), generated_at, url, result"),
-  sort: sortDirection.optional(),
-  per_page: perPage.optional(),
+  sort_by: z
+    .enum(REPORT_SORT_FIELDS, { error: oneOf(REPORT_SORT_FIELDS) })
+    .optional()
+    .meta({ description: "Sort field (id: the order reports were created in)", default: DEFAULT_SORT.reports.sort_by }),
+  sort: sortDirection(DEFAULT_SORT.reports.sort).optional(),
+  per_page: perPage(DEFAULT_PER_PAGE.reports).optional(),
   page: page.optional(),
 });
 export type ReportListQuery = z.output<typeof ReportListQuerySchema>;

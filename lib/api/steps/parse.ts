@@ -20,7 +20,7 @@ export async function parse(state: ApiRequest): Promise<void> {
   const { spec, request } = state;
   state.params = parseWith(spec.params, state.rawParams, "path segment");
   state.facts.params = (state.params ?? {}) as Record<string, unknown>;
-  state.query = spec.query ? parseWith(spec.query, queryObject(request), "query parameter") : undefined;
+  state.query = spec.query ? parseWith(spec.query, queryObject(request, spec.ignoredQuery), "query parameter") : undefined;
   const maxBytes = spec.maxBodyBytes ?? MAX_BODY_BYTES;
   const raw = spec.body && (state.form ? await readFormBody(request, maxBytes, state.form) : await readJsonBody(request, maxBytes));
   state.body = spec.body ? parseWith(spec.body, raw, "field") : undefined;
@@ -35,16 +35,18 @@ function parseWith(schema: z.ZodType | undefined, value: unknown, where: string)
 }
 
 /**
- * The query string as an object. An empty value counts as absent; a repeated parameter is refused. A parameter
+ * The query string as an object, without the parameters the operation ignores. An empty value counts as absent; a
+ * repeated parameter is refused. A parameter
  * named like a property of every object (`constructor`, `toString`) is an ordinary name here, so the schema
  * refuses it as unknown like any other: the object has no prototype, and only own keys count. (A `__proto__`
  * parameter never gets here: Next's router copies the query into a plain object, where that name is lost.)
  */
-function queryObject(request: NextRequest): Record<string, string> {
+function queryObject(request: NextRequest, ignored: readonly string[] = []): Record<string, string> {
   const query: Record<string, string> = Object.create(null);
   const repeated: Record<string, string> = Object.create(null);
   const seen = new Set<string>();
   for (const [name, value] of request.nextUrl.searchParams) {
+    if (ignored.includes(name)) continue;
     if (seen.has(name)) repeated[name] = `${name} is given more than once; give it once`;
     seen.add(name);
     if (value !== "") query[name] = value;
