@@ -1,7 +1,7 @@
 // The items list is searched, filtered, sorted and paged here, in the portal: the upstream's items/all returns
 // every item at once (the document shows no pagination). Pure functions over the list the server fetched, so
 // the page sends the browser one page of rows, not thousands of items. Measured with 2,000 items in
-// tests/portal/items.test.ts.
+// tests/unit/lib/portal/items.test.ts.
 import type { Item } from "@/lib/contract/items";
 
 import { DEFAULT_PER_PAGE, isOneOf, MAX_SEARCH_LENGTH, PER_PAGE_CHOICES } from "@/lib/contract/values";

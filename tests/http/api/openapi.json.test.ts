@@ -9,9 +9,9 @@ import { promisify } from "node:util";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "../../support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "../../support/gateway";
-import { startTestSandbox, type TestSandbox } from "../../support/sandbox";
+import { CANARY } from "@/tests/support/canary";
+import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const run = promisify(execFile);
 
