@@ -7,7 +7,6 @@ import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/erro
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
-import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 
 import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -287,13 +286,4 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       expect(() => purchaseHistoryCsv(store().db, KEY, { code: "aaaa\u0000bbbb" })).toThrow(PurchaseCodeRefused);
     });
   });
-});
-
-it("purchaseCodeLast4 keeps the last 4 characters of a code of 16 or more, and none of a shorter one", () => {
-  expect(purchaseCodeLast4(CODE_A)).toBe("a001");
-  expect(purchaseCodeLast4("1234567890abcdef")).toBe("cdef");
-  expect(purchaseCodeLast4("1234567890abcde")).toBe("");
-  expect(purchaseCodeLast4("12345678")).toBe("");
-  expect(purchaseCodeLast4("1234")).toBe("");
-  expect(purchaseCodeLast4("1")).toBe("");
 });
