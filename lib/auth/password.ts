@@ -4,7 +4,7 @@
 //   scrypt$<N>$<r>$<p>$<salt base64url>$<hash base64url>
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from "node:crypto";
 
-import { PASSWORD_MAX_LENGTH } from "@/lib/contract/accounts";
+import { PASSWORD_MAX_LENGTH } from "@/lib/contract/values";
 
 export interface ScryptParams {
   N: number; // CPU/memory cost, a power of two

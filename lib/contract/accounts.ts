@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 import { isoTimestamp } from "./common";
-import { PERMISSIONS, ROLES } from "./values";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PERMISSIONS, ROLES } from "./values";
 
 /** Error for z.string(): "x is required" when absent, "x must be text" when of another type. */
 export function textError(field: string) {
@@ -34,9 +34,6 @@ export const nameSchema = z
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of: ${ROLES.join(", ")}` });
 
-export const PASSWORD_MIN_LENGTH = 12;
-// scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard.
-export const PASSWORD_MAX_LENGTH = 256;
 
 // Characters a person cannot see: format characters (zero-width space and joiners, bidi controls, the BOM) and
 // the other default-ignorable ones (variation selectors, Hangul fillers). They do not count towards the length.

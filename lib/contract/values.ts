@@ -80,6 +80,11 @@ export const BULK_JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 // ---------------------------------------------------------------------------------------------------------
 // Accounts
 
+/** A password's visible characters, at least (invisible ones do not count); the rest of the policy is ./password.ts. */
+export const PASSWORD_MIN_LENGTH = 12;
+/** scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard. */
+export const PASSWORD_MAX_LENGTH = 256;
+
 export const ROLES = ["admin", "editor", "viewer", "support"] as const;
 export type Role = (typeof ROLES)[number];
 

@@ -2,7 +2,7 @@
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
 import { AUDIT_ACTIONS, isOneOf, type AuditAction } from "@/lib/contract/values";
 
-import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
+import { parseWhoWhenPaging, queryString, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
 export interface AuditViewQuery extends WhoWhenPagingQuery {
   action?: AuditAction;
@@ -18,13 +18,7 @@ export function parseAuditParams(params: SearchParamsInput): AuditViewQuery {
 }
 
 export function auditQueryString(query: AuditViewQuery): string {
-  const params = new URLSearchParams();
-  for (const name of ORDER) {
-    const value = query[name];
-    if (value !== undefined && value !== "") params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  return queryString(query, ORDER);
 }
 
 /** "report.delete" → "Report deleted"; unknown actions are shown as they are. */

@@ -54,7 +54,7 @@ export function page(value: string | undefined): number | undefined {
 }
 
 /** The query string of a list view (with "?" when not empty), parameters in a stable order. */
-function queryString(query: object, order: readonly string[]): string {
+export function queryString(query: object, order: readonly string[]): string {
   const values = query as Record<string, string | number | undefined>;
   const params = new URLSearchParams();
   for (const name of order) {

@@ -8,7 +8,7 @@
 // gateway hashes at once.
 import { DEFAULT_PER_PAGE, isOneOf, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 
-import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
+import { parseWhoWhenPaging, queryString, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
 export interface HistoryViewQuery extends WhoWhenPagingQuery {
   outcome?: PurchaseOutcome;
@@ -27,17 +27,7 @@ export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery 
 }
 
 function build(query: HistoryViewQuery, paging: boolean): string {
-  const params = new URLSearchParams();
-  for (const name of FILTER_ORDER) {
-    const value = query[name];
-    if (value !== undefined && value !== "") params.set(name, String(value));
-  }
-  if (paging) {
-    if (query.per_page !== undefined) params.set("per_page", String(query.per_page));
-    if (query.page !== undefined) params.set("page", String(query.page));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  return queryString(query, paging ? [...FILTER_ORDER, "per_page", "page"] : FILTER_ORDER);
 }
 
 /** The page's own query string (never a code). */

@@ -22,8 +22,7 @@ import { parseProjectListParams, PROJECT_DEFAULTS, projectListQueryString, withC
 import { type ProjectSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ListPages } from "../list-pages";
-import styles from "../lists.module.css";
+import { ClearFilters, ListPages } from "../list-pages";
 
 export interface ProjectsViewProps {
   initialKey: string;
@@ -114,17 +113,9 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
         <PerPageSelect value={query.per_page ?? PROJECT_DEFAULTS.per_page} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {query.search ? (
-        <p className={styles.clear}>
-          <Link
-            href={url.hrefFor({})}
-            onNavigate={(event) => {
-              event.preventDefault();
-              url.push({});
-            }}
-          >
-            Clear the search
-          </Link>
-        </p>
+        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
+          Clear the search
+        </ClearFilters>
       ) : null}
 
       <p role="status" className="visually-hidden">

@@ -21,7 +21,7 @@ import { parseReportListParams, REPORT_DEFAULTS, reportListQueryString, withChan
 import { REPORT_RESULTS, type ReportSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ListPages } from "../list-pages";
+import { ClearFilters, ListPages } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ReportsViewProps {
@@ -108,14 +108,9 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         <PerPageSelect value={perPage} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {filtered ? (
-        <p className={styles.clear}>
-          <Link href={url.hrefFor({})} onNavigate={(event) => {
-            event.preventDefault();
-            url.push({});
-          }}>
-            Clear search and filters
-          </Link>
-        </p>
+        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
+          Clear search and filters
+        </ClearFilters>
       ) : null}
 
       <p role="status" className="visually-hidden">

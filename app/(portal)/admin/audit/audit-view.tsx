@@ -1,6 +1,5 @@
 "use client";
 // The audit log in the browser: filters and pages in the URL (history API), rows from /api/admin/audit.
-import Link from "next/link";
 import useSWR from "swr";
 
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -22,7 +21,7 @@ import { AUDIT_ACTION_LABELS, auditQueryString, parseAuditParams, type AuditView
 import { withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ListPages } from "../../list-pages";
+import { ClearFilters, ListPages } from "../../list-pages";
 import styles from "../../lists.module.css";
 import auditStyles from "./audit.module.css";
 
@@ -139,17 +138,9 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.audit} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {filtered ? (
-        <p className={styles.clear}>
-          <Link
-            href={url.hrefFor({})}
-            onNavigate={(event) => {
-              event.preventDefault();
-              url.push({});
-            }}
-          >
-            Clear the filters
-          </Link>
-        </p>
+        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
+          Clear the filters
+        </ClearFilters>
       ) : null}
       <p role="status" className="visually-hidden">
         {isValidating ? "Loading the audit log…" : data ? `${data.meta.total} entries` : ""}
