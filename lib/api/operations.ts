@@ -1,7 +1,7 @@
 // Every operation of the portal API in one table: method, path, permission, upstream area, input schemas and
 // the success answer. Route handlers are built from these entries (lib/api/route.ts) and /api/openapi.json is
 // generated from them (lib/api/openapi.ts), so the contract lives here once. A new operation is one entry here
-// (its schemas in lib/contract), one route file under app/api, and one row in tests/http/route-table.ts.
+// (its schemas in lib/contract) and one route file under app/api: docs/architecture.md#adding-an-operation.
 import type { z } from "zod";
 
 import { CurrentSessionSchema, LoginBodySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
