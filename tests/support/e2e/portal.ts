@@ -3,12 +3,13 @@
 // the sandbox's demo keys, a fresh SQLite store, a session secret and the first admin (ADMIN).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { SANDBOX_KEYS, startSandbox, type Sandbox } from "@/lib/sandbox";
 
+import { assertBuilt, commandEnv } from "../processes";
 import { ADMIN } from "./settings";
 
 export interface RunningPortal {
@@ -17,16 +18,6 @@ export interface RunningPortal {
   stop(): Promise<void>;
   /** Resolves with next's exit code if it ends by itself. */
   exited: Promise<number | null>;
-}
-
-/** Variables of the portal's configuration, not inherited from the caller's environment: this file states them. */
-const OWN_VARIABLES = /^(GATEHOUSE_|DEMO_|REPORTS_API_|ITEMS_API_|UPSTREAM_|SANDBOX_|DATABASE_URL$|SESSION_|ADMIN_|PURCHASE_|TRUST_PROXY$|PUBLIC_ORIGIN$|ALLOWED_HOSTS$)/;
-
-export function assertBuilt(): void {
-  const distDir = process.env.NEXT_DIST_DIR || ".next";
-  if (!existsSync(path.join(distDir, "BUILD_ID"))) {
-    throw new Error(`No build in ${distDir}: run \`npx tsx tests/support/build.ts\` (with the same NEXT_DIST_DIR) first.`);
-  }
 }
 
 export interface PortalOptions {
@@ -42,13 +33,10 @@ export async function startPortal({ port, sandboxPort, quiet = true, env = {} }:
   const workDir = mkdtempSync(path.join(tmpdir(), "gatehouse-e2e-"));
   const sandbox = await startSandbox({ port: sandboxPort, control: true, quiet: true, reset: true, dataDir: path.join(workDir, "sandbox") });
 
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !OWN_VARIABLES.test(name)));
+  // The portal's settings are this file's: none of Gatehouse's variables is inherited from the caller (commandEnv).
   const next = spawn(path.join("node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
     stdio: ["ignore", "ignore", quiet ? "ignore" : "inherit"],
-    env: {
-      ...inherited,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
+    env: commandEnv({
       REPORTS_API_BASE_URL: sandbox.reportsBaseUrl,
       REPORTS_API_KEY: SANDBOX_KEYS.reports,
       ITEMS_API_BASE_URL: sandbox.itemsBaseUrl,
@@ -70,7 +58,7 @@ export async function startPortal({ port, sandboxPort, quiet = true, env = {} }:
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       ...env,
-    },
+    }),
   });
   const exited = new Promise<number | null>((resolve) => next.once("exit", (code) => resolve(code)));
 
