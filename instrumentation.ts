@@ -9,6 +9,6 @@ export async function register(): Promise<void> {
   await startGatewayOrExit();
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
-  const { bulkRunner } = await import("./lib/purchases/bulk-runner");
+  const { bulkRunner } = await import("./lib/purchases/bulk/runner");
   await bulkRunner();
 }

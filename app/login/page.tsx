@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 
 import { StandalonePage } from "@/components/shell/standalone-page";
 import { getCurrentUser } from "@/lib/auth/current-user";
-import { safeNextPath } from "@/lib/portal/safe-next";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { getUpstreams } from "@/lib/upstream";
 
 import { LoginForm } from "./login-form";

@@ -10,7 +10,8 @@ import { cache } from "react";
 
 import { getAccounts, sessionSettingsFor } from "./access";
 import { PAGE_PATH_HEADER } from "./edge-names";
-import { can, type Permission, type Role } from "./permissions";
+import { can } from "./permissions";
+import { type Permission, type Role } from "@/lib/contract/values";
 import { authenticateSession, sessionExpiresAt } from "./session";
 
 export interface CurrentUser {

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, noContent } from "@/lib/api/route";
+import { defineRoute, noContent } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { clearSession } from "@/lib/auth/session";
 import { revokeSessions } from "@/lib/auth/users";
 
