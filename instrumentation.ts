@@ -12,6 +12,6 @@ export async function register(): Promise<void> {
   await startAccountsOrExit();
   const { startSingleSignOn } = await import("./lib/auth/oidc/startup");
   await startSingleSignOn();
-  const { bulkRunner } = await import("./lib/purchases/bulk-runner");
+  const { bulkRunner } = await import("./lib/purchases/bulk/runner");
   await bulkRunner();
 }

@@ -1,9 +1,9 @@
 // Browser tests (tests/e2e) in Debian's Chromium — never `playwright install`: the config launches
 // /usr/bin/chromium, or CHROMIUM_PATH. The servers (sandbox with its control API + the built portal) start
-// through tests/e2e/support/serve.ts; build first with `npx tsx tests/support/build.ts` (npm test does).
+// through tests/support/e2e/serve.ts; build first with `npx tsx tests/support/build.ts` (npm test does).
 import { defineConfig } from "@playwright/test";
 
-import { PORTAL_URL } from "./tests/e2e/support/settings";
+import { PORTAL_URL } from "./tests/support/e2e/settings";
 
 const CI = Boolean(process.env.CI);
 
@@ -32,7 +32,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { browserName: "chromium", viewport: { width: 1280, height: 900 } } }],
   webServer: {
-    command: "npx tsx tests/e2e/support/serve.ts",
+    command: "npx tsx tests/support/e2e/serve.ts",
     url: `${PORTAL_URL}/api/health`,
     timeout: 90_000,
     reuseExistingServer: false,

@@ -12,7 +12,8 @@
 import { NextResponse, type NextRequest } from "next/server";
 
 import { NONCE_HEADER, PAGE_PATH_HEADER, SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "@/lib/auth/edge-names";
-import { isAllowedHost, isHttps, parseEdgeSettings, requestHost, type EdgeSettings } from "@/lib/auth/request";
+import { isAllowedHost, isHttps, requestHost } from "@/lib/auth/request";
+import { parseEdgeSettings, type EdgeSettings } from "@/lib/config/edge";
 import { logEvent } from "@/lib/log";
 import {
   commonSecurityHeaders,

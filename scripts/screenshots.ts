@@ -14,7 +14,7 @@ import { buildReason } from "@/lib/cli/build-check";
 import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
 import { DEMO_PASSWORD } from "@/lib/auth/users";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
-import { freePort } from "@/tests/support/gateway";
+import { freePort } from "@/tests/support/processes";
 
 const OUT = path.join(ROOT, "docs", "images");
 

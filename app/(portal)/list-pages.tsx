@@ -1,9 +1,12 @@
 "use client";
 
-// The page links under a paged list (reports, projects, audit log): shown only when there is something to page
-// through and the list did not fail. Links keep Back and new tabs working; a plain click moves in place.
+// What the paged lists (reports, projects, audit log) share under their toolbar and table: a link back to the
+// unfiltered list, and the page links — shown only when there is something to page through and the list did
+// not fail. Links keep Back and new tabs working; a plain click moves in place.
+import Link from "next/link";
+
 import { Pagination } from "@/components/ui/pagination";
-import type { PageMeta } from "@/lib/api/schemas";
+import type { PageMeta } from "@/lib/contract/common";
 
 import styles from "./lists.module.css";
 
@@ -33,5 +36,22 @@ export function ListPages({
         onPageChange={onPageChange}
       />
     </div>
+  );
+}
+
+/** "Clear the filters": a link to the list without any, followed in place (the list's own URL state). */
+export function ClearFilters({ href, onClear, children }: { href: string; onClear: () => void; children: string }) {
+  return (
+    <p className={styles.clear}>
+      <Link
+        href={href}
+        onNavigate={(event) => {
+          event.preventDefault();
+          onClear();
+        }}
+      >
+        {children}
+      </Link>
+    </p>
   );
 }

@@ -6,8 +6,8 @@ import { buttonClassName } from "@/components/ui/button-styles";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { startPath } from "@/lib/auth/oidc/flow";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { getSignInSettings } from "@/lib/config/oidc";
-import { safeNextPath } from "@/lib/portal/safe-next";
 import { getUpstreams } from "@/lib/upstream";
 
 import { LoginForm } from "./login-form";

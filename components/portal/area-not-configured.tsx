@@ -1,16 +1,20 @@
 // Shown instead of a page whose upstream area this Gatehouse does not have (its navigation is hidden too, so
 // people arrive here only through an old link). Server-renderable.
+import { AREA_WORDS, type Area } from "@/lib/contract/areas";
+
 import { EmptyState } from "../ui/empty-state";
 import { ButtonLink } from "../ui/button-link";
 import { PageHeader } from "../ui/page-header";
 
-const AREAS = {
-  reports: { title: "Reports are not available", service: "a reports service", variables: "REPORTS_API_BASE_URL and REPORTS_API_KEY" },
-  items: { title: "Items and purchases are not available", service: "an item service", variables: "ITEMS_API_BASE_URL and ITEMS_API_KEY" },
-} as const;
+const TITLES: Record<Area, string> = {
+  reports: "Reports are not available",
+  items: "Items and purchases are not available",
+};
 
-export function AreaNotConfigured({ area }: { area: keyof typeof AREAS }) {
-  const { title, service, variables } = AREAS[area];
+export function AreaNotConfigured({ area }: { area: Area }) {
+  const title = TITLES[area];
+  const { aService: service, variables: names } = AREA_WORDS[area];
+  const variables = `${names.baseUrl} and ${names.key}`;
   return (
     <>
       <PageHeader title={title} />

@@ -1,9 +1,10 @@
 // The purchase checker's status words as badges: a check's outcome (history, bulk results) and a bulk job's
 // status. The word is always there; the mark is a second cue beside the colour. Server-renderable.
 import { Badge, type BadgeTone } from "@/components/ui/badge";
-import { CODE_STATUS_LABELS, JOB_STATUS_LABELS, type CodeStatus, type JobStatus } from "@/lib/portal/purchase-bulk";
+import { CODE_STATUS_LABELS, JOB_STATUS_LABELS } from "@/lib/portal/purchase-bulk";
+import { type BulkCodeStatus, type BulkJobStatus } from "@/lib/contract/values";
 
-const CODE_LOOK: Record<CodeStatus, { tone: BadgeTone; mark: string }> = {
+const CODE_LOOK: Record<BulkCodeStatus, { tone: BadgeTone; mark: string }> = {
   valid: { tone: "success", mark: "●" },
   invalid: { tone: "error", mark: "▲" },
   failed: { tone: "warning", mark: "◆" },
@@ -12,7 +13,7 @@ const CODE_LOOK: Record<CodeStatus, { tone: BadgeTone; mark: string }> = {
 };
 
 /** A code's outcome: Valid / Invalid / Failed (and, in a bulk job, Not checked yet / Cancelled). */
-export function CodeStatusBadge({ status }: { status: CodeStatus }) {
+export function CodeStatusBadge({ status }: { status: BulkCodeStatus }) {
   const look = CODE_LOOK[status];
   return (
     <Badge tone={look.tone} mark={look.mark}>
@@ -21,7 +22,7 @@ export function CodeStatusBadge({ status }: { status: CodeStatus }) {
   );
 }
 
-const JOB_LOOK: Record<JobStatus, { tone: BadgeTone; mark: string }> = {
+const JOB_LOOK: Record<BulkJobStatus, { tone: BadgeTone; mark: string }> = {
   queued: { tone: "outline", mark: "○" },
   running: { tone: "info", mark: "◐" },
   waiting: { tone: "warning", mark: "◆" },
@@ -29,7 +30,7 @@ const JOB_LOOK: Record<JobStatus, { tone: BadgeTone; mark: string }> = {
   cancelled: { tone: "neutral", mark: "■" },
 };
 
-export function JobStatusBadge({ status }: { status: JobStatus }) {
+export function JobStatusBadge({ status }: { status: BulkJobStatus }) {
   const look = JOB_LOOK[status];
   return (
     <Badge tone={look.tone} mark={look.mark}>

@@ -1,5 +1,5 @@
 // Who is signed in: avatar initials, name and role. Server-renderable.
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
 import { Avatar } from "../media/avatar";
 import { RoleBadge } from "../ui/badge";

@@ -2,7 +2,7 @@
 // second cue. Text/background pairs reach at least 4.5:1 in both themes (tokens in app/globals.css).
 import type { ReactNode } from "react";
 
-import type { Role } from "@/lib/auth/permissions";
+import { PRIVACY_NAMES, type ReportPrivacy, type ReportResult, type Role } from "@/lib/contract/values";
 
 import styles from "./badge.module.css";
 
@@ -29,8 +29,6 @@ export function Badge({ tone = "neutral", mark, children, className }: BadgeProp
   );
 }
 
-export type ReportResult = "good" | "decent" | "bad";
-
 export const RESULT_LABELS: Record<ReportResult, string> = { good: "Good", decent: "Decent", bad: "Bad" };
 
 const RESULT_LOOK: Record<ReportResult, { tone: BadgeTone; mark: string }> = {
@@ -49,11 +47,6 @@ export function ResultBadge({ result }: { result: ReportResult }) {
   );
 }
 
-/** Upstream privacy codes: 0 Public, 1 Private, 2 Password. */
-export type ReportPrivacy = 0 | 1 | 2;
-
-export const PRIVACY_LABELS: Record<ReportPrivacy, string> = { 0: "Public", 1: "Private", 2: "Password" };
-
 const PRIVACY_LOOK: Record<ReportPrivacy, { tone: BadgeTone; mark: string }> = {
   0: { tone: "info", mark: "◯" },
   1: { tone: "neutral", mark: "■" },
@@ -64,7 +57,7 @@ const PRIVACY_LOOK: Record<ReportPrivacy, { tone: BadgeTone; mark: string }> = {
 export function PrivacyBadge({ privacy }: { privacy: ReportPrivacy }) {
   return (
     <Badge tone={PRIVACY_LOOK[privacy].tone} mark={PRIVACY_LOOK[privacy].mark}>
-      {PRIVACY_LABELS[privacy]}
+      {PRIVACY_NAMES[privacy]}
     </Badge>
   );
 }

@@ -55,3 +55,25 @@ export function FieldError({ id, children }: { id: string | undefined; children:
     </p>
   );
 }
+
+/** A field's frame: its label (with the required mark), its hint, the control, and its error. */
+export function FieldFrame({
+  ids,
+  label,
+  required,
+  hint,
+  error,
+  children,
+}: Pick<FieldCommonProps, "label" | "required" | "hint" | "error"> & { ids: ReturnType<typeof fieldIds>; children: ReactNode }) {
+  return (
+    <div className={styles.field}>
+      <label htmlFor={ids.controlId} className={styles.label}>
+        {label}
+        {required ? <RequiredMark /> : null}
+      </label>
+      <FieldHint id={ids.hintId}>{hint}</FieldHint>
+      {children}
+      <FieldError id={ids.errorId}>{error}</FieldError>
+    </div>
+  );
+}

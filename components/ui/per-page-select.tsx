@@ -3,9 +3,9 @@
 // another size.
 import { useId } from "react";
 
-import styles from "./per-page-select.module.css";
+import { PER_PAGE_CHOICES } from "@/lib/contract/values";
 
-export const PER_PAGE_OPTIONS = [10, 25, 50, 100] as const;
+import styles from "./per-page-select.module.css";
 
 export interface PerPageSelectProps {
   value: number;
@@ -15,7 +15,7 @@ export interface PerPageSelectProps {
   disabled?: boolean;
 }
 
-export function PerPageSelect({ value, onChange, options = PER_PAGE_OPTIONS, label = "Rows per page", disabled }: PerPageSelectProps) {
+export function PerPageSelect({ value, onChange, options = PER_PAGE_CHOICES, label = "Rows per page", disabled }: PerPageSelectProps) {
   const id = useId();
   return (
     <div className={styles.wrapper}>

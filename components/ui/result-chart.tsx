@@ -4,7 +4,9 @@
 // so colour never carries the meaning alone. Server-renderable.
 import { useId } from "react";
 
-import { RESULT_LABELS, type ReportResult } from "./badge";
+import { REPORT_RESULTS } from "@/lib/contract/values";
+
+import { RESULT_LABELS } from "./badge";
 import styles from "./result-chart.module.css";
 
 export interface ResultCounts {
@@ -25,7 +27,6 @@ export interface ResultChartProps {
   showTable?: boolean;
 }
 
-const RESULTS: readonly ReportResult[] = ["good", "decent", "bad"];
 const VIEW_WIDTH = 1000;
 const SEGMENT_GAP = 3; // a sliver of background between segments, so neighbours are told apart without colour
 
@@ -36,7 +37,7 @@ export function barSegments(row: ResultCounts, longestTotal: number) {
   const rowTotal = total(row);
   const span = longestTotal > 0 ? (rowTotal / longestTotal) * VIEW_WIDTH : 0;
   let x = 0;
-  return RESULTS.map((result) => {
+  return REPORT_RESULTS.map((result) => {
     const width = rowTotal > 0 ? (row[result] / rowTotal) * span : 0;
     const segment = { result, count: row[result], x, width: Math.max(0, width - (width > SEGMENT_GAP * 2 ? SEGMENT_GAP : 0)) };
     x += width;
@@ -54,7 +55,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
         {title}
       </figcaption>
       <ul className={styles.legend} aria-hidden="true">
-        {RESULTS.map((result) => (
+        {REPORT_RESULTS.map((result) => (
           <li key={result}>
             <span className={`${styles.swatch} ${styles[result]}`} />
             {RESULT_LABELS[result]}
@@ -73,7 +74,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
           <thead>
             <tr>
               <th scope="col">Group</th>
-              {RESULTS.map((result) => (
+              {REPORT_RESULTS.map((result) => (
                 <th key={result} scope="col">
                   {RESULT_LABELS[result]}
                 </th>
@@ -85,7 +86,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
             {rows.map((row) => (
               <tr key={row.label}>
                 <th scope="row">{row.label}</th>
-                {RESULTS.map((result) => (
+                {REPORT_RESULTS.map((result) => (
                   <td key={result}>{row[result]}</td>
                 ))}
                 <td>{total(row)}</td>
@@ -115,7 +116,7 @@ function Row({ row, longest }: { row: ResultCounts; longest: number }) {
         <span className={`${styles.counts} tabular-nums`}>
           {rowTotal === 0
             ? "No reports"
-            : `${rowTotal} total · ${RESULTS.map((result) => `${RESULT_LABELS[result]} ${row[result]}`).join(" · ")}`}
+            : `${rowTotal} total · ${REPORT_RESULTS.map((result) => `${RESULT_LABELS[result]} ${row[result]}`).join(" · ")}`}
         </span>
       </span>
     </>

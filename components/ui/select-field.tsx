@@ -2,7 +2,7 @@
 // people expect.
 import type { SelectHTMLAttributes } from "react";
 
-import { fieldIds, FieldError, FieldHint, RequiredMark, type FieldCommonProps } from "./field-parts";
+import { FieldFrame, fieldIds, type FieldCommonProps } from "./field-parts";
 import styles from "./field.module.css";
 
 export interface SelectOption {
@@ -20,12 +20,7 @@ export interface SelectFieldProps
 export function SelectField({ name, label, hint, error, id, required, options, emptyOption, className, ...rest }: SelectFieldProps) {
   const ids = fieldIds({ id, name, hint, error });
   return (
-    <div className={styles.field}>
-      <label htmlFor={ids.controlId} className={styles.label}>
-        {label}
-        {required ? <RequiredMark /> : null}
-      </label>
-      <FieldHint id={ids.hintId}>{hint}</FieldHint>
+    <FieldFrame ids={ids} label={label} required={required} hint={hint} error={error}>
       <select
         {...rest}
         id={ids.controlId}
@@ -42,7 +37,6 @@ export function SelectField({ name, label, hint, error, id, required, options, e
           </option>
         ))}
       </select>
-      <FieldError id={ids.errorId}>{error}</FieldError>
-    </div>
+    </FieldFrame>
   );
 }

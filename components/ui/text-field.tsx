@@ -2,7 +2,7 @@
 // and aria-invalid. Uncontrolled (defaultValue) or controlled (value + onChange): pass what the form needs.
 import type { InputHTMLAttributes, TextareaHTMLAttributes } from "react";
 
-import { fieldIds, FieldError, FieldHint, RequiredMark, type FieldCommonProps } from "./field-parts";
+import { FieldFrame, fieldIds, type FieldCommonProps } from "./field-parts";
 import styles from "./field.module.css";
 
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "required">;
@@ -29,19 +29,13 @@ export function TextField(props: TextFieldProps | TextAreaFieldProps) {
     className: [styles.control, className].filter(Boolean).join(" "),
   };
   return (
-    <div className={styles.field}>
-      <label htmlFor={ids.controlId} className={styles.label}>
-        {label}
-        {required ? <RequiredMark /> : null}
-      </label>
-      <FieldHint id={ids.hintId}>{hint}</FieldHint>
+    <FieldFrame ids={ids} label={label} required={required} hint={hint} error={error}>
       {rest.multiline ? (
         <textarea {...withoutMultiline(rest)} {...common} />
       ) : (
         <input type="text" {...withoutMultiline(rest)} {...common} />
       )}
-      <FieldError id={ids.errorId}>{error}</FieldError>
-    </div>
+    </FieldFrame>
   );
 }
 

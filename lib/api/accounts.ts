@@ -1,14 +1,19 @@
 // Accounts as the API shows them: users, the current session and audit rows in the contract's snake_case
-// shapes (lib/api/schemas.ts). The password hash never reaches these functions.
+// shapes (lib/contract). The password hash never reaches these functions.
 import "server-only";
 
-import type { AuditRecord } from "@/lib/auth/audit";
+import { listAudit, type AuditFilter, type AuditRecord } from "@/lib/auth/audit";
 import { auditSummary } from "@/lib/auth/audit-text";
-import { PERMISSIONS, can } from "@/lib/auth/permissions";
+import { PERMISSIONS } from "@/lib/contract/values";
+import { can } from "@/lib/auth/permissions";
 import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 
-import type { AuditRecordOutput, CurrentSession, UserOutput } from "./schemas";
+import type { AuditRecordOutput } from "@/lib/contract/audit";
+import { pageMeta, type Page } from "@/lib/contract/common";
+import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
+import type { Db } from "@/lib/db";
+import type { CurrentSession, UserOutput } from "@/lib/contract/accounts";
 
 export function userOutput(user: User): UserOutput {
   return {
@@ -49,4 +54,13 @@ export function auditRecordOutput(record: AuditRecord): AuditRecordOutput {
     count: record.count,
     last_at: record.lastAt,
   };
+}
+
+/** One page of the audit log as GET /api/admin/audit answers it (and the audit page renders first). */
+export async function auditLogPage(
+  db: Db,
+  { page = 1, per_page: perPage = DEFAULT_PER_PAGE.audit, ...filters }: Omit<AuditFilter, "page" | "perPage"> & { page?: number; per_page?: number },
+): Promise<Page<AuditRecordOutput>> {
+  const { rows, total } = await listAudit(db, { ...filters, page, perPage });
+  return { data: rows.map(auditRecordOutput), meta: pageMeta(page, perPage, total) };
 }

@@ -4,11 +4,13 @@ import type { z } from "zod";
 
 import { hasBrand } from "@/lib/brand";
 
-import type { Permission } from "@/lib/auth/permissions";
+import type { Permission } from "@/lib/contract/values";
 import type { AccountError } from "@/lib/auth/users";
-import { AREA_NAMES, AREA_VARIABLES, type Area } from "@/lib/config/areas";
+import type { PurchaseCodeRefused } from "@/lib/purchases/errors";
+import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
 import { isCircuitOpenError, type UpstreamError } from "@/lib/upstream/errors";
+import { upstreamFailureWords } from "@/lib/upstream/failure";
 
 export const ERROR_STATUS = {
   invalid_input: 400,
@@ -137,56 +139,49 @@ export function fromAccountError(error: AccountError): ApiError {
   }
 }
 
+/** A purchase code the normaliser refuses: the reason (which character, where) in fields[field]. */
+export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
+  return new ApiError("invalid_input", `Invalid field: ${error.field}. See fields for details.`, { fields: { [error.field]: error.reason } });
+}
+
 export function areaNotConfigured(area: Area): ApiError {
   return new ApiError(
     "area_not_configured",
-    `${capitalise(AREA_NAMES[area])} is not configured on this Gatehouse. An operator can set ${AREA_VARIABLES[area].baseUrl} and ${AREA_VARIABLES[area].key}.`,
+    `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse. An operator can set ${AREA_WORDS[area].variables.baseUrl} and ${AREA_WORDS[area].variables.key}.`,
   );
 }
 
 /** The answer our client gets for an upstream failure: never the upstream's URL, headers or raw body. */
 export function fromUpstreamError(error: UpstreamError, notFoundMessage: string): ApiError {
-  const upstream = AREA_NAMES[error.area];
+  const upstream = capitalised(AREA_WORDS[error.area].api);
+  const words = upstreamFailureWords(error);
   // The upstream's own words are useful to the person, but they are still upstream text: redact before passing on.
-  const said = error.upstreamMessage ? `: ${redact(error.upstreamMessage)}` : ".";
+  const said = words.said ? `: ${redact(words.said)}` : ".";
   // Its breaker is open: Gatehouse did not even ask. 503 with the time until it tries again.
   if (isCircuitOpenError(error)) {
-    return new ApiError("upstream_unavailable", `${capitalise(upstream)} is not answering; retrying in ${error.retryAfterSeconds} s.`, {
-      headers: { "Retry-After": String(error.retryAfterSeconds) },
-    });
+    return new ApiError("upstream_unavailable", `${upstream} ${words.what}.`, { headers: { "Retry-After": String(error.retryAfterSeconds) } });
   }
   switch (error.kind) {
     case "not_found":
       return new ApiError("not_found", notFoundMessage);
     case "invalid":
-      return new ApiError("invalid_input", `${capitalise(upstream)} refused the input${said}`, {
+      return new ApiError("invalid_input", `${upstream} ${words.what}${said}`, {
         fields: error.fields && Object.keys(error.fields).length > 0 ? (redactDeep(error.fields) as Record<string, string>) : undefined,
       });
     case "auth":
-      return new ApiError(
-        "upstream_auth",
-        `${capitalise(upstream)} rejected Gatehouse's key. An operator should check ${AREA_VARIABLES[error.area].key}.`,
-      );
+      return new ApiError("upstream_auth", `${upstream} ${words.what}. An operator should check ${AREA_WORDS[error.area].variables.key}.`);
     case "rate_limited":
-      return new ApiError("upstream_rate_limited", `${capitalise(upstream)} is rate limiting requests; try again later.`, {
+      return new ApiError("upstream_rate_limited", `${upstream} ${words.what}; try again later.`, {
         headers: error.retryAfter ? { "Retry-After": error.retryAfter } : {},
       });
     case "timeout":
-      return new ApiError("upstream_timeout", `${capitalise(upstream)} did not answer in time; try again later.`);
+      return new ApiError("upstream_timeout", `${upstream} ${words.what}; try again later.`);
     case "unreachable":
-      return new ApiError("upstream_unreachable", `${capitalise(upstream)} cannot be reached right now; try again later.`);
+      return new ApiError("upstream_unreachable", `${upstream} ${words.what}; try again later.`);
     case "bad_response":
     case "too_large":
-      return new ApiError("upstream_bad_response", `${capitalise(upstream)} sent an answer Gatehouse cannot use.`);
+      return new ApiError("upstream_bad_response", `${upstream} ${words.what}.`);
     case "http_status":
-      return new ApiError(
-        "upstream_error",
-        `${capitalise(upstream)} answered with an error${error.status ? ` (HTTP ${error.status})` : ""}${said}`,
-      );
+      return new ApiError("upstream_error", `${upstream} ${words.what}${said}`);
   }
-}
-
-
-function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

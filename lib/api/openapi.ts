@@ -4,21 +4,16 @@
 import { z } from "zod";
 
 import { ERROR_STATUS, type ErrorCode } from "./errors";
-import { operations, type OperationSpec } from "./operations";
+import { operations, TAGS, type OperationSpec } from "./operations";
 import { SESSION_COOKIE_NAME } from "@/lib/auth/edge-names";
 
-import {
-  AccountSchema,
-  AuditRecordSchema,
-  CurrentSessionSchema,
-  ErrorEnvelopeSchema,
-  ItemSchema,
-  PageMetaSchema,
-  ProjectSchema,
-  PurchaseSchema,
-  ReportSchema,
-  UserSchema,
-} from "./schemas";
+import { AccountSchema, ItemSchema } from "@/lib/contract/items";
+import { AuditRecordSchema } from "@/lib/contract/audit";
+import { CurrentSessionSchema, UserSchema } from "@/lib/contract/accounts";
+import { ErrorEnvelopeSchema, PageMetaSchema } from "@/lib/contract/common";
+import { ProjectSchema } from "@/lib/contract/projects";
+import { PurchaseSchema } from "@/lib/contract/purchases";
+import { ReportSchema } from "@/lib/contract/reports";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -53,10 +48,12 @@ function toSchema(schema: z.ZodType, io: "input" | "output", registry: Registry)
     io,
     unrepresentable: "any",
     metadata: registry,
-    // `metadata` replaces zod's global registry, where `.describe()` keeps descriptions: bring them back.
+    // `metadata` replaces zod's global registry, where `.describe()` and `.meta()` keep descriptions and the stated
+    // defaults (lib/contract/common.ts): bring them back.
     override: ({ zodSchema, jsonSchema }) => {
-      const description = z.globalRegistry.get(zodSchema)?.description;
-      if (description && jsonSchema.description === undefined) jsonSchema.description = description;
+      const meta = z.globalRegistry.get(zodSchema);
+      if (meta?.description && jsonSchema.description === undefined) jsonSchema.description = meta.description;
+      if (meta?.default !== undefined && jsonSchema.default === undefined) jsonSchema.default = meta.default;
     },
   }) as JsonSchema;
   // zod points registry refs at its own `$defs`; the same definitions live under components.schemas.
@@ -172,6 +169,8 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
       content: { "application/json": { schema: toSchema(success.schema ?? z.unknown(), "output", registry) } },
     };
   }
+  // proxy.ts answers any request for a host name the portal does not serve, before any route runs.
+  out["421"] = { $ref: "#/components/responses/MisdirectedRequest" };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodes(spec)) {
     const status = ERROR_STATUS[code];
@@ -202,7 +201,8 @@ export function openApiDocument(): JsonSchema {
       summary: spec.summary,
       tags: [spec.tag],
       "x-permission": spec.permission,
-      ...(spec.permission === "public" ? {} : { security: [{ session: [] }] }),
+      // A public operation needs no credential: say so, rather than leave it to the document's default.
+      security: spec.permission === "public" ? [] : [{ session: [] }],
       ...(spec.area ? { "x-upstream-area": spec.area } : {}),
       parameters: parameters(spec, registry),
       ...(spec.body ? { requestBody: requestBody(spec, registry) } : {}),
@@ -220,12 +220,33 @@ export function openApiDocument(): JsonSchema {
         "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie); x-permission names what each operation needs, and every request that changes something must carry X-CSRF: 1. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
     },
     servers: [{ url: "/" }],
-    tags: [{ name: "Reports" }, { name: "Projects" }, { name: "Items" }, { name: "Purchases" }, { name: "Accounts" }, { name: "Admin" }, { name: "Operations" }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       schemas: components(registry),
       headers: {
         "X-Request-Id": { description: "The request's id, also in the server's log line", schema: { type: "string" } },
+      },
+      responses: {
+        MisdirectedRequest: {
+          description:
+            "The request was sent to a host name this portal does not serve (PUBLIC_ORIGIN, ALLOWED_HOSTS; demo mode: loopback names only). Answered before any route runs, so without a request id",
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                required: ["error"],
+                properties: {
+                  error: {
+                    type: "object",
+                    required: ["code", "message"],
+                    properties: { code: { const: "misdirected_request" }, message: { type: "string" } },
+                  },
+                },
+              },
+            },
+          },
+        },
       },
       securitySchemes: {
         session: {

@@ -1,55 +1,39 @@
 // Every operation of the portal API in one table: method, path, permission, upstream area, input schemas and
 // the success answer. Route handlers are built from these entries (lib/api/route.ts) and /api/openapi.json is
-// generated from them (lib/api/openapi.ts), so the contract lives here once.
+// generated from them (lib/api/openapi.ts), so the contract lives here once. A new operation is one entry here
+// (its schemas in lib/contract) and one route file under app/api: docs/architecture.md#adding-an-operation.
 import type { z } from "zod";
 
-import type { AuditAction, AuditOutcome } from "@/lib/auth/audit-actions";
-import type { Permission as AccountPermission } from "@/lib/auth/permissions";
-import type { Area } from "@/lib/config/areas";
-
-import type { ErrorCode } from "./errors";
+import { CurrentSessionSchema, LoginBodySchema, SsoStartQuerySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
+import type { Area } from "@/lib/contract/areas";
+import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
+import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
+import { HealthSchema, ReadinessSchema } from "@/lib/contract/health";
+import { AccountSchema, ItemIdParamsSchema, ItemSchema } from "@/lib/contract/items";
+import { ProjectListQuerySchema, ProjectParamsSchema, ProjectSchema } from "@/lib/contract/projects";
 import {
-  AccountSchema,
-  AuditListQuerySchema,
-  AuditRecordSchema,
-  CurrentSessionSchema,
-  dataEnvelope,
-  EmptyQuerySchema,
-  HealthSchema,
-  ItemIdParamsSchema,
-  ItemSchema,
-  pageEnvelope,
-  ProjectListQuerySchema,
-  ProjectParamsSchema,
-  ProjectSchema,
   BulkCreateBodySchema,
   BulkJobCsvParamsSchema,
   BulkJobIdParamsSchema,
   BulkJobSchema,
   BulkJobSummarySchema,
+  PURCHASE_HISTORY_PAGING,
   PurchaseCheckSchema,
   PurchaseHistoryEntrySchema,
+  PurchaseHistoryExportQuerySchema,
   PurchaseHistoryQuerySchema,
   PurchaseHistorySearchBodySchema,
   PurchaseValidateBodySchema,
-  ReadinessSchema,
-  ReportCreateBodySchema,
-  ReportIdParamsSchema,
-  ReportListQuerySchema,
-  ReportSchema,
-  ReportUpdateBodySchema,
-  LoginBodySchema,
-  SsoStartQuerySchema,
-  UserCreateBodySchema,
-  UserIdParamsSchema,
-  UserSchema,
-  UserUpdateBodySchema,
-} from "./schemas";
+} from "@/lib/contract/purchases";
+import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
+import type { AuditAction, AuditOutcome, Permission as AccountPermission } from "@/lib/contract/values";
+
+import type { ErrorCode } from "./errors";
 
 /**
  * What a caller must be allowed to do: a permission of the accounts table (lib/auth/permissions.ts), "signed_in"
  * for anything any signed-in user may do, or "public" for operations that never need a session. Declared on
- * every operation; enforced in `authorize` (lib/api/route.ts).
+ * every operation; enforced by the permission step (lib/api/steps/who.ts).
  */
 export type Permission = AccountPermission | "signed_in" | "public";
 
@@ -96,6 +80,18 @@ function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   return value === null ? null : { type: "user", id: value, label: typeof email === "string" ? email : null };
 }
 
+/** The groups of the OpenAPI document, with what each holds. */
+export const TAGS = {
+  Reports: "Area A's web-page reports: list, show, create, change, regenerate and delete",
+  Projects: "Area A's projects: list and delete (with their reports)",
+  Items: "Area B's seller account and items",
+  Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
+  Accounts: "Signing in and out, and the current session",
+  Admin: "Users and the audit log, for admins",
+  Operations: "Liveness, readiness and this document: public, for load balancers and tools",
+} as const;
+export type Tag = keyof typeof TAGS;
+
 export interface OperationSpec {
   /** The OpenAPI operationId. */
   id: string;
@@ -103,16 +99,18 @@ export interface OperationSpec {
   /** OpenAPI-style path, e.g. "/api/reports/{id}". */
   path: string;
   summary: string;
-  tag: string;
+  tag: Tag;
   permission: Permission;
   /** The upstream area the operation needs; without it configured the route answers 503 area_not_configured. */
   area?: Area;
   params?: z.ZodType;
   query?: z.ZodType;
+  /** Query parameters a caller may send and the operation ignores (a CSV takes its list's link as it is): never read, refused or documented. */
+  ignoredQuery?: readonly string[];
   body?: z.ZodType;
   /** 302: to another site (the identity provider); 303: to a page of this site. Both with Location. */
   success: { status: 200 | 201 | 202 | 204 | 302 | 303; description: string; schema?: z.ZodType; contentType?: "text/csv" };
-  /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/route.ts), for batches. */
+  /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
   notFound?: string;
@@ -127,7 +125,7 @@ export interface OperationSpec {
   /**
    * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
    * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
-   * success, to `page?error=<code>&next=…` on failure — instead of JSON (lib/api/route.ts).
+   * success, to `page?error=<code>&next=…` on failure — instead of JSON (lib/api/steps/parse.ts, answer.ts).
    */
   form?: { page: string };
 }
@@ -318,10 +316,11 @@ export const operations = {
     id: "exportPurchaseHistory",
     method: "GET",
     path: "/api/purchases/history.csv",
-    summary: "The checks the same filters select (page and per_page ignored), as CSV, newest first",
+    summary: "The checks the same filters select, as CSV, newest first: every page (the list's page and per_page may be sent and are ignored)",
     tag: "Purchases",
     permission: "purchases:validate",
-    query: PurchaseHistoryQuerySchema,
+    query: PurchaseHistoryExportQuerySchema,
+    ignoredQuery: PURCHASE_HISTORY_PAGING,
     success: { status: 200, description: "CSV with a header row", contentType: "text/csv" },
   },
   searchPurchaseHistory: {

@@ -4,6 +4,7 @@ import "server-only";
 
 import { isDemoMode } from "@/lib/config";
 import { getAuthConfig, type AuthConfig } from "@/lib/config/auth";
+import { storeTarget } from "@/lib/config/store";
 import { getDb, type Db } from "@/lib/db";
 
 import { isHttps, type HeaderReader } from "./request";
@@ -17,7 +18,7 @@ export interface Accounts {
 /** The store and the accounts configuration (both read once per process; instrumentation.ts reads them first). */
 export async function getAccounts(): Promise<Accounts> {
   const config = getAuthConfig({ demoMode: isDemoMode() });
-  return { db: await getDb(), config };
+  return { db: await getDb(storeTarget()), config };
 }
 
 /** Session settings for this request: over https the cookie is Secure and named __Host-gatehouse_session. */

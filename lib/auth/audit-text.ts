@@ -1,6 +1,6 @@
 // The audit log in words: what a row's detail says, for a person reading the ledger (the table, the API's
 // `summary`). Pure and dependency-free: the API and the page use the same sentences.
-import type { AuditAction, AuditOutcome } from "./audit-actions";
+import { isOneOf, PRIVACY_NAMES, REPORT_PRIVACY, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 
 export interface AuditRowFacts {
   action: AuditAction;
@@ -72,19 +72,6 @@ const FIELD_WORDS: Record<string, string> = {
   disabled: "access",
 };
 
-const PRIVACY_WORDS = ["Public", "Private", "Password"];
-
-/**
- * A code shorter than this keeps no readable characters at all: 4 of a 36-character code (a UUID's 122 random
- * bits less 16) say nothing, but 4 of an 8-character code are half of it.
- */
-export const PURCHASE_CODE_LAST4_MIN_LENGTH = 16;
-
-/** The characters of a code the audit log, the history and bulk jobs may show: its last 4, or none (""). */
-export function purchaseCodeLast4(code: string): string {
-  const chars = Array.from(code.trim());
-  return chars.length >= PURCHASE_CODE_LAST4_MIN_LENGTH ? chars.slice(-4).join("") : "";
-}
 
 const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 const str = (value: unknown) => (typeof value === "string" ? value : null);
@@ -151,7 +138,7 @@ export function auditSummary(row: AuditRowFacts): string {
     return `${capital(list(parts))}.`;
   }
   if (row.action === "report.update" && changes.length > 0) {
-    const privacy = typeof d.privacy === "number" ? PRIVACY_WORDS[d.privacy] : undefined;
+    const privacy = isOneOf(REPORT_PRIVACY, d.privacy) ? PRIVACY_NAMES[d.privacy] : undefined;
     return `Changed the ${list(changes.map((c) => FIELD_WORDS[c] ?? c))}${privacy ? ` (now ${privacy})` : ""}.`;
   }
   if (row.action === "report.regenerate") return "Results generated again.";

@@ -9,14 +9,13 @@ import { createHmac } from "node:crypto";
 import { sql, type ExpressionBuilder } from "kysely";
 import { z } from "zod";
 
+import { normalizeEmail } from "@/lib/contract/accounts";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import { timeBound } from "@/lib/contract/common";
+import { AUDIT_ACTIONS, AUDIT_OUTCOMES, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 import type { AuditRow, Database } from "@/lib/db/schema";
 
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome } from "./audit-actions";
-import { purchaseCodeLast4 } from "./audit-text";
-import { normalizeEmail } from "./fields";
-
-export { AUDIT_ACTIONS, AUDIT_OUTCOMES, type AuditAction, type AuditOutcome };
 
 /**
  * What an action was about. `label` is the target's name when the row is written (a report's URL, a user's
@@ -40,9 +39,6 @@ export interface PurchaseCodeTarget {
 export function hashPurchaseCode(code: string, key: string): string {
   return createHmac("sha256", key).update(code.trim()).digest("hex");
 }
-
-// The rule for what of a code may be shown lives with the ledger's words (no server-only: pages use it too).
-export { PURCHASE_CODE_LAST4_MIN_LENGTH, purchaseCodeLast4 } from "./audit-text";
 
 export function purchaseCodeTarget(code: string, key: string): PurchaseCodeTarget {
   const trimmed = code.trim();
@@ -191,56 +187,34 @@ function toRecord(row: AuditRowWithNames): AuditRecord {
   };
 }
 
-export const AUDIT_MAX_PER_PAGE = 100;
+/**
+ * Which rows to list, as the contract's query says it (lib/contract/audit.ts validates it at the API; the audit
+ * page reads its URL as leniently). `from` and `to` are inclusive; a bare date is the whole UTC day (timeBound).
+ */
+export interface AuditFilter {
+  /** A user id or an email (in any letter case). */
+  user?: string;
+  action?: AuditAction;
+  from?: string | Date;
+  to?: string | Date;
+  /** From 1 (the default). */
+  page?: number;
+  /** DEFAULT_PER_PAGE.audit unless given. */
+  perPage?: number;
+}
 
-// Query-string friendly: GET /api/admin/audit can pass Object.fromEntries(searchParams) straight in.
-// A bare date means the whole day: `from` its first millisecond, `to` its last (both UTC).
-const DAY_MS = 86_400_000;
-const instant = (name: string, bareDate: "start" | "end") =>
-  z.union(
-    [
-      z.date(),
-      z.iso.datetime({ offset: true }).transform((s) => new Date(s)),
-      z.iso.date().transform((s) => new Date(Date.parse(s) + (bareDate === "end" ? DAY_MS - 1 : 0))),
-    ],
-    { error: `${name} must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z` },
-  );
-
-export const auditQuerySchema = z
-  .strictObject({
-    /** A user id or an email (case-insensitive). */
-    user: z.string().trim().min(1, "user must not be empty").optional(),
-    action: z.enum(AUDIT_ACTIONS, { error: `action must be one of: ${AUDIT_ACTIONS.join(", ")}` }).optional(),
-    /** Inclusive. */
-    from: instant("from", "start").optional(),
-    /** Inclusive. */
-    to: instant("to", "end").optional(),
-    page: z.coerce
-      .number({ error: "page must be a number" })
-      .int("page must be a whole number")
-      .min(1, "page starts at 1")
-      .default(1),
-    perPage: z.coerce
-      .number({ error: "perPage must be a number" })
-      .int("perPage must be a whole number")
-      .min(1, "perPage must be at least 1")
-      .max(AUDIT_MAX_PER_PAGE, `perPage must be at most ${AUDIT_MAX_PER_PAGE}`)
-      .default(50),
-  })
-  .refine((q) => !q.from || !q.to || q.from <= q.to, { message: "from must not be after to", path: ["from"] });
-export type AuditQuery = z.input<typeof auditQuerySchema>;
+const boundOf = (value: string | Date, side: "start" | "end") => (typeof value === "string" ? timeBound(value, side) : value).toISOString();
 
 /** Newest first. `total` counts every row matching the filters, for pagination. */
-export async function listAudit(db: Db, query: AuditQuery): Promise<{ rows: AuditRecord[]; total: number }> {
-  const q = auditQuerySchema.parse(query);
+export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: AuditRecord[]; total: number }> {
+  const page = query.page ?? 1;
+  const perPage = query.perPage ?? DEFAULT_PER_PAGE.audit;
   let base = db.selectFrom("audit_log");
-  if (q.user !== undefined) {
-    const user = q.user;
-    base = base.where((eb) => eb.or([eb("audit_log.user_id", "=", user), eb("audit_log.user_email", "=", normalizeEmail(user))]));
-  }
-  if (q.action !== undefined) base = base.where("audit_log.action", "=", q.action);
-  if (q.from !== undefined) base = base.where("audit_log.at", ">=", q.from.toISOString());
-  if (q.to !== undefined) base = base.where("audit_log.at", "<=", q.to.toISOString());
+  const user = query.user?.trim();
+  if (user) base = base.where((eb) => eb.or([eb("audit_log.user_id", "=", user), eb("audit_log.user_email", "=", normalizeEmail(user))]));
+  if (query.action !== undefined) base = base.where("audit_log.action", "=", query.action);
+  if (query.from !== undefined) base = base.where("audit_log.at", ">=", boundOf(query.from, "start"));
+  if (query.to !== undefined) base = base.where("audit_log.at", "<=", boundOf(query.to, "end"));
 
   const [rows, count] = await Promise.all([
     base
@@ -251,8 +225,8 @@ export async function listAudit(db: Db, query: AuditQuery): Promise<{ rows: Audi
       .select(["actor.name as actor_name", "subject.name as subject_name"])
       .orderBy("audit_log.at", "desc")
       .orderBy("audit_log.id", "desc")
-      .limit(q.perPage)
-      .offset((q.page - 1) * q.perPage)
+      .limit(perPage)
+      .offset((page - 1) * perPage)
       .execute(),
     base.select((eb) => eb.fn.countAll().as("total")).executeTakeFirstOrThrow(),
   ]);

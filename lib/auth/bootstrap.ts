@@ -5,7 +5,7 @@ import "server-only";
 import type { AuthConfig } from "@/lib/config/auth";
 import type { Db } from "@/lib/db";
 
-import { normalizeEmail } from "./fields";
+import { normalizeEmail } from "@/lib/contract/accounts";
 import { DEMO_USERS, ensureFirstAdmin, getUserByEmail, seedDemoUsers, type User, type UserStoreOptions } from "./users";
 
 export interface StartupMessage {

@@ -7,7 +7,8 @@
 // One exception: the sign-in form must work without JavaScript, so it posts as a plain HTML form, which cannot
 // carry the header. Such a request must instead carry the portal's own Origin (every current browser sends Origin
 // on a form POST): a form on another site has another Origin, and so sets no session.
-import { portalOrigin, type EdgeSettings, type HeaderReader } from "./request";
+import { portalOrigin, type HeaderReader } from "./request";
+import { type EdgeSettings } from "@/lib/config/edge";
 
 export const CSRF_HEADER = "X-CSRF";
 export const CSRF_HEADER_VALUE = "1";

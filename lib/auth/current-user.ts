@@ -12,7 +12,8 @@ import { getAccounts, sessionSettingsFor } from "./access";
 import { PAGE_PATH_HEADER } from "./edge-names";
 import { startPath } from "./oidc/flow";
 import { checkSsoSession, type SsoCheck } from "./oidc/recheck";
-import { can, type Permission, type Role } from "./permissions";
+import { can } from "./permissions";
+import { type Permission, type Role } from "@/lib/contract/values";
 import { authenticateSession, sessionExpiresAt } from "./session";
 
 export interface CurrentUser {

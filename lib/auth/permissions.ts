@@ -1,19 +1,7 @@
 // Who may do what. One table, read by route handlers (the gateway declares one Permission per route) and by
-// pages that hide what a role cannot use. No `server-only` here: the UI may ask `can()` too.
-
-export const ROLES = ["admin", "editor", "viewer", "support"] as const;
-export type Role = (typeof ROLES)[number];
-
-export const PERMISSIONS = [
-  "reports:read",
-  "reports:write",
-  "projects:write",
-  "items:read",
-  "purchases:validate",
-  "users:manage",
-  "audit:read",
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+// pages that hide what a role cannot use. No `server-only` here: the UI may ask `can()` too. The roles and
+// permissions themselves are values of the contract (lib/contract/values.ts).
+import { isOneOf, PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/contract/values";
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
   admin: new Set(PERMISSIONS),
@@ -27,5 +15,5 @@ export function can(role: Role, permission: Permission): boolean {
 }
 
 export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+  return isOneOf(ROLES, value);
 }

@@ -5,6 +5,8 @@
 // a shared store replaces this (a later issue).
 import "server-only";
 
+import type { PurchaseRateLimits } from "@/lib/config/auth";
+
 import { addressKey } from "./address";
 
 export interface RateLimitRule {
@@ -59,13 +61,6 @@ export class RateLimiter {
     return window && now - window.startedAt < this.rule.windowMs ? window : null;
   }
 }
-
-export interface PurchaseRateLimits {
-  perUser: number;
-  perIp: number;
-}
-
-export const DEFAULT_PURCHASE_RATE_LIMITS: Readonly<PurchaseRateLimits> = Object.freeze({ perUser: 30, perIp: 120 });
 
 /**
  * The client address bucket when Gatehouse cannot know the address (no TRUST_PROXY): every such request counts

@@ -11,11 +11,10 @@ import "server-only";
 
 import { availableParallelism } from "node:os";
 
-import { ApiError } from "@/lib/api/errors";
 import type { Db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 
-import { normalizeEmail } from "./fields";
+import { normalizeEmail } from "@/lib/contract/accounts";
 import { checkLoginThrottle, forgiveLoginAttempt, recordLoginFailure, releaseLoginAttempt, reserveLoginAttempt } from "./throttle";
 import { getUserByEmail, verifyCredentials, type User } from "./users";
 
@@ -23,7 +22,9 @@ export type SignInResult =
   | { ok: true; user: User }
   /** `userId`: the account the email names, if any — for the audit log only, never for the answer. */
   | { ok: false; reason: "invalid_credentials"; userId: string | null }
-  | { ok: false; reason: "throttled"; retryAfterSeconds: number; limitedBy: "email" | "ip"; userId: string | null };
+  | { ok: false; reason: "throttled"; retryAfterSeconds: number; limitedBy: "email" | "ip"; userId: string | null }
+  /** No hashing slot came free in time: nothing was checked or counted; answered 503 with Retry-After. */
+  | { ok: false; reason: "busy"; retryAfterSeconds: number };
 
 /** Sign-ins hashing at once: one per core, and at least 2 (scrypt runs on libuv's pool of 4 threads). */
 export const MAX_CONCURRENT_HASHES = Math.max(2, Math.min(availableParallelism(), 4));
@@ -78,15 +79,9 @@ async function inHashSlot<T>(work: () => Promise<T>, waitMs = HASH_WAIT_MS): Pro
   }
 }
 
-export function signInBusy(): ApiError {
-  return new ApiError("server_busy", `Gatehouse is checking too many sign-ins at once. Try again in ${BUSY_RETRY_AFTER_SECONDS} s.`, {
-    headers: { "Retry-After": String(BUSY_RETRY_AFTER_SECONDS) },
-  });
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Throws ApiError server_busy (503) when no hashing slot came free in time; the attempt is then not counted. */
+/** Answers "busy" when no hashing slot came free in time; the attempt is then not counted. */
 export async function signIn(db: Db, attempt: { email: string; password: string; ip: string | null }): Promise<SignInResult> {
   const email = normalizeEmail(attempt.email);
   const who = { email, ip: attempt.ip };
@@ -107,7 +102,7 @@ export async function signIn(db: Db, attempt: { email: string; password: string;
   if (!checked.ran) {
     await releaseLoginAttempt(db, reservation.id);
     logEvent("warn", "sign_in_busy", { max_concurrent_hashes: MAX_CONCURRENT_HASHES, waited_ms: HASH_WAIT_MS });
-    throw signInBusy();
+    return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
   }
   if (checked.value) {
     await forgiveLoginAttempt(db, who, reservation.id);

@@ -9,8 +9,9 @@ import { isDemoMode } from "@/lib/config";
 import { getAuthConfig } from "@/lib/config/auth";
 import { isConfigError } from "@/lib/config/env";
 import { exitWithProblems } from "@/lib/config/startup";
-import { describeTarget, storeTarget } from "@/lib/config/store";
-import { getStore } from "@/lib/db";
+import { describeTarget, storeTarget, withoutDatabasePassword } from "@/lib/config/store";
+import { closeDb, getStore } from "@/lib/db";
+import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { logEvent, registerSecrets } from "@/lib/log";
 
 import { prepareAccounts } from "./bootstrap";
@@ -33,16 +34,19 @@ export async function startAccountsOrExit(): Promise<void> {
   }
   registerSecrets([...config.sessionSecrets, config.purchaseCodeHashKey, ...(config.firstAdmin ? [config.firstAdmin.password] : [])]);
 
-  const where = describeTarget(storeTarget());
+  const target = storeTarget();
+  const where = describeTarget(target);
   let store;
   try {
-    store = await getStore();
+    store = await getStore(target);
   } catch (error) {
     // The store's messages name the file or say what failed; a PostgreSQL URL's password is kept out.
     const message = error instanceof Error ? error.message : String(error);
     refuse(`Cannot open the accounts store (${where}): ${withoutDatabasePassword(message)}`);
   }
   for (const note of store.notes) logEvent("warn", note);
+  // After the requests in flight and everything else that may still write to it (the bulk runner).
+  onShutdown("database", closeDb, { last: true });
 
   if (!demoMode) {
     const demoAccounts = await findDemoAccounts(store.db);
@@ -59,15 +63,4 @@ export async function startAccountsOrExit(): Promise<void> {
     purchase_rate_limits: config.purchaseRateLimits,
   });
   for (const message of startup.messages) logEvent(message.level, message.text);
-}
-
-function withoutDatabasePassword(text: string): string {
-  const password = (() => {
-    try {
-      return decodeURIComponent(new URL(process.env.DATABASE_URL ?? "").password);
-    } catch {
-      return "";
-    }
-  })();
-  return password === "" ? text : text.split(password).join("[REDACTED]");
 }

@@ -16,7 +16,7 @@ import "server-only";
 import type { Db } from "@/lib/db";
 
 import { addressKey } from "./address";
-import { normalizeEmail } from "./fields";
+import { normalizeEmail } from "@/lib/contract/accounts";
 
 export interface ThrottleLimits {
   windowMs: number;

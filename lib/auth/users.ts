@@ -1,5 +1,5 @@
 // Users: the only module that reads or writes the users table. Inputs are validated here with the shared
-// field schemas (lib/auth/fields.ts, lib/auth/password.ts); the password hash never leaves this file.
+// field schemas (lib/contract/accounts.ts, lib/auth/password.ts); the password hash never leaves this file.
 import "server-only";
 
 import { randomUUID } from "node:crypto";
@@ -11,19 +11,10 @@ import { hasBrand } from "@/lib/brand";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { UserRow } from "@/lib/db/schema";
 
-import { createUserInput, normalizeEmail, updateUserInput } from "./fields";
-import {
-  checkPasswordFor,
-  DEFAULT_SCRYPT_PARAMS,
-  hashPassword,
-  needsRehash,
-  onlyWhenValidSoFar,
-  passwordProblem,
-  unmatchableHash,
-  verifyPassword,
-  type ScryptParams,
-} from "./password";
-import type { Role } from "./permissions";
+import { createUserInput, normalizeEmail, updateUserInput } from "@/lib/contract/accounts";
+import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/contract/password";
+import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
+import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
 
 /** A user as the rest of the app sees him: everything but the password hash. */

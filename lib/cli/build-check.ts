@@ -1,4 +1,5 @@
-// Whether the portal's build is missing or older than a source file (used by npm run demo and npm run bench).
+// Whether the portal's build is missing or older than a source file (used by npm run demo, npm run bench and the
+// tests' build, tests/support/build.ts --if-stale).
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -25,8 +26,8 @@ function newestSourceTime(dir: string, inPublic = false): number {
 }
 
 /** Why the build in NEXT_DIST_DIR (default .next) must be made again, or null when it is up to date. */
-export function buildReason(): string | null {
-  const buildId = path.join(ROOT, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
+export function buildReason(root: string = ROOT): string | null {
+  const buildId = path.join(root, process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   if (!existsSync(buildId)) return "no build yet";
-  return newestSourceTime(ROOT) > statSync(buildId).mtimeMs ? "sources changed since the last build" : null;
+  return newestSourceTime(root) > statSync(buildId).mtimeMs ? "sources changed since the last build" : null;
 }

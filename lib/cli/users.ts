@@ -12,9 +12,9 @@ import { z } from "zod";
 
 import { recordAudit } from "@/lib/auth/audit";
 import { removeDemoAccounts } from "@/lib/auth/demo-accounts";
-import { emailSchema, nameSchema, roleSchema } from "@/lib/auth/fields";
-import { passwordSchema } from "@/lib/auth/password";
-import { ROLES } from "@/lib/auth/permissions";
+import { emailSchema, nameSchema, roleSchema } from "@/lib/contract/accounts";
+import { passwordSchema } from "@/lib/contract/password";
+import { ROLES } from "@/lib/contract/values";
 import {
   createUser,
   isAccountError,
@@ -26,7 +26,8 @@ import {
   type User,
 } from "@/lib/auth/users";
 import { readSignInSettings } from "@/lib/config/oidc";
-import { DatabaseUrlError, openDb, type Db } from "@/lib/db";
+import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
+import { openDb, type Db } from "@/lib/db";
 
 const USAGE = `Usage: npm run users -- <command>
 
@@ -192,7 +193,7 @@ async function run(argv: string[], out: Output): Promise<number> {
   if (stray) throw new UsageError(`${command} takes no --${stray}`);
 
   // The configured deployment's store (DATABASE_URL), never the demo's.
-  const store = await openDb(process.env.DATABASE_URL);
+  const store = await openDb(configuredStoreTarget());
   const db = store.db;
   try {
     switch (command) {

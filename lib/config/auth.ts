@@ -9,11 +9,10 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import { emailSchema } from "@/lib/auth/fields";
-import { passwordProblem, passwordSchema } from "@/lib/auth/password";
-import { DEFAULT_PURCHASE_RATE_LIMITS, type PurchaseRateLimits } from "@/lib/auth/rate-limit";
-import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "@/lib/auth/request";
+import { emailSchema } from "@/lib/contract/accounts";
+import { passwordProblem, passwordSchema } from "@/lib/contract/password";
 
+import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "./edge";
 import { ConfigError, type ConfigProblem } from "./env";
 import { demoDataDir } from "./mode";
 import { CONFIGURED_ONLY, isSecretVariable } from "./variables";
@@ -46,7 +45,7 @@ export interface AuthConfig {
   firstAdmin: { email: string; password: string } | null;
   purchaseCodeHashKey: string;
   purchaseCodeHashKeySource: "env" | "derived";
-  /** TRUST_PROXY and PUBLIC_ORIGIN (lib/auth/request.ts). */
+  /** TRUST_PROXY, PUBLIC_ORIGIN and ALLOWED_HOSTS (./edge.ts). */
   edge: EdgeSettings;
   /** Purchase validations allowed per minute (PURCHASE_RATE_LIMIT_PER_USER, PURCHASE_RATE_LIMIT_PER_IP). */
   purchaseRateLimits: PurchaseRateLimits;
@@ -55,6 +54,14 @@ export interface AuthConfig {
 }
 
 export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
+
+/** Purchase validations allowed per minute, per user and per client address. */
+export interface PurchaseRateLimits {
+  perUser: number;
+  perIp: number;
+}
+
+export const DEFAULT_PURCHASE_RATE_LIMITS: Readonly<PurchaseRateLimits> = Object.freeze({ perUser: 30, perIp: 120 });
 
 export interface LoadAuthConfigOptions {
   env?: Env;

@@ -3,10 +3,8 @@
 // `next start` run directly). Problems are printed one line each and stop the start; warnings go to the log.
 import "server-only";
 
-
-import { parseEdgeSettings } from "@/lib/auth/request";
-
 import { loadAuthConfig, sessionSecretEntries } from "./auth";
+import { parseEdgeSettings } from "./edge";
 import { isConfigError, NO_UPSTREAM, readEnv, type ConfigProblem } from "./env";
 import { findLookalikes, type Lookalike } from "./lookalikes";
 import { readSignInSettings } from "./oidc";

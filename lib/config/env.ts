@@ -6,11 +6,10 @@ import { z } from "zod";
 
 import { hasBrand } from "@/lib/brand";
 
-import type { Area } from "./areas";
+import type { Area } from "@/lib/contract/areas";
 import { DEFAULT_DEMO_DATA_DIR } from "./mode";
 import { isSecretVariable, quoteValue } from "./variables";
 
-export { AREA_NAMES, AREA_VARIABLES, type Area } from "./areas";
 
 export interface ReportsAreaConfig {
   /** Base URL without a trailing slash; its path prefix is kept (e.g. "https://api.example.com/seo"). */

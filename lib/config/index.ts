@@ -9,13 +9,14 @@ import { installGracefulShutdown, onShutdown } from "@/lib/lifecycle/shutdown";
 import { logEvent, registerSecrets } from "@/lib/log";
 
 import { startDemoSandbox } from "./demo";
-import { AREA_NAMES, ConfigError, NO_UPSTREAM, parseEnv, type Area, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
+import { AREA_WORDS, type Area } from "@/lib/contract/areas";
+
+import { ConfigError, NO_UPSTREAM, parseEnv, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
 import { demoDataDir, isDemoMode } from "./mode";
 
-export { AREA_NAMES, ConfigError, isConfigError, parseEnv } from "./env";
+export { ConfigError, isConfigError, parseEnv } from "./env";
 export { isDemoMode } from "./mode";
 export type {
-  Area,
   ConfigProblem,
   EnvConfig,
   ItemsAreaConfig,
@@ -120,7 +121,7 @@ export async function startGateway(): Promise<GatewayConfig> {
       data_dir: demoDataDir(),
     });
   } else {
-    const describe = (area: Area) => (config[area] ? `${AREA_NAMES[area]} at ${config[area].baseUrl}` : `${AREA_NAMES[area]} not configured`);
+    const describe = (area: Area) => (config[area] ? `${AREA_WORDS[area].api} at ${config[area].baseUrl}` : `${AREA_WORDS[area].api} not configured`);
     logEvent("info", `Gatehouse gateway: ${describe("reports")}; ${describe("items")}.`, {
       mode: "configured",
       reports_base_url: config.reports?.baseUrl ?? null,

@@ -5,10 +5,10 @@ import "server-only";
 
 import { z } from "zod";
 
-import { emailSchema } from "@/lib/auth/fields";
-import { isLoopbackHostname } from "@/lib/auth/request";
-import { isRole, ROLES, type Role } from "@/lib/auth/permissions";
+import { emailSchema } from "@/lib/contract/accounts";
+import { isOneOf, ROLES, type Role } from "@/lib/contract/values";
 
+import { isLoopbackHostname } from "./edge";
 import { ConfigError, type ConfigProblem } from "./env";
 import { isDemoMode } from "./mode";
 import { isSecretVariable } from "./variables";
@@ -98,7 +98,7 @@ export function parseRoleMap(value: string): { map: RoleMapping[] } | { problem:
     const group = at > 0 ? entry.slice(0, at).trim() : "";
     const role = at > 0 ? entry.slice(at + 1).trim() : "";
     if (group === "") return { problem: `entry ${JSON.stringify(entry.slice(0, 60))} must be <group>=<role>, such as portal-admins=admin` };
-    if (!isRole(role)) return { problem: `entry ${JSON.stringify(entry.slice(0, 60))} names the role ${JSON.stringify(role.slice(0, 30))}; roles are ${ROLES.join(", ")}` };
+    if (!isOneOf(ROLES, role)) return { problem: `entry ${JSON.stringify(entry.slice(0, 60))} names the role ${JSON.stringify(role.slice(0, 30))}; roles are ${ROLES.join(", ")}` };
     const earlier = map.find((known) => known.group === group);
     if (earlier && earlier.role !== role) return { problem: `maps ${JSON.stringify(group.slice(0, 60))} twice, to ${earlier.role} and to ${role}; keep one` };
     if (!earlier) map.push({ group, role });
@@ -177,7 +177,7 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
     const defaultRoleText = present(env, "OIDC_DEFAULT_ROLE");
     let defaultRole: Role | null = null;
     if (defaultRoleText !== undefined) {
-      if (isRole(defaultRoleText)) defaultRole = defaultRoleText;
+      if (isOneOf(ROLES, defaultRoleText)) defaultRole = defaultRoleText;
       else problem("OIDC_DEFAULT_ROLE", `must be one of ${ROLES.join(", ")}, or unset to refuse users in no mapped group`);
     }
     if (mapText === undefined && defaultRoleText === undefined) {

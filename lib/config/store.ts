@@ -56,10 +56,26 @@ export function parseDatabaseUrl(url: string | undefined, cwd = process.cwd()): 
   return read.target;
 }
 
+/** A configured deployment's store: DATABASE_URL, whatever the mode (the users CLI never opens the demo's). */
+export function configuredStoreTarget(env: Env = process.env, cwd = process.cwd()): DatabaseTarget {
+  return parseDatabaseUrl(env.DATABASE_URL, cwd);
+}
+
 /** The store this process uses: DATABASE_URL, or in demo mode <DEMO_DATA_DIR>/gatehouse.db whatever it says. */
 export function storeTarget(env: Env = process.env, cwd = process.cwd()): DatabaseTarget {
   if (isDemoMode(env)) return { dialect: "sqlite", path: path.join(demoDataDir(env, cwd), DEMO_DATABASE_FILE) };
-  return parseDatabaseUrl(env.DATABASE_URL, cwd);
+  return configuredStoreTarget(env, cwd);
+}
+
+/** `text` (an error message of the store's driver) without DATABASE_URL's password, which it may quote. */
+export function withoutDatabasePassword(text: string, env: Env = process.env): string {
+  let password = "";
+  try {
+    password = decodeURIComponent(new URL(env.DATABASE_URL ?? "").password);
+  } catch {
+    // Not a URL (a file path): it holds no password.
+  }
+  return password === "" ? text : text.split(password).join("[REDACTED]");
 }
 
 /** Where the store is, for people: the file, or PostgreSQL's host and database (never the password). */

@@ -1,6 +1,6 @@
 // Every environment variable Gatehouse reads, in one list: the start-up check names look-alikes of these ("did
 // you mean …"), and never prints the value of one marked secret. Add a variable here when code starts reading it
-// (tests/config/variables.test.ts finds names in lib/config that are missing). No `server-only`: the CLIs use it.
+// (tests/unit/lib/config/variables.test.ts finds names in lib/config that are missing). No `server-only`: the CLIs use it.
 
 export interface VariableInfo {
   /** Its value may never appear in a message or a log line (a key, a password, a URL that may carry one). */

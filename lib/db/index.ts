@@ -1,5 +1,7 @@
 // The store: one Kysely handle over SQLite (default, embedded file) or PostgreSQL (several portal instances).
-// Migrations run when the store opens, so a fresh deployment needs no separate step.
+// Migrations run when the store opens, so a fresh deployment needs no separate step. Which store to open is the
+// caller's to say (a DatabaseTarget, which lib/config/store.ts reads from DATABASE_URL): this room reads no
+// environment.
 import "server-only";
 
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from "node:fs";
@@ -9,7 +11,7 @@ import SqliteDatabase from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Pool } from "pg";
 
-import { parseDatabaseUrl, storeTarget, type DatabaseTarget } from "@/lib/config/store";
+import type { DatabaseTarget } from "@/lib/config/store";
 
 import { migrations, type Dialect } from "./migrations";
 import type { Database } from "./schema";
@@ -17,9 +19,6 @@ import type { Database } from "./schema";
 export type { Database } from "./schema";
 export type { Dialect } from "./migrations";
 export type Db = Kysely<Database>;
-
-// Which store DATABASE_URL names is decided in lib/config/store.ts (pure, shared with the start-up check).
-export { DatabaseUrlError, DEFAULT_DATABASE_PATH, parseDatabaseUrl, type DatabaseTarget } from "@/lib/config/store";
 
 export interface Store {
   db: Db;
@@ -29,12 +28,8 @@ export interface Store {
   close(): Promise<void>;
 }
 
-/**
- * Opens the database named by `url` (see parseDatabaseUrl) or `target`, brings its schema up to date, and
- * returns it.
- */
-export async function openDb(url?: string | DatabaseTarget): Promise<Store> {
-  const target = typeof url === "object" ? url : parseDatabaseUrl(url);
+/** Opens the database `target` names, brings its schema up to date, and returns it. */
+export async function openDb(target: DatabaseTarget): Promise<Store> {
   const notes = target.dialect === "sqlite" ? makePrivate(target.path) : [];
   const db = target.dialect === "sqlite" ? openSqlite(target.path) : openPostgres(target.connectionString);
   tagDialect(db, target.dialect);
@@ -176,11 +171,14 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
 const GLOBAL_KEY = Symbol.for("gatehouse.store");
 type GlobalWithStore = typeof globalThis & { [GLOBAL_KEY]?: Promise<Store> };
 
-/** The process-wide store, opened (and migrated) on first use: DATABASE_URL, or the demo's own store. */
-export function getStore(): Promise<Store> {
+/**
+ * The process-wide store, opened (and migrated) on first use. One per process: the target of the call that opens
+ * it is the store until closeDb().
+ */
+export function getStore(target: DatabaseTarget): Promise<Store> {
   const g = globalThis as GlobalWithStore;
   if (!g[GLOBAL_KEY]) {
-    const opening = openDb(storeTarget());
+    const opening = openDb(target);
     g[GLOBAL_KEY] = opening;
     // A failed open is not cached: the next call retries (say, once PostgreSQL is reachable).
     opening.catch(() => {
@@ -190,8 +188,8 @@ export function getStore(): Promise<Store> {
   return g[GLOBAL_KEY];
 }
 
-export async function getDb(): Promise<Db> {
-  return (await getStore()).db;
+export async function getDb(target: DatabaseTarget): Promise<Db> {
+  return (await getStore(target)).db;
 }
 
 /** Closes the process-wide store (graceful shutdown, tests). The next getDb() opens it again. */

@@ -8,7 +8,7 @@
 //   a timestamp.
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
 export interface UsersTable {
   id: string;
@@ -105,7 +105,7 @@ export interface BulkJobsTable {
 export interface BulkJobCodesTable {
   job_id: string;
   idx: number; // position of the code's first appearance in the batch
-  code_sealed: string; // the code, encrypted at rest (lib/purchases/code-seal.ts); needed to check it and for the CSV
+  code_sealed: string; // the code, encrypted at rest (lib/purchases/bulk/code-seal.ts); needed to check it and for the CSV
   code_hash: string;
   code_last4: string;
   occurrences: number;

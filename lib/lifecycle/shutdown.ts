@@ -23,6 +23,8 @@ export interface ShutdownOptions {
 interface Closer {
   name: string;
   close: () => Promise<void> | void;
+  /** Closed after every other closer (the store, which they may still write to). */
+  last: boolean;
 }
 
 interface ShutdownState {
@@ -48,16 +50,10 @@ function state(): ShutdownState {
     shuttingDown: false,
     servers: new Set(),
     inFlight: 0,
-    closers: [{ name: "database", close: closeDatabase }],
+    closers: [],
     onRequestEnd: null,
   };
   return globalSlots[STATE_SLOT];
-}
-
-async function closeDatabase(): Promise<void> {
-  // Loaded only now: a process that never opened the store pays nothing until it stops (closeDb is then a no-op).
-  const { closeDb } = await import("@/lib/db");
-  await closeDb();
 }
 
 interface RequestStart {
@@ -91,9 +87,12 @@ export function installGracefulShutdown(options: ShutdownOptions): void {
   }
 }
 
-/** Registers something to close on shutdown, after the requests in flight have finished (e.g. the demo sandbox). */
-export function onShutdown(name: string, close: () => Promise<void> | void): void {
-  state().closers.push({ name, close });
+/**
+ * Registers something to close on shutdown, after the requests in flight have finished (e.g. the demo sandbox).
+ * Closers run newest first; those registered `last` (the store) after all the others.
+ */
+export function onShutdown(name: string, close: () => Promise<void> | void, { last = false }: { last?: boolean } = {}): void {
+  state().closers.push({ name, close, last });
 }
 
 /** True once SIGTERM arrived: readiness answers "not ready" so that a load balancer stops sending traffic. */
@@ -131,7 +130,8 @@ export async function shutDown(reason: string): Promise<void> {
   }
 
   const closed: string[] = [];
-  for (const closer of [...current.closers].reverse()) {
+  const ordered = [...current.closers].reverse();
+  for (const closer of [...ordered.filter((c) => !c.last), ...ordered.filter((c) => c.last)]) {
     try {
       await withTimeout(Promise.resolve(closer.close()), CLOSER_TIMEOUT_MS);
       closed.push(closer.name);

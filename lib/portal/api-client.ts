@@ -1,6 +1,8 @@
 // The browser's one way to call the portal API: JSON in and out, the `X-CSRF: 1` header on every state-changing
 // request (the gateway refuses those without it), and the error envelope `{error:{code,message,fields,
 // request_id}}` turned into an ApiRequestError that forms and error states can show as it is.
+import { retryAfterSeconds } from "@/lib/contract/retry-after";
+
 export class ApiRequestError extends Error {
   readonly status: number;
   /** The gateway's error code (invalid_input, not_found, upstream_timeout…), or "network" / "bad_answer". */
@@ -63,14 +65,6 @@ export interface ApiRequestOptions {
   signal?: AbortSignal;
 }
 
-function retryAfterSeconds(response: Response): number | undefined {
-  const value = response.headers.get("retry-after");
-  if (!value) return undefined;
-  if (/^\d+$/.test(value)) return Number(value);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
-}
-
 /** Calls `/api…` and returns the parsed JSON body (undefined for 204), or throws ApiRequestError. */
 export async function apiRequest<T = unknown>(path: string, { method = "GET", body, signal }: ApiRequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
@@ -116,7 +110,7 @@ export async function apiRequest<T = unknown>(path: string, { method = "GET", bo
       message: answer.message,
       fields: answer.fields,
       requestId: answer.request_id ?? requestId,
-      retryAfterSeconds: retryAfterSeconds(response),
+      retryAfterSeconds: retryAfterSeconds(response.headers.get("retry-after")) ?? undefined,
     });
   }
   throw new ApiRequestError({

@@ -1,31 +1,24 @@
 // The audit log view's URL: filters (user, action, from, to) and paging, read leniently like the other lists
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
-import { AUDIT_ACTIONS, type AuditAction } from "@/lib/auth/audit-actions";
+import { AUDIT_ACTIONS, isOneOf, type AuditAction } from "@/lib/contract/values";
 
-import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
+import { parseWhoWhenPaging, queryString, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
 export interface AuditViewQuery extends WhoWhenPagingQuery {
   action?: AuditAction;
 }
 
-export const AUDIT_DEFAULT_PER_PAGE = 25;
 const ORDER = ["user", "action", "from", "to", "per_page", "page"] as const;
 
 export function parseAuditParams(params: SearchParamsInput): AuditViewQuery {
   const query: AuditViewQuery = parseWhoWhenPaging(params);
   const action = readParam(params, "action");
-  if (action && (AUDIT_ACTIONS as readonly string[]).includes(action)) query.action = action as AuditAction;
+  if (isOneOf(AUDIT_ACTIONS, action)) query.action = action;
   return query;
 }
 
 export function auditQueryString(query: AuditViewQuery): string {
-  const params = new URLSearchParams();
-  for (const name of ORDER) {
-    const value = query[name];
-    if (value !== undefined && value !== "") params.set(name, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  return queryString(query, ORDER);
 }
 
 /** "report.delete" → "Report deleted"; unknown actions are shown as they are. */

@@ -1,6 +1,6 @@
 // The dashboard's counts: reports by result, in all and per project. The upstream has no statistics endpoint,
 // so the dashboard reads the newest reports (up to DASHBOARD_REPORT_LIMIT, 100 a page) and counts them here.
-import type { Report } from "@/lib/api/schemas";
+import type { Report } from "@/lib/contract/reports";
 
 /** Pages of 100 the dashboard reads at most; beyond, the chart says it counts the newest reports only. */
 export const DASHBOARD_MAX_PAGES = 5;

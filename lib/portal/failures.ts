@@ -1,8 +1,10 @@
 // What a page shows when an upstream fails while the server renders it: what failed, in words a person
 // understands, and what to try. Never the upstream's URL or raw answer. Anything that is not an UpstreamError
 // is a bug and is rethrown, for app/error.tsx.
-import type { Area } from "@/lib/config/areas";
+import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
+import { retryAfterSeconds } from "@/lib/contract/retry-after";
 import { isCircuitOpenError, isUpstreamError, type UpstreamError } from "@/lib/upstream/errors";
+import { upstreamFailureWords } from "@/lib/upstream/failure";
 
 export interface PageFailure {
   title: string;
@@ -11,53 +13,34 @@ export interface PageFailure {
   retryable: boolean;
 }
 
-export const SERVICE_NAMES: Record<Area, string> = {
-  reports: "The reports service",
-  items: "The item service",
-};
-
-const KEY_VARIABLES: Record<Area, string> = { reports: "REPORTS_API_KEY", items: "ITEMS_API_KEY" };
-
 /** `what` completes "… could not be loaded", e.g. "The reports". */
 export function describeUpstreamFailure(error: UpstreamError, what: string): PageFailure {
-  const service = SERVICE_NAMES[error.area];
+  const service = capitalised(AREA_WORDS[error.area].service);
   const title = `${what} could not be loaded`;
+  const words = upstreamFailureWords(error);
+  const happened = `${service} ${words.what}`;
   // The area's circuit breaker is open: say when Gatehouse will ask again instead of implying a fresh failure.
-  if (isCircuitOpenError(error)) {
-    return { title, message: `${service} is not answering; retrying in ${error.retryAfterSeconds} s.`, retryable: true };
-  }
+  if (isCircuitOpenError(error)) return { title, message: `${happened}.`, retryable: true };
   switch (error.kind) {
-    case "timeout":
-      return { title, message: `${service} did not answer in time. Try again in a moment.`, retryable: true };
-    case "unreachable":
-      return { title, message: `${service} cannot be reached right now. Try again in a moment.`, retryable: true };
     case "rate_limited": {
-      const wait = error.retryAfter && /^\d+$/.test(error.retryAfter) ? ` in ${error.retryAfter} seconds` : " in a minute";
-      return { title, message: `${service} is limiting how often Gatehouse may ask. Try again${wait}.`, retryable: true };
+      const seconds = retryAfterSeconds(error.retryAfter);
+      return { title, message: `${happened}. Try again ${seconds === null ? "in a minute" : `in ${seconds} seconds`}.`, retryable: true };
     }
     case "auth":
       return {
         title,
-        message: `${service} refused Gatehouse's key, so nothing can be shown. An administrator should check ${KEY_VARIABLES[error.area]}.`,
+        message: `${happened}, so nothing can be shown. An administrator should check ${AREA_WORDS[error.area].variables.key}.`,
         retryable: false,
       };
     case "bad_response":
     case "too_large":
-      return {
-        title,
-        message: `${service} sent an answer Gatehouse cannot read. Try again in a moment; if it keeps happening, tell an administrator.`,
-        retryable: true,
-      };
-    case "http_status":
-      return {
-        title,
-        message: `${service} answered with an error${error.status ? ` (HTTP ${error.status})` : ""}. Try again in a moment.`,
-        retryable: true,
-      };
+      return { title, message: `${happened}. Try again in a moment; if it keeps happening, tell an administrator.`, retryable: true };
     case "not_found":
-      return { title, message: `${service} does not know it. It may have been deleted.`, retryable: false };
+      return { title, message: `${happened}. It may have been deleted.`, retryable: false };
     case "invalid":
       return { title, message: `${service} refused the request. Change the filters and try again.`, retryable: false };
+    default:
+      return { title, message: `${happened}. Try again in a moment.`, retryable: words.retryable };
   }
 }
 

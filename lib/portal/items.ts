@@ -1,10 +1,12 @@
 // The items list is searched, filtered, sorted and paged here, in the portal: the upstream's items/all returns
 // every item at once (the document shows no pagination). Pure functions over the list the server fetched, so
 // the page sends the browser one page of rows, not thousands of items. Measured with 2,000 items in
-// tests/portal/items.test.ts.
-import type { Item } from "@/lib/api/schemas";
+// tests/unit/lib/portal/items.test.ts.
+import type { Item } from "@/lib/contract/items";
 
-import { PER_PAGE_CHOICES, readParam, type SearchParamsInput } from "./list-params";
+import { DEFAULT_PER_PAGE, isOneOf, MAX_SEARCH_LENGTH, PER_PAGE_CHOICES } from "@/lib/contract/values";
+
+import { readParam, type SearchParamsInput } from "./list-params";
 
 export const ITEM_SORT_KEYS = ["name", "price", "published_at"] as const;
 export type ItemSortKey = (typeof ITEM_SORT_KEYS)[number];
@@ -20,7 +22,7 @@ export interface ItemQuery {
   perPage: number;
 }
 
-export const DEFAULT_ITEM_QUERY: ItemQuery = { search: "", category: "", sort: "name", direction: "asc", page: 1, perPage: 25 };
+export const DEFAULT_ITEM_QUERY: ItemQuery = { search: "", category: "", sort: "name", direction: "asc", page: 1, perPage: DEFAULT_PER_PAGE.items };
 
 /** The first direction of each sort: names A→Z, prices low→high, newest first. */
 export const ITEM_SORT_FIRST_DIRECTION: Record<ItemSortKey, "asc" | "desc"> = { name: "asc", price: "asc", published_at: "desc" };
@@ -30,14 +32,14 @@ export const ITEM_SORT_FIRST_DIRECTION: Record<ItemSortKey, "asc" | "desc"> = { 
  * (with that value at its default) rather than an error page.
  */
 export function parseItemQuery(params: SearchParamsInput): ItemQuery {
-  const search = (readParam(params, "search") ?? "").slice(0, 255);
-  const category = (readParam(params, "category") ?? "").slice(0, 255);
+  const search = (readParam(params, "search") ?? "").slice(0, MAX_SEARCH_LENGTH);
+  const category = (readParam(params, "category") ?? "").slice(0, MAX_SEARCH_LENGTH);
   const sortValue = readParam(params, "sort_by");
   const sort = (ITEM_SORT_KEYS as readonly string[]).includes(sortValue ?? "") ? (sortValue as ItemSortKey) : DEFAULT_ITEM_QUERY.sort;
   const directionValue = readParam(params, "sort");
   const direction = directionValue === "asc" || directionValue === "desc" ? directionValue : ITEM_SORT_FIRST_DIRECTION[sort];
   const perPageValue = Number(readParam(params, "per_page"));
-  const perPage = (PER_PAGE_CHOICES as readonly number[]).includes(perPageValue) ? perPageValue : DEFAULT_ITEM_QUERY.perPage;
+  const perPage = isOneOf(PER_PAGE_CHOICES, perPageValue) ? perPageValue : DEFAULT_ITEM_QUERY.perPage;
   const pageValue = readParam(params, "page") ?? "";
   const page = /^[1-9]\d{0,5}$/.test(pageValue) ? Number(pageValue) : 1;
   return { search, category, sort, direction, page, perPage };

@@ -1,24 +1,25 @@
 // List views keep their whole state in the URL (search, filters, sort, page size, page), so a link reproduces
 // the view and Back works. The reports and projects lists use the portal API's own parameter names, so the
-// page's query string is also the query of its /api request. Pure: used by server pages and client views.
-//
-// The allowed values repeat those of lib/api/schemas.ts on purpose: that module builds zod schemas when it
-// loads, and importing any value from it would put zod in the browser's bundle. tests/portal/list-params.test.ts
-// checks that both agree.
-import type { ProjectListQuery, ReportListQuery } from "@/lib/api/schemas";
+// page's query string is also the query of its /api request. Pure: used by server pages and client views. The
+// allowed values are the contract's own (lib/contract/values.ts, no zod).
+import type { ProjectListQuery } from "@/lib/contract/projects";
+import type { ReportListQuery } from "@/lib/contract/reports";
+import {
+  DEFAULT_PER_PAGE,
+  DEFAULT_SORT,
+  isOneOf,
+  MAX_SEARCH_LENGTH,
+  MAX_USER_FILTER_LENGTH,
+  PER_PAGE_CHOICES,
+  PROJECT_SORT_FIELDS,
+  REPORT_RESULTS,
+  REPORT_SORT_FIELDS,
+  SORT_DIRECTIONS,
+} from "@/lib/contract/values";
 
 /** Next's `searchParams` (a value may repeat) or a browser URLSearchParams. */
 export type SearchParamsRecord = Record<string, string | string[] | undefined>;
 export type SearchParamsInput = SearchParamsRecord | URLSearchParams;
-
-export const RESULT_VALUES = ["good", "decent", "bad"] as const;
-export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const;
-export const REPORT_SORT_KEYS = ["id", "generated_at", "url", "result"] as const;
-export const PROJECT_SORT_KEYS = ["created_at", "project"] as const;
-export const MAX_SEARCH_LENGTH = 255;
-
-export type SortKeyOfReports = (typeof REPORT_SORT_KEYS)[number];
-export type SortKeyOfProjects = (typeof PROJECT_SORT_KEYS)[number];
 
 export function firstValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -32,7 +33,7 @@ export function readParam(params: SearchParamsInput, name: string): string | und
 }
 
 function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | undefined {
-  return value !== undefined && (values as readonly string[]).includes(value) ? (value as T) : undefined;
+  return isOneOf(values, value) ? value : undefined;
 }
 
 // The contract refuses control characters and more than 255 characters in search text and names.
@@ -41,17 +42,19 @@ function text(value: string | undefined): string | undefined {
   return /[\u0000-\u001f\u007f]/.test(value) ? undefined : value;
 }
 
-function perPage(value: string | undefined): number | undefined {
+/** A page size the contract accepts, or undefined. */
+export function perPage(value: string | undefined): number | undefined {
   const n = Number(value);
-  return (PER_PAGE_CHOICES as readonly number[]).includes(n) ? n : undefined;
+  return isOneOf(PER_PAGE_CHOICES, n) ? n : undefined;
 }
 
-function page(value: string | undefined): number | undefined {
+/** A page number the contract accepts, or undefined. */
+export function page(value: string | undefined): number | undefined {
   return value !== undefined && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
 }
 
 /** The query string of a list view (with "?" when not empty), parameters in a stable order. */
-function queryString(query: object, order: readonly string[]): string {
+export function queryString(query: object, order: readonly string[]): string {
   const values = query as Record<string, string | number | undefined>;
   const params = new URLSearchParams();
   for (const name of order) {
@@ -92,29 +95,29 @@ function isDay(value: string | undefined): value is string {
 export function parseWhoWhenPaging(params: SearchParamsInput): WhoWhenPagingQuery {
   const query: WhoWhenPagingQuery = {};
   const user = readParam(params, "user");
-  if (user && user.length <= 320 && !/[\u0000-\u001f\u007f]/.test(user)) query.user = user;
+  if (user && user.length <= MAX_USER_FILTER_LENGTH && !/[\u0000-\u001f\u007f]/.test(user)) query.user = user;
   const from = readParam(params, "from");
   const to = readParam(params, "to");
   if (isDay(from)) query.from = from;
   // A range that ends before it starts finds nothing by definition; keep the start and drop the end.
   if (isDay(to) && !(query.from && to < query.from)) query.to = to;
-  const perPage = Number(readParam(params, "per_page"));
-  if ((PER_PAGE_CHOICES as readonly number[]).includes(perPage)) query.per_page = perPage;
-  const page = readParam(params, "page");
-  if (page && /^[1-9]\d{0,5}$/.test(page)) query.page = Number(page);
+  const size = perPage(readParam(params, "per_page"));
+  if (size !== undefined) query.per_page = size;
+  const number = page(readParam(params, "page"));
+  if (number !== undefined) query.page = number;
   return query;
 }
 
-export const REPORT_DEFAULTS = { sort_by: "id", sort: "desc", per_page: 10, page: 1 } as const;
+export const REPORT_DEFAULTS = { ...DEFAULT_SORT.reports, per_page: DEFAULT_PER_PAGE.reports, page: 1 } as const;
 const REPORT_PARAM_ORDER = ["search", "project", "result", "sort_by", "sort", "per_page", "page"] as const;
 
 export function parseReportListParams(params: SearchParamsInput): ReportListQuery {
   return defined({
     search: text(readParam(params, "search")),
     project: text(readParam(params, "project")),
-    result: oneOf(RESULT_VALUES, readParam(params, "result")),
-    sort_by: oneOf(REPORT_SORT_KEYS, readParam(params, "sort_by")),
-    sort: oneOf(["asc", "desc"] as const, readParam(params, "sort")),
+    result: oneOf(REPORT_RESULTS, readParam(params, "result")),
+    sort_by: oneOf(REPORT_SORT_FIELDS, readParam(params, "sort_by")),
+    sort: oneOf(SORT_DIRECTIONS, readParam(params, "sort")),
     per_page: perPage(readParam(params, "per_page")),
     page: page(readParam(params, "page")),
   });
@@ -127,14 +130,14 @@ export function reportListQueryString(query: ReportListQuery): string {
 // ---------------------------------------------------------------------------------------------------------
 // Projects
 
-export const PROJECT_DEFAULTS = { sort_by: "created_at", sort: "desc", per_page: 10, page: 1 } as const;
+export const PROJECT_DEFAULTS = { ...DEFAULT_SORT.projects, per_page: DEFAULT_PER_PAGE.projects, page: 1 } as const;
 const PROJECT_PARAM_ORDER = ["search", "sort_by", "sort", "per_page", "page"] as const;
 
 export function parseProjectListParams(params: SearchParamsInput): ProjectListQuery {
   return defined({
     search: text(readParam(params, "search")),
-    sort_by: oneOf(PROJECT_SORT_KEYS, readParam(params, "sort_by")),
-    sort: oneOf(["asc", "desc"] as const, readParam(params, "sort")),
+    sort_by: oneOf(PROJECT_SORT_FIELDS, readParam(params, "sort_by")),
+    sort: oneOf(SORT_DIRECTIONS, readParam(params, "sort")),
     per_page: perPage(readParam(params, "per_page")),
     page: page(readParam(params, "page")),
   });

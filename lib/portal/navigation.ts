@@ -1,6 +1,7 @@
 // What the navigation shows: only the areas the user's role may use, and only the upstream areas that are
 // configured. Pure, so the rule is tested without a server; the portal layout calls it.
-import { can, type Permission, type Role } from "@/lib/auth/permissions";
+import { can } from "@/lib/auth/permissions";
+import { type Permission, type Role } from "@/lib/contract/values";
 
 export interface ConfiguredAreas {
   reports: boolean;

@@ -1,23 +1,18 @@
 // The bulk check pages' words and sums, pure so they are tested without a browser: what a pasted list holds
-// (codes, duplicates, codes the normaliser refuses) before it is sent, and how a running job is described.
-//
-// Limits and statuses repeat those of lib/api/schemas.ts on purpose: importing any value from there would put
-// zod in the browser's bundle. tests/portal/purchase-pages.test.ts checks that both agree.
+// (codes, duplicates, codes the normaliser refuses) before it is sent, and how a running job is described. The
+// limits and statuses are the contract's own (lib/contract/values.ts).
+import {
+  BULK_MAX_CODES,
+  RAW_PURCHASE_CODE_MAX_LENGTH,
+  type BulkCodeStatus,
+  type BulkJobStatus,
+} from "@/lib/contract/values";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
-/** Codes one batch may hold, counted before duplicates are merged (BULK_MAX_CODES). */
-export const BULK_CODES_LIMIT = 500;
-/** The longest single code the API takes as sent (room for invisible characters the normaliser removes). */
-export const RAW_CODE_MAX_LENGTH = 1000;
 /** A file bigger than this is not a list of 500 codes, even with other columns. */
 export const BULK_FILE_MAX_BYTES = 2 * 1024 * 1024;
 
-export const JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
-export const CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
-export type CodeStatus = (typeof CODE_STATUSES)[number];
-
-export const JOB_STATUS_LABELS: Record<JobStatus, string> = {
+export const JOB_STATUS_LABELS: Record<BulkJobStatus, string> = {
   queued: "Queued",
   running: "Checking",
   waiting: "Waiting",
@@ -25,7 +20,7 @@ export const JOB_STATUS_LABELS: Record<JobStatus, string> = {
   cancelled: "Cancelled",
 };
 
-export const CODE_STATUS_LABELS: Record<CodeStatus, string> = {
+export const CODE_STATUS_LABELS: Record<BulkCodeStatus, string> = {
   pending: "Not checked yet",
   valid: "Valid",
   invalid: "Invalid",
@@ -33,7 +28,7 @@ export const CODE_STATUS_LABELS: Record<CodeStatus, string> = {
   cancelled: "Cancelled",
 };
 
-export function isFinished(status: JobStatus): boolean {
+export function isFinished(status: BulkJobStatus): boolean {
   return status === "done" || status === "cancelled";
 }
 
@@ -60,14 +55,14 @@ export interface BatchSummary {
 
 /**
  * What a list holds, counted as the gateway will count it: two codes are the same when they clean to the
- * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk-store.ts's prepareBatch.
+ * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk/batch.ts's prepareBatch.
  */
 export function summariseBatch(codes: readonly string[]): BatchSummary {
   const seen = new Set<string>();
   const refused: RefusedCode[] = [];
   let tooLong = 0;
   codes.forEach((raw, index) => {
-    if (raw.length > RAW_CODE_MAX_LENGTH) tooLong = tooLong || index + 1;
+    if (raw.length > RAW_PURCHASE_CODE_MAX_LENGTH) tooLong = tooLong || index + 1;
     const result = normalisePurchaseCode(raw);
     const key = result.ok ? result.code : raw.trim();
     if (seen.has(key)) return;
@@ -77,9 +72,9 @@ export function summariseBatch(codes: readonly string[]): BatchSummary {
   const summary = { entered: codes.length, duplicates: codes.length - seen.size, distinct: seen.size, refused };
   let problem: string | null = null;
   if (codes.length === 0) problem = "Paste at least one purchase code, or choose a file.";
-  else if (codes.length > BULK_CODES_LIMIT)
-    problem = `That is ${codes.length} codes; one check takes at most ${BULK_CODES_LIMIT}. Split the list and check the rest afterwards.`;
-  else if (tooLong) problem = `Code ${tooLong} is longer than ${RAW_CODE_MAX_LENGTH} characters, so it cannot be a purchase code. Check what was pasted.`;
+  else if (codes.length > BULK_MAX_CODES)
+    problem = `That is ${codes.length} codes; one check takes at most ${BULK_MAX_CODES}. Split the list and check the rest afterwards.`;
+  else if (tooLong) problem = `Code ${tooLong} is longer than ${RAW_PURCHASE_CODE_MAX_LENGTH} characters, so it cannot be a purchase code. Check what was pasted.`;
   return { ...summary, problem };
 }
 
@@ -91,7 +86,7 @@ export function describeBatch(summary: Pick<BatchSummary, "entered" | "duplicate
 }
 
 /** "about 3 min left", "less than a minute left"; null when there is nothing to estimate. */
-export function timeLeftText(etaSeconds: number | null, status: JobStatus): string | null {
+export function timeLeftText(etaSeconds: number | null, status: BulkJobStatus): string | null {
   if (isFinished(status)) return null;
   if (etaSeconds === null) return "Estimating the time left";
   if (etaSeconds < 60) return "Less than a minute left";
@@ -103,7 +98,7 @@ export function timeLeftText(etaSeconds: number | null, status: JobStatus): stri
 }
 
 export interface JobCounts {
-  status: JobStatus;
+  status: BulkJobStatus;
   total: number;
   done: number;
   valid: number;
@@ -141,11 +136,8 @@ export function statusAnnouncement(job: JobCounts): string {
 }
 
 /** Counts of results by status, for the results filter's labels. */
-export function countByStatus(results: ReadonlyArray<{ status: CodeStatus }>): Record<CodeStatus, number> {
-  const counts: Record<CodeStatus, number> = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
+export function countByStatus(results: ReadonlyArray<{ status: BulkCodeStatus }>): Record<BulkCodeStatus, number> {
+  const counts: Record<BulkCodeStatus, number> = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
   for (const result of results) counts[result.status] += 1;
   return counts;
 }
-
-/** A bulk job's id as the API gives it (a UUID); the same rule as BulkJobIdParamsSchema. */
-export const BULK_JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -6,41 +6,28 @@
 // only a keyed hash of codes, and a URL ends up in browser history, shared links, downloads and proxies' access
 // logs. The code goes only into the body of POST /api/purchases/history/search (and .../search.csv), which the
 // gateway hashes at once.
-import { parseWhoWhenPaging, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
+import { DEFAULT_PER_PAGE, isOneOf, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 
-/** The same values as PURCHASE_OUTCOMES in lib/api/schemas.ts (tests/portal/purchase-pages.test.ts checks). */
-export const HISTORY_OUTCOMES = ["valid", "invalid", "failed"] as const;
-export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
+import { parseWhoWhenPaging, queryString, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
 
 export interface HistoryViewQuery extends WhoWhenPagingQuery {
-  outcome?: HistoryOutcome;
+  outcome?: PurchaseOutcome;
   item_id?: number;
 }
 
-export const HISTORY_DEFAULT_PER_PAGE = 25;
 const FILTER_ORDER = ["outcome", "item_id", "user", "from", "to"] as const;
 
 export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery {
   const query: HistoryViewQuery = parseWhoWhenPaging(params);
   const outcome = readParam(params, "outcome");
-  if (outcome && (HISTORY_OUTCOMES as readonly string[]).includes(outcome)) query.outcome = outcome as HistoryOutcome;
+  if (isOneOf(PURCHASE_OUTCOMES, outcome)) query.outcome = outcome;
   const itemId = readParam(params, "item_id");
   if (itemId && /^[1-9]\d{0,14}$/.test(itemId)) query.item_id = Number(itemId);
   return query;
 }
 
 function build(query: HistoryViewQuery, paging: boolean): string {
-  const params = new URLSearchParams();
-  for (const name of FILTER_ORDER) {
-    const value = query[name];
-    if (value !== undefined && value !== "") params.set(name, String(value));
-  }
-  if (paging) {
-    if (query.per_page !== undefined) params.set("per_page", String(query.per_page));
-    if (query.page !== undefined) params.set("page", String(query.page));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : "";
+  return queryString(query, paging ? [...FILTER_ORDER, "per_page", "page"] : FILTER_ORDER);
 }
 
 /** The page's own query string (never a code). */
@@ -50,7 +37,7 @@ export function historyQueryString(query: HistoryViewQuery): string {
 
 /** GET /api/purchases/history with the view's filters and its page (never a code). */
 export function historyApiPath(query: HistoryViewQuery): string {
-  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? HISTORY_DEFAULT_PER_PAGE }, true)}`;
+  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory }, true)}`;
 }
 
 /** GET /api/purchases/history.csv: the same filters, every page (never a code). */
@@ -64,7 +51,7 @@ export const HISTORY_SEARCH_CSV_PATH = "/api/purchases/history/search.csv";
 /** The body of POST /api/purchases/history/search(.csv): the code searched for, the view's filters and page. */
 export interface HistorySearchBody {
   code: string;
-  outcome?: HistoryOutcome;
+  outcome?: PurchaseOutcome;
   item_id?: number;
   user?: string;
   from?: string;
@@ -79,9 +66,9 @@ export function historySearchBody(query: HistoryViewQuery, code: string): Histor
     const value = query[name];
     if (value !== undefined && value !== "") (body as unknown as Record<string, unknown>)[name] = value;
   }
-  body.per_page = query.per_page ?? HISTORY_DEFAULT_PER_PAGE;
+  body.per_page = query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory;
   if (query.page !== undefined) body.page = query.page;
   return body;
 }
 
-export const OUTCOME_LABELS: Record<HistoryOutcome, string> = { valid: "Valid", invalid: "Invalid", failed: "Failed" };
+export const OUTCOME_LABELS: Record<PurchaseOutcome, string> = { valid: "Valid", invalid: "Invalid", failed: "Failed" };

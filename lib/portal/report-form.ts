@@ -1,5 +1,5 @@
 // The checks the report forms make in the browser before sending, with the same rules as the gateway
-// (lib/api/schemas.ts), so a person hears about a mistake at once; the gateway checks again and its field
+// (lib/contract/reports.ts), so a person hears about a mistake at once; the gateway checks again and its field
 // errors are shown the same way. Pure.
 export type PrivacyValue = 0 | 1 | 2;
 

@@ -1,22 +1,28 @@
 // The URL as the state of a list view, for client components. Two ways to move:
-// - "shallow" (reports, projects): history.pushState/replaceState. Next's router follows these (useSearchParams
-//   updates), the server is not asked again, and the view fetches its rows from /api with SWR, keeping the
-//   previous rows on screen meanwhile.
+// - "shallow" (reports, projects): window.history.pushState/replaceState, as Next documents it ("Using the native
+//   History API": the calls integrate with the router, so usePathname and useSearchParams follow), the server is
+//   not asked again, and the view fetches its rows from /api with SWR, keeping the previous rows meanwhile.
 // - "server" (items, filtered and paged in the portal): router.push/replace inside a transition, so the server
 //   renders the next page while the current one stays; `pending` says it is loading.
 // Either way every view is a real URL: reload and shared links reproduce it, Back returns to the previous view.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useMemo, useTransition } from "react";
+import { useCallback, useEffect, useMemo, useRef, useTransition, type RefObject } from "react";
 
 export type ListNavigationMode = "shallow" | "server";
 
 /**
- * Next's router follows history.pushState/replaceState only once it has wrapped them, in an effect that runs
- * after hydration. A click made while the page hydrates can be replayed before that: the URL would change and
- * the view would not. Until the wrapper is in place, a shallow move is made as a server navigation instead.
+ * Whether the component has mounted. Next's router takes in the native history calls from an effect of its root;
+ * a click made while the page hydrates can be replayed before that, and would change the URL without the view.
+ * React runs a commit's effects in one pass, children first: once this component's first effect has run, the
+ * router's root has run its own (in the same pass, or in an earlier commit). Until then a shallow move is made as
+ * a server navigation instead.
  */
-function routerFollowsHistory(): boolean {
-  return !Function.prototype.toString.call(window.history.pushState).includes("[native code]");
+function useMounted(): RefObject<boolean> {
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+  }, []);
+  return mounted;
 }
 
 export interface ListUrl<Q> {
@@ -39,6 +45,7 @@ export function useListUrl<Q>(
   const searchParams = useSearchParams();
   const pathname = usePathname();
   const router = useRouter();
+  const mounted = useMounted();
   const [pending, startTransition] = useTransition();
 
   const query = useMemo(() => parse(new URLSearchParams(searchParams.toString())), [parse, searchParams]);
@@ -48,14 +55,14 @@ export function useListUrl<Q>(
     (next: Q, how: "push" | "replace") => {
       const href = hrefFor(next);
       if (href === `${window.location.pathname}${window.location.search}`) return;
-      if (mode === "shallow" && routerFollowsHistory()) {
+      if (mode === "shallow" && mounted.current) {
         if (how === "push") window.history.pushState(null, "", href);
         else window.history.replaceState(null, "", href);
       } else {
         startTransition(() => (how === "push" ? router.push(href, { scroll: false }) : router.replace(href, { scroll: false })));
       }
     },
-    [hrefFor, mode, router],
+    [hrefFor, mode, router, mounted],
   );
 
   return {

@@ -4,26 +4,20 @@
 import "server-only";
 
 import type { ExpressionBuilder } from "kysely";
-import type { z } from "zod";
 
-import { ApiError } from "@/lib/api/errors";
-import type {
-  Purchase,
-  PurchaseHistoryEntry,
-  PurchaseHistoryQuery,
-  PurchaseHistorySummarySchema,
-  PurchaseOutcome,
-} from "@/lib/api/schemas";
-import { hashPurchaseCode, purchaseCodeLast4 } from "@/lib/auth/audit";
-import { normalizeEmail } from "@/lib/auth/fields";
+import { hashPurchaseCode } from "@/lib/auth/audit";
+import { normalizeEmail } from "@/lib/contract/accounts";
+import { timeBound } from "@/lib/contract/common";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
+import type { PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
 import { CSV_BOM, csvLine } from "./csv";
+import { PurchaseCodeRefused } from "./errors";
 import { normalisePurchaseCode } from "./normalise";
-
-export type PurchaseHistorySummary = z.infer<typeof PurchaseHistorySummarySchema>;
 
 export interface PurchaseCheckRecordInput {
   /** When the check was answered; now when absent. */
@@ -41,9 +35,6 @@ export interface PurchaseCheckRecordInput {
   bulkJobId?: string | null;
   requestId?: string | null;
 }
-
-// The characters of a code the history shows: the same rule as the audit log's (lib/auth/audit.ts).
-export { purchaseCodeLast4 };
 
 export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
   if (input.code === "") throw new RangeError("recordPurchaseCheck: the code is empty");
@@ -111,15 +102,6 @@ interface ResolvedFilters {
   codeHash?: string;
 }
 
-const DAY_MS = 86_400_000;
-const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A bare date means the whole UTC day (from its first millisecond, to its last), like the audit log. */
-function instant(value: string, side: "start" | "end"): string {
-  const time = Date.parse(value);
-  return new Date(BARE_DATE.test(value) && side === "end" ? time + DAY_MS - 1 : time).toISOString();
-}
-
 /**
  * The filters as the store applies them. A `code` is cleaned like a check and looked up by its hash; a code the
  * normaliser refuses could never have been checked, so it is the client's mistake: 400 with the reason in
@@ -130,12 +112,12 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.outcome !== undefined) resolved.outcome = filters.outcome;
   if (filters.item_id !== undefined) resolved.itemId = filters.item_id;
   if (filters.user !== undefined && filters.user.trim() !== "") resolved.user = filters.user.trim();
-  if (filters.from !== undefined) resolved.from = instant(filters.from, "start");
-  if (filters.to !== undefined) resolved.to = instant(filters.to, "end");
+  if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start").toISOString();
+  if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end").toISOString();
   if (filters.code !== undefined) {
     const cleaned = normalisePurchaseCode(filters.code);
     if (!cleaned.ok) {
-      throw new ApiError("invalid_input", "Invalid field: code. See fields for details.", { fields: { code: cleaned.reason } });
+      throw new PurchaseCodeRefused("code", cleaned.reason);
     }
     resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
   }

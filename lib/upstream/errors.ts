@@ -2,7 +2,7 @@
 // never a URL with its query, a header value or a key — and it carries no `cause`, so nothing from the network
 // stack (which may quote a URL or header) can ride along into a log or a response.
 import { hasBrand } from "@/lib/brand";
-import type { Area } from "@/lib/config/areas";
+import type { Area } from "@/lib/contract/areas";
 
 export type UpstreamErrorKind =
   /** No answer within UPSTREAM_TIMEOUT_MS (headers and body included). */

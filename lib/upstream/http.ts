@@ -7,7 +7,8 @@
 // body is read with a byte cap; JSON parsing is guarded.
 import "server-only";
 
-import type { Area } from "@/lib/config/areas";
+import type { Area } from "@/lib/contract/areas";
+import { retryAfterMs } from "@/lib/contract/retry-after";
 import { recordUpstreamCall } from "@/lib/log";
 import { readCappedText } from "@/lib/read-capped";
 
@@ -175,6 +176,5 @@ function toUpstreamError(error: unknown, request: UpstreamRequest, status: numbe
 /** The upstream's Retry-After, when it is a well-formed one (seconds or an HTTP date), to pass on to our client. */
 export function retryAfterOf(headers: Headers): string | undefined {
   const value = headers.get("retry-after")?.trim();
-  if (!value) return undefined;
-  return /^\d{1,7}$/.test(value) || /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value) ? value : undefined;
+  return retryAfterMs(value) === null ? undefined : value;
 }

@@ -7,7 +7,8 @@ import "server-only";
 
 import type { z } from "zod";
 
-import type { Account, Item, PurchaseValidation } from "@/lib/api/schemas";
+import type { Account, Item } from "@/lib/contract/items";
+import type { PurchaseValidation } from "@/lib/contract/purchases";
 import type { ItemsAreaConfig } from "@/lib/config/env";
 
 import { UpstreamError } from "./errors";

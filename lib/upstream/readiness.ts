@@ -11,8 +11,8 @@ import "server-only";
 
 import { createHash, timingSafeEqual } from "node:crypto";
 
-import type { Readiness } from "@/lib/api/schemas";
-import type { Area } from "@/lib/config/areas";
+import type { Readiness } from "@/lib/contract/health";
+import type { Area } from "@/lib/contract/areas";
 
 import { isCircuitOpenError, isUpstreamError } from "./errors";
 import type { Upstreams } from "./index";

@@ -1,18 +1,12 @@
 // Client of area A, the reports API: one typed function per documented operation. Inputs arrive validated
-// (lib/api/schemas.ts); answers leave as contract objects. Laravel conventions fill the document's gaps:
+// (lib/contract); answers leave as contract objects. Laravel conventions fill the document's gaps:
 // Bearer key, `Accept: application/json`, form-urlencoded bodies, `page` for the page number, update by PUT.
 // Reads go through the area's policy (cache, single flight); every change declares what it makes stale.
 import "server-only";
 
-import type {
-  Page,
-  Project,
-  ProjectListQuery,
-  Report,
-  ReportCreateInput,
-  ReportListQuery,
-  ReportUpdateInput,
-} from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { Project, ProjectListQuery } from "@/lib/contract/projects";
+import type { Report, ReportCreateInput, ReportListQuery, ReportUpdateInput } from "@/lib/contract/reports";
 import type { ReportsAreaConfig } from "@/lib/config/env";
 
 import { UpstreamError } from "./errors";

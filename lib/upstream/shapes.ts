@@ -1,4 +1,4 @@
-// What the upstreams may send, and how it becomes Gatehouse's contract objects (lib/api/schemas.ts).
+// What the upstreams may send, and how it becomes Gatehouse's contract objects (lib/contract).
 //
 // The upstream document shows field names but no envelopes, statuses or value formats. Both areas look like
 // PHP/Laravel APIs, so these schemas accept what such an API plausibly returns, and normalise it:
@@ -11,15 +11,12 @@
 // Accepted envelopes are named and listed next to each parser below; anything else is a bad_response (502).
 import { z } from "zod";
 
-import {
-  REPORT_RESULTS,
-  type Account,
-  type Item,
-  type Page,
-  type Project,
-  type Purchase,
-  type Report,
-} from "@/lib/api/schemas";
+import { REPORT_RESULTS } from "@/lib/contract/values";
+import { type Account, type Item } from "@/lib/contract/items";
+import { type Page } from "@/lib/contract/common";
+import { type Project } from "@/lib/contract/projects";
+import { type Purchase } from "@/lib/contract/purchases";
+import { type Report } from "@/lib/contract/reports";
 
 // ---------------------------------------------------------------------------------------------------------
 // Lenient scalars

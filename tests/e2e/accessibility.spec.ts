@@ -1,7 +1,7 @@
 // axe finds no serious or critical violation on any page, in light and in dark mode; a screenshot of each.
 import type { Page } from "@playwright/test";
 
-import { as, checkBothThemes, expect, seriousViolations, shot, test } from "./support/fixtures";
+import { as, checkBothThemes, expect, seriousViolations, shot, test } from "@/tests/support/e2e/fixtures";
 
 const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) => Promise<void> }[] = [
   { path: "/", heading: "Dashboard" },

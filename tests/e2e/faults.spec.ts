@@ -1,5 +1,5 @@
 // An upstream that fails shows what failed and what to try, with a retry — never a blank page or a crash.
-import { as, expect, sandbox, shot, test } from "./support/fixtures";
+import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());

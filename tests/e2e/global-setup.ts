@@ -4,9 +4,9 @@ import { mkdirSync } from "node:fs";
 
 import { request, type APIRequestContext } from "@playwright/test";
 
-import type { Role } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/contract/values";
 
-import { ADMIN, AUTH_DIR, authFile, PORTAL_URL, SIGN_OUT_USER, USERS } from "./support/settings";
+import { ADMIN, AUTH_DIR, authFile, PORTAL_URL, SIGN_OUT_USER, USERS } from "@/tests/support/e2e/settings";
 
 const CSRF = { "X-CSRF": "1" };
 

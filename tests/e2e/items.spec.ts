@@ -1,6 +1,6 @@
 // Items, browsed as a person does: search, category, sort, pages; an item's media by kind (audio, video,
 // screenshots); and the seller account.
-import { as, expect, shot, test } from "./support/fixtures";
+import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("viewer") });
 

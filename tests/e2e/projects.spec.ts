@@ -1,5 +1,5 @@
 // Projects: search, sort, page size, each project's reports, and deleting a project with its reports.
-import { as, expect, sandbox, shot, test } from "./support/fixtures";
+import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());

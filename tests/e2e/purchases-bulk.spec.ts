@@ -2,7 +2,7 @@
 // watch it finish, read the results, download the CSV; read the list from a .txt or .csv file; cancel a slow
 // job; come back to a job that is still running; a 429 from the item service said in words; axe in light and
 // dark. (The hourly bulk allowance is not exhausted here: the browser tests' portal sets it out of reach, and
-// tests/purchases/bulk*.test.ts prove its refusal through the API.)
+// tests/http/api/purchases/bulk*.test.ts prove its refusal through the API.)
 import { readFileSync } from "node:fs";
 
 import type { Page } from "@playwright/test";
@@ -10,7 +10,7 @@ import type { Page } from "@playwright/test";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { seedSellers } from "@/lib/sandbox/seed";
 
-import { as, checkBothThemes, expect, sandbox, shot, test } from "./support/fixtures";
+import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 

@@ -7,7 +7,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { as, checkBothThemes, expect, shot, test } from "./support/fixtures";
+import { as, checkBothThemes, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
 const CSRF = { "X-CSRF": "1" };
 const runId = Date.now().toString(16).slice(-8).padStart(8, "0");

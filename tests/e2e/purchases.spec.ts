@@ -1,7 +1,7 @@
 // Purchase codes checked as a seller does: valid with active support, expired support, no support, invalid;
 // a pasted code with an invisible character or a full-width digit (cleaned, and the seller told), a look-alike
 // letter (refused before any request, naming the character); what the history knew; once by keyboard alone.
-import { as, expect, shot, test } from "./support/fixtures";
+import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("support") });
 

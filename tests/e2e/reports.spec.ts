@@ -1,6 +1,6 @@
 // The reports list and a report's life: search, filter, sort, page size and page in the URL (reload and Back
 // reproduce the view); open, create (also with a password), change privacy, regenerate, delete.
-import { as, expect, sandbox, shot, test } from "./support/fixtures";
+import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());

@@ -1,5 +1,5 @@
 // Each role sees only what it may use; a viewer who calls the API anyway is refused.
-import { as, expect, test } from "./support/fixtures";
+import { as, expect, test } from "@/tests/support/e2e/fixtures";
 
 const navLinks = async (page: import("@playwright/test").Page) =>
   page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();

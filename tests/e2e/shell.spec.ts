@@ -1,6 +1,6 @@
 // The portal's frame: the theme toggle (remembered, and applied before paint by the nonce'd script, which the
 // CSP would block without its nonce), the skip link, and the current section marked in the navigation.
-import { as, expect, test } from "./support/fixtures";
+import { as, expect, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("viewer"), colorScheme: "light" });
 

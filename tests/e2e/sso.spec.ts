@@ -4,12 +4,12 @@
 // that removes a group waits for the page to change, not for an hour.
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
-import { freePort } from "../support/gateway";
-import { ADMIN_GROUP, IDP_USERS, ssoEnv, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "../support/oidc-provider";
+import { freePort } from "@/tests/support/processes";
+import { ADMIN_GROUP, IDP_USERS, ssoEnv, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
 
-import { checkBothThemes, shot } from "./support/fixtures";
-import { startPortal, waitUntilReady, type RunningPortal } from "./support/portal";
-import { ADMIN } from "./support/settings";
+import { checkBothThemes, shot } from "@/tests/support/e2e/fixtures";
+import { startPortal, waitUntilReady, type RunningPortal } from "@/tests/support/e2e/portal";
+import { ADMIN } from "@/tests/support/e2e/settings";
 
 let idp: TestProvider;
 let portal: RunningPortal;

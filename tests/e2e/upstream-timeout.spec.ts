@@ -4,11 +4,11 @@
 // (10 s in production) costs a second here.
 import { expect, test, type Page } from "@playwright/test";
 
-import { PAGES_AFTER_A_TIMEOUT } from "../support/failure-pages";
-import { freePort } from "../support/gateway";
+import { PAGES_AFTER_A_TIMEOUT } from "@/tests/support/failure-pages";
+import { freePort } from "@/tests/support/processes";
 
-import { startPortal, waitUntilReady, type RunningPortal } from "./support/portal";
-import { ADMIN } from "./support/settings";
+import { startPortal, waitUntilReady, type RunningPortal } from "@/tests/support/e2e/portal";
+import { ADMIN } from "@/tests/support/e2e/settings";
 
 let portal: RunningPortal;
 

@@ -5,17 +5,14 @@
 // Every gateway gets accounts unless the test's environment says otherwise: a session secret, a first admin
 // (TEST_ADMIN) and its own temporary SQLite store. The API needs a session: `await gateway.signIn("viewer")`
 // returns a client whose requests carry that user's cookie and, on POST/PUT/PATCH/DELETE, `X-CSRF: 1`.
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import type { Role } from "@/lib/auth/permissions";
-import { VARIABLE_NAMES } from "@/lib/config/variables";
+import type { Role } from "@/lib/contract/values";
 
 import { assertNoCanary, CANARY } from "./canary";
+import { assertBuilt, freePort, nextStart, ROOT, untilHealthy, type Spawned } from "./processes";
 import type { TestSandbox } from "./sandbox";
 
 export interface RecordedResponse {
@@ -77,8 +74,6 @@ export interface GatewayResponse {
 
 export type LogLine = Record<string, unknown> & { msg?: string; request_id?: string };
 
-const NEXT_BIN = path.join("node_modules", ".bin", "next");
-
 /** The first admin of every test gateway (ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const TEST_ADMIN: Credentials = { email: "admin@gatehouse.test", password: "admin password for tests" };
 /** The password of the users signIn(role) creates. */
@@ -95,7 +90,7 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
     ITEMS_API_BASE_URL: sandbox.itemsBaseUrl,
     ITEMS_API_KEY: CANARY.items,
     // One upstream exchange per request, as these tests count them: no retries, no breaker, no cache
-    // (tests/resilience turns them on).
+    // (tests/unit/lib/upstream/policy and tests/http/server/resilience.test.ts turn them on).
     UPSTREAM_RETRIES: "0",
     UPSTREAM_BREAKER_FAILURES: "0",
     UPSTREAM_CACHE_REPORTS_TTL_MS: "0",
@@ -103,55 +98,6 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
     ...extra,
   };
 }
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function assertBuilt(): void {
-  if (!existsSync(path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID"))) {
-    throw new Error("No build found in .next: run `npx tsx tests/support/build.ts` before the gateway HTTP tests.");
-  }
-}
-
-/** Variables of the gateway's configuration, removed from the inherited environment so each test states its own. */
-const GATEWAY_VARIABLES = [
-  "GATEHOUSE_DEMO",
-  "DEMO_DATA_DIR",
-  "ALLOWED_HOSTS",
-  "REPORTS_API_BASE_URL",
-  "REPORTS_API_KEY",
-  "ITEMS_API_BASE_URL",
-  "ITEMS_API_KEY",
-  "ITEMS_API_KEY_LOCATION",
-  "UPSTREAM_TIMEOUT_MS",
-  "SANDBOX_PORT",
-  "SANDBOX_DATA_DIR",
-  "DATABASE_URL",
-  "SESSION_SECRET",
-  "SESSION_ABSOLUTE_TIMEOUT_HOURS",
-  "SESSION_IDLE_TIMEOUT_MINUTES",
-  "ADMIN_EMAIL",
-  "ADMIN_PASSWORD",
-  "PURCHASE_CODE_HASH_KEY",
-  "TRUST_PROXY",
-  "PUBLIC_ORIGIN",
-  "PURCHASE_RATE_LIMIT_PER_USER",
-  "PURCHASE_RATE_LIMIT_PER_IP",
-  "PURCHASE_BULK_LIMIT_PER_HOUR",
-  "METRICS_TOKEN",
-  ...VARIABLE_NAMES.filter((name) => name.startsWith("OIDC_")),
-  "PASSWORD_LOGIN",
-  "BREAK_GLASS_EMAIL",
-];
 
 /**
  * The test's environment over the accounts defaults: a key the test names (even as undefined, to leave it
@@ -194,35 +140,6 @@ function withSessionCookie(cookieHeader: string | null, session: string): string
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-function spawnNext(env: Record<string, string | undefined>, port: number): { child: ChildProcess; lines: string[] } {
-  const inherited = { ...process.env };
-  for (const name of GATEWAY_VARIABLES) delete inherited[name];
-  const child = spawn(NEXT_BIN, ["start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...inherited, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const lines: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = "";
-    stream?.setEncoding("utf8");
-    stream?.on("data", (chunk: string) => {
-      pending += chunk;
-      const parts = pending.split("\n");
-      pending = parts.pop() ?? "";
-      lines.push(...parts);
-    });
-    stream?.on("end", () => {
-      if (pending) lines.push(pending);
-    });
-  }
-  return { child, lines };
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
-  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -234,46 +151,23 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
   const { env, tempDir } = await withAccounts(testEnv);
   const port = chosenPort ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const { child, lines } = spawnNext(env, port);
+  const server: Spawned = nextStart(ROOT, port, env);
   const recorded: RecordedResponse[] = [];
 
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited(child);
-      clearTimeout(timer);
-    }
+    await server.stop();
     if (tempDir) await rm(tempDir, { recursive: true, force: true });
   };
 
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      throw new Error(`next start exited with ${child.exitCode} before it was ready:\n${lines.join("\n")}`);
-    }
-    try {
-      const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`next start was not ready within 60 s:\n${lines.join("\n")}`);
-    }
-    await sleep(100);
+  try {
+    await untilHealthy(url, server);
+  } catch (error) {
+    await stop();
+    throw error;
   }
 
-  const logLines = (): LogLine[] =>
-    lines.flatMap((line) => {
-      if (!line.startsWith("{")) return [];
-      try {
-        return [JSON.parse(line) as LogLine];
-      } catch {
-        return [];
-      }
-    });
+  const lines = () => server.lines();
+  const logLines = (): LogLine[] => server.logLines() as LogLine[];
 
   async function request(pathname: string, init?: RequestInit): Promise<GatewayResponse> {
     const res = await fetch(url + pathname, { redirect: "manual", ...init });
@@ -295,11 +189,20 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
   }
 
   async function signInWith(credentials: Credentials): Promise<SignedInClient> {
-    const res = await request("/api/auth/login", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRF": "1" },
-      body: JSON.stringify(credentials),
-    });
+    const send = () =>
+      request("/api/auth/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+        body: JSON.stringify(credentials),
+      });
+    // Sign-ins started together queue for the few password-hashing slots; on a loaded machine the server may
+    // answer 503 server_busy with Retry-After. A client does as it says, and so does this fixture (signing in is
+    // not what the calling test is about; tests of the hashing cap call the route themselves).
+    let res = await send();
+    for (let attempt = 0; attempt < 5 && res.status === 503 && res.json?.error?.code === "server_busy"; attempt++) {
+      await sleep(Number(res.headers.get("retry-after") ?? "1") * 1000);
+      res = await send();
+    }
     const cookie = sessionCookieFrom(res.headers);
     if (res.status !== 200 || !cookie) throw new Error(`sign-in as ${credentials.email} failed: ${res.status} ${res.text}`);
     let session = cookie;
@@ -349,7 +252,7 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
     async signIn(who) {
       return signInWith(typeof who === "string" ? await credentialsFor(who) : who);
     },
-    output: () => [...lines],
+    output: lines,
     logLines,
     async logLineFor(requestId) {
       for (let i = 0; i < 50; i++) {
@@ -364,7 +267,7 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
         assertNoCanary(r.body, `the body of ${r.method} ${r.path} (${r.status})`);
         assertNoCanary(JSON.stringify(r.headers), `the headers of ${r.method} ${r.path} (${r.status})`);
       }
-      lines.forEach((line, i) => assertNoCanary(line, `output line ${i + 1} of the gateway`));
+      lines().forEach((line, i) => assertNoCanary(line, `output line ${i + 1} of the gateway`));
     },
     stop,
   };
@@ -374,11 +277,10 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
 export async function startGatewayExpectingFailure(testEnv: Record<string, string | undefined>): Promise<{ code: number | null; output: string[] }> {
   assertBuilt();
   const { env, tempDir } = await withAccounts(testEnv);
-  const { child, lines } = spawnNext(env, await freePort());
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const code = await exited(child);
+  const server = nextStart(ROOT, await freePort(), env);
+  const timer = setTimeout(() => server.child.kill("SIGKILL"), 60_000);
+  const code = await server.exited;
   clearTimeout(timer);
-  await sleep(50); // let the streams flush their last lines
   if (tempDir) await rm(tempDir, { recursive: true, force: true });
-  return { code, output: lines };
+  return { code, output: server.lines() };
 }

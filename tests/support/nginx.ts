@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { freePort } from "./gateway";
+import { freePort } from "./processes";
 
 export interface TestNginx {
   url: string;

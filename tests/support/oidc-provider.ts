@@ -10,7 +10,7 @@ import type { Socket } from "node:net";
 import type { Configuration, KoaContextWithOIDC } from "oidc-provider";
 
 import { CANARY } from "./canary";
-import { freePort } from "./gateway";
+import { freePort } from "./processes";
 
 export interface TestIdpUser {
   /** The provider's stable id for him (the `sub` claim); Gatehouse matches users by it. */

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
+import { createServer } from "node:net";
 import path from "node:path";
 
 import { VARIABLE_NAMES } from "@/lib/config/variables";
@@ -100,6 +101,19 @@ export function nextStart(cwd: string, port: number, env: Record<string, string 
 /** `npm run users -- …` against the store `env` names. */
 export function usersCli(cwd: string, args: string[], env: Record<string, string | undefined>): Spawned {
   return spawnCommand(path.join(BIN, "tsx"), ["--conditions=react-server", path.join(ROOT, "lib/cli/users.ts"), ...args], { cwd, env });
+}
+
+/** A port nothing listens on now, on 127.0.0.1, for a server the test starts. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export function assertBuilt(): void {

@@ -7,7 +7,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { freePort } from "./gateway";
+import { freePort } from "./processes";
 
 export interface TestRedis {
   url: string;

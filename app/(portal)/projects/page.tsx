@@ -3,7 +3,8 @@ import type { Metadata } from "next";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
-import type { Page, Project } from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { Project } from "@/lib/contract/projects";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";

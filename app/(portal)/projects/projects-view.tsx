@@ -15,19 +15,14 @@ import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import { useToast } from "@/components/ui/toast";
-import type { Page, Project, ProjectListQuery } from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { Project, ProjectListQuery } from "@/lib/contract/projects";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import {
-  parseProjectListParams,
-  PROJECT_DEFAULTS,
-  projectListQueryString,
-  withChanges,
-  type SortKeyOfProjects,
-} from "@/lib/portal/list-params";
+import { parseProjectListParams, PROJECT_DEFAULTS, projectListQueryString, withChanges } from "@/lib/portal/list-params";
+import { type ProjectSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ListPages } from "../list-pages";
-import styles from "../lists.module.css";
+import { ClearFilters, ListPages } from "../list-pages";
 
 export interface ProjectsViewProps {
   initialKey: string;
@@ -55,7 +50,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
       ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
       : null;
 
-  const columns: Column<Project, SortKeyOfProjects>[] = [
+  const columns: Column<Project, ProjectSortField>[] = [
     {
       id: "name",
       header: "Name",
@@ -118,17 +113,9 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
         <PerPageSelect value={query.per_page ?? PROJECT_DEFAULTS.per_page} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {query.search ? (
-        <p className={styles.clear}>
-          <Link
-            href={url.hrefFor({})}
-            onNavigate={(event) => {
-              event.preventDefault();
-              url.push({});
-            }}
-          >
-            Clear the search
-          </Link>
-        </p>
+        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
+          Clear the search
+        </ClearFilters>
       ) : null}
 
       <p role="status" className="visually-hidden">

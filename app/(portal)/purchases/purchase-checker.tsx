@@ -8,7 +8,7 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
-import type { PurchaseCheck } from "@/lib/api/schemas";
+import type { PurchaseCheck } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 

@@ -10,7 +10,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { SafeLink } from "@/components/ui/safe-link";
 import { SupportStatus } from "@/components/ui/support-status";
-import type { PurchaseCheck } from "@/lib/api/schemas";
+import type { PurchaseCheck } from "@/lib/contract/purchases";
 
 import styles from "./purchases.module.css";
 

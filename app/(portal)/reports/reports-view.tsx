@@ -14,19 +14,14 @@ import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge"
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { Toolbar } from "@/components/ui/toolbar";
-import type { Page, Report, ReportListQuery } from "@/lib/api/schemas";
+import type { Page } from "@/lib/contract/common";
+import type { Report, ReportListQuery } from "@/lib/contract/reports";
 import { ApiRequestError } from "@/lib/portal/api-client";
-import {
-  parseReportListParams,
-  REPORT_DEFAULTS,
-  reportListQueryString,
-  RESULT_VALUES,
-  withChanges,
-  type SortKeyOfReports,
-} from "@/lib/portal/list-params";
+import { parseReportListParams, REPORT_DEFAULTS, reportListQueryString, withChanges } from "@/lib/portal/list-params";
+import { REPORT_RESULTS, type ReportSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ListPages } from "../list-pages";
+import { ClearFilters, ListPages } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ReportsViewProps {
@@ -38,7 +33,7 @@ export interface ReportsViewProps {
   projects: readonly string[];
 }
 
-const COLUMNS: ReadonlyArray<Column<Report, SortKeyOfReports>> = [
+const COLUMNS: ReadonlyArray<Column<Report, ReportSortField>> = [
   {
     id: "url",
     header: "URL",
@@ -61,7 +56,7 @@ const COLUMNS: ReadonlyArray<Column<Report, SortKeyOfReports>> = [
   { id: "project", header: "Project", wrap: "wrap", cell: (report) => report.project ?? <span className={styles.muted}>None</span> },
 ];
 
-const RESULT_OPTIONS = RESULT_VALUES.map((value) => ({ value, label: RESULT_LABELS[value] }));
+const RESULT_OPTIONS = REPORT_RESULTS.map((value) => ({ value, label: RESULT_LABELS[value] }));
 
 export function ReportsView({ initialKey, initialPage, initialFailure, projects }: ReportsViewProps) {
   const url = useListUrl<ReportListQuery>(parseReportListParams, reportListQueryString, "shallow");
@@ -113,14 +108,9 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         <PerPageSelect value={perPage} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {filtered ? (
-        <p className={styles.clear}>
-          <Link href={url.hrefFor({})} onNavigate={(event) => {
-            event.preventDefault();
-            url.push({});
-          }}>
-            Clear search and filters
-          </Link>
-        </p>
+        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
+          Clear search and filters
+        </ClearFilters>
       ) : null}
 
       <p role="status" className="visually-hidden">

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 // Liveness only: no configuration lookup, no upstream call.
 export const GET = defineRoute(operations.health, async () => ({ status: 200, json: { status: "ok" } }));

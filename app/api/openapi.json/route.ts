@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { openApiDocument } from "@/lib/api/openapi";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 export const GET = defineRoute(operations.openapi, async () => ({ status: 200, json: openApiDocument() }));
 

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 export const GET = defineRoute(operations.listProjects, async ({ client, query }) => ({
   status: 200,

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { isShuttingDown } from "@/lib/lifecycle/shutdown";
 import { breakerStatus } from "@/lib/upstream";
 import { hasMonitoringToken, readinessSnapshot } from "@/lib/upstream/readiness";

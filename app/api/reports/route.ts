@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { created, defineRoute, methodsNotAllowed } from "@/lib/api/route";
+import { created, defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 export const GET = defineRoute(operations.listReports, async ({ client, query }) => ({
   status: 200,

@@ -13,7 +13,9 @@ import type { OidcSettings } from "@/lib/config/oidc";
 import { logEvent } from "@/lib/log";
 
 import type { AuditEntry } from "../audit";
-import { portalOrigin, type EdgeSettings, type HeaderReader } from "../request";
+import type { EdgeSettings } from "@/lib/config/edge";
+
+import { portalOrigin, type HeaderReader } from "../request";
 import { newSession, writeSession, type SessionCookieStore, type SessionData, type SessionSettings } from "../session";
 
 import { authorizationRequest, endSessionUrl, exchangeCode, providerConfig, SsoError, toSsoError, type SsoFailure } from "./provider";

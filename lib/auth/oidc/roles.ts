@@ -3,7 +3,7 @@
 // mapped role; with none, OIDC_DEFAULT_ROLE or a refusal that names the claim read. Pure: no I/O, no server-only.
 import type { RoleMapping } from "@/lib/config/oidc";
 
-import type { Role } from "../permissions";
+import type { Role } from "@/lib/contract/values";
 
 /**
  * Which role wins when several are mapped. Editor includes everything support and viewer may do; support and

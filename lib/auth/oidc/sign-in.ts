@@ -8,8 +8,8 @@ import "server-only";
 import type { OidcSettings } from "@/lib/config/oidc";
 import type { Db } from "@/lib/db";
 
-import { emailSchema } from "../fields";
-import type { Role } from "../permissions";
+import { emailSchema } from "@/lib/contract/accounts";
+import type { Role } from "@/lib/contract/values";
 import { createSsoUser, getUserByIdentity, isAccountError, updateFromProvider, type User } from "../users";
 
 import type { SsoFailure } from "./provider";

@@ -2,7 +2,7 @@
 // calls fail at once (CircuitOpenError → 503 with Retry-After) instead of each waiting for a timeout and adding
 // load to an upstream that is down. After `openMs` one trial request goes through; its outcome closes the
 // breaker or opens it for another `openMs`.
-import type { Area } from "@/lib/config/areas";
+import type { Area } from "@/lib/contract/areas";
 
 import { CircuitOpenError } from "../errors";
 

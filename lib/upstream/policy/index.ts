@@ -9,7 +9,7 @@
 // change made through one route must drop what another route cached.
 import "server-only";
 
-import type { Area } from "@/lib/config/areas";
+import type { Area } from "@/lib/contract/areas";
 import type { UpstreamPolicyConfig } from "@/lib/config/env";
 import { recordUpstreamCall } from "@/lib/log";
 

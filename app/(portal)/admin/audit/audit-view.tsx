@@ -1,6 +1,5 @@
 "use client";
 // The audit log in the browser: filters and pages in the URL (history API), rows from /api/admin/audit.
-import Link from "next/link";
 import useSWR from "swr";
 
 import { Badge, type BadgeTone } from "@/components/ui/badge";
@@ -13,15 +12,16 @@ import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
-import type { AuditRecordOutput, Page } from "@/lib/api/schemas";
-import { AUDIT_ACTIONS, type AuditAction, type AuditOutcome } from "@/lib/auth/audit-actions";
+import type { AuditRecordOutput } from "@/lib/contract/audit";
+import type { Page } from "@/lib/contract/common";
+import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import { ApiRequestError } from "@/lib/portal/api-client";
-import { AUDIT_ACTION_LABELS, AUDIT_DEFAULT_PER_PAGE, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
+import { AUDIT_ACTION_LABELS, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
 import { withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ListPages } from "../../list-pages";
+import { ClearFilters, ListPages } from "../../list-pages";
 import styles from "../../lists.module.css";
 import auditStyles from "./audit.module.css";
 
@@ -135,20 +135,12 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         />
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
-        <PerPageSelect value={query.per_page ?? AUDIT_DEFAULT_PER_PAGE} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.audit} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
       {filtered ? (
-        <p className={styles.clear}>
-          <Link
-            href={url.hrefFor({})}
-            onNavigate={(event) => {
-              event.preventDefault();
-              url.push({});
-            }}
-          >
-            Clear the filters
-          </Link>
-        </p>
+        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
+          Clear the filters
+        </ClearFilters>
       ) : null}
       <p role="status" className="visually-hidden">
         {isValidating ? "Loading the audit log…" : data ? `${data.meta.total} entries` : ""}

@@ -17,8 +17,8 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import type { UserOutput } from "@/lib/api/schemas";
-import { ROLES, type Role } from "@/lib/auth/permissions";
+import type { UserOutput } from "@/lib/contract/accounts";
+import { PASSWORD_MIN_LENGTH, ROLES, type Role } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 
@@ -26,7 +26,7 @@ import formStyles from "../../forms.module.css";
 import styles from "../../lists.module.css";
 
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
-const PASSWORD_HINT = "At least 12 characters, hard to guess (a phrase of unrelated words works well), not the email.";
+const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, hard to guess (a phrase of unrelated words works well), not the email.`;
 
 type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled" | "role_pinned", string>>;
 const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access", role_pinned: "Role source" };
@@ -145,8 +145,11 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
   );
 }
 
-function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: () => void }) {
-  const toast = useToast();
+/**
+ * What a dialog's form keeps: its field errors, a failure of the whole form, and whether it is being sent. `send`
+ * runs the request; on success the dialog closes, on failure the gateway's field errors and message show in it.
+ */
+function useDialogForm(onClose: () => void) {
   const [fields, setFields] = useState<Fields>({});
   const [failure, setFailure] = useState<Failure | null>(null);
   const [busy, setBusy] = useState(false);
@@ -156,6 +159,27 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
     setFailure(null);
     onClose();
   };
+
+  const send = async (request: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await request();
+      close();
+    } catch (error) {
+      const split = splitError(error);
+      setFields(split.fields);
+      setFailure(split.failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return { fields, setFields, failure, setFailure, busy, setBusy, close, send };
+}
+
+function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: () => void }) {
+  const toast = useToast();
+  const { fields, setFields, failure, setFailure, busy, close, send } = useDialogForm(onClose);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -169,24 +193,16 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
     const found: Fields = {
       email: body.email ? undefined : "Enter the person's email address.",
       name: body.name ? undefined : "Enter the person's name.",
-      password: body.password.length >= 12 ? undefined : "Enter a password of at least 12 characters.",
+      password: body.password.length >= PASSWORD_MIN_LENGTH ? undefined : `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
     };
     setFields(found);
     setFailure(null);
     if (found.email || found.name || found.password) return;
-    setBusy(true);
-    try {
+    await send(async () => {
       const { data } = await apiRequest<{ data: UserOutput }>("/api/admin/users", { method: "POST", body });
       toast.success(`Added ${data.name} (${data.email}) as ${ROLE_LABELS[data.role]}.`);
       onAdded();
-      close();
-    } catch (error) {
-      const split = splitError(error);
-      setFields(split.fields);
-      setFailure(split.failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -226,16 +242,10 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
   // would take it from the groups again), and the admin may still unpin it.
   const [pinned, setPinned] = useState<boolean | null>(null);
   const rolePinned = pinned ?? user?.role_pinned ?? false;
-  const [fields, setFields] = useState<Fields>({});
-  const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const close = () => {
-    setFields({});
-    setFailure(null);
+  const { fields, setFields, failure, setFailure, busy, setBusy, close, send } = useDialogForm(() => {
     setPinned(null);
     onClose();
-  };
+  });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -254,7 +264,7 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
     if (user.identity && rolePinned !== user.role_pinned) body.role_pinned = rolePinned;
     const found: Fields = {
       name: name ? undefined : "Enter a name.",
-      password: password === "" || password.length >= 12 ? undefined : "A new password needs at least 12 characters.",
+      password: password === "" || password.length >= PASSWORD_MIN_LENGTH ? undefined : `A new password needs at least ${PASSWORD_MIN_LENGTH} characters.`,
     };
     setFields(found);
     setFailure(null);
@@ -263,19 +273,11 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
       setFailure({ message: "Nothing to change: edit a field first, or cancel." });
       return;
     }
-    setBusy(true);
-    try {
+    await send(async () => {
       const { data } = await apiRequest<{ data: UserOutput }>(`/api/admin/users/${user.id}`, { method: "PATCH", body });
       toast.success(`Saved the changes to ${data.name}.`);
       onSaved();
-      close();
-    } catch (error) {
-      const split = splitError(error);
-      setFields(split.fields);
-      setFailure(split.failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (

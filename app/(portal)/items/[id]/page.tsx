@@ -16,7 +16,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { PageHeader } from "@/components/ui/page-header";
 import { SafeLink } from "@/components/ui/safe-link";
-import type { Item } from "@/lib/api/schemas";
+import type { Item } from "@/lib/contract/items";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { getUpstreams } from "@/lib/upstream";

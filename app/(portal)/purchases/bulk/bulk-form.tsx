@@ -8,9 +8,10 @@ import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type Form
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
-import type { BulkJobSummary } from "@/lib/api/schemas";
+import type { BulkJobSummary } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import { BULK_CODES_LIMIT, BULK_FILE_MAX_BYTES, describeBatch, summariseBatch } from "@/lib/portal/purchase-bulk";
+import { BULK_MAX_CODES } from "@/lib/contract/values";
+import { BULK_FILE_MAX_BYTES, describeBatch, summariseBatch } from "@/lib/portal/purchase-bulk";
 import { parseCodeList } from "@/lib/purchases/code-list";
 
 import fieldStyles from "@/components/ui/field.module.css";
@@ -48,7 +49,7 @@ export function BulkForm() {
       return;
     }
     if (file.size > BULK_FILE_MAX_BYTES) {
-      setFileError(`${file.name} is larger than ${BULK_FILE_MAX_BYTES / 1024 / 1024} MB; a list of ${BULK_CODES_LIMIT} codes is far smaller. Check that it is the right file.`);
+      setFileError(`${file.name} is larger than ${BULK_FILE_MAX_BYTES / 1024 / 1024} MB; a list of ${BULK_MAX_CODES} codes is far smaller. Check that it is the right file.`);
       return;
     }
     const parsed = parseCodeList(await file.text(), { fileName: file.name });
@@ -101,7 +102,7 @@ export function BulkForm() {
         id={CODES_FIELD_ID}
         name="codes"
         label="Purchase codes"
-        hint={`One code per line, up to ${BULK_CODES_LIMIT}. A code that appears twice is checked once.`}
+        hint={`One code per line, up to ${BULK_MAX_CODES}. A code that appears twice is checked once.`}
         rows={10}
         spellCheck={false}
         autoComplete="off"
@@ -115,9 +116,9 @@ export function BulkForm() {
         }}
         error={fieldError}
       />
-      <p className={summary.entered > BULK_CODES_LIMIT ? styles.countOver : styles.count} aria-live="polite">
-        {summary.entered > BULK_CODES_LIMIT
-          ? `${summary.entered} codes: at most ${BULK_CODES_LIMIT} per check.`
+      <p className={summary.entered > BULK_MAX_CODES ? styles.countOver : styles.count} aria-live="polite">
+        {summary.entered > BULK_MAX_CODES
+          ? `${summary.entered} codes: at most ${BULK_MAX_CODES} per check.`
           : describeBatch(summary)}
       </p>
       {refused.length > 0 ? (

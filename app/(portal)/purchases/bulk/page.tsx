@@ -8,8 +8,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
-import { jobVisibility } from "@/lib/purchases/bulk-api";
-import { listBulkJobs } from "@/lib/purchases/bulk-store";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { listBulkJobs } from "@/lib/purchases/bulk/summaries";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { BulkForm } from "./bulk-form";
@@ -21,7 +21,7 @@ export default async function BulkCheckPage() {
   const user = await requirePageUser("purchases:validate");
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
   const { db } = await getAccounts();
-  // Whose jobs, as the API decides it (lib/purchases/bulk-api.ts jobVisibility): his own, or everyone's for an admin.
+  // Whose jobs, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): his own, or everyone's for an admin.
   const jobs = await listBulkJobs(db, jobVisibility(user));
   return (
     <>

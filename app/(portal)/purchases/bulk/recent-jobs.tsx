@@ -7,7 +7,7 @@ import { JobStatusBadge } from "@/components/portal/purchase-badges";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
-import type { BulkJobSummary } from "@/lib/api/schemas";
+import type { BulkJobSummary } from "@/lib/contract/purchases";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 import { isFinished, percentDone } from "@/lib/portal/purchase-bulk";
 

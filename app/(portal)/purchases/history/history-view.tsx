@@ -20,25 +20,14 @@ import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { TextField } from "@/components/ui/text-field";
 import { Toolbar } from "@/components/ui/toolbar";
-import type { BulkJobSummary, Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
+import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purchases";
+import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
-import {
-  HISTORY_DEFAULT_PER_PAGE,
-  HISTORY_OUTCOMES,
-  OUTCOME_LABELS,
-  HISTORY_SEARCH_CSV_PATH,
-  HISTORY_SEARCH_PATH,
-  historyApiPath,
-  historyCsvPath,
-  historyQueryString,
-  historySearchBody,
-  parseHistoryParams,
-  type HistoryOutcome,
-  type HistoryViewQuery,
-} from "@/lib/portal/purchase-history-params";
+import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
+import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
-import { purchaseCodeLast4 } from "@/lib/auth/audit-text";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
 import { ListPages } from "../../list-pages";
@@ -50,7 +39,7 @@ export interface ItemOption {
   name: string;
 }
 
-const OUTCOME_OPTIONS = HISTORY_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
+const OUTCOME_OPTIONS = PURCHASE_OUTCOMES.map((outcome) => ({ value: outcome, label: OUTCOME_LABELS[outcome] }));
 
 /** "••••1111", read as "ending 1111": the rest of the code is not kept (none of it, for a code under 16 characters). */
 function CodeEnding({ last4 }: { last4: string }) {
@@ -177,7 +166,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
           emptyOption="All outcomes"
           options={OUTCOME_OPTIONS}
           value={query.outcome ?? ""}
-          onChange={(event) => url.push(withChanges(query, { outcome: (event.target.value || undefined) as HistoryOutcome | undefined }))}
+          onChange={(event) => url.push(withChanges(query, { outcome: (event.target.value || undefined) as PurchaseOutcome | undefined }))}
         />
         {items ? (
           <SelectField
@@ -202,7 +191,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
         <SearchField label="Checked by (email)" name="user" value={query.user ?? ""} maxLength={320} onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))} />
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
-        <PerPageSelect value={query.per_page ?? HISTORY_DEFAULT_PER_PAGE} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </Toolbar>
 
       <form className={historyStyles.codeSearch} noValidate role="search" aria-label="Find a purchase code" onSubmit={searchCode}>

@@ -5,13 +5,12 @@
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
-import type { Page, PurchaseHistoryEntry } from "@/lib/api/schemas";
+import { purchaseHistoryPage } from "@/lib/api/purchases";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
-import { HISTORY_DEFAULT_PER_PAGE, historyApiPath, parseHistoryParams } from "@/lib/portal/purchase-history-params";
-import { listPurchaseHistory } from "@/lib/purchases/history";
+import { historyApiPath, parseHistoryParams } from "@/lib/portal/purchase-history-params";
 import { getUpstreams } from "@/lib/upstream";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
@@ -33,17 +32,7 @@ async function itemOptions(): Promise<ItemOption[] | null> {
 export default async function PurchaseHistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("purchases:validate");
   const query = parseHistoryParams(await searchParams);
-  const { db, config } = await getAccounts();
-  const perPage = query.per_page ?? HISTORY_DEFAULT_PER_PAGE;
-  const page = query.page ?? 1;
-  const [{ rows, total }, items] = await Promise.all([
-    listPurchaseHistory(db, config.purchaseCodeHashKey, { ...query, page, perPage }),
-    itemOptions(),
-  ]);
-  const initialPage: Page<PurchaseHistoryEntry> = {
-    data: rows,
-    meta: { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) },
-  };
+  const [initialPage, items] = await Promise.all([purchaseHistoryPage(await getAccounts(), query), itemOptions()]);
   return (
     <>
       <PageHeader

@@ -6,7 +6,8 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
-import { PrivacyBadge, PRIVACY_LABELS, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { PRIVACY_NAMES } from "@/lib/contract/values";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -18,7 +19,7 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SafeLink } from "@/components/ui/safe-link";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import type { Report } from "@/lib/api/schemas";
+import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 import { checkReportPassword, parsePrivacy, PRIVACY_OPTIONS, type PrivacyValue } from "@/lib/portal/report-form";
@@ -97,7 +98,7 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
       setPrivacy(data.privacy);
       setFormKey((k) => k + 1); // clears the password field
       toast.success(
-        data.privacy === report.privacy ? "Password changed." : `Privacy changed to ${PRIVACY_LABELS[data.privacy]}.`,
+        data.privacy === report.privacy ? "Password changed." : `Privacy changed to ${PRIVACY_NAMES[data.privacy]}.`,
       );
     } catch (error) {
       if (!(error instanceof ApiRequestError)) throw error;

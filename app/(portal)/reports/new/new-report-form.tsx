@@ -10,7 +10,7 @@ import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { RadioGroup } from "@/components/ui/radio-group";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import type { Report } from "@/lib/api/schemas";
+import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 import { checkReportPassword, checkReportUrl, parsePrivacy, PRIVACY_OPTIONS, type PrivacyValue } from "@/lib/portal/report-form";

@@ -1,6 +1,7 @@
 import { userOutput } from "@/lib/api/accounts";
 import { operations } from "@/lib/api/operations";
-import { created, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { created, defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { createUser, listUsers } from "@/lib/auth/users";
 
 export const GET = defineRoute(operations.listUsers, async ({ accounts }) => ok((await listUsers(accounts.db)).map(userOutput)));

@@ -1,7 +1,8 @@
 import { currentSessionOutput } from "@/lib/api/accounts";
 import { ApiError, rateLimited } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok, seeOther } from "@/lib/api/route";
+import { defineRoute, ok, seeOther } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { newSession, writeSession } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 import { recordSignIn } from "@/lib/auth/users";
@@ -14,6 +15,12 @@ const INVALID_CREDENTIALS = "The email or the password is wrong.";
 // the page asked for (or back to /login with the error) instead of JSON.
 export const POST = defineRoute(operations.login, async ({ body, accounts, sessionSettings, cookies, clientAddress, audit, form }) => {
   const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
+  // Nothing was checked: no audit row, a 503 the person can wait out.
+  if (!result.ok && result.reason === "busy") {
+    throw new ApiError("server_busy", `Gatehouse is checking too many sign-ins at once. Try again in ${result.retryAfterSeconds} s.`, {
+      headers: { "Retry-After": String(result.retryAfterSeconds) },
+    });
+  }
   if (!result.ok) {
     await audit({
       userId: null,

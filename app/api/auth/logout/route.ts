@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, noContent, ok } from "@/lib/api/route";
+import { defineRoute, noContent, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { endSignIn } from "@/lib/auth/oidc/flow";
 import { clearSession } from "@/lib/auth/session";
 import { revokeSessions } from "@/lib/auth/users";

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 export const GET = defineRoute(operations.showItem, async ({ client, params }) => ok(await client.getItem(params.id)));
 

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, noContent } from "@/lib/api/route";
+import { defineRoute, noContent } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 // Next hands over the decoded segment ("my shop"); the client encodes it again for the upstream.
 export const DELETE = defineRoute(operations.deleteProject, async ({ client, params }) => {

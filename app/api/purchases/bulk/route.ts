@@ -1,8 +1,11 @@
 import { operations } from "@/lib/api/operations";
-import { accepted, defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
-import { allowanceRefusal, jobsPerDayRefusal, jobVisibility } from "@/lib/purchases/bulk-api";
-import { bulkRunner } from "@/lib/purchases/bulk-runner";
-import { createBulkJob, findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk-store";
+import { accepted, defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { allowanceRefusal, jobsPerDayRefusal } from "@/lib/api/purchases";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { bulkRunner } from "@/lib/purchases/bulk/runner";
+import { createBulkJob } from "@/lib/purchases/bulk/jobs";
+import { findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 
 export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) => ok(await listBulkJobs(accounts.db, jobVisibility(user))));
 

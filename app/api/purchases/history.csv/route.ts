@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyCsv } from "@/lib/purchases/history-api";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { historyCsv } from "@/lib/api/purchases";
 
 export const GET = defineRoute(operations.exportPurchaseHistory, async ({ accounts, query }) => historyCsv(accounts, query));
 

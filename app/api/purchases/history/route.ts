@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyPage } from "@/lib/purchases/history-api";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { historyPage } from "@/lib/api/purchases";
 
 export const GET = defineRoute(operations.listPurchaseHistory, async ({ accounts, query }) => historyPage(accounts, query));
 

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, noContent, ok } from "@/lib/api/route";
+import { defineRoute, noContent, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 
 export const GET = defineRoute(operations.showReport, async ({ client, params }) => ok(await client.getReport(params.id)));
 

@@ -15,19 +15,10 @@ import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { useToast } from "@/components/ui/toast";
-import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/api/schemas";
+import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import {
-  CODE_STATUSES,
-  CODE_STATUS_LABELS,
-  codesLeft,
-  countByStatus,
-  isFinished,
-  percentDone,
-  statusAnnouncement,
-  timeLeftText,
-  type CodeStatus,
-} from "@/lib/portal/purchase-bulk";
+import { BULK_CODE_STATUSES, type BulkCodeStatus } from "@/lib/contract/values";
+import { CODE_STATUS_LABELS, codesLeft, countByStatus, isFinished, percentDone, statusAnnouncement, timeLeftText } from "@/lib/portal/purchase-bulk";
 
 import styles from "../bulk.module.css";
 
@@ -58,7 +49,7 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
 export function JobView({ id, initialJob, showOwner }: { id: string; initialJob: BulkJob; showOwner: boolean }) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
-  const [shown, setShown] = useState<CodeStatus | "">("");
+  const [shown, setShown] = useState<BulkCodeStatus | "">("");
   const { data, error, mutate } = useSWR<{ data: BulkJob }, ApiRequestError>(`/api/purchases/bulk/${id}`, {
     fallbackData: { data: initialJob },
     // The server read the job a moment ago; a finished one will not change, a running one is polled anyway.
@@ -72,7 +63,7 @@ export function JobView({ id, initialJob, showOwner }: { id: string; initialJob:
   const finished = isFinished(job.status);
   const counts = countByStatus(job.results);
   const rows = shown ? job.results.filter((result) => result.status === shown) : job.results;
-  const filterOptions = CODE_STATUSES.filter((status) => counts[status] > 0 || status === shown).map((status) => ({
+  const filterOptions = BULK_CODE_STATUSES.filter((status) => counts[status] > 0 || status === shown).map((status) => ({
     value: status,
     label: `${CODE_STATUS_LABELS[status]} (${counts[status]})`,
   }));
@@ -137,7 +128,7 @@ export function JobView({ id, initialJob, showOwner }: { id: string; initialJob:
               emptyOption={`All codes (${job.results.length})`}
               options={filterOptions}
               value={shown}
-              onChange={(event) => setShown(event.target.value as CodeStatus | "")}
+              onChange={(event) => setShown(event.target.value as BulkCodeStatus | "")}
             />
             <a href={`/api/purchases/bulk/${id}.csv`} download className={buttonClassName({ variant: "secondary" })}>
               Download CSV

@@ -10,9 +10,9 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
-import { BULK_JOB_ID_PATTERN } from "@/lib/portal/purchase-bulk";
-import { jobVisibility } from "@/lib/purchases/bulk-api";
-import { findBulkJob } from "@/lib/purchases/bulk-store";
+import { BULK_JOB_ID_PATTERN } from "@/lib/contract/values";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { findBulkJob } from "@/lib/purchases/bulk/summaries";
 
 import { FreshSwrCache } from "../../../fresh-swr-cache";
 import { JobView } from "./job-view";
@@ -28,7 +28,7 @@ export default async function BulkJobPage({ params }: { params: Promise<{ id: st
 
   const id = idParam.toLowerCase();
   const { db, config } = await getAccounts();
-  // Who sees a job, as the API decides it (lib/purchases/bulk-api.ts jobVisibility): its creator, or an admin.
+  // Who sees a job, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): its creator, or an admin.
   const job = await findBulkJob(db, config.purchaseCodeHashKey, id, jobVisibility(user));
   if (!job) notFound();
   return (

@@ -1,6 +1,7 @@
 import { userOutput } from "@/lib/api/accounts";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { updateUser } from "@/lib/auth/users";
 
 // A role or password change, or disabling, ends the user's sessions at once (lib/auth/users.ts updateUser);

@@ -1,5 +1,6 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, redirectAway, seeOther } from "@/lib/api/route";
+import { defineRoute, redirectAway, seeOther } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { finishSignIn, loginErrorPath } from "@/lib/auth/oidc/flow";
 import { getSignInSettings } from "@/lib/config/oidc";
 

@@ -1,8 +1,9 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, redirectAway, seeOther } from "@/lib/api/route";
+import { defineRoute, redirectAway, seeOther } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { beginSignIn, loginErrorPath } from "@/lib/auth/oidc/flow";
 import { getSignInSettings } from "@/lib/config/oidc";
-import { safeNextPath } from "@/lib/portal/safe-next";
+import { safeNextPath } from "@/lib/auth/safe-next";
 
 // The "Sign in with …" button: to the provider, or back to the sign-in page saying why not (lib/auth/oidc/flow.ts).
 export const GET = defineRoute(operations.ssoStart, async ({ query, request, accounts, sessionSettings, cookies, requestId }) => {

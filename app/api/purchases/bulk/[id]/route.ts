@@ -1,7 +1,11 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok, type RouteHandler } from "@/lib/api/route";
-import { bulkResultsCsv, jobNotFound, jobVisibility } from "@/lib/purchases/bulk-api";
-import { cancelBulkJob, findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk-store";
+import { defineRoute, ok, type RouteHandler } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { bulkResultsCsv } from "@/lib/purchases/bulk/summaries";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { jobNotFound } from "@/lib/api/purchases";
+import { cancelBulkJob } from "@/lib/purchases/bulk/jobs";
+import { findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
 const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {
   const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));

@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyCsv } from "@/lib/purchases/history-api";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { historyCsv } from "@/lib/api/purchases";
 
 // The CSV of a search by full code: the code in the POST body, like the search itself.
 export const POST = defineRoute(operations.exportPurchaseHistorySearch, async ({ accounts, body }) => historyCsv(accounts, body));

@@ -1,6 +1,7 @@
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed } from "@/lib/api/route";
-import { historyPage } from "@/lib/purchases/history-api";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { historyPage } from "@/lib/api/purchases";
 
 // A full purchase code is searched in a POST body: a URL ends up in proxies' access logs and browser history.
 export const POST = defineRoute(operations.searchPurchaseHistory, async ({ accounts, body }) => historyPage(accounts, body));

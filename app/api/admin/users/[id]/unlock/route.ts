@@ -1,7 +1,8 @@
 import { userOutput } from "@/lib/api/accounts";
 import { ApiError } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
-import { defineRoute, methodsNotAllowed, ok } from "@/lib/api/route";
+import { defineRoute, ok } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
 import { clearLoginFailures } from "@/lib/auth/throttle";
 import { getUserById } from "@/lib/auth/users";
 

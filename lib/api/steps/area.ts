@@ -1,0 +1,15 @@
+// The operation's upstream area: its client, or 503 area_not_configured when this Gatehouse does not have it.
+import "server-only";
+
+import { getUpstreams } from "@/lib/upstream";
+
+import { areaNotConfigured } from "../errors";
+import type { ApiRequest } from "./request";
+
+export async function area(state: ApiRequest): Promise<void> {
+  const { area: name } = state.spec;
+  if (!name) return;
+  const client = (await getUpstreams())[name];
+  if (!client) throw areaNotConfigured(name);
+  state.client = client;
+}

@@ -1,0 +1,76 @@
+// What one API request carries through the steps of lib/api/route.ts: the operation, who asks (once a step has
+// found out), the validated input, the cookies to send back, and the facts its audit row needs. Each step reads
+// and fills it; the handler gets it as its HandlerContext.
+import "server-only";
+
+import type { NextRequest, NextResponse } from "next/server";
+
+import { getAccounts, sessionSettingsFor, type Accounts } from "@/lib/auth/access";
+import type { SessionCookieOptions, SessionCookieStore, SessionData, SessionSettings } from "@/lib/auth/session";
+import type { User } from "@/lib/auth/users";
+import type { ItemsClient, ReportsClient } from "@/lib/upstream";
+
+import type { AuditFacts, OperationSpec } from "../operations";
+
+/** The request's cookies, with writes kept until the answer exists (it may be an error built later). */
+export class CookieJar implements SessionCookieStore {
+  private readonly writes: Array<{ name: string; value: string; options: SessionCookieOptions }> = [];
+
+  constructor(private readonly request: NextRequest) {}
+
+  get(name: string): { value: string } | undefined {
+    return this.request.cookies.get(name);
+  }
+
+  set(name: string, value: string, options: SessionCookieOptions): void {
+    this.writes.push({ name, value, options });
+  }
+
+  applyTo(response: NextResponse): void {
+    for (const { name, value, options } of this.writes) response.cookies.set(name, value, options);
+  }
+}
+
+export interface ApiRequest {
+  request: NextRequest;
+  spec: OperationSpec;
+  requestId: string;
+  jar: CookieJar;
+  /** The path parameters as the route gave them (before validation). */
+  rawParams: Record<string, string | string[] | undefined>;
+  /** Loaded by the first step that needs them (accountsOf). */
+  accounts?: Accounts;
+  settings?: SessionSettings;
+  /** Who asks, once a step has found out; null for an anonymous request. */
+  user: User | null;
+  session: SessionData | null;
+  /** Why a session that was there opens nothing any more (a single sign-on re-check ended it): the 401's sentence. */
+  endedBecause?: string;
+  /** The operation's upstream client, when it has an area. */
+  client?: ReportsClient | ItemsClient;
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  /** What the audit row needs: the input as far as it was validated, and the answer's data. */
+  facts: AuditFacts;
+  /** Set when the request is the operation's HTML form (see OperationSpec.form). */
+  form: { next: string } | null;
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
+
+/**
+ * A well-formed incoming X-Request-Id (from a proxy in front of Gatehouse) is kept so that logs line up;
+ * anything else is replaced. The pattern keeps log lines and headers safe from injected text.
+ */
+export function requestIdFor(request: NextRequest): string {
+  const incoming = request.headers.get("x-request-id");
+  return incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** The store, the accounts configuration and this request's session settings, loaded once per request. */
+export async function accountsOf(state: ApiRequest): Promise<{ accounts: Accounts; settings: SessionSettings }> {
+  state.accounts ??= await getAccounts();
+  state.settings ??= sessionSettingsFor(state.accounts.config, state.request.headers);
+  return { accounts: state.accounts, settings: state.settings };
+}

@@ -1,0 +1,106 @@
+// What every part of the contract shares: timestamps, the page envelope and the error envelope, and the query
+// rules of every list (page, page size, search text, a time range). Query values arrive as strings; an empty
+// value (`?search=`) counts as absent. Unknown fields are refused, so a typo (`?perpage=50`) is a 400 rather than
+// silently ignored.
+import { z } from "zod";
+
+import { MAX_PAGE, MAX_SEARCH_LENGTH, PER_PAGE_CHOICES, SORT_DIRECTIONS, type PerPage, type SortDirection } from "./values";
+
+export const isoTimestamp = z.iso.datetime().describe("ISO 8601 timestamp in UTC, e.g. 2025-01-31T12:00:00.000Z");
+
+// ---------------------------------------------------------------------------------------------------------
+// Envelopes
+
+export const PageMetaSchema = z.object({
+  page: z.number().int().positive(),
+  per_page: z.number().int().positive(),
+  total: z.number().int().nonnegative(),
+  last_page: z.number().int().positive(),
+});
+export type PageMeta = z.infer<typeof PageMetaSchema>;
+
+export interface Page<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+/** The `meta` of page `page` of `total` rows, `perPage` a page: an empty list still has one (empty) page. */
+export function pageMeta(page: number, perPage: number, total: number): PageMeta {
+  return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
+}
+
+export const dataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data });
+export const pageEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMetaSchema });
+
+export const ErrorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.string().describe("Stable machine-readable code, e.g. invalid_input, not_found, upstream_timeout"),
+    message: z.string().describe("What went wrong and what to do, for a person"),
+    fields: z.record(z.string(), z.string()).optional().describe("invalid_input: one message per bad field"),
+    request_id: z.string().describe("Also in the X-Request-Id header and in the server's log line"),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Query rules
+
+export const oneOf = (values: readonly (string | number)[]) => `must be one of: ${values.join(", ")}`;
+
+export const searchText = z
+  .string()
+  .max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)
+  .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters");
+
+const PER_PAGE_TEXT = PER_PAGE_CHOICES.map(String) as [string, ...string[]];
+
+// Defaults are stated, not applied: a list the reports API pages gets no per_page from Gatehouse unless the caller
+// gave one (its own default applies), and Gatehouse's lists fill theirs in where they are read (DEFAULT_PER_PAGE).
+
+/** `per_page` in a query, documented with the list's default page size. */
+export const perPage = (fallback: PerPage) =>
+  z
+    .enum(PER_PAGE_TEXT, { error: oneOf(PER_PAGE_TEXT) })
+    .transform(Number)
+    .meta({ description: `Items per page: ${PER_PAGE_CHOICES.join(", ")}`, default: String(fallback) });
+
+export const page = z
+  .string()
+  .regex(/^[1-9]\d{0,5}$/, `must be a whole number from 1 to ${MAX_PAGE}`)
+  .transform(Number)
+  .meta({ description: "Page number, from 1", default: "1" });
+
+export const sortDirection = (fallback: SortDirection) =>
+  z.enum(SORT_DIRECTIONS, { error: oneOf(SORT_DIRECTIONS) }).meta({ description: "Sort direction", default: fallback });
+
+export const EmptyQuerySchema = z.strictObject({});
+
+/** Path ids: positive integers small enough to be exact in JavaScript. */
+export const positiveIdParam = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, "must be a positive whole number")
+  .transform(Number);
+
+/** `from` and `to` of a time filter (audit log, purchase history): a date is the whole day (UTC), or a date-time. */
+const instant = z
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
+  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
+export const timeRange = {
+  from: instant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
+  to: instant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+};
+export const fromNotAfterTo = (q: { from?: string; to?: string }) =>
+  !q.from || !q.to || timeBound(q.from, "start").getTime() <= timeBound(q.to, "end").getTime();
+export const FROM_AFTER_TO = { message: "must not be after to", path: ["from"] };
+
+const DAY_MS = 86_400_000;
+const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The moment a time filter's `from` (side "start") or `to` (side "end") names, both inclusive. A bare date is the
+ * whole day in UTC: `from` its first millisecond, `to` its last. A date-time is that moment, whatever its offset.
+ */
+export function timeBound(value: string, side: "start" | "end"): Date {
+  const time = Date.parse(value);
+  return new Date(BARE_DATE.test(value) && side === "end" ? time + DAY_MS - 1 : time);
+}

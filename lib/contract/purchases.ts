@@ -1,0 +1,209 @@
+// The purchase checker as the portal API shows and accepts it: a check of one code, the history of every check,
+// and bulk jobs.
+import { z } from "zod";
+
+import { FROM_AFTER_TO, fromNotAfterTo, isoTimestamp, oneOf, page, perPage, positiveIdParam, timeRange } from "./common";
+import {
+  BULK_CODE_STATUSES,
+  BULK_JOB_STATUSES,
+  BULK_MAX_CODES,
+  DEFAULT_PER_PAGE,
+  MAX_PAGE,
+  MAX_USER_FILTER_LENGTH,
+  PER_PAGE_CHOICES,
+  PURCHASE_CODE_MAX_LENGTH,
+  PURCHASE_OUTCOMES,
+  RAW_PURCHASE_CODE_MAX_LENGTH,
+} from "./values";
+
+export const PurchaseSchema = z.object({
+  purchase_code: z.string(),
+  license_type: z.string(),
+  price: z.number(),
+  currency: z.string(),
+  item: z.object({
+    id: z.number().int().positive(),
+    name: z.string(),
+    url: z.string().nullable(),
+    media: z.object({ preview_image: z.string().optional() }),
+  }),
+  supported_until: isoTimestamp.optional().describe("Omitted when support is disabled or the purchase is not supported"),
+  downloaded: z.boolean(),
+  date: isoTimestamp,
+});
+export type Purchase = z.infer<typeof PurchaseSchema>;
+
+export const PurchaseValidationSchema = z.discriminatedUnion("valid", [
+  z.object({ valid: z.literal(true), purchase: PurchaseSchema }),
+  z.object({ valid: z.literal(false), message: z.string().describe("Why the code is not valid, e.g. \"Invalid purchase code\"") }),
+]);
+export type PurchaseValidation = z.infer<typeof PurchaseValidationSchema>;
+
+// The code as sent; the route runs it through lib/purchases/normalise.ts, which answers the clean code or the
+// reason it cannot be one (400 with that reason in fields.purchase_code).
+const rawPurchaseCode = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string") })
+  // Far above the 100 characters a code may have: room for the invisible characters the normaliser removes.
+  .max(RAW_PURCHASE_CODE_MAX_LENGTH, `must be at most ${RAW_PURCHASE_CODE_MAX_LENGTH} characters (a purchase code has at most ${PURCHASE_CODE_MAX_LENGTH})`);
+const CLEANED = `At most ${PURCHASE_CODE_MAX_LENGTH} characters once cleaned (up to ${RAW_PURCHASE_CODE_MAX_LENGTH} as sent: invisible characters are removed, look-alike or control characters refused with the reason)`;
+
+export const PurchaseValidateBodySchema = z.strictObject({
+  purchase_code: rawPurchaseCode.describe(`The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. ${CLEANED}`),
+});
+export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;
+
+const UserRefSchema = z.object({ id: z.string().nullable(), email: z.string().nullable() }).describe("Who did it, as he was then");
+
+export const PurchaseHistorySummarySchema = z
+  .object({
+    previous_checks: z.number().int().nonnegative().describe("Checks of the same code before this one, by anyone"),
+    first_checked_at: isoTimestamp.nullable().describe("The first of them; null when there was none"),
+    first_checked_by: z.string().nullable().describe("The email of who made the first check"),
+  })
+  .describe("What the history knew of this code before this check");
+export type PurchaseHistorySummary = z.infer<typeof PurchaseHistorySummarySchema>;
+
+export const PurchaseCheckSchema = z.intersection(
+  PurchaseValidationSchema,
+  z.object({
+    checked_code: z.string().describe("The code as checked, after cleaning"),
+    notes: z.array(z.string()).describe("What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)"),
+    history: PurchaseHistorySummarySchema,
+  }),
+);
+export type PurchaseCheck = z.infer<typeof PurchaseCheckSchema>;
+
+export const PurchaseHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  checked_at: isoTimestamp,
+  code_last4: z.string().describe("The code's last 4 characters; the full code is kept only as a keyed hash"),
+  outcome: z.enum(PURCHASE_OUTCOMES).describe("failed: the item service could not answer (see reason)"),
+  reason: z.string().nullable().describe("Why the code is invalid or the check failed"),
+  item_id: z.number().int().nullable(),
+  item_name: z.string().nullable(),
+  license_type: z.string().nullable(),
+  supported_until: isoTimestamp.nullable(),
+  checked_by: UserRefSchema,
+  source: z.enum(["single", "bulk"]),
+  bulk_job_id: z.uuid().nullable(),
+});
+export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
+
+const historyFilters = {
+  outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+  user: z
+    .string()
+    .max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`)
+    .optional()
+    .describe("Who checked: a user id or an email"),
+  ...timeRange,
+};
+
+/** Where a full purchase code may be searched for: never in a URL (proxies' access logs, the browser's downloads). */
+export const PURCHASE_HISTORY_SEARCH_PATH = "/api/purchases/history/search";
+
+const historyQueryFilters = {
+  ...historyFilters,
+  item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
+  code: z
+    .never({ error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}` })
+    .optional()
+    .describe(`Refused: a full code is searched with POST ${PURCHASE_HISTORY_SEARCH_PATH}`),
+};
+
+export const PurchaseHistoryQuerySchema = z
+  .strictObject({
+    ...historyQueryFilters,
+    per_page: perPage(DEFAULT_PER_PAGE.purchaseHistory).optional(),
+    page: page.optional(),
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
+export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
+
+/** The list's paging, which the CSV (every page) takes from the list's link and ignores. */
+export const PURCHASE_HISTORY_PAGING = ["page", "per_page"] as const;
+
+/** GET /api/purchases/history.csv: the list's filters; its paging is ignored, neither read nor refused. */
+export const PurchaseHistoryExportQuerySchema = z.strictObject(historyQueryFilters).refine(fromNotAfterTo, FROM_AFTER_TO);
+
+export const PurchaseHistorySearchBodySchema = z
+  .strictObject({
+    code: rawPurchaseCode.describe(`A full purchase code, found through its keyed hash (cleaned like a check). ${CLEANED}`),
+    ...historyFilters,
+    item_id: z.number({ error: "must be an item id (a whole number)" }).int("must be a whole number").positive("must be a positive item id").max(Number.MAX_SAFE_INTEGER).optional().describe("Only checks of purchases of this item"),
+    per_page: z
+      .union(
+        PER_PAGE_CHOICES.map((size) => z.literal(size)),
+        { error: `must be one of: ${PER_PAGE_CHOICES.join(", ")}` },
+      )
+      .optional()
+      .meta({ description: `Checks per page: ${PER_PAGE_CHOICES.join(", ")}; ignored by the CSV`, default: DEFAULT_PER_PAGE.purchaseHistory }),
+    page: z
+      .number({ error: "must be a page number" })
+      .int("must be a whole number")
+      .min(1, "starts at 1")
+      .max(MAX_PAGE)
+      .optional()
+      .meta({ description: "Page number, from 1; ignored by the CSV", default: 1 }),
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
+export type PurchaseHistorySearch = z.output<typeof PurchaseHistorySearchBodySchema>;
+
+export const BulkCreateBodySchema = z.strictObject({
+  codes: z
+    .array(rawPurchaseCode, { error: "must be a list of purchase codes" })
+    .min(1, "must hold at least one purchase code")
+    .max(BULK_MAX_CODES, `must hold at most ${BULK_MAX_CODES} codes; split the list`)
+    .describe(`Up to ${BULK_MAX_CODES} purchase codes as the buyers sent them; duplicates (after cleaning) are checked once`),
+});
+export type BulkCreateInput = z.output<typeof BulkCreateBodySchema>;
+
+// A UUID in either letter case; the store keeps ids in lower case.
+const bulkJobId = z.uuid({ error: "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)" }).transform((id) => id.toLowerCase());
+export const BulkJobIdParamsSchema = z.object({ id: bulkJobId.describe("Bulk job id") });
+/** The CSV route's segment is "<id>.csv". */
+export const BulkJobCsvParamsSchema = z.object({
+  id: z
+    .string()
+    .transform((value) => value.replace(/\.csv$/i, ""))
+    .pipe(bulkJobId)
+    .describe("Bulk job id"),
+});
+
+export const BulkResultSchema = z.object({
+  index: z.number().int().nonnegative().describe("Where the code first appeared in the batch, from 0"),
+  code: z.string().describe("The code as checked (cleaned); as sent when it could not be cleaned"),
+  occurrences: z.number().int().positive().describe("How many times it appeared in the batch (checked once)"),
+  status: z.enum(BULK_CODE_STATUSES),
+  reason: z.string().nullable().describe("invalid, failed or cancelled: why"),
+  notes: z.array(z.string()).describe("What the cleaning changed"),
+  item_id: z.number().int().nullable(),
+  item_name: z.string().nullable(),
+  license_type: z.string().nullable(),
+  supported_until: isoTimestamp.nullable(),
+  checked_at: isoTimestamp.nullable(),
+});
+export type BulkResult = z.infer<typeof BulkResultSchema>;
+
+export const BulkJobSummarySchema = z.object({
+  id: z.uuid(),
+  status: z.enum(BULK_JOB_STATUSES).describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
+  total: z.number().int().nonnegative().describe("Distinct codes"),
+  done: z.number().int().nonnegative().describe("valid + invalid + failed; never goes back"),
+  valid: z.number().int().nonnegative(),
+  invalid: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  cancelled: z.number().int().nonnegative().describe("Codes left unchecked by a cancel"),
+  duplicates: z.number().int().nonnegative().describe("Codes in the batch that repeated an earlier one"),
+  created_by: UserRefSchema,
+  created_at: isoTimestamp,
+  started_at: isoTimestamp.nullable(),
+  finished_at: isoTimestamp.nullable(),
+  expires_at: isoTimestamp.describe("When the job and its results are deleted (7 days after it was created)"),
+  waiting_until: isoTimestamp.nullable().describe("status waiting: when checks resume"),
+  eta_seconds: z.number().int().nonnegative().nullable().describe("Estimated time left; null until there is a rate to go by"),
+});
+export type BulkJobSummary = z.infer<typeof BulkJobSummarySchema>;
+
+export const BulkJobSchema = BulkJobSummarySchema.extend({ results: z.array(BulkResultSchema).describe("In batch order") });
+export type BulkJob = z.infer<typeof BulkJobSchema>;

@@ -1,0 +1,141 @@
+// The contract's plain values: every enum, limit and default of the portal API, as lists and numbers without
+// zod. The schemas in this folder are built from them, the OpenAPI document states them, and pages import them
+// from here (importing a schema would put zod into the browser's bundle), so a value is written once.
+
+// ---------------------------------------------------------------------------------------------------------
+// Lists and pages
+
+/** The page sizes every paged list accepts. */
+export const PER_PAGE_CHOICES = [10, 25, 50, 100] as const;
+export type PerPage = (typeof PER_PAGE_CHOICES)[number];
+
+/**
+ * The page size when a request names none. The reports API applies its own default to reports and projects
+ * (10, as its document says; Gatehouse passes the request on without one); Gatehouse's own lists use 25.
+ */
+export const DEFAULT_PER_PAGE = {
+  reports: 10,
+  projects: 10,
+  items: 25,
+  purchaseHistory: 25,
+  audit: 25,
+} as const satisfies Record<string, PerPage>;
+
+/** The highest page number a list accepts. */
+export const MAX_PAGE = 999_999;
+
+export const SORT_DIRECTIONS = ["desc", "asc"] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+/** Search text and names in a query: at most this many characters, no control characters. */
+export const MAX_SEARCH_LENGTH = 255;
+
+/** Who did something, in a filter: a user id or an email of at most this many characters. */
+export const MAX_USER_FILTER_LENGTH = 320;
+
+// ---------------------------------------------------------------------------------------------------------
+// Reports and projects (area A: the values its document gives)
+
+export const REPORT_RESULTS = ["good", "decent", "bad"] as const;
+export type ReportResult = (typeof REPORT_RESULTS)[number];
+
+/** 0 Public, 1 Private, 2 Password. */
+export const REPORT_PRIVACY = [0, 1, 2] as const;
+export type ReportPrivacy = (typeof REPORT_PRIVACY)[number];
+export const PRIVACY_NAMES: Record<ReportPrivacy, string> = { 0: "Public", 1: "Private", 2: "Password" };
+
+export const REPORT_SORT_FIELDS = ["id", "generated_at", "url", "result"] as const;
+export type ReportSortField = (typeof REPORT_SORT_FIELDS)[number];
+export const PROJECT_SORT_FIELDS = ["created_at", "project"] as const;
+export type ProjectSortField = (typeof PROJECT_SORT_FIELDS)[number];
+
+/** The reports API's own sort when a request names none. */
+export const DEFAULT_SORT = {
+  reports: { sort_by: "id", sort: "desc" },
+  projects: { sort_by: "created_at", sort: "desc" },
+} as const satisfies Record<string, { sort_by: string; sort: SortDirection }>;
+
+// ---------------------------------------------------------------------------------------------------------
+// The purchase checker
+
+/** The longest code the API takes as sent: room for the invisible characters the normaliser removes. */
+export const RAW_PURCHASE_CODE_MAX_LENGTH = 1000;
+/** The longest code once cleaned: longer than any purchase code the item API issues. */
+export const PURCHASE_CODE_MAX_LENGTH = 100;
+
+export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
+export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
+
+export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
+export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
+export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
+export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
+
+/** Codes one bulk job may hold (before duplicates are merged). */
+export const BULK_MAX_CODES = 500;
+
+/** A bulk job's id: a UUID, in either letter case (the store keeps it in lower case). */
+export const BULK_JOB_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// ---------------------------------------------------------------------------------------------------------
+// Accounts
+
+/** A password's visible characters, at least (invisible ones do not count); the rest of the policy is ./password.ts. */
+export const PASSWORD_MIN_LENGTH = 12;
+/** scrypt hashes any length, but an unbounded input is a cheap way to make the server work hard. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+export const ROLES = ["admin", "editor", "viewer", "support"] as const;
+export type Role = (typeof ROLES)[number];
+
+export const PERMISSIONS = [
+  "reports:read",
+  "reports:write",
+  "projects:write",
+  "items:read",
+  "purchases:validate",
+  "users:manage",
+  "audit:read",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+// ---------------------------------------------------------------------------------------------------------
+// The audit log
+
+export const AUDIT_ACTIONS = [
+  "report.create",
+  "report.update",
+  "report.regenerate",
+  "report.delete",
+  "project.delete",
+  "purchase.validate",
+  "purchase.bulk_create",
+  "purchase.bulk_cancel",
+  "user.create",
+  "user.update",
+  "user.delete",
+  "user.unlock",
+  "auth.login",
+  "auth.login_failed",
+  "auth.logout",
+  // Single sign-on: a sign-in, a refusal (at sign-in or at a re-check), and a role taken from the provider's groups.
+  "auth.sso_login",
+  "auth.sso_refused",
+  "user.sso_role",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * What happened: success, failure (it did not happen), denied (refused by a permission or a limit). A purchase
+ * check says what it found instead of "success": valid, invalid, or failed (no answer could be had).
+ */
+export const AUDIT_OUTCOMES = ["success", "failure", "denied", "valid", "invalid", "failed"] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code"] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */
+export function isOneOf<T extends string | number>(values: readonly T[], value: unknown): value is T {
+  return (values as readonly unknown[]).includes(value);
+}

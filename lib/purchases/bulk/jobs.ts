@@ -1,0 +1,119 @@
+// Bulk jobs in the store: a job row per batch and a row per distinct code (./batch.ts), so that a job survives the
+// tab that started it and the process that runs it (./runner.ts takes jobs by lease, ./leases.ts). Creating a job
+// is checked against the allowance (./allowance.ts) in the same transaction; a job is kept 7 days.
+import "server-only";
+
+import type { User } from "@/lib/auth/users";
+import { writeTransaction, type Db } from "@/lib/db";
+
+import { allowanceRefusal, type AllowanceDecision, type JobsPerDayRefusal } from "./allowance";
+import { codeRows, prepareBatch } from "./batch";
+
+export const BULK_JOB_RETENTION_MS = 7 * 86_400_000;
+/** A job in one of these is still to be worked on. */
+export const ACTIVE_STATUSES = ["queued", "running", "waiting"] as const;
+
+export function isActive(status: string): boolean {
+  return (ACTIVE_STATUSES as readonly string[]).includes(status);
+}
+
+export interface BulkUser {
+  id: string;
+  email: string;
+}
+
+/** Who may see a job: its creator, or anyone when `userId` is null (an admin). */
+export type JobVisibility = { userId: string | null };
+
+/** A user sees his own jobs; an admin sees everyone's. */
+export function jobVisibility(user: Pick<User, "id" | "role">): JobVisibility {
+  return { userId: user.role === "admin" ? null : user.id };
+}
+
+export type CreateBulkJobResult =
+  | { ok: true; id: string }
+  | { ok: false; decision: Extract<AllowanceDecision, { allowed: false }> }
+  | { ok: false; tooManyJobs: JobsPerDayRefusal };
+
+/**
+ * Creates a job for `rawCodes` if the user's hourly allowance has room for the codes that need the upstream.
+ * The check and the insert share one write transaction (serialised per user), so two batches sent at once
+ * cannot both squeeze in.
+ */
+export async function createBulkJob(
+  db: Db,
+  hashKey: string,
+  { user, rawCodes, limitPerHour, now = new Date() }: { user: BulkUser; rawCodes: readonly string[]; limitPerHour: number; now?: Date },
+): Promise<CreateBulkJobResult> {
+  const { codes, duplicates } = prepareBatch(rawCodes);
+  const needed = codes.length;
+  const id = crypto.randomUUID();
+  const at = now.toISOString();
+  const rows = codeRows(id, codes, hashKey, at);
+  return writeTransaction(db, async (trx) => {
+    const refusal = await allowanceRefusal(trx, { userId: user.id, needed, limitPerHour, now });
+    if (refusal) return { ok: false, ...refusal };
+    const allRefused = codes.every((code) => code.refused);
+    await trx
+      .insertInto("bulk_jobs")
+      .values({
+        id,
+        user_id: user.id,
+        user_email: user.email,
+        // A batch the normaliser refused whole has nothing to send: it is done at once.
+        status: allRefused ? "done" : "queued",
+        total: codes.length,
+        duplicates,
+        created_at: at,
+        started_at: allRefused ? at : null,
+        finished_at: allRefused ? at : null,
+        expires_at: new Date(now.getTime() + BULK_JOB_RETENTION_MS).toISOString(),
+        waiting_until: null,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .execute();
+    // In chunks: SQLite and PostgreSQL cap the parameters of one statement.
+    for (let start = 0; start < rows.length; start += 200) {
+      await trx.insertInto("bulk_job_codes").values(rows.slice(start, start + 200)).execute();
+    }
+    return { ok: true, id };
+  });
+}
+
+/**
+ * Cancels a job: the codes not yet checked end as cancelled. A check already in flight still finishes and its
+ * result replaces "cancelled" (it happened upstream). A finished job stays as it is. False: no such job.
+ */
+export async function cancelBulkJob(db: Db, id: string, visibility: JobVisibility, now = new Date()): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    let query = trx.selectFrom("bulk_jobs").select(["id", "status"]).where("id", "=", id);
+    if (visibility.userId !== null) query = query.where("user_id", "=", visibility.userId);
+    const job = await query.executeTakeFirst();
+    if (!job) return false;
+    if (!isActive(job.status)) return true;
+    const at = now.toISOString();
+    await trx
+      .updateTable("bulk_jobs")
+      .set({ status: "cancelled", finished_at: at, waiting_until: null, lease_owner: null, lease_until: null })
+      .where("id", "=", id)
+      .execute();
+    await trx
+      .updateTable("bulk_job_codes")
+      .set({ status: "cancelled", reason: "Not checked: the job was cancelled.", checked_at: at })
+      .where("job_id", "=", id)
+      .where("status", "=", "pending")
+      .execute();
+    return true;
+  });
+}
+
+/** Deletes jobs (and their codes) past their 7 days. Returns how many. */
+export async function purgeExpiredBulkJobs(db: Db, now = new Date()): Promise<number> {
+  const expired = await db.selectFrom("bulk_jobs").select("id").where("expires_at", "<=", now.toISOString()).execute();
+  if (expired.length === 0) return 0;
+  const ids = expired.map((row) => row.id);
+  await db.deleteFrom("bulk_job_codes").where("job_id", "in", ids).execute();
+  await db.deleteFrom("bulk_jobs").where("id", "in", ids).execute();
+  return ids.length;
+}

@@ -1,0 +1,58 @@
+// The result of each code of a job: written once (pending → valid | invalid | failed, or over a cancel that came
+// while its check was in flight), so `done` never goes back; tries that will be repeated are counted.
+import "server-only";
+
+import type { Purchase } from "@/lib/contract/purchases";
+import type { Db } from "@/lib/db";
+import { redactSecrets } from "@/lib/log";
+
+export async function pendingCodes(db: Db, jobId: string): Promise<Array<{ idx: number; sealed: string; attempts: number }>> {
+  const rows = await db
+    .selectFrom("bulk_job_codes")
+    .select(["idx", "code_sealed", "attempts"])
+    .where("job_id", "=", jobId)
+    .where("status", "=", "pending")
+    .orderBy("idx", "asc")
+    .execute();
+  return rows.map((row) => ({ idx: row.idx, sealed: row.code_sealed, attempts: row.attempts }));
+}
+
+export type CodeOutcome =
+  | { status: "valid"; purchase: Purchase }
+  | { status: "invalid"; reason: string }
+  | { status: "failed"; reason: string };
+
+/**
+ * Stores one code's result. Only a pending code changes — or one a cancel marked while its check was in flight —
+ * so a result is written once and `done` never goes back.
+ */
+export async function recordBulkResult(db: Db, jobId: string, idx: number, outcome: CodeOutcome, now = new Date()): Promise<boolean> {
+  const purchase = outcome.status === "valid" ? outcome.purchase : null;
+  const result = await db
+    .updateTable("bulk_job_codes")
+    .set((eb) => ({
+      status: outcome.status,
+      reason: outcome.status === "valid" ? null : redactSecrets(outcome.reason),
+      item_id: purchase?.item.id ?? null,
+      item_name: purchase?.item.name ?? null,
+      license_type: purchase?.license_type ?? null,
+      supported_until: purchase?.supported_until ?? null,
+      checked_at: now.toISOString(),
+      attempts: eb("attempts", "+", 1),
+    }))
+    .where("job_id", "=", jobId)
+    .where("idx", "=", idx)
+    .where("status", "in", ["pending", "cancelled"])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** Counts a try that will be repeated (a rate limit, a transient failure), so a restart knows how many were spent. */
+export async function countAttempt(db: Db, jobId: string, idx: number): Promise<void> {
+  await db
+    .updateTable("bulk_job_codes")
+    .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+    .where("job_id", "=", jobId)
+    .where("idx", "=", idx)
+    .execute();
+}

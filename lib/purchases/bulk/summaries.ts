@@ -1,0 +1,177 @@
+// Jobs as the API shows them: their counts, state and time left (without reading a code, for lists, creates and
+// cancels), or with every code's result (codes opened from their seals), and the results as CSV.
+import "server-only";
+
+import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/contract/purchases";
+import type { Db } from "@/lib/db";
+import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
+
+import { csvLine, CSV_BOM } from "../csv";
+import { openCode } from "./code-seal";
+import { isActive, type JobVisibility } from "./jobs";
+
+interface Counts {
+  pending: number;
+  valid: number;
+  invalid: number;
+  failed: number;
+  cancelled: number;
+}
+
+async function countsOf(db: Db, jobIds: string[]): Promise<Map<string, Counts>> {
+  const counts = new Map<string, Counts>();
+  for (const id of jobIds) counts.set(id, { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 });
+  if (jobIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom("bulk_job_codes")
+    .select((eb) => ["job_id", "status", eb.fn.countAll().as("n")])
+    .where("job_id", "in", jobIds)
+    .groupBy(["job_id", "status"])
+    .execute();
+  for (const row of rows) {
+    const entry = counts.get(row.job_id);
+    if (entry && row.status in entry) entry[row.status as keyof Counts] = Number(row.n);
+  }
+  return counts;
+}
+
+/** Checks in this job that went to the upstream and finished, for the rate behind the estimate. */
+async function upstreamChecked(db: Db, jobId: string): Promise<number> {
+  const row = await db
+    .selectFrom("bulk_job_codes")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .where("job_id", "=", jobId)
+    .where("refused", "=", 0)
+    .where("status", "in", ["valid", "invalid", "failed"])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+function summaryOf(job: BulkJobRow, counts: Counts, etaSeconds: number | null): BulkJobSummary {
+  return {
+    id: job.id,
+    status: job.status as BulkJobSummary["status"],
+    total: job.total,
+    done: counts.valid + counts.invalid + counts.failed,
+    valid: counts.valid,
+    invalid: counts.invalid,
+    failed: counts.failed,
+    cancelled: counts.cancelled,
+    duplicates: job.duplicates,
+    created_by: { id: job.user_id, email: job.user_email },
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+    expires_at: job.expires_at,
+    waiting_until: job.status === "waiting" ? job.waiting_until : null,
+    eta_seconds: etaSeconds,
+  };
+}
+
+/**
+ * Time left: the pending codes at the pace this job has kept since it started (so it includes waits the
+ * upstream imposed), plus what is left of a current wait. Null until one code has been checked.
+ */
+async function estimate(db: Db, job: BulkJobRow, counts: Counts, now: number): Promise<number | null> {
+  if (!isActive(job.status)) return null;
+  if (counts.pending === 0) return 0;
+  const checked = job.started_at ? await upstreamChecked(db, job.id) : 0;
+  if (!job.started_at || checked === 0) return null;
+  const perCode = (now - Date.parse(job.started_at)) / checked;
+  const waitLeft = job.status === "waiting" && job.waiting_until ? Math.max(0, Date.parse(job.waiting_until) - now) : 0;
+  return Math.round((perCode * counts.pending + waitLeft) / 1000);
+}
+
+function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
+  return {
+    index: row.idx,
+    code: openCode(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…"),
+    occurrences: row.occurrences,
+    status: row.status as BulkResult["status"],
+    reason: row.reason,
+    notes: row.notes ? (JSON.parse(row.notes) as string[]) : [],
+    item_id: row.item_id,
+    item_name: row.item_name,
+    license_type: row.license_type,
+    supported_until: row.supported_until,
+    checked_at: row.checked_at,
+  };
+}
+
+export async function findBulkJob(
+  db: Db,
+  hashKey: string,
+  id: string,
+  { userId }: JobVisibility,
+  { now = Date.now() }: { now?: number } = {},
+): Promise<BulkJob | null> {
+  let query = db.selectFrom("bulk_jobs").selectAll().where("id", "=", id);
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  const job = await query.executeTakeFirst();
+  if (!job) return null;
+  const rows = await db.selectFrom("bulk_job_codes").selectAll().where("job_id", "=", id).orderBy("idx", "asc").execute();
+  const counts: Counts = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
+  for (const row of rows) if (row.status in counts) counts[row.status as keyof Counts] += 1;
+  return { ...summaryOf(job, counts, await estimate(db, job, counts, now)), results: rows.map((row) => resultOf(row, hashKey)) };
+}
+
+/** A job's counts and state without its results (what a create or a cancel answers): no code is read or opened. */
+export async function findBulkJobSummary(
+  db: Db,
+  id: string,
+  { userId }: JobVisibility,
+  { now = Date.now() }: { now?: number } = {},
+): Promise<BulkJobSummary | null> {
+  let query = db.selectFrom("bulk_jobs").selectAll().where("id", "=", id);
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  const job = await query.executeTakeFirst();
+  if (!job) return null;
+  const counts = (await countsOf(db, [id])).get(id)!;
+  return summaryOf(job, counts, await estimate(db, job, counts, now));
+}
+
+export async function listBulkJobs(db: Db, { userId }: JobVisibility, { now = Date.now() }: { now?: number } = {}): Promise<BulkJobSummary[]> {
+  let query = db.selectFrom("bulk_jobs").selectAll().where("expires_at", ">", new Date(now).toISOString());
+  if (userId !== null) query = query.where("user_id", "=", userId);
+  const jobs = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(200).execute();
+  const counts = await countsOf(db, jobs.map((job) => job.id));
+  return Promise.all(jobs.map(async (job) => {
+    const jobCounts = counts.get(job.id)!;
+    return summaryOf(job, jobCounts, await estimate(db, job, jobCounts, now));
+  }));
+}
+
+const RESULT_COLUMNS = [
+  "position",
+  "code",
+  "occurrences",
+  "status",
+  "reason",
+  "item_id",
+  "item_name",
+  "license_type",
+  "supported_until",
+  "checked_at",
+  "notes",
+] as const;
+
+/** The job's results in batch order; `position` counts from 1, as a person reads the batch. */
+export function bulkResultsCsv(job: BulkJob): string {
+  let text = CSV_BOM + csvLine(RESULT_COLUMNS);
+  for (const result of job.results) {
+    text += csvLine([
+      result.index + 1,
+      result.code,
+      result.occurrences,
+      result.status,
+      result.reason,
+      result.item_id,
+      result.item_name,
+      result.license_type,
+      result.supported_until,
+      result.checked_at,
+      result.notes.join(" "),
+    ]);
+  }
+  return text;
+}

@@ -1,0 +1,99 @@
+// Checking one purchase code, the one way both callers do it: the single check (POST /api/purchases/validate)
+// cleans the code, reads what the history knew of it, asks the item service and records the answer; the bulk
+// runner, whose codes were cleaned when the job was made, asks and records with the same two functions
+// (askItemService, recordCheck) and adds its own waits and retries around them.
+import "server-only";
+
+import { hashPurchaseCode } from "@/lib/auth/audit";
+import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import type { Purchase, PurchaseCheck } from "@/lib/contract/purchases";
+import type { Db } from "@/lib/db";
+import { describeError, logEvent } from "@/lib/log";
+import type { ItemsClient } from "@/lib/upstream";
+
+import { PurchaseCodeRefused } from "./errors";
+import { purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "./history";
+import { normalisePurchaseCode } from "./normalise";
+
+/** What the item service said of a code: a purchase, or why it is not one. Its failures are thrown (UpstreamError). */
+export type ItemServiceAnswer = { status: "valid"; purchase: Purchase } | { status: "invalid"; reason: string };
+
+/** Asks the item service about one cleaned code. */
+export async function askItemService(items: ItemsClient, code: string): Promise<ItemServiceAnswer> {
+  const answer = await items.validatePurchase(code);
+  return answer.valid ? { status: "valid", purchase: answer.purchase } : { status: "invalid", reason: answer.message };
+}
+
+/**
+ * Records a check in the history. The check has happened (the upstream answered, or failed): a history write that
+ * fails must not change the answer. It is logged at error level with what the row would have held (the code only
+ * as hash and last 4) and `context` (the request or the bulk job), so it can be restored.
+ */
+export async function recordCheck(db: Db, hashKey: string, check: PurchaseCheckRecordInput, context: Record<string, unknown> = {}): Promise<void> {
+  const input = { ...check, at: check.at ?? new Date() };
+  try {
+    await recordPurchaseCheck(db, hashKey, input);
+  } catch (error) {
+    const { code, purchase, at, ...rest } = input;
+    logEvent("error", "purchase_history_write_failed", {
+      ...context,
+      check: {
+        ...rest,
+        checked_at: at.toISOString(),
+        code_hash: hashPurchaseCode(code, hashKey),
+        code_last4: purchaseCodeLast4(code),
+        item_id: purchase?.item.id ?? null,
+        item_name: purchase?.item.name ?? null,
+        license_type: purchase?.license_type ?? null,
+        supported_until: purchase?.supported_until ?? null,
+      },
+      error: describeError(error),
+    });
+  }
+}
+
+export interface SingleCheck {
+  /** The code as the person sent it. */
+  rawCode: string;
+  user: { id: string; email: string };
+  requestId: string;
+  /** The reason a failed check is kept with, in the words its answer gives the person (never a URL or a key). */
+  failureReason: (error: unknown) => string;
+}
+
+/**
+ * One code, checked at a person's request. A code the normaliser refuses throws PurchaseCodeRefused (no call, no
+ * history row); a failure of the item service is recorded as failed and thrown on.
+ */
+export async function checkPurchaseCode(
+  { db, hashKey, items }: { db: Db; hashKey: string; items: ItemsClient },
+  { rawCode, user, requestId, failureReason }: SingleCheck,
+): Promise<PurchaseCheck> {
+  const cleaned = normalisePurchaseCode(rawCode);
+  // A code with a look-alike or control character would only come back "invalid" with no hint why: say why
+  // instead, without asking the upstream or recording a check.
+  if (!cleaned.ok) throw new PurchaseCodeRefused("purchase_code", cleaned.reason);
+  const { code, notes } = cleaned;
+  // Read before the check is recorded: "checked N times before" does not count this one.
+  const history = await purchaseHistorySummary(db, hashKey, code);
+  const check = { user, code, source: "single", requestId } as const;
+  const context = { request_id: requestId };
+
+  let answer: ItemServiceAnswer;
+  try {
+    answer = await askItemService(items, code);
+  } catch (error) {
+    await recordCheck(db, hashKey, { ...check, outcome: "failed", reason: failureReason(error) }, context);
+    throw error;
+  }
+  await recordCheck(
+    db,
+    hashKey,
+    answer.status === "valid"
+      ? { ...check, outcome: "valid", reason: null, purchase: answer.purchase }
+      : { ...check, outcome: "invalid", reason: answer.reason },
+    context,
+  );
+  const validation = answer.status === "valid" ? { valid: true as const, purchase: answer.purchase } : { valid: false as const, message: answer.reason };
+  return { ...validation, checked_code: code, notes, history };
+}

@@ -1,5 +1,0 @@
-import { sqliteBackend } from "../db/support/backends";
-
-import { demoAccountsSuite } from "./demo-accounts.suite";
-
-demoAccountsSuite(sqliteBackend);

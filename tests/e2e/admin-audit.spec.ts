@@ -1,0 +1,71 @@
+// The audit log reads like a ledger: each act by its own name (a regeneration is not a change), a purchase check
+// by what it found, people and reports by name with the raw id one hover away, details in words — and the table
+// fits a 1280 px window and reads on a phone, however long the URLs and emails in it.
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+
+import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
+
+test.use({ storageState: as("admin") });
+test.afterEach(async () => sandbox.reset());
+
+const CSRF = { "X-CSRF": "1" };
+const LONG_URL = `https://a-very-long-host-name-for-the-ledger-test.example.com/${"deep/".repeat(40)}page?with=${"q".repeat(60)}`;
+
+async function noHorizontalOverflow(page: import("@playwright/test").Page) {
+  const { page: pageOverflow, table } = await page.evaluate(() => {
+    const region = document.querySelector('[role="region"][aria-labelledby]') as HTMLElement | null;
+    return {
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      table: region ? region.scrollWidth - region.clientWidth : -1,
+    };
+  });
+  expect(pageOverflow).toBeLessThanOrEqual(0);
+  expect(table).toBeLessThanOrEqual(0);
+}
+
+test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone", async ({ page }, testInfo) => {
+  const created = await page.request.post("/api/reports", { headers: CSRF, data: { url: LONG_URL } });
+  expect(created.status()).toBe(201);
+  const id = (await created.json()).data.id as number;
+  expect((await page.request.patch(`/api/reports/${id}`, { headers: CSRF, data: { privacy: 1 } })).status()).toBe(200);
+  expect((await page.request.patch(`/api/reports/${id}`, { headers: CSRF, data: { results: true } })).status()).toBe(200);
+  expect((await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: FIXED_PURCHASE_CODES.active } })).status()).toBe(200);
+  expect((await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: "44444444-4444-4444-8444-44444444d004" } })).status()).toBe(200);
+  expect((await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: "AB12" } })).status()).toBe(200);
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/admin/audit");
+  const rows = page.getByRole("table", { name: "Audit log" }).locator("tbody tr");
+
+  // Purchase checks say what they found; a 4-character code shows none of its characters.
+  const short = rows.filter({ hasText: "too short to show any of it" }).first();
+  await expect(short).toContainText("Purchase code checked");
+  await expect(short).toContainText("Invalid");
+  await expect(short).not.toContainText("AB12");
+  await expect(rows.filter({ hasText: "code ending d004" }).first()).toContainText("not a valid purchase code");
+  await expect(rows.filter({ hasText: `code ending ${FIXED_PURCHASE_CODES.active.slice(-4)}` }).first()).toContainText("Valid");
+  await expect(rows.filter({ hasText: "Success" })).toHaveCount(0);
+
+  // A regeneration is its own act; the change says what changed, in words; the report is named by its URL.
+  const regenerated = rows.filter({ hasText: "Report regenerated" }).first();
+  await expect(regenerated).toContainText("Results generated again.");
+  await expect(regenerated.getByTitle(`Report ${id}`)).toContainText("a-very-long-host-name-for-the-ledger-test.example.com");
+  const changed = rows.filter({ hasText: "Report changed" }).first();
+  await expect(changed).toContainText("Changed the page privacy (now Private).");
+
+  // People by name, their email and id one hover away.
+  const who = regenerated.getByTitle(/^admin@e2e\.test · [0-9a-f-]{36}$/);
+  await expect(who).toContainText("Administrator");
+  await expect(regenerated).not.toContainText(/detail|changes:|error_code/);
+
+  await noHorizontalOverflow(page);
+  await shot(page, testInfo, "audit-1280");
+
+  // A phone: one block per row, labelled, nothing wider than the screen.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole("table", { name: "Audit log" }).locator("thead")).toBeHidden().catch(() => undefined);
+  await noHorizontalOverflow(page);
+  const firstCell = rows.first().locator("td").first();
+  expect(await firstCell.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"When"');
+  await shot(page, testInfo, "audit-phone");
+});

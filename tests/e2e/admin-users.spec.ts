@@ -1,0 +1,47 @@
+// An admin adds a user, changes his role, and finds both in the audit log.
+import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
+
+test.use({ storageState: as("admin") });
+
+test("add a user, change his role, and see it in the audit log", async ({ page }, testInfo) => {
+  const email = `new-${Date.now()}@e2e.test`;
+  await page.goto("/admin/users");
+  await shot(page, testInfo, "users");
+  await page.getByRole("button", { name: "Add user" }).click();
+  const add = page.getByRole("dialog", { name: "Add a user" });
+  await add.getByLabel(/Email/).fill(email);
+  await add.getByLabel(/Name/).fill("Nora New");
+  await add.getByLabel("Role").selectOption("viewer");
+  await add.getByLabel(/Password/).fill("short");
+  await add.getByRole("button", { name: "Add user" }).click();
+  await expect(add.getByLabel(/Password/)).toHaveAttribute("aria-invalid", "true");
+  await add.getByLabel(/Password/).fill("a-long-enough-password");
+  await add.getByRole("button", { name: "Add user" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `Added Nora New (${email}) as Viewer.` })).toBeVisible();
+  const row = page.getByRole("row", { name: new RegExp(email) });
+  await expect(row).toContainText("Viewer");
+
+  await row.getByRole("button", { name: "Edit Nora New" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Nora New" });
+  await edit.getByLabel("Role").selectOption("editor");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved the changes to Nora New." })).toBeVisible();
+  await expect(row).toContainText("Editor");
+
+  await page.goto("/admin/audit");
+  await page.getByLabel("Action").selectOption({ label: "User changed" });
+  await expect(page).toHaveURL(/\/admin\/audit\?action=user\.update$/);
+  await expect(page.getByRole("table").locator("tbody tr").first()).toContainText("User changed");
+  await shot(page, testInfo, "audit");
+});
+
+test("the last admin cannot take away his own admin role", async ({ page }) => {
+  await page.goto("/admin/users");
+  await page.getByRole("row", { name: /admin@e2e\.test/ }).getByRole("button", { name: /^Edit / }).click();
+  const edit = page.getByRole("dialog", { name: /^Edit / });
+  await edit.getByLabel("Role").selectOption("viewer");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit.getByRole("alert")).toContainText("Nothing was saved");
+  await edit.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByRole("row", { name: /admin@e2e\.test/ })).toContainText("Admin");
+});

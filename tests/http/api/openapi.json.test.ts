@@ -1,0 +1,194 @@
+// GET /api/openapi.json against the server that serves it: the document passes Redocly's recommended ruleset, and
+// every query parameter it documents — each enum value, each limit and pattern, each default — is what the
+// server accepts, refuses and does (over HTTP, on the production build, against the sandbox).
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { CANARY } from "@/tests/support/canary";
+import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+
+const run = promisify(execFile);
+
+interface JsonSchema {
+  enum?: string[];
+  maxLength?: number;
+  pattern?: string;
+  anyOf?: JsonSchema[];
+  not?: object;
+  default?: string;
+}
+interface Parameter {
+  name: string;
+  in: string;
+  schema: JsonSchema;
+}
+interface Operation {
+  operationId: string;
+  parameters: Parameter[];
+  security: unknown[];
+  responses: Record<string, unknown>;
+}
+type Document = { info: Record<string, unknown>; tags: Array<{ name: string; description?: string }>; paths: Record<string, Record<string, Operation>> };
+
+let sandbox: TestSandbox;
+let gateway: GatewayProcess;
+let admin: SignedInClient;
+let doc: Document;
+let served: string;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
+  gateway = await startGateway(sandboxEnv(sandbox));
+  admin = await gateway.signIn("admin");
+  const res = await gateway.request("/api/openapi.json");
+  expect(res.status).toBe(200);
+  served = res.text;
+  doc = res.json as Document;
+});
+
+afterAll(async () => {
+  await gateway?.stop();
+  await sandbox?.close();
+});
+
+describe("the served document", () => {
+  it("passes Redocly's recommended ruleset with no error; the one warning left is the licence, which the owner has not chosen", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "gatehouse-openapi-"));
+    try {
+      const file = path.join(dir, "openapi.json");
+      await writeFile(file, served);
+      const cli = path.join("node_modules", ".bin", "redocly");
+      const report = await run(cli, ["lint", file, "--extends", "recommended", "--format", "json"], { env: { ...process.env, REDOCLY_TELEMETRY: "off" } }).catch(
+        (failed: { stdout?: string; stderr?: string }) => ({ stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" }),
+      );
+      const { problems } = JSON.parse(report.stdout) as { problems: Array<{ ruleId: string; severity: string; message: string }> };
+      expect(problems.filter((p) => p.severity === "error")).toEqual([]);
+      expect(problems.map((p) => `${p.severity} ${p.ruleId}`)).toEqual(["warn info-license"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says which operations are public (security: []) and describes every tag", () => {
+    const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+    const publicOnes = operations.filter((op) => op.security.length === 0).map((op) => op.operationId);
+    expect(publicOnes.sort()).toEqual(["health", "login", "logout", "openapi", "ready"]);
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
+    for (const op of operations) expect(Object.keys(op.responses).some((status) => status.startsWith("4")), op.operationId).toBe(true);
+  });
+});
+
+/** Whether the document's schema of a query parameter admits `value` (the subset of JSON Schema it uses). */
+function documentedAsValid(schema: JsonSchema, value: string): boolean {
+  if (schema.not) return false;
+  if (schema.anyOf) return schema.anyOf.some((branch) => documentedAsValid(branch, value));
+  if (schema.enum && !schema.enum.includes(value)) return false;
+  if (schema.maxLength !== undefined && value.length > schema.maxLength) return false;
+  if (schema.pattern && !new RegExp(schema.pattern, "u").test(value)) return false;
+  return true;
+}
+
+/** Values to try on a parameter: its enum and just past it, its length limit and one more, and common shapes. */
+function candidates(schema: JsonSchema): string[] {
+  const out = new Set(["1", "0", "-1", "abc", "1000000", "9".repeat(16), "a\u0001b", "2025-03-01", "2025-02-30", "2025-03-01T12:00:00Z", "2025-03-01T12:00:00+02:00", "yesterday"]);
+  for (const branch of [schema, ...(schema.anyOf ?? [])]) {
+    for (const value of branch.enum ?? []) out.add(value);
+    if (branch.enum) out.add(`${branch.enum[0]}x`);
+    if (branch.maxLength !== undefined) {
+      out.add("a".repeat(branch.maxLength));
+      out.add("a".repeat(branch.maxLength + 1));
+    }
+  }
+  return [...out];
+}
+
+const queryOperations = () =>
+  Object.entries(doc.paths).flatMap(([route, methods]) =>
+    Object.values(methods)
+      .filter((op) => op.parameters.some((p) => p.in === "query"))
+      .map((op) => ({ route, op, query: op.parameters.filter((p) => p.in === "query") })),
+  );
+
+const get = (route: string, params: Record<string, string> = {}): Promise<GatewayResponse> =>
+  admin.request(`${route}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
+
+describe("every documented query parameter against what the server does", () => {
+  it("finds the operations with a query: the lists and the history's CSV", () => {
+    expect(queryOperations().map(({ op }) => op.operationId).sort()).toEqual(["exportPurchaseHistory", "listAudit", "listProjects", "listPurchaseHistory", "listReports"]);
+  });
+
+  it("accepts what the document admits and refuses (400, naming the parameter) what it does not: enums, limits, patterns, dates", async () => {
+    const disagreements: string[] = [];
+    for (const { route, query } of queryOperations()) {
+      for (const parameter of query) {
+        for (const value of candidates(parameter.schema)) {
+          const expected = documentedAsValid(parameter.schema, value);
+          const res = await get(route, { [parameter.name]: value });
+          const refused = res.status === 400 && typeof res.json?.error?.fields?.[parameter.name] === "string";
+          if (expected ? res.status !== 200 : !refused) {
+            disagreements.push(`${route}?${parameter.name}=${JSON.stringify(value).slice(0, 40)}: documented ${expected ? "valid" : "invalid"}, answered ${res.status}`);
+          }
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it("does without a parameter what the document says is its default", async () => {
+    const disagreements: string[] = [];
+    for (const { route, query } of queryOperations()) {
+      for (const parameter of query.filter((p) => p.schema.default !== undefined)) {
+        const without = await get(route);
+        const withDefault = await get(route, { [parameter.name]: parameter.schema.default! });
+        expect(without.status, route).toBe(200);
+        if (withDefault.text !== without.text) disagreements.push(`${route}: ${parameter.name}=${parameter.schema.default} answers otherwise than leaving it out`);
+      }
+    }
+    expect(disagreements).toEqual([]);
+    // The defaults are the lists' real page sizes.
+    expect((await get("/api/reports")).json.meta.per_page).toBe(10);
+    expect((await get("/api/purchases/history")).json.meta.per_page).toBe(25);
+    expect((await get("/api/admin/audit")).json.meta.per_page).toBe(25);
+  });
+
+  it("refuses every parameter it does not document, except the paging the history's CSV takes from its list and ignores", async () => {
+    for (const { route } of queryOperations()) {
+      const res = await get(route, { perpage: "50" });
+      expect(res.status, route).toBe(400);
+      expect(res.json.error.fields, route).toEqual({ perpage: "Unknown query parameter." });
+    }
+    const csv = await get("/api/purchases/history.csv", { per_page: "5", page: "not a page" });
+    expect(csv.status).toBe(200);
+    expect(csv.text).toBe((await get("/api/purchases/history.csv")).text);
+  });
+});
+
+describe("ids the document calls UUIDs", () => {
+  it("finds an existing bulk job by its id in either letter case", async () => {
+    const created = await admin.request("/api/purchases/bulk", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ codes: ["not a code"] }),
+    });
+    expect(created.status).toBe(202);
+    const id = created.json.data.id as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    for (const shown of [id, id.toUpperCase()]) {
+      const res = await admin.request(`/api/purchases/bulk/${shown}`);
+      expect(res.status, shown).toBe(200);
+      expect(res.json.data.id).toBe(id);
+    }
+  });
+});
+
+describe("key custody", () => {
+  it("no canary key appeared in any response or log line of this file", () => {
+    expect(() => gateway.assertNoKeyLeaked()).not.toThrow();
+  });
+});

@@ -1,0 +1,52 @@
+// Every upstream failure on a server-rendered page shows the failure card, over real HTTP against the
+// production build. The attack pass found a 10 s hang answered with HTTP 500 on six pages: the upstream layer's
+// one Resilience was created by an API route's chunk, and the pages' `instanceof UpstreamError` did not know
+// that chunk's class. So the API is asked first here, as a person's first click on a fresh server would.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { CANARY } from "@/tests/support/canary";
+import { PAGES_AFTER_A_TIMEOUT } from "@/tests/support/failure-pages";
+import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+
+let sandbox: TestSandbox;
+let gateway: GatewayProcess;
+let admin: SignedInClient;
+
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
+  // A short budget stands for the 10 s hang (the production default).
+  gateway = await startGateway(sandboxEnv(sandbox, { UPSTREAM_TIMEOUT_MS: "600" }));
+  admin = await gateway.signIn("admin");
+});
+afterAll(async () => {
+  await gateway?.stop();
+  await sandbox?.close();
+});
+
+
+describe("an upstream that hangs past UPSTREAM_TIMEOUT_MS, after the API was used first", () => {
+  beforeAll(async () => {
+    // The first upstream use of this process is an API route's: the Resilience and its errors are that chunk's.
+    expect((await admin.request("/api/reports?per_page=10")).status).toBe(200);
+    expect((await admin.request("/api/account")).status).toBe(200);
+    await sandbox.injectFault({ path: "/seo/*", kind: "hang" });
+    await sandbox.injectFault({ path: "/market/*", kind: "hang" });
+  });
+  afterAll(async () => {
+    await sandbox.clearFaults();
+  });
+
+  it.each(PAGES_AFTER_A_TIMEOUT)("%s answers 200 with the failure card and Try again", async (path, title, message) => {
+    const res = await admin.request(path);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(title);
+    expect(res.text).toContain(message);
+    expect(res.text).toMatch(/<button[^>]*>Try again<\/button>/);
+    expect(res.text).not.toContain("Gatehouse could not show this page");
+  });
+
+  it("logs the timeouts without a stack trace of an unhandled error", () => {
+    expect(gateway.output().some((line) => /⨯ Error \[UpstreamError\]/.test(line))).toBe(false);
+  });
+});

@@ -1,0 +1,67 @@
+// The browser tests' helpers: sign in as a role (a saved browser state), control the sandbox behind the
+// portal (reset its data, inject faults), save a screenshot of a page into the test's output, run axe.
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+
+import type { Role } from "@/lib/contract/values";
+import type { FaultSpec } from "@/lib/sandbox";
+
+import { authFile, SANDBOX_URL } from "./settings";
+
+export { expect };
+
+
+async function control(method: string, route: string, body?: unknown): Promise<void> {
+  const response = await fetch(`${SANDBOX_URL}/__sandbox${route}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`sandbox control ${method} ${route}: ${response.status} ${await response.text()}`);
+}
+
+export const sandbox = {
+  /** Back to the seeded demo data, no faults. Call it in a test that changes data, so order never matters. */
+  reset: () => control("POST", "/reset"),
+  injectFault: (fault: FaultSpec) => control("POST", "/faults", fault),
+  clearFaults: () => control("DELETE", "/faults"),
+};
+
+/** The browser state of a signed-in user of this role, for test.use({ storageState: as("viewer") }). */
+export const as = (role: Role) => authFile(role);
+
+/** A full-page screenshot in the test's output folder (test-results/<test>/<name>.png). */
+export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
+}
+
+/** The serious and critical axe violations of the page as it is now (WCAG 2.1 A and AA rules). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+}
+
+/**
+ * axe in light mode, then in dark mode, on the page as it is (one page load), with a screenshot of each. Each
+ * check waits for the page to have settled in the scheme: the media query answers it, and no transition or
+ * animation is still running (reduced motion turns them off), so axe never measures a colour halfway.
+ */
+export async function checkBothThemes(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    await page.waitForFunction(
+      (dark) =>
+        window.matchMedia("(prefers-color-scheme: dark)").matches === dark &&
+        document.getAnimations().every((animation) => animation.playState !== "running"),
+      scheme === "dark",
+    );
+    // Style recalculation and paint of the new scheme: two frames.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
+    await shot(page, testInfo, `${scheme}-${name}`);
+  }
+}
+
+export const test = base;

@@ -1,0 +1,5 @@
+import { sqliteBackend } from "@/tests/support/store-backends";
+
+import { demoAccountsSuite } from "./demo-accounts.suite";
+
+demoAccountsSuite(sqliteBackend);

@@ -1,0 +1,5 @@
+import { sqliteBackend } from "@/tests/support/store-backends";
+
+import { throttleSuite } from "./throttle.suite";
+
+throttleSuite(sqliteBackend);

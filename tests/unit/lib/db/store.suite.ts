@@ -1,0 +1,111 @@
+// What every backend's store must provide after openDb: the schema, applied once.
+import { describe, expect, it } from "vitest";
+
+import { migrate } from "@/lib/db";
+import { migrations } from "@/lib/db/migrations";
+
+import { useStore, type Backend } from "@/tests/support/store-backends";
+
+export function storeSuite(backend: Backend) {
+  describe(`store (${backend.name})`, () => {
+    const store = useStore(backend);
+
+    it("opens with every migration applied, and applying again changes nothing", async () => {
+      const { db, dialect } = store();
+      const tables = await db.introspection.getTables();
+      const columns = Object.fromEntries(tables.map((t) => [t.name, t.columns.map((c) => c.name).sort()]));
+      expect(columns.users).toEqual(
+        [
+          "created_at",
+          "disabled",
+          "email",
+          "id",
+          "last_sign_in_at",
+          "name",
+          "oidc_issuer",
+          "oidc_subject",
+          "password_hash",
+          "role",
+          "role_pinned",
+          "session_version",
+          "updated_at",
+        ].sort(),
+      );
+      expect(columns.audit_log).toEqual(
+        [
+          "action",
+          "at",
+          "detail",
+          "id",
+          "last_at",
+          "outcome",
+          "repeat_count",
+          "request_id",
+          "target_id",
+          "target_label",
+          "target_type",
+          "user_email",
+          "user_id",
+        ].sort(),
+      );
+      expect(columns.login_failures).toEqual(["at", "email", "id", "ip"]);
+      expect(columns.purchase_checks).toEqual(
+        [
+          "bulk_job_id",
+          "checked_at",
+          "code_hash",
+          "code_last4",
+          "id",
+          "item_id",
+          "item_name",
+          "license_type",
+          "outcome",
+          "reason",
+          "request_id",
+          "source",
+          "supported_until",
+          "user_email",
+          "user_id",
+        ].sort(),
+      );
+      expect(columns.bulk_jobs).toEqual(
+        ["created_at", "duplicates", "expires_at", "finished_at", "id", "lease_owner", "lease_until", "started_at", "status", "total", "user_email", "user_id", "waiting_until"].sort(),
+      );
+      expect(columns.bulk_job_codes).toEqual(
+        [
+          "attempts",
+          "checked_at",
+          "code_hash",
+          "code_last4",
+          "code_sealed",
+          "idx",
+          "item_id",
+          "item_name",
+          "job_id",
+          "license_type",
+          "notes",
+          "occurrences",
+          "reason",
+          "refused",
+          "status",
+          "supported_until",
+        ].sort(),
+      );
+      expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
+      expect(columns.sso_sessions).toEqual(
+        ["check_lease_until", "checked_at", "created_at", "expires_at", "id", "id_token_sealed", "issuer", "refresh_token_sealed", "subject", "user_id"].sort(),
+      );
+      expect(await migrate({ db, dialect })).toEqual([]);
+      expect(Object.keys(migrations(dialect))).toHaveLength(5);
+    });
+
+    it("numbers log rows in insertion order", async () => {
+      const { db } = store();
+      const at = new Date().toISOString();
+      for (const email of ["a", "b", "c"]) await db.insertInto("login_failures").values({ email, ip: null, at }).execute();
+      const rows = await db.selectFrom("login_failures").select(["id", "email"]).orderBy("id").execute();
+      expect(rows.map((r) => r.email)).toEqual(["a", "b", "c"]);
+      expect(rows.map((r) => typeof r.id)).toEqual(["number", "number", "number"]);
+    });
+  });
+}

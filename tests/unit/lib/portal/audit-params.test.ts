@@ -1,0 +1,20 @@
+// The audit log view's URL: filters read leniently and written in a stable order.
+import { describe, expect, it } from "vitest";
+
+import { auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
+
+describe("audit filters in the URL", () => {
+  it("keep valid values, drop the rest, and drop an end before the start", () => {
+    expect(parseAuditParams({ user: "a@b.c", action: "report.delete", from: "2026-01-02", to: "2026-01-05", per_page: "50", page: "2" })).toEqual({
+      user: "a@b.c",
+      action: "report.delete",
+      from: "2026-01-02",
+      to: "2026-01-05",
+      per_page: 50,
+      page: 2,
+    });
+    expect(parseAuditParams({ action: "report.explode", from: "yesterday", per_page: "20" })).toEqual({});
+    expect(parseAuditParams({ from: "2026-02-01", to: "2026-01-01" })).toEqual({ from: "2026-02-01" });
+    expect(auditQueryString({ action: "auth.login", page: 3 })).toBe("?action=auth.login&page=3");
+  });
+});

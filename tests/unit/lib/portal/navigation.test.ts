@@ -1,0 +1,22 @@
+// What the navigation shows: only what the role may use and the areas that are configured.
+import { describe, expect, it } from "vitest";
+
+import { ROLES } from "@/lib/contract/values";
+import { navigationFor } from "@/lib/portal/navigation";
+
+describe("navigationFor", () => {
+  const all = { reports: true, items: true };
+  const labels = (role: (typeof ROLES)[number], areas = all) => navigationFor(role, areas).map((item) => item.label);
+
+  it("shows each role only what it may use", () => {
+    expect(labels("admin")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Check a code", "Bulk check", "History", "Seller account", "Users", "Audit log"]);
+    expect(labels("editor")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Check a code", "Bulk check", "History", "Seller account"]);
+    expect(labels("viewer")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account"]);
+    expect(labels("support")).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account"]);
+  });
+
+  it("hides an area that is not configured", () => {
+    expect(labels("admin", { reports: false, items: true })).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account", "Users", "Audit log"]);
+    expect(labels("editor", { reports: true, items: false })).toEqual(["Dashboard", "Reports", "Projects"]);
+  });
+});

@@ -1,0 +1,95 @@
+// The bulk check pages' words and sums: a pasted list counted as the gateway will count it, and a running job
+// in words.
+import { describe, expect, it } from "vitest";
+
+import { codesLeft, countByStatus, describeBatch, percentDone, statusAnnouncement, summariseBatch, timeLeftText, type JobCounts } from "@/lib/portal/purchase-bulk";
+import { prepareBatch } from "@/lib/purchases/bulk/batch";
+
+const ACTIVE = "11111111-1111-4111-8111-111111111111";
+
+const EXPIRED = "22222222-2222-4222-8222-222222222222";
+
+describe("the bulk form's count", () => {
+  it.each([
+    [[], "No codes yet."],
+    [[ACTIVE], "1 code — 1 will be checked"],
+    [[ACTIVE, ACTIVE], "2 codes, 1 duplicate — 1 will be checked"],
+    [[ACTIVE, ` ${ACTIVE}\u200b`, EXPIRED, ` ${EXPIRED} `, ACTIVE], "5 codes, 3 duplicates — 2 will be checked"],
+  ])("%j → %s", (codes, sentence) => {
+    expect(describeBatch(summariseBatch(codes))).toBe(sentence);
+  });
+
+  it("counts like the gateway: same duplicates, same distinct codes, the same codes refused", () => {
+    const lookalike = `${ACTIVE.slice(0, 35)}\u0430`;
+    const batches = [
+      [ACTIVE, EXPIRED, ACTIVE],
+      [`\ufeff${ACTIVE}`, ACTIVE.toUpperCase(), `${ACTIVE}\u200d`, `１${ACTIVE.slice(1)}`],
+      [lookalike, lookalike, ` ${lookalike} `, "", "   ", "\u0007code"],
+      Array.from({ length: 40 }, (_, n) => `${n % 7}-code`),
+    ];
+    for (const batch of batches) {
+      const ours = summariseBatch(batch);
+      const gateway = prepareBatch(batch);
+      expect(ours.duplicates).toBe(gateway.duplicates);
+      expect(ours.distinct).toBe(gateway.codes.length);
+      expect(ours.refused.map((code) => code.reason)).toEqual(gateway.codes.filter((code) => code.refused).map((code) => code.reason));
+    }
+  });
+
+  it("names each refused code by its place in the list and the reason", () => {
+    const summary = summariseBatch([ACTIVE, `${EXPIRED.slice(0, 35)}\u0430`]);
+    expect(summary.problem).toBeNull();
+    expect(summary.refused).toHaveLength(1);
+    expect(summary.refused[0]).toMatchObject({ position: 2, code: `${EXPIRED.slice(0, 35)}\u0430` });
+    expect(summary.refused[0]!.reason).toMatch(/36.*Cyrillic.*U\+0430/);
+    expect(summariseBatch([]).problem).toBe("Paste at least one purchase code, or choose a file.");
+  });
+});
+
+describe("a running job in words", () => {
+  const job = (patch: Partial<JobCounts>): JobCounts => ({ status: "running", total: 200, done: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0, ...patch });
+
+  it.each([
+    [null, "running", "Estimating the time left"],
+    [0, "running", "Less than a minute left"],
+    [59, "waiting", "Less than a minute left"],
+    [60, "running", "About 1 min left"],
+    [1_770, "running", "About 30 min left"],
+    [3_600, "running", "About 1 h left"],
+    [5_400, "running", "About 1 h 30 min left"],
+    [120, "done", null],
+    [120, "cancelled", null],
+  ] as const)("%j seconds, %s → %s", (eta, status, text) => {
+    expect(timeLeftText(eta, status)).toBe(text);
+  });
+
+  it("percent done is whole, and 100 only when every code is done", () => {
+    expect(percentDone(job({ done: 0 }))).toBe(0);
+    expect(percentDone(job({ done: 1 }))).toBe(0);
+    expect(percentDone(job({ done: 199 }))).toBe(99);
+    expect(percentDone({ total: 1000, done: 999 })).toBe(99);
+    expect(percentDone(job({ done: 200 }))).toBe(100);
+  });
+
+  it("codes left, and what a screen reader hears at each status", () => {
+    expect(codesLeft(job({ done: 120 }))).toBe(80);
+    expect(codesLeft(job({ status: "cancelled", done: 120, cancelled: 80 }))).toBe(0);
+    expect(statusAnnouncement(job({ status: "queued", total: 1 }))).toBe("Queued: 1 code will be checked shortly.");
+    expect(statusAnnouncement(job({}))).toBe("Checking 200 codes.");
+    expect(statusAnnouncement(job({ status: "waiting" }))).toMatch(/^Paused: the item service asked Gatehouse to slow down/);
+    expect(statusAnnouncement(job({ status: "done", done: 200, valid: 180, invalid: 15, failed: 5 }))).toBe("Finished: 180 valid, 15 invalid, 5 failed.");
+    expect(statusAnnouncement(job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 80 }))).toBe(
+      "Cancelled: 120 checked (100 valid, 20 invalid, 0 failed), 80 codes not checked.",
+    );
+  });
+
+  it("counts results by status for the filter", () => {
+    expect(countByStatus([{ status: "valid" }, { status: "valid" }, { status: "pending" }, { status: "cancelled" }])).toEqual({
+      pending: 1,
+      valid: 2,
+      invalid: 0,
+      failed: 0,
+      cancelled: 1,
+    });
+  });
+});
