@@ -162,6 +162,13 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
       headers: { ...successHeaders, Location: { schema: { type: "string" } } },
     };
   }
+  if (success.status === 302) {
+    // A sign-in that cannot go to the provider (single sign-on off, the provider unreachable) returns to the page.
+    out["303"] = {
+      description: "Back to /login with `error` (the code; the page shows its sentence): the sign-in could not go to the provider",
+      headers: { ...successHeaders, Location: { schema: { type: "string" } } },
+    };
+  }
   if (spec.id === "ready") {
     out["503"] = {
       description: "Not ready: a configured area is unreachable or rejects its key (same body as 200)",
