@@ -1,6 +1,7 @@
 // Runs once when the Next.js server starts, before it answers requests: validates the configuration (a bad
 // one stops the start with a message naming the variable), in demo mode starts the embedded sandbox, then opens
-// the accounts store and creates the first admin (or, in demo mode, the demo accounts); then says how single
+// the accounts store and creates the first admin (or, in demo mode, the demo accounts); then checks the upstream
+// keys kept in the portal open with GATEHOUSE_KEK and writes `upstream.key_rejected` rows; then says how single
 // sign-on is set up (asking the provider in the background); then resumes the bulk purchase checks an earlier
 // process left pending.
 export async function register(): Promise<void> {
@@ -10,6 +11,10 @@ export async function register(): Promise<void> {
   await startGatewayOrExit();
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
+  const { startUpstreamKeysOrExit } = await import("./lib/upstream/keys/startup");
+  await startUpstreamKeysOrExit();
+  const { watchKeyRejections } = await import("./lib/api/upstream-keys");
+  watchKeyRejections();
   const { startSingleSignOn } = await import("./lib/auth/oidc/startup");
   await startSingleSignOn();
   const { bulkRunner } = await import("./lib/purchases/bulk/runner");

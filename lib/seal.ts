@@ -1,7 +1,8 @@
 // Sealing small secrets at rest: AES-256-GCM (node:crypto) under a key derived with HKDF-SHA256 from a secret of
 // the configuration and a purpose, so that each use has its own key and a copy of the database alone gives
-// nothing away. The sealed form is "iv.tag.ciphertext" in base64url. Used for bulk jobs' purchase codes and
-// single sign-on refresh tokens.
+// nothing away. The sealed form is "iv.tag.ciphertext" in base64url. Used for bulk jobs' purchase codes, single
+// sign-on refresh tokens and the upstream keys kept in the portal. `context` (optional) is bound in as associated
+// data: a seal opens only with the same context, so a sealed value moved to another row (another area) is refused.
 import "server-only";
 
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
@@ -10,24 +11,26 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /** A 32-byte key for `purpose` ("gatehouse bulk purchase-code seal"…) derived from `secret`. */
-export function sealKey(secret: string, purpose: string): Buffer {
+export function sealKey(secret: string | Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync("sha256", secret, "", purpose, 32));
 }
 
-export function sealText(text: string, key: Buffer): string {
+export function sealText(text: string, key: Buffer, context?: string): string {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
+  if (context !== undefined) cipher.setAAD(Buffer.from(context, "utf8"));
   const body = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
   return [iv, cipher.getAuthTag(), body].map((part) => part.toString("base64url")).join(".");
 }
 
-/** The text, or null when the seal cannot be opened with this key (another key sealed it, or it was altered). */
-export function openText(sealed: string, key: Buffer): string | null {
+/** The text, or null when the seal cannot be opened with this key and context (another sealed it, or it was altered). */
+export function openText(sealed: string, key: Buffer, context?: string): string | null {
   const [iv, tag, body] = sealed.split(".").map((part) => Buffer.from(part, "base64url"));
   if (!iv || !tag || !body || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return null;
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, iv);
     decipher.setAuthTag(tag);
+    if (context !== undefined) decipher.setAAD(Buffer.from(context, "utf8"));
     return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
   } catch {
     return null;

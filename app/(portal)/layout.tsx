@@ -1,11 +1,15 @@
 // The signed-in portal: the shell (navigation for the user's role and the configured areas, who is signed in,
-// theme and sign-out) around every page. Each page still checks its own permission with requirePageUser().
+// theme and sign-out) around every page, and for admins the banner of an upstream key rejected. Each page still checks its own permission with requirePageUser().
 import type { ReactNode } from "react";
 
 import { AppShell } from "@/components/shell/app-shell";
 import { UserBadge } from "@/components/shell/user-badge";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
+import { KeyRejectedBanner, type RejectedKey } from "@/components/portal/key-rejected-banner";
+import { rejectedKeys } from "@/lib/api/upstream-keys";
 import { requirePageUser } from "@/lib/auth/current-user";
+import { can } from "@/lib/auth/permissions";
+import { AREA_WORDS } from "@/lib/contract/areas";
 import { navigationFor } from "@/lib/portal/navigation";
 import { configuredAreas } from "@/lib/portal/areas";
 
@@ -14,6 +18,10 @@ import { PortalProviders } from "./portal-providers";
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const [user, areas] = await Promise.all([requirePageUser(), configuredAreas()]);
+  // Admins see on every page that an upstream rejected its key (from the key ring's last poll: no query here).
+  const rejected: RejectedKey[] = can(user.role, "upstream:manage")
+    ? (await rejectedKeys().catch(() => [])).map((r) => ({ api: AREA_WORDS[r.area].api.replace(/ \(area [AB]\)$/, ""), at: r.at, fingerprint: r.fingerprint, inEnvironment: r.source === "environment" }))
+    : [];
   return (
     <PortalProviders>
       <AppShell
@@ -26,6 +34,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
           </>
         }
       >
+        <KeyRejectedBanner rejected={rejected} />
         {children}
       </AppShell>
     </PortalProviders>

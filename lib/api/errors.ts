@@ -24,6 +24,9 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   email_taken: 409,
   last_admin: 409,
+  key_set_in_environment: 409,
+  key_encryption_off: 409,
+  key_in_use: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -151,6 +154,14 @@ export function areaNotConfigured(area: Area): ApiError {
   );
 }
 
+/** The area has a base URL but its key is kept in the portal and none has been set yet. */
+export function areaWithoutKey(area: Area): ApiError {
+  return new ApiError(
+    "area_not_configured",
+    `${capitalised(AREA_WORDS[area].api)} has no key yet. An admin can set it on the Upstream connections page (/admin/upstream).`,
+  );
+}
+
 /** The answer our client gets for an upstream failure: never the upstream's URL, headers or raw body. */
 export function fromUpstreamError(error: UpstreamError, notFoundMessage: string): ApiError {
   const upstream = capitalised(AREA_WORDS[error.area].api);
@@ -169,7 +180,7 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
         fields: error.fields && Object.keys(error.fields).length > 0 ? (redactDeep(error.fields) as Record<string, string>) : undefined,
       });
     case "auth":
-      return new ApiError("upstream_auth", `${upstream} ${words.what}. An operator should check ${AREA_WORDS[error.area].variables.key}.`);
+      return new ApiError("upstream_auth", `${upstream} ${words.what}. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ${AREA_WORDS[error.area].variables.key}.`);
     case "rate_limited":
       return new ApiError("upstream_rate_limited", `${upstream} ${words.what}; try again later.`, {
         headers: error.retryAfter ? { "Retry-After": error.retryAfter } : {},

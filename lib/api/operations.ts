@@ -25,6 +25,14 @@ import {
   PurchaseHistorySearchBodySchema,
   PurchaseValidateBodySchema,
 } from "@/lib/contract/purchases";
+import {
+  KeyChangeResultSchema,
+  KeyTestResultSchema,
+  UpstreamAreaParamsSchema,
+  UpstreamAreaStatusSchema,
+  UpstreamKeyBodySchema,
+  UpstreamKeyParamsSchema,
+} from "@/lib/contract/upstream-keys";
 import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
 import type { AuditAction, AuditOutcome, Permission as AccountPermission } from "@/lib/contract/values";
 
@@ -42,6 +50,7 @@ export type AuditTargetSpec =
   | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
   | { type: "user"; id: string; label?: string | null }
+  | { type: "upstream_area"; id: string }
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
 
@@ -72,6 +81,16 @@ function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
   const url = field(data, "url");
   return value === null ? null : { type: "report", id: value, label: typeof url === "string" ? url : null };
+}
+/** An upstream area whose key changed. */
+function upstreamAreaTarget(area: unknown): AuditTargetSpec | null {
+  const value = text(area);
+  return value === null ? null : { type: "upstream_area", id: value };
+}
+/** The fingerprints before and after a key change (never the key). */
+function changeDetail(data: unknown): Record<string, string | null> {
+  const change = field(data, "change");
+  return { area: text(field(change, "area")), old_fingerprint: text(field(change, "old_fingerprint")), new_fingerprint: text(field(change, "new_fingerprint")) };
 }
 /** A user by id, with his email when the answer carries it. */
 function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
@@ -572,6 +591,84 @@ export const operations = {
     permission: "audit:read",
     query: AuditListQuerySchema,
     success: { status: 200, description: "One page of audit rows", schema: pageEnvelope(AuditRecordSchema) },
+  },
+  listUpstreamKeys: {
+    id: "listUpstreamKeys",
+    method: "GET",
+    path: "/api/admin/upstream-keys",
+    summary: "Each area's upstream connection: where its key is kept (environment or portal), the key's fingerprint and last 4 characters (never the key), the stored keys, and its health",
+    tag: "Admin",
+    permission: "upstream:manage",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "Both areas", schema: dataEnvelope(UpstreamAreaStatusSchema.array()) },
+  },
+  testUpstreamKey: {
+    id: "testUpstreamKey",
+    method: "POST",
+    path: "/api/admin/upstream-keys/{area}/test",
+    summary: "Test a key against the upstream (one read) without saving it; a key the upstream refuses is a 400 with its words in fields.key",
+    tag: "Admin",
+    permission: "upstream:manage",
+    params: UpstreamAreaParamsSchema,
+    query: EmptyQuerySchema,
+    body: UpstreamKeyBodySchema,
+    success: { status: 200, description: "The upstream accepted the key", schema: dataEnvelope(KeyTestResultSchema) },
+    notFound: "The area is not configured on this Gatehouse.",
+  },
+  setUpstreamKey: {
+    id: "setUpstreamKey",
+    method: "POST",
+    path: "/api/admin/upstream-keys/{area}",
+    summary: "Rotate the area's key: tested against the upstream first, saved sealed only if it works; every instance switches within a few seconds, and the old key is kept, disabled, until removed",
+    tag: "Admin",
+    permission: "upstream:manage",
+    params: UpstreamAreaParamsSchema,
+    query: EmptyQuerySchema,
+    body: UpstreamKeyBodySchema,
+    success: { status: 201, description: "The change and the area's new state", schema: dataEnvelope(KeyChangeResultSchema) },
+    notFound: "The area is not configured on this Gatehouse.",
+    errors: ["key_set_in_environment", "key_encryption_off"],
+    audit: {
+      action: "upstream.key_set",
+      target: ({ params }) => upstreamAreaTarget(params.area),
+      detail: ({ data }) => changeDetail(data),
+    },
+  },
+  restoreUpstreamKey: {
+    id: "restoreUpstreamKey",
+    method: "POST",
+    path: "/api/admin/upstream-keys/{area}/{id}/restore",
+    summary: "Undo a rotation: make a stored, disabled key the area's key again (tested against the upstream first)",
+    tag: "Admin",
+    permission: "upstream:manage",
+    params: UpstreamKeyParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The change and the area's new state", schema: dataEnvelope(KeyChangeResultSchema) },
+    notFound: "There is no such stored key for the area.",
+    errors: ["key_set_in_environment", "key_encryption_off"],
+    audit: {
+      action: "upstream.key_restored",
+      target: ({ params }) => upstreamAreaTarget(params.area),
+      detail: ({ data }) => changeDetail(data),
+    },
+  },
+  removeUpstreamKey: {
+    id: "removeUpstreamKey",
+    method: "DELETE",
+    path: "/api/admin/upstream-keys/{area}/{id}",
+    summary: "Remove a stored key that is not in use (the key in use is refused: 409 key_in_use)",
+    tag: "Admin",
+    permission: "upstream:manage",
+    params: UpstreamKeyParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The change and the area's new state", schema: dataEnvelope(KeyChangeResultSchema) },
+    notFound: "There is no such stored key for the area.",
+    errors: ["key_in_use"],
+    audit: {
+      action: "upstream.key_removed",
+      target: ({ params }) => upstreamAreaTarget(params.area),
+      detail: ({ data }) => changeDetail(data),
+    },
   },
   openapi: {
     id: "openapi",

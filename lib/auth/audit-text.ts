@@ -118,6 +118,17 @@ export function auditSummary(row: AuditRowFacts): string {
     }
     case "user.sso_role":
       return `Role changed from ${str(d.from) ?? "?"} to ${str(d.to) ?? "?"} by the provider's groups (${d.phase === "recheck" ? "at a re-check" : "at sign-in"}).`;
+    case "upstream.key_set":
+    case "upstream.key_restored":
+    case "upstream.key_removed":
+    case "upstream.key_rejected": {
+      if (why) return `Not changed: ${why}${status}.`;
+      const from = str(d.old_fingerprint);
+      const to = str(d.new_fingerprint);
+      if (row.action === "upstream.key_rejected") return `The upstream rejected the key ${from ?? "?"}${str(d.source) === "environment" ? " (set in the environment)" : ""}.`;
+      if (row.action === "upstream.key_removed") return `Removed the key ${from ?? "?"}${to ? `; ${to} stays in use` : ""}.`;
+      return `Key ${from ?? "none"} → ${to ?? "none"}${row.action === "upstream.key_restored" ? " (an earlier key restored)" : ""}.`;
+    }
     case "user.create":
       if (why) return `Not added: ${why}${status}.`;
       return str(d.role) ? `Added with the role ${d.role}.` : "";

@@ -26,6 +26,8 @@ export type AuditTarget =
   | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
   | { type: "user"; id: string; label?: string | null }
+  /** An upstream area ("reports" | "items"): its key changed or was rejected. */
+  | { type: "upstream_area"; id: string }
   | PurchaseCodeTarget;
 
 export interface PurchaseCodeTarget {
@@ -67,6 +69,7 @@ export const auditEntrySchema = z.strictObject({
       z.strictObject({ type: z.literal("report"), id: z.string().min(1), label: z.string().max(2048).nullable().optional() }),
       z.strictObject({ type: z.literal("project"), name: z.string().min(1) }),
       z.strictObject({ type: z.literal("user"), id: z.string().min(1), label: z.string().max(320).nullable().optional() }),
+      z.strictObject({ type: z.literal("upstream_area"), id: z.string().min(1).max(20) }),
       z.strictObject({
         type: z.literal("purchase_code"),
         hash: z.string().regex(/^[0-9a-f]{64}$/, "purchase code target must hold an HMAC-SHA256 hex digest"),

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { hasBrand } from "@/lib/brand";
 
 import type { Area } from "@/lib/contract/areas";
+import { readKeyEncryptionKeys, type KeyEncryptionKeys } from "./kek";
 import { DEFAULT_DEMO_DATA_DIR } from "./mode";
 import { isSecretVariable, quoteValue } from "./variables";
 
@@ -31,6 +32,12 @@ export interface ItemsAreaConfig {
   keyLocation: ItemsKeyLocation;
 }
 
+/**
+ * An area as the configuration has it: its key from the environment, or null when the key is kept in the portal
+ * (the base URL is set, the key variable is not, and GATEHOUSE_KEK is: lib/upstream/keys picks the stored one).
+ */
+export type AreaSettings<T extends { apiKey: string }> = Omit<T, "apiKey"> & { apiKey: string | null };
+
 /** How Gatehouse protects itself and the upstreams (lib/upstream/policy). Every number has a variable. */
 export interface UpstreamPolicyConfig {
   /** UPSTREAM_RETRIES: retries of an idempotent GET after a connection error or 502/503/504; 0 = none. */
@@ -47,8 +54,10 @@ export interface UpstreamPolicyConfig {
 }
 
 export interface EnvConfig {
-  reports: ReportsAreaConfig | null;
-  items: ItemsAreaConfig | null;
+  reports: AreaSettings<ReportsAreaConfig> | null;
+  items: AreaSettings<ItemsAreaConfig> | null;
+  /** GATEHOUSE_KEK and GATEHOUSE_KEK_PREVIOUS (./kek.ts). */
+  keyEncryption: KeyEncryptionKeys;
   upstreamTimeoutMs: number;
   upstreamPolicy: UpstreamPolicyConfig;
   /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long requests in flight may take to finish before the process exits. */
@@ -247,7 +256,8 @@ function readArea(
   problems: ConfigProblem[],
   urlVar: string,
   keyVar: string,
-): { baseUrl: string; apiKey: string } | null {
+  keysInPortal: boolean,
+): { baseUrl: string; apiKey: string | null } | null {
   const rawUrl = read(env, urlVar);
   const rawKey = read(env, keyVar);
   if (rawUrl === undefined && rawKey === undefined) return null;
@@ -255,19 +265,32 @@ function readArea(
     problems.push({ variable: urlVar, problem: `is missing while ${keyVar} is set; set both, or neither to leave this area out` });
     return null;
   }
-  if (rawKey === undefined) {
-    problems.push({ variable: keyVar, problem: `is missing while ${urlVar} is set; set both, or neither to leave this area out` });
+  if (rawKey === undefined && !keysInPortal) {
+    problems.push({
+      variable: keyVar,
+      problem: `is missing while ${urlVar} is set; set both, neither to leave this area out, or set GATEHOUSE_KEK to keep the key in the portal (Upstream connections)`,
+    });
     return null;
   }
   const baseUrl = check(problems, urlVar, baseUrlSchema, rawUrl);
-  const apiKey = check(problems, keyVar, apiKeySchema, rawKey);
+  // No key variable: the key is the one saved in the portal (none yet: the area answers 503 until an admin sets it).
+  const apiKey = rawKey === undefined ? null : check(problems, keyVar, apiKeySchema, rawKey);
   return baseUrl !== undefined && apiKey !== undefined ? { baseUrl, apiKey } : null;
+}
+
+/** Checks an upstream key as the environment's are checked: the portal's form and API refuse the same values. */
+export function apiKeyProblem(key: string): string | null {
+  const result = apiKeySchema.safeParse(key);
+  return result.success ? null : (result.error.issues[0]?.message ?? "is invalid");
 }
 
 /** Validates the environment, adding every problem found to `problems` (the start-up check collects them all). */
 export function readEnv(env: Record<string, string | undefined>, problems: ConfigProblem[]): EnvConfig {
-  const reports = readArea(env, problems, "REPORTS_API_BASE_URL", "REPORTS_API_KEY");
-  const itemsArea = readArea(env, problems, "ITEMS_API_BASE_URL", "ITEMS_API_KEY");
+  const kek = readKeyEncryptionKeys(env);
+  problems.push(...kek.problems);
+  const keysInPortal = kek.keys.current !== null;
+  const reports = readArea(env, problems, "REPORTS_API_BASE_URL", "REPORTS_API_KEY", keysInPortal);
+  const itemsArea = readArea(env, problems, "ITEMS_API_BASE_URL", "ITEMS_API_KEY", keysInPortal);
   const keyLocation = check(problems, "ITEMS_API_KEY_LOCATION", keyLocationSchema, read(env, "ITEMS_API_KEY_LOCATION"));
   const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
@@ -276,6 +299,7 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
   return {
     reports,
     items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
+    keyEncryption: kek.keys,
     upstreamTimeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     upstreamPolicy,
     shutdownTimeoutMs,

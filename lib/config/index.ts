@@ -11,12 +11,15 @@ import { logEvent, registerSecrets } from "@/lib/log";
 import { startDemoSandbox } from "./demo";
 import { AREA_WORDS, type Area } from "@/lib/contract/areas";
 
-import { ConfigError, NO_UPSTREAM, parseEnv, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
+import { ConfigError, NO_UPSTREAM, parseEnv, type AreaSettings, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
+import type { KeyEncryptionKeys } from "./kek";
 import { demoDataDir, isDemoMode } from "./mode";
 
 export { ConfigError, isConfigError, parseEnv } from "./env";
 export { isDemoMode } from "./mode";
+export type { KeyEncryptionKeys } from "./kek";
 export type {
+  AreaSettings,
   ConfigProblem,
   EnvConfig,
   ItemsAreaConfig,
@@ -26,10 +29,12 @@ export type {
 } from "./env";
 
 export interface GatewayConfig {
-  /** null: area A is not configured; its routes answer 503 area_not_configured. */
-  reports: ReportsAreaConfig | null;
+  /** null: area A is not configured; its routes answer 503 area_not_configured. apiKey null: kept in the portal. */
+  reports: AreaSettings<ReportsAreaConfig> | null;
   /** null: area B is not configured. */
-  items: ItemsAreaConfig | null;
+  items: AreaSettings<ItemsAreaConfig> | null;
+  /** GATEHOUSE_KEK (and the previous one during a rotation): seals the keys kept in the portal. */
+  keyEncryption: KeyEncryptionKeys;
   upstreamTimeoutMs: number;
   /** Retries, circuit breaker and cache (lib/upstream/policy). */
   upstreamPolicy: UpstreamPolicyConfig;
@@ -62,8 +67,8 @@ async function loadConfig(): Promise<GatewayConfig> {
   if (!isDemoMode()) {
     const env = parseEnv(process.env);
     if (!env.reports && !env.items) throw new ConfigError([{ variable: "", problem: NO_UPSTREAM }]);
-    registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => k !== undefined));
-    return { ...policyOf(env), reports: env.reports, items: env.items, mode: "configured" };
+    registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => typeof k === "string"));
+    return { ...policyOf(env), reports: env.reports, items: env.items, keyEncryption: env.keyEncryption, mode: "configured" };
   }
   // Demo mode reads neither area's settings: both point at the sandbox, whose state lives in the demo's folder.
   const env = parseEnv(withoutAreas(process.env));
@@ -75,6 +80,7 @@ async function loadConfig(): Promise<GatewayConfig> {
     ...policyOf(env),
     reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },
     items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: demo.itemsKey, keyLocation: { kind: "query-and-form" } },
+    keyEncryption: env.keyEncryption,
     mode: "demo",
     sandboxUrl: demo.sandbox.url,
   };
@@ -97,7 +103,7 @@ export function getGatewayConfig(): Promise<GatewayConfig> {
   return config;
 }
 
-const AREA_SETTINGS = ["REPORTS_API_BASE_URL", "REPORTS_API_KEY", "ITEMS_API_BASE_URL", "ITEMS_API_KEY", "ITEMS_API_KEY_LOCATION"];
+const AREA_SETTINGS = ["REPORTS_API_BASE_URL", "REPORTS_API_KEY", "ITEMS_API_BASE_URL", "ITEMS_API_KEY", "ITEMS_API_KEY_LOCATION", "GATEHOUSE_KEK", "GATEHOUSE_KEK_PREVIOUS"];
 
 function withoutAreas(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !AREA_SETTINGS.includes(name)));

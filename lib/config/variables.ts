@@ -22,6 +22,9 @@ export const VARIABLES = {
   ITEMS_API_BASE_URL: {},
   ITEMS_API_KEY: { secret: true },
   ITEMS_API_KEY_LOCATION: {},
+  // Upstream keys kept in the portal, sealed under this key-encryption key (lib/config/kek.ts)
+  GATEHOUSE_KEK: { secret: true },
+  GATEHOUSE_KEK_PREVIOUS: { secret: true },
   // Upstream policies and shutdown
   UPSTREAM_TIMEOUT_MS: { demo: true },
   UPSTREAM_RETRIES: { demo: true },

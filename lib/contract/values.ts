@@ -96,6 +96,7 @@ export const PERMISSIONS = [
   "purchases:validate",
   "users:manage",
   "audit:read",
+  "upstream:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -122,6 +123,12 @@ export const AUDIT_ACTIONS = [
   "auth.sso_login",
   "auth.sso_refused",
   "user.sso_role",
+  // Upstream keys kept in the portal (issue 20): a key saved (a rotation), a stored key made active again (an
+  // undo), one removed, and the upstream rejecting the key in use (written by Gatehouse itself, no user).
+  "upstream.key_set",
+  "upstream.key_restored",
+  "upstream.key_removed",
+  "upstream.key_rejected",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -132,7 +139,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "valid", "invalid", "failed"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code"] as const;
+export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code", "upstream_area"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */

@@ -203,6 +203,40 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("users").dropColumn("oidc_issuer").execute();
       },
     },
+    // Upstream keys kept in the portal (issue 20): each sealed under GATEHOUSE_KEK with its area bound in, shown
+    // only by fingerprint and last 4 characters. One active key per area at most; the ones it replaced stay,
+    // disabled, so that a rotation can be undone. `upstream_key_state` is what every instance polls: one tiny row
+    // per area whose version changes with the active key, and the last rejection of that key by the upstream.
+    "2026-12-20-001-upstream-keys": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("upstream_keys")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("area", "text", (c) => c.notNull())
+          .addColumn("sealed", "text", (c) => c.notNull())
+          .addColumn("fingerprint", "text", (c) => c.notNull())
+          .addColumn("last4", "text", (c) => c.notNull())
+          .addColumn("active", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("created_by", "text")
+          .addColumn("activated_at", "text")
+          .addColumn("activated_by", "text")
+          .execute();
+        await db.schema.createIndex("upstream_keys_area").on("upstream_keys").columns(["area", "active"]).execute();
+        await db.schema
+          .createTable("upstream_key_state")
+          .addColumn("area", "text", (c) => c.primaryKey())
+          .addColumn("version", "integer", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("rejected_at", "text")
+          .addColumn("rejected_fingerprint", "text")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("upstream_key_state").execute();
+        await db.schema.dropTable("upstream_keys").execute();
+      },
+    },
   };
 }
 

@@ -128,6 +128,29 @@ export interface PasswordScreeningTable {
   screened_at: string;
 }
 
+/** An upstream key kept in the portal (lib/upstream/keys): never the key itself in clear. */
+export interface UpstreamKeysTable {
+  id: string; // UUID
+  area: string; // "reports" | "items"
+  sealed: string; // AES-256-GCM under GATEHOUSE_KEK, the area bound in as associated data (lib/seal.ts)
+  fingerprint: string; // first 8 hex characters of the key's SHA-256: names it, reveals nothing
+  last4: string;
+  active: number; // 0 | 1: at most one active key per area
+  created_at: string;
+  created_by: string | null; // the admin's email
+  activated_at: string | null;
+  activated_by: string | null;
+}
+
+/** Per area: what every instance polls to switch keys without a restart, and the last rejection by the upstream. */
+export interface UpstreamKeyStateTable {
+  area: string;
+  version: number; // bumped whenever the area's active key changes
+  updated_at: string;
+  rejected_at: string | null; // when the upstream last answered 401/403 to the key below
+  rejected_fingerprint: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -137,6 +160,8 @@ export interface Database {
   bulk_job_codes: BulkJobCodesTable;
   password_screening: PasswordScreeningTable;
   sso_sessions: SsoSessionsTable;
+  upstream_keys: UpstreamKeysTable;
+  upstream_key_state: UpstreamKeyStateTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -41,4 +41,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "auth.sso_login": "Signed in with SSO",
   "auth.sso_refused": "SSO sign-in refused",
   "user.sso_role": "Role from SSO groups",
+  "upstream.key_set": "Upstream key set",
+  "upstream.key_restored": "Upstream key restored",
+  "upstream.key_removed": "Upstream key removed",
+  "upstream.key_rejected": "Upstream key rejected",
 };

@@ -36,6 +36,7 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/account", label: "Seller account", permission: "items:read", area: "items" },
   { href: "/admin/users", label: "Users", permission: "users:manage" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read" },
+  { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage" },
 ];
 
 export function mayUse(section: Pick<PortalSection, "permission" | "area">, role: Role, areas: ConfiguredAreas): boolean {

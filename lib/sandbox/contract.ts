@@ -75,6 +75,8 @@ export interface LoggedRequest {
   headers: Record<string, string>;
   /** The parsed application/x-www-form-urlencoded body, or null when there was none. */
   form: Record<string, string | string[]> | null;
+  /** The upstream key it carried (area A's Bearer token, area B's api_key), or null: which key each request used. */
+  key: string | null;
   /** ISO 8601 time the request was received. */
   at: string;
 }

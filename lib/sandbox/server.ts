@@ -35,6 +35,22 @@ const optionsSchema = z.object({
     .default({ reports: [], items: {} }),
 });
 
+const keyChangeSchema = z.strictObject({
+  area: z.enum(["reports", "items"]),
+  key: z.string().min(1),
+  /** true: the key is accepted from now on; false: it is rejected (401 for area A, "Invalid request" for B). */
+  accept: z.boolean(),
+  /** Area B: whose account a new key opens. */
+  profile: z.enum(["main", "second", "empty"]).default("main"),
+});
+
+/** The upstream key a request carried: area A's Bearer token, or area B's api_key (form, query or X-Api-Key). */
+function keyCarried(req: IncomingMessage, query: URLSearchParams, form: URLSearchParams | null): string | null {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
+  const header = req.headers["x-api-key"];
+  return bearer ?? form?.get("api_key") ?? query.get("api_key") ?? (typeof header === "string" ? header : null);
+}
+
 /** Bytes on the wire for one answer. */
 interface Payload {
   status: number;
@@ -98,9 +114,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
 
   const store = await ReportsStore.open(path.resolve(opts.dataDir), { reset: opts.reset, warn });
+  // Both sets change at run time through the control API (POST /__sandbox/keys): a test revokes a key, as an
+  // upstream's dashboard would, or issues a new one to rotate to.
   const itemKeys = new Map<string, SellerProfile>([...Object.entries(BUILT_IN_ITEM_KEYS), ...Object.entries(opts.extraKeys.items)]);
+  const reportKeys = new Set<string>([SANDBOX_KEYS.reports, ...opts.extraKeys.reports]);
   const areas: Area[] = [
-    createReportsArea({ store, keys: new Set([SANDBOX_KEYS.reports, ...opts.extraKeys.reports]), prefix: AREA_PREFIX.reports }),
+    createReportsArea({ store, keys: reportKeys, prefix: AREA_PREFIX.reports }),
     createItemsArea({ sellers: seedSellers(opts.mainSellerItems), keys: itemKeys, prefix: AREA_PREFIX.items }),
   ];
   const faults = new FaultBook();
@@ -224,6 +243,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       query: toRecord(url.searchParams),
       headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
       form: form ? toRecord(form) : null,
+      key: keyCarried(req, url.searchParams, form),
       at: new Date(started).toISOString(),
     });
     if (log.length > MAX_LOGGED_REQUESTS) log = log.slice(-MAX_LOGGED_REQUESTS);
@@ -284,6 +304,26 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         faults.clear();
         log = [];
         return send(res, encode(json(204)));
+      case "POST /keys": {
+        let input: unknown;
+        try {
+          input = JSON.parse((await readBody(req)).toString("utf8"));
+        } catch {
+          return fail(400, 'The body must be JSON: {"area":"reports"|"items","key":"…","accept":true|false}.');
+        }
+        const change = keyChangeSchema.safeParse(input);
+        if (!change.success) return fail(400, "Invalid key change.", { issues: z.flattenError(change.error) });
+        const { area, key, accept, profile } = change.data;
+        if (area === "reports") {
+          if (accept) reportKeys.add(key);
+          else reportKeys.delete(key);
+        } else if (accept) {
+          itemKeys.set(key, profile);
+        } else {
+          itemKeys.delete(key);
+        }
+        return send(res, encode(json(204)));
+      }
       case "GET /requests":
         return send(res, encode(json(200, { requests: log })));
       case "DELETE /requests":

@@ -1,10 +1,14 @@
-// The upstream clients, built from the configuration. Route handlers (and later server-rendered pages) get
-// their clients here; nothing else builds an upstream URL.
+// The upstream clients, built from the configuration and the key each area uses (./keys: the environment's, or
+// the one kept in the portal, switched without a restart). Route handlers and server-rendered pages get their
+// clients here; nothing else builds an upstream URL.
 import "server-only";
 
 import { getGatewayConfig, type GatewayConfig } from "@/lib/config";
+import { storeTarget } from "@/lib/config/store";
+import { getDb } from "@/lib/db";
 
 import { createItemsClient, type ItemsClient } from "./items";
+import { KeyRing } from "./keys/ring";
 import { processResilience, resilienceSettingsFrom } from "./policy";
 import { createReportsClient, type ReportsClient } from "./reports";
 
@@ -17,28 +21,51 @@ export type { ReportsClient } from "./reports";
 
 export interface Upstreams {
   config: GatewayConfig;
-  /** null when area A is not configured. */
+  /** null when area A is not configured, or its key is kept in the portal and none is set yet. */
   reports: ReportsClient | null;
-  /** null when area B is not configured. */
+  /** null when area B is not configured (or has no key yet). */
   items: ItemsClient | null;
 }
 
-const cache = new WeakMap<GatewayConfig, Upstreams>();
+export type UpstreamKeyRing = KeyRing<ReportsClient, ItemsClient>;
 
-/** The clients of both areas. Waits for the configuration, which in demo mode includes starting the sandbox. */
-export async function getUpstreams(): Promise<Upstreams> {
+// One ring per process and configuration, on globalThis: Next loads this module once per bundle.
+const RING_SLOT = Symbol.for("gatehouse.upstream.keyRing");
+const slots = globalThis as unknown as Record<symbol, { config: GatewayConfig; ready: Promise<UpstreamKeyRing> } | undefined>;
+
+/** The process's key ring: built on first use, its first read of the store awaited, then polling. */
+export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
   const config = await getGatewayConfig();
-  let upstreams = cache.get(config);
-  if (!upstreams) {
+  const slot = slots[RING_SLOT];
+  if (slot && slot.config === config) return slot.ready;
+  const ready = (async () => {
     // One Resilience per process (cache, breakers, retry budgets), whichever bundle builds its clients first.
     const resilience = processResilience(resilienceSettingsFrom(config.upstreamPolicy));
     const timeoutMs = config.upstreamTimeoutMs;
-    upstreams = {
+    const ring: UpstreamKeyRing = new KeyRing({
       config,
-      reports: config.reports && createReportsClient(config.reports, { timeoutMs, policy: resilience.for("reports") }),
-      items: config.items && createItemsClient(config.items, { timeoutMs, policy: resilience.for("items") }),
-    };
-    cache.set(config, upstreams);
-  }
-  return upstreams;
+      db: () => getDb(storeTarget()),
+      build: {
+        reports: (apiKey, watch) =>
+          watch.wrap(createReportsClient({ baseUrl: config.reports!.baseUrl, apiKey }, { timeoutMs, policy: watch.observe(resilience.for("reports")) })),
+        items: (apiKey, watch) =>
+          watch.wrap(createItemsClient({ ...config.items!, apiKey }, { timeoutMs, policy: watch.observe(resilience.for("items")) })),
+      },
+    });
+    await ring.refresh();
+    ring.startPolling();
+    return ring;
+  })();
+  slots[RING_SLOT] = { config, ready };
+  ready.catch(() => {
+    if (slots[RING_SLOT]?.ready === ready) slots[RING_SLOT] = undefined;
+  });
+  return ready;
+}
+
+/** The clients of both areas, with the keys in use now. Waits for the configuration (in demo mode, the sandbox). */
+export async function getUpstreams(): Promise<Upstreams> {
+  const ring = await upstreamKeyRing();
+  const { reports, items } = ring.current();
+  return { config: (await getGatewayConfig()), reports, items };
 }

@@ -5,6 +5,10 @@ export const CANARY = {
   items: "canary-items-key-c4e8b2a6d0f13579",
   /** An area B key of the sandbox's seller without items. */
   itemsEmpty: "canary-items-empty-key-9d1f3b5a7c",
+  /** Keys an admin sets in the portal (tests of issue 20): a first one, the one rotated to, and one for area B. */
+  portalReports: "canary-portal-reports-key-3e5a7c9b1d",
+  portalReportsNext: "canary-portal-reports-next-8b6d4f2a0c",
+  portalItems: "canary-portal-items-key-5c7e9a1b3d",
 } as const;
 
 /**

@@ -14,6 +14,8 @@ export interface TestSandbox extends Sandbox {
   requests(): Promise<LoggedRequest[]>;
   clearRequests(): Promise<void>;
   reset(): Promise<void>; // reseed data, clear faults and log
+  /** POST /__sandbox/keys: accept a new key (issue it) or reject one (revoke it), as the upstream's dashboard would. */
+  setKey(area: "reports" | "items", key: string, accept: boolean): Promise<void>;
 }
 
 export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
@@ -50,6 +52,9 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
     },
     async reset() {
       await control("POST", "/reset");
+    },
+    async setKey(area, key, accept) {
+      await control("POST", "/keys", { area, key, accept });
     },
     async close() {
       await sandbox.close();

@@ -3,13 +3,14 @@ import "server-only";
 
 import { getUpstreams } from "@/lib/upstream";
 
-import { areaNotConfigured } from "../errors";
+import { areaNotConfigured, areaWithoutKey } from "../errors";
 import type { ApiRequest } from "./request";
 
 export async function area(state: ApiRequest): Promise<void> {
   const { area: name } = state.spec;
   if (!name) return;
-  const client = (await getUpstreams())[name];
-  if (!client) throw areaNotConfigured(name);
+  const upstreams = await getUpstreams();
+  const client = upstreams[name];
+  if (!client) throw upstreams.config[name] ? areaWithoutKey(name) : areaNotConfigured(name);
   state.client = client;
 }

@@ -32,4 +32,13 @@ describe("sealing small secrets at rest", () => {
     expect(openText(sealed, sealKey("another-secret-of-32-characters-long", "gatehouse test seal"))).toBeNull();
     for (const junk of ["", "abc", "a.b.c", `${iv}.${tag}`]) expect(openText(junk, key)).toBeNull();
   });
+
+  it("binds a context in as associated data: the seal opens only with the same context", () => {
+    const key = sealKey(SECRET, "gatehouse test seal");
+    const sealed = sealText("upstream-key-of-area-a", key, "upstream key reports");
+    expect(openText(sealed, key, "upstream key reports")).toBe("upstream-key-of-area-a");
+    expect(openText(sealed, key, "upstream key items")).toBeNull();
+    expect(openText(sealed, key)).toBeNull();
+    expect(openText(sealText("no context", key), key, "upstream key reports")).toBeNull();
+  });
 });

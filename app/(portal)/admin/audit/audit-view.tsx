@@ -58,6 +58,8 @@ function Target({ row }: { row: AuditRecordOutput }) {
       return <span title={`Project ${target.id}`}>Project {target.id}</span>;
     case "user":
       return <span title={[target.label, target.id].filter(Boolean).join(" · ")}>{target.name ?? target.label ?? "A user no longer in Gatehouse"}</span>;
+    case "upstream_area":
+      return <span>{target.id === "reports" ? "The reports API (area A)" : "The item API (area B)"}</span>;
     case "purchase_code":
       return <span title={`Fingerprint ${target.id}`}>{purchaseCodeText(row.detail).replace(/^./, (c) => c.toUpperCase())}</span>;
   }

@@ -12,6 +12,7 @@ const TABLE: Record<Permission, Role[]> = {
   "purchases:validate": ["admin", "editor", "support"],
   "users:manage": ["admin"],
   "audit:read": ["admin"],
+  "upstream:manage": ["admin"],
 };
 
 describe("roles and permissions", () => {

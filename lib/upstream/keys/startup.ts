@@ -1,0 +1,25 @@
+// Upstream keys at server start (instrumentation.ts, after the store is open): a store that holds sealed keys
+// needs GATEHOUSE_KEK, and the KEK must open them; otherwise the start stops with one line naming what to set
+// (never a key, never a stack trace). Then the key ring reads the store once and starts polling it.
+import "server-only";
+
+import { getGatewayConfig } from "@/lib/config";
+import { missingKekProblem } from "@/lib/config/kek";
+import { exitWithProblems } from "@/lib/config/startup";
+import { storeTarget } from "@/lib/config/store";
+import { getDb } from "@/lib/db";
+
+import { upstreamKeyRing } from "../index";
+import { countStoredKeys, isKeyUnsealError } from "./store";
+
+export async function startUpstreamKeysOrExit(): Promise<void> {
+  const config = await getGatewayConfig();
+  const stored = await countStoredKeys(await getDb(storeTarget()));
+  if (stored > 0 && !config.keyEncryption.current) exitWithProblems([missingKekProblem(stored)]);
+  try {
+    await upstreamKeyRing();
+  } catch (error) {
+    if (!isKeyUnsealError(error)) throw error;
+    exitWithProblems([{ variable: "", problem: error.message }]);
+  }
+}

@@ -1,0 +1,228 @@
+// Upstream keys kept in the portal, in the store: sealed with AES-256-GCM (lib/seal.ts) under a key derived from
+// GATEHOUSE_KEK, the area bound in as associated data, so that a copy of the database alone reveals no key and a
+// sealed key moved to the other area's row does not open. A key is named by its fingerprint (the first 8 hex
+// characters of its SHA-256) and its last 4 characters, never shown in full. Each area has at most one active
+// key; the ones it replaced stay, disabled, until an admin removes them, so that a rotation can be undone.
+// Every change bumps the area's row in upstream_key_state, which every instance polls (./ring.ts).
+import "server-only";
+
+import { createHash, randomUUID } from "node:crypto";
+
+import type { Area } from "@/lib/contract/areas";
+import type { KeyEncryptionKeys } from "@/lib/config/kek";
+import { writeTransaction, type Db } from "@/lib/db";
+import { openText, sealKey, sealText } from "@/lib/seal";
+
+const PURPOSE = "gatehouse upstream key seal";
+const contextOf = (area: Area) => `gatehouse upstream key of area ${area}`;
+
+/** First 8 hex characters of the key's SHA-256: enough to tell keys apart, nothing to recover one from. */
+export function fingerprintOf(key: string): string {
+  return createHash("sha256").update(key).digest("hex").slice(0, 8);
+}
+
+export function last4Of(key: string): string {
+  return key.slice(-4);
+}
+
+export interface StoredKey {
+  id: string;
+  area: Area;
+  fingerprint: string;
+  last4: string;
+  active: boolean;
+  createdAt: string;
+  createdBy: string | null;
+  activatedAt: string | null;
+  activatedBy: string | null;
+}
+
+export interface AreaKeyState {
+  version: number;
+  rejectedAt: string | null;
+  rejectedFingerprint: string | null;
+}
+
+function seal(key: string, area: Area, kek: Buffer): string {
+  return sealText(key, sealKey(kek, PURPOSE), contextOf(area));
+}
+
+/** The key a row seals, opened with the current KEK or (during a rotation) the previous one; null if neither opens it. */
+export function openSealed(sealed: string, area: Area, keks: KeyEncryptionKeys): string | null {
+  for (const kek of [keks.current, keks.previous]) {
+    if (!kek) continue;
+    const key = openText(sealed, sealKey(kek, PURPOSE), contextOf(area));
+    if (key !== null) return key;
+  }
+  return null;
+}
+
+type Row = { id: string; area: string; fingerprint: string; last4: string; active: number; created_at: string; created_by: string | null; activated_at: string | null; activated_by: string | null };
+const COLUMNS = ["id", "area", "fingerprint", "last4", "active", "created_at", "created_by", "activated_at", "activated_by"] as const;
+
+function toStoredKey(row: Row): StoredKey {
+  return {
+    id: row.id,
+    area: row.area as Area,
+    fingerprint: row.fingerprint,
+    last4: row.last4,
+    active: row.active === 1,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    activatedAt: row.activated_at,
+    activatedBy: row.activated_by,
+  };
+}
+
+/** An area's stored keys, the active one first, then newest first. */
+export async function listStoredKeys(db: Db, area: Area): Promise<StoredKey[]> {
+  const rows = await db.selectFrom("upstream_keys").select(COLUMNS).where("area", "=", area).orderBy("active", "desc").orderBy("created_at", "desc").execute();
+  return rows.map(toStoredKey);
+}
+
+export async function countStoredKeys(db: Db): Promise<number> {
+  const row = await db.selectFrom("upstream_keys").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** The area's active key, opened; null when it has none. Throws when it cannot be opened (wrong GATEHOUSE_KEK). */
+export async function readActiveKey(db: Db, area: Area, keks: KeyEncryptionKeys): Promise<{ key: string; stored: StoredKey } | null> {
+  const row = await db.selectFrom("upstream_keys").select([...COLUMNS, "sealed"]).where("area", "=", area).where("active", "=", 1).executeTakeFirst();
+  if (!row) return null;
+  const key = openSealed(row.sealed, area, keks);
+  if (key === null) throw new KeyUnsealError(area, row.fingerprint);
+  return { key, stored: toStoredKey(row) };
+}
+
+const UNSEAL_ERROR = Symbol.for("gatehouse.KeyUnsealError");
+/** GATEHOUSE_KEK (and the previous one) do not open a stored key. Its message names the area and fingerprint only. */
+export class KeyUnsealError extends Error {
+  readonly [UNSEAL_ERROR] = true;
+  constructor(
+    readonly area: Area,
+    readonly fingerprint: string,
+  ) {
+    super(`GATEHOUSE_KEK: does not open the stored key ${fingerprint} of area ${area}; set the key-encryption key it was saved with (and GATEHOUSE_KEK_PREVIOUS during a rotation)`);
+    this.name = "KeyUnsealError";
+  }
+}
+export function isKeyUnsealError(error: unknown): error is KeyUnsealError {
+  return typeof error === "object" && error !== null && UNSEAL_ERROR in error;
+}
+
+/** Every area's poll row: version of its active key and its last rejection. One indexed query (a primary key). */
+export async function readKeyStates(db: Db): Promise<Partial<Record<Area, AreaKeyState>>> {
+  const rows = await db.selectFrom("upstream_key_state").select(["area", "version", "rejected_at", "rejected_fingerprint"]).execute();
+  return Object.fromEntries(rows.map((row) => [row.area, { version: row.version, rejectedAt: row.rejected_at, rejectedFingerprint: row.rejected_fingerprint }]));
+}
+
+async function bumpVersion(trx: Db, area: Area, now: string): Promise<void> {
+  const updated = await trx
+    .updateTable("upstream_key_state")
+    .set((eb) => ({ version: eb("version", "+", 1), updated_at: now, rejected_at: null, rejected_fingerprint: null }))
+    .where("area", "=", area)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("upstream_key_state").values({ area, version: 1, updated_at: now }).execute();
+}
+
+/** What a change did, for the audit row: the fingerprints before and after. */
+export interface KeyChange {
+  area: Area;
+  oldFingerprint: string | null;
+  newFingerprint: string | null;
+  key: StoredKey | null;
+}
+
+async function activeFingerprint(trx: Db, area: Area): Promise<string | null> {
+  const row = await trx.selectFrom("upstream_keys").select("fingerprint").where("area", "=", area).where("active", "=", 1).executeTakeFirst();
+  return row?.fingerprint ?? null;
+}
+
+/** Saves `key` as the area's active key; the active one becomes disabled. The caller has tested it first. */
+export async function saveActiveKey(db: Db, area: Area, key: string, by: string, kek: Buffer, now = new Date()): Promise<KeyChange> {
+  const at = now.toISOString();
+  return writeTransaction(db, async (trx) => {
+    const oldFingerprint = await activeFingerprint(trx, area);
+    const fingerprint = fingerprintOf(key);
+    await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
+    const id = randomUUID();
+    await trx
+      .insertInto("upstream_keys")
+      .values({ id, area, sealed: seal(key, area, kek), fingerprint, last4: last4Of(key), active: 1, created_at: at, created_by: by, activated_at: at, activated_by: by })
+      .execute();
+    await bumpVersion(trx, area, at);
+    const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
+    return { area, oldFingerprint, newFingerprint: fingerprint, key: stored };
+  });
+}
+
+/** A disabled key of the area, opened (to test it before it comes back); null when there is no such key. */
+export async function readStoredKey(db: Db, area: Area, id: string, keks: KeyEncryptionKeys): Promise<{ key: string; stored: StoredKey } | null> {
+  const row = await db.selectFrom("upstream_keys").select([...COLUMNS, "sealed"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const key = openSealed(row.sealed, area, keks);
+  if (key === null) throw new KeyUnsealError(area, row.fingerprint);
+  return { key, stored: toStoredKey(row) };
+}
+
+/** Makes a stored key the active one again (undoing a rotation); the active one becomes disabled. */
+export async function activateStoredKey(db: Db, area: Area, id: string, by: string, now = new Date()): Promise<KeyChange | null> {
+  const at = now.toISOString();
+  return writeTransaction(db, async (trx) => {
+    const target = await trx.selectFrom("upstream_keys").select(["id", "fingerprint", "active"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
+    if (!target) return null;
+    const oldFingerprint = await activeFingerprint(trx, area);
+    if (target.active !== 1) {
+      await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
+      await trx.updateTable("upstream_keys").set({ active: 1, activated_at: at, activated_by: by }).where("id", "=", id).execute();
+      await bumpVersion(trx, area, at);
+    }
+    const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
+    return { area, oldFingerprint, newFingerprint: target.fingerprint, key: stored };
+  });
+}
+
+/** Removes a stored key. The active one is removed too when asked (the area then has no portal key). */
+export async function removeStoredKey(db: Db, area: Area, id: string, now = new Date()): Promise<KeyChange | null> {
+  return writeTransaction(db, async (trx) => {
+    const target = await trx.selectFrom("upstream_keys").select(["fingerprint", "active"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
+    if (!target) return null;
+    await trx.deleteFrom("upstream_keys").where("id", "=", id).execute();
+    if (target.active === 1) await bumpVersion(trx, area, now.toISOString());
+    return { area, oldFingerprint: target.fingerprint, newFingerprint: target.active === 1 ? null : await activeFingerprint(trx, area), key: null };
+  });
+}
+
+/** The upstream answered 401/403 to this key: every instance's banner shows it (until the key changes or works). */
+export async function recordRejection(db: Db, area: Area, fingerprint: string, now = new Date()): Promise<void> {
+  const at = now.toISOString();
+  const updated = await db.updateTable("upstream_key_state").set({ rejected_at: at, rejected_fingerprint: fingerprint }).where("area", "=", area).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) {
+    await db.insertInto("upstream_key_state").values({ area, version: 0, updated_at: at, rejected_at: at, rejected_fingerprint: fingerprint }).execute();
+  }
+}
+
+/** The key that was rejected works again (the upstream restored it): the banner goes. */
+export async function clearRejection(db: Db, area: Area, fingerprint: string): Promise<void> {
+  await db.updateTable("upstream_key_state").set({ rejected_at: null, rejected_fingerprint: null }).where("area", "=", area).where("rejected_fingerprint", "=", fingerprint).execute();
+}
+
+/**
+ * Re-seals every stored key under `keks.current`, opening each with the current or the previous KEK, in one
+ * transaction: either every key moves or none does. Returns how many were re-sealed. Throws KeyUnsealError when
+ * a key opens with neither (nothing is changed then).
+ */
+export async function resealAll(db: Db, keks: KeyEncryptionKeys): Promise<number> {
+  const current = keks.current;
+  if (!current) throw new Error("GATEHOUSE_KEK: is missing; set the new key-encryption key");
+  return writeTransaction(db, async (trx) => {
+    const rows = await trx.selectFrom("upstream_keys").select(["id", "area", "sealed", "fingerprint"]).execute();
+    for (const row of rows) {
+      const area = row.area as Area;
+      const key = openSealed(row.sealed, area, keks);
+      if (key === null) throw new KeyUnsealError(area, row.fingerprint);
+      await trx.updateTable("upstream_keys").set({ sealed: seal(key, area, current) }).where("id", "=", row.id).execute();
+    }
+    return rows.length;
+  });
+}
