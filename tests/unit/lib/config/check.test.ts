@@ -39,7 +39,7 @@ describe("a configured start", () => {
       "REPORTS_API_BASEURL: is not a Gatehouse setting, so it would be ignored; did you mean REPORTS_API_BASE_URL?",
       "REPORTS_APIKEY: is not a Gatehouse setting, so it would be ignored; did you mean REPORTS_API_KEY?",
       "ITEMS_APIKEY: is not a Gatehouse setting, so it would be ignored; did you mean ITEMS_API_KEY?",
-      "ITEMS_API_KEY: is missing while ITEMS_API_BASE_URL is set; set both, or neither to leave this area out (ITEMS_APIKEY is set: did you mean ITEMS_API_KEY?)",
+      "ITEMS_API_KEY: is missing while ITEMS_API_BASE_URL is set; set both, neither to leave this area out, or set GATEHOUSE_KEK to keep the key in the portal (Upstream connections) (ITEMS_APIKEY is set: did you mean ITEMS_API_KEY?)",
     ]);
     expect(lines({ ...GOOD, DATABSE_URL: "postgres://gatehouse@db/gatehouse" })).toEqual([
       "DATABSE_URL: is not a Gatehouse setting, so it would be ignored; did you mean DATABASE_URL?",

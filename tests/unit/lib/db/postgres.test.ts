@@ -11,6 +11,7 @@ import { auditSuite } from "@/tests/unit/lib/auth/audit.suite";
 import { demoAccountsSuite } from "@/tests/unit/lib/auth/demo-accounts.suite";
 import { throttleSuite } from "@/tests/unit/lib/auth/throttle.suite";
 import { usersSuite } from "@/tests/unit/lib/auth/users.suite";
+import { upstreamKeysSuite } from "@/tests/unit/lib/upstream/keys/store.suite";
 
 import { fast, postgresBackend, useStore } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -85,3 +86,4 @@ usersSuite(postgres);
 throttleSuite(postgres);
 auditSuite(postgres);
 demoAccountsSuite(postgres);
+upstreamKeysSuite(postgres);

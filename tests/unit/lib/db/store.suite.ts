@@ -96,7 +96,7 @@ export function storeSuite(backend: Backend) {
         ["check_lease_until", "checked_at", "created_at", "expires_at", "id", "id_token_sealed", "issuer", "refresh_token_sealed", "subject", "user_id"].sort(),
       );
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(5);
+      expect(Object.keys(migrations(dialect))).toHaveLength(6);
     });
 
     it("numbers log rows in insertion order", async () => {

@@ -36,7 +36,7 @@ describe("upstreamFailureWords", () => {
     expect(fromUpstreamError(timeout, "Not found.").message).toBe("The item API (area B) did not answer in time; try again later.");
     expect(describeUpstreamFailure(timeout, "The items").message).toBe("The item service did not answer in time. Try again in a moment.");
     const key = failure("auth");
-    expect(fromUpstreamError(key, "Not found.").message).toBe("The item API (area B) refused Gatehouse's key. An operator should check ITEMS_API_KEY.");
+    expect(fromUpstreamError(key, "Not found.").message).toBe("The item API (area B) refused Gatehouse's key. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ITEMS_API_KEY.");
     expect(describeUpstreamFailure(key, "The items").message).toMatch(/^The item service refused Gatehouse's key, so nothing can be shown\./);
   });
 });
