@@ -142,6 +142,8 @@ async function activeFingerprint(trx: Db, area: Area): Promise<string | null> {
 export async function saveActiveKey(db: Db, area: Area, key: string, by: string, kek: Buffer, now = new Date()): Promise<KeyChange> {
   const at = now.toISOString();
   return writeTransaction(db, async (trx) => {
+    // First: on PostgreSQL this locks the area's state row, so two saves at once take turns (one active key).
+    await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
     const fingerprint = fingerprintOf(key);
     await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
@@ -150,7 +152,6 @@ export async function saveActiveKey(db: Db, area: Area, key: string, by: string,
       .insertInto("upstream_keys")
       .values({ id, area, sealed: seal(key, area, kek), fingerprint, last4: last4Of(key), active: 1, created_at: at, created_by: by, activated_at: at, activated_by: by })
       .execute();
-    await bumpVersion(trx, area, at);
     const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
     return { area, oldFingerprint, newFingerprint: fingerprint, key: stored };
   });
@@ -171,11 +172,11 @@ export async function activateStoredKey(db: Db, area: Area, id: string, by: stri
   return writeTransaction(db, async (trx) => {
     const target = await trx.selectFrom("upstream_keys").select(["id", "fingerprint", "active"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
     if (!target) return null;
+    if (target.active !== 1) await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
     if (target.active !== 1) {
       await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
       await trx.updateTable("upstream_keys").set({ active: 1, activated_at: at, activated_by: by }).where("id", "=", id).execute();
-      await bumpVersion(trx, area, at);
     }
     const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
     return { area, oldFingerprint, newFingerprint: target.fingerprint, key: stored };

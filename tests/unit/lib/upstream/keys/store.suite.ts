@@ -74,6 +74,16 @@ export function upstreamKeysSuite(backend: Backend) {
       expect(await countStoredKeys(db)).toBe(1);
     });
 
+    it("keeps one active key when two admins save at once", async () => {
+      const { db } = store();
+      await saveActiveKey(db, "reports", FIRST, "a", KEK);
+      await Promise.all([saveActiveKey(db, "reports", SECOND, "b", KEK), saveActiveKey(db, "reports", "third-upstream-key-0003", "c", KEK)]);
+      const keys = await listStoredKeys(db, "reports");
+      expect(keys).toHaveLength(3);
+      expect(keys.filter((k) => k.active)).toHaveLength(1);
+      expect((await readKeyStates(db)).reports?.version).toBe(3);
+    });
+
     it("records a rejection of a key, clears it when that key works again, and a new key clears it too", async () => {
       const { db } = store();
       await saveActiveKey(db, "items", FIRST, "a", KEK);
