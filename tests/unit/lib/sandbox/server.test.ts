@@ -213,6 +213,37 @@ describe("request log", () => {
   });
 });
 
+describe("keys", () => {
+  it("records which key each request carried: area A's Bearer token, area B's api_key", async () => {
+    await reports();
+    await account();
+    await fetch(`${sandbox.url}/market/api/purchases/validation`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `api_key=${SANDBOX_KEYS.items}&purchase_code=x`,
+    });
+    await fetch(`${sandbox.url}${REPORTS}`);
+    expect((await sandbox.requests()).map((r) => r.key)).toEqual([SANDBOX_KEYS.reports, SANDBOX_KEYS.items, SANDBOX_KEYS.items, null]);
+  });
+
+  it("accepts a key issued through the control API and rejects one revoked, as an upstream's dashboard does", async () => {
+    const issued = "issued-in-a-test-0042";
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(401);
+    await sandbox.setKey("reports", issued, true);
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(200);
+    await sandbox.setKey("reports", issued, false);
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(401);
+
+    await sandbox.setKey("items", SANDBOX_KEYS.items, false);
+    expect((await account()).status).not.toBe(200);
+    await sandbox.setKey("items", SANDBOX_KEYS.items, true);
+    expect((await account()).status).toBe(200);
+
+    const refused = await fetch(`${sandbox.url}/__sandbox/keys`, { method: "POST", body: JSON.stringify({ area: "elsewhere", key: "k", accept: true }) });
+    expect(refused.status).toBe(400);
+  });
+});
+
 describe("reset", () => {
   it("reseeds the data and clears faults and the log", async () => {
     await reports({ method: "POST", body: new URLSearchParams({ url: "https://gone-after-reset.example/" }) });
