@@ -4,8 +4,8 @@
 // an area's version moved, opens the new active key and builds a new client for it; the reference to the set of
 // clients is then swapped in one assignment. A request holds the client it started with, so requests in flight
 // finish with the key they began with and every request that starts after the swap carries the new one.
-// `KeyStatePoller` is the one seam a shared bus (Redis pub/sub) can later replace: anything that calls
-// `refresh()` when a version changes will do.
+// When to look is a `KeyChangeFeed`: by default a poll of the store every KEY_POLL_MS; a shared bus (Redis pub/sub)
+// can replace it by calling `onChange` when a key is saved anywhere — the ring then reads the store as before.
 import "server-only";
 
 import type { Area } from "@/lib/contract/areas";
@@ -22,6 +22,22 @@ import { clearRejection, fingerprintOf, last4Of, readActiveKey, readKeyStates, r
 export const KEY_POLL_MS = 2_000;
 
 export type KeySource = "environment" | "portal" | "none";
+
+/** Tells the ring when an area's key may have changed. `start` returns a function that stops it. */
+export interface KeyChangeFeed {
+  start(onChange: () => void): () => void;
+}
+
+/** The default feed: every `intervalMs`, unref'd (it never keeps a process alive). */
+export function pollingFeed(intervalMs = KEY_POLL_MS): KeyChangeFeed {
+  return {
+    start(onChange) {
+      const timer = setInterval(onChange, intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+  };
+}
 
 export interface KeyInUse {
   source: KeySource;
@@ -63,6 +79,8 @@ export interface RingDeps<R, I> {
   db: () => Promise<Db>;
   /** Builds an area's client for a key; `policy` wraps the area's shared policy to record its health. */
   build: { reports: (key: string, watch: ClientWatch) => R; items: (key: string, watch: ClientWatch) => I };
+  /** When to read the store again; default pollingFeed(). */
+  feed?: KeyChangeFeed;
 }
 
 /** What a client reports back: its exchanges (for health), a rejected key, a call that worked. */
@@ -81,7 +99,7 @@ export class KeyRing<R extends object, I extends object> {
   private readonly entries: Record<Area, Entry>;
   private states: Partial<Record<Area, AreaKeyState>> = {};
   private readonly reported = new Map<Area, string>();
-  private timer: NodeJS.Timeout | null = null;
+  private stopFeed: (() => void) | null = null;
   private refreshing: Promise<void> | null = null;
 
   constructor(private readonly deps: RingDeps<R, I>) {
@@ -116,17 +134,17 @@ export class KeyRing<R extends object, I extends object> {
     return this.refreshing;
   }
 
+  /** Follows the feed (default: a poll every KEY_POLL_MS); a failed read keeps the keys in use. */
   startPolling(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
+    if (this.stopFeed) return;
+    this.stopFeed = (this.deps.feed ?? pollingFeed()).start(() => {
       this.refresh().catch((error: unknown) => logEvent("warn", "Could not read the upstream keys' state from the store; keeping the keys in use.", { error: describeError(error) }));
-    }, KEY_POLL_MS);
-    this.timer.unref();
+    });
   }
 
   stopPolling(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.stopFeed?.();
+    this.stopFeed = null;
   }
 
   private async readStore(): Promise<void> {

@@ -76,6 +76,23 @@ describe("the key ring", () => {
     expect(ring.keyInUse("reports")).toMatchObject({ source: "portal", last4: "0002" });
   });
 
+  it("reads the store again whenever its feed says so (a poll by default, a bus later)", async () => {
+    const { db } = store();
+    let changed: (() => void) | null = null;
+    const feed = { start: (onChange: () => void) => ((changed = onChange), () => (changed = null)) };
+    const build = (key: string, watch: { wrap<T extends object>(client: T): T }) => watch.wrap({ key, read: async () => key });
+    const ring = new KeyRing<FakeClient, FakeClient>({ config: configWith(null), db: async () => db, build: { reports: build, items: build }, feed });
+    await ring.refresh();
+    ring.startPolling();
+    await saveActiveKey(db, "reports", "published-key-0007", "a", KEK);
+    expect(ring.current().reports).toBeNull();
+    changed!();
+    await waitFor(async () => ring.current().reports !== null);
+    expect(await ring.current().reports?.read()).toBe("published-key-0007");
+    ring.stopPolling();
+    expect(changed).toBeNull();
+  });
+
   it("records a rejected key once in the store and tells the listeners once; a key that works again clears it", async () => {
     const { db } = store();
     await saveActiveKey(db, "reports", "revoked-key-0001", "a", KEK);
