@@ -355,6 +355,11 @@ describe("GET /api/openapi.json", () => {
         "PATCH /api/admin/users/{id} updateUser",
         "POST /api/admin/users/{id}/unlock unlockUser",
         "GET /api/admin/audit listAudit",
+        "GET /api/admin/upstream-keys listUpstreamKeys",
+        "POST /api/admin/upstream-keys/{area}/test testUpstreamKey",
+        "POST /api/admin/upstream-keys/{area} setUpstreamKey",
+        "POST /api/admin/upstream-keys/{area}/{id}/restore restoreUpstreamKey",
+        "DELETE /api/admin/upstream-keys/{area}/{id} removeUpstreamKey",
       ].sort(),
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");

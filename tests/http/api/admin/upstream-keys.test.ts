@@ -165,6 +165,7 @@ describe("an area whose key is kept in the portal", () => {
     await Promise.all(workers);
 
     expect(started.filter((s) => s.status !== 200)).toEqual([]);
+    console.info(`rotation under load: ${started.length} reads by 4 clients, ${started.filter((s) => s.afterSwitch).length} started after the switch, none lost`);
     const keyOf = new Map((await sandbox.requests()).filter((r) => r.path === "/seo/api/v1/reports").map((r) => [r.query.search as string, r.key]));
     for (const request of started) {
       const key = keyOf.get(request.tag);
@@ -191,7 +192,16 @@ describe("an area whose key is kept in the portal", () => {
       return html.includes("key-rejected-banner") ? html : null;
     });
     expect(/The reports API rejected its key \([0-9a-f]{8}\) at <time[^>]*>[^<]+<\/time>; <a href="\/admin\/upstream">rotate it here<\/a>/.test(page), "the banner's sentence").toBe(true);
-    expect((await reportsArea(admin)).rejected).toMatchObject({ fingerprint: row.detail!.old_fingerprint });
+    const area = await reportsArea(admin);
+    expect(area.rejected).toMatchObject({ fingerprint: row.detail!.old_fingerprint });
+    // The health numbers count this instance's exchanges: the reads above, and this rejection as an error.
+    expect(area.health.hour.requests).toBeGreaterThan(40);
+    expect(area.health.hour.errors).toBeGreaterThanOrEqual(1);
+    expect(area.health.hour.p95_ms).toBeGreaterThan(0);
+    expect(area.health.last_success_at).not.toBeNull();
+    expect(area.health.breaker).toEqual({ state: "closed", retry_in_ms: 0 });
+    expect(area.health.hour_series).toHaveLength(12);
+    expect(area.health.day_series).toHaveLength(24);
     const viewer = await gateway.signIn("viewer");
     expect((await viewer.request("/")).text).not.toContain("key-rejected-banner");
   });
