@@ -25,6 +25,7 @@ const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) =>
   },
   { path: "/admin/users", heading: "Users" },
   { path: "/admin/audit", heading: "Audit log" },
+  { path: "/admin/upstream", heading: "Upstream connections" },
   { path: "/reports/999999", heading: "Report not found" },
   { path: "/no-such-page", heading: "Page not found" },
   {

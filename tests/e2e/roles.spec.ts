@@ -67,6 +67,7 @@ test.describe("admin", () => {
       "Seller account",
       "Users",
       "Audit log",
+      "Upstream connections",
     ]);
     await expect(page.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   });
