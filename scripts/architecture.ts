@@ -22,7 +22,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     { name: "contract", paths: ["lib/contract/"], what: "the API's schemas and plain values (no I/O)" },
     { name: "log", paths: ["lib/log/"], what: "structured, redacted log lines" },
-    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts"], what: "brands, capped reads" },
+    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/net.ts"], what: "brands, capped reads, IP ranges" },
     { name: "sandbox", paths: ["lib/sandbox/"], what: "the stand-in upstream APIs" },
   ],
   [{ name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" }],
@@ -32,7 +32,10 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
     { name: "upstream", paths: ["lib/upstream/"], what: "the HTTP layer, policies, one client per area" },
     { name: "auth", paths: ["lib/auth/"], what: "sessions, users, roles, audit, the request edge" },
   ],
-  [{ name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" }],
+  [
+    { name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" },
+    { name: "tokens", paths: ["lib/tokens/"], what: "API tokens: secrets, scopes, who a bearer speaks for" },
+  ],
   [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },
     { name: "portal", paths: ["lib/portal/"], what: "what pages share: URL state, words, the API client" },

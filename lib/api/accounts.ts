@@ -22,6 +22,7 @@ export function userOutput(user: User): UserOutput {
     name: user.name,
     role: user.role,
     disabled: user.disabled,
+    service: user.service,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
   };
@@ -32,6 +33,17 @@ export function currentSessionOutput(user: User, session: SessionData, timeouts:
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
     permissions: PERMISSIONS.filter((permission) => can(user.role, permission)),
     expires_at: sessionExpiresAt(session, timeouts).toISOString(),
+    via: "session",
+  };
+}
+
+/** The same for a request with an API token: what the role and the token's scopes both allow, and when it expires. */
+export function currentTokenOutput(user: User, token: { scopes: readonly string[]; expiresAt: string | null }): CurrentSession {
+  return {
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    permissions: PERMISSIONS.filter((permission) => can(user.role, permission) && token.scopes.includes(permission)),
+    expires_at: token.expiresAt,
+    via: "api_token",
   };
 }
 

@@ -25,6 +25,7 @@ import {
   PurchaseHistorySearchBodySchema,
   PurchaseValidateBodySchema,
 } from "@/lib/contract/purchases";
+import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
 import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
 import type { AuditAction, AuditOutcome, Permission as AccountPermission } from "@/lib/contract/values";
 
@@ -42,6 +43,8 @@ export type AuditTargetSpec =
   | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
   | { type: "user"; id: string; label?: string | null }
+  | { type: "token"; id: string; label?: string | null }
+  | { type: "webhook"; id: string; label?: string | null }
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
 
@@ -80,6 +83,13 @@ function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   return value === null ? null : { type: "user", id: value, label: typeof email === "string" ? email : null };
 }
 
+/** An API token by id, with its name when the answer carries it. */
+function tokenTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
+  const value = text(id);
+  const name = field(data, "name");
+  return value === null ? null : { type: "token", id: value, label: typeof name === "string" ? name : null };
+}
+
 /** The groups of the OpenAPI document, with what each holds. */
 export const TAGS = {
   Reports: "Area A's web-page reports: list, show, create, change, regenerate and delete",
@@ -87,7 +97,8 @@ export const TAGS = {
   Items: "Area B's seller account and items",
   Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
   Accounts: "Signing in and out, and the current session",
-  Admin: "Users and the audit log, for admins",
+  Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
+  Admin: "Users, the audit log and webhook endpoints, for admins",
   Operations: "Liveness, readiness and this document: public, for load balancers and tools",
 } as const;
 export type Tag = keyof typeof TAGS;
@@ -121,6 +132,8 @@ export interface OperationSpec {
   rateLimit?: "purchase";
   /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
   optionalSession?: true;
+  /** Only a signed-in session may do this, never an API token (managing tokens themselves). */
+  sessionOnly?: true;
   /**
    * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
    * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
@@ -533,6 +546,53 @@ export const operations = {
       action: "user.unlock",
       target: ({ params, data }) => userTarget(params.id, data),
     },
+  },
+  listTokens: {
+    id: "listTokens",
+    method: "GET",
+    path: "/api/tokens",
+    summary: "Your API tokens (an admin also sees every service account's), newest first; never their secrets",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The tokens", schema: dataEnvelope(TokenSchema.array()) },
+  },
+  createToken: {
+    id: "createToken",
+    method: "POST",
+    path: "/api/tokens",
+    summary:
+      "Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    body: TokenCreateBodySchema,
+    success: { status: 201, description: "The token with its secret (shown once)", schema: dataEnvelope(CreatedTokenSchema) },
+    audit: {
+      action: "token.create",
+      target: ({ data }) => tokenTarget(field(data, "id"), data),
+      detail: ({ data }) => ({
+        scopes: ((field(data, "scopes") as string[] | undefined) ?? []).map(String),
+        expires_at: text(field(data, "expires_at")),
+        owner: text(field(field(data, "user"), "email")),
+      }),
+    },
+  },
+  revokeToken: {
+    id: "revokeToken",
+    method: "DELETE",
+    path: "/api/tokens/{id}",
+    summary: "Revoke an API token: the next request with it is refused (401 token_revoked). Revoking a revoked token answers it as it is",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    params: TokenIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The token, revoked", schema: dataEnvelope(TokenSchema) },
+    notFound: "There is no token with id {id}.",
+    audit: { action: "token.revoke", target: ({ params, data }) => tokenTarget(params.id, data) },
   },
   listAudit: {
     id: "listAudit",

@@ -112,3 +112,19 @@ export function checkPurchaseRateLimit(
   limiters.perIp.record(ipKey, now);
   return { allowed: true };
 }
+
+// Requests per API token, apart from any user's or address's limits: a leaked or runaway script is held to it.
+const TOKEN_SLOT = Symbol.for("gatehouse.tokenRateLimiter");
+const tokenSlots = globalThis as unknown as Record<symbol, { perMinute: number; limiter: RateLimiter } | undefined>;
+
+/** One request with the token `tokenId`, at most `perMinute` a minute (TOKEN_RATE_LIMIT_PER_MINUTE). */
+export function checkTokenRateLimit(perMinute: number, tokenId: string, now: number = Date.now()): RateLimitDecision {
+  let slot = tokenSlots[TOKEN_SLOT];
+  if (!slot || slot.perMinute !== perMinute) {
+    slot = { perMinute, limiter: new RateLimiter({ limit: perMinute, windowMs: 60_000 }) };
+    tokenSlots[TOKEN_SLOT] = slot;
+  }
+  const decision = slot.limiter.check(tokenId, now);
+  if (decision.allowed) slot.limiter.record(tokenId, now);
+  return decision;
+}

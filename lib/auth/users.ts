@@ -26,6 +26,8 @@ export interface User {
   disabled: boolean;
   /** Sessions carry the version they started with; a different one here means they were ended. */
   sessionVersion: number;
+  /** A service account: no password, never signs in; acts through API tokens an admin makes for it. */
+  service: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -74,6 +76,7 @@ function toUser(row: UserRow): User {
     role: row.role,
     disabled: Number(row.disabled) === 1,
     sessionVersion: Number(row.session_version),
+    service: Number(row.service) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -91,7 +94,9 @@ export async function createUser(db: Db, input: CreateUserInput, options: UserSt
 async function insertUser(db: Db, input: z.output<typeof createUserInput>, options: UserStoreOptions): Promise<User> {
   const { email, name, role, password } = input;
   const now = (options.now ?? new Date()).toISOString();
-  const passwordHash = await hashPassword(password, options.hashParams ?? DEFAULT_SCRYPT_PARAMS);
+  // A service account gets a hash no password matches: it cannot sign in, whatever is tried.
+  const params = options.hashParams ?? DEFAULT_SCRYPT_PARAMS;
+  const passwordHash = password === undefined ? unmatchableHash(params) : await hashPassword(password, params);
   try {
     const row = await db
       .insertInto("users")
@@ -103,6 +108,7 @@ async function insertUser(db: Db, input: z.output<typeof createUserInput>, optio
         password_hash: passwordHash,
         disabled: 0,
         session_version: 1,
+        service: input.service === true ? 1 : 0,
         created_at: now,
         updated_at: now,
       })
@@ -238,7 +244,7 @@ export async function verifyCredentials(
       : undefined;
   const dummy = params === DEFAULT_SCRYPT_PARAMS ? UNMATCHABLE_HASH : unmatchableHash(params);
   const matches = await verifyPassword(typeof password === "string" ? password : "", row?.password_hash ?? dummy);
-  if (!row || !matches || Number(row.disabled) !== 0) return null;
+  if (!row || !matches || Number(row.disabled) !== 0 || Number(row.service) === 1) return null;
 
   if (needsRehash(row.password_hash, params)) {
     // Same password, stronger hash: sessions stay valid.

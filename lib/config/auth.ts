@@ -51,7 +51,13 @@ export interface AuthConfig {
   purchaseRateLimits: PurchaseRateLimits;
   /** Codes a user may send to bulk checks per hour (PURCHASE_BULK_LIMIT_PER_HOUR), apart from the per-minute limits. */
   purchaseBulkLimitPerHour: number;
+  /** Requests one API token may make per minute (TOKEN_RATE_LIMIT_PER_MINUTE). */
+  tokenRateLimitPerMinute: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to http:// URLs and private addresses (development and tests only). */
+  webhookAllowPrivate: boolean;
 }
+
+export const DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE = 600;
 
 export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
 
@@ -109,6 +115,13 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(1_000_000, "must be at most 1000000")
     .default(DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR),
+  TOKEN_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: "must be a number of requests per minute" })
+    .int("must be a whole number of requests per minute")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .default(DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"], { error: "must be 1 (allow http and private addresses, for development) or 0" }).default("0"),
 });
 
 /** The environment without the settings only a configured deployment reads (the demo keeps its own). */
@@ -212,6 +225,8 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
     edge: edge.settings,
     purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
     purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
+    tokenRateLimitPerMinute: vars.TOKEN_RATE_LIMIT_PER_MINUTE,
+    webhookAllowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === "1",
   };
 }
 

@@ -50,6 +50,9 @@ export const VARIABLES = {
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
   PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
+  // Integration access
+  TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
+  WEBHOOK_ALLOW_PRIVATE: { demo: true },
   // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
   SANDBOX_DATA_DIR: { demo: true },
   SANDBOX_CONTROL: { demo: true },

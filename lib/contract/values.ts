@@ -99,6 +99,36 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/** What an API token may be allowed to do: every permission but managing users (a token never makes accounts). */
+export const TOKEN_SCOPES = ["reports:read", "reports:write", "projects:write", "items:read", "purchases:validate", "audit:read"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+/** The lifetimes a token may be given in days; or an exact date (at most MAX_TOKEN_DAYS away), or never (service accounts). */
+export const TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
+export const MAX_TOKEN_DAYS = 366;
+/** Every secret starts with this, so that secret scanners (GitHub's, gitleaks) can find a leaked one. */
+export const TOKEN_PREFIX = "gth_";
+/** Client address ranges one token may list. */
+export const MAX_TOKEN_IP_RANGES = 20;
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhooks
+
+/** What an endpoint may subscribe to. */
+export const WEBHOOK_EVENTS = [
+  "purchase.checked",
+  "bulk_job.finished",
+  "report.created",
+  "report.updated",
+  "report.regenerated",
+  "report.deleted",
+  "project.deleted",
+  "upstream.unavailable",
+  "upstream.recovered",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
 // ---------------------------------------------------------------------------------------------------------
 // The audit log
 
@@ -118,6 +148,14 @@ export const AUDIT_ACTIONS = [
   "auth.login",
   "auth.login_failed",
   "auth.logout",
+  "token.create",
+  "token.revoke",
+  "token.new_address",
+  "webhook.create",
+  "webhook.update",
+  "webhook.delete",
+  "webhook.redeliver",
+  "webhook.disabled",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -128,7 +166,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "valid", "invalid", "failed"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code"] as const;
+export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code", "token", "webhook"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */

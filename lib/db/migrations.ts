@@ -166,6 +166,89 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("audit_log").dropColumn("repeat_count").execute();
       },
     },
+    // Integration access (issue 19): service accounts, API tokens (kept as a SHA-256 of the secret), and webhook
+    // endpoints with their deliveries (one per endpoint and event, held by lease like bulk jobs) and each attempt.
+    "2026-12-03-001-tokens-webhooks": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("users").addColumn("service", "integer", (c) => c.notNull().defaultTo(0)).execute();
+
+        await db.schema
+          .createTable("api_tokens")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("name", "text", (c) => c.notNull())
+          .addColumn("token_hash", "text", (c) => c.notNull().unique())
+          .addColumn("scopes", "text", (c) => c.notNull())
+          .addColumn("allowed_ips", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("created_by", "text")
+          .addColumn("expires_at", "text")
+          .addColumn("last_used_at", "text")
+          .addColumn("last_used_ip", "text")
+          .addColumn("seen_addresses", "text")
+          .addColumn("revoked_at", "text")
+          .addColumn("revoked_by", "text")
+          .execute();
+        await db.schema.createIndex("api_tokens_user").on("api_tokens").columns(["user_id", "created_at"]).execute();
+
+        await db.schema
+          .createTable("webhook_endpoints")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("description", "text")
+          .addColumn("events", "text", (c) => c.notNull())
+          .addColumn("secret_sealed", "text", (c) => c.notNull())
+          .addColumn("previous_secret_sealed", "text")
+          .addColumn("previous_secret_until", "text")
+          .addColumn("disabled", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("disabled_reason", "text")
+          .addColumn("disabled_at", "text")
+          .addColumn("failing_since", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("created_by", "text")
+          .execute();
+
+        await db.schema
+          .createTable("webhook_deliveries")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("endpoint_id", "text", (c) => c.notNull())
+          .addColumn("event_type", "text", (c) => c.notNull())
+          .addColumn("payload", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("next_attempt_at", "text")
+          .addColumn("last_attempt_at", "text")
+          .addColumn("last_status", "integer")
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until", "text")
+          .execute();
+        await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["status", "next_attempt_at"]).execute();
+        await db.schema.createIndex("webhook_deliveries_endpoint").on("webhook_deliveries").columns(["endpoint_id", "created_at"]).execute();
+
+        await db.schema
+          .createTable("webhook_attempts")
+          .addColumn("id", logIdType, logId)
+          .addColumn("delivery_id", "text", (c) => c.notNull())
+          .addColumn("endpoint_id", "text", (c) => c.notNull())
+          .addColumn("at", "text", (c) => c.notNull())
+          .addColumn("ok", "integer", (c) => c.notNull())
+          .addColumn("status_code", "integer")
+          .addColumn("duration_ms", "integer", (c) => c.notNull())
+          .addColumn("error", "text")
+          .addColumn("response_excerpt", "text")
+          .execute();
+        await db.schema.createIndex("webhook_attempts_delivery").on("webhook_attempts").columns(["delivery_id", "at"]).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("webhook_attempts").execute();
+        await db.schema.dropTable("webhook_deliveries").execute();
+        await db.schema.dropTable("webhook_endpoints").execute();
+        await db.schema.dropTable("api_tokens").execute();
+        await db.schema.alterTable("users").dropColumn("service").execute();
+      },
+    },
   };
 }
 

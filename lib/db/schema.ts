@@ -18,6 +18,8 @@ export interface UsersTable {
   password_hash: string; // "scrypt$N$r$p$salt$hash", see lib/auth/password.ts
   disabled: number; // 0 | 1
   session_version: number; // bumped to end every session of the user at once
+  /** 0 | 1: a service account, which never signs in interactively and acts through API tokens only. */
+  service: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
 }
@@ -108,6 +110,69 @@ export interface PasswordScreeningTable {
   screened_at: string;
 }
 
+/** An API token. The secret itself is never stored: only its SHA-256 (lib/tokens/secret.ts says why that is enough). */
+export interface ApiTokensTable {
+  id: string; // UUID
+  user_id: string; // the owner: the token acts as him, within its scopes
+  name: string;
+  token_hash: string; // SHA-256 hex of the whole secret
+  scopes: string; // JSON array of TOKEN_SCOPES
+  allowed_ips: string | null; // JSON array of addresses and CIDR ranges; null: any address
+  created_at: string;
+  created_by: string | null; // the admin who made it for a service account, else the owner
+  expires_at: string | null; // null: never (service accounts only)
+  last_used_at: string | null; // written at most once a minute, or when the address changes
+  last_used_ip: string | null;
+  seen_addresses: string | null; // JSON array (capped) of the addresses it was used from: a new one is audited
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: string; // UUID
+  url: string;
+  description: string | null;
+  events: string; // JSON array of WEBHOOK_EVENTS
+  secret_sealed: string; // "whsec_…", sealed at rest (lib/webhooks/seal.ts): it is needed to sign
+  previous_secret_sealed: string | null; // after a rotation, it signs too until previous_secret_until
+  previous_secret_until: string | null;
+  disabled: number; // 0 | 1
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  failing_since: string | null; // the first failed attempt since the last success
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+}
+
+/** One event for one endpoint: its id is the webhook-id of every attempt, retries and "Send again" included. */
+export interface WebhookDeliveriesTable {
+  id: string; // msg_…
+  endpoint_id: string;
+  event_type: string;
+  payload: string; // the exact JSON body sent (signed as it is)
+  status: string; // pending | delivered | failed
+  attempts: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  next_attempt_at: string | null; // when pending: not before this time
+  last_attempt_at: string | null;
+  last_status: number | null;
+  lease_owner: string | null; // the process sending it now; another may take it once lease_until passes
+  lease_until: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  endpoint_id: string;
+  at: string;
+  ok: number; // 0 | 1
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null; // why it failed without an answer (refused address, timeout, unreachable)
+  response_excerpt: string | null; // the first bytes of the answer
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -116,6 +181,10 @@ export interface Database {
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   password_screening: PasswordScreeningTable;
+  api_tokens: ApiTokensTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -126,3 +195,7 @@ export type AuditRow = Selectable<AuditLogTable>;
 export type PurchaseCheckRow = Selectable<PurchaseChecksTable>;
 export type BulkJobRow = Selectable<BulkJobsTable>;
 export type BulkJobCodeRow = Selectable<BulkJobCodesTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -38,4 +38,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "auth.login": "Signed in",
   "auth.login_failed": "Sign-in refused",
   "auth.logout": "Signed out",
+  "token.create": "API token created",
+  "token.revoke": "API token revoked",
+  "token.new_address": "API token used from a new address",
+  "webhook.create": "Webhook endpoint added",
+  "webhook.update": "Webhook endpoint changed",
+  "webhook.delete": "Webhook endpoint removed",
+  "webhook.redeliver": "Webhook delivery sent again",
+  "webhook.disabled": "Webhook endpoint disabled after failing",
 };

@@ -23,6 +23,7 @@ const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) =>
       await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
     },
   },
+  { path: "/tokens", heading: "API tokens" },
   { path: "/admin/users", heading: "Users" },
   { path: "/admin/audit", heading: "Audit log" },
   { path: "/reports/999999", heading: "Report not found" },

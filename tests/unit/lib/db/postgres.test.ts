@@ -11,6 +11,7 @@ import { auditSuite } from "@/tests/unit/lib/auth/audit.suite";
 import { demoAccountsSuite } from "@/tests/unit/lib/auth/demo-accounts.suite";
 import { throttleSuite } from "@/tests/unit/lib/auth/throttle.suite";
 import { usersSuite } from "@/tests/unit/lib/auth/users.suite";
+import { tokensStoreSuite } from "@/tests/unit/lib/tokens/store.suite";
 
 import { fast, postgresBackend, useStore } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -82,6 +83,7 @@ describe("PostgreSQL store", () => {
 
 storeSuite(postgres);
 usersSuite(postgres);
+tokensStoreSuite(postgres);
 throttleSuite(postgres);
 auditSuite(postgres);
 demoAccountsSuite(postgres);

@@ -15,7 +15,7 @@ export function storeSuite(backend: Backend) {
       const tables = await db.introspection.getTables();
       const columns = Object.fromEntries(tables.map((t) => [t.name, t.columns.map((c) => c.name).sort()]));
       expect(columns.users).toEqual(
-        ["created_at", "disabled", "email", "id", "name", "password_hash", "role", "session_version", "updated_at"].sort(),
+        ["created_at", "disabled", "email", "id", "name", "password_hash", "role", "service", "session_version", "updated_at"].sort(),
       );
       expect(columns.audit_log).toEqual(
         [
@@ -78,8 +78,18 @@ export function storeSuite(backend: Backend) {
         ].sort(),
       );
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
+      expect(columns.api_tokens).toEqual(
+        ["allowed_ips", "created_at", "created_by", "expires_at", "id", "last_used_at", "last_used_ip", "name", "revoked_at", "revoked_by", "scopes", "seen_addresses", "token_hash", "user_id"].sort(),
+      );
+      expect(columns.webhook_endpoints).toEqual(
+        ["created_at", "created_by", "description", "disabled", "disabled_at", "disabled_reason", "events", "failing_since", "id", "previous_secret_sealed", "previous_secret_until", "secret_sealed", "updated_at", "url"].sort(),
+      );
+      expect(columns.webhook_deliveries).toEqual(
+        ["attempts", "created_at", "endpoint_id", "event_type", "id", "last_attempt_at", "last_status", "lease_owner", "lease_until", "next_attempt_at", "payload", "status"].sort(),
+      );
+      expect(columns.webhook_attempts).toEqual(["at", "delivery_id", "duration_ms", "endpoint_id", "error", "id", "ok", "response_excerpt", "status_code"].sort());
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(4);
+      expect(Object.keys(migrations(dialect))).toHaveLength(5);
     });
 
     it("numbers log rows in insertion order", async () => {
