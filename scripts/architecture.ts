@@ -25,7 +25,10 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
     { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/net.ts"], what: "brands, capped reads, IP ranges" },
     { name: "sandbox", paths: ["lib/sandbox/"], what: "the stand-in upstream APIs" },
   ],
-  [{ name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" }],
+  [
+    { name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" },
+    { name: "events", paths: ["lib/events/"], what: "what happened, for webhooks: emitted here, stored by lib/webhooks" },
+  ],
   [{ name: "config", paths: ["lib/config/"], what: "the environment, read once and checked" }],
   [{ name: "db", paths: ["lib/db/"], what: "the store (SQLite, PostgreSQL)" }],
   [
@@ -35,6 +38,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     { name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" },
     { name: "tokens", paths: ["lib/tokens/"], what: "API tokens: secrets, scopes, who a bearer speaks for" },
+    { name: "webhooks", paths: ["lib/webhooks/"], what: "webhook endpoints, durable deliveries, signing, safe sending" },
   ],
   [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },

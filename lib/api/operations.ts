@@ -25,9 +25,18 @@ import {
   PurchaseHistorySearchBodySchema,
   PurchaseValidateBodySchema,
 } from "@/lib/contract/purchases";
+import {
+  WebhookCreateBodySchema,
+  WebhookDeliveryParamsSchema,
+  WebhookDeliverySchema,
+  WebhookIdParamsSchema,
+  WebhookSchema,
+  WebhookUpdateBodySchema,
+  WebhookWithSecretSchema,
+} from "@/lib/contract/webhooks";
 import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
 import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
-import type { AuditAction, AuditOutcome, Permission as AccountPermission } from "@/lib/contract/values";
+import type { AuditAction, AuditOutcome, Permission as AccountPermission, WebhookEventType } from "@/lib/contract/values";
 
 import type { ErrorCode } from "./errors";
 
@@ -47,6 +56,24 @@ export type AuditTargetSpec =
   | { type: "webhook"; id: string; label?: string | null }
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
+
+export interface OperationEvent {
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+}
+
+/** A report as an event carries it: what it is, never more than the API shows. */
+function reportEventData(id: unknown, data?: unknown): Record<string, unknown> {
+  return {
+    report: {
+      id: typeof id === "number" ? id : Number(text(id)),
+      url: field(data, "url") ?? null,
+      project: field(data, "project") ?? null,
+      result: field(data, "result") ?? null,
+      privacy: field(data, "privacy") ?? null,
+    },
+  };
+}
 
 export interface AuditFacts {
   /** The validated path parameters; as the path gave them when the request was refused before validation. */
@@ -88,6 +115,13 @@ function tokenTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
   const name = field(data, "name");
   return value === null ? null : { type: "token", id: value, label: typeof name === "string" ? name : null };
+}
+
+/** A webhook endpoint by id, with its URL when the answer carries it. */
+function webhookTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
+  const value = text(id);
+  const url = field(data, "url");
+  return value === null ? null : { type: "webhook", id: value, label: typeof url === "string" ? url : null };
 }
 
 /** The groups of the OpenAPI document, with what each holds. */
@@ -134,6 +168,11 @@ export interface OperationSpec {
   optionalSession?: true;
   /** Only a signed-in session may do this, never an API token (managing tokens themselves). */
   sessionOnly?: true;
+  /**
+   * The webhook event a success is (lib/events): from the same facts as the audit row, emitted after the answer
+   * is known. `code` turns a purchase code into its keyed hash and last 4 characters: an event never holds a code.
+   */
+  event?: (facts: AuditFacts, code: (code: string) => { hash: string; last4: string }) => OperationEvent | null;
   /**
    * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
    * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
@@ -182,6 +221,7 @@ export const operations = {
       action: "report.create",
       target: ({ data }) => reportTarget(field(data, "id"), data),
     },
+    event: ({ data }) => ({ type: "report.created", data: reportEventData(field(data, "id"), data) }),
   },
   updateReport: {
     id: "updateReport",
@@ -202,6 +242,10 @@ export const operations = {
       target: ({ params, data }) => reportTarget(params.id, data),
       detail: ({ body }) => ({ changes: Object.keys(body), ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}) }),
     },
+    event: ({ params, body, data }) => ({
+      type: body.results === true ? "report.regenerated" : "report.updated",
+      data: { ...reportEventData(params.id, data), changes: Object.keys(body) },
+    }),
   },
   deleteReport: {
     id: "deleteReport",
@@ -216,6 +260,7 @@ export const operations = {
     success: { status: 204, description: "Deleted" },
     notFound: "There is no report with id {id}.",
     audit: { action: "report.delete", target: ({ params }) => reportTarget(params.id) },
+    event: ({ params }) => ({ type: "report.deleted", data: { report: { id: Number(text(params.id)) } } }),
   },
   listProjects: {
     id: "listProjects",
@@ -244,6 +289,7 @@ export const operations = {
       action: "project.delete",
       target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
     },
+    event: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }),
   },
   showAccount: {
     id: "showAccount",
@@ -311,6 +357,27 @@ export const operations = {
         const valid = field(data, "valid");
         return typeof valid === "boolean" ? { valid } : {};
       },
+    },
+    event: ({ data }, code) => {
+      const checked = field(data, "checked_code");
+      if (typeof checked !== "string") return null;
+      const purchase = field(data, "purchase");
+      const item = field(purchase, "item");
+      const supportedUntil = field(purchase, "supported_until");
+      const { hash, last4 } = code(checked);
+      return {
+        type: "purchase.checked",
+        data: {
+          outcome: field(data, "valid") === true ? "valid" : "invalid",
+          code_hash: hash,
+          code_last4: last4,
+          item: item === undefined ? null : { id: field(item, "id") ?? null, name: field(item, "name") ?? null },
+          license_type: field(purchase, "license_type") ?? null,
+          support:
+            purchase === undefined ? null : typeof supportedUntil !== "string" ? "none" : Date.parse(supportedUntil) > Date.now() ? "active" : "expired",
+          supported_until: typeof supportedUntil === "string" ? supportedUntil : null,
+        },
+      };
     },
   },
   listPurchaseHistory: {
@@ -593,6 +660,94 @@ export const operations = {
     success: { status: 200, description: "The token, revoked", schema: dataEnvelope(TokenSchema) },
     notFound: "There is no token with id {id}.",
     audit: { action: "token.revoke", target: ({ params, data }) => tokenTarget(params.id, data) },
+  },
+  listWebhooks: {
+    id: "listWebhooks",
+    method: "GET",
+    path: "/api/admin/webhooks",
+    summary: "Every webhook endpoint, oldest first; never a secret",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The endpoints", schema: dataEnvelope(WebhookSchema.array()) },
+  },
+  createWebhook: {
+    id: "createWebhook",
+    method: "POST",
+    path: "/api/admin/webhooks",
+    summary:
+      "Add an endpoint: an https URL whose every address is public (checked now and at each delivery) and the events it wants. The answer carries its signing secret (whsec_…), this once",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    query: EmptyQuerySchema,
+    body: WebhookCreateBodySchema,
+    success: { status: 201, description: "The endpoint with its secret (shown once)", schema: dataEnvelope(WebhookWithSecretSchema) },
+    audit: {
+      action: "webhook.create",
+      target: ({ data }) => webhookTarget(field(data, "id"), data),
+      detail: ({ body }) => ({ events: ((body.events as string[] | undefined) ?? []).map(String) }),
+    },
+  },
+  updateWebhook: {
+    id: "updateWebhook",
+    method: "PATCH",
+    path: "/api/admin/webhooks/{id}",
+    summary:
+      "Change an endpoint's URL, events or description; pause it (enabled: false) or start it again (enabled: true, also after a disable for failing); or rotate its secret (rotate_secret: true: the new one is answered once, and the old one signs too for 24 hours)",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    body: WebhookUpdateBodySchema,
+    success: { status: 200, description: "The endpoint (with `secret` when it was rotated)", schema: dataEnvelope(WebhookSchema.extend({ secret: WebhookWithSecretSchema.shape.secret.optional() })) },
+    notFound: "There is no webhook endpoint with id {id}.",
+    audit: {
+      action: "webhook.update",
+      target: ({ params, data }) => webhookTarget(params.id, data),
+      detail: ({ body }) => ({ changes: Object.keys(body) }),
+    },
+  },
+  deleteWebhook: {
+    id: "deleteWebhook",
+    method: "DELETE",
+    path: "/api/admin/webhooks/{id}",
+    summary: "Remove an endpoint, with its deliveries and their log",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 204, description: "Removed" },
+    notFound: "There is no webhook endpoint with id {id}.",
+    audit: { action: "webhook.delete", target: ({ params }) => webhookTarget(params.id) },
+  },
+  listWebhookDeliveries: {
+    id: "listWebhookDeliveries",
+    method: "GET",
+    path: "/api/admin/webhooks/{id}/deliveries",
+    summary: "The endpoint's delivery log: its latest 50 deliveries, newest first, each with every attempt (status, time, the answer's first characters)",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The deliveries", schema: dataEnvelope(WebhookDeliverySchema.array()) },
+    notFound: "There is no webhook endpoint with id {id}.",
+  },
+  redeliverWebhook: {
+    id: "redeliverWebhook",
+    method: "POST",
+    path: "/api/admin/webhooks/{id}/deliveries/{delivery}/resend",
+    summary: "Send a delivery again now: the same webhook-id and body, a new attempt in its log",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookDeliveryParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 202, description: "Queued: it is sent within moments", schema: dataEnvelope(WebhookDeliverySchema) },
+    notFound: "There is no delivery {delivery} for webhook endpoint {id}.",
+    audit: {
+      action: "webhook.redeliver",
+      target: ({ params }) => webhookTarget(params.id),
+      detail: ({ params }) => ({ delivery: text(params.delivery) }),
+    },
   },
   listAudit: {
     id: "listAudit",

@@ -24,6 +24,7 @@ import type { ApiError } from "./errors";
 import type { OperationSpec } from "./operations";
 import { area } from "./steps/area";
 import { auditOperation, writeAudit } from "./steps/audit";
+import { emitOperationEvent } from "./steps/events";
 import { errorResponse, formFailure, toApiError, toResponse } from "./steps/answer";
 import { limit } from "./steps/limit";
 import { writeLogLine } from "./steps/log";
@@ -137,6 +138,7 @@ export function defineRoute<const S extends OperationSpec>(
         reply = state.form && spec.form ? formFailure(spec.form.page, failure.answer, state.form.next) : errorResponse(failure.answer, requestId);
       }
       await auditOperation(state, reply.status, failure?.answer ?? null);
+      await emitOperationEvent(state, failure === null);
       state.jar.applyTo(reply);
       reply.headers.set("X-Request-Id", requestId);
       // Answers hold per-account data: no shared cache may keep them.

@@ -55,6 +55,8 @@ export interface AuthConfig {
   tokenRateLimitPerMinute: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to http:// URLs and private addresses (development and tests only). */
   webhookAllowPrivate: boolean;
+  /** WEBHOOK_RETRY_SPEEDUP: every retry wait of a webhook delivery is divided by this (1; tests use more). */
+  webhookRetrySpeedup: number;
 }
 
 export const DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE = 600;
@@ -121,6 +123,12 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(100_000, "must be at most 100000")
     .default(DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE),
+  WEBHOOK_RETRY_SPEEDUP: z.coerce
+    .number({ error: "must be a whole number (1 in production)" })
+    .int("must be a whole number (1 in production)")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .default(1),
   WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"], { error: "must be 1 (allow http and private addresses, for development) or 0" }).default("0"),
 });
 
@@ -227,6 +235,7 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
     purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
     tokenRateLimitPerMinute: vars.TOKEN_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === "1",
+    webhookRetrySpeedup: vars.WEBHOOK_RETRY_SPEEDUP,
   };
 }
 

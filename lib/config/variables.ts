@@ -53,6 +53,7 @@ export const VARIABLES = {
   // Integration access
   TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
   WEBHOOK_ALLOW_PRIVATE: { demo: true },
+  WEBHOOK_RETRY_SPEEDUP: { demo: true },
   // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
   SANDBOX_DATA_DIR: { demo: true },
   SANDBOX_CONTROL: { demo: true },

@@ -96,6 +96,7 @@ export const PERMISSIONS = [
   "purchases:validate",
   "users:manage",
   "audit:read",
+  "webhooks:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -37,6 +37,7 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/tokens", label: "API tokens" },
   { href: "/admin/users", label: "Users", permission: "users:manage" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read" },
+  { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage" },
 ];
 
 export function mayUse(section: Pick<PortalSection, "permission" | "area">, role: Role, areas: ConfiguredAreas): boolean {

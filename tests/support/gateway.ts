@@ -46,6 +46,8 @@ export interface GatewayProcess {
    */
   signIn(who: Role | Credentials): Promise<SignedInClient>;
   stop(): Promise<void>;
+  /** SIGKILL: a crash, with no chance to let go of anything; a store the test named (DATABASE_URL) is kept. */
+  kill(): Promise<void>;
 }
 
 export interface Credentials {
@@ -266,6 +268,11 @@ export async function startGateway(testEnv: Record<string, string | undefined>):
       lines().forEach((line, i) => assertNoCanary(line, `output line ${i + 1} of the gateway`));
     },
     stop,
+    async kill() {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+      await server.exited;
+      if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -18,6 +18,7 @@ import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient, type UpstreamError } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
@@ -25,6 +26,7 @@ import { upstreamFailureWords } from "@/lib/upstream/failure";
 import { askItemService, recordCheck } from "../check";
 import { openCode } from "./code-seal";
 import { purgeExpiredBulkJobs, type BulkUser } from "./jobs";
+import { findBulkJobSummary } from "./summaries";
 import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
 import { countAttempt, pendingCodes, recordBulkResult, type CodeOutcome } from "./results";
 
@@ -235,6 +237,7 @@ export class BulkRunner {
       }
       await finishJob(db, job.id, this.owner);
       logEvent("info", "bulk_job_finished", { job_id: job.id });
+      await emitEvent({ type: "bulk_job.finished", data: { job: (await findBulkJobSummary(db, job.id, { userId: null })) ?? { id: job.id } } });
     }
     this.jobs.delete(job.id);
   }

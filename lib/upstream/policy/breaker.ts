@@ -2,6 +2,7 @@
 // calls fail at once (CircuitOpenError → 503 with Retry-After) instead of each waiting for a timeout and adding
 // load to an upstream that is down. After `openMs` one trial request goes through; its outcome closes the
 // breaker or opens it for another `openMs`.
+import { emitEvent } from "@/lib/events";
 import type { Area } from "@/lib/contract/areas";
 
 import { CircuitOpenError } from "../errors";
@@ -82,14 +83,18 @@ export class CircuitBreaker {
   }
 
   private recordSuccess(): void {
+    const wasOpen = this.state !== "closed";
     this.failures = 0;
     this.state = "closed";
+    if (wasOpen) void emitEvent({ type: "upstream.recovered", data: { area: this.area } });
   }
 
   private recordFailure(isTrial: boolean): void {
     this.failures += 1;
     // A failed trial reopens at once; an attempt that started before the breaker opened changes nothing more.
     if (isTrial || (this.state === "closed" && this.failures >= this.settings.failureThreshold)) {
+      // A failed trial keeps it open; only the first opening is news.
+      if (!isTrial) void emitEvent({ type: "upstream.unavailable", data: { area: this.area, consecutive_failures: this.failures, retry_in_ms: this.settings.openMs } });
       this.state = "open";
       this.openedAt = this.now();
     }

@@ -12,6 +12,7 @@ const TABLE: Record<Permission, Role[]> = {
   "purchases:validate": ["admin", "editor", "support"],
   "users:manage": ["admin"],
   "audit:read": ["admin"],
+  "webhooks:manage": ["admin"], // webhook endpoints and their deliveries (issue 19)
 };
 
 describe("roles and permissions", () => {

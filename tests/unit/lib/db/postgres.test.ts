@@ -12,6 +12,7 @@ import { demoAccountsSuite } from "@/tests/unit/lib/auth/demo-accounts.suite";
 import { throttleSuite } from "@/tests/unit/lib/auth/throttle.suite";
 import { usersSuite } from "@/tests/unit/lib/auth/users.suite";
 import { tokensStoreSuite } from "@/tests/unit/lib/tokens/store.suite";
+import { deliveriesSuite } from "@/tests/unit/lib/webhooks/deliveries.suite";
 
 import { fast, postgresBackend, useStore } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -84,6 +85,7 @@ describe("PostgreSQL store", () => {
 storeSuite(postgres);
 usersSuite(postgres);
 tokensStoreSuite(postgres);
+deliveriesSuite(postgres);
 throttleSuite(postgres);
 auditSuite(postgres);
 demoAccountsSuite(postgres);
