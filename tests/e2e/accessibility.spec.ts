@@ -26,6 +26,7 @@ const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) =>
   { path: "/tokens", heading: "API tokens" },
   { path: "/admin/users", heading: "Users" },
   { path: "/admin/audit", heading: "Audit log" },
+  { path: "/admin/webhooks", heading: "Webhooks" },
   { path: "/reports/999999", heading: "Report not found" },
   { path: "/no-such-page", heading: "Page not found" },
   {

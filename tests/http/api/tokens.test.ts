@@ -14,6 +14,8 @@ import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, ty
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const RATE_LIMIT = 60;
+/** Every secret this file made: none may appear in the server's output. */
+const madeSecrets: string[] = [];
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
@@ -36,6 +38,7 @@ const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers
 async function makeToken(client: SignedInClient, body: Record<string, unknown>): Promise<{ id: string; secret: string; data: Record<string, unknown> }> {
   const res = await client.request("/api/tokens", json({ name: "script", expires_in_days: 30, ...body }));
   expect(res.status, res.text).toBe(201);
+  madeSecrets.push(res.json.data.secret);
   return { id: res.json.data.id, secret: res.json.data.secret, data: res.json.data };
 }
 
@@ -244,6 +247,12 @@ describe("the secret at rest and in the OpenAPI document", () => {
         expect(bytes.includes(Buffer.from(form)), form).toBe(false);
       }
     }
+  });
+
+  it("never appears in the server's log lines", () => {
+    expect(madeSecrets.length).toBeGreaterThan(10);
+    const output = gateway.output().join("\n");
+    for (const secret of madeSecrets) expect(output.includes(secret.slice(4)), secret).toBe(false);
   });
 
   it("describes both ways in and each operation's scope", async () => {

@@ -63,7 +63,7 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
         <EmptyState title="No endpoints yet">Add one above to be told when something happens.</EmptyState>
       ) : (
         endpoints.map((endpoint) => (
-          <Card key={endpoint.id} title={endpoint.url}>
+          <Card key={endpoint.id} title={endpoint.url} asSection>
             {!endpoint.enabled ? (
               <p role="alert">
                 <Badge tone="error" mark="■">

@@ -187,6 +187,21 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", () => {
     expect(log.log[0]).toMatchObject({ ok: true, status: 204 });
   });
 
+  it("tells of a finished bulk check with its counts and no code", async () => {
+    receiver.secrets = [endpoint.secret];
+    receiver.answer = () => 204;
+    const subscribed = await admin.request(`/api/admin/webhooks/${endpoint.id}`, json({ events: ["bulk_job.finished"] }, "PATCH"));
+    expect(subscribed.status, subscribed.text).toBe(200);
+    const before = receiver.received.length;
+    const codes = [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired];
+    const job = await admin.request("/api/purchases/bulk", json({ codes }));
+    expect(job.status, job.text).toBe(202);
+    const delivery = await until("the bulk_job.finished delivery", async () => receiver.received.slice(before).find((d) => JSON.parse(d.body).type === "bulk_job.finished"));
+    expect(delivery.verifiedWith).toBe(0);
+    expect(JSON.parse(delivery.body).data.job).toMatchObject({ id: job.json.data.id, status: "done", total: 2, valid: 2 });
+    for (const code of codes) expect(delivery.body).not.toContain(code);
+  });
+
   it("pauses, refuses bad changes by field, and removes an endpoint with its log", async () => {
     const paused = await admin.request(`/api/admin/webhooks/${endpoint.id}`, json({ enabled: false }, "PATCH"));
     expect(paused.json.data).toMatchObject({ enabled: false, disabled_reason: "Paused by an admin." });
