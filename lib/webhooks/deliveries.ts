@@ -24,7 +24,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DISABLE_AFTER_FAILING_MS = 3 * 86_400_000;
 
 export interface WebhookTimings {
-  /** Divides every retry wait (WEBHOOK_RETRY_SPEEDUP; 1 in production, larger in tests). */
+  /** Divides every retry wait and the three days before a disable (WEBHOOK_RETRY_SPEEDUP; 1 in production, larger in tests). */
   speedup: number;
 }
 
@@ -174,7 +174,7 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, owner: st
   await db.updateTable("webhook_endpoints").set({ failing_since: at }).where("id", "=", delivery.endpointId).where("failing_since", "is", null).execute();
   const endpoint = await db.selectFrom("webhook_endpoints").select(["id", "url", "failing_since", "disabled"]).where("id", "=", delivery.endpointId).executeTakeFirst();
   if (!endpoint?.failing_since || Number(endpoint.disabled) === 1) return { disabledEndpoint: null };
-  if (now.getTime() - Date.parse(endpoint.failing_since) < DISABLE_AFTER_FAILING_MS) return { disabledEndpoint: null };
+  if (now.getTime() - Date.parse(endpoint.failing_since) < DISABLE_AFTER_FAILING_MS / timings.speedup) return { disabledEndpoint: null };
   const disabled = await db
     .updateTable("webhook_endpoints")
     .set({ disabled: 1, disabled_at: at, disabled_reason: `Every delivery failed from ${endpoint.failing_since} for three days; deliveries stopped. Fix the receiver, then enable the endpoint again.` })

@@ -213,3 +213,43 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", () => {
     expect((await admin.request("/api/admin/webhooks")).json.data).toEqual([]);
   });
 });
+
+describe("an endpoint failing for three days (WEBHOOK_RETRY_SPEEDUP=100000: three days are 2.6 s)", () => {
+  it("is disabled, with an audit row and a notice on the webhooks page; enabling it again sends what waited", async () => {
+    const { admin } = await gatewayWith({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "100000" });
+    const failing = await startWebhookReceiver();
+    try {
+      failing.answer = () => 500;
+      const created = await admin.request("/api/admin/webhooks", json({ url: failing.url, events: ["report.created"] }));
+      failing.secrets = [created.json.data.secret];
+      const id = created.json.data.id as string;
+      // Events keep failing until one fails three (scaled) days after the first failure.
+      const disabled = await until(
+        "the endpoint to be disabled",
+        async () => {
+          await admin.request("/api/reports", json({ url: `https://example.com/failing-${Date.now()}` }));
+          const endpoint = (await admin.request("/api/admin/webhooks")).json.data.find((e: { id: string }) => e.id === id);
+          return endpoint.enabled === false ? endpoint : null;
+        },
+        60_000,
+      );
+      expect(disabled.disabled_reason).toMatch(/failed .* for three days/);
+      expect(disabled.failing_since).not.toBeNull();
+      const audit = await admin.request("/api/admin/audit?action=webhook.disabled");
+      expect(audit.json.data[0]).toMatchObject({ outcome: "failure", user_id: null, target: { type: "webhook", id, label: failing.url } });
+      const page = await admin.request("/admin/webhooks");
+      expect(page.text).toContain("for three days; deliveries stopped");
+
+      // The receiver is fixed; enabling the endpoint sends what was still pending.
+      failing.answer = () => 204;
+      const pendingBefore = (await admin.request(`/api/admin/webhooks/${id}/deliveries`)).json.data.filter((d: { status: string }) => d.status === "pending");
+      expect((await admin.request(`/api/admin/webhooks/${id}`, json({ enabled: true }, "PATCH"))).json.data.enabled).toBe(true);
+      // The delivery whose failure disabled it still had retries left: it waited, and goes now.
+      expect(pendingBefore.length).toBeGreaterThan(0);
+      const sent = await until("a delivery after enabling", async () => failing.received.find((d) => d.status === 204));
+      expect(pendingBefore.map((d: { id: string }) => d.id)).toContain(sent.id);
+    } finally {
+      await failing.close();
+    }
+  });
+});
