@@ -353,6 +353,15 @@ describe("GET /api/openapi.json", () => {
         "PATCH /api/admin/users/{id} updateUser",
         "POST /api/admin/users/{id}/unlock unlockUser",
         "GET /api/admin/audit listAudit",
+        "GET /api/tokens listTokens",
+        "POST /api/tokens createToken",
+        "DELETE /api/tokens/{id} revokeToken",
+        "GET /api/admin/webhooks listWebhooks",
+        "POST /api/admin/webhooks createWebhook",
+        "PATCH /api/admin/webhooks/{id} updateWebhook",
+        "DELETE /api/admin/webhooks/{id} deleteWebhook",
+        "GET /api/admin/webhooks/{id}/deliveries listWebhookDeliveries",
+        "POST /api/admin/webhooks/{id}/deliveries/{delivery}/resend redeliverWebhook",
       ].sort(),
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");
