@@ -168,7 +168,8 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     },
     // Integration access (issue 19): service accounts, API tokens (kept as a SHA-256 of the secret), and webhook
     // endpoints with their deliveries (one per endpoint and event, held by lease like bulk jobs) and each attempt.
-    "2026-12-03-001-tokens-webhooks": {
+    // Named to sort after issue 21's single sign-on (2026-12-10), which stores on main may have applied already.
+    "2026-12-11-001-tokens-webhooks": {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable("users").addColumn("service", "integer", (c) => c.notNull().defaultTo(0)).execute();
 
