@@ -11,7 +11,7 @@ test.describe("viewer", () => {
     await page.goto("/reports");
     await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
     await expect(page.getByRole("link", { name: "New report" })).toHaveCount(0);
-    expect(await navLinks(page)).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account"]);
+    expect(await navLinks(page)).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account", "API tokens"]);
 
     await page.goto("/reports/1");
     await expect(page.getByRole("heading", { level: 1, name: "Report #1" })).toBeVisible();
@@ -43,7 +43,7 @@ test.describe("support", () => {
 
   test("sees items and the purchase check, not reports", async ({ page }) => {
     await page.goto("/");
-    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account"]);
+    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens"]);
     await expect(page.getByRole("region", { name: "Reports by result" })).toHaveCount(0);
     await expect(page.getByRole("region", { name: "Check a purchase code" })).toBeVisible();
     const response = await page.goto("/reports");
@@ -65,8 +65,10 @@ test.describe("admin", () => {
       "Bulk check",
       "History",
       "Seller account",
+      "API tokens",
       "Users",
       "Audit log",
+      "Webhooks",
     ]);
     await expect(page.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   });
