@@ -1,7 +1,7 @@
 // Runs once when the Next.js server starts, before it answers requests: validates the configuration (a bad
 // one stops the start with a message naming the variable), in demo mode starts the embedded sandbox, then opens
 // the accounts store and creates the first admin (or, in demo mode, the demo accounts); then resumes the bulk
-// purchase checks an earlier process left pending.
+// purchase checks an earlier process left pending, and starts the report schedules and the history's pruning.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -11,4 +11,6 @@ export async function register(): Promise<void> {
   await startAccountsOrExit();
   const { bulkRunner } = await import("./lib/purchases/bulk/runner");
   await bulkRunner();
+  const { startReportJobs } = await import("./lib/reports/service");
+  startReportJobs();
 }

@@ -32,7 +32,10 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
     { name: "upstream", paths: ["lib/upstream/"], what: "the HTTP layer, policies, one client per area" },
     { name: "auth", paths: ["lib/auth/"], what: "sessions, users, roles, audit, the request edge" },
   ],
-  [{ name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" }],
+  [
+    { name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" },
+    { name: "reports", paths: ["lib/reports/"], what: "reports over time: history, trends, schedules, alerts" },
+  ],
   [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },
     { name: "portal", paths: ["lib/portal/"], what: "what pages share: URL state, words, the API client" },

@@ -22,6 +22,7 @@ import type { Report } from "@/lib/contract/reports";
 import { configuredAreas } from "@/lib/portal/areas";
 import { countResults, DASHBOARD_MAX_PAGES, DASHBOARD_REPORT_LIMIT } from "@/lib/portal/dashboard";
 import { loadFromUpstream } from "@/lib/portal/failures";
+import { getReportsClient } from "@/lib/reports/service";
 import { getUpstreams, type ReportsClient } from "@/lib/upstream";
 
 import styles from "./dashboard.module.css";
@@ -90,7 +91,7 @@ async function newestReports(reports: ReportsClient): Promise<{ rows: Report[]; 
 }
 
 async function ReportsOverview() {
-  const { reports } = await getUpstreams();
+  const reports = await getReportsClient();
   if (!reports) return null;
   const loaded = await loadFromUpstream("The reports", () => newestReports(reports));
   if (!loaded.ok) {

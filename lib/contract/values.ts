@@ -16,6 +16,7 @@ export type PerPage = (typeof PER_PAGE_CHOICES)[number];
 export const DEFAULT_PER_PAGE = {
   reports: 10,
   projects: 10,
+  alerts: 25,
   items: 25,
   purchaseHistory: 25,
   audit: 25,
@@ -54,6 +55,43 @@ export const DEFAULT_SORT = {
   reports: { sort_by: "id", sort: "desc" },
   projects: { sort_by: "created_at", sort: "desc" },
 } as const satisfies Record<string, { sort_by: string; sort: SortDirection }>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Reports over time: the result history, trends, schedules and regression alerts
+
+/** How far back a trend looks, in days. */
+export const TREND_DAYS = [30, 90, 365] as const;
+export type TrendDays = (typeof TREND_DAYS)[number];
+export const DEFAULT_TREND_DAYS: TrendDays = 30;
+
+/** How Gatehouse came to see a result: an answer of the reports API, or a scheduled run. */
+export const RESULT_SOURCES = ["list", "show", "create", "regenerate", "update", "schedule"] as const;
+export type ResultSource = (typeof RESULT_SOURCES)[number];
+
+/** Results from best to worst: a move to a later one is a drop. */
+export const RESULT_RANK: Record<ReportResult, number> = { good: 0, decent: 1, bad: 2 };
+
+export const SCHEDULE_FREQUENCIES = ["daily", "weekly"] as const;
+export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
+/** ISO weekdays: 1 Monday … 7 Sunday. */
+export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+
+export const RUN_STATUSES = ["running", "done", "partial", "skipped", "failed"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_TRIGGERS = ["schedule", "manual"] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+/** When a project's drop makes an alert: any drop, only a drop to bad, or never. */
+export const ALERT_RULES = ["any", "to_bad", "off"] as const;
+export type AlertRule = (typeof ALERT_RULES)[number];
+export const DEFAULT_ALERT_RULE: AlertRule = "any";
+export const ALERT_RULE_NAMES: Record<AlertRule, string> = {
+  any: "Any drop (good to decent or bad, decent to bad)",
+  to_bad: "Only a drop to bad",
+  off: "No alerts",
+};
+export const ALERT_STATUSES = ["unread", "acknowledged", "all"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // The purchase checker
@@ -107,7 +145,12 @@ export const AUDIT_ACTIONS = [
   "report.update",
   "report.regenerate",
   "report.delete",
+  "report.password_reveal",
   "project.delete",
+  "project.schedule_update",
+  "project.schedule_run",
+  "project.alert_rule_update",
+  "alert.acknowledge",
   "purchase.validate",
   "purchase.bulk_create",
   "purchase.bulk_cancel",

@@ -166,6 +166,115 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("audit_log").dropColumn("repeat_count").execute();
       },
     },
+    // Reports over time (issue 22): every result Gatehouse sees, each report's newest one, schedules and their runs,
+    // alert rules and alerts, and the page passwords Gatehouse set. The indexes serve the trends (day, result),
+    // a project's trend and compare (project, day), a report's timeline (report_id, generated_at: also the key
+    // that makes a result recorded once) and the pruning (day).
+    "2026-12-10-001-report-history": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("report_results")
+          .addColumn("id", logIdType, logId)
+          .addColumn("report_id", "integer", (c) => c.notNull())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("project", "text")
+          .addColumn("result", "text", (c) => c.notNull())
+          .addColumn("generated_at", "text", (c) => c.notNull())
+          .addColumn("day", "text", (c) => c.notNull())
+          .addColumn("seen_at", "text", (c) => c.notNull())
+          .addColumn("source", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("report_results_report_generated").on("report_results").columns(["report_id", "generated_at"]).unique().execute();
+        await db.schema.createIndex("report_results_day").on("report_results").columns(["day", "result", "report_id", "generated_at"]).execute();
+        await db.schema.createIndex("report_results_project_day").on("report_results").columns(["project", "day", "result", "report_id", "generated_at"]).execute();
+
+        await db.schema
+          .createTable("report_latest")
+          .addColumn("report_id", "integer", (c) => c.primaryKey())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("project", "text")
+          .addColumn("result", "text", (c) => c.notNull())
+          .addColumn("generated_at", "text", (c) => c.notNull())
+          .addColumn("history_id", "integer", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("report_latest_project").on("report_latest").columns(["project", "result"]).execute();
+
+        await db.schema
+          .createTable("report_schedules")
+          .addColumn("project", "text", (c) => c.primaryKey())
+          .addColumn("enabled", "integer", (c) => c.notNull())
+          .addColumn("frequency", "text", (c) => c.notNull())
+          .addColumn("weekday", "integer")
+          .addColumn("time", "text", (c) => c.notNull())
+          .addColumn("time_zone", "text", (c) => c.notNull())
+          .addColumn("next_run_at", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+        await db.schema.createIndex("report_schedules_next").on("report_schedules").columns(["enabled", "next_run_at"]).execute();
+
+        await db.schema
+          .createTable("report_schedule_runs")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("project", "text", (c) => c.notNull())
+          .addColumn("trigger", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("due_at", "text", (c) => c.notNull())
+          .addColumn("started_at", "text", (c) => c.notNull())
+          .addColumn("finished_at", "text")
+          .addColumn("total", "integer")
+          .addColumn("done", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("failed", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("cursor", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("outcome", "text")
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until", "text")
+          .execute();
+        // One run per due time of a project: two instances that find the same schedule due create it once.
+        await db.schema.createIndex("report_schedule_runs_due").on("report_schedule_runs").columns(["project", "trigger", "due_at"]).unique().execute();
+        await db.schema.createIndex("report_schedule_runs_project").on("report_schedule_runs").columns(["project", "started_at"]).execute();
+        await db.schema.createIndex("report_schedule_runs_status").on("report_schedule_runs").columns(["status", "lease_until"]).execute();
+
+        await db.schema
+          .createTable("report_alert_rules")
+          .addColumn("project", "text", (c) => c.primaryKey())
+          .addColumn("rule", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+
+        await db.schema
+          .createTable("report_alerts")
+          .addColumn("id", logIdType, logId)
+          .addColumn("history_id", "integer", (c) => c.notNull().unique())
+          .addColumn("report_id", "integer", (c) => c.notNull())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("project", "text")
+          .addColumn("from_result", "text", (c) => c.notNull())
+          .addColumn("to_result", "text", (c) => c.notNull())
+          .addColumn("generated_at", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("acknowledged_at", "text")
+          .addColumn("acknowledged_by", "text")
+          .execute();
+        await db.schema.createIndex("report_alerts_unread").on("report_alerts").columns(["acknowledged_at", "id"]).execute();
+        await db.schema.createIndex("report_alerts_project").on("report_alerts").columns(["project", "id"]).execute();
+
+        await db.schema
+          .createTable("report_share_passwords")
+          .addColumn("report_id", "integer", (c) => c.primaryKey())
+          .addColumn("sealed", "text", (c) => c.notNull())
+          .addColumn("set_at", "text", (c) => c.notNull())
+          .addColumn("set_by", "text")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ["report_share_passwords", "report_alerts", "report_alert_rules", "report_schedule_runs", "report_schedules", "report_latest", "report_results"]) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
   };
 }
 

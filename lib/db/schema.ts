@@ -108,6 +108,91 @@ export interface PasswordScreeningTable {
   screened_at: string;
 }
 
+/** One result of one report, once per distinct generated_at (lib/reports/history.ts). */
+export interface ReportResultsTable {
+  id: Generated<number>;
+  report_id: number;
+  url: string;
+  project: string | null;
+  result: string; // good | decent | bad
+  generated_at: string;
+  day: string; // YYYY-MM-DD of generated_at in UTC: what the trends group by
+  seen_at: string; // when Gatehouse first saw it
+  source: string; // list | show | create | regenerate | update | schedule
+}
+
+/** Each report's newest result as Gatehouse knows it (kept with the history): what a project's mix counts. */
+export interface ReportLatestTable {
+  report_id: number;
+  url: string;
+  project: string | null;
+  result: string;
+  generated_at: string;
+  history_id: number;
+}
+
+/** A project's scheduled regeneration. */
+export interface ReportSchedulesTable {
+  project: string;
+  enabled: number; // 0 | 1
+  frequency: string; // daily | weekly
+  weekday: number | null; // 1 Monday … 7 Sunday, weekly only
+  time: string; // HH:MM local
+  time_zone: string; // IANA
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** One run of a schedule (or a "run now"), held by lease by the process that runs it. */
+export interface ReportScheduleRunsTable {
+  id: string; // UUID
+  project: string;
+  trigger: string; // schedule | manual
+  status: string; // running | done | partial | skipped | failed
+  due_at: string;
+  started_at: string;
+  finished_at: string | null;
+  total: number | null;
+  done: number;
+  failed: number;
+  cursor: number; // the last report id handled: a run taken over resumes after it
+  outcome: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+export interface ReportAlertRulesTable {
+  project: string;
+  rule: string; // any | to_bad | off
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** A drop of a report's result: one per history row that dropped. */
+export interface ReportAlertsTable {
+  id: Generated<number>;
+  history_id: number; // unique: the row that dropped
+  report_id: number;
+  url: string;
+  project: string | null;
+  from_result: string;
+  to_result: string;
+  generated_at: string;
+  created_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+}
+
+/** The page password Gatehouse set on a report, sealed (lib/reports/share-password.ts), so an editor can reveal it. */
+export interface ReportSharePasswordsTable {
+  report_id: number;
+  sealed: string;
+  set_at: string;
+  set_by: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -116,6 +201,13 @@ export interface Database {
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   password_screening: PasswordScreeningTable;
+  report_results: ReportResultsTable;
+  report_latest: ReportLatestTable;
+  report_schedules: ReportSchedulesTable;
+  report_schedule_runs: ReportScheduleRunsTable;
+  report_alert_rules: ReportAlertRulesTable;
+  report_alerts: ReportAlertsTable;
+  report_share_passwords: ReportSharePasswordsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
