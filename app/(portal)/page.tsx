@@ -23,6 +23,13 @@ import { configuredAreas } from "@/lib/portal/areas";
 import { countResults, DASHBOARD_MAX_PAGES, DASHBOARD_REPORT_LIMIT } from "@/lib/portal/dashboard";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { getReportsClient } from "@/lib/reports/service";
+import { projectMixes, resultTrend } from "@/lib/reports/trends";
+import { trendDaysParam } from "@/lib/portal/trends";
+import { getAccounts } from "@/lib/auth/access";
+import type { TrendDays } from "@/lib/contract/values";
+import { ProjectMixTable } from "@/components/portal/project-mix-table";
+import { TrendRange } from "@/components/portal/trend-range";
+import { TrendChart, TrendChartPlaceholder } from "@/components/ui/trend-chart";
 import { getUpstreams, type ReportsClient } from "@/lib/upstream";
 
 import styles from "./dashboard.module.css";
@@ -32,8 +39,9 @@ export const metadata: Metadata = { title: "Dashboard" };
 
 const LATEST_COUNT = 6;
 
-export default async function DashboardPage() {
-  const [user, areas] = await Promise.all([requirePageUser(), configuredAreas()]);
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [user, areas, params] = await Promise.all([requirePageUser(), configuredAreas(), searchParams]);
+  const days = trendDaysParam(params);
   const showReports = areas.reports && can(user.role, "reports:read");
   const showItems = areas.items && can(user.role, "items:read");
   const showPurchases = areas.items && can(user.role, "purchases:validate");
@@ -45,6 +53,11 @@ export default async function DashboardPage() {
         {showReports ? (
           <Suspense fallback={<LoadingCard title="Reports by result" wide />}>
             <ReportsOverview />
+          </Suspense>
+        ) : null}
+        {showReports ? (
+          <Suspense fallback={<TrendsPlaceholder />}>
+            <TrendsOverview days={days} />
           </Suspense>
         ) : null}
         {showItems ? (
@@ -138,6 +151,32 @@ async function ReportsOverview() {
         </ul>
       </Card>
     </>
+  );
+}
+
+const TRENDS_TITLE = "Results over time";
+
+function TrendsPlaceholder() {
+  return (
+    <Card title={TRENDS_TITLE} className={styles.wide}>
+      <TrendChartPlaceholder title="All projects" />
+    </Card>
+  );
+}
+
+/** Results by day from the history Gatehouse keeps, and each project's mix of results. */
+async function TrendsOverview({ days }: { days: TrendDays }) {
+  const { db } = await getAccounts();
+  const [trend, mixes] = await Promise.all([resultTrend(db, { days }), projectMixes(db)]);
+  return (
+    <Card title={TRENDS_TITLE} asSection className={styles.wide} actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}>
+      <TrendChart title={`All projects, the last ${days} days`} days={trend.days} />
+      {mixes.length > 0 ? (
+        <ProjectMixTable rows={mixes} caption="Reports per project, by their newest result" />
+      ) : (
+        <p className={styles.note}>Gatehouse records results as it sees them: open the reports to start the history.</p>
+      )}
+    </Card>
   );
 }
 

@@ -71,6 +71,16 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
       wrap: "nowrap",
       cell: (project) => <LocalTime iso={project.created_at} display="both" />,
     },
+    {
+      id: "over-time",
+      header: "Over time",
+      wrap: "nowrap",
+      cell: (project) => (
+        <Link href={`/projects/${encodeURIComponent(project.project)}`} aria-label={`${project.project}: trends, compare, schedule and alerts`}>
+          Trends and schedule
+        </Link>
+      ),
+    },
     ...(canDelete
       ? [
           {

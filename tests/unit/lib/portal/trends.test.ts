@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+
+import type { ProjectMix } from "@/lib/contract/history";
+import { percent, sortMixes, trendDaysParam } from "@/lib/portal/trends";
+
+const mix = (project: string | null, good: number, decent: number, bad: number): ProjectMix => ({ project, reports: good + decent + bad, good, decent, bad, last_generated_at: null });
+
+describe("trendDaysParam", () => {
+  it("takes 30, 90 or 365 and falls back to 30", () => {
+    expect([trendDaysParam({ days: "90" }), trendDaysParam({ days: ["365", "30"] }), trendDaysParam({ days: "7" }), trendDaysParam({})]).toEqual([90, 365, 30, 30]);
+  });
+});
+
+describe("sortMixes", () => {
+  const rows = [mix("b.io", 1, 0, 3), mix("A.io", 5, 0, 0), mix(null, 0, 1, 1), mix("c.io", 2, 2, 0)];
+  it("sorts by any column, names case-insensitively, ties by name", () => {
+    expect(sortMixes(rows, "project", "asc").map((r) => r.project)).toEqual(["A.io", "b.io", "c.io", null]);
+    expect(sortMixes(rows, "reports", "desc").map((r) => r.project)).toEqual(["A.io", "b.io", "c.io", null]);
+    expect(sortMixes(rows, "bad_share", "desc").map((r) => r.project)).toEqual(["b.io", null, "A.io", "c.io"]);
+    expect(sortMixes(rows, "bad", "asc").map((r) => r.project)).toEqual(["A.io", "c.io", null, "b.io"]);
+  });
+  it("says a share as a whole percentage", () => {
+    expect([percent(1, 3), percent(0, 0)]).toEqual(["33%", "0%"]);
+  });
+});
