@@ -1,5 +1,5 @@
 "use client";
-// The bell in the top bar: a link to the alerts with the number of unread ones, asked for every minute (and
+// The bell in the top bar: a link to the alerts with the number of unread ones, asked for on mount and every minute (and
 // again whenever the alerts page acknowledges some: it revalidates this key). The count is in the link's name,
 // so a screen reader says "Alerts, 3 unread".
 import Link from "next/link";
@@ -10,7 +10,7 @@ import styles from "./alert-bell.module.css";
 export const ALERT_COUNT_KEY = "/api/alerts/count";
 
 export function AlertBell() {
-  const { data } = useSWR<{ data: { unread: number } }>(ALERT_COUNT_KEY, { refreshInterval: 60_000 });
+  const { data } = useSWR<{ data: { unread: number } }>(ALERT_COUNT_KEY, { refreshInterval: 60_000, revalidateOnMount: true });
   const unread = data?.data.unread ?? 0;
   const shown = unread > 99 ? "99+" : String(unread);
   return (

@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 
 import type { ProjectMix } from "@/lib/contract/history";
-import { MIX_SORT_KEYS, MIX_SORT_LABELS, NO_PROJECT, percent, sortMixes, type MixSortKey } from "@/lib/portal/trends";
+import { MIX_SORT_KEYS, MIX_SORT_LABELS, NO_PROJECT, percent, projectOverviewHref, sortMixes, type MixSortKey } from "@/lib/portal/trends";
 
 import styles from "./project-mix-table.module.css";
 
@@ -34,7 +34,7 @@ export function ProjectMixTable({ rows, caption }: { rows: readonly ProjectMix[]
         <tbody>
           {sorted.map((row) => (
             <tr key={row.project ?? ""}>
-              <th scope="row">{row.project === null ? NO_PROJECT : <Link href={`/projects/${encodeURIComponent(row.project)}`}>{row.project}</Link>}</th>
+              <th scope="row">{row.project === null ? NO_PROJECT : <Link href={projectOverviewHref(row.project)}>{row.project}</Link>}</th>
               <td>{row.reports}</td>
               <td>{row.good}</td>
               <td>{row.decent}</td>

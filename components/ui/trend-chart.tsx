@@ -93,7 +93,8 @@ export function TrendChart({ title, days }: TrendChartProps) {
         <p className={styles.summary}>
           {sum === 0 ? "No results recorded in this period." : `${sum} results recorded from ${first} to ${last}; axis: results a day.`}
         </p>
-        <div id={`${id}-table`} className={showTable ? styles.tableWrap : "visually-hidden"}>
+        {/* Focusable when shown: the table scrolls inside the chart's box, and a keyboard must reach it. */}
+        <div id={`${id}-table`} className={showTable ? styles.tableWrap : "visually-hidden"} tabIndex={showTable ? 0 : undefined} role={showTable ? "region" : undefined} aria-label={showTable ? `${title}, by day` : undefined}>
           <table className={styles.table}>
             <caption className="visually-hidden">{title}, by day</caption>
             <thead>

@@ -40,3 +40,10 @@ export function sortMixes(rows: readonly ProjectMix[], key: MixSortKey, directio
 
 /** "12%" */
 export const percent = (part: number, whole: number): string => (whole === 0 ? "0%" : `${Math.round((part / whole) * 100)}%`);
+
+/**
+ * A project's page over time. The name is a path segment followed by /overview: project names are host names
+ * ("acme-tools.io"), and a path ending in ".io" would be taken for a file (proxy.ts gives files no page policy).
+ */
+export const projectOverviewHref = (project: string, days?: number): string =>
+  `/projects/${encodeURIComponent(project)}/overview${days === undefined ? "" : `?days=${days}`}`;

@@ -14,6 +14,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
 import type { Alert } from "@/lib/contract/history";
 import { apiRequest } from "@/lib/portal/api-client";
+import { projectOverviewHref } from "@/lib/portal/trends";
 
 import styles from "./alerts.module.css";
 
@@ -68,7 +69,7 @@ export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: read
                 <span className="visually-hidden">dropped to</span> <ResultBadge result={alert.to} />
               </span>
               <span className={styles.meta}>
-                {alert.project ? <Link href={`/projects/${encodeURIComponent(alert.project)}`}>{alert.project}</Link> : "No project"} · generated{" "}
+                {alert.project ? <Link href={projectOverviewHref(alert.project)}>{alert.project}</Link> : "No project"} · generated{" "}
                 <LocalTime iso={alert.generated_at} display="both" />
                 {alert.acknowledged_at ? (
                   <>

@@ -86,6 +86,7 @@ function ReportTimeline({ report }: { report: Report }) {
   const key = `/api/reports/${report.id}/history`;
   // The history is written just after an answer: until it holds the report's current result, ask again.
   const { data, error } = useSWR<{ data: ReportHistory }, ApiRequestError>(key, {
+    revalidateOnMount: true, // the server did not render it
     refreshInterval: (latest) => (report.generated_at && latest?.data.entries[0]?.generated_at !== new Date(report.generated_at).toISOString() ? 1000 : 0),
   });
   const entries = data?.data.entries ?? [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { ProjectMix } from "@/lib/contract/history";
-import { percent, sortMixes, trendDaysParam } from "@/lib/portal/trends";
+import { percent, projectOverviewHref, sortMixes, trendDaysParam } from "@/lib/portal/trends";
 
 const mix = (project: string | null, good: number, decent: number, bad: number): ProjectMix => ({ project, reports: good + decent + bad, good, decent, bad, last_generated_at: null });
 
@@ -21,5 +21,13 @@ describe("sortMixes", () => {
   });
   it("says a share as a whole percentage", () => {
     expect([percent(1, 3), percent(0, 0)]).toEqual(["33%", "0%"]);
+  });
+});
+
+describe("projectOverviewHref", () => {
+  it("puts the name in a segment of its own, never last (a host name would look like a file)", () => {
+    expect(projectOverviewHref("acme-tools.io")).toBe("/projects/acme-tools.io/overview");
+    expect(projectOverviewHref("my shop", 90)).toBe("/projects/my%20shop/overview?days=90");
+    expect(projectOverviewHref("a/b")).toBe("/projects/a%2Fb/overview");
   });
 });

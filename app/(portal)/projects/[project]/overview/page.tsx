@@ -12,13 +12,13 @@ import { TrendChart } from "@/components/ui/trend-chart";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
-import { trendDaysParam } from "@/lib/portal/trends";
+import { projectOverviewHref, trendDaysParam } from "@/lib/portal/trends";
 import { getAlertRule } from "@/lib/reports/alerts";
 import { callsPerRun } from "@/lib/reports/schedule-runner";
 import { getSchedule, listRuns } from "@/lib/reports/schedules";
 import { projectMixes, resultTrend } from "@/lib/reports/trends";
 
-import { FreshSwrCache } from "../../fresh-swr-cache";
+import { FreshSwrCache } from "../../../fresh-swr-cache";
 import { AlertRuleForm, CompareView, SchedulePanel } from "./project-over-time";
 import styles from "./project.module.css";
 
@@ -44,7 +44,7 @@ export default async function ProjectPage({ params, searchParams }: Params) {
   const mix = mixes.find((row) => row.project === project);
   const canWrite = can(user.role, "projects:write");
   const { callsPerMinute, scheduleMaxShare } = config.reportHistory;
-  const href = (d: number) => `/projects/${encodeURIComponent(project)}?days=${d}`;
+  const href = (d: number) => projectOverviewHref(project, d);
 
   return (
     <>

@@ -17,7 +17,7 @@ import type { AlertRuleSetting, Compare, CompareRow, Run } from "@/lib/contract/
 import { ALERT_RULE_NAMES, ALERT_RULES, WEEKDAY_NAMES, type AlertRule, type RunStatus, type ScheduleFrequency } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 
-import formStyles from "../../forms.module.css";
+import formStyles from "../../../forms.module.css";
 import styles from "./project.module.css";
 
 const api = (project: string, rest: string) => `/api/projects/${encodeURIComponent(project)}/${rest}`;
