@@ -93,6 +93,10 @@ function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const url = field(data, "url");
   return value === null ? null : { type: "report", id: value, label: typeof url === "string" ? url : null };
 }
+/** A project by its name (the path parameter). */
+function projectTarget(name: unknown): AuditTargetSpec | null {
+  return typeof name === "string" && name !== "" ? { type: "project", name } : null;
+}
 /** A user by id, with his email when the answer carries it. */
 function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
@@ -252,7 +256,7 @@ export const operations = {
     notFound: "There is no project named {project}.",
     audit: {
       action: "project.delete",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
     },
   },
   reportHistory: {
@@ -334,7 +338,7 @@ export const operations = {
     success: { status: 200, description: "The schedule with its next run", schema: dataEnvelope(ScheduleSchema) },
     audit: {
       action: "project.schedule_update",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
       detail: ({ body }) => ({ enabled: body.enabled === true, frequency: text(body.frequency), time: text(body.time), time_zone: text(body.time_zone) }),
     },
   },
@@ -350,7 +354,7 @@ export const operations = {
     success: { status: 204, description: "Removed (also when there was none)" },
     audit: {
       action: "project.schedule_update",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
       detail: () => ({ removed: true }),
     },
   },
@@ -368,7 +372,7 @@ export const operations = {
     errors: ["run_in_progress"],
     audit: {
       action: "project.schedule_run",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
     },
   },
   projectAlertRule: {
@@ -395,7 +399,7 @@ export const operations = {
     success: { status: 200, description: "The rule", schema: dataEnvelope(AlertRuleSchema) },
     audit: {
       action: "project.alert_rule_update",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
       detail: ({ body }) => ({ rule: text(body.rule) }),
     },
   },

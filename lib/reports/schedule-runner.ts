@@ -11,7 +11,7 @@ import { describeError, logEvent } from "@/lib/log";
 import { isCircuitOpenError, isUpstreamError, type ReportsClient } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
-import { advanceSchedule, claimStaleRun, createRun, dueSchedules, finishRun, getSchedule, saveProgress } from "./schedules";
+import { advanceSchedule, claimStaleRun, createRun, dueSchedules, finishRun, getSchedule, RUN_LEASE_MS, saveProgress } from "./schedules";
 
 export interface ScheduleRunnerDeps {
   db: Db;
@@ -30,6 +30,12 @@ export interface ScheduleRunnerDeps {
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A long pause between calls is cut into slices this long, the run's lease renewed after each. */
+const RENEW_EVERY_MS = Math.floor(RUN_LEASE_MS / 3);
+
+/** The run's lease went to another process (this one was too slow to renew it): it stops without a word. */
+class LostRun extends Error {}
 
 /** The pause between two calls of a run that keeps it within `callsPerMinute`. */
 export const callInterval = (callsPerMinute: number): number => Math.ceil(60_000 / callsPerMinute);
@@ -75,9 +81,14 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
   }
   const client = deps.reports;
   const interval = callInterval(deps.callsPerMinute);
+  const progress = { total: null as number | null, done: run.done, failed: run.failed, cursor };
   let calls = 0;
+  /** Waits out the pace between calls, renewing the lease at least every third of it, so no other instance takes the run over while it waits. */
   const paced = async <T>(call: () => Promise<T>): Promise<T> => {
-    if (calls > 0) await sleep(interval);
+    for (let left = calls > 0 ? interval : 0; left > 0; left -= RENEW_EVERY_MS) {
+      await sleep(Math.min(left, RENEW_EVERY_MS));
+      if (left > RENEW_EVERY_MS && !(await saveProgress(db, run.id, owner, progress, now()))) throw new LostRun();
+    }
     calls += 1;
     return call();
   };
@@ -86,11 +97,13 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
   try {
     reports = await listProjectReports(client, run.project, paced);
   } catch (error) {
+    if (error instanceof LostRun) return { ...run, ...progress };
     return finish(isCircuitOpenError(error) ? "skipped" : "failed", `Could not list the project's reports: ${failureText(error)}.`);
   }
   const todo = reports.filter((report) => report.id > cursor).sort((a, b) => a.id - b.id);
-  const progress = { total: reports.length, done: reports.length - todo.length, failed: run.failed, cursor };
+  Object.assign(progress, { total: reports.length, done: reports.length - todo.length });
   if (!(await saveProgress(db, run.id, owner, progress, now()))) return { ...run, ...progress };
+  const total = reports.length;
 
   for (const report of todo) {
     try {
@@ -98,8 +111,9 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
       progress.done += 1;
       await deps.record([regenerated]);
     } catch (error) {
+      if (error instanceof LostRun) return { ...run, ...progress }; // another process took it over
       if (isCircuitOpenError(error)) {
-        return finish("partial", `Stopped after ${progress.done} of ${progress.total}: the reports API started failing and Gatehouse's circuit breaker for it opened.`, progress);
+        return finish("partial", `Stopped after ${progress.done} of ${total}: the reports API started failing and Gatehouse's circuit breaker for it opened.`, progress);
       }
       progress.failed += 1;
       progress.done += 1;
@@ -108,9 +122,9 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
     progress.cursor = report.id;
     if (!(await saveProgress(db, run.id, owner, progress, now()))) return { ...run, ...progress }; // another process took it over
   }
-  const regenerated = progress.total - progress.failed;
-  if (progress.failed > 0) return finish("partial", `Regenerated ${regenerated} of ${progress.total} reports; ${progress.failed} failed (see the log).`, progress);
-  return finish("done", progress.total === 0 ? "The project has no reports." : `Regenerated all ${progress.total} reports.`, progress);
+  const regenerated = total - progress.failed;
+  if (progress.failed > 0) return finish("partial", `Regenerated ${regenerated} of ${total} reports; ${progress.failed} failed (see the log).`, progress);
+  return finish("done", total === 0 ? "The project has no reports." : `Regenerated all ${total} reports.`, progress);
 }
 
 /** Every report of a project, 100 a page. */

@@ -1,25 +1,13 @@
 // Regression alerts on SQLite and PostgreSQL: one per drop (and none for a result seen again or recorded by a
 // second instance), the project's rule, the list's filters, acknowledging.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { acknowledgeAlerts, createAlerts, getAlertRule, listAlerts, ruleWants, setAlertRule, unreadAlertCount } from "@/lib/reports/alerts";
 import { recordResults, type SeenResult } from "@/lib/reports/history";
 
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
-import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
+import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
-let postgres: TestPostgres | undefined;
-const pgBackend = postgresBackend(() => {
-  if (!postgres) throw new Error("PostgreSQL did not start");
-  return postgres;
-});
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
-afterAll(async () => {
-  await pgBackend.dispose();
-  await postgres?.stop();
-});
+const BACKENDS = bothBackends();
 
 const at = (report_id: number, result: SeenResult["result"], day: string, project = "acme.io"): SeenResult => ({
   report_id,
@@ -41,7 +29,7 @@ describe("ruleWants", () => {
   });
 });
 
-describe.each<Backend>([sqliteBackend, pgBackend])("alerts on $name", (backend) => {
+describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
   const store = useStore(backend);
 
   it("makes one alert per drop, none for a rise, and none again for the same history row", async () => {

@@ -1,26 +1,14 @@
 // The result history on SQLite and PostgreSQL: a result recorded once per (report, generated_at), a batch in one
 // insert, each report's newest result moved forward only by a newer one, the changes found, the timeline and the
 // pruning by retention.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { Report } from "@/lib/contract/reports";
 import { countHistory, isDrop, pruneHistory, recordResults, reportHistory, resultsOf, type SeenResult } from "@/lib/reports/history";
 
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
-import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
+import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
-let postgres: TestPostgres | undefined;
-const pgBackend = postgresBackend(() => {
-  if (!postgres) throw new Error("PostgreSQL did not start");
-  return postgres;
-});
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
-afterAll(async () => {
-  await pgBackend.dispose();
-  await postgres?.stop();
-});
+const BACKENDS = bothBackends();
 
 const seen = (report_id: number, result: SeenResult["result"], generated_at: string, project: string | null = "acme.io"): SeenResult => ({
   report_id,
@@ -42,7 +30,7 @@ describe("resultsOf", () => {
   });
 });
 
-describe.each<Backend>([sqliteBackend, pgBackend])("history on $name", (backend) => {
+describe.each<Backend>(BACKENDS)("history on $name", (backend) => {
   const store = useStore(backend);
 
   it("records a result once per generated_at (seen again, nothing is written) and reports the changes", async () => {

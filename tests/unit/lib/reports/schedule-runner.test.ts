@@ -92,6 +92,30 @@ describe("runDueSchedules", () => {
     expect(await runDueSchedules(later(30 * 60_000), deps(db, reports))).toEqual([]);
   });
 
+  it("cuts a long pause into slices and renews the run's lease after each, so no other process takes the run over", async () => {
+    const { db } = store();
+    const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
+    await setSchedule(db, PROJECT, { enabled: true, frequency: "daily", time: "10:30", time_zone: "UTC" }, "ed", T0);
+    // The test clock moves with every pause; at each slice's end the lease must still be ahead of it.
+    let clock = later(30 * 60_000).getTime();
+    const lapses: string[] = [];
+    const slow = {
+      ...deps(db, reports),
+      callsPerMinute: 1, // a minute between calls: longer than a lease
+      now: () => new Date(clock),
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        clock += ms;
+        const row = await db.selectFrom("report_schedule_runs").select("lease_until").executeTakeFirstOrThrow();
+        if (!row.lease_until || row.lease_until <= new Date(clock).toISOString()) lapses.push(`${new Date(clock).toISOString()}: lease until ${row.lease_until}`);
+      },
+    };
+    const [run] = await runDueSchedules(later(30 * 60_000), slow);
+    expect(run).toMatchObject({ status: "done", total: 12, done: 12 });
+    expect(sleeps).toEqual(Array.from({ length: 12 * 3 }, () => 20_000));
+    expect(lapses).toEqual([]);
+  });
+
   it("skips a run while the breaker is open and says so; the schedule still moves on", async () => {
     const { db } = store();
     const { reports } = harness(sandbox);

@@ -1,29 +1,17 @@
 // Schedules and their runs in the store, on SQLite and PostgreSQL: the next run from the schedule, one run per
 // due time whichever instance finds it, a manual run refused while one is running, leases taken over.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { advanceSchedule, claimStaleRun, createRun, deleteSchedule, dueSchedules, finishRun, getSchedule, listRuns, pruneRuns, RUN_LEASE_MS, saveProgress, setSchedule } from "@/lib/reports/schedules";
 
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
-import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
+import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
-let postgres: TestPostgres | undefined;
-const pgBackend = postgresBackend(() => {
-  if (!postgres) throw new Error("PostgreSQL did not start");
-  return postgres;
-});
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
-afterAll(async () => {
-  await pgBackend.dispose();
-  await postgres?.stop();
-});
+const BACKENDS = bothBackends();
 
 const T0 = new Date("2026-11-24T10:00:00.000Z");
 const later = (ms: number) => new Date(T0.getTime() + ms);
 
-describe.each<Backend>([sqliteBackend, pgBackend])("schedules on $name", (backend) => {
+describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
   const store = useStore(backend);
 
   it("sets, replaces, disables and removes a schedule, with its next run", async () => {

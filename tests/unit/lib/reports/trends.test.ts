@@ -1,24 +1,12 @@
 // Trends, project mixes and compare on SQLite and PostgreSQL, over a history written through recordResults.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { recordResults, type SeenResult } from "@/lib/reports/history";
 import { compareDays, dayRange, projectMixes, resultTrend } from "@/lib/reports/trends";
 
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
-import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
+import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
-let postgres: TestPostgres | undefined;
-const pgBackend = postgresBackend(() => {
-  if (!postgres) throw new Error("PostgreSQL did not start");
-  return postgres;
-});
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
-afterAll(async () => {
-  await pgBackend.dispose();
-  await postgres?.stop();
-});
+const BACKENDS = bothBackends();
 
 const at = (report_id: number, result: SeenResult["result"], day: string, project: string | null = "acme.io", hour = "10"): SeenResult => ({
   report_id,
@@ -36,7 +24,7 @@ describe("dayRange", () => {
   });
 });
 
-describe.each<Backend>([sqliteBackend, pgBackend])("trends on $name", (backend) => {
+describe.each<Backend>(BACKENDS)("trends on $name", (backend) => {
   const store = useStore(backend);
 
   it("counts results by day and result, every day present, overall and for one project", async () => {
