@@ -47,3 +47,15 @@ export const percent = (part: number, whole: number): string => (whole === 0 ? "
  */
 export const projectOverviewHref = (project: string, days?: number): string =>
   `/projects/${encodeURIComponent(project)}/overview${days === undefined ? "" : `?days=${days}`}`;
+
+/**
+ * The project name in a page's path segment. Decoded once when it still holds %-escapes; a name that is not a
+ * valid escape sequence ("50% off", as a segment already decoded) is taken as it is instead of failing the page.
+ */
+export function projectFromSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

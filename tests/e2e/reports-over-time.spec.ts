@@ -145,3 +145,12 @@ test("the bell counts unread alerts; the list filters and acknowledges them", as
   await expect(page.getByRole("status").filter({ hasText: "Alert acknowledged." })).toBeVisible();
   await expect(bell).toHaveAccessibleName(before - 1 === 0 ? "Alerts, none unread" : `Alerts, ${before - 1} unread`);
 });
+
+test("a project's overview opens from the projects list, for names with spaces and Unicode too", async ({ page }) => {
+  await page.goto("/projects?search=shop");
+  await page.getByRole("link", { name: "my shop: trends, compare, schedule and alerts" }).click();
+  await expect(page).toHaveURL(/\/projects\/my%20shop\/overview$/);
+  await expect(page.getByRole("heading", { level: 1, name: "my shop" })).toBeVisible();
+  await page.goto(`/projects/${encodeURIComponent("café-münchen.de")}/overview`);
+  await expect(page.getByRole("heading", { level: 1, name: "café-münchen.de" })).toBeVisible();
+});

@@ -78,8 +78,22 @@ export function storeSuite(backend: Backend) {
         ].sort(),
       );
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
+      // Reports over time (lib/reports).
+      expect(columns.report_results).toEqual(["day", "generated_at", "id", "project", "report_id", "result", "seen_at", "source", "url"]);
+      expect(columns.report_latest).toEqual(["generated_at", "history_id", "project", "report_id", "result", "url"]);
+      expect(columns.report_schedules).toEqual(
+        ["created_at", "enabled", "frequency", "next_run_at", "project", "time", "time_zone", "updated_at", "updated_by", "weekday"].sort(),
+      );
+      expect(columns.report_schedule_runs).toEqual(
+        ["cursor", "done", "due_at", "failed", "finished_at", "id", "lease_owner", "lease_until", "outcome", "project", "started_at", "status", "total", "trigger"].sort(),
+      );
+      expect(columns.report_alert_rules).toEqual(["project", "rule", "updated_at", "updated_by"]);
+      expect(columns.report_alerts).toEqual(
+        ["acknowledged_at", "acknowledged_by", "created_at", "from_result", "generated_at", "history_id", "id", "project", "report_id", "to_result", "url"].sort(),
+      );
+      expect(columns.report_share_passwords).toEqual(["report_id", "sealed", "set_at", "set_by"]);
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(4);
+      expect(Object.keys(migrations(dialect))).toHaveLength(5);
     });
 
     it("numbers log rows in insertion order", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { ProjectMix } from "@/lib/contract/history";
-import { percent, projectOverviewHref, sortMixes, trendDaysParam } from "@/lib/portal/trends";
+import { percent, projectFromSegment, projectOverviewHref, sortMixes, trendDaysParam } from "@/lib/portal/trends";
 
 const mix = (project: string | null, good: number, decent: number, bad: number): ProjectMix => ({ project, reports: good + decent + bad, good, decent, bad, last_generated_at: null });
 
@@ -29,5 +29,13 @@ describe("projectOverviewHref", () => {
     expect(projectOverviewHref("acme-tools.io")).toBe("/projects/acme-tools.io/overview");
     expect(projectOverviewHref("my shop", 90)).toBe("/projects/my%20shop/overview?days=90");
     expect(projectOverviewHref("a/b")).toBe("/projects/a%2Fb/overview");
+  });
+});
+
+describe("projectFromSegment", () => {
+  it("decodes an escaped name and keeps one that is no escape sequence", () => {
+    expect(projectFromSegment("my%20shop")).toBe("my shop");
+    expect(projectFromSegment("caf%C3%A9-m%C3%BCnchen.de")).toBe("café-münchen.de");
+    expect(projectFromSegment("50% off")).toBe("50% off");
   });
 });

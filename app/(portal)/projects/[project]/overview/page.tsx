@@ -12,7 +12,7 @@ import { TrendChart } from "@/components/ui/trend-chart";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
-import { projectOverviewHref, trendDaysParam } from "@/lib/portal/trends";
+import { projectFromSegment, projectOverviewHref, trendDaysParam } from "@/lib/portal/trends";
 import { getAlertRule } from "@/lib/reports/alerts";
 import { callsPerRun } from "@/lib/reports/schedule-runner";
 import { getSchedule, listRuns } from "@/lib/reports/schedules";
@@ -26,12 +26,12 @@ type Params = { params: Promise<{ project: string }>; searchParams: Promise<Reco
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { project } = await params;
-  return { title: decodeURIComponent(project).slice(0, 80) };
+  return { title: projectFromSegment(project).slice(0, 80) };
 }
 
 export default async function ProjectPage({ params, searchParams }: Params) {
   const user = await requirePageUser("reports:read");
-  const project = decodeURIComponent((await params).project);
+  const project = projectFromSegment((await params).project);
   const days = trendDaysParam(await searchParams);
   const { db, config } = await getAccounts();
   const [trend, mixes, schedule, runs, rule] = await Promise.all([
