@@ -169,8 +169,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     // Reports over time (issue 22): every result Gatehouse sees, each report's newest one, schedules and their runs,
     // alert rules and alerts, and the page passwords Gatehouse set. The indexes serve the trends (day, result),
     // a project's trend and compare (project, day), a report's timeline (report_id, generated_at: also the key
-    // that makes a result recorded once) and the pruning (day).
-    "2026-12-10-001-report-history": {
+    // that makes a result recorded once) and the pruning (day). Dated after main's 2026-12-10 single sign-on
+    // migration, so that it sorts after every migration a deployed store may have applied (Kysely refuses one
+    // that sorts before an applied one).
+    "2026-12-11-001-report-history": {
       async up(db: Kysely<unknown>) {
         await db.schema
           .createTable("report_results")
