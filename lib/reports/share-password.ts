@@ -1,40 +1,22 @@
 // The reports API never returns a report's page password, so Gatehouse keeps the one it set (on create or update
-// through Gatehouse), sealed at rest: AES-256-GCM under a key derived (HKDF) from PURCHASE_CODE_HASH_KEY with its
-// own purpose, so that a copy of the database alone does not give the passwords away. An editor may reveal it;
-// the route audits each reveal. (lib/purchases/bulk/code-seal.ts seals codes the same way under another purpose;
-// the two could share one sealing module below both rooms.)
+// through Gatehouse), sealed at rest (lib/seal.ts): AES-256-GCM under a key derived (HKDF) from
+// PURCHASE_CODE_HASH_KEY with its own purpose, so that a copy of the database alone does not give the passwords
+// away. An editor may reveal it; the route audits each reveal.
 import "server-only";
 
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
-
 import type { Db } from "@/lib/db";
+import { openText, sealKey, sealText } from "@/lib/seal";
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
-function sealKey(hashKey: string): Buffer {
-  return Buffer.from(hkdfSync("sha256", hashKey, "", "gatehouse report share-password seal", 32));
-}
+const PURPOSE = "gatehouse report share-password seal";
 
 /** "iv.tag.ciphertext" in base64url. */
 export function sealPassword(password: string, hashKey: string): string {
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv("aes-256-gcm", sealKey(hashKey), iv);
-  const body = Buffer.concat([cipher.update(password, "utf8"), cipher.final()]);
-  return [iv, cipher.getAuthTag(), body].map((part) => part.toString("base64url")).join(".");
+  return sealText(password, sealKey(hashKey, PURPOSE));
 }
 
 /** The password, or null when the seal cannot be opened (the key changed since). */
 export function openPassword(sealed: string, hashKey: string): string | null {
-  const [iv, tag, body] = sealed.split(".").map((part) => Buffer.from(part, "base64url"));
-  if (!iv || !tag || !body || iv.length !== IV_BYTES || tag.length !== TAG_BYTES) return null;
-  try {
-    const decipher = createDecipheriv("aes-256-gcm", sealKey(hashKey), iv);
-    decipher.setAuthTag(tag);
-    return Buffer.concat([decipher.update(body), decipher.final()]).toString("utf8");
-  } catch {
-    return null;
-  }
+  return openText(sealed, sealKey(hashKey, PURPOSE));
 }
 
 /**
