@@ -1,12 +1,15 @@
 // Runs once when the Next.js server starts, before it answers requests: validates the configuration (a bad
 // one stops the start with a message naming the variable), in demo mode starts the embedded sandbox, then opens
-// the accounts store and creates the first admin (or, in demo mode, the demo accounts); then resumes the bulk
-// purchase checks an earlier process left pending.
+// Redis when REDIS_URL is set (lib/cluster), the accounts store and the first admin (or, in demo mode, the demo
+// accounts); then resumes the bulk purchase checks an earlier process left pending.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   const { startGatewayOrExit } = await import("./lib/config/startup");
   await startGatewayOrExit();
+  const { getGatewayConfig } = await import("./lib/config");
+  const { startInstance } = await import("./lib/cluster/startup");
+  startInstance(await getGatewayConfig());
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
   const { bulkRunner } = await import("./lib/purchases/bulk/runner");

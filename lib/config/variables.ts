@@ -44,6 +44,9 @@ export const VARIABLES = {
   PUBLIC_ORIGIN: {},
   ALLOWED_HOSTS: {},
   TRUST_PROXY: {},
+  // Several instances
+  REDIS_URL: { secret: true },
+  INSTANCE_ID: { demo: true },
   // Monitoring
   METRICS_TOKEN: { secret: true, demo: true },
   // Purchase checks

@@ -44,8 +44,11 @@ export async function openDb(target: DatabaseTarget): Promise<Store> {
   return store;
 }
 
-/** The files SQLite keeps for a store: the database, its write-ahead log and shared memory, a rollback journal. */
-const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+/**
+ * The files SQLite keeps for a store: the database, its write-ahead log and shared memory, a rollback journal;
+ * and Gatehouse's `.instance` marker of the process using it (lib/cluster/startup.ts).
+ */
+const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, `${file}.instance`];
 
 /**
  * The store holds password hashes and the audit log: only its owner may read it. A missing folder is created
