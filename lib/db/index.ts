@@ -202,3 +202,20 @@ export async function closeDb(): Promise<void> {
   delete g[GLOBAL_KEY];
   if (opening) await (await opening.catch(() => undefined))?.close();
 }
+
+/** Whether the store answers a trivial query within `timeoutMs` (readiness): the problem in words, or null. */
+export async function storeProblem(db: Db, timeoutMs = 2_000): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the store did not answer within ${timeoutMs} ms`), timeoutMs);
+  });
+  const query = sql`select 1`.execute(db).then(
+    () => null,
+    () => "the store cannot be reached",
+  );
+  try {
+    return await Promise.race([query, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
