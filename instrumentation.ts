@@ -12,6 +12,6 @@ export async function register(): Promise<void> {
   startInstance(await getGatewayConfig());
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
-  const { bulkRunner } = await import("./lib/purchases/bulk/runner");
-  await bulkRunner();
+  const { bulkChecks } = await import("./lib/purchases/bulk/queue");
+  await bulkChecks();
 }
