@@ -282,11 +282,10 @@ export class Resilience {
       const shared = ttlMs > 0 && !spec.fresh ? this.shared() : null;
       let value: T;
       if (shared) {
-        const loaded = await shared.load(spec.key, spec.tags, load);
-        value = deepFreeze(loaded.value);
+        // Stored in Redis under the generations read before the call: a change meanwhile makes it a miss everywhere.
+        const loaded = await shared.load(spec.key, spec.tags, load, { ttlMs, keep: () => !flight.detached, prepare: deepFreeze });
+        value = loaded.value;
         metrics().cache.inc({ area, result: loaded.from === "shared" ? "shared" : "miss" });
-        // Stored under the generations read before the call: a change meanwhile makes it a miss everywhere.
-        if (loaded.gens && !flight.detached) await shared.store(spec.key, loaded.gens, value, ttlMs);
       } else {
         value = deepFreeze(await load());
         if (ttlMs > 0 && !spec.fresh) metrics().cache.inc({ area, result: "miss" });

@@ -70,29 +70,37 @@ export class SharedPolicyState {
 
   /**
    * Loads through the cluster's single flight: the answer another instance stored, or this instance's own call
-   * (`load`) when it holds the lock, Redis is away, or the holder took longer than WAIT_MS. `onLoaded` receives
-   * the tags' generations read before the call, to store the answer under.
+   * (`load`) when it holds the lock, Redis is away, or the holder took longer than WAIT_MS. An answer of our own
+   * is stored (unless `keep()` says a change made it stale meanwhile) under the tags' generations read before
+   * the call — and before the lock is let go, so that nobody waiting finds neither lock nor answer.
    */
-  async load<T>(key: string, tags: readonly string[], load: () => Promise<T>): Promise<{ value: T; from: "shared" | "upstream"; gens: string[] | null }> {
+  async load<T>(
+    key: string,
+    tags: readonly string[],
+    load: () => Promise<T>,
+    store: { ttlMs: number; keep: () => boolean; prepare: (value: T) => T },
+  ): Promise<{ value: T; from: "shared" | "upstream" }> {
     const redis = this.cluster.redis;
     const deadline = Date.now() + WAIT_MS;
     const token = crypto.randomUUID();
     for (;;) {
       const found = await this.lookup(key, tags);
-      if (found.kind === "hit") return { value: found.value as T, from: "shared", gens: null };
-      if (found.kind === "down" || !redis) return { value: await load(), from: "upstream", gens: null };
+      if (found.kind === "hit") return { value: store.prepare(found.value as T), from: "shared" };
+      if (found.kind === "down" || !redis) return { value: store.prepare(await load()), from: "upstream" };
       const mine = !found.locked && (await redis.set(lockKey(key), token, "PX", LOCK_MS, "NX").catch(() => null)) === "OK";
       if (mine) {
         // The holder before us may have stored its answer and let go between our look and our lock.
         const again = await this.lookup(key, tags);
         if (again.kind === "hit") {
           await redis.eval(RELEASE, 1, lockKey(key), token).catch(() => {});
-          return { value: again.value as T, from: "shared", gens: null };
+          return { value: store.prepare(again.value as T), from: "shared" };
         }
       }
       if (mine || Date.now() >= deadline) {
         try {
-          return { value: await load(), from: "upstream", gens: found.gens };
+          const value = store.prepare(await load());
+          if (store.keep()) await this.store(key, found.gens, value, store.ttlMs);
+          return { value, from: "upstream" };
         } finally {
           if (mine) await redis.eval(RELEASE, 1, lockKey(key), token).catch(() => {});
         }
