@@ -139,6 +139,10 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
       expect(names, name).toContain(name);
     }
     expect(text).toContain('gatehouse_instance="one"');
+    // Every log line names the instance that wrote it.
+    expect(instances[0]!.logLines().length).toBeGreaterThan(0);
+    expect(instances[0]!.logLines().every((line) => line.instance === "one")).toBe(true);
+    expect(instances[1]!.logLines().every((line) => line.instance === "two")).toBe(true);
   });
 
   it("finish a 300-code bulk job after kill -9 of an instance: every code checked once, none failed", async () => {
