@@ -16,6 +16,7 @@ import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import { REPORTS, reportPath, upstreamCalls, VALIDATION } from "@/tests/support/resilience";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { until } from "@/tests/support/until";
 
 const METRICS_TOKEN = "cluster-test-metrics-token-0123456789abcdef";
 const PER_USER = 6;
@@ -29,17 +30,6 @@ let env: Record<string, string | undefined>;
 const instances: GatewayProcess[] = [];
 let admin: SignedInClient;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until<T>(probe: () => Promise<T | undefined | false>, what: string, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 async function startInstance(name: string): Promise<GatewayProcess> {
   return startGateway({ ...env, INSTANCE_ID: name });

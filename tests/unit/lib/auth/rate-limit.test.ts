@@ -6,14 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
 import { localCluster, redisCluster, type Cluster } from "@/lib/cluster";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
-
-async function until(condition: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+import { until } from "@/tests/support/until";
 
 describe("checkPurchaseRateLimit in one process", () => {
   it("applies the per-user and the per-address limits; an unknown address shares one bucket", async () => {

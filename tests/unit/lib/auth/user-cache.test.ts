@@ -10,6 +10,7 @@ import type { Store } from "@/lib/db";
 
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import { fast, sqliteBackend } from "@/tests/support/store-backends";
+import { until } from "@/tests/support/until";
 
 let store: Store;
 let redis: TestRedis;
@@ -22,14 +23,6 @@ afterAll(async () => {
   await Promise.all(clusters.map((cluster) => cluster.close()));
   await Promise.all([store?.close(), redis?.stop()]);
 });
-
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** A change made behind the cache's back (as another instance would make it). */
 const bumpInStore = (id: string) => store.db.updateTable("users").set((eb) => ({ session_version: eb("session_version", "+", 1) })).where("id", "=", id).execute();

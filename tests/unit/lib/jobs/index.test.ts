@@ -9,6 +9,7 @@ import { redisCluster, type Cluster } from "@/lib/cluster";
 import { LOCK_MS, STALLED_INTERVAL_MS, startWorkQueue, type ItemOutcome, type WorkQueue } from "@/lib/jobs";
 
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { until } from "@/tests/support/until";
 
 let redis: TestRedis;
 const closers: Array<() => Promise<void>> = [];
@@ -20,14 +21,6 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close().catch(() => {});
   await redis?.stop();
 });
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 async function worker<T>(kind: string, name: string, handle: (data: T) => Promise<ItemOutcome>): Promise<{ queue: WorkQueue<T>; cluster: Cluster }> {
   const cluster = redisCluster(redis.url, name);

@@ -17,6 +17,7 @@ import { CANARY } from "@/tests/support/canary";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 import { sqliteBackend } from "@/tests/support/store-backends";
+import { until } from "@/tests/support/until";
 
 const KEY = "bulk-queue-test-key-0123456789abcdef";
 const ALICE = { id: "u-alice", email: "alice@example.com" };
@@ -34,14 +35,6 @@ afterAll(async () => {
   for (const close of closers.reverse()) await close();
   await Promise.all([redis?.stop(), sandbox?.close(), store?.close()]);
 });
-
-async function until(condition: () => Promise<boolean> | boolean, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 /** The item client, counting the checks in flight and which instance made each. */
 function countingItems(name: string, seen: { inFlight: number; most: number; by: Record<string, number> }): ItemsClient {

@@ -10,18 +10,11 @@ import { Resilience } from "@/lib/upstream/policy";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import type { TestSandbox } from "@/tests/support/sandbox";
 import { REPORTS, reportPath, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, withClients } from "@/tests/support/resilience";
+import { until } from "@/tests/support/until";
 
 let sandbox: TestSandbox;
 let redis: TestRedis;
 const clusters: Cluster[] = [];
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 /** Two instances: their own Resilience and Redis connections, one Redis. */
 async function twoInstances(overrides: Parameters<typeof settings>[0] = {}) {
