@@ -1,13 +1,14 @@
 // What every request's session check needs of its user (the row: session_version, disabled, role), kept in
 // this process for at most TTL_MS instead of asked of the store on every request — the main cost of a cached
 // page. A change to a user (logout, disable, role or password change) drops the copy at once here and, through
-// the Redis bus, on every other instance. The cache is on only where that is complete: a SQLite store (one
-// instance per file) or a connected Redis. On PostgreSQL without Redis — several instances that cannot tell each
-// other — every request asks the store, as before. The users CLI (another process) is seen within TTL_MS.
+// the Redis bus, on every other instance. The cache is on only where that is complete: on a SQLite store, where
+// any commit by another process (the users CLI) is noticed at once (externalChangeMark) and drops every copy;
+// or with a connected Redis, where the users CLI announces its changes too. On PostgreSQL without Redis —
+// several instances that cannot tell each other — every request asks the store, as before.
 import "server-only";
 
-import { currentCluster, type Cluster } from "@/lib/cluster";
-import { dialectOf, type Db } from "@/lib/db";
+import { currentCluster, redisCluster, type Cluster } from "@/lib/cluster";
+import { dialectOf, externalChangeMark, type Db } from "@/lib/db";
 
 import { getUserById, type User } from "./users";
 
@@ -21,6 +22,8 @@ interface UserCacheState {
   /** Bumped for a user when a change drops him: a load that began before the change is not kept. */
   generations: Map<string, number>;
   subscribed: Cluster | null;
+  /** SQLite: the store's externalChangeMark when the copies were made; another one drops them all. */
+  mark: number | null;
 }
 
 // On globalThis: every bundle's copy of this module must share one cache, or a logout through one route would
@@ -29,7 +32,7 @@ const SLOT = Symbol.for("gatehouse.auth.userCache");
 const globalSlots = globalThis as unknown as Record<symbol, UserCacheState | undefined>;
 
 function state(): UserCacheState {
-  return (globalSlots[SLOT] ??= { entries: new Map(), generations: new Map(), subscribed: null });
+  return (globalSlots[SLOT] ??= { entries: new Map(), generations: new Map(), subscribed: null, mark: null });
 }
 
 function dropHere(id: string): void {
@@ -47,9 +50,18 @@ function usable(db: Db, cluster: Cluster): boolean {
         if (typeof message.id === "string") dropHere(message.id);
       });
     }
-    return cluster.up();
+    if (!cluster.up()) return false;
+  } else if (dialectOf(db) !== "sqlite") {
+    return false;
   }
-  return dialectOf(db) === "sqlite";
+  // Another process wrote to a SQLite store (the CLI disabled someone): nothing kept may predate it.
+  const mark = externalChangeMark(db);
+  const current = state();
+  if (mark !== null && mark !== current.mark) {
+    for (const id of current.entries.keys()) dropHere(id);
+    current.mark = mark;
+  }
+  return true;
 }
 
 /** The user of a session, from this process's copy when it is young enough, else from the store. */
@@ -72,4 +84,22 @@ export async function sessionUser(db: Db, id: string, now = Date.now(), cluster:
 export function forgetUser(id: string, cluster: Cluster = currentCluster()): void {
   dropHere(id);
   cluster.publish(CHANNEL, { id });
+}
+
+/**
+ * From a process that is not an instance (the users CLI): tells the instances sharing `redisUrl` that the user
+ * changed, so that none keeps its copy. Waits for Redis at most `timeoutMs`; without Redis there is nobody to tell
+ * (on SQLite each instance notices the CLI's commit itself; on PostgreSQL without Redis nothing is kept).
+ */
+export async function announceUserChange(redisUrl: string | null, id: string, timeoutMs = 2_000): Promise<boolean> {
+  if (!redisUrl) return false;
+  const cluster = redisCluster(redisUrl, `cli:${process.pid}`);
+  try {
+    for (const until = Date.now() + timeoutMs; !cluster.up() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    if (!cluster.up()) return false;
+    cluster.publish(CHANNEL, { id });
+    return true;
+  } finally {
+    await cluster.close();
+  }
 }

@@ -26,6 +26,8 @@ import {
 } from "@/lib/auth/users";
 import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb, type Db } from "@/lib/db";
+import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
+import { readEnv } from "@/lib/config/env";
 
 const USAGE = `Usage: npm run users -- <command>
 
@@ -144,6 +146,11 @@ async function audit(db: Db, action: "user.create" | "user.update" | "user.delet
 async function change(db: Db, out: Output, user: User, patch: UpdateUserInput, done: (u: User) => string) {
   const updated = await updateUser(db, user.id, patch);
   await audit(db, "user.update", updated, Object.keys(patch));
+  // Running instances keep a user's row for their session checks a moment: with Redis, tell them now.
+  const redisUrl = readEnv(process.env, []).redisUrl;
+  if (redisUrl && !(await announceUserChange(redisUrl, updated.id))) {
+    out.err(`Redis (REDIS_URL) did not answer: running instances apply this change within ${TTL_MS / 1000} s.`);
+  }
   out.out(done(updated));
 }
 

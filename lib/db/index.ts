@@ -105,7 +105,10 @@ function openSqlite(file: string): Db {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open the SQLite database at ${file} (DATABASE_URL): ${reason}`, { cause: error });
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const opened = database;
+  Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, { value: () => Number(opened.pragma("data_version", { simple: true })), enumerable: false });
+  return db;
 }
 
 function openPostgres(connectionString: string): Db {
@@ -132,6 +135,17 @@ export async function migrate(store: Pick<Store, "db" | "dialect">): Promise<str
 // connection), under a registered symbol: every copy of this module reads it, where `instanceof PostgresAdapter`
 // fails when the bundler has split Kysely into several copies (lib/brand.ts).
 const DIALECT: unique symbol = Symbol.for("gatehouse.db.dialect");
+const DATA_VERSION: unique symbol = Symbol.for("gatehouse.db.dataVersion");
+
+/**
+ * SQLite only (null on PostgreSQL): a number that changes whenever another connection — another process, such
+ * as the users CLI — has committed to the store since this one last looked. Synchronous and cheap (no query):
+ * for copies of rows kept in memory that must not outlive a change made elsewhere.
+ */
+export function externalChangeMark(db: Db): number | null {
+  const read = (db.getExecutor().adapter as unknown as Record<symbol, (() => number) | undefined>)[DATA_VERSION];
+  return read ? read() : null;
+}
 
 function tagDialect(db: Db, dialect: Dialect): void {
   Object.defineProperty(db.getExecutor().adapter, DIALECT, { value: dialect, enumerable: false });

@@ -1,12 +1,17 @@
 // The session check's copy of its user: kept briefly on SQLite (one instance per file), dropped at once by a
-// change made through this process, and — with Redis — by a change another instance announces; not kept on
-// PostgreSQL without Redis, nor while Redis is away.
+// change made through this process or committed by another (the users CLI), and — with Redis — by a change
+// another instance announces; not kept on PostgreSQL without Redis, nor while Redis is away.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { forgetUser, sessionUser, TTL_MS } from "@/lib/auth/user-cache";
 import { createUser, revokeSessions } from "@/lib/auth/users";
 import { localCluster, redisCluster, type Cluster } from "@/lib/cluster";
-import type { Store } from "@/lib/db";
+import { parseDatabaseUrl } from "@/lib/config/store";
+import { openDb, type Store } from "@/lib/db";
 
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import { fast, sqliteBackend } from "@/tests/support/store-backends";
@@ -38,6 +43,24 @@ describe("sessionUser", () => {
     expect((await sessionUser(store.db, user.id, t + TTL_MS, solo))?.sessionVersion).toBe(2); // the safety net
     await revokeSessions(store.db, user.id); // through this process: dropped at once
     expect((await sessionUser(store.db, user.id, t + TTL_MS + 10, solo))?.sessionVersion).toBe(3);
+  });
+
+  it("on SQLite: a change committed by another process (the users CLI) is seen at once", async () => {
+    const folder = await mkdtemp(path.join(tmpdir(), "gatehouse-user-cache-"));
+    const file = path.join(folder, "gatehouse.db");
+    const server = await openDb(parseDatabaseUrl(file));
+    const cli = await openDb(parseDatabaseUrl(file));
+    try {
+      const solo = localCluster("solo");
+      const user = await createUser(server.db, { email: "cli@example.com", name: "Cli", role: "viewer", password: "a long enough password here" }, fast);
+      const t = Date.now();
+      expect((await sessionUser(server.db, user.id, t, solo))?.disabled).toBe(false);
+      await cli.db.updateTable("users").set({ disabled: 1 }).where("id", "=", user.id).execute();
+      expect((await sessionUser(server.db, user.id, t + 1, solo))?.disabled).toBe(true);
+    } finally {
+      await Promise.all([server.close(), cli.close()]);
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it("with Redis: another instance's change drops the copy here; while Redis is away nothing is kept", async () => {
