@@ -63,6 +63,22 @@ export const RAW_PURCHASE_CODE_MAX_LENGTH = 1000;
 /** The longest code once cleaned: longer than any purchase code the item API issues. */
 export const PURCHASE_CODE_MAX_LENGTH = 100;
 
+/**
+ * How strictly a code is read (PURCHASE_CODE_FORMAT): `auto` cleans it and sends a UUID in any of its pasted forms
+ * in its canonical form; `uuid` does the same and refuses anything that cannot be a UUID before the upstream is
+ * asked; `exact` only removes invisible characters.
+ */
+export const CODE_FORMATS = ["auto", "uuid", "exact"] as const;
+export type PurchaseCodeFormat = (typeof CODE_FORMATS)[number];
+export const DEFAULT_PURCHASE_CODE_FORMAT: PurchaseCodeFormat = "auto";
+
+/**
+ * A valid purchase's support: active, expired (the purchase is real; the buyer's support ended) or none (bought
+ * without support). Shown apart from "invalid" everywhere: the single check, job results, the history and CSV.
+ */
+export const SUPPORT_STATES = ["active", "expired", "none"] as const;
+export type SupportStateName = (typeof SUPPORT_STATES)[number];
+
 export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
 export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
 

@@ -6,6 +6,7 @@ import {
   RAW_PURCHASE_CODE_MAX_LENGTH,
   type BulkCodeStatus,
   type BulkJobStatus,
+  type PurchaseCodeFormat,
 } from "@/lib/contract/values";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
@@ -57,13 +58,13 @@ export interface BatchSummary {
  * What a list holds, counted as the gateway will count it: two codes are the same when they clean to the
  * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk/batch.ts's prepareBatch.
  */
-export function summariseBatch(codes: readonly string[]): BatchSummary {
+export function summariseBatch(codes: readonly string[], format: PurchaseCodeFormat = "auto"): BatchSummary {
   const seen = new Set<string>();
   const refused: RefusedCode[] = [];
   let tooLong = 0;
   codes.forEach((raw, index) => {
     if (raw.length > RAW_PURCHASE_CODE_MAX_LENGTH) tooLong = tooLong || index + 1;
-    const result = normalisePurchaseCode(raw);
+    const result = normalisePurchaseCode(raw, format);
     const key = result.ok ? result.code : raw.trim();
     if (seen.has(key)) return;
     seen.add(key);

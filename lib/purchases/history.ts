@@ -10,14 +10,14 @@ import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
-import type { PurchaseOutcome } from "@/lib/contract/values";
+import type { PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
 import { CSV_BOM, csvLine } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
-import { normalisePurchaseCode } from "./normalise";
+import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
 
 export interface PurchaseCheckRecordInput {
   /** When the check was answered; now when absent. */
@@ -61,18 +61,21 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
     .execute();
 }
 
-/** What the history knew of a code (the cleaned one) before the check being made: ask before recording it. */
-export async function purchaseHistorySummary(db: Db, hashKey: string, code: string): Promise<PurchaseHistorySummary> {
-  const hash = hashPurchaseCode(code, hashKey);
+/**
+ * What the history knew of a code before the check being made: ask before recording it. `forms` are the forms
+ * the code may have been checked in (purchaseCodeForms: its canonical form first).
+ */
+export async function purchaseHistorySummary(db: Db, hashKey: string, forms: readonly string[]): Promise<PurchaseHistorySummary> {
+  const hash = forms.map((form) => hashPurchaseCode(form, hashKey));
   const [count, first] = await Promise.all([
     db
       .selectFrom("purchase_checks")
-      .where("code_hash", "=", hash)
+      .where("code_hash", "in", hash)
       .select((eb) => eb.fn.countAll().as("total"))
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("purchase_checks")
-      .where("code_hash", "=", hash)
+      .where("code_hash", "in", hash)
       .select(["checked_at", "user_email"])
       .orderBy("checked_at", "asc")
       .orderBy("id", "asc")
@@ -91,7 +94,11 @@ export async function purchaseHistorySummary(db: Db, hashKey: string, code: stri
  * The history's filters: the query of GET /api/purchases/history without its page, plus a full `code` (which
  * only the body of POST /api/purchases/history/search carries).
  */
-export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page" | "code"> & { code?: string };
+export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page" | "code"> & {
+  code?: string;
+  /** How `code` is read (PURCHASE_CODE_FORMAT); auto when absent. */
+  codeFormat?: PurchaseCodeFormat;
+};
 
 interface ResolvedFilters {
   outcome?: PurchaseOutcome;
@@ -99,7 +106,7 @@ interface ResolvedFilters {
   user?: string;
   from?: string;
   to?: string;
-  codeHash?: string;
+  codeHashes?: string[];
 }
 
 /**
@@ -115,11 +122,12 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start").toISOString();
   if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end").toISOString();
   if (filters.code !== undefined) {
-    const cleaned = normalisePurchaseCode(filters.code);
+    const cleaned = normalisePurchaseCode(filters.code, filters.codeFormat);
     if (!cleaned.ok) {
       throw new PurchaseCodeRefused("code", cleaned.reason);
     }
-    resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
+    // Every form the code may have been checked in: the history hashed codes as they were sent.
+    resolved.codeHashes = purchaseCodeForms(cleaned, filters.codeFormat).map((form) => hashPurchaseCode(form, hashKey));
   }
   return resolved;
 }
@@ -132,7 +140,7 @@ function matching(f: ResolvedFilters) {
     if (f.user !== undefined) conditions.push(eb.or([eb("user_id", "=", f.user), eb("user_email", "=", normalizeEmail(f.user))]));
     if (f.from !== undefined) conditions.push(eb("checked_at", ">=", f.from));
     if (f.to !== undefined) conditions.push(eb("checked_at", "<=", f.to));
-    if (f.codeHash !== undefined) conditions.push(eb("code_hash", "=", f.codeHash));
+    if (f.codeHashes !== undefined) conditions.push(eb("code_hash", "in", f.codeHashes));
     return eb.and(conditions);
   };
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { configuredAreas } from "@/lib/portal/areas";
@@ -19,7 +20,7 @@ export default async function PurchasesPage() {
         title="Purchase check"
         description="Check a buyer's purchase code: whether it is valid, what was bought, and whether support is still active."
       />
-      <PurchaseChecker linkItems={can(user.role, "items:read")} />
+      <PurchaseChecker linkItems={can(user.role, "items:read")} format={(await getAccounts()).config.purchaseCodeFormat} />
     </>
   );
 }

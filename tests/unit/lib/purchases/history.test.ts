@@ -100,7 +100,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
   describe("purchaseHistorySummary", () => {
     it("knows nothing of a new code", async () => {
-      expect(await purchaseHistorySummary(store().db, KEY, CODE_A)).toEqual({ previous_checks: 0, first_checked_at: null, first_checked_by: null });
+      expect(await purchaseHistorySummary(store().db, KEY, [CODE_A])).toEqual({ previous_checks: 0, first_checked_at: null, first_checked_by: null });
     });
 
     it("counts every check of the code by anyone and names the first, whatever order they were written in", async () => {
@@ -108,16 +108,24 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       await recordPurchaseCheck(db, KEY, check({ user: ALICE, at: at("2025-03-02T09:00:00.000Z") }));
       await recordPurchaseCheck(db, KEY, check({ user: BOB, at: at("2025-03-01T08:00:00.000Z"), source: "bulk" }));
       await recordPurchaseCheck(db, KEY, check({ code: CODE_B, user: ALICE, at: at("2025-02-01T08:00:00.000Z") }));
-      expect(await purchaseHistorySummary(db, KEY, CODE_A)).toEqual({
+      expect(await purchaseHistorySummary(db, KEY, [CODE_A])).toEqual({
         previous_checks: 2,
         first_checked_at: "2025-03-01T08:00:00.000Z",
         first_checked_by: "bob@example.com",
       });
     });
 
+    it("counts the checks of every form the code was recorded in (rows hashed upper-case before codes were read as UUIDs)", async () => {
+      const db = store().db;
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A.toUpperCase(), at: at("2025-03-01T08:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A, at: at("2025-03-02T08:00:00.000Z") }));
+      const forms = [CODE_A, CODE_A.toUpperCase()];
+      expect((await purchaseHistorySummary(db, KEY, forms)).previous_checks).toBe(2);
+    });
+
     it("does not link codes under another hash key", async () => {
       await recordPurchaseCheck(store().db, KEY, check());
-      expect((await purchaseHistorySummary(store().db, "another-key-0123456789abcdefghij", CODE_A)).previous_checks).toBe(0);
+      expect((await purchaseHistorySummary(store().db, "another-key-0123456789abcdefghij", [CODE_A])).previous_checks).toBe(0);
     });
   });
 
@@ -248,6 +256,21 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       const [, row] = parseCsv(text.slice(1));
       expect(row?.[6]).toBe(`'=HYPERLINK("http://evil.example","open")`);
       expect(row?.[7]).toBe('Regular, "extended"\nlicence');
+    });
+
+    it("finds a code whatever form it is searched in, and rows stored upper-case before codes were read as UUIDs", async () => {
+      const db = store().db;
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_B, at: at("2025-03-02T08:00:00.000Z") }));
+      // An older row: the code was sent (and hashed) as the buyer pasted it.
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_B.toUpperCase(), at: at("2025-03-01T08:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A }));
+      const pasted = [CODE_B.toUpperCase(), `{${CODE_B}}`, CODE_B.replace(/-/g, ""), `urn:uuid:${CODE_B}`, `"${CODE_B.toUpperCase()}"`];
+      for (const code of pasted) {
+        const rows = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, { code }))).slice(1)).slice(1);
+        expect(rows.map((r) => r[1]), code).toEqual(["2025-03-02T08:00:00.000Z", "2025-03-01T08:00:00.000Z"]);
+      }
+      const exact = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, { code: CODE_B.toUpperCase(), codeFormat: "exact" }))).slice(1)).slice(1);
+      expect(exact.map((r) => r[1])).toEqual(["2025-03-01T08:00:00.000Z"]);
     });
 
     it("applies the filters", async () => {
