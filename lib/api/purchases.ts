@@ -80,3 +80,13 @@ export function historyCsv(accounts: Accounts, { page: _page, per_page: _perPage
     },
   };
 }
+
+/** A re-check that cannot run: the job still runs, or none of its rows failed for a reason a retry can pass. */
+export function recheckRefusal(problem: "running" | "nothing_to_recheck"): ApiError {
+  return new ApiError(
+    "conflict",
+    problem === "running"
+      ? "This bulk check is still running; re-check its failed rows once it has finished."
+      : "No row of this bulk check failed for a reason a retry can pass (network, timeout, rate limit, server error): there is nothing to re-check. Invalid codes stay invalid.",
+  );
+}

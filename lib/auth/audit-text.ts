@@ -87,6 +87,9 @@ export function auditSummary(row: AuditRowFacts): string {
     case "purchase.bulk_create":
       if (why) return `Not started: ${why}${status}.`;
       return typeof d.total === "number" ? `Bulk check of ${plural(d.total, "code")} started.` : "Bulk check started.";
+    case "purchase.bulk_recheck":
+      if (why) return `Not re-checked: ${why}${status}.`;
+      return typeof d.rechecked === "number" ? `${plural(d.rechecked, "failed code")} sent to be checked again.` : "Failed codes sent to be checked again.";
     case "user.create":
       if (why) return `Not added: ${why}${status}.`;
       return str(d.role) ? `Added with the role ${d.role}.` : "";

@@ -18,6 +18,7 @@ export const DEFAULT_PER_PAGE = {
   projects: 10,
   items: 25,
   purchaseHistory: 25,
+  bulkResults: 50,
   audit: 25,
 } as const satisfies Record<string, PerPage>;
 
@@ -87,6 +88,15 @@ export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
 export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
 export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
 
+/**
+ * What a job's results may be filtered by: a code status, or one of two views a support desk asks for — valid
+ * purchases whose support had expired when checked, and failed rows that a re-check may pass.
+ */
+export const BULK_RESULT_FILTERS = ["valid", "support_expired", "invalid", "failed", "retryable", "pending", "cancelled"] as const;
+export type BulkResultFilter = (typeof BULK_RESULT_FILTERS)[number];
+/** The longest search within a job's results. */
+export const BULK_RESULT_SEARCH_MAX_LENGTH = 100;
+
 /** Codes one bulk job may hold (before duplicates are merged). */
 export const BULK_MAX_CODES = 500;
 
@@ -127,6 +137,7 @@ export const AUDIT_ACTIONS = [
   "purchase.validate",
   "purchase.bulk_create",
   "purchase.bulk_cancel",
+  "purchase.bulk_recheck",
   "user.create",
   "user.update",
   "user.delete",

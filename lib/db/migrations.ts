@@ -166,6 +166,27 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("audit_log").dropColumn("repeat_count").execute();
       },
     },
+    // Re-checking a bulk job's failed rows (issue 17): which failures may pass on a retry (network, timeout, 429,
+    // 5xx — not a refused key), and each re-check's codes, charged against the hourly allowance like a new batch.
+    // Failed rows of jobs made before this migration say 0: they are not offered for a re-check.
+    "2026-12-10-001-bulk-recheck": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("retryable", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .createTable("bulk_rechecks")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("job_id", "text", (c) => c.notNull())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("codes", "integer", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("bulk_rechecks_user_created").on("bulk_rechecks").columns(["user_id", "created_at"]).execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("bulk_rechecks").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("retryable").execute();
+      },
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import type { ExpressionBuilder } from "kysely";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
-import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
 import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
 import type { PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
@@ -156,6 +156,8 @@ function toEntry(row: PurchaseCheckRow): PurchaseHistoryEntry {
     item_name: row.item_name,
     license_type: row.license_type,
     supported_until: row.supported_until,
+    // As it was when checked: a purchase whose support had ended is real, and is shown so, not as invalid.
+    support: supportOf(row.outcome === "valid", row.supported_until, Date.parse(row.checked_at)),
     checked_by: { id: row.user_id, email: row.user_email },
     source: row.source as "single" | "bulk",
     bulk_job_id: row.bulk_job_id,
@@ -203,6 +205,7 @@ export const PURCHASE_HISTORY_CSV_COLUMNS = [
   "item_name",
   "license_type",
   "supported_until",
+  "support",
   "checked_by_id",
   "checked_by_email",
   "source",
@@ -220,6 +223,7 @@ function csvRow(entry: PurchaseHistoryEntry): string {
     entry.item_name,
     entry.license_type,
     entry.supported_until,
+    entry.support,
     entry.checked_by.id,
     entry.checked_by.email,
     entry.source,

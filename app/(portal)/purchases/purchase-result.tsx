@@ -4,6 +4,7 @@
 // Upstream text is escaped by React; its URLs become links or pictures only when they are http(s).
 import Link from "next/link";
 
+import { SupportExpiredBadge } from "@/components/portal/purchase-badges";
 import { MediaImage } from "@/components/media/media-image";
 import { Badge } from "@/components/ui/badge";
 import { DescriptionList } from "@/components/ui/description-list";
@@ -68,9 +69,7 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
       <h2 className={styles.resultTitle}>
         {expired ? (
           <>
-            <Badge tone="warning" mark="◆">
-              Valid · support expired
-            </Badge>{" "}
+            <SupportExpiredBadge />{" "}
             This purchase is real; its support has expired
           </>
         ) : (

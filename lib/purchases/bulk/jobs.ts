@@ -121,6 +121,7 @@ export async function purgeExpiredBulkJobs(db: Db, now = new Date()): Promise<nu
   if (expired.length === 0) return 0;
   const ids = expired.map((row) => row.id);
   await db.deleteFrom("bulk_job_codes").where("job_id", "in", ids).execute();
+  await db.deleteFrom("bulk_rechecks").where("job_id", "in", ids).execute();
   await db.deleteFrom("bulk_jobs").where("id", "in", ids).execute();
   return ids.length;
 }

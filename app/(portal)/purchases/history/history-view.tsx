@@ -7,7 +7,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
-import { CodeStatusBadge } from "@/components/portal/purchase-badges";
+import { CodeStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 import { buttonClassName } from "@/components/ui/button-styles";
@@ -59,7 +59,7 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
   return [
     { id: "when", header: "When", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
     { id: "code", header: "Code", rowHeader: true, wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
-    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <CodeStatusBadge status={row.outcome} /> },
+    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => (row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />) },
     { id: "reason", header: "Reason", cell: (row) => row.reason ?? dash },
     {
       id: "item",

@@ -73,13 +73,15 @@ export function storeSuite(backend: Backend) {
           "occurrences",
           "reason",
           "refused",
+          "retryable",
           "status",
           "supported_until",
         ].sort(),
       );
+      expect(columns.bulk_rechecks).toEqual(["codes", "created_at", "id", "job_id", "user_id"]);
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(4);
+      expect(Object.keys(migrations(dialect))).toHaveLength(5);
     });
 
     it("numbers log rows in insertion order", async () => {
