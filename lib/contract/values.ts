@@ -119,6 +119,8 @@ export const PERMISSIONS = [
   "reports:write",
   "projects:write",
   "items:read",
+  /** The seller's own money (the account's balance): not support's business, whose work is the buyer's purchase. */
+  "finances:read",
   "purchases:validate",
   "users:manage",
   "audit:read",

@@ -181,8 +181,15 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("codes", "integer", (c) => c.notNull())
           .execute();
         await db.schema.createIndex("bulk_rechecks_user_created").on("bulk_rechecks").columns(["user_id", "created_at"]).execute();
+        // The per-item view of /purchases (last 30 days): every column it reads, so the range is read from the index alone.
+        await db.schema
+          .createIndex("purchase_checks_at_item")
+          .on("purchase_checks")
+          .columns(["checked_at", "item_id", "outcome", "supported_until", "code_hash"])
+          .execute();
       },
       async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex("purchase_checks_at_item").execute();
         await db.schema.dropTable("bulk_rechecks").execute();
         await db.schema.alterTable("bulk_job_codes").dropColumn("retryable").execute();
       },

@@ -6,7 +6,7 @@ import { fromPurchaseCodeRefused } from "@/lib/api/errors";
 import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/errors";
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import { listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
+import { checksPerItem, listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
 
 import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -215,6 +215,42 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       const answer = fromPurchaseCodeRefused(error as PurchaseCodeRefused);
       expect(answer.status).toBe(400);
       expect(answer.fields?.code).toMatch(/^Character 8 is a Cyrillic .*U\+0430/);
+    });
+  });
+
+  describe("checksPerItem", () => {
+    const NOW = at("2025-03-31T12:00:00.000Z");
+    const item = (id: number, name: string, supportedUntil: string | undefined): Purchase => ({
+      ...purchase,
+      item: { ...purchase.item, id, name },
+      supported_until: supportedUntil,
+    });
+
+    it("counts the last 30 days per item: valid, support expired when checked, and invalid checks of codes once valid for it", async () => {
+      const db = store().db;
+      const kit = item(101, "Dashboard Kit", "2030-01-01T00:00:00.000Z");
+      const expiredKit = item(101, "Dashboard Kit", "2025-01-01T00:00:00.000Z");
+      const theme = item(202, "Old Theme", undefined);
+      const valid = (code: string, p: Purchase, when: string) => check({ code, outcome: "valid", reason: null, purchase: p, at: at(when) });
+      await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-03-20T10:00:00.000Z"));
+      await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-03-21T10:00:00.000Z"));
+      await recordPurchaseCheck(db, KEY, valid(CODE_B, expiredKit, "2025-03-22T10:00:00.000Z"));
+      await recordPurchaseCheck(db, KEY, valid("cccccccc-3333-4333-8333-33333333c003", theme, "2025-03-23T10:00:00.000Z"));
+      // CODE_B later refused by the item API (a refund): counted against its item.
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_B, at: at("2025-03-24T10:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: "dddddddd-4444-4444-8444-44444444d004", at: at("2025-03-25T10:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A, outcome: "failed", reason: "timeout", at: at("2025-03-25T11:00:00.000Z") }));
+      // Older than 30 days: not counted.
+      await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-02-01T10:00:00.000Z"));
+
+      expect(await checksPerItem(db, { now: NOW })).toEqual({
+        since: "2025-03-01T12:00:00.000Z",
+        items: [
+          { item_id: 101, item_name: "Dashboard Kit", valid: 2, support_expired: 1, invalid: 1 },
+          { item_id: 202, item_name: "Old Theme", valid: 1, support_expired: 0, invalid: 0 },
+        ],
+        unattributed: { invalid: 1, failed: 1 },
+      });
     });
   });
 
