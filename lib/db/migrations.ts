@@ -168,8 +168,9 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     },
     // Re-checking a bulk job's failed rows (issue 17): which failures may pass on a retry (network, timeout, 429,
     // 5xx — not a refused key), and each re-check's codes, charged against the hourly allowance like a new batch.
-    // Failed rows of jobs made before this migration say 0: they are not offered for a re-check.
-    "2026-12-10-001-bulk-recheck": {
+    // Failed rows of jobs made before this migration say 0: they are not offered for a re-check. Dated after main's
+    // 2026-12-10 single-sign-on migration, so a store that applied that one accepts this one.
+    "2026-12-11-001-bulk-recheck": {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable("bulk_job_codes").addColumn("retryable", "integer", (c) => c.notNull().defaultTo(0)).execute();
         await db.schema
