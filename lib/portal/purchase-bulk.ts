@@ -142,12 +142,6 @@ export function statusAnnouncement(job: JobCounts): string {
   }
 }
 
-/** Counts of results by status, for the results filter's labels. */
-export function countByStatus(results: ReadonlyArray<{ status: BulkCodeStatus }>): Record<BulkCodeStatus, number> {
-  const counts: Record<BulkCodeStatus, number> = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
-  for (const result of results) counts[result.status] += 1;
-  return counts;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // A job's results as a view: page, filter and search live in the page's URL (reload and a shared link show the
