@@ -1,7 +1,8 @@
 // Runs once when the Next.js server starts, before it answers requests: validates the configuration (a bad
 // one stops the start with a message naming the variable), in demo mode starts the embedded sandbox, then opens
-// the accounts store and creates the first admin (or, in demo mode, the demo accounts); then resumes the bulk
-// purchase checks an earlier process left pending.
+// the accounts store and creates the first admin (or, in demo mode, the demo accounts); then says how single
+// sign-on is set up (asking the provider in the background); then resumes the bulk purchase checks an earlier
+// process left pending.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -9,6 +10,8 @@ export async function register(): Promise<void> {
   await startGatewayOrExit();
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
+  const { startSingleSignOn } = await import("./lib/auth/oidc/startup");
+  await startSingleSignOn();
   const { bulkRunner } = await import("./lib/purchases/bulk/runner");
   await bulkRunner();
 }

@@ -22,7 +22,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     { name: "contract", paths: ["lib/contract/"], what: "the API's schemas and plain values (no I/O)" },
     { name: "log", paths: ["lib/log/"], what: "structured, redacted log lines" },
-    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts"], what: "brands, capped reads" },
+    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/seal.ts"], what: "brands, capped reads, sealing small secrets at rest" },
     { name: "sandbox", paths: ["lib/sandbox/"], what: "the stand-in upstream APIs" },
   ],
   [{ name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" }],

@@ -24,6 +24,9 @@ export function userOutput(user: User): UserOutput {
     disabled: user.disabled,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
+    identity: user.identity,
+    role_pinned: user.rolePinned,
+    last_sign_in_at: user.lastSignInAt,
   };
 }
 

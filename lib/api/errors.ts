@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   invalid_credentials: 401,
   forbidden: 403,
   csrf: 403,
+  password_login_off: 403,
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
@@ -132,6 +133,10 @@ export function fromAccountError(error: AccountError): ApiError {
       return new ApiError("last_admin", sentence);
     case "user_not_found":
       return new ApiError("not_found", sentence);
+    case "sso_managed":
+      return new ApiError("invalid_input", sentence, { fields: { password: sentence } });
+    case "identity_taken":
+      return new ApiError("invalid_input", sentence);
   }
 }
 

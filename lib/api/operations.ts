@@ -4,7 +4,7 @@
 // (its schemas in lib/contract) and one route file under app/api: docs/architecture.md#adding-an-operation.
 import type { z } from "zod";
 
-import { CurrentSessionSchema, LoginBodySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
+import { CurrentSessionSchema, LoginBodySchema, SsoStartQuerySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
 import type { Area } from "@/lib/contract/areas";
 import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
@@ -111,7 +111,8 @@ export interface OperationSpec {
   /** Query parameters a caller may send and the operation ignores (a CSV takes its list's link as it is): never read, refused or documented. */
   ignoredQuery?: readonly string[];
   body?: z.ZodType;
-  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; contentType?: "text/csv" };
+  /** 302: to another site (the identity provider); 303: to a page of this site. Both with Location. */
+  success: { status: 200 | 201 | 202 | 204 | 302 | 303; description: string; schema?: z.ZodType; contentType?: "text/csv" };
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
@@ -480,13 +481,36 @@ export const operations = {
     body: LoginBodySchema,
     form: { page: "/login" },
     success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
-    errors: ["invalid_credentials", "rate_limited", "server_busy"],
+    errors: ["invalid_credentials", "password_login_off", "rate_limited", "server_busy"],
+  },
+  ssoStart: {
+    id: "ssoStart",
+    method: "GET",
+    path: "/api/auth/oidc/start",
+    summary:
+      "Sign in with the identity provider (OpenID Connect): 302 to its sign-in page, with state, nonce and the PKCE verifier kept in a sealed cookie for 10 minutes; when the provider cannot be reached, 303 to /login?error=sso_unavailable",
+    tag: "Accounts",
+    permission: "public",
+    query: SsoStartQuerySchema,
+    success: { status: 302, description: "To the provider's sign-in page (or 303 to /login?error=<code>)" },
+  },
+  ssoCallback: {
+    id: "ssoCallback",
+    method: "GET",
+    path: "/api/auth/oidc/callback",
+    summary:
+      "Where the provider sends the browser back (its query: code, state, iss, or error). A GET without X-CSRF: the state and the PKCE verifier, bound to the browser's transaction cookie and checked by the client library with the ID token, prove this browser started the sign-in. 303 to the page asked for with the session cookie, or to /login?error=<code>",
+    tag: "Accounts",
+    permission: "public",
+    optionalSession: true,
+    success: { status: 303, description: "To the page asked for with the session cookie, or to /login?error=<code> (one sentence there)" },
   },
   logout: {
     id: "logout",
     method: "POST",
     path: "/api/auth/logout",
-    summary: "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session)",
+    summary:
+      "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session). After a single sign-on, when the provider offers RP-initiated logout: 200 {data:{end_session_url}}, where the browser goes next to end the provider's session too",
     tag: "Accounts",
     permission: "public",
     optionalSession: true,
@@ -546,11 +570,16 @@ export const operations = {
     audit: {
       action: "user.update",
       target: ({ params, data }) => userTarget(params.id, data),
-      detail: ({ body }) => ({
-        changes: Object.keys(body),
-        ...(typeof body.role === "string" ? { role: body.role } : {}),
-        ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
-      }),
+      detail: ({ body, data }) => {
+        // A role set by hand on a single sign-on user is pinned without being asked (lib/auth/users.ts updateUser).
+        const pinnedByRole = body.role_pinned === undefined && typeof body.role === "string" && field(data, "identity") && field(data, "role_pinned") === true;
+        return {
+          changes: [...Object.keys(body), ...(pinnedByRole ? ["role_pinned"] : [])],
+          ...(typeof body.role === "string" ? { role: body.role } : {}),
+          ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
+          ...(typeof body.role_pinned === "boolean" ? { role_pinned: body.role_pinned } : pinnedByRole ? { role_pinned: true } : {}),
+        };
+      },
     },
   },
   unlockUser: {

@@ -28,6 +28,8 @@ export interface SessionData {
   issuedAt: number;
   /** Epoch milliseconds; renewed on use, for the idle timeout. */
   lastSeenAt: number;
+  /** Signed in with single sign-on: the sso_sessions row the provider re-checks (lib/auth/oidc/recheck.ts). */
+  ssoSessionId?: string;
 }
 
 const sessionDataSchema = z.object({
@@ -35,6 +37,7 @@ const sessionDataSchema = z.object({
   sessionVersion: z.number().int(),
   issuedAt: z.number().finite(),
   lastSeenAt: z.number().finite(),
+  ssoSessionId: z.string().min(1).optional(),
 });
 
 export interface SessionTimeouts {

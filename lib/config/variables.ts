@@ -40,6 +40,18 @@ export const VARIABLES = {
   ADMIN_EMAIL: {},
   ADMIN_PASSWORD: { secret: true },
   PURCHASE_CODE_HASH_KEY: { secret: true },
+  // Single sign-on (OpenID Connect) and password sign-in (lib/config/oidc.ts)
+  OIDC_ISSUER: {},
+  OIDC_CLIENT_ID: {},
+  OIDC_CLIENT_SECRET: { secret: true },
+  OIDC_SCOPES: {},
+  OIDC_ROLE_CLAIM: {},
+  OIDC_ROLE_MAP: {},
+  OIDC_DEFAULT_ROLE: {},
+  OIDC_LABEL: {},
+  OIDC_RECHECK_MINUTES: {},
+  PASSWORD_LOGIN: {},
+  BREAK_GLASS_EMAIL: {},
   // The request edge
   PUBLIC_ORIGIN: {},
   ALLOWED_HOSTS: {},

@@ -147,6 +147,10 @@ export const AUDIT_ACTIONS = [
   "auth.login",
   "auth.login_failed",
   "auth.logout",
+  // Single sign-on: a sign-in, a refusal (at sign-in or at a re-check), and a role taken from the provider's groups.
+  "auth.sso_login",
+  "auth.sso_refused",
+  "user.sso_role",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -166,6 +166,43 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("audit_log").dropColumn("repeat_count").execute();
       },
     },
+    // Single sign-on (issue 21): users created at their first OpenID Connect sign-in are matched by the provider's
+    // (issuer, sub), never by email; a role an admin pinned is not recomputed from the provider's groups. Each SSO
+    // session keeps its refresh token and ID token server-side, sealed, for the re-check and the provider's logout.
+    "2026-12-10-001-single-sign-on": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("users").addColumn("oidc_issuer", "text").execute();
+        await db.schema.alterTable("users").addColumn("oidc_subject", "text").execute();
+        await db.schema.alterTable("users").addColumn("role_pinned", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable("users").addColumn("last_sign_in_at", "text").execute();
+        // NULLs are distinct in a unique index (both databases): password users have no identity.
+        await db.schema.createIndex("users_oidc_identity").on("users").columns(["oidc_issuer", "oidc_subject"]).unique().execute();
+
+        await db.schema
+          .createTable("sso_sessions")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("issuer", "text", (c) => c.notNull())
+          .addColumn("subject", "text", (c) => c.notNull())
+          .addColumn("refresh_token_sealed", "text")
+          .addColumn("id_token_sealed", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("checked_at", "text", (c) => c.notNull())
+          .addColumn("check_lease_until", "text")
+          .addColumn("expires_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("sso_sessions_user").on("sso_sessions").column("user_id").execute();
+        await db.schema.createIndex("sso_sessions_expires").on("sso_sessions").column("expires_at").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("sso_sessions").execute();
+        await db.schema.dropIndex("users_oidc_identity").execute();
+        await db.schema.alterTable("users").dropColumn("last_sign_in_at").execute();
+        await db.schema.alterTable("users").dropColumn("role_pinned").execute();
+        await db.schema.alterTable("users").dropColumn("oidc_subject").execute();
+        await db.schema.alterTable("users").dropColumn("oidc_issuer").execute();
+      },
+    },
     // Re-checking a bulk job's failed rows (issue 17): which failures may pass on a retry (network, timeout, 429,
     // 5xx — not a refused key), and each re-check's codes, charged against the hourly allowance like a new batch.
     // Failed rows of jobs made before this migration say 0: they are not offered for a re-check. Dated after main's

@@ -20,6 +20,26 @@ export interface UsersTable {
   session_version: number; // bumped to end every session of the user at once
   created_at: string;
   updated_at: string;
+  /** Single sign-on: the provider's issuer and `sub`, by which the user is matched; null for password users. */
+  oidc_issuer: ColumnType<string | null, string | null | undefined, string | null>;
+  oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0 | 1: an admin pinned the role, so sign-ins no longer take it from the provider's groups. */
+  role_pinned: ColumnType<number, number | undefined, number>;
+  last_sign_in_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One single sign-on session (its id rides in the session cookie): what the re-check and the provider's logout need. */
+export interface SsoSessionsTable {
+  id: string; // UUID
+  user_id: string;
+  issuer: string;
+  subject: string;
+  refresh_token_sealed: string | null; // AES-256-GCM, key derived from SESSION_SECRET (lib/auth/oidc/sessions.ts)
+  id_token_sealed: string | null; // for id_token_hint at the provider's logout
+  created_at: string;
+  checked_at: string; // the last time the provider confirmed the user (sign-in or re-check)
+  check_lease_until: string | null; // a re-check in progress (one process at a time), or a failed one's back-off
+  expires_at: string; // the session's absolute end: the row may go after it
 }
 
 export interface AuditLogTable {
@@ -127,12 +147,14 @@ export interface Database {
   bulk_job_codes: BulkJobCodesTable;
   bulk_rechecks: BulkRechecksTable;
   password_screening: PasswordScreeningTable;
+  sso_sessions: SsoSessionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserRowUpdate = Updateable<UsersTable>;
 export type AuditRow = Selectable<AuditLogTable>;
+export type SsoSessionRow = Selectable<SsoSessionsTable>;
 
 export type PurchaseCheckRow = Selectable<PurchaseChecksTable>;
 export type BulkJobRow = Selectable<BulkJobsTable>;

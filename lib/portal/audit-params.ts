@@ -39,4 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "auth.login": "Signed in",
   "auth.login_failed": "Sign-in refused",
   "auth.logout": "Signed out",
+  "auth.sso_login": "Signed in with SSO",
+  "auth.sso_refused": "SSO sign-in refused",
+  "user.sso_role": "Role from SSO groups",
 };

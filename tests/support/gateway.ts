@@ -142,12 +142,16 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts `next start` and resolves once /api/health answers. */
-export async function startGateway(testEnv: Record<string, string | undefined>): Promise<GatewayProcess> {
+/**
+ * Starts `next start` and resolves once /api/health answers. `port`: a port chosen beforehand (an identity
+ * provider must know the portal's redirect URI before the portal starts); default a free one.
+ */
+export async function startGateway(testEnv: Record<string, string | undefined>, { port: chosenPort }: { port?: number } = {}): Promise<GatewayProcess> {
   assertBuilt();
   const { env, tempDir } = await withAccounts(testEnv);
-  const url = `http://127.0.0.1:${await freePort()}`;
-  const server: Spawned = nextStart(ROOT, Number(new URL(url).port), env);
+  const port = chosenPort ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const server: Spawned = nextStart(ROOT, port, env);
   const recorded: RecordedResponse[] = [];
 
   const stop = async () => {

@@ -44,6 +44,8 @@ export interface ApiRequest {
   /** Who asks, once a step has found out; null for an anonymous request. */
   user: User | null;
   session: SessionData | null;
+  /** Why a session that was there opens nothing any more (a single sign-on re-check ended it): the 401's sentence. */
+  endedBecause?: string;
   /** The operation's upstream client, when it has an area. */
   client?: ReportsClient | ItemsClient;
   params?: unknown;

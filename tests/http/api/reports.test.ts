@@ -349,6 +349,8 @@ describe("GET /api/openapi.json", () => {
         "GET /api/openapi.json openapi",
         "POST /api/auth/login login",
         "POST /api/auth/logout logout",
+        "GET /api/auth/oidc/start ssoStart",
+        "GET /api/auth/oidc/callback ssoCallback",
         "GET /api/auth/me me",
         "GET /api/admin/users listUsers",
         "POST /api/admin/users createUser",

@@ -15,7 +15,21 @@ export function storeSuite(backend: Backend) {
       const tables = await db.introspection.getTables();
       const columns = Object.fromEntries(tables.map((t) => [t.name, t.columns.map((c) => c.name).sort()]));
       expect(columns.users).toEqual(
-        ["created_at", "disabled", "email", "id", "name", "password_hash", "role", "session_version", "updated_at"].sort(),
+        [
+          "created_at",
+          "disabled",
+          "email",
+          "id",
+          "last_sign_in_at",
+          "name",
+          "oidc_issuer",
+          "oidc_subject",
+          "password_hash",
+          "role",
+          "role_pinned",
+          "session_version",
+          "updated_at",
+        ].sort(),
       );
       expect(columns.audit_log).toEqual(
         [
@@ -80,8 +94,11 @@ export function storeSuite(backend: Backend) {
       );
       expect(columns.bulk_rechecks).toEqual(["codes", "created_at", "id", "job_id", "user_id"]);
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
+      expect(columns.sso_sessions).toEqual(
+        ["check_lease_until", "checked_at", "created_at", "expires_at", "id", "id_token_sealed", "issuer", "refresh_token_sealed", "subject", "user_id"].sort(),
+      );
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(5);
+      expect(Object.keys(migrations(dialect))).toHaveLength(6);
     });
 
     it("numbers log rows in insertion order", async () => {
