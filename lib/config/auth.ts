@@ -11,6 +11,7 @@ import { z } from "zod";
 
 import { emailSchema } from "@/lib/contract/accounts";
 import { passwordProblem, passwordSchema } from "@/lib/contract/password";
+import { DEFAULT_PURCHASE_CODE_FORMAT, CODE_FORMATS, type PurchaseCodeFormat } from "@/lib/contract/values";
 
 import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "./edge";
 import { ConfigError, type ConfigProblem } from "./env";
@@ -51,6 +52,8 @@ export interface AuthConfig {
   purchaseRateLimits: PurchaseRateLimits;
   /** Codes a user may send to bulk checks per hour (PURCHASE_BULK_LIMIT_PER_HOUR), apart from the per-minute limits. */
   purchaseBulkLimitPerHour: number;
+  /** How strictly purchase codes are read (PURCHASE_CODE_FORMAT): auto, uuid or exact. */
+  purchaseCodeFormat: PurchaseCodeFormat;
 }
 
 export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
@@ -109,6 +112,9 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(1_000_000, "must be at most 1000000")
     .default(DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR),
+  PURCHASE_CODE_FORMAT: z
+    .enum(CODE_FORMATS, { error: `must be one of: ${CODE_FORMATS.join(", ")}` })
+    .default(DEFAULT_PURCHASE_CODE_FORMAT),
 });
 
 /** The environment without the settings only a configured deployment reads (the demo keeps its own). */
@@ -212,6 +218,7 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
     edge: edge.settings,
     purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
     purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
+    purchaseCodeFormat: vars.PURCHASE_CODE_FORMAT,
   };
 }
 

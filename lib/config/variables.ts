@@ -65,6 +65,7 @@ export const VARIABLES = {
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
   PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
+  PURCHASE_CODE_FORMAT: { demo: true },
   // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
   SANDBOX_DATA_DIR: { demo: true },
   SANDBOX_CONTROL: { demo: true },

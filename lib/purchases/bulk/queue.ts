@@ -159,7 +159,7 @@ export class QueuedBulkChecks implements BulkChecks {
         }
         if (error.kind === "rate_limited") {
           if (attempts >= MAX_RATE_LIMIT_WAITS) {
-            return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.` };
+            return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`, retryable: true };
           }
           const ms = Math.min(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WAIT_MS);
           await countAttempt(db, jobId, idx);
@@ -171,7 +171,8 @@ export class QueuedBulkChecks implements BulkChecks {
             .execute();
           return { kind: "pause_all", ms };
         }
-        if (transient >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, transient) };
+        // A failure a later try may pass (network, timeout, 5xx): a re-check of the job's failed rows takes it.
+        if (transient >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, transient), retryable: true };
         await countAttempt(db, jobId, idx);
         if (isCircuitOpenError(error)) return { kind: "pause_all", ms: error.retryAfterSeconds * 1000 };
         await sleep(BACKOFF_MS[transient - 1] ?? 3_000);

@@ -300,7 +300,11 @@ export class BulkRunner {
       if (error.kind === "rate_limited") {
         task.rateLimitWaits += 1;
         if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) {
-          return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.` };
+          return {
+            status: "failed",
+            reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`,
+            retryable: true,
+          };
         }
         await this.pause(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS);
         job.queue.unshift(task);
@@ -314,7 +318,7 @@ export class BulkRunner {
         return { status: "failed", reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.` };
       }
       task.transientFailures += 1;
-      if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures) };
+      if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures), retryable: true };
       if (isCircuitOpenError(error)) await this.pause(error.retryAfterSeconds * 1000, false);
       task.notBefore = Date.now() + (BACKOFF_MS[task.transientFailures - 1] ?? 3_000);
       job.queue.push(task);

@@ -15,6 +15,7 @@ export const POST = defineRoute(operations.createBulkJob, async ({ accounts, use
     user: { id: user.id, email: user.email },
     rawCodes: body.codes,
     limitPerHour: config.purchaseBulkLimitPerHour,
+    format: config.purchaseCodeFormat,
   });
   if (!created.ok) throw "tooManyJobs" in created ? jobsPerDayRefusal(created.tooManyJobs) : allowanceRefusal(created.decision);
   await (await bulkChecks()).started(created.id);
