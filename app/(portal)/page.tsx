@@ -15,6 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ResultChart } from "@/components/ui/result-chart";
 import { SkeletonLine } from "@/components/ui/skeleton";
 import { Stat } from "@/components/ui/stat";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import type { Page } from "@/lib/contract/common";
@@ -25,7 +26,6 @@ import { loadFromUpstream } from "@/lib/portal/failures";
 import { getReportsClient } from "@/lib/reports/service";
 import { projectMixes, resultTrend } from "@/lib/reports/trends";
 import { trendDaysParam } from "@/lib/portal/trends";
-import { getAccounts } from "@/lib/auth/access";
 import type { TrendDays } from "@/lib/contract/values";
 import { ProjectMixTable } from "@/components/portal/project-mix-table";
 import { TrendRange } from "@/components/portal/trend-range";
@@ -67,7 +67,7 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         ) : null}
         {showPurchases ? (
           <Card title="Check a purchase code" asSection className={styles.wide}>
-            <PurchaseChecker linkItems={showItems} id="field-dashboard-purchase-code" />
+            <PurchaseChecker linkItems={showItems} format={(await getAccounts()).config.purchaseCodeFormat} id="field-dashboard-purchase-code" />
           </Card>
         ) : null}
         {!showReports && !showItems && !showPurchases ? (

@@ -64,3 +64,13 @@ export async function auditLogPage(
   const { rows, total } = await listAudit(db, { ...filters, page, perPage });
   return { data: rows.map(auditRecordOutput), meta: pageMeta(page, perPage, total) };
 }
+
+/**
+ * The seller account as a role may see it: without the balance (and its currency) for a role that may not read the
+ * seller's finances (support, whose work is the buyer's purchase). The page and the API show the same.
+ */
+export function accountFor<A extends { balance?: number; currency?: string }>(role: User["role"], account: A): A {
+  if (can(role, "finances:read")) return account;
+  const { balance: _balance, currency: _currency, ...rest } = account;
+  return rest as A;
+}

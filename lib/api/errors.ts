@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   email_taken: 409,
   last_admin: 409,
+  conflict: 409,
   run_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

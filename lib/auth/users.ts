@@ -16,6 +16,7 @@ import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/con
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
 import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
+import { forgetUser } from "./user-cache";
 
 /** A user as the rest of the app sees him: everything but the password hash. */
 export interface User {
@@ -174,6 +175,7 @@ export async function updateUser(
   const mayRemoveAnAdmin = (input.role !== undefined && input.role !== "admin") || input.disabled === true;
   const lockRows = isPostgres(db); // SQLite has no FOR UPDATE; writeTransaction holds its write lock instead
 
+  // Every instance's copy of the user (for session checks) goes once the change is committed, even a refused one.
   return writeTransaction(db, async (trx) => {
     // Lock the active admins first, always in id order, so two concurrent demotions queue instead of both
     // seeing the other admin still active (or deadlocking).
@@ -216,7 +218,7 @@ export async function updateUser(
     // A new password starts with a clean slate: an admin's reset lifts any sign-in throttling of the account.
     if (passwordHash !== undefined) await clearLoginFailures(trx, row.email);
     return toUser(row);
-  });
+  }).finally(() => forgetUser(id));
 }
 
 async function selectActiveAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
@@ -308,6 +310,7 @@ export async function updateFromProvider(
     emailKept = true;
     row = await write(false);
   }
+  forgetUser(id);
   if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
   return { user: toUser(row), emailKept };
 }
@@ -338,6 +341,8 @@ export async function linkIdentity(db: Db, id: string, identity: { issuer: strin
   } catch (error) {
     if (isUniqueViolation(error)) throw new AccountError("identity_taken", `another user already signs in as ${identity.subject} at ${identity.issuer}`);
     throw error;
+  } finally {
+    forgetUser(id);
   }
 }
 
@@ -357,6 +362,7 @@ export async function revokeSessions(
     .set({ session_version: sql<number>`session_version + 1`, updated_at: (options.now ?? new Date()).toISOString() })
     .where("id", "=", id)
     .executeTakeFirst();
+  forgetUser(id);
   return result.numUpdatedRows > 0n;
 }
 

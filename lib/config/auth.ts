@@ -12,6 +12,7 @@ import { z } from "zod";
 
 import { emailSchema } from "@/lib/contract/accounts";
 import { passwordProblem, passwordSchema } from "@/lib/contract/password";
+import { DEFAULT_PURCHASE_CODE_FORMAT, CODE_FORMATS, type PurchaseCodeFormat } from "@/lib/contract/values";
 
 import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "./edge";
 import { ConfigError, type ConfigProblem } from "./env";
@@ -52,6 +53,8 @@ export interface AuthConfig {
   purchaseRateLimits: PurchaseRateLimits;
   /** Codes a user may send to bulk checks per hour (PURCHASE_BULK_LIMIT_PER_HOUR), apart from the per-minute limits. */
   purchaseBulkLimitPerHour: number;
+  /** How strictly purchase codes are read (PURCHASE_CODE_FORMAT): auto, uuid or exact. */
+  purchaseCodeFormat: PurchaseCodeFormat;
   /** Reports over time (lib/reports): how long results are kept, and what a scheduled run may spend. */
   reportHistory: ReportHistorySettings;
 }
@@ -123,6 +126,9 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(1_000_000, "must be at most 1000000")
     .default(DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR),
+  PURCHASE_CODE_FORMAT: z
+    .enum(CODE_FORMATS, { error: `must be one of: ${CODE_FORMATS.join(", ")}` })
+    .default(DEFAULT_PURCHASE_CODE_FORMAT),
   REPORT_HISTORY_RETENTION_DAYS: z.coerce
     .number({ error: "must be a number of days" })
     .int("must be a whole number of days")
@@ -243,6 +249,7 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
     edge: edge.settings,
     purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
     purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
+    purchaseCodeFormat: vars.PURCHASE_CODE_FORMAT,
     reportHistory: {
       retentionDays: vars.REPORT_HISTORY_RETENTION_DAYS,
       callsPerMinute: vars.REPORTS_API_CALLS_PER_MINUTE,

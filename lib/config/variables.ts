@@ -56,12 +56,16 @@ export const VARIABLES = {
   PUBLIC_ORIGIN: {},
   ALLOWED_HOSTS: {},
   TRUST_PROXY: {},
+  // Several instances
+  REDIS_URL: { secret: true },
+  INSTANCE_ID: { demo: true },
   // Monitoring
   METRICS_TOKEN: { secret: true, demo: true },
   // Purchase checks
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
   PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
+  PURCHASE_CODE_FORMAT: { demo: true },
   // Reports over time
   REPORT_HISTORY_RETENTION_DAYS: { demo: true },
   REPORTS_API_CALLS_PER_MINUTE: { demo: true },

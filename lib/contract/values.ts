@@ -19,6 +19,7 @@ export const DEFAULT_PER_PAGE = {
   alerts: 25,
   items: 25,
   purchaseHistory: 25,
+  bulkResults: 50,
   audit: 25,
 } as const satisfies Record<string, PerPage>;
 
@@ -101,6 +102,22 @@ export const RAW_PURCHASE_CODE_MAX_LENGTH = 1000;
 /** The longest code once cleaned: longer than any purchase code the item API issues. */
 export const PURCHASE_CODE_MAX_LENGTH = 100;
 
+/**
+ * How strictly a code is read (PURCHASE_CODE_FORMAT): `auto` cleans it and sends a UUID in any of its pasted forms
+ * in its canonical form; `uuid` does the same and refuses anything that cannot be a UUID before the upstream is
+ * asked; `exact` only removes invisible characters.
+ */
+export const CODE_FORMATS = ["auto", "uuid", "exact"] as const;
+export type PurchaseCodeFormat = (typeof CODE_FORMATS)[number];
+export const DEFAULT_PURCHASE_CODE_FORMAT: PurchaseCodeFormat = "auto";
+
+/**
+ * A valid purchase's support: active, expired (the purchase is real; the buyer's support ended) or none (bought
+ * without support). Shown apart from "invalid" everywhere: the single check, job results, the history and CSV.
+ */
+export const SUPPORT_STATES = ["active", "expired", "none"] as const;
+export type SupportStateName = (typeof SUPPORT_STATES)[number];
+
 export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
 export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
 
@@ -108,6 +125,15 @@ export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cance
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
 export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
 export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
+
+/**
+ * What a job's results may be filtered by: a code status, or one of two views a support desk asks for — valid
+ * purchases whose support had expired when checked, and failed rows that a re-check may pass.
+ */
+export const BULK_RESULT_FILTERS = ["valid", "support_expired", "invalid", "failed", "retryable", "pending", "cancelled"] as const;
+export type BulkResultFilter = (typeof BULK_RESULT_FILTERS)[number];
+/** The longest search within a job's results. */
+export const BULK_RESULT_SEARCH_MAX_LENGTH = 100;
 
 /** Codes one bulk job may hold (before duplicates are merged). */
 export const BULK_MAX_CODES = 500;
@@ -131,6 +157,8 @@ export const PERMISSIONS = [
   "reports:write",
   "projects:write",
   "items:read",
+  /** The seller's own money (the account's balance): not support's business, whose work is the buyer's purchase. */
+  "finances:read",
   "purchases:validate",
   "users:manage",
   "audit:read",
@@ -154,6 +182,7 @@ export const AUDIT_ACTIONS = [
   "purchase.validate",
   "purchase.bulk_create",
   "purchase.bulk_cancel",
+  "purchase.bulk_recheck",
   "user.create",
   "user.update",
   "user.delete",

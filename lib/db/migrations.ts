@@ -203,6 +203,35 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("users").dropColumn("oidc_issuer").execute();
       },
     },
+    // Re-checking a bulk job's failed rows (issue 17): which failures may pass on a retry (network, timeout, 429,
+    // 5xx — not a refused key), and each re-check's codes, charged against the hourly allowance like a new batch.
+    // Failed rows of jobs made before this migration say 0: they are not offered for a re-check. Dated after main's
+    // 2026-12-10 single-sign-on migration, so a store that applied that one accepts this one.
+    "2026-12-11-001-bulk-recheck": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("retryable", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .createTable("bulk_rechecks")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("job_id", "text", (c) => c.notNull())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("codes", "integer", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("bulk_rechecks_user_created").on("bulk_rechecks").columns(["user_id", "created_at"]).execute();
+        // The per-item view of /purchases (last 30 days): every column it reads, so the range is read from the index alone.
+        await db.schema
+          .createIndex("purchase_checks_at_item")
+          .on("purchase_checks")
+          .columns(["checked_at", "item_id", "outcome", "supported_until", "code_hash"])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex("purchase_checks_at_item").execute();
+        await db.schema.dropTable("bulk_rechecks").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("retryable").execute();
+      },
+    },
     // Reports over time (issue 22): every result Gatehouse sees, each report's newest one, schedules and their runs,
     // alert rules and alerts, and the page passwords Gatehouse set. The indexes serve the trends (day, result),
     // a project's trend and compare (project, day), a report's timeline (report_id, generated_at: also the key

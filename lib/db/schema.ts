@@ -119,6 +119,16 @@ export interface BulkJobCodesTable {
   supported_until: string | null;
   checked_at: string | null;
   attempts: Generated<number>;
+  retryable: Generated<number>; // 0 | 1: a failed check that may pass when tried again (network, timeout, 429, 5xx)
+}
+
+/** Each re-check of a job's failed rows: its codes count against the hourly allowance like a batch's. */
+export interface BulkRechecksTable {
+  id: string;
+  job_id: string;
+  user_id: string;
+  created_at: string;
+  codes: number;
 }
 
 /** Which password hashes were already checked against the demo password (lib/auth/demo-accounts.ts). */
@@ -220,6 +230,7 @@ export interface Database {
   purchase_checks: PurchaseChecksTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
+  bulk_rechecks: BulkRechecksTable;
   password_screening: PasswordScreeningTable;
   sso_sessions: SsoSessionsTable;
   report_results: ReportResultsTable;

@@ -36,6 +36,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "purchase.validate": "Purchase code checked",
   "purchase.bulk_create": "Bulk check started",
   "purchase.bulk_cancel": "Bulk check cancelled",
+  "purchase.bulk_recheck": "Bulk check's failed rows re-checked",
   "user.create": "User added",
   "user.update": "User changed",
   "user.delete": "User removed",

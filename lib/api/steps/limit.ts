@@ -1,5 +1,5 @@
 // The operation's rate limit, for a signed-in user (after the permission): purchase checks per user and per
-// client address. Per process until a shared limiter takes this step's place.
+// client address, counted once across every instance when Redis is configured (lib/auth/rate-limit.ts).
 import "server-only";
 
 import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
@@ -12,7 +12,7 @@ export async function limit(state: ApiRequest): Promise<void> {
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
   const { accounts } = await accountsOf(state);
   const rules = accounts.config.purchaseRateLimits;
-  const decision = checkPurchaseRateLimit(rules, {
+  const decision = await checkPurchaseRateLimit(rules, {
     userId: state.user.id,
     address: clientAddress(state.request.headers, accounts.config.edge),
   });

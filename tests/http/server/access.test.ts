@@ -194,6 +194,19 @@ const ROUTES: MatrixRoute[] = [
     request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}.csv` }),
   },
   {
+    name: "GET /api/purchases/bulk/{id}/results",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}/results?status=valid&q=2222` }),
+  },
+  {
+    // The job's one code is valid: nothing a retry could change, so an allowed role reaches the job and gets 409.
+    name: "POST /api/purchases/bulk/{id}/recheck",
+    allowed: VALIDATE_PURCHASES,
+    success: 409,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}/recheck`, init: { method: "POST" } }),
+  },
+  {
     name: "DELETE /api/purchases/bulk/{id}",
     allowed: VALIDATE_PURCHASES,
     success: 200,
@@ -261,6 +274,37 @@ describe("every route × anonymous and each role", () => {
     }
     // A refused request never reaches an upstream.
     if (expected === 401 || expected === 403) expect(await sandbox.requests()).toEqual([]);
+  });
+});
+
+describe("role fit: support sees what it needs to answer a buyer, not the seller's finances", () => {
+  it("GET /api/account has no balance for support, and has it for the roles that may read the seller's finances", async () => {
+    const support = await clients.support.request("/api/account");
+    expect(support.status).toBe(200);
+    expect(support.json.data).toMatchObject({ username: expect.any(String), email: expect.any(String) });
+    expect(support.json.data).not.toHaveProperty("balance");
+    expect(support.json.data).not.toHaveProperty("currency");
+    expect(support.text).not.toMatch(/balance/i);
+    for (const role of ["admin", "editor", "viewer"] as const) {
+      const res = await clients[role].request("/api/account");
+      expect(res.json.data.balance, role).toEqual(expect.any(Number));
+    }
+  });
+
+  it("the account page shows support no balance", async () => {
+    const [support, editor] = await Promise.all([clients.support.request("/account"), clients.editor.request("/account")]);
+    expect(support.status).toBe(200);
+    expect(support.text).toContain("Account details");
+    expect(support.text).not.toContain("Balance");
+    expect(editor.text).toContain("Balance");
+  });
+
+  it("support's purchase answers carry validity, licence, support and item, and no seller money", async () => {
+    const check = await clients.support.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }));
+    expect(check.json.data).toMatchObject({ valid: true, purchase: { license_type: expect.any(String), item: { id: expect.any(Number) }, supported_until: expect.any(String) } });
+    // The buyer's purchase price is the buyer's; the seller's balance or earnings are in no answer support reads.
+    const answers = [check, await clients.support.request("/api/purchases/history"), await clients.support.request(`/api/purchases/bulk/${fixtures.bulkJob.support}`)];
+    for (const answer of answers) expect(answer.text).not.toMatch(/balance|earning/i);
   });
 });
 

@@ -87,10 +87,12 @@ export function storeSuite(backend: Backend) {
           "occurrences",
           "reason",
           "refused",
+          "retryable",
           "status",
           "supported_until",
         ].sort(),
       );
+      expect(columns.bulk_rechecks).toEqual(["codes", "created_at", "id", "job_id", "user_id"]);
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
       expect(columns.sso_sessions).toEqual(
         ["check_lease_until", "checked_at", "created_at", "expires_at", "id", "id_token_sealed", "issuer", "refresh_token_sealed", "subject", "user_id"].sort(),
@@ -110,7 +112,7 @@ export function storeSuite(backend: Backend) {
       );
       expect(columns.report_share_passwords).toEqual(["report_id", "sealed", "set_at", "set_by"]);
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(6);
+      expect(Object.keys(migrations(dialect))).toHaveLength(7);
     });
 
     it("numbers log rows in insertion order", async () => {
