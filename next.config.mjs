@@ -12,7 +12,9 @@ const nextConfig = {
   experimental: { authInterrupts: true },
   // The password-strength dictionaries (several MB) are loaded once by Node from node_modules, instead of being
   // copied into every server chunk that can set a password.
-  serverExternalPackages: ["@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "@zxcvbn-ts/language-en"],
+  // openid-client checks its Configuration with instanceof: one copy, loaded by Node, is shared by every bundle
+  // (route handlers and pages), so a configuration discovered in one is accepted by the other.
+  serverExternalPackages: ["@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "@zxcvbn-ts/language-en", "openid-client"],
 };
 
 export default nextConfig;

@@ -1,6 +1,7 @@
 "use client";
 // Sign out: POST /api/auth/logout (with X-CSRF, so it cannot be triggered from another site), then a full
-// page load of /login, which drops every cached view of the signed-in user.
+// page load of /login, which drops every cached view of the signed-in user — or, after a single sign-on, of the
+// provider's logout page (end_session_url), which ends the session there too and comes back to /login.
 import { useState } from "react";
 
 import { Button } from "@/components/ui/button";
@@ -22,8 +23,11 @@ export function LogoutButton() {
     setBusy(true);
     setFailure(null);
     try {
-      await apiRequest("/api/auth/logout", { method: "POST" });
-      goToLogin();
+      const answer = await apiRequest<{ data?: { end_session_url?: unknown } } | undefined>("/api/auth/logout", { method: "POST" });
+      const endSession = answer?.data?.end_session_url;
+      // The gateway built it from the provider's discovery: an http(s) URL, never anything a page could run.
+      if (typeof endSession === "string" && /^https?:\/\//.test(endSession)) window.location.assign(endSession);
+      else goToLogin();
     } catch (error) {
       // A 401 means the session had already ended: the goal is reached.
       if (error instanceof ApiRequestError && error.status === 401) {

@@ -13,13 +13,13 @@ import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 
 import styles from "./login.module.css";
-import { signInFailure } from "./messages";
+import { signInFailure, type ProviderWords } from "./messages";
 
 type Fields = Partial<Record<"email" | "password", string>>;
 
 const LABELS = { email: "Email", password: "Password" };
 
-export function LoginForm({ next, initialFailure = null }: { next: string; initialFailure?: string | null }) {
+export function LoginForm({ next, initialFailure = null, provider }: { next: string; initialFailure?: string | null; provider?: ProviderWords }) {
   const [fieldErrors, setFieldErrors] = useState<Fields>({});
   const [failure, setFailure] = useState<string | null>(initialFailure);
   const [busy, setBusy] = useState(false);
@@ -46,6 +46,8 @@ export function LoginForm({ next, initialFailure = null }: { next: string; initi
       if (!(error instanceof ApiRequestError)) throw error;
       if (error.status === 401 || error.status === 429) {
         setFailure(signInFailure(error.status === 401 ? "invalid_credentials" : "rate_limited", error.retryAfterSeconds));
+      } else if (error.code === "password_login_off") {
+        setFailure(signInFailure(error.code, undefined, provider));
       } else if (error.code === "invalid_input" && error.fields) {
         setFieldErrors({ email: error.fields.email, password: error.fields.password });
         setFailure(error.fields.email || error.fields.password ? null : error.message);

@@ -25,6 +25,9 @@ export function userOutput(user: User): UserOutput {
     service: user.service,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
+    identity: user.identity,
+    role_pinned: user.rolePinned,
+    last_sign_in_at: user.lastSignInAt,
   };
 }
 
@@ -72,4 +75,14 @@ export async function auditLogPage(
 ): Promise<Page<AuditRecordOutput>> {
   const { rows, total } = await listAudit(db, { ...filters, page, perPage });
   return { data: rows.map(auditRecordOutput), meta: pageMeta(page, perPage, total) };
+}
+
+/**
+ * The seller account as a role may see it: without the balance (and its currency) for a role that may not read the
+ * seller's finances (support, whose work is the buyer's purchase). The page and the API show the same.
+ */
+export function accountFor<A extends { balance?: number; currency?: string }>(role: User["role"], account: A): A {
+  if (can(role, "finances:read")) return account;
+  const { balance: _balance, currency: _currency, ...rest } = account;
+  return rest as A;
 }

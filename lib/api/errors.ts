@@ -24,10 +24,13 @@ export const ERROR_STATUS = {
   insufficient_scope: 403,
   address_not_allowed: 403,
   csrf: 403,
+  password_login_off: 403,
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
   last_admin: 409,
+  conflict: 409,
+  run_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -144,6 +147,10 @@ export function fromAccountError(error: AccountError): ApiError {
       return new ApiError("last_admin", sentence);
     case "user_not_found":
       return new ApiError("not_found", sentence);
+    case "sso_managed":
+      return new ApiError("invalid_input", sentence, { fields: { password: sentence } });
+    case "identity_taken":
+      return new ApiError("invalid_input", sentence);
   }
 }
 

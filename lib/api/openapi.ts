@@ -163,13 +163,20 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
   const { success } = spec;
   out[String(success.status)] = {
     description: success.description,
-    headers: successHeaders,
+    headers: success.status === 302 || success.status === 303 ? { ...successHeaders, Location: { schema: { type: "string" } } } : successHeaders,
     ...(success.schema ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } } : {}),
     ...(success.contentType ? { content: { [success.contentType]: { schema: { type: "string" } } } } : {}),
   };
   if (spec.form) {
     out["303"] = {
       description: `The HTML form (posted without JavaScript): on success to \`next\` with the session cookie; on failure back to ${spec.form.page} with \`error\` (the error code) and \`next\``,
+      headers: { ...successHeaders, Location: { schema: { type: "string" } } },
+    };
+  }
+  if (success.status === 302) {
+    // A sign-in that cannot go to the provider (single sign-on off, the provider unreachable) returns to the page.
+    out["303"] = {
+      description: "Back to /login with `error` (the code; the page shows its sentence): the sign-in could not go to the provider",
       headers: { ...successHeaders, Location: { schema: { type: "string" } } },
     };
   }

@@ -4,7 +4,7 @@
 // (its schemas in lib/contract) and one route file under app/api: docs/architecture.md#adding-an-operation.
 import type { z } from "zod";
 
-import { CurrentSessionSchema, LoginBodySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
+import { CurrentSessionSchema, LoginBodySchema, SsoStartQuerySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
 import type { Area } from "@/lib/contract/areas";
 import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
@@ -17,6 +17,9 @@ import {
   BulkJobIdParamsSchema,
   BulkJobSchema,
   BulkJobSummarySchema,
+  BulkRecheckSchema,
+  BulkResultsPageSchema,
+  BulkResultsQuerySchema,
   PURCHASE_HISTORY_PAGING,
   PurchaseCheckSchema,
   PurchaseHistoryEntrySchema,
@@ -25,6 +28,26 @@ import {
   PurchaseHistorySearchBodySchema,
   PurchaseValidateBodySchema,
 } from "@/lib/contract/purchases";
+import {
+  AlertAckBodySchema,
+  AlertAckSchema,
+  AlertCountSchema,
+  AlertListQuerySchema,
+  AlertRuleBodySchema,
+  AlertRuleSchema,
+  AlertSchema,
+  CompareQuerySchema,
+  CompareSchema,
+  ProjectMixSchema,
+  ProjectScheduleSchema,
+  ReportHistorySchema,
+  RunSchema,
+  ScheduleBodySchema,
+  ScheduleSchema,
+  SharePasswordSchema,
+  TrendQuerySchema,
+  TrendSchema,
+} from "@/lib/contract/history";
 import {
   WebhookCreateBodySchema,
   WebhookDeliveryParamsSchema,
@@ -103,6 +126,10 @@ function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const url = field(data, "url");
   return value === null ? null : { type: "report", id: value, label: typeof url === "string" ? url : null };
 }
+/** A project by its name (the path parameter). */
+function projectTarget(name: unknown): AuditTargetSpec | null {
+  return typeof name === "string" && name !== "" ? { type: "project", name } : null;
+}
 /** A user by id, with his email when the answer carries it. */
 function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
@@ -128,6 +155,9 @@ function webhookTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
 export const TAGS = {
   Reports: "Area A's web-page reports: list, show, create, change, regenerate and delete",
   Projects: "Area A's projects: list and delete (with their reports)",
+  Trends: "Reports over time: each report's result history, results by day, each project's mix, two days compared",
+  Schedules: "A project's scheduled regeneration (daily or weekly, in its time zone) and its runs",
+  Alerts: "Regression alerts (a result that dropped) and each project's alert rule",
   Items: "Area B's seller account and items",
   Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
   Accounts: "Signing in and out, and the current session",
@@ -153,7 +183,8 @@ export interface OperationSpec {
   /** Query parameters a caller may send and the operation ignores (a CSV takes its list's link as it is): never read, refused or documented. */
   ignoredQuery?: readonly string[];
   body?: z.ZodType;
-  success: { status: 200 | 201 | 202 | 204; description: string; schema?: z.ZodType; contentType?: "text/csv" };
+  /** 302: to another site (the identity provider); 303: to a page of this site. Both with Location. */
+  success: { status: 200 | 201 | 202 | 204 | 302 | 303; description: string; schema?: z.ZodType; contentType?: "text/csv" };
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
@@ -287,7 +318,186 @@ export const operations = {
     notFound: "There is no project named {project}.",
     audit: {
       action: "project.delete",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
+    },
+  },
+  reportHistory: {
+    id: "reportHistory",
+    method: "GET",
+    path: "/api/reports/{id}/history",
+    summary: "A report's results as Gatehouse saw them, newest first, each with the change from the one before",
+    tag: "Trends",
+    permission: "reports:read",
+    params: ReportIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The report's history (empty when Gatehouse never saw it)", schema: dataEnvelope(ReportHistorySchema) },
+  },
+  revealReportPassword: {
+    id: "revealReportPassword",
+    method: "POST",
+    path: "/api/reports/{id}/password",
+    summary: "Reveal the page password Gatehouse set on a password-protected report (audited as report.password_reveal)",
+    tag: "Reports",
+    permission: "reports:write",
+    params: ReportIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The password", schema: dataEnvelope(SharePasswordSchema) },
+    errors: ["not_found"],
+    audit: { action: "report.password_reveal", target: ({ params }) => reportTarget(params.id) },
+  },
+  resultTrend: {
+    id: "resultTrend",
+    method: "GET",
+    path: "/api/trends",
+    summary: "Results by day (good, decent, bad) for the last 30, 90 or 365 days, overall or for one project",
+    tag: "Trends",
+    permission: "reports:read",
+    query: TrendQuerySchema,
+    success: { status: 200, description: "Every day of the range, oldest first", schema: dataEnvelope(TrendSchema) },
+  },
+  projectMixes: {
+    id: "projectMixes",
+    method: "GET",
+    path: "/api/trends/projects",
+    summary: "Each project's reports by their newest result, as Gatehouse saw them",
+    tag: "Trends",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "One row per project, most reports first", schema: dataEnvelope(ProjectMixSchema.array()) },
+  },
+  compareProject: {
+    id: "compareProject",
+    method: "GET",
+    path: "/api/projects/{project}/compare",
+    summary: "A project on two days side by side: which reports got better, which worse",
+    tag: "Trends",
+    permission: "reports:read",
+    params: ProjectParamsSchema,
+    query: CompareQuerySchema,
+    success: { status: 200, description: "The reports that changed between the two days", schema: dataEnvelope(CompareSchema) },
+  },
+  projectSchedule: {
+    id: "projectSchedule",
+    method: "GET",
+    path: "/api/projects/{project}/schedule",
+    summary: "A project's scheduled regeneration (null when it has none) and its latest runs",
+    tag: "Schedules",
+    permission: "reports:read",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The schedule and its runs", schema: dataEnvelope(ProjectScheduleSchema) },
+  },
+  setProjectSchedule: {
+    id: "setProjectSchedule",
+    method: "POST",
+    path: "/api/projects/{project}/schedule",
+    summary: "Set a project's scheduled regeneration: daily or weekly, at a time of day in an IANA time zone",
+    tag: "Schedules",
+    permission: "projects:write",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    body: ScheduleBodySchema,
+    success: { status: 200, description: "The schedule with its next run", schema: dataEnvelope(ScheduleSchema) },
+    audit: {
+      action: "project.schedule_update",
+      target: ({ params }) => projectTarget(params.project),
+      detail: ({ body }) => ({ enabled: body.enabled === true, frequency: text(body.frequency), time: text(body.time), time_zone: text(body.time_zone) }),
+    },
+  },
+  deleteProjectSchedule: {
+    id: "deleteProjectSchedule",
+    method: "DELETE",
+    path: "/api/projects/{project}/schedule",
+    summary: "Remove a project's scheduled regeneration (its past runs stay)",
+    tag: "Schedules",
+    permission: "projects:write",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 204, description: "Removed (also when there was none)" },
+    audit: {
+      action: "project.schedule_update",
+      target: ({ params }) => projectTarget(params.project),
+      detail: () => ({ removed: true }),
+    },
+  },
+  runProjectSchedule: {
+    id: "runProjectSchedule",
+    method: "POST",
+    path: "/api/projects/{project}/schedule/runs",
+    summary: "Regenerate a project's reports now, in the background, within the schedule's share of the rate budget",
+    tag: "Schedules",
+    permission: "projects:write",
+    area: "reports",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 202, description: "The run, started; follow it with GET /api/projects/{project}/schedule", schema: dataEnvelope(RunSchema) },
+    errors: ["run_in_progress"],
+    audit: {
+      action: "project.schedule_run",
+      target: ({ params }) => projectTarget(params.project),
+    },
+  },
+  projectAlertRule: {
+    id: "projectAlertRule",
+    method: "GET",
+    path: "/api/projects/{project}/alert-rule",
+    summary: "When a project's drops make an alert: any drop (the default), only a drop to bad, or never",
+    tag: "Alerts",
+    permission: "reports:read",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The rule", schema: dataEnvelope(AlertRuleSchema) },
+  },
+  setProjectAlertRule: {
+    id: "setProjectAlertRule",
+    method: "POST",
+    path: "/api/projects/{project}/alert-rule",
+    summary: "Set when a project's drops make an alert",
+    tag: "Alerts",
+    permission: "projects:write",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    body: AlertRuleBodySchema,
+    success: { status: 200, description: "The rule", schema: dataEnvelope(AlertRuleSchema) },
+    audit: {
+      action: "project.alert_rule_update",
+      target: ({ params }) => projectTarget(params.project),
+      detail: ({ body }) => ({ rule: text(body.rule) }),
+    },
+  },
+  listAlerts: {
+    id: "listAlerts",
+    method: "GET",
+    path: "/api/alerts",
+    summary: "Regression alerts, newest first: unread (default), acknowledged or all, by project and by the result dropped to",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: AlertListQuerySchema,
+    success: { status: 200, description: "One page of alerts", schema: pageEnvelope(AlertSchema) },
+  },
+  alertCount: {
+    id: "alertCount",
+    method: "GET",
+    path: "/api/alerts/count",
+    summary: "How many alerts are unread (the bell)",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The count", schema: dataEnvelope(AlertCountSchema) },
+  },
+  acknowledgeAlerts: {
+    id: "acknowledgeAlerts",
+    method: "POST",
+    path: "/api/alerts/acknowledge",
+    summary: "Acknowledge alerts by id, or every unread one",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    body: AlertAckBodySchema,
+    success: { status: 200, description: "How many were acknowledged now", schema: dataEnvelope(AlertAckSchema) },
+    audit: {
+      action: "alert.acknowledge",
+      detail: ({ body, data }) => ({ all: body.all === true, count: Number(field(data, "acknowledged") ?? 0) }),
     },
     event: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }),
   },
@@ -466,6 +676,38 @@ export const operations = {
     success: { status: 200, description: "The job with every code's result so far", schema: dataEnvelope(BulkJobSchema) },
     notFound: "There is no bulk job {id} (jobs are kept 7 days).",
   },
+  listBulkJobResults: {
+    id: "listBulkJobResults",
+    method: "GET",
+    path: "/api/purchases/bulk/{id}/results",
+    summary:
+      "One page of a bulk job's results (50 by default), filtered by status (or support_expired, retryable) and searched (q: part of a code in any case, an item, a licence or a reason) on the server, with the job's summary and how many rows each filter holds",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    params: BulkJobIdParamsSchema,
+    query: BulkResultsQuerySchema,
+    success: { status: 200, description: "One page of results, the job, and the count under each filter", schema: BulkResultsPageSchema },
+    notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+  },
+  recheckBulkJob: {
+    id: "recheckBulkJob",
+    method: "POST",
+    path: "/api/purchases/bulk/{id}/recheck",
+    summary:
+      "Check a finished job's failed rows again — only those that failed for a reason that can pass on a retry (network, timeout, 429, 5xx), never invalid ones. They count against the hourly bulk allowance; the job runs again and its counts follow. 409 while the job runs or when no row can be re-checked",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    area: "items",
+    params: BulkJobIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 202, description: "The job, queued again, with how many rows were sent back", schema: dataEnvelope(BulkRecheckSchema) },
+    notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+    errors: ["conflict", "rate_limited"],
+    audit: {
+      action: "purchase.bulk_recheck",
+      detail: ({ params, data }) => ({ job_id: text(params.id), rechecked: Number(field(data, "rechecked") ?? 0) }),
+    },
+  },
   exportBulkJob: {
     id: "exportBulkJob",
     method: "GET",
@@ -525,13 +767,36 @@ export const operations = {
     body: LoginBodySchema,
     form: { page: "/login" },
     success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
-    errors: ["invalid_credentials", "rate_limited", "server_busy"],
+    errors: ["invalid_credentials", "password_login_off", "rate_limited", "server_busy"],
+  },
+  ssoStart: {
+    id: "ssoStart",
+    method: "GET",
+    path: "/api/auth/oidc/start",
+    summary:
+      "Sign in with the identity provider (OpenID Connect): 302 to its sign-in page, with state, nonce and the PKCE verifier kept in a sealed cookie for 10 minutes; when the provider cannot be reached, 303 to /login?error=sso_unavailable",
+    tag: "Accounts",
+    permission: "public",
+    query: SsoStartQuerySchema,
+    success: { status: 302, description: "To the provider's sign-in page (or 303 to /login?error=<code>)" },
+  },
+  ssoCallback: {
+    id: "ssoCallback",
+    method: "GET",
+    path: "/api/auth/oidc/callback",
+    summary:
+      "Where the provider sends the browser back (its query: code, state, iss, or error). A GET without X-CSRF: the state and the PKCE verifier, bound to the browser's transaction cookie and checked by the client library with the ID token, prove this browser started the sign-in. 303 to the page asked for with the session cookie, or to /login?error=<code>",
+    tag: "Accounts",
+    permission: "public",
+    optionalSession: true,
+    success: { status: 303, description: "To the page asked for with the session cookie, or to /login?error=<code> (one sentence there)" },
   },
   logout: {
     id: "logout",
     method: "POST",
     path: "/api/auth/logout",
-    summary: "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session)",
+    summary:
+      "Sign out: ends every session of the signed-in user and clears the cookie (204 even without a session). After a single sign-on, when the provider offers RP-initiated logout: 200 {data:{end_session_url}}, where the browser goes next to end the provider's session too",
     tag: "Accounts",
     permission: "public",
     optionalSession: true,
@@ -591,11 +856,16 @@ export const operations = {
     audit: {
       action: "user.update",
       target: ({ params, data }) => userTarget(params.id, data),
-      detail: ({ body }) => ({
-        changes: Object.keys(body),
-        ...(typeof body.role === "string" ? { role: body.role } : {}),
-        ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
-      }),
+      detail: ({ body, data }) => {
+        // A role set by hand on a single sign-on user is pinned without being asked (lib/auth/users.ts updateUser).
+        const pinnedByRole = body.role_pinned === undefined && typeof body.role === "string" && field(data, "identity") && field(data, "role_pinned") === true;
+        return {
+          changes: [...Object.keys(body), ...(pinnedByRole ? ["role_pinned"] : [])],
+          ...(typeof body.role === "string" ? { role: body.role } : {}),
+          ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
+          ...(typeof body.role_pinned === "boolean" ? { role_pinned: body.role_pinned } : pinnedByRole ? { role_pinned: true } : {}),
+        };
+      },
     },
   },
   unlockUser: {

@@ -90,6 +90,8 @@ export type Reply =
   | { status: 204; headers?: Record<string, string> }
   /** The answer to an HTML form: the browser loads `location` (a path of this site). */
   | { status: 303; location: string }
+  /** To another site: the identity provider's sign-in (a URL the handler built from its discovery, never input). */
+  | { status: 302; url: string }
   /** A download (CSV): the body as text or a stream, with its content type and file name. */
   | { status: 200; download: { body: string | ReadableStream<Uint8Array>; contentType: string; fileName: string } };
 
@@ -98,6 +100,7 @@ export const created = (data: unknown): Reply => ({ status: 201, json: { data } 
 export const noContent = (): Reply => ({ status: 204 });
 export const accepted = (data: unknown): Reply => ({ status: 202, json: { data } });
 export const seeOther = (location: string): Reply => ({ status: 303, location });
+export const redirectAway = (url: string): Reply => ({ status: 302, url });
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: NextRequest, context: RouteContext) => Promise<Response>;

@@ -41,6 +41,28 @@ const ERROR_WORDS: Record<string, string> = {
   internal: "of an error inside Gatehouse",
 };
 
+/** Why a single sign-on was refused or ended, from detail.reason (lib/auth/oidc/sign-in.ts writes them). */
+const SSO_REFUSAL_WORDS: Record<string, (d: Record<string, unknown>) => string> = {
+  no_role: (d) =>
+    d.claim_found === false
+      ? `the provider sent no claim "${str(d.claim) ?? "groups"}" to map to a role`
+      : `no value of the claim "${str(d.claim) ?? "groups"}" maps to a role`,
+  email_taken: (d) =>
+    `another Gatehouse account already has this email, and it is not taken over${str(d.subject) ? ` (to let this person in on that account: npm run users -- link-sso <email> ${str(d.subject)})` : ""}`,
+  email_missing: () => "the provider gave no email address",
+  disabled: () => "the account is disabled in Gatehouse",
+  denied: () => "the person did not allow it at the provider",
+  ended: () => "the provider no longer confirms the sign-in (the account may be disabled or signed out there)",
+  unconfirmed: () => "the provider could not be reached to re-check it in time",
+  state: () => "it did not start in this browser, or took too long",
+  code_rejected: () => "the provider refused the code (used already, or expired)",
+  token_invalid: () => "the provider's answer did not verify (ID token)",
+  client_rejected: () => "the provider refused Gatehouse's client id or secret",
+  unavailable: () => "the provider did not answer",
+  misconfigured: () => "the provider refused the request as Gatehouse is set up (scopes, redirect URI or client)",
+  failed: () => "the provider answered with an error",
+};
+
 const FIELD_WORDS: Record<string, string> = {
   privacy: "page privacy",
   password: "password",
@@ -71,6 +93,7 @@ export function auditSummary(row: AuditRowFacts): string {
 
   switch (row.action) {
     case "auth.login_failed":
+      if (d.reason === "password_login_off") return "Refused: password sign-in is off, and this is not the break-glass admin.";
       if (d.reason === "throttled") {
         return d.limited_by === "ip"
           ? "Refused without checking the password: too many failed sign-ins from this address."
@@ -87,6 +110,17 @@ export function auditSummary(row: AuditRowFacts): string {
     case "purchase.bulk_create":
       if (why) return `Not started: ${why}${status}.`;
       return typeof d.total === "number" ? `Bulk check of ${plural(d.total, "code")} started.` : "Bulk check started.";
+    case "purchase.bulk_recheck":
+      if (why) return `Not re-checked: ${why}${status}.`;
+      return typeof d.rechecked === "number" ? `${plural(d.rechecked, "failed code")} sent to be checked again.` : "Failed codes sent to be checked again.";
+    case "auth.sso_login":
+      return `Signed in with ${str(d.provider) ?? "single sign-on"}${str(d.role) ? ` as ${d.role}` : ""}${d.created === true ? "; the account was created at this first sign-in" : ""}${d.silent === true ? " (a silent re-check)" : ""}.`;
+    case "auth.sso_refused": {
+      const reason = SSO_REFUSAL_WORDS[str(d.reason) ?? ""]?.(d) ?? "the sign-in did not complete";
+      return `${d.phase === "recheck" ? "Access ended at a re-check" : "Refused"}: ${reason}.`;
+    }
+    case "user.sso_role":
+      return `Role changed from ${str(d.from) ?? "?"} to ${str(d.to) ?? "?"} by the provider's groups (${d.phase === "recheck" ? "at a re-check" : "at sign-in"}).`;
     case "user.create":
       if (why) return `Not added: ${why}${status}.`;
       return str(d.role) ? `Added with the role ${d.role}.` : "";
@@ -101,6 +135,7 @@ export function auditSummary(row: AuditRowFacts): string {
       if (change === "role" && str(d.role)) return `role set to ${d.role}`;
       if (change === "disabled" && typeof d.disabled === "boolean") return d.disabled ? "disabled" : "enabled";
       if (change === "password") return "password reset";
+      if (change === "role_pinned" && typeof d.role_pinned === "boolean") return d.role_pinned ? "role pinned" : "role unpinned (the provider's groups decide)";
       return `${FIELD_WORDS[change] ?? change} changed`;
     });
     return `${capital(list(parts))}.`;

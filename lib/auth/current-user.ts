@@ -10,6 +10,8 @@ import { cache } from "react";
 
 import { getAccounts, sessionSettingsFor } from "./access";
 import { PAGE_PATH_HEADER } from "./edge-names";
+import { startPath } from "./oidc/flow";
+import { checkSsoSession, type SsoCheck } from "./oidc/recheck";
 import { can } from "./permissions";
 import { type Permission, type Role } from "@/lib/contract/values";
 import { authenticateSession, sessionExpiresAt } from "./session";
@@ -23,21 +25,31 @@ export interface CurrentUser {
   expiresAt: string;
 }
 
-/** The signed-in user, or null. Checked once per request (React cache), however many components ask. */
-export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => {
+/**
+ * The signed-in user, or null — and for a single sign-on session the provider's re-check when it is due, which may
+ * send the page through the provider (`sso`). Checked once per request (React cache), however many components ask.
+ */
+const getPageSession = cache(async (): Promise<{ user: CurrentUser | null; sso: SsoCheck | null }> => {
   const [cookieStore, headerList, { db, config }] = await Promise.all([cookies(), headers(), getAccounts()]);
   const settings = sessionSettingsFor(config, headerList);
   const result = await authenticateSession(db, cookieStore, settings);
-  if (!result.ok) return null;
-  const { user, session } = result;
-  return {
+  if (!result.ok) return { user: null, sso: null };
+  const sso = await checkSsoSession({ db, config, user: result.user, session: result.session, page: true });
+  if (!sso.ok) return { user: null, sso };
+  const { user } = sso;
+  const { session } = result;
+  const current: CurrentUser = {
     id: user.id,
     email: user.email,
     name: user.name,
     role: user.role,
     expiresAt: sessionExpiresAt(session, settings).toISOString(),
   };
+  return { user: current, sso };
 });
+
+/** The signed-in user, or null. */
+export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => (await getPageSession()).user);
 
 /**
  * A local path to come back to after signing in: only "/…" (never "//host" or "/\host", which browsers read as
@@ -55,10 +67,12 @@ export function safeLocalPath(value: string | null | undefined): string {
  * experimental.authInterrupts in next.config.mjs).
  */
 export async function requirePageUser(permission?: Permission): Promise<CurrentUser> {
-  const user = await getCurrentUser();
+  const { user, sso } = await getPageSession();
   if (!user) {
     // The path comes from proxy.ts, which overwrites whatever a client sent in this header.
     const here = safeLocalPath((await headers()).get(PAGE_PATH_HEADER));
+    // A single sign-on session due for its re-check, or ended by it, goes through the provider again.
+    if (sso && !sso.ok && sso.restart !== "login") redirect(startPath(here, sso.restart === "silent" ? "none" : undefined));
     redirect(`/login?next=${encodeURIComponent(here)}`);
   }
   if (permission && !can(user.role, permission)) forbidden();

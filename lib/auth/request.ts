@@ -3,7 +3,7 @@
 // proxy these come from X-Forwarded-* headers, which a client can also write; they are believed only when the
 // operator says a proxy sets them (TRUST_PROXY, read with the other edge settings in lib/config/edge.ts). No
 // `server-only` and no store: proxy.ts uses this too.
-import { originOf, type EdgeSettings } from "@/lib/config/edge";
+import { isLoopbackHostname, originOf, type EdgeSettings } from "@/lib/config/edge";
 
 /** The subset of Headers read here (Headers, and Next's `await headers()`, fit it). */
 export interface HeaderReader {
@@ -56,9 +56,6 @@ function hostnameOf(host: string): string | null {
   return match?.[1]?.toLowerCase() ?? null;
 }
 
-export function isLoopbackHostname(hostname: string): boolean {
-  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
-}
 
 /**
  * Whether Gatehouse serves a request sent to `host`. Loopback names always; demo mode nothing else; a configured

@@ -14,7 +14,8 @@ import { z } from "zod";
 import type { AuthConfig } from "@/lib/config/auth";
 import type { Db } from "@/lib/db";
 
-import { getUserById, type User } from "./users";
+import { sessionUser } from "./user-cache";
+import type { User } from "./users";
 
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "./edge-names";
 
@@ -28,6 +29,8 @@ export interface SessionData {
   issuedAt: number;
   /** Epoch milliseconds; renewed on use, for the idle timeout. */
   lastSeenAt: number;
+  /** Signed in with single sign-on: the sso_sessions row the provider re-checks (lib/auth/oidc/recheck.ts). */
+  ssoSessionId?: string;
 }
 
 const sessionDataSchema = z.object({
@@ -35,6 +38,7 @@ const sessionDataSchema = z.object({
   sessionVersion: z.number().int(),
   issuedAt: z.number().finite(),
   lastSeenAt: z.number().finite(),
+  ssoSessionId: z.string().min(1).optional(),
 });
 
 export interface SessionTimeouts {
@@ -228,7 +232,7 @@ export async function authenticateSession(
 ): Promise<AuthenticatedSession> {
   const session = await readSession(cookies, settings);
   if (!session) return { ok: false, reason: "missing" };
-  const user = await getUserById(db, session.userId);
+  const user = await sessionUser(db, session.userId);
   const check = checkSession(session, user, now, settings);
   if (!check.ok) return check;
   // checkSession returned ok, so the user exists.

@@ -16,6 +16,7 @@ import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/con
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
 import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
+import { forgetUser } from "./user-cache";
 
 /** A user as the rest of the app sees him: everything but the password hash. */
 export interface User {
@@ -30,13 +31,23 @@ export interface User {
   service: boolean;
   createdAt: string;
   updatedAt: string;
+  /** Single sign-on: the provider's issuer and subject (`sub`) he is matched by; null for a password user. */
+  identity: { issuer: string; subject: string } | null;
+  /** An admin pinned his role: single sign-ons no longer take it from the provider's groups. */
+  rolePinned: boolean;
+  /** When he last signed in (password or single sign-on); null before the first time. */
+  lastSignInAt: string | null;
 }
 
-export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin";
+export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin" | "sso_managed" | "identity_taken";
 
 const ACCOUNT_ERROR: unique symbol = Symbol.for("gatehouse.AccountError");
 
-/** A refusal the person can act on (suggested HTTP status: email_taken 409, user_not_found 404, last_admin 409). */
+/**
+ * A refusal the person can act on (suggested HTTP status: email_taken 409, user_not_found 404, last_admin 409,
+ * sso_managed 400 — a password for a user who signs in with single sign-on; identity_taken 409 — a provider identity
+ * another user has).
+ */
 export class AccountError extends Error {
   readonly [ACCOUNT_ERROR] = true;
   override name = "AccountError";
@@ -79,6 +90,9 @@ function toUser(row: UserRow): User {
     service: Number(row.service) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    identity: row.oidc_issuer !== null && row.oidc_subject !== null ? { issuer: row.oidc_issuer, subject: row.oidc_subject } : null,
+    rolePinned: Number(row.role_pinned) === 1,
+    lastSignInAt: row.last_sign_in_at,
   };
 }
 
@@ -138,7 +152,9 @@ export async function getUserByEmail(db: Db, email: string): Promise<User | null
 
 /**
  * Changes a user. Changing the role or the password, or disabling him, ends all his sessions (session_version
- * + 1). Refuses (AccountError "last_admin") to demote or disable the last active admin.
+ * + 1). Refuses (AccountError "last_admin") to demote or disable the last active admin, and (AccountError
+ * "sso_managed") a password for a user who signs in with single sign-on. A role set by hand on such a user is
+ * pinned, unless `role_pinned` says otherwise: the next sign-in would take it from his groups again.
  */
 export async function updateUser(
   db: Db,
@@ -150,6 +166,9 @@ export async function updateUser(
   if (input.password !== undefined) {
     // The new password is checked against the account it is for; an unknown id is refused below.
     const account = await getUserById(db, id);
+    if (account?.identity) {
+      throw new AccountError("sso_managed", `${account.email} signs in with single sign-on, so a password cannot be set for this account`);
+    }
     const problem = account && passwordProblem(input.password, { email: account.email, name: input.name ?? account.name });
     if (problem) throw new z.ZodError([{ code: "custom", path: ["password"], message: problem, input: input.password }]);
   }
@@ -162,6 +181,7 @@ export async function updateUser(
   const mayRemoveAnAdmin = (input.role !== undefined && input.role !== "admin") || input.disabled === true;
   const lockRows = isPostgres(db); // SQLite has no FOR UPDATE; writeTransaction holds its write lock instead
 
+  // Every instance's copy of the user (for session checks) goes once the change is committed, even a refused one.
   return writeTransaction(db, async (trx) => {
     // Lock the active admins first, always in id order, so two concurrent demotions queue instead of both
     // seeing the other admin still active (or deadlocking).
@@ -180,8 +200,10 @@ export async function updateUser(
       );
     }
 
+    const roleChanges = input.role !== undefined && input.role !== current.role;
+    const pinned = input.role_pinned ?? (roleChanges && current.oidc_subject !== null ? true : undefined);
     const endsSessions =
-      (input.role !== undefined && input.role !== current.role) ||
+      roleChanges ||
       (input.disabled === true && Number(current.disabled) === 0) ||
       passwordHash !== undefined;
 
@@ -190,6 +212,7 @@ export async function updateUser(
       .set({
         ...(input.name !== undefined && { name: input.name }),
         ...(input.role !== undefined && { role: input.role }),
+        ...(pinned !== undefined && { role_pinned: pinned ? 1 : 0 }),
         ...(input.disabled !== undefined && { disabled: input.disabled ? 1 : 0 }),
         ...(passwordHash !== undefined && { password_hash: passwordHash }),
         ...(endsSessions && { session_version: sql<number>`session_version + 1` }),
@@ -201,13 +224,137 @@ export async function updateUser(
     // A new password starts with a clean slate: an admin's reset lifts any sign-in throttling of the account.
     if (passwordHash !== undefined) await clearLoginFailures(trx, row.email);
     return toUser(row);
-  });
+  }).finally(() => forgetUser(id));
 }
 
 async function selectActiveAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
   let query = trx.selectFrom("users").select("id").where("role", "=", "admin").where("disabled", "=", 0).orderBy("id");
   if (lockRows) query = query.forUpdate();
   return (await query.execute()).map((r) => r.id);
+}
+
+export async function getUserByIdentity(db: Db, issuer: string, subject: string): Promise<User | null> {
+  const row = await db.selectFrom("users").selectAll().where("oidc_issuer", "=", issuer).where("oidc_subject", "=", subject).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/** Who the provider says signed in: the issuer and subject match him; email and name are his profile there. */
+export interface ProviderProfile {
+  issuer: string;
+  subject: string;
+  email: string;
+  name: string;
+}
+
+/**
+ * Creates the user of a first single sign-on, matched from now on by (issuer, subject). He has no password (an
+ * unmatchable hash: a password sign-in as him costs the usual work and fails). An existing account with his email
+ * is never taken over: AccountError "email_taken". Two first sign-ins at once both get the one user.
+ */
+export async function createSsoUser(db: Db, profile: ProviderProfile, role: Role, now: Date = new Date()): Promise<User> {
+  const at = now.toISOString();
+  try {
+    const row = await db
+      .insertInto("users")
+      .values({
+        id: randomUUID(),
+        email: normalizeEmail(profile.email),
+        name: profile.name,
+        role,
+        password_hash: UNMATCHABLE_HASH,
+        disabled: 0,
+        session_version: 1,
+        created_at: at,
+        updated_at: at,
+        oidc_issuer: profile.issuer,
+        oidc_subject: profile.subject,
+        role_pinned: 0,
+        last_sign_in_at: at,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toUser(row);
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const same = await getUserByIdentity(db, profile.issuer, profile.subject);
+    if (same) return same;
+    throw new AccountError("email_taken", `a user with email ${normalizeEmail(profile.email)} already exists`);
+  }
+}
+
+/**
+ * What a single sign-on (or its re-check) tells about a known user: his email and name at the provider, and his
+ * role from its groups (`role` undefined: pinned, or not to change). No session ends: the provider just vouched
+ * for him. An email another account holds is not taken: the old one stays (`emailKept`).
+ */
+export async function updateFromProvider(
+  db: Db,
+  id: string,
+  patch: { email?: string; name?: string; role?: Role },
+  { now = new Date(), signedIn = false }: { now?: Date; signedIn?: boolean } = {},
+): Promise<{ user: User; emailKept: boolean }> {
+  const at = now.toISOString();
+  const write = (withEmail: boolean) =>
+    db
+      .updateTable("users")
+      .set({
+        ...(withEmail && patch.email !== undefined && { email: normalizeEmail(patch.email) }),
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.role !== undefined && { role: patch.role }),
+        ...(signedIn && { last_sign_in_at: at }),
+        updated_at: at,
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+  let row;
+  let emailKept = false;
+  try {
+    row = await write(true);
+  } catch (error) {
+    if (!isUniqueViolation(error) || patch.email === undefined) throw error;
+    emailKept = true;
+    row = await write(false);
+  }
+  forgetUser(id);
+  if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
+  return { user: toUser(row), emailKept };
+}
+
+/**
+ * Links a password account to the provider's identity, on an operator's word (`npm run users -- link-sso`): from
+ * now on it is matched by (issuer, subject) and signs in only with single sign-on — its password is removed, its
+ * sessions end, and its role comes from the groups at the next sign-in. What resolves a first sign-in refused
+ * because the account's email was taken: Gatehouse never links by email on its own.
+ */
+export async function linkIdentity(db: Db, id: string, identity: { issuer: string; subject: string }, now: Date = new Date()): Promise<User> {
+  try {
+    const row = await db
+      .updateTable("users")
+      .set({
+        oidc_issuer: identity.issuer,
+        oidc_subject: identity.subject,
+        password_hash: UNMATCHABLE_HASH,
+        role_pinned: 0,
+        session_version: sql<number>`session_version + 1`,
+        updated_at: now.toISOString(),
+      })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
+    return toUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AccountError("identity_taken", `another user already signs in as ${identity.subject} at ${identity.issuer}`);
+    throw error;
+  } finally {
+    forgetUser(id);
+  }
+}
+
+/** Notes a password sign-in (the users page shows when each user last signed in). */
+export async function recordSignIn(db: Db, id: string, now: Date = new Date()): Promise<void> {
+  await db.updateTable("users").set({ last_sign_in_at: now.toISOString() }).where("id", "=", id).execute();
 }
 
 /** Ends every session of the user (logout): the session_version his cookies carry no longer matches. */
@@ -221,6 +368,7 @@ export async function revokeSessions(
     .set({ session_version: sql<number>`session_version + 1`, updated_at: (options.now ?? new Date()).toISOString() })
     .where("id", "=", id)
     .executeTakeFirst();
+  forgetUser(id);
   return result.numUpdatedRows > 0n;
 }
 

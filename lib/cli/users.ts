@@ -19,13 +19,17 @@ import {
   createUser,
   isAccountError,
   getUserByEmail,
+  linkIdentity,
   listUsers,
   updateUser,
   type UpdateUserInput,
   type User,
 } from "@/lib/auth/users";
+import { readSignInSettings } from "@/lib/config/oidc";
 import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb, type Db } from "@/lib/db";
+import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
+import { readEnv } from "@/lib/config/env";
 
 const USAGE = `Usage: npm run users -- <command>
 
@@ -36,6 +40,7 @@ Commands:
   disable <email>
   enable <email>
   reset-password <email> [--password <password>]
+  link-sso <email> <subject>
   remove-demo-accounts
 
 Roles: ${ROLES.join(", ")}.
@@ -44,6 +49,9 @@ standard input otherwise — prefer that: a password on the command line stays i
 Passwords need at least 12 characters and must be hard to guess (not a common password or the user's email). Role changes, disabling and password resets end the user's sessions.
 remove-demo-accounts deletes every account with a @demo.test address or the demo password (a configured
 start refuses a store that holds one).
+link-sso makes a password account one that signs in with single sign-on (OIDC_ISSUER) as the provider's
+<subject> (its "sub"; the audit log names it when that person's first sign-in was refused because the email was
+taken): its password is removed, its sessions end, and its role comes from the groups at the next sign-in.
 The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; like npm start, the CLI reads
 .env.local and the other .env files.`;
 
@@ -144,7 +152,16 @@ async function audit(db: Db, action: "user.create" | "user.update" | "user.delet
 async function change(db: Db, out: Output, user: User, patch: UpdateUserInput, done: (u: User) => string) {
   const updated = await updateUser(db, user.id, patch);
   await audit(db, "user.update", updated, Object.keys(patch));
+  await announce(out, updated.id);
   out.out(done(updated));
+}
+
+/** Running instances keep a user's row for their session checks a moment: with Redis, tell them now. */
+async function announce(out: Output, userId: string): Promise<void> {
+  const redisUrl = readEnv(process.env, []).redisUrl;
+  if (redisUrl && !(await announceUserChange(redisUrl, userId))) {
+    out.err(`Redis (REDIS_URL) did not answer: running instances apply this change within ${TTL_MS / 1000} s.`);
+  }
 }
 
 function exactly(positionals: string[], count: number, names: string) {
@@ -178,6 +195,7 @@ async function run(argv: string[], out: Output): Promise<number> {
     disable: [],
     enable: [],
     "reset-password": ["password"],
+    "link-sso": [],
     "remove-demo-accounts": [],
   };
   const allowedOptions = allowed[command];
@@ -218,8 +236,10 @@ async function run(argv: string[], out: Output): Promise<number> {
           return 0;
         }
         const status = (u: User) => (u.disabled ? "disabled" : "active");
-        const rows = users.map((u) => [u.email, u.name, u.role, status(u), u.createdAt.slice(0, 10)]);
-        const header = ["EMAIL", "NAME", "ROLE", "STATUS", "CREATED"];
+        // How each signs in: a password, or single sign-on (with a pinned role, when an admin set it by hand).
+        const signIn = (u: User) => (u.identity ? (u.rolePinned ? "sso, role pinned" : "sso") : "password");
+        const rows = users.map((u) => [u.email, u.name, u.role, status(u), signIn(u), u.createdAt.slice(0, 10)]);
+        const header = ["EMAIL", "NAME", "ROLE", "STATUS", "SIGN-IN", "CREATED"];
         const table = [header, ...rows];
         const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
         for (const row of table) out.out(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd());
@@ -256,6 +276,21 @@ async function run(argv: string[], out: Output): Promise<number> {
           out.out(`Removed ${account.email} (${account.why}).`);
         }
         out.out("Accounts created while a demo ran on this store cannot be told apart from others: review them with: npm run users -- list");
+        return 0;
+      }
+      case "link-sso": {
+        exactly(positionals, 2, "<email> <subject>");
+        const user = await findUser(db, positionals[0]);
+        const subject = positionals[1]!.trim();
+        if (subject === "" || subject.length > 255 || /\p{Cc}/u.test(subject)) throw new Refusal("the subject must be the provider's id for the person (its sub claim), 1-255 characters");
+        const { settings, problems } = readSignInSettings(process.env);
+        if (!settings.oidc || problems.length > 0) throw new Refusal("single sign-on is not set up (OIDC_ISSUER and the other OIDC_ settings, as for the portal)");
+        if (user.identity) throw new Refusal(`${user.email} already signs in with single sign-on (as ${user.identity.subject} at ${user.identity.issuer})`);
+        if (settings.breakGlassEmail === user.email) throw new Refusal(`${user.email} is the break-glass admin (PASSWORD_LOGIN=off): it must keep its password`);
+        const linked = await linkIdentity(db, user.id, { issuer: settings.oidc.issuer, subject });
+        await audit(db, "user.update", linked, ["identity"]);
+        await announce(out, linked.id);
+        out.out(`${linked.email} now signs in with ${settings.oidc.label} as ${subject}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.`);
         return 0;
       }
       case "reset-password": {

@@ -7,6 +7,7 @@ import { loadAuthConfig, sessionSecretEntries } from "./auth";
 import { parseEdgeSettings } from "./edge";
 import { isConfigError, NO_UPSTREAM, readEnv, type ConfigProblem } from "./env";
 import { findLookalikes, type Lookalike } from "./lookalikes";
+import { readSignInSettings } from "./oidc";
 import { demoFlagProblem, modeOf, type Mode } from "./mode";
 import { reviewSafety } from "./safety";
 import { readDatabaseUrl } from "./store";
@@ -62,6 +63,9 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   if (!gateway.reports && !gateway.items && !areaProblems) problems.push({ variable: "", problem: NO_UPSTREAM });
 
   collectAuth(env, false, problems);
+  const signIn = readSignInSettings(env);
+  problems.push(...signIn.problems);
+  warnings.push(...signIn.warnings);
   const store = readDatabaseUrl(env.DATABASE_URL);
   if ("problem" in store) problems.push({ variable: "DATABASE_URL", problem: store.problem });
 

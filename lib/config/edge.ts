@@ -108,3 +108,8 @@ export function parseEdgeSettings(env: Env): { settings: EdgeSettings; problems:
     problems: [],
   };
 }
+
+/** A loopback host name (lower case; "[::1]" with its brackets): always served, and fine over plain http. */
+export function isLoopbackHostname(hostname: string): boolean {
+  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}

@@ -13,7 +13,7 @@ export interface Lookalike {
 }
 
 /** The prefixes of our variable families. A name with one of them that is not ours is a look-alike. */
-const FAMILIES = ["GATEHOUSE_", "REPORTS_", "ITEMS_", "UPSTREAM_", "SESSION_", "ADMIN_", "PURCHASE_", "DEMO_", "DATABASE_"];
+const FAMILIES = ["GATEHOUSE_", "REPORTS_", "ITEMS_", "UPSTREAM_", "SESSION_", "ADMIN_", "PURCHASE_", "DEMO_", "DATABASE_", "OIDC_"];
 
 /** Names in our families that other software sets (a desktop session's manager, say): not look-alikes. */
 const FOREIGN = new Set(["SESSION_MANAGER"]);

@@ -1,6 +1,7 @@
 // What is insecure about a configured deployment, said at start: one warning per missing or weak production
 // setting, and a refusal for the clearly unsafe ones (a secret or a first admin's password anyone could guess).
 // Pure: takes the environment and the parsed settings, returns lines. Demo mode has none of these settings.
+import { isLoopbackHostname } from "./edge";
 import type { ConfigProblem } from "./env";
 
 type Env = Record<string, string | undefined>;
@@ -70,8 +71,7 @@ export function estimatedBits(value: string): number {
 }
 
 function isLoopbackOrigin(origin: string): boolean {
-  const host = new URL(origin).hostname;
-  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  return isLoopbackHostname(new URL(origin).hostname);
 }
 
 const GENERATE = "generate one with: openssl rand -base64 32";

@@ -40,16 +40,36 @@ export const VARIABLES = {
   ADMIN_EMAIL: {},
   ADMIN_PASSWORD: { secret: true },
   PURCHASE_CODE_HASH_KEY: { secret: true },
+  // Single sign-on (OpenID Connect) and password sign-in (lib/config/oidc.ts)
+  OIDC_ISSUER: {},
+  OIDC_CLIENT_ID: {},
+  OIDC_CLIENT_SECRET: { secret: true },
+  OIDC_SCOPES: {},
+  OIDC_ROLE_CLAIM: {},
+  OIDC_ROLE_MAP: {},
+  OIDC_DEFAULT_ROLE: {},
+  OIDC_LABEL: {},
+  OIDC_RECHECK_MINUTES: {},
+  PASSWORD_LOGIN: {},
+  BREAK_GLASS_EMAIL: {},
   // The request edge
   PUBLIC_ORIGIN: {},
   ALLOWED_HOSTS: {},
   TRUST_PROXY: {},
+  // Several instances
+  REDIS_URL: { secret: true },
+  INSTANCE_ID: { demo: true },
   // Monitoring
   METRICS_TOKEN: { secret: true, demo: true },
   // Purchase checks
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
   PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
+  PURCHASE_CODE_FORMAT: { demo: true },
+  // Reports over time
+  REPORT_HISTORY_RETENTION_DAYS: { demo: true },
+  REPORTS_API_CALLS_PER_MINUTE: { demo: true },
+  REPORT_SCHEDULE_MAX_SHARE: { demo: true },
   // Integration access
   TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
   WEBHOOK_ALLOW_PRIVATE: { demo: true },

@@ -116,11 +116,13 @@ export const updateUserInput = z
       role: roleSchema.optional(),
       disabled: z.boolean({ error: "disabled must be true or false" }).optional(),
       password: passwordSchema.optional(),
+      /** Single sign-on users: true keeps the role an admin set; false lets sign-ins take it from the groups again. */
+      role_pinned: z.boolean({ error: "role_pinned must be true or false" }).optional(),
     },
-    onlyFields(["name", "role", "disabled", "password"]),
+    onlyFields(["name", "role", "disabled", "password", "role_pinned"]),
   )
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
-    message: "nothing to change: give at least one of name, role, disabled, password",
+    message: "nothing to change: give at least one of name, role, disabled, password, role_pinned",
     when: (payload) => payload.issues.length === 0,
   });
 
@@ -136,6 +138,14 @@ export const LoginBodySchema = z.strictObject({
     .max(1024, "password is too long"),
 });
 export type LoginBody = z.output<typeof LoginBodySchema>;
+
+/** GET /api/auth/oidc/start: where to go after signing in, and "login" to choose another account at the provider. */
+export const SsoStartQuerySchema = z.strictObject({
+  next: z.string().max(2048, "next must be at most 2048 characters").optional().describe("A path of this site to open after signing in"),
+  prompt: z
+    .enum(["none", "login"], { error: 'prompt must be "none" (a silent re-check) or "login" (sign in anew, e.g. as another account)' })
+    .optional(),
+});
 
 export const SessionUserSchema = z.object({
   id: z.uuid(),
@@ -164,6 +174,12 @@ export const UserSchema = z
     service: z.boolean().describe("A service account: never signs in, acts through API tokens only"),
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
+    identity: z
+      .object({ issuer: z.string(), subject: z.string() })
+      .nullable()
+      .describe("Single sign-on: the provider (issuer) and the user's id there (sub), by which he is matched; null for a password user"),
+    role_pinned: z.boolean().describe("Single sign-on users: the role was set by an admin and is not taken from the provider's groups"),
+    last_sign_in_at: isoTimestamp.nullable().describe("When he last signed in; null before his first sign-in"),
   })
   .describe("A portal user. The password hash is never returned.");
 export type UserOutput = z.infer<typeof UserSchema>;

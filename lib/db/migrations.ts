@@ -166,10 +166,187 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("audit_log").dropColumn("repeat_count").execute();
       },
     },
+    // Single sign-on (issue 21): users created at their first OpenID Connect sign-in are matched by the provider's
+    // (issuer, sub), never by email; a role an admin pinned is not recomputed from the provider's groups. Each SSO
+    // session keeps its refresh token and ID token server-side, sealed, for the re-check and the provider's logout.
+    "2026-12-10-001-single-sign-on": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("users").addColumn("oidc_issuer", "text").execute();
+        await db.schema.alterTable("users").addColumn("oidc_subject", "text").execute();
+        await db.schema.alterTable("users").addColumn("role_pinned", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.alterTable("users").addColumn("last_sign_in_at", "text").execute();
+        // NULLs are distinct in a unique index (both databases): password users have no identity.
+        await db.schema.createIndex("users_oidc_identity").on("users").columns(["oidc_issuer", "oidc_subject"]).unique().execute();
+
+        await db.schema
+          .createTable("sso_sessions")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("issuer", "text", (c) => c.notNull())
+          .addColumn("subject", "text", (c) => c.notNull())
+          .addColumn("refresh_token_sealed", "text")
+          .addColumn("id_token_sealed", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("checked_at", "text", (c) => c.notNull())
+          .addColumn("check_lease_until", "text")
+          .addColumn("expires_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("sso_sessions_user").on("sso_sessions").column("user_id").execute();
+        await db.schema.createIndex("sso_sessions_expires").on("sso_sessions").column("expires_at").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("sso_sessions").execute();
+        await db.schema.dropIndex("users_oidc_identity").execute();
+        await db.schema.alterTable("users").dropColumn("last_sign_in_at").execute();
+        await db.schema.alterTable("users").dropColumn("role_pinned").execute();
+        await db.schema.alterTable("users").dropColumn("oidc_subject").execute();
+        await db.schema.alterTable("users").dropColumn("oidc_issuer").execute();
+      },
+    },
+    // Re-checking a bulk job's failed rows (issue 17): which failures may pass on a retry (network, timeout, 429,
+    // 5xx — not a refused key), and each re-check's codes, charged against the hourly allowance like a new batch.
+    // Failed rows of jobs made before this migration say 0: they are not offered for a re-check. Dated after main's
+    // 2026-12-10 single-sign-on migration, so a store that applied that one accepts this one.
+    "2026-12-11-001-bulk-recheck": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("retryable", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .createTable("bulk_rechecks")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("job_id", "text", (c) => c.notNull())
+          .addColumn("user_id", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("codes", "integer", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("bulk_rechecks_user_created").on("bulk_rechecks").columns(["user_id", "created_at"]).execute();
+        // The per-item view of /purchases (last 30 days): every column it reads, so the range is read from the index alone.
+        await db.schema
+          .createIndex("purchase_checks_at_item")
+          .on("purchase_checks")
+          .columns(["checked_at", "item_id", "outcome", "supported_until", "code_hash"])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex("purchase_checks_at_item").execute();
+        await db.schema.dropTable("bulk_rechecks").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("retryable").execute();
+      },
+    },
+    // Reports over time (issue 22): every result Gatehouse sees, each report's newest one, schedules and their runs,
+    // alert rules and alerts, and the page passwords Gatehouse set. The indexes serve the trends (day, result),
+    // a project's trend and compare (project, day), a report's timeline (report_id, generated_at: also the key
+    // that makes a result recorded once) and the pruning (day). Dated after the 2026-12-10 single sign-on
+    // and 2026-12-11 bulk re-check migrations, so that it sorts after every migration a deployed store may have
+    // applied (Kysely refuses one that sorts before an applied one).
+    "2026-12-12-001-report-history": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("report_results")
+          .addColumn("id", logIdType, logId)
+          .addColumn("report_id", "integer", (c) => c.notNull())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("project", "text")
+          .addColumn("result", "text", (c) => c.notNull())
+          .addColumn("generated_at", "text", (c) => c.notNull())
+          .addColumn("day", "text", (c) => c.notNull())
+          .addColumn("seen_at", "text", (c) => c.notNull())
+          .addColumn("source", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("report_results_report_generated").on("report_results").columns(["report_id", "generated_at"]).unique().execute();
+        await db.schema.createIndex("report_results_day").on("report_results").columns(["day", "result", "report_id", "generated_at"]).execute();
+        await db.schema.createIndex("report_results_project_day").on("report_results").columns(["project", "day", "result", "report_id", "generated_at"]).execute();
+
+        await db.schema
+          .createTable("report_latest")
+          .addColumn("report_id", "integer", (c) => c.primaryKey())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("project", "text")
+          .addColumn("result", "text", (c) => c.notNull())
+          .addColumn("generated_at", "text", (c) => c.notNull())
+          .addColumn("history_id", "integer", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("report_latest_project").on("report_latest").columns(["project", "result"]).execute();
+
+        await db.schema
+          .createTable("report_schedules")
+          .addColumn("project", "text", (c) => c.primaryKey())
+          .addColumn("enabled", "integer", (c) => c.notNull())
+          .addColumn("frequency", "text", (c) => c.notNull())
+          .addColumn("weekday", "integer")
+          .addColumn("time", "text", (c) => c.notNull())
+          .addColumn("time_zone", "text", (c) => c.notNull())
+          .addColumn("next_run_at", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+        await db.schema.createIndex("report_schedules_next").on("report_schedules").columns(["enabled", "next_run_at"]).execute();
+
+        await db.schema
+          .createTable("report_schedule_runs")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("project", "text", (c) => c.notNull())
+          .addColumn("trigger", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("due_at", "text", (c) => c.notNull())
+          .addColumn("started_at", "text", (c) => c.notNull())
+          .addColumn("finished_at", "text")
+          .addColumn("total", "integer")
+          .addColumn("done", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("failed", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("cursor", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("outcome", "text")
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until", "text")
+          .execute();
+        // One run per due time of a project: two instances that find the same schedule due create it once.
+        await db.schema.createIndex("report_schedule_runs_due").on("report_schedule_runs").columns(["project", "trigger", "due_at"]).unique().execute();
+        await db.schema.createIndex("report_schedule_runs_project").on("report_schedule_runs").columns(["project", "started_at"]).execute();
+        await db.schema.createIndex("report_schedule_runs_status").on("report_schedule_runs").columns(["status", "lease_until"]).execute();
+
+        await db.schema
+          .createTable("report_alert_rules")
+          .addColumn("project", "text", (c) => c.primaryKey())
+          .addColumn("rule", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+
+        await db.schema
+          .createTable("report_alerts")
+          .addColumn("id", logIdType, logId)
+          .addColumn("history_id", "integer", (c) => c.notNull().unique())
+          .addColumn("report_id", "integer", (c) => c.notNull())
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("project", "text")
+          .addColumn("from_result", "text", (c) => c.notNull())
+          .addColumn("to_result", "text", (c) => c.notNull())
+          .addColumn("generated_at", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("acknowledged_at", "text")
+          .addColumn("acknowledged_by", "text")
+          .execute();
+        await db.schema.createIndex("report_alerts_unread").on("report_alerts").columns(["acknowledged_at", "id"]).execute();
+        await db.schema.createIndex("report_alerts_project").on("report_alerts").columns(["project", "id"]).execute();
+
+        await db.schema
+          .createTable("report_share_passwords")
+          .addColumn("report_id", "integer", (c) => c.primaryKey())
+          .addColumn("sealed", "text", (c) => c.notNull())
+          .addColumn("set_at", "text", (c) => c.notNull())
+          .addColumn("set_by", "text")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        for (const table of ["report_share_passwords", "report_alerts", "report_alert_rules", "report_schedule_runs", "report_schedules", "report_latest", "report_results"]) {
+          await db.schema.dropTable(table).execute();
+        }
+      },
+    },
     // Integration access (issue 19): service accounts, API tokens (kept as a SHA-256 of the secret), and webhook
     // endpoints with their deliveries (one per endpoint and event, held by lease like bulk jobs) and each attempt.
     // Named to sort after issue 21's single sign-on (2026-12-10), which stores on main may have applied already.
-    "2026-12-11-001-tokens-webhooks": {
+    "2026-12-13-001-tokens-webhooks": {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable("users").addColumn("service", "integer", (c) => c.notNull().defaultTo(0)).execute();
 

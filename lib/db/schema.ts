@@ -22,6 +22,26 @@ export interface UsersTable {
   service: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
+  /** Single sign-on: the provider's issuer and `sub`, by which the user is matched; null for password users. */
+  oidc_issuer: ColumnType<string | null, string | null | undefined, string | null>;
+  oidc_subject: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 0 | 1: an admin pinned the role, so sign-ins no longer take it from the provider's groups. */
+  role_pinned: ColumnType<number, number | undefined, number>;
+  last_sign_in_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One single sign-on session (its id rides in the session cookie): what the re-check and the provider's logout need. */
+export interface SsoSessionsTable {
+  id: string; // UUID
+  user_id: string;
+  issuer: string;
+  subject: string;
+  refresh_token_sealed: string | null; // AES-256-GCM, key derived from SESSION_SECRET (lib/auth/oidc/sessions.ts)
+  id_token_sealed: string | null; // for id_token_hint at the provider's logout
+  created_at: string;
+  checked_at: string; // the last time the provider confirmed the user (sign-in or re-check)
+  check_lease_until: string | null; // a re-check in progress (one process at a time), or a failed one's back-off
+  expires_at: string; // the session's absolute end: the row may go after it
 }
 
 export interface AuditLogTable {
@@ -101,6 +121,16 @@ export interface BulkJobCodesTable {
   supported_until: string | null;
   checked_at: string | null;
   attempts: Generated<number>;
+  retryable: Generated<number>; // 0 | 1: a failed check that may pass when tried again (network, timeout, 429, 5xx)
+}
+
+/** Each re-check of a job's failed rows: its codes count against the hourly allowance like a batch's. */
+export interface BulkRechecksTable {
+  id: string;
+  job_id: string;
+  user_id: string;
+  created_at: string;
+  codes: number;
 }
 
 /** Which password hashes were already checked against the demo password (lib/auth/demo-accounts.ts). */
@@ -108,6 +138,91 @@ export interface PasswordScreeningTable {
   user_id: string;
   password_hash: string; // the hash checked; a new hash (password changed or rehashed) is checked again
   screened_at: string;
+}
+
+/** One result of one report, once per distinct generated_at (lib/reports/history.ts). */
+export interface ReportResultsTable {
+  id: Generated<number>;
+  report_id: number;
+  url: string;
+  project: string | null;
+  result: string; // good | decent | bad
+  generated_at: string;
+  day: string; // YYYY-MM-DD of generated_at in UTC: what the trends group by
+  seen_at: string; // when Gatehouse first saw it
+  source: string; // list | show | create | regenerate | update | schedule
+}
+
+/** Each report's newest result as Gatehouse knows it (kept with the history): what a project's mix counts. */
+export interface ReportLatestTable {
+  report_id: number;
+  url: string;
+  project: string | null;
+  result: string;
+  generated_at: string;
+  history_id: number;
+}
+
+/** A project's scheduled regeneration. */
+export interface ReportSchedulesTable {
+  project: string;
+  enabled: number; // 0 | 1
+  frequency: string; // daily | weekly
+  weekday: number | null; // 1 Monday … 7 Sunday, weekly only
+  time: string; // HH:MM local
+  time_zone: string; // IANA
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** One run of a schedule (or a "run now"), held by lease by the process that runs it. */
+export interface ReportScheduleRunsTable {
+  id: string; // UUID
+  project: string;
+  trigger: string; // schedule | manual
+  status: string; // running | done | partial | skipped | failed
+  due_at: string;
+  started_at: string;
+  finished_at: string | null;
+  total: number | null;
+  done: number;
+  failed: number;
+  cursor: number; // the last report id handled: a run taken over resumes after it
+  outcome: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+export interface ReportAlertRulesTable {
+  project: string;
+  rule: string; // any | to_bad | off
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** A drop of a report's result: one per history row that dropped. */
+export interface ReportAlertsTable {
+  id: Generated<number>;
+  history_id: number; // unique: the row that dropped
+  report_id: number;
+  url: string;
+  project: string | null;
+  from_result: string;
+  to_result: string;
+  generated_at: string;
+  created_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+}
+
+/** The page password Gatehouse set on a report, sealed (lib/reports/share-password.ts), so an editor can reveal it. */
+export interface ReportSharePasswordsTable {
+  report_id: number;
+  sealed: string;
+  set_at: string;
+  set_by: string | null;
 }
 
 /** An API token. The secret itself is never stored: only its SHA-256 (lib/tokens/secret.ts says why that is enough). */
@@ -180,7 +295,16 @@ export interface Database {
   purchase_checks: PurchaseChecksTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
+  bulk_rechecks: BulkRechecksTable;
   password_screening: PasswordScreeningTable;
+  sso_sessions: SsoSessionsTable;
+  report_results: ReportResultsTable;
+  report_latest: ReportLatestTable;
+  report_schedules: ReportSchedulesTable;
+  report_schedule_runs: ReportScheduleRunsTable;
+  report_alert_rules: ReportAlertRulesTable;
+  report_alerts: ReportAlertsTable;
+  report_share_passwords: ReportSharePasswordsTable;
   api_tokens: ApiTokensTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -191,6 +315,7 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type UserRowUpdate = Updateable<UsersTable>;
 export type AuditRow = Selectable<AuditLogTable>;
+export type SsoSessionRow = Selectable<SsoSessionsTable>;
 
 export type PurchaseCheckRow = Selectable<PurchaseChecksTable>;
 export type BulkJobRow = Selectable<BulkJobsTable>;

@@ -10,6 +10,8 @@ const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) =>
   { path: "/reports/new", heading: "New report" },
   { path: "/reports/1", heading: "Report #1" },
   { path: "/projects", heading: "Projects" },
+  { path: "/projects/acme-tools.io/overview", heading: "acme-tools.io" },
+  { path: "/alerts?status=all", heading: "Alerts" },
   { path: "/items", heading: "Items" },
   { path: "/items/100005", heading: "Acoustic Happy Ukulele" },
   { path: "/items/100002", heading: "Clean Corporate Slideshow" },

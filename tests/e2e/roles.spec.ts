@@ -49,6 +49,14 @@ test.describe("support", () => {
     const response = await page.goto("/reports");
     expect(response?.status()).toBe(403);
   });
+
+  test("sees who the seller is on the account page, not his balance", async ({ page }) => {
+    await page.goto("/account");
+    const details = page.getByRole("region", { name: "Account details" });
+    await expect(details.getByText("Username", { exact: true })).toBeVisible();
+    await expect(details.getByText("Balance", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("main")).not.toContainText("$");
+  });
 });
 
 test.describe("admin", () => {

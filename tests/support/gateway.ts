@@ -5,6 +5,7 @@
 // Every gateway gets accounts unless the test's environment says otherwise: a session secret, a first admin
 // (TEST_ADMIN) and its own temporary SQLite store. The API needs a session: `await gateway.signIn("viewer")`
 // returns a client whose requests carry that user's cookie and, on POST/PUT/PATCH/DELETE, `X-CSRF: 1`.
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -39,6 +40,8 @@ export interface GatewayProcess {
   env: Record<string, string>;
   /** Its accounts store (a temporary SQLite file unless the test gave DATABASE_URL). */
   databaseUrl: string;
+  /** The server process itself (to send it a signal, e.g. SIGKILL for a crash). */
+  child: ChildProcess;
   /**
    * Signs in and returns a client for that session. A role other than admin gets a user of its own
    * (`<role>@gatehouse.test`, created through the admin API the first time); the admin is TEST_ADMIN. Each call
@@ -144,12 +147,16 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Starts `next start` and resolves once /api/health answers. */
-export async function startGateway(testEnv: Record<string, string | undefined>): Promise<GatewayProcess> {
+/**
+ * Starts `next start` and resolves once /api/health answers. `port`: a port chosen beforehand (an identity
+ * provider must know the portal's redirect URI before the portal starts); default a free one.
+ */
+export async function startGateway(testEnv: Record<string, string | undefined>, { port: chosenPort }: { port?: number } = {}): Promise<GatewayProcess> {
   assertBuilt();
   const { env, tempDir } = await withAccounts(testEnv);
-  const url = `http://127.0.0.1:${await freePort()}`;
-  const server: Spawned = nextStart(ROOT, Number(new URL(url).port), env);
+  const port = chosenPort ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const server: Spawned = nextStart(ROOT, port, env);
   const recorded: RecordedResponse[] = [];
 
   const stop = async () => {
@@ -246,6 +253,7 @@ export async function startGateway(testEnv: Record<string, string | undefined>):
     url,
     env,
     databaseUrl: env.DATABASE_URL ?? "",
+    child: server.child,
     request,
     async signIn(who) {
       return signInWith(typeof who === "string" ? await credentialsFor(who) : who);

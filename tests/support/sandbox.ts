@@ -14,6 +14,8 @@ export interface TestSandbox extends Sandbox {
   requests(): Promise<LoggedRequest[]>;
   clearRequests(): Promise<void>;
   reset(): Promise<void>; // reseed data, clear faults and log
+  /** POST /__sandbox/reports/{id}/result: the report's next regeneration (or, with when "now", the report at once) gets this result. */
+  setResult(id: number, spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" }): Promise<void>;
 }
 
 export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
@@ -50,6 +52,9 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
     },
     async reset() {
       await control("POST", "/reset");
+    },
+    async setResult(id, spec) {
+      await control("POST", `/reports/${id}/result`, spec);
     },
     async close() {
       await sandbox.close();

@@ -38,6 +38,7 @@ function seeOtherResponse(location: string): NextResponse {
 export function toResponse(reply: Reply): NextResponse {
   if (reply.status === 204) return new NextResponse(null, { status: 204, headers: reply.headers });
   if (reply.status === 303) return seeOtherResponse(reply.location);
+  if (reply.status === 302) return new NextResponse(null, { status: 302, headers: { Location: reply.url } });
   if ("download" in reply) {
     const { body, contentType, fileName } = reply.download;
     return new NextResponse(body, {

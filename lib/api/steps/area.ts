@@ -1,6 +1,7 @@
 // The operation's upstream area: its client, or 503 area_not_configured when this Gatehouse does not have it.
 import "server-only";
 
+import { getReportsClient } from "@/lib/reports/service";
 import { getUpstreams } from "@/lib/upstream";
 
 import { areaNotConfigured } from "../errors";
@@ -9,7 +10,8 @@ import type { ApiRequest } from "./request";
 export async function area(state: ApiRequest): Promise<void> {
   const { area: name } = state.spec;
   if (!name) return;
-  const client = (await getUpstreams())[name];
+  // Area A's client records every result its answers carry (lib/reports/recorder.ts).
+  const client = name === "reports" ? await getReportsClient() : (await getUpstreams())[name];
   if (!client) throw areaNotConfigured(name);
   state.client = client;
 }

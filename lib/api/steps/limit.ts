@@ -1,5 +1,6 @@
 // The rate limits, after the permission: an API token's requests per minute, and the operation's own (purchase
-// checks per user and per client address). Per process until a shared limiter takes this step's place.
+// checks per user and per client address); each counted once across every instance when Redis is configured
+// (lib/auth/rate-limit.ts).
 import "server-only";
 
 import { checkPurchaseRateLimit, checkTokenRateLimit } from "@/lib/auth/rate-limit";
@@ -13,7 +14,7 @@ export async function limit(state: ApiRequest): Promise<void> {
     // Every request with a token counts against the token's own limit, whatever else limits the operation.
     const { accounts } = await accountsOf(state);
     const perMinute = accounts.config.tokenRateLimitPerMinute;
-    const decision = checkTokenRateLimit(perMinute, state.token.id);
+    const decision = await checkTokenRateLimit(perMinute, state.token.id);
     if (!decision.allowed) {
       throw rateLimited(`Too many requests with this API token: the limit is ${perMinute} a minute. Try again in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
     }
@@ -21,7 +22,7 @@ export async function limit(state: ApiRequest): Promise<void> {
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
   const { accounts } = await accountsOf(state);
   const rules = accounts.config.purchaseRateLimits;
-  const decision = checkPurchaseRateLimit(rules, {
+  const decision = await checkPurchaseRateLimit(rules, {
     userId: state.user.id,
     address: clientAddress(state.request.headers, accounts.config.edge),
   });

@@ -54,6 +54,8 @@ export interface ApiRequest {
   session: SessionData | null;
   /** The API token the request came with (Authorization: Bearer gth_…), once the bearer step has checked it. */
   token: ApiToken | null;
+  /** Why a session that was there opens nothing any more (a single sign-on re-check ended it): the 401's sentence. */
+  endedBecause?: string;
   /** The operation's upstream client, when it has an area. */
   client?: ReportsClient | ItemsClient;
   params?: unknown;

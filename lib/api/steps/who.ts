@@ -4,6 +4,7 @@ import "server-only";
 
 import { sessionNeedsRenewal } from "@/lib/auth/access";
 import { csrfRefusal } from "@/lib/auth/csrf";
+import { checkSsoSession } from "@/lib/auth/oidc/recheck";
 import { can } from "@/lib/auth/permissions";
 import { clientAddress } from "@/lib/auth/request";
 import { authenticateSession, clearSession, touchSession, writeSession } from "@/lib/auth/session";
@@ -96,7 +97,19 @@ export async function session(state: ApiRequest): Promise<void> {
   const { accounts, settings } = await accountsOf(state);
   const result = await authenticateSession(accounts.db, state.jar, settings);
   if (result.ok) {
-    state.user = result.user;
+    // A single sign-on session is also re-checked with its provider when due (lib/auth/oidc/recheck.ts) — except by
+    // public operations that only look at a session (sign-out must end one whatever its provider says).
+    if (spec.permission !== "public") {
+      const sso = await checkSsoSession({ db: accounts.db, config: accounts.config, user: result.user, session: result.session, page: false, requestId: state.requestId });
+      if (!sso.ok) {
+        if (sso.clearCookie) clearSession(state.jar, settings);
+        state.endedBecause = sso.message;
+        return;
+      }
+      state.user = sso.user;
+    } else {
+      state.user = result.user;
+    }
     state.session = result.session;
     if (sessionNeedsRenewal(result.session)) {
       state.session = touchSession(result.session);
@@ -116,7 +129,7 @@ export async function session(state: ApiRequest): Promise<void> {
 export async function permission(state: ApiRequest): Promise<void> {
   const { permission: needed, sessionOnly } = state.spec;
   if (needed === "public") return;
-  if (!state.user) throw unauthenticated();
+  if (!state.user) throw state.endedBecause ? new ApiError("unauthenticated", state.endedBecause) : unauthenticated();
   if (needed !== "signed_in" && !can(state.user.role, needed)) throw forbidden(needed);
   if (state.token && (sessionOnly || (needed !== "signed_in" && !state.token.scopes.includes(needed)))) {
     throw insufficientScope(needed, sessionOnly === true);

@@ -7,6 +7,7 @@ import { userOutput } from "@/lib/api/accounts";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { listUsers } from "@/lib/auth/users";
+import { getSignInSettings } from "@/lib/config/oidc";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { UsersView } from "./users-view";
@@ -17,14 +18,19 @@ export default async function UsersPage() {
   const me = await requirePageUser("users:manage");
   const { db } = await getAccounts();
   const users = (await listUsers(db)).map(userOutput);
+  const { oidc } = getSignInSettings();
   return (
     <>
       <PageHeader
         title="Users"
-        description="Who may sign in to Gatehouse, and with which role. A change of role or password, or disabling, signs the user out at once."
+        description={
+          oidc
+            ? `Who may sign in to Gatehouse, and with which role. People who sign in with ${oidc.label} are added at their first sign-in, with the role their groups give; add here only accounts that sign in with a password. A change of role or password, or disabling, signs the user out at once.`
+            : "Who may sign in to Gatehouse, and with which role. A change of role or password, or disabling, signs the user out at once."
+        }
       />
       <FreshSwrCache>
-        <UsersView initialUsers={users} currentUserId={me.id} />
+        <UsersView initialUsers={users} currentUserId={me.id} provider={oidc ? { issuer: oidc.issuer, label: oidc.label } : null} />
       </FreshSwrCache>
     </>
   );

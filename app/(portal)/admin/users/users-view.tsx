@@ -1,6 +1,8 @@
 "use client";
 // The users table with "Add user" and "Edit" dialogs. Every change goes to the admin API; the table is
-// reloaded from it afterwards, and a toast says what was done only once the API said so.
+// reloaded from it afterwards, and a toast says what was done only once the API said so. Users who sign in with
+// single sign-on show their provider and last sign-in; their role comes from the provider's groups unless an
+// admin pins it here, and they have no password to set.
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
@@ -26,8 +28,25 @@ import styles from "../../lists.module.css";
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, hard to guess (a phrase of unrelated words works well), not the email.`;
 
-type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled", string>>;
-const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access" };
+type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled" | "role_pinned", string>>;
+const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access", role_pinned: "Role source" };
+
+/** The identity provider the portal is configured with (its issuer names its users). */
+export interface ProviderInfo {
+  issuer: string;
+  label: string;
+}
+
+/** How a user signs in, for people: the provider's label (or host, for another issuer), or "Password". */
+function signInMethod(user: UserOutput, provider: ProviderInfo | null): string {
+  if (!user.identity) return "Password";
+  if (provider && user.identity.issuer === provider.issuer) return provider.label;
+  try {
+    return new URL(user.identity.issuer).host;
+  } catch {
+    return user.identity.issuer;
+  }
+}
 
 interface Failure {
   message: string;
@@ -43,7 +62,7 @@ function splitError(error: unknown): { fields: Fields; failure: Failure | null }
   return { fields, failure: hasFields ? null : { message: error.message, requestId: error.requestId } };
 }
 
-export function UsersView({ initialUsers, currentUserId }: { initialUsers: UserOutput[]; currentUserId: string }) {
+export function UsersView({ initialUsers, currentUserId, provider = null }: { initialUsers: UserOutput[]; currentUserId: string; provider?: ProviderInfo | null }) {
   const { data, error, isValidating, mutate } = useSWR<{ data: UserOutput[] }, ApiRequestError>("/api/admin/users", {
     fallbackData: { data: initialUsers },
   });
@@ -53,7 +72,17 @@ export function UsersView({ initialUsers, currentUserId }: { initialUsers: UserO
   const columns: Column<UserOutput>[] = [
     { id: "name", header: "Name", rowHeader: true, wrap: "wrap", cell: (user) => (user.id === currentUserId ? `${user.name} (you)` : user.name) },
     { id: "email", header: "Email", wrap: "wrap", cell: (user) => user.email },
-    { id: "role", header: "Role", wrap: "nowrap", cell: (user) => <RoleBadge role={user.role} /> },
+    {
+      id: "role",
+      header: "Role",
+      wrap: "nowrap",
+      cell: (user) => (
+        <>
+          <RoleBadge role={user.role} />
+          {user.identity && user.role_pinned ? <span className={styles.muted}> pinned</span> : null}
+        </>
+      ),
+    },
     {
       id: "status",
       header: "Access",
@@ -68,6 +97,18 @@ export function UsersView({ initialUsers, currentUserId }: { initialUsers: UserO
             Active
           </Badge>
         ),
+    },
+    {
+      id: "sign-in",
+      header: "Sign-in",
+      wrap: "wrap",
+      cell: (user) => (
+        <>
+          {signInMethod(user, provider)}
+          <br />
+          <span className={styles.muted}>{user.last_sign_in_at ? <>signed in <LocalTime iso={user.last_sign_in_at} /></> : "not signed in yet"}</span>
+        </>
+      ),
     },
     { id: "created", header: "Added", wrap: "nowrap", cell: (user) => <LocalTime iso={user.created_at} display="date" /> },
     {
@@ -99,7 +140,7 @@ export function UsersView({ initialUsers, currentUserId }: { initialUsers: UserO
         error={error ? { title: "The users could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
       />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} onAdded={() => void mutate()} />
-      <EditUserDialog user={editing} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
+      <EditUserDialog user={editing} provider={provider} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
     </section>
   );
 }
@@ -200,9 +241,16 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
   );
 }
 
-function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; onClose: () => void; onSaved: () => void }) {
+function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput | null; provider: ProviderInfo | null; onClose: () => void; onSaved: () => void }) {
   const toast = useToast();
-  const { fields, setFields, failure, setFailure, busy, setBusy, close, send } = useDialogForm(onClose);
+  // For a single sign-on user: whether the role is pinned; choosing another role pins it (else the next sign-in
+  // would take it from the groups again), and the admin may still unpin it.
+  const [pinned, setPinned] = useState<boolean | null>(null);
+  const rolePinned = pinned ?? user?.role_pinned ?? false;
+  const { fields, setFields, failure, setFailure, busy, setBusy, close, send } = useDialogForm(() => {
+    setPinned(null);
+    onClose();
+  });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -218,6 +266,7 @@ function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; o
     if (role !== user.role) body.role = role;
     if (disabled !== user.disabled) body.disabled = disabled;
     if (password !== "") body.password = password;
+    if (user.identity && rolePinned !== user.role_pinned) body.role_pinned = rolePinned;
     const found: Fields = {
       name: name ? undefined : "Enter a name.",
       password: password === "" || password.length >= PASSWORD_MIN_LENGTH ? undefined : `A new password needs at least ${PASSWORD_MIN_LENGTH} characters.`,
@@ -242,9 +291,41 @@ function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; o
         <form key={user.id} noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label={`Edit ${user.name}`}>
           <ErrorSummary errors={presentErrors(fields)} labels={LABELS} ids={{ name: "field-edit-name", password: "field-edit-password" }} />
           <FormErrorBanner title="Nothing was saved" message={failure?.message} requestId={failure?.requestId} />
-          <p>{user.email}</p>
+          <p>
+            {user.email}
+            {user.identity ? (
+              <>
+                <br />
+                Signs in with {signInMethod(user, provider)} (its id for this person: <code>{user.identity.subject}</code>)
+              </>
+            ) : null}
+          </p>
           <TextField id="field-edit-name" name="name" label={LABELS.name} defaultValue={user.name} required error={fields.name} />
-          <SelectField id="field-edit-role" name="role" label={LABELS.role} options={ROLE_OPTIONS} defaultValue={user.role} error={fields.role} />
+          <SelectField
+            id="field-edit-role"
+            name="role"
+            label={LABELS.role}
+            options={ROLE_OPTIONS}
+            defaultValue={user.role}
+            error={fields.role}
+            onChange={(event) => {
+              if (user.identity && event.currentTarget.value !== user.role) setPinned(true);
+            }}
+          />
+          {user.identity ? (
+            <RadioGroup
+              id="field-edit-role-source"
+              name="role_source"
+              label={LABELS.role_pinned}
+              value={rolePinned ? "pinned" : "groups"}
+              onChange={(value) => setPinned(value === "pinned")}
+              options={[
+                { value: "groups", label: `From the ${signInMethod(user, provider)} groups, at every sign-in` },
+                { value: "pinned", label: "Pinned: kept as set here" },
+              ]}
+              error={fields.role_pinned}
+            />
+          ) : null}
           <RadioGroup
             id="field-edit-access"
             name="access"
@@ -257,15 +338,17 @@ function EditUserDialog({ user, onClose, onSaved }: { user: UserOutput | null; o
             ]}
             error={fields.disabled}
           />
-          <TextField
-            id="field-edit-password"
-            name="password"
-            label="New password"
-            type="password"
-            autoComplete="new-password"
-            hint={`Leave it empty to keep the current one. ${PASSWORD_HINT}`}
-            error={fields.password}
-          />
+          {user.identity ? null : (
+            <TextField
+              id="field-edit-password"
+              name="password"
+              label="New password"
+              type="password"
+              autoComplete="new-password"
+              hint={`Leave it empty to keep the current one. ${PASSWORD_HINT}`}
+              error={fields.password}
+            />
+          )}
           <div className={formStyles.buttons}>
             <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
               Save changes

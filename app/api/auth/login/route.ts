@@ -5,6 +5,8 @@ import { defineRoute, ok, seeOther } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { newSession, writeSession } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
+import { recordSignIn } from "@/lib/auth/users";
+import { getSignInSettings } from "@/lib/config/oidc";
 
 // One answer for an unknown email, a wrong password and a disabled account, so the answer reveals nothing.
 const INVALID_CREDENTIALS = "The email or the password is wrong.";
@@ -37,8 +39,24 @@ export const POST = defineRoute(operations.login, async ({ body, accounts, sessi
     throw new ApiError("invalid_credentials", INVALID_CREDENTIALS);
   }
 
+  // PASSWORD_LOGIN=off: the right password still signs in only the break-glass admin (a wrong one, or an unknown
+  // email, got the usual answer above, so this says nothing to someone who does not know the password).
+  const { passwordLogin, breakGlassEmail, oidc } = getSignInSettings();
+  if (!passwordLogin && result.user.email !== breakGlassEmail) {
+    await audit({
+      userId: null,
+      userEmail: result.user.email,
+      action: "auth.login_failed",
+      target: { type: "user", id: result.user.id },
+      outcome: "denied",
+      detail: { reason: "password_login_off" },
+    });
+    throw new ApiError("password_login_off", `Password sign-in is turned off on this portal: sign in with ${oidc?.label ?? "single sign-on"}.`);
+  }
+
   const session = newSession(result.user);
   await writeSession(cookies, session, sessionSettings);
+  await recordSignIn(accounts.db, result.user.id);
   await audit({
     userId: result.user.id,
     userEmail: result.user.email,

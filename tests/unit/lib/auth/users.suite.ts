@@ -166,10 +166,10 @@ export function usersSuite(backend: Backend) {
         const user = await createUser(db, person("a@example.com"), fast);
         expect(await accountErrorCode(updateUser(db, "no-such-id", { name: "X" }))).toBe("user_not_found");
         expect(await zodMessages(updateUser(db, user.id, {}))).toEqual([
-          "nothing to change: give at least one of name, role, disabled, password",
+          "nothing to change: give at least one of name, role, disabled, password, role_pinned",
         ]);
         expect(await zodMessages(updateUser(db, user.id, { email: "b@example.com" } as never))).toEqual([
-          "unknown field: email (known: name, role, disabled, password)",
+          "unknown field: email (known: name, role, disabled, password, role_pinned)",
         ]);
         expect(await zodMessages(updateUser(db, user.id, { disabled: "yes" } as never))).toEqual([
           "disabled must be true or false",

@@ -89,7 +89,7 @@ describe("as a child process (npm run users)", () => {
     expect(noPassword.code).toBe(2);
     expect(noPassword.stderr).toContain("users: no password: give --password, type it on a terminal, or pipe it");
     expect(list).toMatchObject({ code: 0, stderr: "" });
-    expect(list.stdout).toMatch(/^EMAIL\s+NAME\s+ROLE\s+STATUS\s+CREATED\nroot@example\.com\s+Root\s+admin\s+active\s+\d{4}-\d\d-\d\d\n$/);
+    expect(list.stdout).toMatch(/^EMAIL\s+NAME\s+ROLE\s+STATUS\s+SIGN-IN\s+CREATED\nroot@example\.com\s+Root\s+admin\s+active\s+password\s+\d{4}-\d\d-\d\d\n$/);
 
     await inStore(databaseUrl, async ({ db }) => {
       expect((await verifyCredentials(db, "root@example.com", PASSWORD))?.role).toBe("admin");

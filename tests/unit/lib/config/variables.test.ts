@@ -12,7 +12,7 @@ import { ROOT } from "@/tests/support/processes";
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
 // Environment names of our families, as string literals or property accesses (env.NAME, "NAME").
-const NAME = /\b(?:GATEHOUSE|DEMO|SANDBOX|REPORTS_API|ITEMS_API|UPSTREAM|SHUTDOWN|DATABASE|SESSION|ADMIN|PURCHASE|PUBLIC|ALLOWED|TRUST)_[A-Z0-9_]*[A-Z0-9]\b/g;
+const NAME = /\b(?:GATEHOUSE|DEMO|SANDBOX|REPORTS_API|ITEMS_API|UPSTREAM|SHUTDOWN|DATABASE|SESSION|ADMIN|PURCHASE|PUBLIC|ALLOWED|TRUST|OIDC|PASSWORD|BREAK_GLASS)_[A-Z0-9_]*[A-Z0-9]\b/g;
 
 function sources(): string[] {
   const files = [
