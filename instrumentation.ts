@@ -1,14 +1,18 @@
 // Runs once when the Next.js server starts, before it answers requests: validates the configuration (a bad
 // one stops the start with a message naming the variable), in demo mode starts the embedded sandbox, then opens
-// the accounts store and creates the first admin (or, in demo mode, the demo accounts); then checks the upstream
-// keys kept in the portal open with GATEHOUSE_KEK and writes `upstream.key_rejected` rows; then says how single
-// sign-on is set up (asking the provider in the background); then resumes the bulk purchase checks an earlier
-// process left pending.
+// Redis when REDIS_URL is set (lib/cluster), the accounts store and the first admin (or, in demo mode, the demo
+// accounts); then checks the upstream keys kept in the portal open with GATEHOUSE_KEK and writes
+// `upstream.key_rejected` rows; then says how single sign-on is set up (asking the provider in the background);
+// then resumes the bulk purchase checks and the webhook deliveries an earlier process left pending, and starts the
+// report schedules and the history's pruning.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   const { startGatewayOrExit } = await import("./lib/config/startup");
   await startGatewayOrExit();
+  const { getGatewayConfig } = await import("./lib/config");
+  const { startInstance } = await import("./lib/cluster/startup");
+  startInstance(await getGatewayConfig());
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
   const { startUpstreamKeysOrExit } = await import("./lib/upstream/keys/startup");
@@ -17,6 +21,10 @@ export async function register(): Promise<void> {
   watchKeyRejections();
   const { startSingleSignOn } = await import("./lib/auth/oidc/startup");
   await startSingleSignOn();
-  const { bulkRunner } = await import("./lib/purchases/bulk/runner");
-  await bulkRunner();
+  const { bulkChecks } = await import("./lib/purchases/bulk/queue");
+  await bulkChecks();
+  const { webhookRunner } = await import("./lib/webhooks");
+  await webhookRunner();
+  const { startReportJobs } = await import("./lib/reports/service");
+  startReportJobs();
 }

@@ -33,9 +33,9 @@ function settings(): EdgeSettings {
   return edgeSettings;
 }
 
-/** Pages are everything but the API, Next's own files and files with an extension (icons, robots.txt…). */
+/** Pages are everything but the API, /metrics, Next's own files and files with an extension (icons, robots.txt…). */
 function isPage(pathname: string): boolean {
-  if (pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/_next/")) return false;
+  if (pathname === "/api" || pathname.startsWith("/api/") || pathname.startsWith("/_next/") || pathname === "/metrics") return false;
   const lastSegment = pathname.slice(pathname.lastIndexOf("/") + 1);
   return !/\.[A-Za-z0-9]+$/.test(lastSegment);
 }

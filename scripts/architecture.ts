@@ -22,17 +22,30 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     { name: "contract", paths: ["lib/contract/"], what: "the API's schemas and plain values (no I/O)" },
     { name: "log", paths: ["lib/log/"], what: "structured, redacted log lines" },
-    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/seal.ts"], what: "brands, capped reads, sealing small secrets at rest" },
+    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts"], what: "brands, capped reads, sealing small secrets at rest, IP ranges" },
     { name: "sandbox", paths: ["lib/sandbox/"], what: "the stand-in upstream APIs" },
+    { name: "metrics", paths: ["lib/metrics/"], what: "Prometheus metrics, one registry per process" },
   ],
-  [{ name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" }],
+  [
+    { name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" },
+    { name: "events", paths: ["lib/events/"], what: "what happened, for webhooks: emitted here, stored by lib/webhooks" },
+  ],
   [{ name: "config", paths: ["lib/config/"], what: "the environment, read once and checked" }],
-  [{ name: "db", paths: ["lib/db/"], what: "the store (SQLite, PostgreSQL)" }],
+  [
+    { name: "db", paths: ["lib/db/"], what: "the store (SQLite, PostgreSQL)" },
+    { name: "cluster", paths: ["lib/cluster/"], what: "what instances share: Redis, the bus between them" },
+  ],
   [
     { name: "upstream", paths: ["lib/upstream/"], what: "the HTTP layer, policies, one client per area" },
     { name: "auth", paths: ["lib/auth/"], what: "sessions, users, roles, audit, the request edge" },
+    { name: "jobs", paths: ["lib/jobs/"], what: "durable work on BullMQ, one queue per kind" },
   ],
-  [{ name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" }],
+  [
+    { name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" },
+    { name: "reports", paths: ["lib/reports/"], what: "reports over time: history, trends, schedules, alerts" },
+    { name: "tokens", paths: ["lib/tokens/"], what: "API tokens: secrets, scopes, who a bearer speaks for" },
+    { name: "webhooks", paths: ["lib/webhooks/"], what: "webhook endpoints, durable deliveries, signing, safe sending" },
+  ],
   [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },
     { name: "portal", paths: ["lib/portal/"], what: "what pages share: URL state, words, the API client" },

@@ -1,7 +1,8 @@
 // The first step of `npm test`: what the tests need beyond node_modules — Debian's Chromium for the browser
-// tests, PostgreSQL's server programs for the store's PostgreSQL suites — installed with apt when missing (as
-// root, or through sudo without a password), or else named with the command that installs them, exit 1.
-// CHROMIUM_PATH, PG_BIN and TEST_POSTGRES_URL point the tests at what a machine already has instead.
+// tests, PostgreSQL's server programs for the store's PostgreSQL suites, redis-server and nginx for the
+// several-instances suite — installed with apt when missing (as root, or through sudo without a password), or
+// else named with the command that installs them, exit 1. CHROMIUM_PATH, PG_BIN, TEST_POSTGRES_URL and
+// TEST_REDIS_URL point the tests at what a machine already has instead.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
@@ -42,11 +43,22 @@ function hasPostgres(probe: Probe): boolean {
   return probe.onPath("initdb");
 }
 
+function hasRedis(probe: Probe): boolean {
+  if (probe.env.TEST_REDIS_URL) return true;
+  return probe.exists("/usr/bin/redis-server") || probe.onPath("redis-server");
+}
+
+function hasNginx(probe: Probe): boolean {
+  return probe.exists("/usr/sbin/nginx") || probe.exists("/usr/bin/nginx");
+}
+
 /** What is missing, and what to do about it. Pure: the machine is read through `probe`. */
 export function planPrerequisites(probe: Probe): Plan {
   const needs: Need[] = [];
   if (!hasChromium(probe)) needs.push({ what: "Chromium (for the browser tests)", apt: "chromium" });
   if (!hasPostgres(probe)) needs.push({ what: "PostgreSQL's server programs (for the PostgreSQL suites)", apt: "postgresql" });
+  if (!hasRedis(probe)) needs.push({ what: "redis-server (for the several-instances suite)", apt: "redis-server" });
+  if (!hasNginx(probe)) needs.push({ what: "nginx (the several-instances suite's load balancer)", apt: "nginx-light" });
   if (needs.length === 0) return { kind: "ready" };
 
   const packages = needs.map((need) => need.apt);
@@ -62,7 +74,7 @@ export function planPrerequisites(probe: Probe): Plan {
   return {
     kind: "cannot",
     needs,
-    message: `The tests need ${list}, which this machine lacks; ${how} (or set CHROMIUM_PATH to a Chromium, PG_BIN to PostgreSQL's bin folder, or TEST_POSTGRES_URL to a server the tests may create databases on).`,
+    message: `The tests need ${list}, which this machine lacks; ${how} (or set CHROMIUM_PATH to a Chromium, PG_BIN to PostgreSQL's bin folder, TEST_POSTGRES_URL to a server the tests may create databases on, or TEST_REDIS_URL to a Redis the tests may use).`,
   };
 }
 

@@ -2,6 +2,7 @@
 // theme and sign-out) around every page, and for admins the banner of an upstream key rejected. Each page still checks its own permission with requirePageUser().
 import type { ReactNode } from "react";
 
+import { AlertBell } from "@/components/portal/alert-bell";
 import { AppShell } from "@/components/shell/app-shell";
 import { UserBadge } from "@/components/shell/user-badge";
 import { ThemeToggle } from "@/components/ui/theme-toggle";
@@ -26,6 +27,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
     <PortalProviders>
       <AppShell
         nav={navigationFor(user.role, areas)}
+        topBarEnd={areas.reports && can(user.role, "reports:read") ? <AlertBell /> : undefined}
         user={<UserBadge name={user.name} role={user.role} detail={user.email} />}
         accountActions={
           <>

@@ -15,6 +15,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { ResultChart } from "@/components/ui/result-chart";
 import { SkeletonLine } from "@/components/ui/skeleton";
 import { Stat } from "@/components/ui/stat";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import type { Page } from "@/lib/contract/common";
@@ -22,6 +23,13 @@ import type { Report } from "@/lib/contract/reports";
 import { configuredAreas } from "@/lib/portal/areas";
 import { countResults, DASHBOARD_MAX_PAGES, DASHBOARD_REPORT_LIMIT } from "@/lib/portal/dashboard";
 import { loadFromUpstream } from "@/lib/portal/failures";
+import { getReportsClient } from "@/lib/reports/service";
+import { projectMixes, resultTrend } from "@/lib/reports/trends";
+import { trendDaysParam } from "@/lib/portal/trends";
+import type { TrendDays } from "@/lib/contract/values";
+import { ProjectMixTable } from "@/components/portal/project-mix-table";
+import { TrendRange } from "@/components/portal/trend-range";
+import { TrendChart, TrendChartPlaceholder } from "@/components/ui/trend-chart";
 import { getUpstreams, type ReportsClient } from "@/lib/upstream";
 
 import styles from "./dashboard.module.css";
@@ -31,8 +39,9 @@ export const metadata: Metadata = { title: "Dashboard" };
 
 const LATEST_COUNT = 6;
 
-export default async function DashboardPage() {
-  const [user, areas] = await Promise.all([requirePageUser(), configuredAreas()]);
+export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [user, areas, params] = await Promise.all([requirePageUser(), configuredAreas(), searchParams]);
+  const days = trendDaysParam(params);
   const showReports = areas.reports && can(user.role, "reports:read");
   const showItems = areas.items && can(user.role, "items:read");
   const showPurchases = areas.items && can(user.role, "purchases:validate");
@@ -46,6 +55,11 @@ export default async function DashboardPage() {
             <ReportsOverview />
           </Suspense>
         ) : null}
+        {showReports ? (
+          <Suspense fallback={<TrendsPlaceholder />}>
+            <TrendsOverview days={days} />
+          </Suspense>
+        ) : null}
         {showItems ? (
           <Suspense fallback={<LoadingCard title="Items" />}>
             <ItemsCount />
@@ -53,7 +67,7 @@ export default async function DashboardPage() {
         ) : null}
         {showPurchases ? (
           <Card title="Check a purchase code" asSection className={styles.wide}>
-            <PurchaseChecker linkItems={showItems} id="field-dashboard-purchase-code" />
+            <PurchaseChecker linkItems={showItems} format={(await getAccounts()).config.purchaseCodeFormat} id="field-dashboard-purchase-code" />
           </Card>
         ) : null}
         {!showReports && !showItems && !showPurchases ? (
@@ -90,7 +104,7 @@ async function newestReports(reports: ReportsClient): Promise<{ rows: Report[]; 
 }
 
 async function ReportsOverview() {
-  const { reports } = await getUpstreams();
+  const reports = await getReportsClient();
   if (!reports) return null;
   const loaded = await loadFromUpstream("The reports", () => newestReports(reports));
   if (!loaded.ok) {
@@ -137,6 +151,32 @@ async function ReportsOverview() {
         </ul>
       </Card>
     </>
+  );
+}
+
+const TRENDS_TITLE = "Results over time";
+
+function TrendsPlaceholder() {
+  return (
+    <Card title={TRENDS_TITLE} className={styles.wide}>
+      <TrendChartPlaceholder title="All projects" />
+    </Card>
+  );
+}
+
+/** Results by day from the history Gatehouse keeps, and each project's mix of results. */
+async function TrendsOverview({ days }: { days: TrendDays }) {
+  const { db } = await getAccounts();
+  const [trend, mixes] = await Promise.all([resultTrend(db, { days }), projectMixes(db)]);
+  return (
+    <Card title={TRENDS_TITLE} asSection className={styles.wide} actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}>
+      <TrendChart title={`All projects, the last ${days} days`} days={trend.days} />
+      {mixes.length > 0 ? (
+        <ProjectMixTable rows={mixes} caption="Reports per project, by their newest result" />
+      ) : (
+        <p className={styles.note}>Gatehouse records results as it sees them: open the reports to start the history.</p>
+      )}
+    </Card>
   );
 }
 

@@ -22,6 +22,15 @@ export function CodeStatusBadge({ status }: { status: BulkCodeStatus }) {
   );
 }
 
+/** A valid purchase whose support had expired: real, so neither the green of "valid" nor the red of "invalid". */
+export function SupportExpiredBadge() {
+  return (
+    <Badge tone="info" mark="◇">
+      Valid, support expired
+    </Badge>
+  );
+}
+
 const JOB_LOOK: Record<BulkJobStatus, { tone: BadgeTone; mark: string }> = {
   queued: { tone: "outline", mark: "○" },
   running: { tone: "info", mark: "◐" },

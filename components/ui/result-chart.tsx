@@ -66,6 +66,17 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
         {rows.map((row) => (
           <Row key={row.label} row={row} longest={scale === "share" ? total(row) : longest} />
         ))}
+        {/* One scale for every bar, labelled: a bar's length is its number of reports against the longest. */}
+        {rows.length > 0 ? (
+          <>
+            <span className={styles.scaleName}>{scale === "share" ? "Share" : "Reports"}</span>
+            <span className={`${styles.scale} tabular-nums`}>
+              <span>0</span>
+              <span>{scale === "share" ? "50%" : Math.round(longest / 2)}</span>
+              <span>{scale === "share" ? "100%" : longest}</span>
+            </span>
+          </>
+        ) : null}
       </div>
       {/* Hidden through a wrapper: a <table> ignores the width and overflow that hide it. */}
       <div className={showTable ? undefined : "visually-hidden"}>

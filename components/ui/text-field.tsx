@@ -8,7 +8,7 @@ import styles from "./field.module.css";
 type InputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "id" | "required">;
 
 export interface TextFieldProps extends FieldCommonProps, InputProps {
-  type?: "text" | "email" | "password" | "url" | "search" | "number" | "tel" | "date";
+  type?: "text" | "email" | "password" | "url" | "search" | "number" | "tel" | "date" | "time";
   multiline?: false;
 }
 

@@ -22,6 +22,7 @@ export function userOutput(user: User): UserOutput {
     name: user.name,
     role: user.role,
     disabled: user.disabled,
+    service: user.service,
     created_at: user.createdAt,
     updated_at: user.updatedAt,
     identity: user.identity,
@@ -35,6 +36,17 @@ export function currentSessionOutput(user: User, session: SessionData, timeouts:
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
     permissions: PERMISSIONS.filter((permission) => can(user.role, permission)),
     expires_at: sessionExpiresAt(session, timeouts).toISOString(),
+    via: "session",
+  };
+}
+
+/** The same for a request with an API token: what the role and the token's scopes both allow, and when it expires. */
+export function currentTokenOutput(user: User, token: { scopes: readonly string[]; expiresAt: string | null }): CurrentSession {
+  return {
+    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    permissions: PERMISSIONS.filter((permission) => can(user.role, permission) && token.scopes.includes(permission)),
+    expires_at: token.expiresAt,
+    via: "api_token",
   };
 }
 
@@ -63,4 +75,14 @@ export async function auditLogPage(
 ): Promise<Page<AuditRecordOutput>> {
   const { rows, total } = await listAudit(db, { ...filters, page, perPage });
   return { data: rows.map(auditRecordOutput), meta: pageMeta(page, perPage, total) };
+}
+
+/**
+ * The seller account as a role may see it: without the balance (and its currency) for a role that may not read the
+ * seller's finances (support, whose work is the buyer's purchase). The page and the API show the same.
+ */
+export function accountFor<A extends { balance?: number; currency?: string }>(role: User["role"], account: A): A {
+  if (can(role, "finances:read")) return account;
+  const { balance: _balance, currency: _currency, ...rest } = account;
+  return rest as A;
 }

@@ -17,13 +17,20 @@ export const ERROR_STATUS = {
   invalid_json: 400,
   unauthenticated: 401,
   invalid_credentials: 401,
+  token_invalid: 401,
+  token_expired: 401,
+  token_revoked: 401,
   forbidden: 403,
+  insufficient_scope: 403,
+  address_not_allowed: 403,
   csrf: 403,
   password_login_off: 403,
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
   last_admin: 409,
+  conflict: 409,
+  run_in_progress: 409,
   key_set_in_environment: 409,
   key_encryption_off: 409,
   key_in_use: 409,
@@ -120,6 +127,14 @@ export function forbidden(permission: Permission): ApiError {
   return new ApiError("forbidden", `Your role does not allow this (it needs the permission ${permission}).`);
 }
 
+/** A token request to an operation its scopes do not cover: names the scope it needs. */
+export function insufficientScope(permission: Permission | "signed_in", sessionOnly: boolean): ApiError {
+  if (sessionOnly || permission === "signed_in") {
+    return new ApiError("insufficient_scope", "API tokens cannot do this: it needs a signed-in session (POST /api/auth/login).");
+  }
+  return new ApiError("insufficient_scope", `This API token does not have the scope ${permission}, which this needs.`, { fields: { scope: permission } });
+}
+
 export function rateLimited(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError("rate_limited", message, { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
@@ -140,6 +155,13 @@ export function fromAccountError(error: AccountError): ApiError {
     case "identity_taken":
       return new ApiError("invalid_input", sentence);
   }
+}
+
+/** A refusal of the tokens or webhooks store: `invalid` names its field (400), `not_found` is 404. */
+export function fromRefusal(error: { code: "invalid" | "not_found"; message: string; field: string | null }): ApiError {
+  const sentence = error.message.charAt(0).toUpperCase() + error.message.slice(1);
+  if (error.code === "not_found") return new ApiError("not_found", sentence);
+  return new ApiError("invalid_input", `Invalid field: ${error.field ?? "input"}. See fields for details.`, { fields: { [error.field ?? "input"]: error.message } });
 }
 
 /** A purchase code the normaliser refuses: the reason (which character, where) in fields[field]. */

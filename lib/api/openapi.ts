@@ -14,6 +14,7 @@ import { ErrorEnvelopeSchema, PageMetaSchema } from "@/lib/contract/common";
 import { ProjectSchema } from "@/lib/contract/projects";
 import { PurchaseSchema } from "@/lib/contract/purchases";
 import { ReportSchema } from "@/lib/contract/reports";
+import { isOneOf, TOKEN_SCOPES } from "@/lib/contract/values";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -74,6 +75,11 @@ function components(registry: Registry): Record<string, JsonSchema> {
 const PATH_PARAM_WORDS: Record<string, string> = { path: "path", query: "query" };
 
 const changesState = (spec: OperationSpec) => spec.method !== "GET";
+/** Whether an API token may be used for the operation (its permission is a scope, or any signed-in caller). */
+const takesToken = (spec: OperationSpec) =>
+  spec.permission !== "public" && spec.sessionOnly !== true && (spec.permission === "signed_in" || isOneOf(TOKEN_SCOPES, spec.permission));
+/** The scope a token needs for the operation: null when any token will do, undefined when no token may. */
+const scopeOf = (spec: OperationSpec): string | null | undefined => (!takesToken(spec) ? undefined : spec.permission === "signed_in" ? null : spec.permission);
 
 function parameters(spec: OperationSpec, registry: Registry): JsonSchema[] {
   const out: JsonSchema[] = [];
@@ -81,8 +87,10 @@ function parameters(spec: OperationSpec, registry: Registry): JsonSchema[] {
     out.push({
       name: "X-CSRF",
       in: "header",
-      required: true,
-      description: "Must be 1 on every request that changes something (refused with 403 csrf otherwise)",
+      required: !takesToken(spec),
+      description: takesToken(spec)
+        ? "With the session cookie, must be 1 on every request that changes something (refused with 403 csrf otherwise); not needed with an API token"
+        : "Must be 1 on every request that changes something (refused with 403 csrf otherwise)",
       schema: { type: "string", const: "1" },
     });
   }
@@ -125,6 +133,9 @@ function errorCodes(spec: OperationSpec): ErrorCode[] {
   if (changesState(spec)) codes.add("csrf");
   if (spec.permission !== "public") codes.add("unauthenticated");
   if (spec.permission !== "public" && spec.permission !== "signed_in") codes.add("forbidden");
+  if (spec.permission !== "public") {
+    for (const code of ["token_invalid", "token_expired", "token_revoked", "insufficient_scope", "address_not_allowed", "rate_limited"] as const) codes.add(code);
+  }
   if (spec.params || spec.query) codes.add("invalid_input");
   if (spec.body) {
     for (const code of ["invalid_input", "invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(code);
@@ -208,8 +219,11 @@ export function openApiDocument(): JsonSchema {
       summary: spec.summary,
       tags: [spec.tag],
       "x-permission": spec.permission,
-      // A public operation needs no credential: say so, rather than leave it to the document's default.
-      security: spec.permission === "public" ? [] : [{ session: [] }],
+      ...(scopeOf(spec) !== undefined ? { "x-token-scope": scopeOf(spec) } : {}),
+      // A public operation needs no credential: say so, rather than leave it to the document's default. Either
+      // way in is enough: the session cookie, or an API token with the operation's scope.
+      security:
+        spec.permission === "public" ? [] : takesToken(spec) ? [{ session: [] }, { apiToken: scopeOf(spec) ? [scopeOf(spec)] : [] }] : [{ session: [] }],
       ...(spec.area ? { "x-upstream-area": spec.area } : {}),
       parameters: parameters(spec, registry),
       ...(spec.body ? { requestBody: requestBody(spec, registry) } : {}),
@@ -224,7 +238,7 @@ export function openApiDocument(): JsonSchema {
       title: "Gatehouse API",
       version: "1.0.0",
       description:
-        "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie); x-permission names what each operation needs, and every request that changes something must carry X-CSRF: 1. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
+        "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie; every request that changes something must then carry X-CSRF: 1), or send an API token as Authorization: Bearer gth_… (x-token-scope names the scope it needs). x-permission names what each operation needs of the caller's role. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
     },
     servers: [{ url: "/" }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
@@ -261,6 +275,13 @@ export function openApiDocument(): JsonSchema {
           in: "cookie",
           name: SESSION_COOKIE_NAME,
           description: `Set by POST /api/auth/login; named __Host-${SESSION_COOKIE_NAME} when the portal is served over https`,
+        },
+        apiToken: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "gth_ token",
+          description:
+            "Authorization: Bearer gth_…, made on the API tokens page or with POST /api/tokens. It acts as its owner within its scopes (the security requirement and x-token-scope name the scope each operation needs); no X-CSRF, no session. 401 token_invalid, token_expired or token_revoked; 403 insufficient_scope names the missing scope",
         },
       },
     },

@@ -17,6 +17,9 @@ import {
   BulkJobIdParamsSchema,
   BulkJobSchema,
   BulkJobSummarySchema,
+  BulkRecheckSchema,
+  BulkResultsPageSchema,
+  BulkResultsQuerySchema,
   PURCHASE_HISTORY_PAGING,
   PurchaseCheckSchema,
   PurchaseHistoryEntrySchema,
@@ -26,6 +29,36 @@ import {
   PurchaseValidateBodySchema,
 } from "@/lib/contract/purchases";
 import {
+  AlertAckBodySchema,
+  AlertAckSchema,
+  AlertCountSchema,
+  AlertListQuerySchema,
+  AlertRuleBodySchema,
+  AlertRuleSchema,
+  AlertSchema,
+  CompareQuerySchema,
+  CompareSchema,
+  ProjectMixSchema,
+  ProjectScheduleSchema,
+  ReportHistorySchema,
+  RunSchema,
+  ScheduleBodySchema,
+  ScheduleSchema,
+  SharePasswordSchema,
+  TrendQuerySchema,
+  TrendSchema,
+} from "@/lib/contract/history";
+import {
+  WebhookCreateBodySchema,
+  WebhookDeliveryParamsSchema,
+  WebhookDeliverySchema,
+  WebhookIdParamsSchema,
+  WebhookSchema,
+  WebhookUpdateBodySchema,
+  WebhookWithSecretSchema,
+} from "@/lib/contract/webhooks";
+import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
+import {
   KeyChangeResultSchema,
   KeyTestResultSchema,
   UpstreamAreaParamsSchema,
@@ -34,7 +67,7 @@ import {
   UpstreamKeyParamsSchema,
 } from "@/lib/contract/upstream-keys";
 import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
-import type { AuditAction, AuditOutcome, Permission as AccountPermission } from "@/lib/contract/values";
+import type { AuditAction, AuditOutcome, Permission as AccountPermission, WebhookEventType } from "@/lib/contract/values";
 
 import type { ErrorCode } from "./errors";
 
@@ -50,9 +83,29 @@ export type AuditTargetSpec =
   | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
   | { type: "user"; id: string; label?: string | null }
+  | { type: "token"; id: string; label?: string | null }
+  | { type: "webhook"; id: string; label?: string | null }
   | { type: "upstream_area"; id: string }
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
+
+export interface OperationEvent {
+  type: WebhookEventType;
+  data: Record<string, unknown>;
+}
+
+/** A report as an event carries it: what it is, never more than the API shows. */
+function reportEventData(id: unknown, data?: unknown): Record<string, unknown> {
+  return {
+    report: {
+      id: typeof id === "number" ? id : Number(text(id)),
+      url: field(data, "url") ?? null,
+      project: field(data, "project") ?? null,
+      result: field(data, "result") ?? null,
+      privacy: field(data, "privacy") ?? null,
+    },
+  };
+}
 
 export interface AuditFacts {
   /** The validated path parameters; as the path gave them when the request was refused before validation. */
@@ -82,6 +135,10 @@ function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const url = field(data, "url");
   return value === null ? null : { type: "report", id: value, label: typeof url === "string" ? url : null };
 }
+/** A project by its name (the path parameter). */
+function projectTarget(name: unknown): AuditTargetSpec | null {
+  return typeof name === "string" && name !== "" ? { type: "project", name } : null;
+}
 /** An upstream area whose key changed. */
 function upstreamAreaTarget(area: unknown): AuditTargetSpec | null {
   const value = text(area);
@@ -99,14 +156,32 @@ function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   return value === null ? null : { type: "user", id: value, label: typeof email === "string" ? email : null };
 }
 
+/** An API token by id, with its name when the answer carries it. */
+function tokenTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
+  const value = text(id);
+  const name = field(data, "name");
+  return value === null ? null : { type: "token", id: value, label: typeof name === "string" ? name : null };
+}
+
+/** A webhook endpoint by id, with its URL when the answer carries it. */
+function webhookTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
+  const value = text(id);
+  const url = field(data, "url");
+  return value === null ? null : { type: "webhook", id: value, label: typeof url === "string" ? url : null };
+}
+
 /** The groups of the OpenAPI document, with what each holds. */
 export const TAGS = {
   Reports: "Area A's web-page reports: list, show, create, change, regenerate and delete",
   Projects: "Area A's projects: list and delete (with their reports)",
+  Trends: "Reports over time: each report's result history, results by day, each project's mix, two days compared",
+  Schedules: "A project's scheduled regeneration (daily or weekly, in its time zone) and its runs",
+  Alerts: "Regression alerts (a result that dropped) and each project's alert rule",
   Items: "Area B's seller account and items",
   Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
   Accounts: "Signing in and out, and the current session",
-  Admin: "Users and the audit log, for admins",
+  Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
+  Admin: "Users, the audit log and webhook endpoints, for admins",
   Operations: "Liveness, readiness and this document: public, for load balancers and tools",
 } as const;
 export type Tag = keyof typeof TAGS;
@@ -141,6 +216,13 @@ export interface OperationSpec {
   rateLimit?: "purchase";
   /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
   optionalSession?: true;
+  /** Only a signed-in session may do this, never an API token (managing tokens themselves). */
+  sessionOnly?: true;
+  /**
+   * The webhook event a success is (lib/events): from the same facts as the audit row, emitted after the answer
+   * is known. `code` turns a purchase code into its keyed hash and last 4 characters: an event never holds a code.
+   */
+  event?: (facts: AuditFacts, code: (code: string) => { hash: string; last4: string }) => OperationEvent | null;
   /**
    * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
    * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
@@ -189,6 +271,7 @@ export const operations = {
       action: "report.create",
       target: ({ data }) => reportTarget(field(data, "id"), data),
     },
+    event: ({ data }) => ({ type: "report.created", data: reportEventData(field(data, "id"), data) }),
   },
   updateReport: {
     id: "updateReport",
@@ -209,6 +292,10 @@ export const operations = {
       target: ({ params, data }) => reportTarget(params.id, data),
       detail: ({ body }) => ({ changes: Object.keys(body), ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}) }),
     },
+    event: ({ params, body, data }) => ({
+      type: body.results === true ? "report.regenerated" : "report.updated",
+      data: { ...reportEventData(params.id, data), changes: Object.keys(body) },
+    }),
   },
   deleteReport: {
     id: "deleteReport",
@@ -223,6 +310,7 @@ export const operations = {
     success: { status: 204, description: "Deleted" },
     notFound: "There is no report with id {id}.",
     audit: { action: "report.delete", target: ({ params }) => reportTarget(params.id) },
+    event: ({ params }) => ({ type: "report.deleted", data: { report: { id: Number(text(params.id)) } } }),
   },
   listProjects: {
     id: "listProjects",
@@ -249,8 +337,188 @@ export const operations = {
     notFound: "There is no project named {project}.",
     audit: {
       action: "project.delete",
-      target: ({ params }) => (typeof params.project === "string" && params.project !== "" ? { type: "project", name: params.project } : null),
+      target: ({ params }) => projectTarget(params.project),
     },
+  },
+  reportHistory: {
+    id: "reportHistory",
+    method: "GET",
+    path: "/api/reports/{id}/history",
+    summary: "A report's results as Gatehouse saw them, newest first, each with the change from the one before",
+    tag: "Trends",
+    permission: "reports:read",
+    params: ReportIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The report's history (empty when Gatehouse never saw it)", schema: dataEnvelope(ReportHistorySchema) },
+  },
+  revealReportPassword: {
+    id: "revealReportPassword",
+    method: "POST",
+    path: "/api/reports/{id}/password",
+    summary: "Reveal the page password Gatehouse set on a password-protected report (audited as report.password_reveal)",
+    tag: "Reports",
+    permission: "reports:write",
+    params: ReportIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The password", schema: dataEnvelope(SharePasswordSchema) },
+    errors: ["not_found"],
+    audit: { action: "report.password_reveal", target: ({ params }) => reportTarget(params.id) },
+  },
+  resultTrend: {
+    id: "resultTrend",
+    method: "GET",
+    path: "/api/trends",
+    summary: "Results by day (good, decent, bad) for the last 30, 90 or 365 days, overall or for one project",
+    tag: "Trends",
+    permission: "reports:read",
+    query: TrendQuerySchema,
+    success: { status: 200, description: "Every day of the range, oldest first", schema: dataEnvelope(TrendSchema) },
+  },
+  projectMixes: {
+    id: "projectMixes",
+    method: "GET",
+    path: "/api/trends/projects",
+    summary: "Each project's reports by their newest result, as Gatehouse saw them",
+    tag: "Trends",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "One row per project, most reports first", schema: dataEnvelope(ProjectMixSchema.array()) },
+  },
+  compareProject: {
+    id: "compareProject",
+    method: "GET",
+    path: "/api/projects/{project}/compare",
+    summary: "A project on two days side by side: which reports got better, which worse",
+    tag: "Trends",
+    permission: "reports:read",
+    params: ProjectParamsSchema,
+    query: CompareQuerySchema,
+    success: { status: 200, description: "The reports that changed between the two days", schema: dataEnvelope(CompareSchema) },
+  },
+  projectSchedule: {
+    id: "projectSchedule",
+    method: "GET",
+    path: "/api/projects/{project}/schedule",
+    summary: "A project's scheduled regeneration (null when it has none) and its latest runs",
+    tag: "Schedules",
+    permission: "reports:read",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The schedule and its runs", schema: dataEnvelope(ProjectScheduleSchema) },
+  },
+  setProjectSchedule: {
+    id: "setProjectSchedule",
+    method: "POST",
+    path: "/api/projects/{project}/schedule",
+    summary: "Set a project's scheduled regeneration: daily or weekly, at a time of day in an IANA time zone",
+    tag: "Schedules",
+    permission: "projects:write",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    body: ScheduleBodySchema,
+    success: { status: 200, description: "The schedule with its next run", schema: dataEnvelope(ScheduleSchema) },
+    audit: {
+      action: "project.schedule_update",
+      target: ({ params }) => projectTarget(params.project),
+      detail: ({ body }) => ({ enabled: body.enabled === true, frequency: text(body.frequency), time: text(body.time), time_zone: text(body.time_zone) }),
+    },
+  },
+  deleteProjectSchedule: {
+    id: "deleteProjectSchedule",
+    method: "DELETE",
+    path: "/api/projects/{project}/schedule",
+    summary: "Remove a project's scheduled regeneration (its past runs stay)",
+    tag: "Schedules",
+    permission: "projects:write",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 204, description: "Removed (also when there was none)" },
+    audit: {
+      action: "project.schedule_update",
+      target: ({ params }) => projectTarget(params.project),
+      detail: () => ({ removed: true }),
+    },
+  },
+  runProjectSchedule: {
+    id: "runProjectSchedule",
+    method: "POST",
+    path: "/api/projects/{project}/schedule/runs",
+    summary: "Regenerate a project's reports now, in the background, within the schedule's share of the rate budget",
+    tag: "Schedules",
+    permission: "projects:write",
+    area: "reports",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 202, description: "The run, started; follow it with GET /api/projects/{project}/schedule", schema: dataEnvelope(RunSchema) },
+    errors: ["run_in_progress"],
+    audit: {
+      action: "project.schedule_run",
+      target: ({ params }) => projectTarget(params.project),
+    },
+  },
+  projectAlertRule: {
+    id: "projectAlertRule",
+    method: "GET",
+    path: "/api/projects/{project}/alert-rule",
+    summary: "When a project's drops make an alert: any drop (the default), only a drop to bad, or never",
+    tag: "Alerts",
+    permission: "reports:read",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The rule", schema: dataEnvelope(AlertRuleSchema) },
+  },
+  setProjectAlertRule: {
+    id: "setProjectAlertRule",
+    method: "POST",
+    path: "/api/projects/{project}/alert-rule",
+    summary: "Set when a project's drops make an alert",
+    tag: "Alerts",
+    permission: "projects:write",
+    params: ProjectParamsSchema,
+    query: EmptyQuerySchema,
+    body: AlertRuleBodySchema,
+    success: { status: 200, description: "The rule", schema: dataEnvelope(AlertRuleSchema) },
+    audit: {
+      action: "project.alert_rule_update",
+      target: ({ params }) => projectTarget(params.project),
+      detail: ({ body }) => ({ rule: text(body.rule) }),
+    },
+  },
+  listAlerts: {
+    id: "listAlerts",
+    method: "GET",
+    path: "/api/alerts",
+    summary: "Regression alerts, newest first: unread (default), acknowledged or all, by project and by the result dropped to",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: AlertListQuerySchema,
+    success: { status: 200, description: "One page of alerts", schema: pageEnvelope(AlertSchema) },
+  },
+  alertCount: {
+    id: "alertCount",
+    method: "GET",
+    path: "/api/alerts/count",
+    summary: "How many alerts are unread (the bell)",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The count", schema: dataEnvelope(AlertCountSchema) },
+  },
+  acknowledgeAlerts: {
+    id: "acknowledgeAlerts",
+    method: "POST",
+    path: "/api/alerts/acknowledge",
+    summary: "Acknowledge alerts by id, or every unread one",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    body: AlertAckBodySchema,
+    success: { status: 200, description: "How many were acknowledged now", schema: dataEnvelope(AlertAckSchema) },
+    audit: {
+      action: "alert.acknowledge",
+      detail: ({ body, data }) => ({ all: body.all === true, count: Number(field(data, "acknowledged") ?? 0) }),
+    },
+    event: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }),
   },
   showAccount: {
     id: "showAccount",
@@ -318,6 +586,27 @@ export const operations = {
         const valid = field(data, "valid");
         return typeof valid === "boolean" ? { valid } : {};
       },
+    },
+    event: ({ data }, code) => {
+      const checked = field(data, "checked_code");
+      if (typeof checked !== "string") return null;
+      const purchase = field(data, "purchase");
+      const item = field(purchase, "item");
+      const supportedUntil = field(purchase, "supported_until");
+      const { hash, last4 } = code(checked);
+      return {
+        type: "purchase.checked",
+        data: {
+          outcome: field(data, "valid") === true ? "valid" : "invalid",
+          code_hash: hash,
+          code_last4: last4,
+          item: item === undefined ? null : { id: field(item, "id") ?? null, name: field(item, "name") ?? null },
+          license_type: field(purchase, "license_type") ?? null,
+          support:
+            purchase === undefined ? null : typeof supportedUntil !== "string" ? "none" : Date.parse(supportedUntil) > Date.now() ? "active" : "expired",
+          supported_until: typeof supportedUntil === "string" ? supportedUntil : null,
+        },
+      };
     },
   },
   listPurchaseHistory: {
@@ -405,6 +694,38 @@ export const operations = {
     query: EmptyQuerySchema,
     success: { status: 200, description: "The job with every code's result so far", schema: dataEnvelope(BulkJobSchema) },
     notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+  },
+  listBulkJobResults: {
+    id: "listBulkJobResults",
+    method: "GET",
+    path: "/api/purchases/bulk/{id}/results",
+    summary:
+      "One page of a bulk job's results (50 by default), filtered by status (or support_expired, retryable) and searched (q: part of a code in any case, an item, a licence or a reason) on the server, with the job's summary and how many rows each filter holds",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    params: BulkJobIdParamsSchema,
+    query: BulkResultsQuerySchema,
+    success: { status: 200, description: "One page of results, the job, and the count under each filter", schema: BulkResultsPageSchema },
+    notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+  },
+  recheckBulkJob: {
+    id: "recheckBulkJob",
+    method: "POST",
+    path: "/api/purchases/bulk/{id}/recheck",
+    summary:
+      "Check a finished job's failed rows again — only those that failed for a reason that can pass on a retry (network, timeout, 429, 5xx), never invalid ones. They count against the hourly bulk allowance; the job runs again and its counts follow. 409 while the job runs or when no row can be re-checked",
+    tag: "Purchases",
+    permission: "purchases:validate",
+    area: "items",
+    params: BulkJobIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 202, description: "The job, queued again, with how many rows were sent back", schema: dataEnvelope(BulkRecheckSchema) },
+    notFound: "There is no bulk job {id} (jobs are kept 7 days).",
+    errors: ["conflict", "rate_limited"],
+    audit: {
+      action: "purchase.bulk_recheck",
+      detail: ({ params, data }) => ({ job_id: text(params.id), rechecked: Number(field(data, "rechecked") ?? 0) }),
+    },
   },
   exportBulkJob: {
     id: "exportBulkJob",
@@ -580,6 +901,141 @@ export const operations = {
     audit: {
       action: "user.unlock",
       target: ({ params, data }) => userTarget(params.id, data),
+    },
+  },
+  listTokens: {
+    id: "listTokens",
+    method: "GET",
+    path: "/api/tokens",
+    summary: "Your API tokens (an admin also sees every service account's), newest first; never their secrets",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The tokens", schema: dataEnvelope(TokenSchema.array()) },
+  },
+  createToken: {
+    id: "createToken",
+    method: "POST",
+    path: "/api/tokens",
+    summary:
+      "Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    body: TokenCreateBodySchema,
+    success: { status: 201, description: "The token with its secret (shown once)", schema: dataEnvelope(CreatedTokenSchema) },
+    audit: {
+      action: "token.create",
+      target: ({ data }) => tokenTarget(field(data, "id"), data),
+      detail: ({ data }) => ({
+        scopes: ((field(data, "scopes") as string[] | undefined) ?? []).map(String),
+        expires_at: text(field(data, "expires_at")),
+        owner: text(field(field(data, "user"), "email")),
+      }),
+    },
+  },
+  revokeToken: {
+    id: "revokeToken",
+    method: "DELETE",
+    path: "/api/tokens/{id}",
+    summary: "Revoke an API token: the next request with it is refused (401 token_revoked). Revoking a revoked token answers it as it is",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    params: TokenIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The token, revoked", schema: dataEnvelope(TokenSchema) },
+    notFound: "There is no token with id {id}.",
+    audit: { action: "token.revoke", target: ({ params, data }) => tokenTarget(params.id, data) },
+  },
+  listWebhooks: {
+    id: "listWebhooks",
+    method: "GET",
+    path: "/api/admin/webhooks",
+    summary: "Every webhook endpoint, oldest first; never a secret",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The endpoints", schema: dataEnvelope(WebhookSchema.array()) },
+  },
+  createWebhook: {
+    id: "createWebhook",
+    method: "POST",
+    path: "/api/admin/webhooks",
+    summary:
+      "Add an endpoint: an https URL whose every address is public (checked now and at each delivery) and the events it wants. The answer carries its signing secret (whsec_…), this once",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    query: EmptyQuerySchema,
+    body: WebhookCreateBodySchema,
+    success: { status: 201, description: "The endpoint with its secret (shown once)", schema: dataEnvelope(WebhookWithSecretSchema) },
+    audit: {
+      action: "webhook.create",
+      target: ({ data }) => webhookTarget(field(data, "id"), data),
+      detail: ({ body }) => ({ events: ((body.events as string[] | undefined) ?? []).map(String) }),
+    },
+  },
+  updateWebhook: {
+    id: "updateWebhook",
+    method: "PATCH",
+    path: "/api/admin/webhooks/{id}",
+    summary:
+      "Change an endpoint's URL, events or description; pause it (enabled: false) or start it again (enabled: true, also after a disable for failing); or rotate its secret (rotate_secret: true: the new one is answered once, and the old one signs too for 24 hours)",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    body: WebhookUpdateBodySchema,
+    success: { status: 200, description: "The endpoint (with `secret` when it was rotated)", schema: dataEnvelope(WebhookSchema.extend({ secret: WebhookWithSecretSchema.shape.secret.optional() })) },
+    notFound: "There is no webhook endpoint with id {id}.",
+    audit: {
+      action: "webhook.update",
+      target: ({ params, data }) => webhookTarget(params.id, data),
+      detail: ({ body }) => ({ changes: Object.keys(body) }),
+    },
+  },
+  deleteWebhook: {
+    id: "deleteWebhook",
+    method: "DELETE",
+    path: "/api/admin/webhooks/{id}",
+    summary: "Remove an endpoint, with its deliveries and their log",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 204, description: "Removed" },
+    notFound: "There is no webhook endpoint with id {id}.",
+    audit: { action: "webhook.delete", target: ({ params }) => webhookTarget(params.id) },
+  },
+  listWebhookDeliveries: {
+    id: "listWebhookDeliveries",
+    method: "GET",
+    path: "/api/admin/webhooks/{id}/deliveries",
+    summary: "The endpoint's delivery log: its latest 50 deliveries, newest first, each with every attempt (status, time, the answer's first characters)",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The deliveries", schema: dataEnvelope(WebhookDeliverySchema.array()) },
+    notFound: "There is no webhook endpoint with id {id}.",
+  },
+  redeliverWebhook: {
+    id: "redeliverWebhook",
+    method: "POST",
+    path: "/api/admin/webhooks/{id}/deliveries/{delivery}/resend",
+    summary: "Send a delivery again now: the same webhook-id and body, a new attempt in its log",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookDeliveryParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 202, description: "Queued: it is sent within moments", schema: dataEnvelope(WebhookDeliverySchema) },
+    notFound: "There is no delivery {delivery} for webhook endpoint {id}.",
+    audit: {
+      action: "webhook.redeliver",
+      target: ({ params }) => webhookTarget(params.id),
+      detail: ({ params }) => ({ delivery: text(params.delivery) }),
     },
   },
   listAudit: {

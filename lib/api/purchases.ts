@@ -55,7 +55,12 @@ export async function purchaseHistoryPage(
   accounts: Accounts,
   { page = 1, per_page: perPage = DEFAULT_PER_PAGE.purchaseHistory, ...filters }: Paged,
 ): Promise<Page<PurchaseHistoryEntry>> {
-  const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.purchaseCodeHashKey, { ...filters, page, perPage });
+  const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.purchaseCodeHashKey, {
+    ...filters,
+    codeFormat: accounts.config.purchaseCodeFormat,
+    page,
+    perPage,
+  });
   return { data: rows, meta: pageMeta(page, perPage, total) };
 }
 
@@ -69,9 +74,19 @@ export function historyCsv(accounts: Accounts, { page: _page, per_page: _perPage
   return {
     status: 200,
     download: {
-      body: purchaseHistoryCsv(accounts.db, accounts.config.purchaseCodeHashKey, filters),
+      body: purchaseHistoryCsv(accounts.db, accounts.config.purchaseCodeHashKey, { ...filters, codeFormat: accounts.config.purchaseCodeFormat }),
       contentType: "text/csv; charset=utf-8",
       fileName: `purchase-history-${today}.csv`,
     },
   };
+}
+
+/** A re-check that cannot run: the job still runs, or none of its rows failed for a reason a retry can pass. */
+export function recheckRefusal(problem: "running" | "nothing_to_recheck"): ApiError {
+  return new ApiError(
+    "conflict",
+    problem === "running"
+      ? "This bulk check is still running; re-check its failed rows once it has finished."
+      : "No row of this bulk check failed for a reason a retry can pass (network, timeout, rate limit, server error): there is nothing to re-check. Invalid codes stay invalid.",
+  );
 }

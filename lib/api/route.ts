@@ -1,12 +1,12 @@
 // The one wrapper around every route handler of the portal API: each request passes the same steps, in the order
 // PIPELINE lists them (./steps), then the operation's handler, then its audit row and one log line.
 //
-//   csrf → session → permission → limit → area → parse → handler → audit → answer + log line
+//   bearer → csrf → session → permission → limit → area → parse → handler → audit → events → answer + log line
 //
 // A step finds something out (who asks, the upstream client, the validated input) or refuses the request by
 // throwing an ApiError; nothing after it runs then, but the audit row, the cookies the steps set and the log line
 // still do. Every error becomes the error envelope — UpstreamError into 404/400/429/502/504, anything unexpected
-// into a 500 `internal` without detail. A new way in (an API token) or a shared rate limiter is one more step.
+// into a 500 `internal` without detail. A shared rate limiter is one more step.
 import "server-only";
 
 import { NextResponse, type NextRequest } from "next/server";
@@ -24,16 +24,18 @@ import type { ApiError } from "./errors";
 import type { OperationSpec } from "./operations";
 import { area } from "./steps/area";
 import { auditOperation, writeAudit } from "./steps/audit";
+import { emitOperationEvent } from "./steps/events";
 import { errorResponse, formFailure, toApiError, toResponse } from "./steps/answer";
 import { limit } from "./steps/limit";
 import { writeLogLine } from "./steps/log";
 import { isHtmlForm, parse } from "./steps/parse";
-import { accountsOf, CookieJar, requestIdFor, type ApiRequest } from "./steps/request";
-import { csrf, permission, session } from "./steps/who";
+import { accountsOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
+import { bearer, csrf, permission, session } from "./steps/who";
 
 
 /** The steps before the handler, in order. Each may refuse the request (it throws an ApiError). */
 const PIPELINE: ReadonlyArray<(request: ApiRequest) => Promise<void>> = [
+  bearer, // an API token (Authorization: Bearer gth_…), read from the store: who asks and within which scopes
   csrf, // state-changing operations: X-CSRF, or the page's own Origin for an HTML form (lib/auth/csrf.ts)
   session, // who asks: the session cookie, checked against the store and renewed
   permission, // what the operation needs of the user's role (401, 403)
@@ -64,8 +66,10 @@ export interface HandlerContext<S extends OperationSpec> {
   request: NextRequest;
   /** The signed-in user. */
   user: UserOf<S>;
-  /** His session, as the cookie sent with this answer holds it (renewed when due). */
-  session: SessionOf<S>;
+  /** His session, as the cookie sent with this answer holds it (renewed when due); null for a token request. */
+  session: SessionOf<S> | null;
+  /** The API token the request came with, or null for a session (or anonymous) request. */
+  token: ApiToken | null;
   /** The store and the accounts configuration. */
   accounts: Accounts;
   /** Session settings for this request (Secure cookie and __Host- name over https). */
@@ -117,6 +121,7 @@ export function defineRoute<const S extends OperationSpec>(
       rawParams: {},
       user: null,
       session: null,
+      token: null,
       facts: { params: {}, body: {}, data: undefined },
       form: isHtmlForm(request, spec) ? { next: "/" } : null,
     };
@@ -136,6 +141,7 @@ export function defineRoute<const S extends OperationSpec>(
         reply = state.form && spec.form ? formFailure(spec.form.page, failure.answer, state.form.next) : errorResponse(failure.answer, requestId);
       }
       await auditOperation(state, reply.status, failure?.answer ?? null);
+      await emitOperationEvent(state, failure === null);
       state.jar.applyTo(reply);
       reply.headers.set("X-Request-Id", requestId);
       // Answers hold per-account data: no shared cache may keep them.
@@ -159,6 +165,7 @@ async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promi
     request: state.request,
     user: state.user,
     session: state.session,
+    token: state.token,
     accounts,
     sessionSettings: settings,
     cookies: state.jar,

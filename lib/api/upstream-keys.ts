@@ -9,6 +9,7 @@ import { getGatewayConfig } from "@/lib/config";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import type { UpstreamAreaStatus } from "@/lib/contract/upstream-keys";
 import type { Db } from "@/lib/db";
+import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, registerSecrets } from "@/lib/log";
 import { redact } from "@/lib/log/redact";
 import { breakerStatus, upstreamKeyRing } from "@/lib/upstream";
@@ -178,6 +179,7 @@ export async function keyRejected(rejection: KeyRejection): Promise<void> {
   } catch (error) {
     logEvent("error", "audit_write_failed", { action: "upstream.key_rejected", area: rejection.area, error: describeError(error) });
   }
+  await emitEvent({ type: "upstream.key_rejected", data: { area: rejection.area, fingerprint: rejection.fingerprint, source: rejection.source } });
 }
 
 const WATCH_SLOT = Symbol.for("gatehouse.api.keyRejectedWatch");

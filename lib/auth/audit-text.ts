@@ -110,6 +110,9 @@ export function auditSummary(row: AuditRowFacts): string {
     case "purchase.bulk_create":
       if (why) return `Not started: ${why}${status}.`;
       return typeof d.total === "number" ? `Bulk check of ${plural(d.total, "code")} started.` : "Bulk check started.";
+    case "purchase.bulk_recheck":
+      if (why) return `Not re-checked: ${why}${status}.`;
+      return typeof d.rechecked === "number" ? `${plural(d.rechecked, "failed code")} sent to be checked again.` : "Failed codes sent to be checked again.";
     case "auth.sso_login":
       return `Signed in with ${str(d.provider) ?? "single sign-on"}${str(d.role) ? ` as ${d.role}` : ""}${d.created === true ? "; the account was created at this first sign-in" : ""}${d.silent === true ? " (a silent re-check)" : ""}.`;
     case "auth.sso_refused": {

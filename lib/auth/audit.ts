@@ -26,6 +26,8 @@ export type AuditTarget =
   | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
   | { type: "user"; id: string; label?: string | null }
+  | { type: "token"; id: string; label?: string | null }
+  | { type: "webhook"; id: string; label?: string | null }
   /** An upstream area ("reports" | "items"): its key changed or was rejected. */
   | { type: "upstream_area"; id: string }
   | PurchaseCodeTarget;
@@ -69,6 +71,8 @@ export const auditEntrySchema = z.strictObject({
       z.strictObject({ type: z.literal("report"), id: z.string().min(1), label: z.string().max(2048).nullable().optional() }),
       z.strictObject({ type: z.literal("project"), name: z.string().min(1) }),
       z.strictObject({ type: z.literal("user"), id: z.string().min(1), label: z.string().max(320).nullable().optional() }),
+      z.strictObject({ type: z.literal("token"), id: z.string().min(1), label: z.string().max(100).nullable().optional() }),
+      z.strictObject({ type: z.literal("webhook"), id: z.string().min(1), label: z.string().max(2048).nullable().optional() }),
       z.strictObject({ type: z.literal("upstream_area"), id: z.string().min(1).max(20) }),
       z.strictObject({
         type: z.literal("purchase_code"),
@@ -102,7 +106,7 @@ export async function recordAudit(db: Db, entry: AuditEntry, { now = new Date() 
     action: e.action,
     target_type: target?.type ?? null,
     target_id: targetId,
-    target_label: target && (target.type === "report" || target.type === "user") ? (target.label ?? null) : null,
+    target_label: target && "label" in target ? (target.label ?? null) : null,
     outcome: e.outcome,
     request_id: e.requestId,
     detail: detailObject && Object.keys(detailObject).length > 0 ? JSON.stringify(detailObject) : null,

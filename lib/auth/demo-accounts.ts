@@ -9,6 +9,7 @@ import type { Db } from "@/lib/db";
 
 import { verifyPassword } from "./password";
 import { DEMO_PASSWORD } from "./users";
+import { forgetUser } from "./user-cache";
 
 export const DEMO_DOMAIN = "@demo.test";
 
@@ -67,6 +68,7 @@ export async function removeDemoAccounts(db: Db): Promise<DemoAccount[]> {
     await trx.deleteFrom("password_screening").where("user_id", "in", ids).execute();
     await trx.deleteFrom("users").where("id", "in", ids).execute();
   });
+  for (const id of ids) forgetUser(id);
   return found;
 }
 

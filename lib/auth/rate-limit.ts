@@ -1,66 +1,19 @@
-// A bounded, in-memory, fixed-window rate limiter: at most `limit` hits per key in a window that starts at
-// the key's first hit (a burst at a window's end and the next one's start can reach twice the limit within a
-// minute; the simple rule keeps Retry-After exact). Bounded: past `maxKeys` keys, the least recently used is forgotten (it restarts from
-// zero, which errs on the side of serving). Per process: several portal instances each count their own, until
-// a shared store replaces this (a later issue).
+// The per-minute limits of purchase checks (per user, per client address), through rate-limiter-flexible:
+// counted in Redis when REDIS_URL is set, so that every instance counts the same window, and in this process
+// otherwise. While Redis is away each limiter falls back to its in-memory insurance limiter (per instance, the
+// limit as written: a short outage errs on the side of serving, never on refusing everyone). Fixed windows that
+// start at a key's first hit; Retry-After is the window's end.
+//
+// (The sign-in throttle and the bulk allowance are counted in the store, where they are already shared by
+// every instance and kept as a record: lib/auth/throttle.ts and lib/purchases/bulk/allowance.ts.)
 import "server-only";
 
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
+
+import { currentCluster, KEY_PREFIX, type Cluster } from "@/lib/cluster";
 import type { PurchaseRateLimits } from "@/lib/config/auth";
 
 import { addressKey } from "./address";
-
-export interface RateLimitRule {
-  limit: number;
-  windowMs: number;
-}
-
-export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
-
-interface Window {
-  startedAt: number;
-  hits: number;
-}
-
-export const DEFAULT_MAX_KEYS = 10_000;
-
-export class RateLimiter {
-  // Map keeps insertion order: re-inserting on every hit makes the first entry the least recently used.
-  private readonly windows = new Map<string, Window>();
-
-  constructor(
-    private readonly rule: RateLimitRule,
-    private readonly maxKeys: number = DEFAULT_MAX_KEYS,
-  ) {}
-
-  /** Would a hit for `key` be allowed now? Counts nothing, so that every limit can be asked before any counts. */
-  check(key: string, now: number = Date.now()): RateLimitDecision {
-    const window = this.liveWindow(key, now);
-    if (!window || window.hits < this.rule.limit) return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((window.startedAt + this.rule.windowMs - now) / 1000)) };
-  }
-
-  /** Counts one hit for `key`. */
-  record(key: string, now: number = Date.now()): void {
-    const window = this.liveWindow(key, now) ?? { startedAt: now, hits: 0 };
-    window.hits += 1;
-    this.windows.delete(key);
-    this.windows.set(key, window);
-    while (this.windows.size > this.maxKeys) {
-      const oldest = this.windows.keys().next();
-      if (oldest.done) break;
-      this.windows.delete(oldest.value);
-    }
-  }
-
-  get size(): number {
-    return this.windows.size;
-  }
-
-  private liveWindow(key: string, now: number): Window | null {
-    const window = this.windows.get(key);
-    return window && now - window.startedAt < this.rule.windowMs ? window : null;
-  }
-}
 
 /**
  * The client address bucket when Gatehouse cannot know the address (no TRUST_PROXY): every such request counts
@@ -68,47 +21,106 @@ export class RateLimiter {
  */
 export const UNKNOWN_ADDRESS_BUCKET = "direct";
 
+const WINDOW_SECONDS = 60;
+
+/** A limiter of `points` a minute: in Redis (with an in-memory insurance) when the cluster has Redis. */
+export function minuteLimiter(cluster: Cluster, name: string, points: number): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: name });
+  if (!cluster.redis) return memory;
+  return new RateLimiterRedis({
+    storeClient: cluster.redis,
+    points,
+    duration: WINDOW_SECONDS,
+    keyPrefix: `${KEY_PREFIX}limit:${name}`,
+    // Redis away: ask the insurance at once rather than wait for a command to time out.
+    rejectIfRedisNotReady: true,
+    insuranceLimiter: memory,
+  });
+}
+
 interface PurchaseLimiters {
   rules: PurchaseRateLimits;
-  perUser: RateLimiter;
-  perIp: RateLimiter;
+  cluster: Cluster;
+  perUser: RateLimiterAbstract;
+  perIp: RateLimiterAbstract;
 }
 
 // On globalThis: Next bundles each route separately, and all of them must count in the same windows.
 const SLOT = Symbol.for("gatehouse.purchaseRateLimiters");
 const globalSlots = globalThis as unknown as Record<symbol, PurchaseLimiters | undefined>;
 
-function purchaseLimiters(rules: PurchaseRateLimits): PurchaseLimiters {
+function purchaseLimiters(rules: PurchaseRateLimits, cluster: Cluster): PurchaseLimiters {
   const current = globalSlots[SLOT];
-  if (current && current.rules.perUser === rules.perUser && current.rules.perIp === rules.perIp) return current;
+  if (current && current.cluster === cluster && current.rules.perUser === rules.perUser && current.rules.perIp === rules.perIp) return current;
   const created = {
     rules,
-    perUser: new RateLimiter({ limit: rules.perUser, windowMs: 60_000 }),
-    perIp: new RateLimiter({ limit: rules.perIp, windowMs: 60_000 }),
+    cluster,
+    perUser: minuteLimiter(cluster, "purchase:user", rules.perUser),
+    perIp: minuteLimiter(cluster, "purchase:ip", rules.perIp),
   };
   globalSlots[SLOT] = created;
   return created;
 }
 
+/** A refusal carries msBeforeNext; anything else a limiter rejects with is a failure of its store. */
+function refusal(rejection: unknown): RateLimiterRes | null {
+  const res = rejection as Partial<RateLimiterRes> | null;
+  return res && typeof res.msBeforeNext === "number" ? (res as RateLimiterRes) : null;
+}
+
+const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+
+export type PurchaseLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; limitedBy: "user" | "ip" };
+
 /**
- * One purchase validation by `userId` from `address` (null: unknown). Refused when either limit is reached;
- * then nothing is counted, so a refused request does not prolong the wait.
+ * One purchase validation by `userId` from `address` (null: unknown). Refused when either limit is reached; a
+ * check the address limit refuses is given back to the user's count, so only checks that happen count.
  */
-export function checkPurchaseRateLimit(
+export async function checkPurchaseRateLimit(
   rules: PurchaseRateLimits,
   { userId, address }: { userId: string; address: string | null },
-  now: number = Date.now(),
-): { allowed: true } | { allowed: false; retryAfterSeconds: number; limitedBy: "user" | "ip" } {
-  const limiters = purchaseLimiters(rules);
+  cluster: Cluster = currentCluster(),
+): Promise<PurchaseLimitDecision> {
+  const limiters = purchaseLimiters(rules, cluster);
   const ipKey = addressKey(address) ?? UNKNOWN_ADDRESS_BUCKET;
-  const byUser = limiters.perUser.check(userId, now);
-  const byIp = limiters.perIp.check(ipKey, now);
-  if (!byUser.allowed || !byIp.allowed) {
-    const userWait = byUser.allowed ? 0 : byUser.retryAfterSeconds;
-    const ipWait = byIp.allowed ? 0 : byIp.retryAfterSeconds;
-    return { allowed: false, retryAfterSeconds: Math.max(userWait, ipWait), limitedBy: userWait >= ipWait ? "user" : "ip" };
+  try {
+    await limiters.perUser.consume(userId);
+  } catch (rejection) {
+    const refused = refusal(rejection);
+    if (!refused) throw rejection;
+    return { allowed: false, retryAfterSeconds: seconds(refused), limitedBy: "user" };
   }
-  limiters.perUser.record(userId, now);
-  limiters.perIp.record(ipKey, now);
+  try {
+    await limiters.perIp.consume(ipKey);
+  } catch (rejection) {
+    await limiters.perUser.reward(userId).catch(() => {});
+    const refused = refusal(rejection);
+    if (!refused) throw rejection;
+    return { allowed: false, retryAfterSeconds: seconds(refused), limitedBy: "ip" };
+  }
   return { allowed: true };
+}
+
+// Requests per API token, apart from any user's or address's limits: a leaked or runaway script is held to it,
+// counted once across every instance like the purchase limits.
+const TOKEN_SLOT = Symbol.for("gatehouse.tokenRateLimiter");
+const tokenSlots = globalThis as unknown as Record<symbol, { perMinute: number; cluster: Cluster; limiter: RateLimiterAbstract } | undefined>;
+
+export type TokenLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** One request with the token `tokenId`, at most `perMinute` a minute (TOKEN_RATE_LIMIT_PER_MINUTE). */
+export async function checkTokenRateLimit(perMinute: number, tokenId: string, cluster: Cluster = currentCluster()): Promise<TokenLimitDecision> {
+  let slot = tokenSlots[TOKEN_SLOT];
+  if (!slot || slot.perMinute !== perMinute || slot.cluster !== cluster) {
+    slot = { perMinute, cluster, limiter: minuteLimiter(cluster, "token", perMinute) };
+    tokenSlots[TOKEN_SLOT] = slot;
+  }
+  try {
+    await slot.limiter.consume(tokenId);
+    return { allowed: true };
+  } catch (rejection) {
+    const refused = refusal(rejection);
+    if (!refused) throw rejection;
+    return { allowed: false, retryAfterSeconds: seconds(refused) };
+  }
 }

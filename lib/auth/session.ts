@@ -14,7 +14,8 @@ import { z } from "zod";
 import type { AuthConfig } from "@/lib/config/auth";
 import type { Db } from "@/lib/db";
 
-import { getUserById, type User } from "./users";
+import { sessionUser } from "./user-cache";
+import type { User } from "./users";
 
 import { SECURE_SESSION_COOKIE_NAME, SESSION_COOKIE_NAME } from "./edge-names";
 
@@ -231,7 +232,7 @@ export async function authenticateSession(
 ): Promise<AuthenticatedSession> {
   const session = await readSession(cookies, settings);
   if (!session) return { ok: false, reason: "missing" };
-  const user = await getUserById(db, session.userId);
+  const user = await sessionUser(db, session.userId);
   const check = checkSession(session, user, now, settings);
   if (!check.ok) return check;
   // checkSession returned ok, so the user exists.

@@ -16,6 +16,7 @@ import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/con
 import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
 import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
+import { forgetUser } from "./user-cache";
 
 /** A user as the rest of the app sees him: everything but the password hash. */
 export interface User {
@@ -26,6 +27,8 @@ export interface User {
   disabled: boolean;
   /** Sessions carry the version they started with; a different one here means they were ended. */
   sessionVersion: number;
+  /** A service account: no password, never signs in; acts through API tokens an admin makes for it. */
+  service: boolean;
   createdAt: string;
   updatedAt: string;
   /** Single sign-on: the provider's issuer and subject (`sub`) he is matched by; null for a password user. */
@@ -84,6 +87,7 @@ function toUser(row: UserRow): User {
     role: row.role,
     disabled: Number(row.disabled) === 1,
     sessionVersion: Number(row.session_version),
+    service: Number(row.service) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     identity: row.oidc_issuer !== null && row.oidc_subject !== null ? { issuer: row.oidc_issuer, subject: row.oidc_subject } : null,
@@ -104,7 +108,9 @@ export async function createUser(db: Db, input: CreateUserInput, options: UserSt
 async function insertUser(db: Db, input: z.output<typeof createUserInput>, options: UserStoreOptions): Promise<User> {
   const { email, name, role, password } = input;
   const now = (options.now ?? new Date()).toISOString();
-  const passwordHash = await hashPassword(password, options.hashParams ?? DEFAULT_SCRYPT_PARAMS);
+  // A service account gets a hash no password matches: it cannot sign in, whatever is tried.
+  const params = options.hashParams ?? DEFAULT_SCRYPT_PARAMS;
+  const passwordHash = password === undefined ? unmatchableHash(params) : await hashPassword(password, params);
   try {
     const row = await db
       .insertInto("users")
@@ -116,6 +122,7 @@ async function insertUser(db: Db, input: z.output<typeof createUserInput>, optio
         password_hash: passwordHash,
         disabled: 0,
         session_version: 1,
+        service: input.service === true ? 1 : 0,
         created_at: now,
         updated_at: now,
       })
@@ -174,6 +181,7 @@ export async function updateUser(
   const mayRemoveAnAdmin = (input.role !== undefined && input.role !== "admin") || input.disabled === true;
   const lockRows = isPostgres(db); // SQLite has no FOR UPDATE; writeTransaction holds its write lock instead
 
+  // Every instance's copy of the user (for session checks) goes once the change is committed, even a refused one.
   return writeTransaction(db, async (trx) => {
     // Lock the active admins first, always in id order, so two concurrent demotions queue instead of both
     // seeing the other admin still active (or deadlocking).
@@ -216,7 +224,7 @@ export async function updateUser(
     // A new password starts with a clean slate: an admin's reset lifts any sign-in throttling of the account.
     if (passwordHash !== undefined) await clearLoginFailures(trx, row.email);
     return toUser(row);
-  });
+  }).finally(() => forgetUser(id));
 }
 
 async function selectActiveAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
@@ -308,6 +316,7 @@ export async function updateFromProvider(
     emailKept = true;
     row = await write(false);
   }
+  forgetUser(id);
   if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
   return { user: toUser(row), emailKept };
 }
@@ -338,6 +347,8 @@ export async function linkIdentity(db: Db, id: string, identity: { issuer: strin
   } catch (error) {
     if (isUniqueViolation(error)) throw new AccountError("identity_taken", `another user already signs in as ${identity.subject} at ${identity.issuer}`);
     throw error;
+  } finally {
+    forgetUser(id);
   }
 }
 
@@ -357,6 +368,7 @@ export async function revokeSessions(
     .set({ session_version: sql<number>`session_version + 1`, updated_at: (options.now ?? new Date()).toISOString() })
     .where("id", "=", id)
     .executeTakeFirst();
+  forgetUser(id);
   return result.numUpdatedRows > 0n;
 }
 
@@ -380,7 +392,7 @@ export async function verifyCredentials(
       : undefined;
   const dummy = params === DEFAULT_SCRYPT_PARAMS ? UNMATCHABLE_HASH : unmatchableHash(params);
   const matches = await verifyPassword(typeof password === "string" ? password : "", row?.password_hash ?? dummy);
-  if (!row || !matches || Number(row.disabled) !== 0) return null;
+  if (!row || !matches || Number(row.disabled) !== 0 || Number(row.service) === 1) return null;
 
   if (needsRehash(row.password_hash, params)) {
     // Same password, stronger hash: sessions stay valid.

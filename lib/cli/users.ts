@@ -28,6 +28,8 @@ import {
 import { readSignInSettings } from "@/lib/config/oidc";
 import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb, type Db } from "@/lib/db";
+import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
+import { readEnv } from "@/lib/config/env";
 
 const USAGE = `Usage: npm run users -- <command>
 
@@ -150,7 +152,16 @@ async function audit(db: Db, action: "user.create" | "user.update" | "user.delet
 async function change(db: Db, out: Output, user: User, patch: UpdateUserInput, done: (u: User) => string) {
   const updated = await updateUser(db, user.id, patch);
   await audit(db, "user.update", updated, Object.keys(patch));
+  await announce(out, updated.id);
   out.out(done(updated));
+}
+
+/** Running instances keep a user's row for their session checks a moment: with Redis, tell them now. */
+async function announce(out: Output, userId: string): Promise<void> {
+  const redisUrl = readEnv(process.env, []).redisUrl;
+  if (redisUrl && !(await announceUserChange(redisUrl, userId))) {
+    out.err(`Redis (REDIS_URL) did not answer: running instances apply this change within ${TTL_MS / 1000} s.`);
+  }
 }
 
 function exactly(positionals: string[], count: number, names: string) {
@@ -278,6 +289,7 @@ async function run(argv: string[], out: Output): Promise<number> {
         if (settings.breakGlassEmail === user.email) throw new Refusal(`${user.email} is the break-glass admin (PASSWORD_LOGIN=off): it must keep its password`);
         const linked = await linkIdentity(db, user.id, { issuer: settings.oidc.issuer, subject });
         await audit(db, "user.update", linked, ["identity"]);
+        await announce(out, linked.id);
         out.out(`${linked.email} now signs in with ${settings.oidc.label} as ${subject}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.`);
         return 0;
       }

@@ -1,5 +1,6 @@
 // Accounts configuration: the store, session secrets and lifetimes, the first admin, the purchase-code hash
-// key, the request edge (TRUST_PROXY, PUBLIC_ORIGIN) and the purchase-validation rate limits. Read from the environment when asked (never at import), validated with zod, and reported by variable
+// key, the request edge (TRUST_PROXY, PUBLIC_ORIGIN), the purchase-validation rate limits and the report history's
+// retention and schedule budget. Read from the environment when asked (never at import), validated with zod, and reported by variable
 // name — a secret's value never appears in a message.
 import "server-only";
 
@@ -11,6 +12,7 @@ import { z } from "zod";
 
 import { emailSchema } from "@/lib/contract/accounts";
 import { passwordProblem, passwordSchema } from "@/lib/contract/password";
+import { DEFAULT_PURCHASE_CODE_FORMAT, CODE_FORMATS, type PurchaseCodeFormat } from "@/lib/contract/values";
 
 import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "./edge";
 import { ConfigError, type ConfigProblem } from "./env";
@@ -51,7 +53,30 @@ export interface AuthConfig {
   purchaseRateLimits: PurchaseRateLimits;
   /** Codes a user may send to bulk checks per hour (PURCHASE_BULK_LIMIT_PER_HOUR), apart from the per-minute limits. */
   purchaseBulkLimitPerHour: number;
+  /** How strictly purchase codes are read (PURCHASE_CODE_FORMAT): auto, uuid or exact. */
+  purchaseCodeFormat: PurchaseCodeFormat;
+  /** Reports over time (lib/reports): how long results are kept, and what a scheduled run may spend. */
+  reportHistory: ReportHistorySettings;
+  /** Requests one API token may make per minute (TOKEN_RATE_LIMIT_PER_MINUTE). */
+  tokenRateLimitPerMinute: number;
+  /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to http:// URLs and private addresses (development and tests only). */
+  webhookAllowPrivate: boolean;
+  /** WEBHOOK_RETRY_SPEEDUP: every retry wait of a webhook delivery is divided by this (1; tests use more). */
+  webhookRetrySpeedup: number;
 }
+
+export interface ReportHistorySettings {
+  /** Days a recorded result is kept (REPORT_HISTORY_RETENTION_DAYS). */
+  retentionDays: number;
+  /** The reports API's rate budget, in calls a minute (REPORTS_API_CALLS_PER_MINUTE): the document states none. */
+  callsPerMinute: number;
+  /** The share of that budget a scheduled run may spend (REPORT_SCHEDULE_MAX_SHARE, 0–1). */
+  scheduleMaxShare: number;
+}
+
+export const DEFAULT_REPORT_HISTORY: Readonly<ReportHistorySettings> = Object.freeze({ retentionDays: 400, callsPerMinute: 60, scheduleMaxShare: 0.5 });
+
+export const DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE = 600;
 
 export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
 
@@ -109,6 +134,39 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(1_000_000, "must be at most 1000000")
     .default(DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR),
+  PURCHASE_CODE_FORMAT: z
+    .enum(CODE_FORMATS, { error: `must be one of: ${CODE_FORMATS.join(", ")}` })
+    .default(DEFAULT_PURCHASE_CODE_FORMAT),
+  REPORT_HISTORY_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a number of days" })
+    .int("must be a whole number of days")
+    .min(1, "must be at least 1")
+    .max(3650, "must be at most 3650")
+    .default(DEFAULT_REPORT_HISTORY.retentionDays),
+  REPORTS_API_CALLS_PER_MINUTE: z.coerce
+    .number({ error: "must be a number of calls per minute" })
+    .int("must be a whole number of calls per minute")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .default(DEFAULT_REPORT_HISTORY.callsPerMinute),
+  REPORT_SCHEDULE_MAX_SHARE: z.coerce
+    .number({ error: "must be a share between 0 and 1, e.g. 0.5" })
+    .gt(0, "must be more than 0")
+    .max(1, "must be at most 1 (the whole budget)")
+    .default(DEFAULT_REPORT_HISTORY.scheduleMaxShare),
+  TOKEN_RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: "must be a number of requests per minute" })
+    .int("must be a whole number of requests per minute")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .default(DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE),
+  WEBHOOK_RETRY_SPEEDUP: z.coerce
+    .number({ error: "must be a whole number (1 in production)" })
+    .int("must be a whole number (1 in production)")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .default(1),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"], { error: "must be 1 (allow http and private addresses, for development) or 0" }).default("0"),
 });
 
 /** The environment without the settings only a configured deployment reads (the demo keeps its own). */
@@ -212,6 +270,15 @@ export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = d
     edge: edge.settings,
     purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
     purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
+    purchaseCodeFormat: vars.PURCHASE_CODE_FORMAT,
+    reportHistory: {
+      retentionDays: vars.REPORT_HISTORY_RETENTION_DAYS,
+      callsPerMinute: vars.REPORTS_API_CALLS_PER_MINUTE,
+      scheduleMaxShare: vars.REPORT_SCHEDULE_MAX_SHARE,
+    },
+    tokenRateLimitPerMinute: vars.TOKEN_RATE_LIMIT_PER_MINUTE,
+    webhookAllowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === "1",
+    webhookRetrySpeedup: vars.WEBHOOK_RETRY_SPEEDUP,
   };
 }
 

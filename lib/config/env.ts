@@ -66,8 +66,12 @@ export interface EnvConfig {
   sandboxPort: number;
   /** Demo mode: the folder that holds everything the demo writes (its store, secret and sandbox state). */
   demoDataDir: string;
-  /** METRICS_TOKEN: the bearer token of monitoring systems (readiness detail); null when unset. */
+  /** METRICS_TOKEN: the bearer token of monitoring systems (readiness detail, /metrics); null when unset. */
   metricsToken: string | null;
+  /** REDIS_URL: what several instances share (limits, cache, breakers, jobs); null: this process alone. */
+  redisUrl: string | null;
+  /** INSTANCE_ID: the name of this instance in every log line and metric; null: hostname:pid. */
+  instanceId: string | null;
 }
 
 /** A monitoring token shorter than this could be guessed. */
@@ -165,6 +169,26 @@ const metricsTokenSchema = z
   .min(METRICS_TOKEN_MIN_LENGTH, `is too short to be a secret token: at least ${METRICS_TOKEN_MIN_LENGTH} characters (openssl rand -base64 32)`)
   .max(4096, "is too long (at most 4096 characters)")
   .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (check for a pasted newline or quotes)");
+
+// The URL may carry a password: messages never quote it.
+const redisUrlSchema = z.string().superRefine((value, ctx) => {
+  if (!URL.canParse(value)) {
+    ctx.addIssue({ code: "custom", message: "must be a redis:// or rediss:// URL, e.g. redis://:password@redis.example.com:6379/0 (a password with @, : or / must be percent-encoded)" });
+    return;
+  }
+  const url = new URL(value);
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    ctx.addIssue({ code: "custom", message: "must start with redis:// or rediss:// (TLS)" });
+  } else if (url.hostname === "") {
+    ctx.addIssue({ code: "custom", message: "names no host" });
+  } else if (url.pathname !== "" && url.pathname !== "/" && !/^\/\d{1,2}$/.test(url.pathname)) {
+    ctx.addIssue({ code: "custom", message: "may end only in a database number (/0 to /99)" });
+  }
+});
+
+const instanceIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{1,64}$/, "must be 1 to 64 letters, digits, dots, colons, dashes or underscores (e.g. web-1)");
 
 const timeoutSchema = z
   .string()
@@ -296,6 +320,8 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
   const { upstreamPolicy, shutdownTimeoutMs } = readPolicy(env, problems);
   const metricsToken = check(problems, "METRICS_TOKEN", metricsTokenSchema, read(env, "METRICS_TOKEN"));
+  const redisUrl = check(problems, "REDIS_URL", redisUrlSchema, read(env, "REDIS_URL"));
+  const instanceId = check(problems, "INSTANCE_ID", instanceIdSchema, read(env, "INSTANCE_ID"));
   return {
     reports,
     items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
@@ -306,6 +332,8 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
     demoDataDir: read(env, "DEMO_DATA_DIR") ?? DEFAULT_DEMO_DATA_DIR,
     metricsToken: metricsToken ?? null,
+    redisUrl: redisUrl ?? null,
+    instanceId: instanceId ?? null,
   };
 }
 

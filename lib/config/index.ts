@@ -6,7 +6,7 @@ import "server-only";
 import path from "node:path";
 
 import { installGracefulShutdown, onShutdown } from "@/lib/lifecycle/shutdown";
-import { logEvent, registerSecrets } from "@/lib/log";
+import { logEvent, registerSecrets, setLogInstance } from "@/lib/log";
 
 import { startDemoSandbox } from "./demo";
 import { AREA_WORDS, type Area } from "@/lib/contract/areas";
@@ -40,8 +40,12 @@ export interface GatewayConfig {
   upstreamPolicy: UpstreamPolicyConfig;
   /** How long requests in flight may take to finish after SIGTERM. */
   shutdownTimeoutMs: number;
-  /** METRICS_TOKEN: monitoring systems show it as `Authorization: Bearer …` to see readiness detail. */
+  /** METRICS_TOKEN: monitoring systems show it as `Authorization: Bearer …` for readiness detail and /metrics. */
   metricsToken: string | null;
+  /** REDIS_URL: shared state of several instances (lib/cluster); null: this process alone (always in demo mode). */
+  redisUrl: string | null;
+  /** This instance's name in log lines and metrics: INSTANCE_ID, else hostname:pid. */
+  instanceId: string;
   /** "demo": both areas point at the embedded sandbox, started by Gatehouse itself. */
   mode: "configured" | "demo";
   /** Where the embedded sandbox listens in demo mode. */
@@ -53,14 +57,24 @@ export interface GatewayConfig {
 const CONFIG_SLOT = Symbol.for("gatehouse.config");
 const globalSlots = globalThis as unknown as Record<symbol, Promise<GatewayConfig> | undefined>;
 
-function policyOf(env: ReturnType<typeof parseEnv>) {
+function policyOf(env: ReturnType<typeof parseEnv>, mode: GatewayConfig["mode"]) {
   if (env.metricsToken) registerSecrets([env.metricsToken]);
+  const redisUrl = mode === "demo" ? null : env.redisUrl;
+  if (redisUrl) registerSecrets(redisSecrets(redisUrl));
   return {
     upstreamTimeoutMs: env.upstreamTimeoutMs,
     upstreamPolicy: env.upstreamPolicy,
     shutdownTimeoutMs: env.shutdownTimeoutMs,
     metricsToken: env.metricsToken,
+    redisUrl,
+    instanceId: setLogInstance(env.instanceId),
   };
+}
+
+/** The URL and its password: a driver's error message may quote either. */
+function redisSecrets(url: string): string[] {
+  const password = decodeURIComponent(new URL(url).password);
+  return [url, password].filter((value) => value !== "");
 }
 
 async function loadConfig(): Promise<GatewayConfig> {
@@ -68,7 +82,7 @@ async function loadConfig(): Promise<GatewayConfig> {
     const env = parseEnv(process.env);
     if (!env.reports && !env.items) throw new ConfigError([{ variable: "", problem: NO_UPSTREAM }]);
     registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => typeof k === "string"));
-    return { ...policyOf(env), reports: env.reports, items: env.items, keyEncryption: env.keyEncryption, mode: "configured" };
+    return { ...policyOf(env, "configured"), reports: env.reports, items: env.items, keyEncryption: env.keyEncryption, mode: "configured" };
   }
   // Demo mode reads neither area's settings: both point at the sandbox, whose state lives in the demo's folder.
   const env = parseEnv(withoutAreas(process.env));
@@ -77,7 +91,7 @@ async function loadConfig(): Promise<GatewayConfig> {
   // Closed after the requests in flight, so that its last changes are saved to its state file.
   onShutdown("demo sandbox", () => demo.sandbox.close());
   return {
-    ...policyOf(env),
+    ...policyOf(env, "demo"),
     reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },
     items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: demo.itemsKey, keyLocation: { kind: "query-and-form" } },
     keyEncryption: env.keyEncryption,
@@ -134,6 +148,7 @@ export async function startGateway(): Promise<GatewayConfig> {
       items_base_url: config.items?.baseUrl ?? null,
       upstream_timeout_ms: config.upstreamTimeoutMs,
       upstream_policy: config.upstreamPolicy,
+      shared_state: config.redisUrl ? "redis" : "this process",
     });
   }
   return config;

@@ -4,10 +4,10 @@
 // its sandbox). Anything unexpected is left to Next, which logs it.
 import "server-only";
 
-import { logEvent } from "@/lib/log";
+import { logEvent, setLogInstance } from "@/lib/log";
 
 import { checkConfiguration } from "./check";
-import { isConfigError, problemLines, type ConfigProblem } from "./env";
+import { isConfigError, problemLines, readEnv, type ConfigProblem } from "./env";
 import { startGateway } from "./index";
 
 /** Prints the problems, one line each, and ends the process (exit 1). */
@@ -19,6 +19,8 @@ export function exitWithProblems(problems: ConfigProblem[]): never {
 export async function startGatewayOrExit(): Promise<void> {
   const check = checkConfiguration(process.env);
   if (check.problems.length > 0) exitWithProblems(check.problems);
+  // From the first line on, the log names this instance (INSTANCE_ID, checked above).
+  setLogInstance(readEnv(process.env, []).instanceId);
   for (const note of check.notes) logEvent("info", note);
   for (const warning of check.warnings) logEvent("warn", warning, { startup_warning: true });
   try {

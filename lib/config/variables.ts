@@ -59,12 +59,24 @@ export const VARIABLES = {
   PUBLIC_ORIGIN: {},
   ALLOWED_HOSTS: {},
   TRUST_PROXY: {},
+  // Several instances
+  REDIS_URL: { secret: true },
+  INSTANCE_ID: { demo: true },
   // Monitoring
   METRICS_TOKEN: { secret: true, demo: true },
   // Purchase checks
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
   PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
+  PURCHASE_CODE_FORMAT: { demo: true },
+  // Reports over time
+  REPORT_HISTORY_RETENTION_DAYS: { demo: true },
+  REPORTS_API_CALLS_PER_MINUTE: { demo: true },
+  REPORT_SCHEDULE_MAX_SHARE: { demo: true },
+  // Integration access
+  TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
+  WEBHOOK_ALLOW_PRIVATE: { demo: true },
+  WEBHOOK_RETRY_SPEEDUP: { demo: true },
   // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
   SANDBOX_DATA_DIR: { demo: true },
   SANDBOX_CONTROL: { demo: true },

@@ -86,10 +86,28 @@ export function onlyFields(known: readonly string[]) {
   };
 }
 
-export const createUserInput = z.strictObject(
-  { email: emailSchema, name: nameSchema, role: roleSchema, password: passwordSchema },
-  onlyFields(["email", "name", "role", "password"]),
-);
+/**
+ * A person has a password; a service account (`service: true`) has none: it never signs in, and acts only
+ * through the API tokens an admin makes for it.
+ */
+export const createUserInput = z
+  .strictObject(
+    {
+      email: emailSchema,
+      name: nameSchema,
+      role: roleSchema,
+      password: passwordSchema.optional(),
+      service: z.boolean({ error: "service must be true or false" }).optional(),
+    },
+    onlyFields(["email", "name", "role", "password", "service"]),
+  )
+  .superRefine((input, ctx) => {
+    if (input.service === true && input.password !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: "password must not be given for a service account: it never signs in" });
+    } else if (input.service !== true && input.password === undefined) {
+      ctx.addIssue({ code: "custom", path: ["password"], message: "password is required" });
+    }
+  });
 
 export const updateUserInput = z
   .strictObject(
@@ -138,8 +156,11 @@ export const SessionUserSchema = z.object({
 
 export const CurrentSessionSchema = z.object({
   user: SessionUserSchema,
-  permissions: z.array(z.enum(PERMISSIONS)).describe("What the role allows (the roles table in the README)"),
-  expires_at: isoTimestamp.describe("When the session ends unless a request renews it (idle) — never after the absolute limit"),
+  permissions: z.array(z.enum(PERMISSIONS)).describe("What the role allows (the roles table in the README); with an API token, what the role and the token's scopes both allow"),
+  expires_at: isoTimestamp
+    .nullable()
+    .describe("When the session ends unless a request renews it (idle) — never after the absolute limit; with an API token, when the token expires (null: never)"),
+  via: z.enum(["session", "api_token"]).describe("How the caller came in: the session cookie or an API token"),
 });
 export type CurrentSession = z.infer<typeof CurrentSessionSchema>;
 
@@ -150,6 +171,7 @@ export const UserSchema = z
     name: z.string(),
     role: z.enum(ROLES),
     disabled: z.boolean(),
+    service: z.boolean().describe("A service account: never signs in, acts through API tokens only"),
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
     identity: z

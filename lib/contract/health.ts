@@ -23,6 +23,13 @@ export const ReadinessSchema = z.object({
     .object({ reports: BreakerSchema.optional(), items: BreakerSchema.optional() })
     .optional()
     .describe("Detail, as mode: the circuit breaker of each configured area"),
+  dependencies: z
+    .object({
+      store: z.object({ reachable: z.boolean(), problem: z.string().optional() }),
+      redis: z.object({ configured: z.boolean(), reachable: z.boolean().optional() }),
+    })
+    .optional()
+    .describe("Detail, as mode: the store and Redis (REDIS_URL), asked at every probe; either unreachable makes the instance not ready"),
   shutting_down: z.boolean().optional().describe("true after SIGTERM, while requests in flight finish"),
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;

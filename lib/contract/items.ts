@@ -7,8 +7,8 @@ export const AccountSchema = z.object({
   name: z.object({ firstname: z.string(), lastname: z.string(), full_name: z.string() }),
   username: z.string(),
   email: z.string(),
-  balance: z.number(),
-  currency: z.string(),
+  balance: z.number().optional().describe("The seller's balance; omitted for a role without finances:read (support)"),
+  currency: z.string().optional().describe("The balance's currency; omitted with it"),
   profile: z.object({
     heading: z.string().nullable(),
     description: z.string().nullable(),

@@ -2,9 +2,11 @@
 // and bulk jobs.
 import { z } from "zod";
 
-import { FROM_AFTER_TO, fromNotAfterTo, isoTimestamp, oneOf, page, perPage, positiveIdParam, timeRange } from "./common";
+import { FROM_AFTER_TO, fromNotAfterTo, isoTimestamp, oneOf, page, pageEnvelope, perPage, positiveIdParam, timeRange, type PageMeta } from "./common";
 import {
   BULK_CODE_STATUSES,
+  BULK_RESULT_FILTERS,
+  BULK_RESULT_SEARCH_MAX_LENGTH,
   BULK_JOB_STATUSES,
   BULK_MAX_CODES,
   DEFAULT_PER_PAGE,
@@ -13,7 +15,9 @@ import {
   PER_PAGE_CHOICES,
   PURCHASE_CODE_MAX_LENGTH,
   PURCHASE_OUTCOMES,
+  type BulkResultFilter,
   RAW_PURCHASE_CODE_MAX_LENGTH,
+  SUPPORT_STATES,
 } from "./values";
 
 export const PurchaseSchema = z.object({
@@ -83,6 +87,10 @@ export const PurchaseHistoryEntrySchema = z.object({
   item_name: z.string().nullable(),
   license_type: z.string().nullable(),
   supported_until: isoTimestamp.nullable(),
+  support: z
+    .enum(SUPPORT_STATES)
+    .nullable()
+    .describe("valid: the purchase's support when it was checked (expired: a real purchase whose support had ended); null otherwise"),
   checked_by: UserRefSchema,
   source: z.enum(["single", "bulk"]),
   bulk_job_id: z.uuid().nullable(),
@@ -181,6 +189,11 @@ export const BulkResultSchema = z.object({
   item_name: z.string().nullable(),
   license_type: z.string().nullable(),
   supported_until: isoTimestamp.nullable(),
+  support: z
+    .enum(SUPPORT_STATES)
+    .nullable()
+    .describe("valid: the purchase's support when it was checked (expired: a real purchase whose support has ended); null otherwise"),
+  retryable: z.boolean().describe("failed: whether a re-check may pass (network, timeout, 429, 5xx)"),
   checked_at: isoTimestamp.nullable(),
 });
 export type BulkResult = z.infer<typeof BulkResultSchema>;
@@ -207,3 +220,35 @@ export type BulkJobSummary = z.infer<typeof BulkJobSummarySchema>;
 
 export const BulkJobSchema = BulkJobSummarySchema.extend({ results: z.array(BulkResultSchema).describe("In batch order") });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
+
+export const BulkResultsQuerySchema = z.strictObject({
+  page: page.optional(),
+  per_page: perPage(DEFAULT_PER_PAGE.bulkResults).optional(),
+  status: z
+    .enum(BULK_RESULT_FILTERS, { error: oneOf(BULK_RESULT_FILTERS) })
+    .optional()
+    .describe("Only these rows: a status, support_expired (valid, support ended) or retryable (failed, may pass on a re-check)"),
+  q: z
+    .string()
+    .max(BULK_RESULT_SEARCH_MAX_LENGTH, `must be at most ${BULK_RESULT_SEARCH_MAX_LENGTH} characters`)
+    .optional()
+    .describe("Search within the results: part of a code (any case), an item name, a licence or a reason"),
+});
+export type BulkResultsQuery = z.output<typeof BulkResultsQuerySchema>;
+
+export const BulkResultCountsSchema = z
+  .object({
+    all: z.number().int().nonnegative(),
+    ...Object.fromEntries(BULK_RESULT_FILTERS.map((filter) => [filter, z.number().int().nonnegative()])),
+  })
+  .describe("Rows matching the search under each filter (all: without a status filter)");
+
+export const BulkResultsPageSchema = pageEnvelope(BulkResultSchema).extend({
+  job: BulkJobSummarySchema,
+  counts: BulkResultCountsSchema,
+});
+export type BulkResultsPage = { data: BulkResult[]; meta: PageMeta; job: BulkJobSummary; counts: Record<"all" | BulkResultFilter, number> };
+
+export const BulkRecheckSchema = BulkJobSummarySchema.extend({
+  rechecked: z.number().int().positive().describe("Failed rows sent back to be checked again"),
+});

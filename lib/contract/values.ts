@@ -16,8 +16,10 @@ export type PerPage = (typeof PER_PAGE_CHOICES)[number];
 export const DEFAULT_PER_PAGE = {
   reports: 10,
   projects: 10,
+  alerts: 25,
   items: 25,
   purchaseHistory: 25,
+  bulkResults: 50,
   audit: 25,
 } as const satisfies Record<string, PerPage>;
 
@@ -56,12 +58,65 @@ export const DEFAULT_SORT = {
 } as const satisfies Record<string, { sort_by: string; sort: SortDirection }>;
 
 // ---------------------------------------------------------------------------------------------------------
+// Reports over time: the result history, trends, schedules and regression alerts
+
+/** How far back a trend looks, in days. */
+export const TREND_DAYS = [30, 90, 365] as const;
+export type TrendDays = (typeof TREND_DAYS)[number];
+export const DEFAULT_TREND_DAYS: TrendDays = 30;
+
+/** How Gatehouse came to see a result: an answer of the reports API, or a scheduled run. */
+export const RESULT_SOURCES = ["list", "show", "create", "regenerate", "update", "schedule"] as const;
+export type ResultSource = (typeof RESULT_SOURCES)[number];
+
+/** Results from best to worst: a move to a later one is a drop. */
+export const RESULT_RANK: Record<ReportResult, number> = { good: 0, decent: 1, bad: 2 };
+
+export const SCHEDULE_FREQUENCIES = ["daily", "weekly"] as const;
+export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
+/** ISO weekdays: 1 Monday … 7 Sunday. */
+export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
+
+export const RUN_STATUSES = ["running", "done", "partial", "skipped", "failed"] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+export const RUN_TRIGGERS = ["schedule", "manual"] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+/** When a project's drop makes an alert: any drop, only a drop to bad, or never. */
+export const ALERT_RULES = ["any", "to_bad", "off"] as const;
+export type AlertRule = (typeof ALERT_RULES)[number];
+export const DEFAULT_ALERT_RULE: AlertRule = "any";
+export const ALERT_RULE_NAMES: Record<AlertRule, string> = {
+  any: "Any drop (good to decent or bad, decent to bad)",
+  to_bad: "Only a drop to bad",
+  off: "No alerts",
+};
+export const ALERT_STATUSES = ["unread", "acknowledged", "all"] as const;
+export type AlertStatus = (typeof ALERT_STATUSES)[number];
+
+// ---------------------------------------------------------------------------------------------------------
 // The purchase checker
 
 /** The longest code the API takes as sent: room for the invisible characters the normaliser removes. */
 export const RAW_PURCHASE_CODE_MAX_LENGTH = 1000;
 /** The longest code once cleaned: longer than any purchase code the item API issues. */
 export const PURCHASE_CODE_MAX_LENGTH = 100;
+
+/**
+ * How strictly a code is read (PURCHASE_CODE_FORMAT): `auto` cleans it and sends a UUID in any of its pasted forms
+ * in its canonical form; `uuid` does the same and refuses anything that cannot be a UUID before the upstream is
+ * asked; `exact` only removes invisible characters.
+ */
+export const CODE_FORMATS = ["auto", "uuid", "exact"] as const;
+export type PurchaseCodeFormat = (typeof CODE_FORMATS)[number];
+export const DEFAULT_PURCHASE_CODE_FORMAT: PurchaseCodeFormat = "auto";
+
+/**
+ * A valid purchase's support: active, expired (the purchase is real; the buyer's support ended) or none (bought
+ * without support). Shown apart from "invalid" everywhere: the single check, job results, the history and CSV.
+ */
+export const SUPPORT_STATES = ["active", "expired", "none"] as const;
+export type SupportStateName = (typeof SUPPORT_STATES)[number];
 
 export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
 export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
@@ -70,6 +125,15 @@ export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cance
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
 export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
 export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
+
+/**
+ * What a job's results may be filtered by: a code status, or one of two views a support desk asks for — valid
+ * purchases whose support had expired when checked, and failed rows that a re-check may pass.
+ */
+export const BULK_RESULT_FILTERS = ["valid", "support_expired", "invalid", "failed", "retryable", "pending", "cancelled"] as const;
+export type BulkResultFilter = (typeof BULK_RESULT_FILTERS)[number];
+/** The longest search within a job's results. */
+export const BULK_RESULT_SEARCH_MAX_LENGTH = 100;
 
 /** Codes one bulk job may hold (before duplicates are merged). */
 export const BULK_MAX_CODES = 500;
@@ -93,12 +157,47 @@ export const PERMISSIONS = [
   "reports:write",
   "projects:write",
   "items:read",
+  /** The seller's own money (the account's balance): not support's business, whose work is the buyer's purchase. */
+  "finances:read",
   "purchases:validate",
   "users:manage",
   "audit:read",
+  "webhooks:manage",
   "upstream:manage",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
+
+/** What an API token may be allowed to do: every permission but managing users (a token never makes accounts). */
+export const TOKEN_SCOPES = ["reports:read", "reports:write", "projects:write", "items:read", "purchases:validate", "audit:read"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+/** The lifetimes a token may be given in days; or an exact date (at most MAX_TOKEN_DAYS away), or never (service accounts). */
+export const TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
+export const MAX_TOKEN_DAYS = 366;
+/** Every secret starts with this, so that secret scanners (GitHub's, gitleaks) can find a leaked one. */
+export const TOKEN_PREFIX = "gth_";
+/** Client address ranges one token may list. */
+export const MAX_TOKEN_IP_RANGES = 20;
+
+// ---------------------------------------------------------------------------------------------------------
+// Webhooks
+
+/** What an endpoint may subscribe to. */
+export const WEBHOOK_EVENTS = [
+  "purchase.checked",
+  "bulk_job.finished",
+  "report.created",
+  "report.updated",
+  "report.regenerated",
+  "report.deleted",
+  "report.result_changed",
+  "project.deleted",
+  "upstream.unavailable",
+  "upstream.recovered",
+  "upstream.key_rejected",
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // The audit log
@@ -108,10 +207,16 @@ export const AUDIT_ACTIONS = [
   "report.update",
   "report.regenerate",
   "report.delete",
+  "report.password_reveal",
   "project.delete",
+  "project.schedule_update",
+  "project.schedule_run",
+  "project.alert_rule_update",
+  "alert.acknowledge",
   "purchase.validate",
   "purchase.bulk_create",
   "purchase.bulk_cancel",
+  "purchase.bulk_recheck",
   "user.create",
   "user.update",
   "user.delete",
@@ -123,6 +228,14 @@ export const AUDIT_ACTIONS = [
   "auth.sso_login",
   "auth.sso_refused",
   "user.sso_role",
+  "token.create",
+  "token.revoke",
+  "token.new_address",
+  "webhook.create",
+  "webhook.update",
+  "webhook.delete",
+  "webhook.redeliver",
+  "webhook.disabled",
   // Upstream keys kept in the portal (issue 20): a key saved (a rotation), a stored key made active again (an
   // undo), one removed, and the upstream rejecting the key in use (written by Gatehouse itself, no user).
   "upstream.key_set",
@@ -139,7 +252,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "valid", "invalid", "failed"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code", "upstream_area"] as const;
+export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code", "token", "webhook", "upstream_area"] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */

@@ -44,8 +44,11 @@ export async function openDb(target: DatabaseTarget): Promise<Store> {
   return store;
 }
 
-/** The files SQLite keeps for a store: the database, its write-ahead log and shared memory, a rollback journal. */
-const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+/**
+ * The files SQLite keeps for a store: the database, its write-ahead log and shared memory, a rollback journal;
+ * and Gatehouse's `.instance` marker of the process using it (lib/cluster/startup.ts).
+ */
+const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${file}-journal`, `${file}.instance`];
 
 /**
  * The store holds password hashes and the audit log: only its owner may read it. A missing folder is created
@@ -102,7 +105,10 @@ function openSqlite(file: string): Db {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open the SQLite database at ${file} (DATABASE_URL): ${reason}`, { cause: error });
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const opened = database;
+  Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, { value: () => Number(opened.pragma("data_version", { simple: true })), enumerable: false });
+  return db;
 }
 
 function openPostgres(connectionString: string): Db {
@@ -129,6 +135,17 @@ export async function migrate(store: Pick<Store, "db" | "dialect">): Promise<str
 // connection), under a registered symbol: every copy of this module reads it, where `instanceof PostgresAdapter`
 // fails when the bundler has split Kysely into several copies (lib/brand.ts).
 const DIALECT: unique symbol = Symbol.for("gatehouse.db.dialect");
+const DATA_VERSION: unique symbol = Symbol.for("gatehouse.db.dataVersion");
+
+/**
+ * SQLite only (null on PostgreSQL): a number that changes whenever another connection — another process, such
+ * as the users CLI — has committed to the store since this one last looked. Synchronous and cheap (no query):
+ * for copies of rows kept in memory that must not outlive a change made elsewhere.
+ */
+export function externalChangeMark(db: Db): number | null {
+  const read = (db.getExecutor().adapter as unknown as Record<symbol, (() => number) | undefined>)[DATA_VERSION];
+  return read ? read() : null;
+}
 
 function tagDialect(db: Db, dialect: Dialect): void {
   Object.defineProperty(db.getExecutor().adapter, DIALECT, { value: dialect, enumerable: false });
@@ -198,4 +215,21 @@ export async function closeDb(): Promise<void> {
   const opening = g[GLOBAL_KEY];
   delete g[GLOBAL_KEY];
   if (opening) await (await opening.catch(() => undefined))?.close();
+}
+
+/** Whether the store answers a trivial query within `timeoutMs` (readiness): the problem in words, or null. */
+export async function storeProblem(db: Db, timeoutMs = 2_000): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<string>((resolve) => {
+    timer = setTimeout(() => resolve(`the store did not answer within ${timeoutMs} ms`), timeoutMs);
+  });
+  const query = sql`select 1`.execute(db).then(
+    () => null,
+    () => "the store cannot be reached",
+  );
+  try {
+    return await Promise.race([query, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -18,6 +18,8 @@ export interface UsersTable {
   password_hash: string; // "scrypt$N$r$p$salt$hash", see lib/auth/password.ts
   disabled: number; // 0 | 1
   session_version: number; // bumped to end every session of the user at once
+  /** 0 | 1: a service account, which never signs in interactively and acts through API tokens only. */
+  service: ColumnType<number, number | undefined, number>;
   created_at: string;
   updated_at: string;
   /** Single sign-on: the provider's issuer and `sub`, by which the user is matched; null for password users. */
@@ -119,6 +121,16 @@ export interface BulkJobCodesTable {
   supported_until: string | null;
   checked_at: string | null;
   attempts: Generated<number>;
+  retryable: Generated<number>; // 0 | 1: a failed check that may pass when tried again (network, timeout, 429, 5xx)
+}
+
+/** Each re-check of a job's failed rows: its codes count against the hourly allowance like a batch's. */
+export interface BulkRechecksTable {
+  id: string;
+  job_id: string;
+  user_id: string;
+  created_at: string;
+  codes: number;
 }
 
 /** Which password hashes were already checked against the demo password (lib/auth/demo-accounts.ts). */
@@ -126,6 +138,154 @@ export interface PasswordScreeningTable {
   user_id: string;
   password_hash: string; // the hash checked; a new hash (password changed or rehashed) is checked again
   screened_at: string;
+}
+
+/** One result of one report, once per distinct generated_at (lib/reports/history.ts). */
+export interface ReportResultsTable {
+  id: Generated<number>;
+  report_id: number;
+  url: string;
+  project: string | null;
+  result: string; // good | decent | bad
+  generated_at: string;
+  day: string; // YYYY-MM-DD of generated_at in UTC: what the trends group by
+  seen_at: string; // when Gatehouse first saw it
+  source: string; // list | show | create | regenerate | update | schedule
+}
+
+/** Each report's newest result as Gatehouse knows it (kept with the history): what a project's mix counts. */
+export interface ReportLatestTable {
+  report_id: number;
+  url: string;
+  project: string | null;
+  result: string;
+  generated_at: string;
+  history_id: number;
+}
+
+/** A project's scheduled regeneration. */
+export interface ReportSchedulesTable {
+  project: string;
+  enabled: number; // 0 | 1
+  frequency: string; // daily | weekly
+  weekday: number | null; // 1 Monday … 7 Sunday, weekly only
+  time: string; // HH:MM local
+  time_zone: string; // IANA
+  next_run_at: string | null;
+  created_at: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** One run of a schedule (or a "run now"), held by lease by the process that runs it. */
+export interface ReportScheduleRunsTable {
+  id: string; // UUID
+  project: string;
+  trigger: string; // schedule | manual
+  status: string; // running | done | partial | skipped | failed
+  due_at: string;
+  started_at: string;
+  finished_at: string | null;
+  total: number | null;
+  done: number;
+  failed: number;
+  cursor: number; // the last report id handled: a run taken over resumes after it
+  outcome: string | null;
+  lease_owner: string | null;
+  lease_until: string | null;
+}
+
+export interface ReportAlertRulesTable {
+  project: string;
+  rule: string; // any | to_bad | off
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** A drop of a report's result: one per history row that dropped. */
+export interface ReportAlertsTable {
+  id: Generated<number>;
+  history_id: number; // unique: the row that dropped
+  report_id: number;
+  url: string;
+  project: string | null;
+  from_result: string;
+  to_result: string;
+  generated_at: string;
+  created_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+}
+
+/** The page password Gatehouse set on a report, sealed (lib/reports/share-password.ts), so an editor can reveal it. */
+export interface ReportSharePasswordsTable {
+  report_id: number;
+  sealed: string;
+  set_at: string;
+  set_by: string | null;
+}
+
+/** An API token. The secret itself is never stored: only its SHA-256 (lib/tokens/secret.ts says why that is enough). */
+export interface ApiTokensTable {
+  id: string; // UUID
+  user_id: string; // the owner: the token acts as him, within its scopes
+  name: string;
+  token_hash: string; // SHA-256 hex of the whole secret
+  scopes: string; // JSON array of TOKEN_SCOPES
+  allowed_ips: string | null; // JSON array of addresses and CIDR ranges; null: any address
+  created_at: string;
+  created_by: string | null; // the admin who made it for a service account, else the owner
+  expires_at: string | null; // null: never (service accounts only)
+  last_used_at: string | null; // written at most once a minute, or when the address changes
+  last_used_ip: string | null;
+  seen_addresses: string | null; // JSON array (capped) of the addresses it was used from: a new one is audited
+  revoked_at: string | null;
+  revoked_by: string | null;
+}
+
+export interface WebhookEndpointsTable {
+  id: string; // UUID
+  url: string;
+  description: string | null;
+  events: string; // JSON array of WEBHOOK_EVENTS
+  secret_sealed: string; // "whsec_…", sealed at rest (lib/webhooks/seal.ts): it is needed to sign
+  previous_secret_sealed: string | null; // after a rotation, it signs too until previous_secret_until
+  previous_secret_until: string | null;
+  disabled: number; // 0 | 1
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  failing_since: string | null; // the first failed attempt since the last success
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+}
+
+/** One event for one endpoint: its id is the webhook-id of every attempt, retries and "Send again" included. */
+export interface WebhookDeliveriesTable {
+  id: string; // msg_…
+  endpoint_id: string;
+  event_type: string;
+  payload: string; // the exact JSON body sent (signed as it is)
+  status: string; // pending | delivered | failed
+  attempts: ColumnType<number, number | undefined, number>;
+  created_at: string;
+  next_attempt_at: string | null; // when pending: not before this time
+  last_attempt_at: string | null;
+  last_status: number | null;
+  lease_owner: string | null; // the process sending it now; another may take it once lease_until passes
+  lease_until: string | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  endpoint_id: string;
+  at: string;
+  ok: number; // 0 | 1
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null; // why it failed without an answer (refused address, timeout, unreachable)
+  response_excerpt: string | null; // the first bytes of the answer
 }
 
 /** An upstream key kept in the portal (lib/upstream/keys): never the key itself in clear. */
@@ -158,8 +318,20 @@ export interface Database {
   purchase_checks: PurchaseChecksTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
+  bulk_rechecks: BulkRechecksTable;
   password_screening: PasswordScreeningTable;
   sso_sessions: SsoSessionsTable;
+  report_results: ReportResultsTable;
+  report_latest: ReportLatestTable;
+  report_schedules: ReportSchedulesTable;
+  report_schedule_runs: ReportScheduleRunsTable;
+  report_alert_rules: ReportAlertRulesTable;
+  report_alerts: ReportAlertsTable;
+  report_share_passwords: ReportSharePasswordsTable;
+  api_tokens: ApiTokensTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   upstream_keys: UpstreamKeysTable;
   upstream_key_state: UpstreamKeyStateTable;
 }
@@ -173,3 +345,7 @@ export type SsoSessionRow = Selectable<SsoSessionsTable>;
 export type PurchaseCheckRow = Selectable<PurchaseChecksTable>;
 export type BulkJobRow = Selectable<BulkJobsTable>;
 export type BulkJobCodeRow = Selectable<BulkJobCodesTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -3,13 +3,36 @@ export { redact, redactDeep, redactSecrets, registerSecrets } from "./redact";
 export { currentRequestContext, recordUpstreamCall, runOutsideRequestContext, runWithRequestContext } from "./context";
 export type { RequestContext, UpstreamCallRecord } from "./context";
 
+import { hostname } from "node:os";
+
 import { redactDeep } from "./redact";
 
 export type LogLevel = "info" | "warn" | "error";
 
+// Which instance wrote a line: several instances behind a load balancer log to one place. On globalThis so that
+// every bundle's copy of this module names the same instance.
+const INSTANCE_SLOT = Symbol.for("gatehouse.log.instance");
+const globalSlots = globalThis as unknown as Record<symbol, string | undefined>;
+
+/** This process's name when INSTANCE_ID is not set: the host and the process id. */
+export function defaultInstanceId(): string {
+  return `${hostname()}:${process.pid}`;
+}
+
+/** Names this instance (INSTANCE_ID, from lib/config) in every line from now on; returns the name in use. */
+export function setLogInstance(id: string | null): string {
+  globalSlots[INSTANCE_SLOT] = id ?? defaultInstanceId();
+  return globalSlots[INSTANCE_SLOT];
+}
+
+/** The name of this instance, as every log line gives it. */
+export function instanceId(): string {
+  return (globalSlots[INSTANCE_SLOT] ??= defaultInstanceId());
+}
+
 /** Writes one log line. `fields` should be flat and JSON-friendly; it is redacted before it is written. */
 export function logEvent(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  const line = redactDeep({ time: new Date().toISOString(), level, msg, ...fields });
+  const line = redactDeep({ time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields });
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 

@@ -81,11 +81,14 @@ function matcherFor(secret: string): SecretMatcher {
 }
 
 // Patterns that look like credentials whatever their value: a query/form `api_key=...`, a JSON `"api_key":"..."`,
-// and an `Authorization: Bearer ...` token.
+// an `Authorization: Bearer ...` token, and Gatehouse's own token (gth_…) and webhook secret (whsec_…) formats.
 const CREDENTIAL_PATTERNS: ReadonlyArray<[RegExp, string]> = [
   [/(api[_-]?key=)[^&\s"'<>]+/gi, `$1${REDACTED}`],
   [/("api[_-]?key"\s*:\s*")[^"]*/gi, `$1${REDACTED}`],
   [/(bearer\s+)[^\s"',;]+/gi, `$1${REDACTED}`],
+  // Gatehouse's own API tokens and webhook signing secrets, wherever they appear in a line.
+  [/\bgth_[0-9A-Za-z]{38}\b/g, REDACTED],
+  [/\bwhsec_[A-Za-z0-9+/]{20,}={0,2}/g, REDACTED],
 ];
 
 // Object keys whose values are credentials whatever they hold.

@@ -34,8 +34,10 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/purchases/bulk", label: "Bulk check", permission: "purchases:validate", area: "items", group: "Purchases" },
   { href: "/purchases/history", label: "History", permission: "purchases:validate", area: "items", group: "Purchases" },
   { href: "/account", label: "Seller account", permission: "items:read", area: "items" },
+  { href: "/tokens", label: "API tokens" },
   { href: "/admin/users", label: "Users", permission: "users:manage" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read" },
+  { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage" },
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage" },
 ];
 

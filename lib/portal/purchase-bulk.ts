@@ -3,11 +3,18 @@
 // limits and statuses are the contract's own (lib/contract/values.ts).
 import {
   BULK_MAX_CODES,
+  BULK_RESULT_FILTERS,
+  BULK_RESULT_SEARCH_MAX_LENGTH,
+  isOneOf,
   RAW_PURCHASE_CODE_MAX_LENGTH,
+  type BulkResultFilter,
   type BulkCodeStatus,
   type BulkJobStatus,
+  type PurchaseCodeFormat,
 } from "@/lib/contract/values";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
+
+import { readParam, type SearchParamsInput } from "./list-params";
 
 /** A file bigger than this is not a list of 500 codes, even with other columns. */
 export const BULK_FILE_MAX_BYTES = 2 * 1024 * 1024;
@@ -57,13 +64,13 @@ export interface BatchSummary {
  * What a list holds, counted as the gateway will count it: two codes are the same when they clean to the
  * same code (a code the normaliser refuses is compared trimmed), as lib/purchases/bulk/batch.ts's prepareBatch.
  */
-export function summariseBatch(codes: readonly string[]): BatchSummary {
+export function summariseBatch(codes: readonly string[], format: PurchaseCodeFormat = "auto"): BatchSummary {
   const seen = new Set<string>();
   const refused: RefusedCode[] = [];
   let tooLong = 0;
   codes.forEach((raw, index) => {
     if (raw.length > RAW_PURCHASE_CODE_MAX_LENGTH) tooLong = tooLong || index + 1;
-    const result = normalisePurchaseCode(raw);
+    const result = normalisePurchaseCode(raw, format);
     const key = result.ok ? result.code : raw.trim();
     if (seen.has(key)) return;
     seen.add(key);
@@ -135,9 +142,56 @@ export function statusAnnouncement(job: JobCounts): string {
   }
 }
 
-/** Counts of results by status, for the results filter's labels. */
-export function countByStatus(results: ReadonlyArray<{ status: BulkCodeStatus }>): Record<BulkCodeStatus, number> {
-  const counts: Record<BulkCodeStatus, number> = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
-  for (const result of results) counts[result.status] += 1;
-  return counts;
+
+// ---------------------------------------------------------------------------------------------------------
+// A job's results as a view: page, filter and search live in the page's URL (reload and a shared link show the
+// same rows) and are sent as they are to GET /api/purchases/bulk/{id}/results, which pages on the server.
+
+export interface JobResultsQuery {
+  page?: number;
+  status?: BulkResultFilter;
+  q?: string;
+}
+
+export const RESULT_FILTER_LABELS: Record<BulkResultFilter, string> = {
+  valid: "Valid",
+  support_expired: "Valid, support expired",
+  invalid: "Invalid",
+  failed: "Failed",
+  retryable: "Failed, can be re-checked",
+  pending: "Not checked yet",
+  cancelled: "Cancelled",
+};
+
+export function parseJobResultsParams(params: SearchParamsInput): JobResultsQuery {
+  const query: JobResultsQuery = {};
+  const page = readParam(params, "page");
+  if (page && /^[1-9]\d{0,5}$/.test(page)) query.page = Number(page);
+  const status = readParam(params, "status");
+  if (isOneOf(BULK_RESULT_FILTERS, status)) query.status = status;
+  const q = readParam(params, "q")?.trim();
+  if (q) query.q = q.slice(0, BULK_RESULT_SEARCH_MAX_LENGTH);
+  return query;
+}
+
+/** The page's query string: status, q, then page (page 1 is left out). */
+export function jobResultsQueryString(query: JobResultsQuery): string {
+  const params = new URLSearchParams();
+  if (query.status) params.set("status", query.status);
+  if (query.q) params.set("q", query.q);
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+export function jobResultsApiPath(id: string, query: JobResultsQuery): string {
+  return `/api/purchases/bulk/${id}/results${jobResultsQueryString(query)}`;
+}
+
+/** The valid codes of a job, one a line, for the clipboard (support expired included: those purchases are real). */
+export function validCodesText(results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>): string {
+  return results
+    .filter((result) => result.status === "valid")
+    .map((result) => result.code)
+    .join("\n");
 }

@@ -7,13 +7,14 @@ import "server-only";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import type { Purchase, PurchaseCheck } from "@/lib/contract/purchases";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent } from "@/lib/log";
 import type { ItemsClient } from "@/lib/upstream";
 
 import { PurchaseCodeRefused } from "./errors";
 import { purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "./history";
-import { normalisePurchaseCode } from "./normalise";
+import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
 
 /** What the item service said of a code: a purchase, or why it is not one. Its failures are thrown (UpstreamError). */
 export type ItemServiceAnswer = { status: "valid"; purchase: Purchase } | { status: "invalid"; reason: string };
@@ -62,20 +63,20 @@ export interface SingleCheck {
 }
 
 /**
- * One code, checked at a person's request. A code the normaliser refuses throws PurchaseCodeRefused (no call, no
+ * One code, checked at a person's request, read by PURCHASE_CODE_FORMAT. A code the normaliser refuses throws PurchaseCodeRefused (no call, no
  * history row); a failure of the item service is recorded as failed and thrown on.
  */
 export async function checkPurchaseCode(
-  { db, hashKey, items }: { db: Db; hashKey: string; items: ItemsClient },
+  { db, hashKey, items, format }: { db: Db; hashKey: string; items: ItemsClient; format: PurchaseCodeFormat },
   { rawCode, user, requestId, failureReason }: SingleCheck,
 ): Promise<PurchaseCheck> {
-  const cleaned = normalisePurchaseCode(rawCode);
+  const cleaned = normalisePurchaseCode(rawCode, format);
   // A code with a look-alike or control character would only come back "invalid" with no hint why: say why
   // instead, without asking the upstream or recording a check.
   if (!cleaned.ok) throw new PurchaseCodeRefused("purchase_code", cleaned.reason);
   const { code, notes } = cleaned;
   // Read before the check is recorded: "checked N times before" does not count this one.
-  const history = await purchaseHistorySummary(db, hashKey, code);
+  const history = await purchaseHistorySummary(db, hashKey, purchaseCodeForms(cleaned, format));
   const check = { user, code, source: "single", requestId } as const;
   const context = { request_id: requestId };
 

@@ -8,16 +8,16 @@ import type { ExpressionBuilder } from "kysely";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
-import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
 import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
-import type { PurchaseOutcome } from "@/lib/contract/values";
+import type { PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
 import { CSV_BOM, csvLine } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
-import { normalisePurchaseCode } from "./normalise";
+import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
 
 export interface PurchaseCheckRecordInput {
   /** When the check was answered; now when absent. */
@@ -61,18 +61,21 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
     .execute();
 }
 
-/** What the history knew of a code (the cleaned one) before the check being made: ask before recording it. */
-export async function purchaseHistorySummary(db: Db, hashKey: string, code: string): Promise<PurchaseHistorySummary> {
-  const hash = hashPurchaseCode(code, hashKey);
+/**
+ * What the history knew of a code before the check being made: ask before recording it. `forms` are the forms
+ * the code may have been checked in (purchaseCodeForms: its canonical form first).
+ */
+export async function purchaseHistorySummary(db: Db, hashKey: string, forms: readonly string[]): Promise<PurchaseHistorySummary> {
+  const hash = forms.map((form) => hashPurchaseCode(form, hashKey));
   const [count, first] = await Promise.all([
     db
       .selectFrom("purchase_checks")
-      .where("code_hash", "=", hash)
+      .where("code_hash", "in", hash)
       .select((eb) => eb.fn.countAll().as("total"))
       .executeTakeFirstOrThrow(),
     db
       .selectFrom("purchase_checks")
-      .where("code_hash", "=", hash)
+      .where("code_hash", "in", hash)
       .select(["checked_at", "user_email"])
       .orderBy("checked_at", "asc")
       .orderBy("id", "asc")
@@ -91,7 +94,11 @@ export async function purchaseHistorySummary(db: Db, hashKey: string, code: stri
  * The history's filters: the query of GET /api/purchases/history without its page, plus a full `code` (which
  * only the body of POST /api/purchases/history/search carries).
  */
-export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page" | "code"> & { code?: string };
+export type PurchaseHistoryFilters = Omit<PurchaseHistoryQuery, "page" | "per_page" | "code"> & {
+  code?: string;
+  /** How `code` is read (PURCHASE_CODE_FORMAT); auto when absent. */
+  codeFormat?: PurchaseCodeFormat;
+};
 
 interface ResolvedFilters {
   outcome?: PurchaseOutcome;
@@ -99,7 +106,7 @@ interface ResolvedFilters {
   user?: string;
   from?: string;
   to?: string;
-  codeHash?: string;
+  codeHashes?: string[];
 }
 
 /**
@@ -115,11 +122,12 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start").toISOString();
   if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end").toISOString();
   if (filters.code !== undefined) {
-    const cleaned = normalisePurchaseCode(filters.code);
+    const cleaned = normalisePurchaseCode(filters.code, filters.codeFormat);
     if (!cleaned.ok) {
       throw new PurchaseCodeRefused("code", cleaned.reason);
     }
-    resolved.codeHash = hashPurchaseCode(cleaned.code, hashKey);
+    // Every form the code may have been checked in: the history hashed codes as they were sent.
+    resolved.codeHashes = purchaseCodeForms(cleaned, filters.codeFormat).map((form) => hashPurchaseCode(form, hashKey));
   }
   return resolved;
 }
@@ -132,7 +140,7 @@ function matching(f: ResolvedFilters) {
     if (f.user !== undefined) conditions.push(eb.or([eb("user_id", "=", f.user), eb("user_email", "=", normalizeEmail(f.user))]));
     if (f.from !== undefined) conditions.push(eb("checked_at", ">=", f.from));
     if (f.to !== undefined) conditions.push(eb("checked_at", "<=", f.to));
-    if (f.codeHash !== undefined) conditions.push(eb("code_hash", "=", f.codeHash));
+    if (f.codeHashes !== undefined) conditions.push(eb("code_hash", "in", f.codeHashes));
     return eb.and(conditions);
   };
 }
@@ -148,6 +156,8 @@ function toEntry(row: PurchaseCheckRow): PurchaseHistoryEntry {
     item_name: row.item_name,
     license_type: row.license_type,
     supported_until: row.supported_until,
+    // As it was when checked: a purchase whose support had ended is real, and is shown so, not as invalid.
+    support: supportOf(row.outcome === "valid", row.supported_until, Date.parse(row.checked_at)),
     checked_by: { id: row.user_id, email: row.user_email },
     source: row.source as "single" | "bulk",
     bulk_job_id: row.bulk_job_id,
@@ -195,6 +205,7 @@ export const PURCHASE_HISTORY_CSV_COLUMNS = [
   "item_name",
   "license_type",
   "supported_until",
+  "support",
   "checked_by_id",
   "checked_by_email",
   "source",
@@ -212,6 +223,7 @@ function csvRow(entry: PurchaseHistoryEntry): string {
     entry.item_name,
     entry.license_type,
     entry.supported_until,
+    entry.support,
     entry.checked_by.id,
     entry.checked_by.email,
     entry.source,
@@ -283,4 +295,89 @@ export function purchaseHistoryCsv(
       }
     },
   });
+}
+
+/** One item's checks in a period: what a seller reads to see which items bring the most support requests. */
+export interface ItemCheckCounts {
+  item_id: number;
+  item_name: string | null;
+  /** Valid, support active or none. */
+  valid: number;
+  /** Valid, but the purchase's support had ended when it was checked. */
+  support_expired: number;
+  /** Invalid checks of codes that were valid for this item in the same period (a refund, a revoked licence). */
+  invalid: number;
+}
+
+export interface ChecksPerItem {
+  since: string;
+  items: ItemCheckCounts[];
+  /** Invalid and failed checks that name no item: the item API names an item only for a valid code. */
+  unattributed: { invalid: number; failed: number };
+}
+
+/** The days the per-item view looks back. */
+export const CHECKS_PER_ITEM_DAYS = 30;
+
+/**
+ * The checks of the last `days` per item, most checked first (at most `limit` items). Three grouped queries over
+ * the checked_at range (index purchase_checks_at) and the code hash (purchase_checks_hash_at); see
+ * docs/purchase-codes.md for how long they take over 100,000 checks.
+ */
+export async function checksPerItem(
+  db: Db,
+  { days = CHECKS_PER_ITEM_DAYS, now = new Date(), limit = 50 }: { days?: number; now?: Date; limit?: number } = {},
+): Promise<ChecksPerItem> {
+  const since = new Date(now.getTime() - days * 86_400_000).toISOString();
+  const inPeriod = db.selectFrom("purchase_checks").where("checked_at", ">=", since);
+  const [byItem, invalidByItem, totals] = await Promise.all([
+    inPeriod
+      .where("item_id", "is not", null)
+      .select((eb) => [
+        "item_id",
+        eb.fn.max("item_name").as("item_name"),
+        eb.fn
+          .sum<number>(eb.case().when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))])).then(1).else(0).end())
+          .as("support_expired"),
+        eb.fn.sum<number>(eb.case().when("outcome", "=", "valid").then(1).else(0).end()).as("all_valid"),
+      ])
+      .groupBy("item_id")
+      .execute(),
+    inPeriod
+      .where("outcome", "=", "invalid")
+      .innerJoin(
+        (eb) =>
+          eb
+            .selectFrom("purchase_checks")
+            .where("checked_at", ">=", since)
+            .where("item_id", "is not", null)
+            .select(["code_hash as known_hash", "item_id as known_item"])
+            .distinct()
+            .as("known"),
+        (join) => join.onRef("known.known_hash", "=", "purchase_checks.code_hash"),
+      )
+      .select((eb) => ["known.known_item", eb.fn.countAll().as("n")])
+      .groupBy("known.known_item")
+      .execute(),
+    inPeriod
+      .where("outcome", "in", ["invalid", "failed"])
+      .select((eb) => ["outcome", eb.fn.countAll().as("n")])
+      .groupBy("outcome")
+      .execute(),
+  ]);
+  const invalid = new Map(invalidByItem.map((row) => [Number(row.known_item), Number(row.n)]));
+  const items = byItem.map((row) => {
+    const expired = Number(row.support_expired ?? 0);
+    return {
+      item_id: Number(row.item_id),
+      item_name: row.item_name,
+      valid: Number(row.all_valid ?? 0) - expired,
+      support_expired: expired,
+      invalid: invalid.get(Number(row.item_id)) ?? 0,
+    };
+  });
+  items.sort((a, b) => b.valid + b.support_expired + b.invalid - (a.valid + a.support_expired + a.invalid) || a.item_id - b.item_id);
+  const attributed = [...invalid.values()].reduce((sum, n) => sum + n, 0);
+  const count = (outcome: string) => Number(totals.find((row) => row.outcome === outcome)?.n ?? 0);
+  return { since, items: items.slice(0, limit), unattributed: { invalid: Math.max(0, count("invalid") - attributed), failed: count("failed") } };
 }

@@ -18,9 +18,16 @@
 //     unless what it maps to is itself refused above (a superscript minus is a form of the minus sign);
 //   - anything else (é, 中, emoji) is kept: no format is imposed beyond these rules and at most 100 characters.
 // The whole code is then put in NFKC, which also joins letters and separately typed accents.
+// Then the code format (PURCHASE_CODE_FORMAT, lib/contract/values.ts): under `auto` (the default) a code that is a
+// UUID in any case, with or without hyphens, in braces or quotes or after urn:uuid:, is sent in its canonical form
+// (lower case, 8-4-4-4-12) with a note, and any other code as cleaned; `uuid` also refuses, before the upstream is
+// asked, a code that cannot be a UUID, naming its length or its first character that is not a hex digit; `exact`
+// skips all of the above but the removal of invisible characters (and spaces at the ends).
 // Pure and dependency-free: the purchase form runs it in the browser, the gateway again on the server.
 
-export const PURCHASE_CODE_MAX_LENGTH = 100;
+import { PURCHASE_CODE_MAX_LENGTH, type PurchaseCodeFormat } from "@/lib/contract/values";
+
+export { PURCHASE_CODE_MAX_LENGTH };
 
 export interface PurchaseCodeProblem {
   /** 1-based position in the trimmed input, counted in code points. */
@@ -36,7 +43,13 @@ export interface PurchaseCodeProblem {
 }
 
 export type NormalisedPurchaseCode =
-  | { ok: true; code: string; notes: string[] }
+  | {
+      ok: true;
+      code: string;
+      notes: string[];
+      /** The code as cleaned before it was read as a UUID, when that changed it ("{9F8E…}"). */
+      typed?: string;
+    }
   | { ok: false; reason: string; problems: PurchaseCodeProblem[] };
 
 /** Problems named one by one in a reason (and notes in a list) before "and N more". */
@@ -363,8 +376,16 @@ function listWithMore(sentences: string[], one: string, many: string): string[] 
   return [...sentences.slice(0, MAX_LISTED), `And ${more} more ${more === 1 ? one : many}.`];
 }
 
-/** Trims a pasted purchase code and cleans or refuses what a person cannot see or tell apart; see the header. */
-export function normalisePurchaseCode(input: string): NormalisedPurchaseCode {
+/** Trims a pasted purchase code and cleans or refuses it by `format` (PURCHASE_CODE_FORMAT); see the header. */
+export function normalisePurchaseCode(input: string, format: PurchaseCodeFormat = "auto"): NormalisedPurchaseCode {
+  if (format === "exact") return exactCode(input);
+  const cleaned = cleanCode(input);
+  if (!cleaned.ok) return cleaned;
+  return readAsUuid(cleaned.code, cleaned.notes, format);
+}
+
+/** Today's cleaning (every format but `exact`): invisible characters removed, compatibility forms read, look-alikes refused. */
+function cleanCode(input: string): NormalisedPurchaseCode {
   const chars = Array.from(input);
   let start = 0;
   let end = chars.length;
@@ -383,7 +404,8 @@ export function normalisePurchaseCode(input: string): NormalisedPurchaseCode {
   const problems: PurchaseCodeProblem[] = [];
   const sentences: string[] = [];
   let cleaned = "";
-  chars.slice(start, end).forEach((char, index) => {
+  const trimmed = chars.slice(start, end);
+  trimmed.forEach((char, index) => {
     const position = index + 1;
     const verdict = judge(char, `Character ${position}`);
     if (verdict.kind === "keep") {
@@ -398,20 +420,187 @@ export function normalisePurchaseCode(input: string): NormalisedPurchaseCode {
   });
   for (const char of chars.slice(end)) endNote(char, "after");
 
-  if (problems.length > 0) return { ok: false, reason: listWithMore(sentences, "character like these", "characters like these").join(" "), problems };
+  if (problems.length > 0) {
+    return { ok: false, reason: listWithMore(sentences, "character like these", "characters like these").join(" "), problems };
+  }
   if (cleaned === "") return { ok: false, reason: "Enter a purchase code.", problems: [] };
 
   const code = cleaned.normalize("NFKC");
   if (code !== cleaned) notes.push("Letters typed in separate parts (a letter and its accent) were joined into single characters.");
-  const length = Array.from(code).length;
-  if (length > PURCHASE_CODE_MAX_LENGTH) {
-    return {
-      ok: false,
-      reason: `A purchase code has at most ${PURCHASE_CODE_MAX_LENGTH} characters; this one has ${length}.`,
-      problems: [],
-    };
-  }
+  const tooLong = lengthRefusal(code);
+  if (tooLong) return tooLong;
   return { ok: true, code, notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way") };
+}
+
+function lengthRefusal(code: string): NormalisedPurchaseCode | null {
+  const length = Array.from(code).length;
+  if (length <= PURCHASE_CODE_MAX_LENGTH) return null;
+  return { ok: false, reason: `A purchase code has at most ${PURCHASE_CODE_MAX_LENGTH} characters; this one has ${length}.`, problems: [] };
+}
+
+/** `exact`: invisible characters are removed (with a note, as always), and nothing else is changed. */
+function exactCode(input: string): NormalisedPurchaseCode {
+  const notes: string[] = [];
+  let code = "";
+  const chars = Array.from(input);
+  let start = 0;
+  let end = chars.length;
+  // Spaces and line breaks at the ends are as invisible as a zero-width space: a pasted line's end is not the code.
+  while (start < end && isTrimmable(chars[start] ?? "")) start += 1;
+  while (end > start && isTrimmable(chars[end - 1] ?? "")) end -= 1;
+  chars.slice(start, end).forEach((char, index) => {
+    const codePoint = char.codePointAt(0) ?? 0;
+    const name = invisibleName(codePoint, char);
+    if (name) notes.push(`Character ${index + 1}, ${article(name)} ${name} (${codePointLabel(codePoint)}), was removed.`);
+    else code += char;
+  });
+  if (code === "") return { ok: false, reason: "Enter a purchase code.", problems: [] };
+  return lengthRefusal(code) ?? { ok: true, code, notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way") };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// UUIDs. Marketplaces issue purchase codes as lower-case UUIDs (9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f); buyers
+// paste them upper-case, without hyphens, in braces or quotes, or as urn:uuid:…, and the upstream matches codes
+// exactly. A code that is a UUID in any of these forms is sent in the canonical one (lower case, 8-4-4-4-12).
+
+const UUID_HYPHENATED = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const UUID_BARE = /^[0-9a-f]{32}$/i;
+const HEX_OR_HYPHEN = /^[0-9a-fA-F-]$/;
+/** A UUID's length with its hyphens, and without. */
+const UUID_LENGTH = 36;
+const UUID_HEX_DIGITS = 32;
+const URN_PREFIX = "urn:uuid:";
+
+const WRAPPERS: ReadonlyArray<readonly [open: string, close: string, what: string]> = [
+  ["{", "}", "the braces around it"],
+  ["(", ")", "the brackets around it"],
+  ["<", ">", "the angle brackets around it"],
+  ['"', '"', "the quotes around it"],
+  ["'", "'", "the quotes around it"],
+  ["\u201c", "\u201d", "the quotes around it"],
+  ["\u2018", "\u2019", "the quotes around it"],
+  ["`", "`", "the backticks around it"],
+];
+
+/** The code without what buyers wrap a UUID in; `offset` is how many characters went from its start. */
+function unwrap(code: string): { body: string; offset: number; removed: string[] } {
+  let body = code;
+  let offset = 0;
+  const removed: string[] = [];
+  // At most a few layers ("{urn:uuid:…}", '"{…}"'): a code is not an onion.
+  for (let layer = 0; layer < 3; layer += 1) {
+    const wrapper = WRAPPERS.find(([open, close]) => body.length > 2 && body.startsWith(open) && body.endsWith(close));
+    if (wrapper) {
+      body = body.slice(wrapper[0].length, body.length - wrapper[1].length).trim();
+      offset += wrapper[0].length;
+      removed.push(wrapper[2]);
+      continue;
+    }
+    if (body.toLowerCase().startsWith(URN_PREFIX)) {
+      body = body.slice(URN_PREFIX.length);
+      offset += URN_PREFIX.length;
+      removed.push(`the prefix '${URN_PREFIX}'`);
+      continue;
+    }
+    break;
+  }
+  return { body, offset, removed };
+}
+
+/** The canonical form of a UUID in any case, with or without hyphens; null when `body` is not one. */
+export function canonicalUuid(body: string): string | null {
+  if (UUID_HYPHENATED.test(body)) return body.toLowerCase();
+  if (!UUID_BARE.test(body)) return null;
+  const hex = body.toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** `auto` and `uuid`: a UUID in any pasted form is sent canonical; under `uuid`, anything else is refused. */
+function readAsUuid(code: string, notes: string[], format: "auto" | "uuid"): NormalisedPurchaseCode {
+  const { body, offset, removed } = unwrap(code);
+  const canonical = canonicalUuid(body);
+  if (canonical !== null) {
+    if (canonical === code) return { ok: true, code, notes };
+    const changes = [...removed];
+    if (body !== body.toLowerCase()) changes.push("its letters put in lower case");
+    if (!body.includes("-")) changes.push("the hyphens added (8-4-4-4-12)");
+    const note = `Read as a UUID and sent in its usual form, ${canonical}: ${changes.join(", ")}.`;
+    return { ok: true, code: canonical, notes: [...notes, note], typed: code };
+  }
+  if (format === "auto") return { ok: true, code, notes };
+  return { ok: false, reason: notAUuid(body, offset), problems: [] };
+}
+
+/** Why `body` cannot be a purchase code under `uuid`: the first character that is not a hex digit, or its length. */
+function notAUuid(body: string, offset: number): string {
+  const chars = Array.from(body);
+  const bad = chars.findIndex((char) => !HEX_OR_HYPHEN.test(char));
+  const example = "like 9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f";
+  if (bad >= 0) {
+    const others = chars.filter((char, index) => index > bad && !HEX_OR_HYPHEN.test(char)).length;
+    const more = others === 0 ? "" : ` (and ${others} more ${others === 1 ? "character" : "characters"} like it)`;
+    return `'${chars[bad]}' at position ${offset + bad + 1} is not a hexadecimal digit${more}: a purchase code has only 0-9, a-f and hyphens, ${example}.`;
+  }
+  const hyphens = chars.filter((char) => char === "-").length;
+  if (hyphens === 0 && chars.length !== UUID_HEX_DIGITS) {
+    return `${chars.length} ${chars.length === 1 ? "character" : "characters"}; a purchase code has ${UUID_LENGTH} (${UUID_HEX_DIGITS} without hyphens), ${example}.`;
+  }
+  if (chars.length !== UUID_LENGTH) return `${chars.length} ${chars.length === 1 ? "character" : "characters"}; a purchase code has ${UUID_LENGTH}, ${example}.`;
+  return `The hyphens are not where a purchase code has them: it is written in groups of 8-4-4-4-12 characters, ${example}.`;
+}
+
+/**
+ * The forms a cleaned code may have been stored in by the history, which hashes the code as it was sent: before
+ * codes were read as UUIDs, "9F8E…" was sent (and hashed) as typed. So a search finds a code whatever form it
+ * was checked in: the canonical form, the form searched for, and a UUID's upper-case and hyphen-less forms.
+ * (Braced or quoted forms stored before are found when searched in the same form.)
+ */
+export function purchaseCodeForms(cleaned: { code: string; typed?: string }, format: PurchaseCodeFormat = "auto"): string[] {
+  const forms = [cleaned.code];
+  // Under exact, a code is one code only as typed: the upstream is asked for it so.
+  if (format === "exact") return forms;
+  if (cleaned.typed !== undefined) forms.push(cleaned.typed);
+  if (UUID_HYPHENATED.test(cleaned.code)) {
+    const bare = cleaned.code.replace(/-/g, "");
+    forms.push(cleaned.code.toLowerCase(), cleaned.code.toUpperCase(), bare.toLowerCase(), bare.toUpperCase());
+  }
+  return [...new Set(forms)];
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Correct and check: a code refused only for look-alikes (a Cyrillic 'а', an en dash) has an obvious correction.
+
+export interface CorrectedPurchaseCode {
+  /** The code with each look-alike replaced by what it looks like, cleaned like any other. */
+  code: string;
+  /** Indexes (code points, from 0) of `code` that were replaced, to mark them. */
+  changed: number[];
+}
+
+/**
+ * The code a refusal was probably meant to be: each look-alike replaced by the character it looks like. Null when
+ * some problem has no obvious correction (a control character, a space) or the corrected code is refused too.
+ */
+export function correctPurchaseCode(input: string, format: PurchaseCodeFormat = "auto"): CorrectedPurchaseCode | null {
+  const first = normalisePurchaseCode(input, format);
+  if (first.ok || first.problems.length === 0 || first.problems.some((problem) => problem.expected === undefined)) return null;
+  const byPosition = new Map(first.problems.map((problem) => [problem.position, problem.expected!]));
+  const chars = Array.from(input);
+  let start = 0;
+  while (start < chars.length && isTrimmable(chars[start] ?? "")) start += 1;
+  // The trimmed input with the look-alikes replaced, and which of its characters were.
+  const parts: Array<{ char: string; changed: boolean }> = [];
+  chars.slice(start).forEach((char, index) => {
+    const expected = byPosition.get(index + 1);
+    parts.push(expected === undefined ? { char, changed: false } : { char: expected, changed: true });
+  });
+  const fixed = normalisePurchaseCode(parts.map((part) => part.char).join(""), format);
+  if (!fixed.ok) return null;
+  // Mark the replaced characters when cleaning kept the code's length (case and invisible characters aside).
+  const kept = parts.filter((part) => !isTrimmable(part.char) || part.changed);
+  const code = Array.from(fixed.code);
+  const changed = kept.length === code.length ? kept.flatMap((part, index) => (part.changed ? [index] : [])) : [];
+  return { code: fixed.code, changed };
 }
 
 function capitalise(text: string): string {

@@ -41,6 +41,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Ready for a signal before saying where it listens: whoever reads that line may stop it at once.
+  const shutdown = (signal: string) => {
+    console.log(`[sandbox] ${signal}: closing`);
+    void sandbox.close().then(() => process.exit(0));
+  };
+  process.once("SIGINT", () => shutdown("SIGINT"));
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+
   console.log(
     [
       `Sandbox listening on ${sandbox.url} (state in ${dataDir}${args.reset ? ", reseeded" : ""}${control ? ", control API on /__sandbox" : ""})`,
@@ -50,13 +58,6 @@ async function main(): Promise<void> {
       `  Try: curl -H "Authorization: Bearer ${SANDBOX_KEYS.reports}" ${sandbox.reportsBaseUrl}/api/v1/reports`,
     ].join("\n"),
   );
-
-  const shutdown = (signal: string) => {
-    console.log(`[sandbox] ${signal}: closing`);
-    void sandbox.close().then(() => process.exit(0));
-  };
-  process.once("SIGINT", () => shutdown("SIGINT"));
-  process.once("SIGTERM", () => shutdown("SIGTERM"));
 }
 
 main().catch((error: unknown) => {

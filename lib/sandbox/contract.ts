@@ -13,6 +13,7 @@ export const FIXED_PURCHASE_CODES = {
   active: "11111111-1111-4111-8111-111111111111", // support still running
   expired: "22222222-2222-4222-8222-222222222222", // support ended
   none: "33333333-3333-4333-8333-333333333333", // bought without support: no supported_until
+  letters: "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f", // support still running; hex letters, so its upper case differs
 } as const;
 
 /** Path prefixes of the two areas; a base URL is `url + prefix`. */

@@ -43,7 +43,7 @@ function isHttpUrl(value: string): boolean {
 }
 
 /** A report's project is its URL's host; an IDN host is named in Unicode, as people write it. */
-function projectOf(url: string): string {
+export function projectOf(url: string): string {
   const hostname = new URL(url).hostname;
   return domainToUnicode(hostname) || hostname;
 }
@@ -176,8 +176,10 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
     if (password !== undefined && report.privacy === 2) report.password = password;
     if (results === "1") {
       report.revision += 1;
-      report.result = deriveResult(report.url, report.revision);
-      report.generated_at = timestamp;
+      const next = store.nextResults.get(report.id);
+      store.nextResults.delete(report.id);
+      report.result = next?.result ?? deriveResult(report.url, report.revision);
+      report.generated_at = next?.generated_at ?? timestamp;
     }
     if (JSON.stringify(report) !== before) {
       report.updated_at = timestamp;
@@ -254,4 +256,30 @@ function routeName(req: SandboxRequest): string {
 
 function passwordRequiredWhenPrivacyTwo(fields: Record<string, string>): ValidationErrors {
   return fields.privacy === "2" && !fields.password ? { password: [messages.requiredIf("password", "privacy", "2")] } : {};
+}
+
+export const reportResultControlSchema = z.strictObject({
+  result: z.enum(["good", "decent", "bad"]),
+  /** ISO 8601; the time of the regeneration (or now) when absent. */
+  generated_at: z.iso.datetime().optional(),
+  /** next (default): the report's next `results=1` gives it; now: the report has it at once (a regeneration upstream). */
+  when: z.enum(["next", "now"]).default("next"),
+});
+export type ReportResultControl = z.output<typeof reportResultControlSchema>;
+
+/** The control API's "set a report's result": null when there is no such report. */
+export function setReportResult(store: ReportsStore, id: number, control: ReportResultControl): ReturnType<typeof reportResource> | null {
+  const report = store.data.reports.find((each) => each.id === id);
+  if (!report) return null;
+  const generatedAt = control.generated_at === undefined ? undefined : isoSeconds(Date.parse(control.generated_at));
+  if (control.when === "next") {
+    store.nextResults.set(id, { result: control.result, generated_at: generatedAt });
+    return reportResource(report);
+  }
+  report.revision += 1;
+  report.result = control.result;
+  report.generated_at = generatedAt ?? isoSeconds(Date.now());
+  report.updated_at = isoSeconds(Date.now());
+  store.changed();
+  return reportResource(report);
 }

@@ -348,7 +348,14 @@ function makePurchase(code: string, item: Item, random: () => number, opts: { su
   return purchase;
 }
 
-function makeSales(seller: string, items: Item[], count: number, fixed: { code: string; support: Support }[]): Map<string, Purchase> {
+function makeSales(
+  seller: string,
+  items: Item[],
+  count: number,
+  fixed: { code: string; support: Support }[],
+  /** Fixed codes added after the random ones, so that adding one leaves every other purchase as it was. */
+  after: { code: string; support: Support }[] = [],
+): Map<string, Purchase> {
   const random = prng(`gatehouse-sandbox/purchases/${seller}`);
   const sales = new Map<string, Purchase>();
   const supports: Support[] = ["active", "expired", "none"];
@@ -362,6 +369,9 @@ function makeSales(seller: string, items: Item[], count: number, fixed: { code: 
     const code = uuid(random);
     sales.set(code, makePurchase(code, item, random, { support: supports[n % 3]!, extended: n % 4 === 1, downloaded: n % 2 === 0 }));
   }
+  after.forEach(({ code, support }, n) => {
+    sales.set(code, makePurchase(code, items[n % items.length]!, random, { support, extended: false, downloaded: true }));
+  });
   return sales;
 }
 
@@ -404,7 +414,7 @@ export function seedSellers(mainSellerItems = DEFAULT_MAIN_SELLER_ITEMS): Seller
         { code: FIXED_PURCHASE_CODES.active, support: "active" },
         { code: FIXED_PURCHASE_CODES.expired, support: "expired" },
         { code: FIXED_PURCHASE_CODES.none, support: "none" },
-      ]),
+      ], [{ code: FIXED_PURCHASE_CODES.letters, support: "active" }]),
     },
     second: {
       account: account({

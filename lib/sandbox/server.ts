@@ -10,7 +10,7 @@ import { dispatch, json, type Area, type Reply, type SandboxRequest } from "./ar
 import { FaultBook, faultSpecSchema } from "./faults";
 import { AREA_PREFIX, SANDBOX_KEYS, type FaultSpec, type LoggedRequest, type Sandbox, type SandboxOptions, type SellerProfile } from "./contract";
 import { createItemsArea } from "./items";
-import { createReportsArea } from "./reports";
+import { createReportsArea, reportResultControlSchema, setReportResult } from "./reports";
 import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS, seedSellers } from "./seed";
 import { ReportsStore } from "./store";
 
@@ -329,8 +329,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       case "DELETE /requests":
         log = [];
         return send(res, encode(json(204)));
-      default:
+      default: {
+        const reportResult = /^POST \/reports\/(\d+)\/result$/.exec(route);
+        if (reportResult) {
+          let input: unknown;
+          try {
+            input = JSON.parse((await readBody(req)).toString("utf8"));
+          } catch {
+            return fail(400, 'The body must be JSON: {"result": "good"|"decent"|"bad", "generated_at"?, "when"?: "next"|"now"}.');
+          }
+          const spec = reportResultControlSchema.safeParse(input);
+          if (!spec.success) return fail(400, "Invalid result spec.", { issues: z.flattenError(spec.error) });
+          const report = setReportResult(store, Number(reportResult[1]), spec.data);
+          return report ? send(res, encode(json(200, { data: report }))) : fail(404, `There is no report ${reportResult[1]}.`);
+        }
         return fail(404, `Unknown control route ${route}. See lib/sandbox/README.md, "Control API".`);
+      }
     }
   }
 

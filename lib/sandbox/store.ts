@@ -6,7 +6,7 @@ import path from "node:path";
 
 import { z } from "zod";
 
-import { seedReports, type ReportsData } from "./seed";
+import { seedReports, type ReportResult, type ReportsData } from "./seed";
 
 const STATE_VERSION = 1;
 const SAVE_DELAY_MS = 25;
@@ -33,7 +33,16 @@ const stateFileSchema = z.object({
   }),
 });
 
+/** A result the control API set for a report's next regeneration (not saved: tests set it right before use). */
+export interface NextResult {
+  result: ReportResult;
+  /** The regeneration's generated_at; the time of the regeneration when absent. */
+  generated_at?: string;
+}
+
 export class ReportsStore {
+  /** Report id → the result its next `results=1` gives (POST /__sandbox/reports/{id}/result). */
+  readonly nextResults = new Map<number, NextResult>();
   private saveTimer: NodeJS.Timeout | null = null;
   private saving: Promise<void> = Promise.resolve();
 
@@ -63,6 +72,7 @@ export class ReportsStore {
 
   reseed(): void {
     this.data = seedReports();
+    this.nextResults.clear();
     this.changed();
   }
 

@@ -10,6 +10,7 @@ import "server-only";
 import type { Area } from "@/lib/contract/areas";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import { recordUpstreamCall } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { readCappedText } from "@/lib/read-capped";
 
 import { isUpstreamError, UpstreamError } from "./errors";
@@ -48,6 +49,7 @@ export async function sendUpstream(request: UpstreamRequest): Promise<UpstreamRe
   try {
     const response = await fetchWithCap(request, (s) => (status = s));
     recordUpstreamCall({ area: request.area, operation: request.operation, status, duration_ms: elapsed(), outcome: "ok" });
+    countCall(request, status !== null && status >= 400 ? `http_${status}` : "ok", elapsed());
     return { ...response, durationMs: elapsed() };
   } catch (error) {
     const upstreamError = toUpstreamError(error, request, status);
@@ -58,8 +60,15 @@ export async function sendUpstream(request: UpstreamRequest): Promise<UpstreamRe
       duration_ms: elapsed(),
       outcome: upstreamError.kind,
     });
+    countCall(request, upstreamError.kind, elapsed());
     throw upstreamError;
   }
+}
+
+function countCall(request: UpstreamRequest, outcome: string, ms: number): void {
+  const { upstreamCalls, upstreamSeconds } = metrics();
+  upstreamCalls.inc({ area: request.area, operation: request.operation, outcome });
+  upstreamSeconds.observe({ area: request.area, operation: request.operation }, ms / 1000);
 }
 
 async function fetchWithCap(

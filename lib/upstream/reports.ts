@@ -136,7 +136,7 @@ export function createReportsClient(
     try {
       return await send();
     } finally {
-      policy.invalidate(tags);
+      await policy.invalidate(tags);
     }
   }
 

@@ -5,7 +5,8 @@
 //   b) the same with the cache on;
 //   c) 100 concurrent identical GETs: how many upstream calls were made;
 //   d) a 60 s soak at 50 connections over every GET route: errors, and resident memory at start and end
-//      (after a warm-up at the same load; each the median of 10 one-second samples).
+//      (after a warm-up at the same load; each the median of 10 one-second samples);
+//   e) b) again with REDIS_URL (a throwaway redis-server): the cost of sharing state between instances.
 //
 // The floor is /api/health, a route that already exists and calls no upstream. It is not a bare handler: it
 // runs through the same proxy and route wrapper (request id, log line, security headers) as every API route.
@@ -28,6 +29,7 @@ import autocannon from "autocannon";
 
 import { buildReason } from "@/lib/cli/build-check";
 import { SANDBOX_KEYS } from "@/lib/sandbox";
+import { startTestRedis } from "@/tests/support/redis";
 
 const { values: options } = parseArgs({ options: { build: { type: "boolean", default: false }, quick: { type: "boolean", default: false } } });
 
@@ -377,10 +379,20 @@ async function main(): Promise<void> {
     const soaked = await soak(cacheOn);
     await cacheOn.stop();
 
+    // e) cache on, with Redis: limits, cache, breakers and session revocations shared as on several instances
+    say("e) cache on, with REDIS_URL: floor, gateway");
+    const redis = await startTestRedis();
+    cleanups.push(() => redis.stop());
+    const withRedis = await startPortal(sandbox, { REDIS_URL: redis.url }, "with Redis");
+    cleanups.push(() => withRedis.stop());
+    const e = await compare(targetsOf(withRedis));
+    await withRedis.stop();
+
     const figures = (f: Figures | undefined) => (f ? `${fmt(f.rps)} req/s, p50 ${fmt(f.p50)} ms, p99 ${fmt(f.p99)} ms` : "—");
     const ratio = (of: Figures | undefined, to: Figures | undefined) => (of && to ? pct(of.rps / to.rps) : "—");
     const offRatio = a.get("gateway")!.rps / a.get("floor")!.rps;
     const onRatio = b.get("gateway")!.rps / b.get("floor")!.rps;
+    const redisRatio = e.get("gateway")!.rps / e.get("floor")!.rps;
     const growth = soaked.rssEndMb / soaked.rssStartMb - 1;
     const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
     const row = (label: string, m: Map<string, Figures>, goal: string) =>
@@ -391,6 +403,7 @@ async function main(): Promise<void> {
       "|---|---|---|---|---|---|---|---|",
       row(`a) cache off, ${CONNECTIONS} connections`, a, `≥ 80%: ${verdict(offRatio >= 0.8)}`),
       row(`b) cache on, ${CONNECTIONS} connections`, b, `≥ 95%: ${verdict(onRatio >= 0.95)}`),
+      row(`e) cache on, with REDIS_URL, ${CONNECTIONS} connections`, e, `≥ 85%: ${verdict(redisRatio >= 0.85)}`),
       "",
       "| measure | result | goal |",
       "|---|---|---|",

@@ -186,6 +186,73 @@ test.describe("as support", () => {
   });
 });
 
+test.describe("a 500-code job a seller can work through", () => {
+  test.use({ storageState: as("support") });
+
+  test("re-check the failed rows, then page, filter and search with the state in the URL, copy the valid codes", async ({ page, context }, testInfo) => {
+    test.setTimeout(120_000);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const unknowns = Array.from({ length: 500 - SOLD.length }, (_, n) => unknown(3000 + n));
+    const codes = [...SOLD, ...unknowns];
+    expect(codes).toHaveLength(500);
+
+    // The item service answers 503 to every check: each code fails after its tries, for a reason a retry can pass.
+    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 503 });
+    await page.goto("/purchases/bulk");
+    await pasteCodes(page, codes);
+    await page.getByRole("button", { name: "Check 500 codes" }).click();
+    await expect(page).toHaveURL(/\/purchases\/bulk\/[0-9a-f-]{36}$/);
+    await expect(page.getByRole("status").filter({ hasText: "Finished: 0 valid, 0 invalid, 500 failed." })).toBeAttached({ timeout: 90_000 });
+    const jobUrl = page.url();
+
+    await sandbox.clearFaults();
+    await page.getByRole("button", { name: "Re-check failed rows (500)" }).click();
+    await expect(page.getByText("500 failed codes are being checked again.")).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: `Finished: ${SOLD.length} valid, ${unknowns.length} invalid, 0 failed.` })).toBeAttached({ timeout: 60_000 });
+    expect(await countOf(page, "Failed")).toBe("0");
+    await expect(page.getByRole("button", { name: /Re-check failed rows/ })).toHaveCount(0);
+
+    // Pages of 50, the page in the URL.
+    const results = page.getByRole("table", { name: "Results of the bulk check" });
+    await expect(results.locator("tbody tr")).toHaveCount(50);
+    const pages = page.getByRole("navigation", { name: "Result pages" });
+    await pages.getByRole("link", { name: /^(Page )?2$/ }).click();
+    await expect(page).toHaveURL(`${jobUrl}?page=2`);
+    await expect(results.locator("tbody tr").first().getByRole("cell").first()).toHaveText("51");
+
+    // The filter, in the URL; back to page 1.
+    await page.getByLabel("Show").selectOption({ label: `Valid (${SOLD.length})` });
+    await expect(page).toHaveURL(`${jobUrl}?status=valid`);
+    await expect(results.locator("tbody tr")).toHaveCount(SOLD.length);
+    await page.getByLabel("Show").selectOption("support_expired");
+    await expect(page).toHaveURL(`${jobUrl}?status=support_expired`);
+    await expect(results.locator("tbody tr").first()).toContainText("Valid, support expired");
+
+    // The search, in the URL: part of a code, upper case.
+    await page.getByLabel("Show").selectOption("");
+    const wanted = unknowns[123]!;
+    await page.getByLabel("Search the results").fill(wanted.slice(-12).toUpperCase());
+    await expect(page).toHaveURL(`${jobUrl}?q=${wanted.slice(-12).toUpperCase()}`);
+    await expect(results.locator("tbody tr")).toHaveCount(1);
+    await expect(results.locator("tbody tr")).toContainText(wanted);
+    await shot(page, testInfo, "bulk-job-search");
+
+    // A reload (or a shared link) shows the same rows.
+    await page.goto(`${jobUrl}?status=invalid&page=3`);
+    await expect(page.getByLabel("Show")).toHaveValue("invalid");
+    await expect(results.locator("tbody tr")).toHaveCount(50);
+    await expect(results.locator("tbody tr").first()).toContainText("Invalid");
+    await page.reload();
+    await expect(page.getByRole("navigation", { name: "Result pages" }).locator("[aria-current=page]")).toHaveText(/3/);
+
+    // Every valid code of the job, from all pages, on the clipboard; a screen reader hears it.
+    await page.getByRole("button", { name: "Copy valid codes" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `${SOLD.length} valid codes copied to the clipboard.` })).toBeVisible();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied.split("\n").sort()).toEqual([...SOLD].sort());
+  });
+});
+
 test.describe("every bulk page, light and dark", () => {
   test.use({ storageState: as("admin") });
 

@@ -115,3 +115,12 @@ test.describe("light and dark", () => {
   });
 });
 
+
+test("a valid purchase whose support had expired is shown as such, apart from invalid", async ({ page }) => {
+  const single = await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: FIXED_PURCHASE_CODES.expired } });
+  expect(single.status()).toBe(200);
+  await page.goto("/purchases/history?outcome=valid");
+  const first = table(page).locator("tbody tr").first();
+  await expect(first).toContainText(FIXED_PURCHASE_CODES.expired.slice(-4));
+  await expect(first).toContainText("Valid, support expired");
+});

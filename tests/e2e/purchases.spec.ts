@@ -20,7 +20,8 @@ test("a valid code with active support shows the purchase and its item", async (
   await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
   const result = page.getByRole("main");
   await expect(result.locator("dd").filter({ hasText: /Active\s+until \d/ })).toBeVisible();
-  for (const term of ["Item", "Licence", "Price", "Purchased", "Downloaded", "Support"]) await expect(result.getByText(term, { exact: true })).toBeVisible();
+  // The result's terms (the per-item table below the form has an "Item" column too).
+  for (const term of ["Item", "Licence", "Price", "Purchased", "Downloaded", "Support"]) await expect(result.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) })).toBeVisible();
   await expect(result.getByRole("img", { name: /^Preview of / })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /^The code is valid/ })).toBeAttached();
   await shot(page, testInfo, "purchase-valid");
@@ -30,6 +31,9 @@ test("expired support, no support, and an invalid code are each said plainly", a
   await page.goto("/purchases");
   await check(page, EXPIRED);
   await expect(page.locator("dd").filter({ hasText: /Expired\s+on \d/ })).toBeVisible();
+  // A real purchase whose support ended: its own words and colour, never those of "invalid".
+  await expect(page.getByRole("heading", { name: /This purchase is real; its support has expired/ })).toContainText("Valid, support expired");
+  await expect(page.getByText("Not valid")).toHaveCount(0);
 
   await check(page, NO_SUPPORT);
   await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
@@ -122,6 +126,51 @@ test("the dashboard's quick box checks a code in place", async ({ page }) => {
   const box = page.getByRole("region", { name: "Check a purchase code" });
   await box.getByLabel(/Purchase code/).fill(EXPIRED);
   await box.getByRole("button", { name: "Check code" }).click();
-  await expect(box.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+  await expect(box.getByRole("heading", { name: /This purchase is real; its support has expired/ })).toBeVisible();
   await expect(box.locator("dd").filter({ hasText: /Expired\s+on \d/ })).toBeVisible();
+});
+
+// A seeded code with hex letters (its upper case is another string), as a marketplace issues them.
+const LETTERS = "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f";
+
+test("every form a buyer pastes a UUID in is checked as the canonical code, and is valid", async ({ page }) => {
+  await page.goto("/purchases");
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/purchases/validate") sent.push(String(request.postDataJSON()?.purchase_code));
+  });
+  const forms = [LETTERS.toUpperCase(), LETTERS.replace(/-/g, ""), `{${LETTERS}}`, `"${LETTERS}"`, `urn:uuid:${LETTERS}`];
+  for (const pasted of forms) {
+    await check(page, pasted);
+    const notice = page.getByRole("status").filter({ hasText: "cleaned before checking" });
+    await expect(notice, pasted).toContainText(`Read as a UUID and sent in its usual form, ${LETTERS}`);
+    await expect(notice, pasted).toContainText(`Code checked: ${LETTERS}`);
+    await expect(page.getByRole("heading", { name: /This purchase code is valid/ }), pasted).toBeVisible();
+  }
+  // The browser sends what was typed; the server reads it by the same rule.
+  expect(sent).toEqual(forms);
+});
+
+test("a look-alike refusal shows the corrected code, the changed characters marked, and one button checks it", async ({ page }, testInfo) => {
+  await page.goto("/purchases");
+  // A Cyrillic 'а' at position 13 and an en dash at position 14.
+  await check(page, `${LETTERS.slice(0, 12)}\u0430\u2013${LETTERS.slice(14)}`);
+  const correction = page.getByTestId("correction");
+  await expect(correction).toContainText(`Corrected, the code would be ${LETTERS}`);
+  await expect(correction.locator("mark")).toHaveText(["a", "-"]);
+  await shot(page, testInfo, "purchase-correct-and-check");
+  await correction.getByRole("button", { name: "Check the corrected code" }).click();
+  await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+  await expect(page.getByLabel(/Purchase code/)).toHaveValue(LETTERS);
+  await expect(correction).toHaveCount(0);
+});
+
+test("the per-item view counts the last 30 days of checks", async ({ page }) => {
+  await page.goto("/purchases");
+  await check(page, LETTERS);
+  await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+  await page.reload();
+  const table = page.getByRole("table", { name: "Purchase checks per item in the last 30 days" });
+  await expect(table.getByRole("columnheader")).toHaveText(["Item", "Valid", "Valid, support expired", "Invalid", "History"]);
+  await expect(table.locator("tbody tr").first()).toBeVisible();
 });

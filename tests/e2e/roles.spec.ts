@@ -11,7 +11,7 @@ test.describe("viewer", () => {
     await page.goto("/reports");
     await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
     await expect(page.getByRole("link", { name: "New report" })).toHaveCount(0);
-    expect(await navLinks(page)).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account"]);
+    expect(await navLinks(page)).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account", "API tokens"]);
 
     await page.goto("/reports/1");
     await expect(page.getByRole("heading", { level: 1, name: "Report #1" })).toBeVisible();
@@ -43,11 +43,19 @@ test.describe("support", () => {
 
   test("sees items and the purchase check, not reports", async ({ page }) => {
     await page.goto("/");
-    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account"]);
+    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens"]);
     await expect(page.getByRole("region", { name: "Reports by result" })).toHaveCount(0);
     await expect(page.getByRole("region", { name: "Check a purchase code" })).toBeVisible();
     const response = await page.goto("/reports");
     expect(response?.status()).toBe(403);
+  });
+
+  test("sees who the seller is on the account page, not his balance", async ({ page }) => {
+    await page.goto("/account");
+    const details = page.getByRole("region", { name: "Account details" });
+    await expect(details.getByText("Username", { exact: true })).toBeVisible();
+    await expect(details.getByText("Balance", { exact: true })).toHaveCount(0);
+    await expect(page.getByRole("main")).not.toContainText("$");
   });
 });
 
@@ -65,8 +73,10 @@ test.describe("admin", () => {
       "Bulk check",
       "History",
       "Seller account",
+      "API tokens",
       "Users",
       "Audit log",
+      "Webhooks",
       "Upstream connections",
     ]);
     await expect(page.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");

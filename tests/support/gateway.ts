@@ -5,6 +5,7 @@
 // Every gateway gets accounts unless the test's environment says otherwise: a session secret, a first admin
 // (TEST_ADMIN) and its own temporary SQLite store. The API needs a session: `await gateway.signIn("viewer")`
 // returns a client whose requests carry that user's cookie and, on POST/PUT/PATCH/DELETE, `X-CSRF: 1`.
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -39,6 +40,8 @@ export interface GatewayProcess {
   env: Record<string, string>;
   /** Its accounts store (a temporary SQLite file unless the test gave DATABASE_URL). */
   databaseUrl: string;
+  /** The server process itself (to send it a signal, e.g. SIGKILL for a crash). */
+  child: ChildProcess;
   /**
    * Signs in and returns a client for that session. A role other than admin gets a user of its own
    * (`<role>@gatehouse.test`, created through the admin API the first time); the admin is TEST_ADMIN. Each call
@@ -46,6 +49,8 @@ export interface GatewayProcess {
    */
   signIn(who: Role | Credentials): Promise<SignedInClient>;
   stop(): Promise<void>;
+  /** SIGKILL: a crash, with no chance to let go of anything; a store the test named (DATABASE_URL) is kept. */
+  kill(): Promise<void>;
 }
 
 export interface Credentials {
@@ -248,6 +253,7 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
     url,
     env,
     databaseUrl: env.DATABASE_URL ?? "",
+    child: server.child,
     request,
     async signIn(who) {
       return signInWith(typeof who === "string" ? await credentialsFor(who) : who);
@@ -270,6 +276,11 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
       lines().forEach((line, i) => assertNoCanary(line, `output line ${i + 1} of the gateway`));
     },
     stop,
+    async kill() {
+      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill("SIGKILL");
+      await server.exited;
+      if (tempDir) await rm(tempDir, { recursive: true, force: true });
+    },
   };
 }
 

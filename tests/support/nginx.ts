@@ -3,7 +3,7 @@
 // (docs/operations.md): passive health checks, and a request the first instance could not take (connection
 // refused, reset, 502/503/504) passed to the next one. setUpstreams() rewrites the list and reloads nginx.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -71,6 +71,9 @@ export async function startTestNginx(upstreams: string[]): Promise<TestNginx> {
   const binary = findNginx();
   const prefix = mkdtempSync(path.join(tmpdir(), "gatehouse-nginx-"));
   mkdirSync(path.join(prefix, "tmp"), { recursive: true });
+  // Started as root, nginx's workers run as an unprivileged user: they must reach the temporary folders (a
+  // request body or an answer too big for memory is buffered there) through the prefix, which mkdtemp made 0700.
+  chmodSync(prefix, 0o711);
   const port = await freePort();
   const configFile = path.join(prefix, "nginx.conf");
   const write = (list: string[]) => writeFileSync(configFile, nginxConfig({ prefix, port, upstreams: list }));

@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { sql } from "kysely";
-import { afterEach, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 import type { ScryptParams } from "@/lib/auth/password";
 import { parseDatabaseUrl } from "@/lib/config/store";
 import { openDb, type Store } from "@/lib/db";
 
-import type { TestPostgres } from "./postgres";
+import { startTestPostgres, type TestPostgres } from "./postgres";
 
 export interface Backend {
   name: "sqlite" | "postgres";
@@ -82,3 +82,23 @@ export function useStore(backend: Backend): () => Store {
  */
 export const FAST_HASH: ScryptParams = { N: 1024, r: 8, p: 1 };
 export const fast = { hashParams: FAST_HASH } as const;
+
+/**
+ * Both backends for a test file's describe.each: SQLite, and PostgreSQL on a throwaway cluster started before the
+ * file's tests and stopped after them. Call it at the top level of the file.
+ */
+export function bothBackends(): Backend[] {
+  let postgres: TestPostgres | undefined;
+  const pg = postgresBackend(() => {
+    if (!postgres) throw new Error("PostgreSQL did not start");
+    return postgres;
+  });
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+  });
+  afterAll(async () => {
+    await pg.dispose();
+    await postgres?.stop();
+  });
+  return [sqliteBackend, pg];
+}

@@ -1,4 +1,5 @@
-// /account: the seller account that owns the item service's key — who it is, its balance, its public profile.
+// /account: the seller account that owns the item service's key — who it is, its balance (not for support), its
+// public profile.
 import type { Metadata } from "next";
 
 import { Avatar } from "@/components/media/avatar";
@@ -11,6 +12,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { PageHeader } from "@/components/ui/page-header";
 import { SafeLink } from "@/components/ui/safe-link";
+import { accountFor } from "@/lib/api/accounts";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { getUpstreams } from "@/lib/upstream";
@@ -20,7 +22,7 @@ import styles from "./account.module.css";
 export const metadata: Metadata = { title: "Seller account" };
 
 export default async function AccountPage() {
-  await requirePageUser("items:read");
+  const user = await requirePageUser("items:read");
   const { items } = await getUpstreams();
   if (!items) return <AreaNotConfigured area="items" />;
 
@@ -33,7 +35,8 @@ export default async function AccountPage() {
       </>
     );
   }
-  const account = loaded.value;
+  // Support sees who the seller is, not his money: the same rule as GET /api/account.
+  const account = accountFor(user.role, loaded.value);
   const { profile } = account;
   const socialLinks = Object.entries(profile.social_links);
 
@@ -60,7 +63,9 @@ export default async function AccountPage() {
         <Card title="Account details" asSection>
           <DescriptionList
             items={[
-              { term: "Balance", description: <Money amount={account.balance} currency={account.currency} /> },
+              ...(account.balance === undefined
+                ? []
+                : [{ term: "Balance", description: <Money amount={account.balance} currency={account.currency ?? ""} /> }]),
               { term: "First name", description: account.name.firstname },
               { term: "Last name", description: account.name.lastname },
               { term: "Username", description: account.username },

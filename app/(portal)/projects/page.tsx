@@ -9,7 +9,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { parseProjectListParams, projectListQueryString } from "@/lib/portal/list-params";
-import { getUpstreams } from "@/lib/upstream";
+import { getReportsClient } from "@/lib/reports/service";
 
 import { FreshSwrCache } from "../fresh-swr-cache";
 import { ProjectsView } from "./projects-view";
@@ -18,7 +18,7 @@ export const metadata: Metadata = { title: "Projects" };
 
 export default async function ProjectsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("reports:read");
-  const { reports } = await getUpstreams();
+  const reports = await getReportsClient();
   if (!reports) return <AreaNotConfigured area="reports" />;
 
   const query = parseProjectListParams(await searchParams);

@@ -20,6 +20,7 @@ import type { Project, ProjectListQuery } from "@/lib/contract/projects";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { parseProjectListParams, PROJECT_DEFAULTS, projectListQueryString, withChanges } from "@/lib/portal/list-params";
 import { type ProjectSortField } from "@/lib/contract/values";
+import { projectOverviewHref } from "@/lib/portal/trends";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ClearFilters, ListPages } from "../list-pages";
@@ -70,6 +71,16 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
       firstDirection: "desc",
       wrap: "nowrap",
       cell: (project) => <LocalTime iso={project.created_at} display="both" />,
+    },
+    {
+      id: "over-time",
+      header: "Over time",
+      wrap: "nowrap",
+      cell: (project) => (
+        <Link href={projectOverviewHref(project.project)} aria-label={`${project.project}: trends, compare, schedule and alerts`}>
+          Trends and schedule
+        </Link>
+      ),
     },
     ...(canDelete
       ? [

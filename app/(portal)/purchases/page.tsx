@@ -2,10 +2,13 @@ import type { Metadata } from "next";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
+import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { configuredAreas } from "@/lib/portal/areas";
+import { CHECKS_PER_ITEM_DAYS, checksPerItem } from "@/lib/purchases/history";
 
+import { ItemChecks } from "./item-checks";
 import { PurchaseChecker } from "./purchase-checker";
 
 export const metadata: Metadata = { title: "Purchase check" };
@@ -13,13 +16,16 @@ export const metadata: Metadata = { title: "Purchase check" };
 export default async function PurchasesPage() {
   const user = await requirePageUser("purchases:validate");
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
+  const accounts = await getAccounts();
+  const perItem = await checksPerItem(accounts.db);
   return (
     <>
       <PageHeader
         title="Purchase check"
         description="Check a buyer's purchase code: whether it is valid, what was bought, and whether support is still active."
       />
-      <PurchaseChecker linkItems={can(user.role, "items:read")} />
+      <PurchaseChecker linkItems={can(user.role, "items:read")} format={accounts.config.purchaseCodeFormat} />
+      <ItemChecks perItem={perItem} days={CHECKS_PER_ITEM_DAYS} linkItems={can(user.role, "items:read")} />
     </>
   );
 }

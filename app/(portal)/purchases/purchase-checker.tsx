@@ -1,6 +1,8 @@
 "use client";
-// The purchase-code form. The normaliser (lib/purchases/normalise.ts) runs on each submit for instant feedback:
-// a refused code gets its reason as the field error without a request. Otherwise the code is sent as typed to
+// The purchase-code form. The normaliser (lib/purchases/normalise.ts) runs on each submit for instant feedback,
+// by the same PURCHASE_CODE_FORMAT as the server (passed in by the page): a refused code gets its reason as the
+// field error without a request, and a code refused only for look-alikes (a Cyrillic 'а', an en dash) is shown
+// corrected, the changed characters marked, with one button that checks it. Otherwise the code is sent as typed to
 // POST /api/purchases/validate, which cleans it again (same module) and answers the checked code, the notes on
 // what cleaning changed, and what the history knew of the code; a refusal there (400) shows the same way.
 import { useState, type FormEvent } from "react";
@@ -9,8 +11,9 @@ import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
 import type { PurchaseCheck } from "@/lib/contract/purchases";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import { normalisePurchaseCode } from "@/lib/purchases/normalise";
+import { correctPurchaseCode, normalisePurchaseCode, type CorrectedPurchaseCode } from "@/lib/purchases/normalise";
 
 import formStyles from "../forms.module.css";
 import { PurchaseResult } from "./purchase-result";
@@ -19,30 +22,51 @@ import styles from "./purchases.module.css";
 export interface PurchaseCheckerProps {
   /** Whether item names link to the portal's item pages. */
   linkItems: boolean;
+  /** PURCHASE_CODE_FORMAT: the browser reads a code as the server will. */
+  format: PurchaseCodeFormat;
   /** A distinct field id when two checkers could share a page. */
   id?: string;
 }
 
-export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: PurchaseCheckerProps) {
+/** The corrected code, each replaced character marked (and named for a screen reader). */
+function MarkedCode({ corrected }: { corrected: CorrectedPurchaseCode }) {
+  const changed = new Set(corrected.changed);
+  return (
+    <code className={styles.code} data-testid="corrected-code">
+      {Array.from(corrected.code).map((char, index) =>
+        changed.has(index) ? (
+          <mark key={index} className={styles.changed} title={`Character ${index + 1} was corrected`}>
+            {char}
+          </mark>
+        ) : (
+          char
+        ),
+      )}
+    </code>
+  );
+}
+
+export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" }: PurchaseCheckerProps) {
   const [fieldError, setFieldError] = useState<string | undefined>();
   // What cleaning changed, and the code it gave: shown while checking, then as the server reports it.
   const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
+  const [corrected, setCorrected] = useState<CorrectedPurchaseCode | null>(null);
   const [checked, setChecked] = useState<PurchaseCheck | null>(null);
   const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const raw = String(new FormData(event.currentTarget).get("purchase_code") ?? "");
-    const normalised = normalisePurchaseCode(raw);
+  const check = async (raw: string) => {
+    const normalised = normalisePurchaseCode(raw, format);
     setChecked(null);
     setFailure(null);
     if (!normalised.ok) {
       setFieldError(normalised.reason);
+      setCorrected(correctPurchaseCode(raw, format));
       setCleaning(null);
       return;
     }
     setFieldError(undefined);
+    setCorrected(null);
     setCleaning({ code: normalised.code, notes: normalised.notes });
 
     setBusy(true);
@@ -67,20 +91,33 @@ export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: Purch
     }
   };
 
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    void check(String(new FormData(event.currentTarget).get("purchase_code") ?? ""));
+  };
+
+  /** Checks the corrected code, and puts it in the field so that what is shown is what was checked. */
+  const checkCorrected = () => {
+    if (!corrected) return;
+    const field = document.getElementById(id);
+    if (field instanceof HTMLInputElement) field.value = corrected.code;
+    void check(corrected.code);
+  };
+
   // The field's error is not a live region: a refusal is announced here too.
   const status = busy
     ? "Checking the code…"
     : fieldError
-      ? `The code was not checked. ${fieldError}`
+      ? `The code was not checked. ${fieldError}${corrected ? " A corrected code can be checked with the button below the field." : ""}`
       : checked
-      ? checked.valid
-        ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
-        : "The code is not valid."
-      : "";
+        ? checked.valid
+          ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
+          : "The code is not valid."
+        : "";
 
   return (
     <div className={styles.checker}>
-      <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Check a purchase code">
+      <form noValidate className={formStyles.form} onSubmit={submit} aria-label="Check a purchase code">
         <div className={formStyles.inline}>
           <TextField
             id={id}
@@ -99,6 +136,17 @@ export function PurchaseChecker({ linkItems, id = "field-purchase_code" }: Purch
           </Button>
         </div>
       </form>
+      {corrected ? (
+        <div className={styles.notice} data-testid="correction">
+          <p>
+            Corrected, the code would be <MarkedCode corrected={corrected} />
+            {corrected.changed.length > 0 ? " (the corrected characters are marked)" : ""}.
+          </p>
+          <Button type="button" variant="secondary" onClick={checkCorrected} disabled={busy}>
+            Check the corrected code
+          </Button>
+        </div>
+      ) : null}
       {cleaning && cleaning.notes.length > 0 ? (
         <div className={styles.notice} role="status">
           <p>The code was cleaned before checking:</p>

@@ -1,8 +1,10 @@
+"use client";
 // The answer to a purchase check, for the seller: valid or not, what the history knew of the code, and for a
 // valid code the licence, price, the item (preview picture and link), purchase date, download and support.
 // Upstream text is escaped by React; its URLs become links or pictures only when they are http(s).
 import Link from "next/link";
 
+import { SupportExpiredBadge } from "@/components/portal/purchase-badges";
 import { MediaImage } from "@/components/media/media-image";
 import { Badge } from "@/components/ui/badge";
 import { DescriptionList } from "@/components/ui/description-list";
@@ -10,6 +12,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { SafeLink } from "@/components/ui/safe-link";
 import { SupportStatus } from "@/components/ui/support-status";
+import { useNow } from "@/components/use-browser";
+import { supportOf } from "@/lib/contract/purchase-code";
 import type { PurchaseCheck } from "@/lib/contract/purchases";
 
 import styles from "./purchases.module.css";
@@ -39,6 +43,7 @@ function PreviousChecks({ history }: { history: PurchaseCheck["history"] }) {
 }
 
 export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
+  const now = useNow();
   if (!check.valid) {
     return (
       <div className={`${styles.result} ${styles.invalid}`}>
@@ -57,13 +62,24 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
     );
   }
   const { purchase } = check;
+  // A real purchase whose support ended: its own colour and words, never those of "invalid".
+  const expired = now !== null && supportOf(true, purchase.supported_until, now) === "expired";
   return (
-    <div className={`${styles.result} ${styles.valid}`}>
+    <div className={`${styles.result} ${expired ? styles.supportExpired : styles.valid}`}>
       <h2 className={styles.resultTitle}>
-        <Badge tone="success" mark="✓">
-          Valid
-        </Badge>{" "}
-        This purchase code is valid
+        {expired ? (
+          <>
+            <SupportExpiredBadge />{" "}
+            This purchase is real; its support has expired
+          </>
+        ) : (
+          <>
+            <Badge tone="success" mark="✓">
+              Valid
+            </Badge>{" "}
+            This purchase code is valid
+          </>
+        )}
       </h2>
       <PreviousChecks history={check.history} />
       <div className={styles.purchase}>

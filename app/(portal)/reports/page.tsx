@@ -12,7 +12,7 @@ import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { parseReportListParams, reportListQueryString } from "@/lib/portal/list-params";
 import { projectNamesForFilter } from "@/lib/portal/projects";
-import { getUpstreams } from "@/lib/upstream";
+import { getReportsClient } from "@/lib/reports/service";
 
 import { FreshSwrCache } from "../fresh-swr-cache";
 import { ReportsView } from "./reports-view";
@@ -21,7 +21,7 @@ export const metadata: Metadata = { title: "Reports" };
 
 export default async function ReportsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("reports:read");
-  const { reports } = await getUpstreams();
+  const reports = await getReportsClient();
   if (!reports) return <AreaNotConfigured area="reports" />;
 
   const query = parseReportListParams(await searchParams);

@@ -1,12 +1,17 @@
 import { operations } from "@/lib/api/operations";
 import { created, defineRoute } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
+import { keepSharePassword } from "@/lib/reports/share-password";
 
 export const GET = defineRoute(operations.listReports, async ({ client, query }) => ({
   status: 200,
   json: await client.listReports(query),
 }));
 
-export const POST = defineRoute(operations.createReport, async ({ client, body }) => created(await client.createReport(body)));
+export const POST = defineRoute(operations.createReport, async ({ client, body, accounts, user }) => {
+  const report = await client.createReport(body);
+  await keepSharePassword(accounts.db, report.id, { privacy: report.privacy, password: body.password }, accounts.config.purchaseCodeHashKey, user.email);
+  return created(report);
+});
 
 export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);

@@ -9,9 +9,11 @@ import { isAccountError } from "@/lib/auth/users";
 import { retryAfterSeconds } from "@/lib/contract/retry-after";
 import { redactSecrets } from "@/lib/log";
 import { isPurchaseCodeRefused } from "@/lib/purchases/errors";
+import { isTokenError } from "@/lib/tokens/store";
+import { isWebhookError } from "@/lib/webhooks/endpoints";
 import { isUpstreamError } from "@/lib/upstream";
 
-import { ApiError, errorBody, fromAccountError, fromPurchaseCodeRefused, fromUpstreamError, invalidInput, isApiError } from "../errors";
+import { ApiError, errorBody, fromAccountError, fromRefusal, fromPurchaseCodeRefused, fromUpstreamError, invalidInput, isApiError } from "../errors";
 import type { OperationSpec } from "../operations";
 import type { Reply } from "../route";
 
@@ -71,6 +73,7 @@ export function toApiError(error: unknown, spec: OperationSpec, rawParams: Recor
   if (isApiError(error)) return error;
   if (isAccountError(error)) return fromAccountError(error);
   if (isPurchaseCodeRefused(error)) return fromPurchaseCodeRefused(error);
+  if (isTokenError(error) || isWebhookError(error)) return fromRefusal(error);
   // The repositories validate again with the same schemas; a refusal there is still the client's input.
   if (isZodError(error)) return invalidInput(error, "field");
   if (isUpstreamError(error)) {

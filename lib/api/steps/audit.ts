@@ -25,6 +25,8 @@ export async function auditOperation(state: ApiRequest, status: number, error: A
     const target = audit.target?.(state.facts) ?? null;
     entry.target = target === null ? null : auditTarget(target, accounts);
     entry.detail = error === null ? audit.detail?.(state.facts) : { error_code: error.code, status };
+    // Done with an API token: which one (its id; the detail never holds a secret).
+    if (state.token) entry.detail = { ...entry.detail, access: "api_token", access_id: state.token.id };
   } catch (cause) {
     // A bug in an operation's audit description must not cost the row: write what is known.
     logEvent("error", "audit_description_failed", { request_id: state.requestId, error: describeError(cause) });

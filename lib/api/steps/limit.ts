@@ -1,18 +1,28 @@
-// The operation's rate limit, for a signed-in user (after the permission): purchase checks per user and per
-// client address. Per process until a shared limiter takes this step's place.
+// The rate limits, after the permission: an API token's requests per minute, and the operation's own (purchase
+// checks per user and per client address); each counted once across every instance when Redis is configured
+// (lib/auth/rate-limit.ts).
 import "server-only";
 
-import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
+import { checkPurchaseRateLimit, checkTokenRateLimit } from "@/lib/auth/rate-limit";
 import { clientAddress } from "@/lib/auth/request";
 
 import { rateLimited } from "../errors";
 import { accountsOf, type ApiRequest } from "./request";
 
 export async function limit(state: ApiRequest): Promise<void> {
+  if (state.token) {
+    // Every request with a token counts against the token's own limit, whatever else limits the operation.
+    const { accounts } = await accountsOf(state);
+    const perMinute = accounts.config.tokenRateLimitPerMinute;
+    const decision = await checkTokenRateLimit(perMinute, state.token.id);
+    if (!decision.allowed) {
+      throw rateLimited(`Too many requests with this API token: the limit is ${perMinute} a minute. Try again in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+    }
+  }
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
   const { accounts } = await accountsOf(state);
   const rules = accounts.config.purchaseRateLimits;
-  const decision = checkPurchaseRateLimit(rules, {
+  const decision = await checkPurchaseRateLimit(rules, {
     userId: state.user.id,
     address: clientAddress(state.request.headers, accounts.config.edge),
   });

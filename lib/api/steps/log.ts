@@ -1,10 +1,12 @@
-// One structured, redacted log line per API request: who, what, how it ended, and each upstream call it made.
+// One structured, redacted log line per API request: who, what, how it ended, and each upstream call it made;
+// and the request in the metrics (by operation and status, with its latency).
 import "server-only";
 
 import type { NextRequest } from "next/server";
 
 import type { User } from "@/lib/auth/users";
 import { describeError, logEvent, type RequestContext } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 import { isUpstreamError } from "@/lib/upstream";
 
 import { isApiError, type ApiError } from "../errors";
@@ -19,13 +21,17 @@ export function writeLogLine(
   failure: { cause: unknown; answer: ApiError } | null,
   user: User | null,
 ): void {
+  const seconds = (performance.now() - started) / 1000;
+  const { requests, requestSeconds } = metrics();
+  requests.inc({ operation: spec.id, status: String(status) });
+  requestSeconds.observe({ operation: spec.id }, seconds);
   const fields: Record<string, unknown> = {
     request_id: context.requestId,
     method: request.method,
     path: request.nextUrl.pathname,
     operation: spec.id,
     status,
-    duration_ms: Math.round(performance.now() - started),
+    duration_ms: Math.round(seconds * 1000),
     ...(user ? { user_id: user.id } : {}),
     upstream: context.upstreamCalls,
   };

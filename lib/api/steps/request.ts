@@ -31,6 +31,14 @@ export class CookieJar implements SessionCookieStore {
   }
 }
 
+/** The API token a request came with, as the bearer step found it. */
+export interface ApiToken {
+  id: string;
+  name: string;
+  scopes: readonly string[];
+  expiresAt: string | null;
+}
+
 export interface ApiRequest {
   request: NextRequest;
   spec: OperationSpec;
@@ -44,6 +52,8 @@ export interface ApiRequest {
   /** Who asks, once a step has found out; null for an anonymous request. */
   user: User | null;
   session: SessionData | null;
+  /** The API token the request came with (Authorization: Bearer gth_…), once the bearer step has checked it. */
+  token: ApiToken | null;
   /** Why a session that was there opens nothing any more (a single sign-on re-check ended it): the 401's sentence. */
   endedBecause?: string;
   /** The operation's upstream client, when it has an area. */

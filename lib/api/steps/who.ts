@@ -1,20 +1,86 @@
-// Who may do this: the CSRF rule for state-changing operations (before anything else), then the session, then
-// the operation's permission for the user's role. API tokens (a bearer credential) will be one more way to find
-// out who asks, beside the session, before the permission.
+// Who may do this: an API token (a bearer credential) or the session cookie, the CSRF rule for a cookie's
+// state-changing operations, then the operation's permission for the user's role and, for a token, its scope.
 import "server-only";
 
 import { sessionNeedsRenewal } from "@/lib/auth/access";
 import { csrfRefusal } from "@/lib/auth/csrf";
 import { checkSsoSession } from "@/lib/auth/oidc/recheck";
 import { can } from "@/lib/auth/permissions";
+import { clientAddress } from "@/lib/auth/request";
 import { authenticateSession, clearSession, touchSession, writeSession } from "@/lib/auth/session";
+import { TOKEN_PREFIX } from "@/lib/contract/values";
+import { describeError, logEvent } from "@/lib/log";
+import { checkToken, noteTokenUse, type TokenCheck } from "@/lib/tokens/store";
 
-import { ApiError, forbidden, unauthenticated } from "../errors";
+import { ApiError, forbidden, insufficientScope, unauthenticated } from "../errors";
+import { writeAudit } from "./audit";
 import { accountsOf, type ApiRequest } from "./request";
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * `Authorization: Bearer gth_…`: the token and its owner, read from the store on every request (so a revocation,
+ * a disabled owner or a lowered role applies to the next one). A token request never reads or sets the session
+ * cookie, and the cookie's CSRF rule does not apply to it: a browser never adds this header by itself. Public
+ * operations ignore the header (readiness reads its own METRICS_TOKEN), and so does every operation when the
+ * bearer is not a gth_ token.
+ */
+export async function bearer(state: ApiRequest): Promise<void> {
+  if (state.spec.permission === "public") return;
+  // Only a Gatehouse token is ours to judge: any other Authorization (a proxy's, a browser extension's) is left
+  // alone, and the session decides.
+  const secret = BEARER.exec(state.request.headers.get("authorization") ?? "")?.[1];
+  if (secret === undefined || !secret.startsWith(TOKEN_PREFIX)) return;
+  const { accounts } = await accountsOf(state);
+  const address = clientAddress(state.request.headers, accounts.config.edge);
+  const check = await checkToken(accounts.db, secret, address);
+  if (!check.ok) throw tokenRefused(check, address);
+  state.user = check.user;
+  state.token = { id: check.token.id, name: check.token.name, scopes: check.token.scopes, expiresAt: check.token.expiresAt };
+  try {
+    const { newAddress } = await noteTokenUse(accounts.db, check.token, address);
+    if (newAddress) {
+      await writeAudit(accounts, {
+        userId: check.user.id,
+        userEmail: check.user.email,
+        action: "token.new_address",
+        target: { type: "token", id: check.token.id, label: check.token.name },
+        outcome: "success",
+        requestId: state.requestId,
+        detail: { address },
+      });
+    }
+  } catch (error) {
+    // Noting the use is bookkeeping: the request goes on.
+    logEvent("error", "token_use_write_failed", { request_id: state.requestId, error: describeError(error) });
+  }
+}
+
+function tokenRefused(check: Extract<TokenCheck, { ok: false }>, address: string | null): ApiError {
+  const on = (at: string | null | undefined) => (at ? ` on ${at.slice(0, 10)}` : "");
+  switch (check.reason) {
+    case "malformed":
+    case "unknown":
+      return new ApiError("token_invalid", "This is not a valid Gatehouse API token. Tokens start with gth_; make one on the API tokens page.");
+    case "revoked":
+      return new ApiError("token_revoked", `This API token was revoked${on(check.token?.revokedAt)}. Make a new one on the API tokens page.`);
+    case "expired":
+      return new ApiError("token_expired", `This API token expired${on(check.token?.expiresAt)}. Make a new one on the API tokens page.`);
+    case "owner_disabled":
+      return new ApiError("token_revoked", "The account this API token belongs to is disabled, so the token no longer works.");
+    case "address":
+      return new ApiError(
+        "address_not_allowed",
+        address === null
+          ? "This API token may be used only from its allowed addresses, and Gatehouse cannot tell the client's address (TRUST_PROXY is not set)."
+          : `This API token may not be used from ${address}: it lists the addresses it may be used from.`,
+      );
+  }
+}
 
 /** State-changing operations (sign-in and sign-out too) need X-CSRF: 1, or their page's own Origin for an HTML form. */
 export async function csrf(state: ApiRequest): Promise<void> {
-  if (state.spec.method === "GET") return;
+  if (state.spec.method === "GET" || state.token) return;
   const { accounts } = await accountsOf(state);
   const refusal = csrfRefusal(state.request.headers, accounts.config.edge, { htmlForm: state.form !== null });
   if (refusal) throw new ApiError("csrf", refusal);
@@ -27,7 +93,7 @@ export async function csrf(state: ApiRequest): Promise<void> {
  */
 export async function session(state: ApiRequest): Promise<void> {
   const { spec } = state;
-  if (spec.permission === "public" && !spec.optionalSession) return;
+  if (state.token || (spec.permission === "public" && !spec.optionalSession)) return;
   const { accounts, settings } = await accountsOf(state);
   const result = await authenticateSession(accounts.db, state.jar, settings);
   if (result.ok) {
@@ -55,10 +121,17 @@ export async function session(state: ApiRequest): Promise<void> {
   }
 }
 
-/** The operation's permission (lib/api/operations.ts): 401 without a user, 403 when the role does not have it. */
+/**
+ * The operation's permission (lib/api/operations.ts): 401 without a user, 403 when the role does not have it;
+ * then, for a token, 403 insufficient_scope when its scopes do not include that permission (or the operation is
+ * for a signed-in session only).
+ */
 export async function permission(state: ApiRequest): Promise<void> {
-  const { permission: needed } = state.spec;
+  const { permission: needed, sessionOnly } = state.spec;
   if (needed === "public") return;
   if (!state.user) throw state.endedBecause ? new ApiError("unauthenticated", state.endedBecause) : unauthenticated();
   if (needed !== "signed_in" && !can(state.user.role, needed)) throw forbidden(needed);
+  if (state.token && (sessionOnly || (needed !== "signed_in" && !state.token.scopes.includes(needed)))) {
+    throw insufficientScope(needed, sessionOnly === true);
+  }
 }

@@ -1,6 +1,7 @@
 // The hourly allowance of bulk checks, per user: every distinct code of a batch counts (refused ones too: they cost
 // no upstream call, but they cost the store, and a free kind of input is a free way to fill it), codes a cancel
-// left unchecked are given back, and no user starts more than BULK_MAX_JOBS_PER_DAY jobs in 24 hours.
+// left unchecked are given back, a re-check of failed rows costs its codes too, and no user starts more than
+// BULK_MAX_JOBS_PER_DAY jobs in 24 hours.
 import "server-only";
 
 import { sql } from "kysely";
@@ -41,8 +42,16 @@ export async function allowanceUse(db: Db, userId: string, now: Date): Promise<A
     .groupBy(["j.id", "j.created_at"])
     .orderBy("j.created_at", "asc")
     .execute();
+  // A re-check of failed rows is charged like a batch of that many codes, when it was asked for.
+  const rechecks = await db
+    .selectFrom("bulk_rechecks")
+    .select(["created_at as createdAt", "codes as charged"])
+    .where("user_id", "=", userId)
+    .where("created_at", ">", since)
+    .execute();
   // PostgreSQL returns count(*) as a BIGINT string.
-  return { jobs: rows.map((row) => ({ createdAt: row.createdAt, charged: Number(row.charged) })) };
+  const charges = [...rows, ...rechecks].map((row) => ({ createdAt: row.createdAt, charged: Number(row.charged) }));
+  return { jobs: charges.sort((a, b) => a.createdAt.localeCompare(b.createdAt)) };
 }
 
 /** Whether `needed` more checks fit the allowance now, and if not, the first moment they would. */
@@ -87,10 +96,16 @@ async function jobsToday(db: Db, userId: string, now: Date): Promise<string[]> {
  */
 export async function allowanceRefusal(
   trx: Db,
-  { userId, needed, limitPerHour, now }: { userId: string; needed: number; limitPerHour: number; now: Date },
+  {
+    userId,
+    needed,
+    limitPerHour,
+    now,
+    countJob = true,
+  }: { userId: string; needed: number; limitPerHour: number; now: Date; /** false: a re-check, not a new job. */ countJob?: boolean },
 ): Promise<{ decision: Extract<AllowanceDecision, { allowed: false }> } | { tooManyJobs: JobsPerDayRefusal } | null> {
   if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse bulk allowance ${userId}`}))`.execute(trx);
-  const today = await jobsToday(trx, userId, now);
+  const today = countJob ? await jobsToday(trx, userId, now) : [];
   if (today.length >= BULK_MAX_JOBS_PER_DAY) {
     const oldest = today[today.length - BULK_MAX_JOBS_PER_DAY]!;
     return { tooManyJobs: { jobsPerDay: BULK_MAX_JOBS_PER_DAY, runAt: new Date(Date.parse(oldest) + DAY_MS) } };

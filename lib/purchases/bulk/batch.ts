@@ -5,6 +5,7 @@ import "server-only";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 
 import { normalisePurchaseCode } from "../normalise";
 import { sealCode } from "./code-seal";
@@ -26,11 +27,14 @@ export interface PreparedCode {
   notes: string[];
 }
 
-/** Cleans every code and merges duplicates (same cleaned code), keeping the order of first appearance. */
-export function prepareBatch(rawCodes: readonly string[]): { codes: PreparedCode[]; duplicates: number } {
+/**
+ * Cleans every code by `format` (PURCHASE_CODE_FORMAT) and merges duplicates (same cleaned code: two pasted forms
+ * of one UUID are one code), keeping the order of first appearance.
+ */
+export function prepareBatch(rawCodes: readonly string[], format: PurchaseCodeFormat = "auto"): { codes: PreparedCode[]; duplicates: number } {
   const byCode = new Map<string, PreparedCode>();
   for (const raw of rawCodes) {
-    const result = normalisePurchaseCode(raw);
+    const result = normalisePurchaseCode(raw, format);
     const code = result.ok ? result.code : shortened(raw.trim());
     const seen = byCode.get(code);
     if (seen) {

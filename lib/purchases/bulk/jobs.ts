@@ -4,6 +4,7 @@
 import "server-only";
 
 import type { User } from "@/lib/auth/users";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 
 import { allowanceRefusal, type AllowanceDecision, type JobsPerDayRefusal } from "./allowance";
@@ -43,9 +44,15 @@ export type CreateBulkJobResult =
 export async function createBulkJob(
   db: Db,
   hashKey: string,
-  { user, rawCodes, limitPerHour, now = new Date() }: { user: BulkUser; rawCodes: readonly string[]; limitPerHour: number; now?: Date },
+  {
+    user,
+    rawCodes,
+    limitPerHour,
+    format = "auto",
+    now = new Date(),
+  }: { user: BulkUser; rawCodes: readonly string[]; limitPerHour: number; format?: PurchaseCodeFormat; now?: Date },
 ): Promise<CreateBulkJobResult> {
-  const { codes, duplicates } = prepareBatch(rawCodes);
+  const { codes, duplicates } = prepareBatch(rawCodes, format);
   const needed = codes.length;
   const id = crypto.randomUUID();
   const at = now.toISOString();
@@ -114,6 +121,7 @@ export async function purgeExpiredBulkJobs(db: Db, now = new Date()): Promise<nu
   if (expired.length === 0) return 0;
   const ids = expired.map((row) => row.id);
   await db.deleteFrom("bulk_job_codes").where("job_id", "in", ids).execute();
+  await db.deleteFrom("bulk_rechecks").where("job_id", "in", ids).execute();
   await db.deleteFrom("bulk_jobs").where("id", "in", ids).execute();
   return ids.length;
 }

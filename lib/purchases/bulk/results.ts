@@ -20,7 +20,8 @@ export async function pendingCodes(db: Db, jobId: string): Promise<Array<{ idx: 
 export type CodeOutcome =
   | { status: "valid"; purchase: Purchase }
   | { status: "invalid"; reason: string }
-  | { status: "failed"; reason: string };
+  /** retryable: the failure may pass when tried again (network, timeout, 429, 5xx); a re-check takes only these. */
+  | { status: "failed"; reason: string; retryable?: boolean };
 
 /**
  * Stores one code's result. Only a pending code changes — or one a cancel marked while its check was in flight —
@@ -39,6 +40,7 @@ export async function recordBulkResult(db: Db, jobId: string, idx: number, outco
       supported_until: purchase?.supported_until ?? null,
       checked_at: now.toISOString(),
       attempts: eb("attempts", "+", 1),
+      retryable: outcome.status === "failed" && outcome.retryable === true ? 1 : 0,
     }))
     .where("job_id", "=", jobId)
     .where("idx", "=", idx)

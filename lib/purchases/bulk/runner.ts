@@ -18,6 +18,7 @@ import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient, type UpstreamError } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
@@ -25,20 +26,23 @@ import { upstreamFailureWords } from "@/lib/upstream/failure";
 import { askItemService, recordCheck } from "../check";
 import { openCode } from "./code-seal";
 import { purgeExpiredBulkJobs, type BulkUser } from "./jobs";
+import { findBulkJobSummary } from "./summaries";
 import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
 import { countAttempt, pendingCodes, recordBulkResult, type CodeOutcome } from "./results";
 
 export const CONCURRENCY = 3;
 export const LEASE_MS = 30_000;
 const HEARTBEAT_MS = 10_000;
+/** How often an idle runner looks for a job created elsewhere (another process, a scheduler): no 10 s wait. */
+const POLL_MS = 2_000;
 const PURGE_EVERY_MS = 3_600_000;
 export const MAX_TRANSIENT_ATTEMPTS = 3;
 export const MAX_RATE_LIMIT_WAITS = 10;
 /** When a 429 carries no usable Retry-After. */
-const DEFAULT_RATE_LIMIT_WAIT_MS = 5_000;
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 5_000;
 /** A Retry-After beyond this is read as this: the job shows when it resumes, and a restart starts over anyway. */
-const MAX_WAIT_MS = 3_600_000;
-const BACKOFF_MS = [1_000, 3_000];
+export const MAX_WAIT_MS = 3_600_000;
+export const BACKOFF_MS = [1_000, 3_000];
 /** Jobs one process works on at once (in turn); more wait in the store. */
 const MAX_OWNED_JOBS = 20;
 
@@ -82,12 +86,16 @@ export class BulkRunner {
   private stopped = false;
   private wakeTimer: NodeJS.Timeout | null = null;
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly poller: NodeJS.Timeout;
   private readonly purger: NodeJS.Timeout;
   private readonly idle = new Set<() => void>();
 
   constructor(private readonly deps: BulkRunnerDeps) {
     this.concurrency = deps.concurrency ?? CONCURRENCY;
     this.heartbeat = setInterval(() => void this.beat(), HEARTBEAT_MS).unref();
+    this.poller = setInterval(() => {
+      if (this.jobs.size < MAX_OWNED_JOBS) this.kick(true);
+    }, POLL_MS).unref();
     this.purger = setInterval(() => void this.purge(), PURGE_EVERY_MS).unref();
     void this.purge();
   }
@@ -102,6 +110,7 @@ export class BulkRunner {
   async stop(timeoutMs = 3_000): Promise<void> {
     this.stopped = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.poller);
     clearInterval(this.purger);
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
     if (this.active > 0) {
@@ -235,6 +244,7 @@ export class BulkRunner {
       }
       await finishJob(db, job.id, this.owner);
       logEvent("info", "bulk_job_finished", { job_id: job.id });
+      await emitEvent({ type: "bulk_job.finished", data: { job: (await findBulkJobSummary(db, job.id, { userId: null })) ?? { id: job.id } } });
     }
     this.jobs.delete(job.id);
   }
@@ -293,7 +303,11 @@ export class BulkRunner {
       if (error.kind === "rate_limited") {
         task.rateLimitWaits += 1;
         if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) {
-          return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.` };
+          return {
+            status: "failed",
+            reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`,
+            retryable: true,
+          };
         }
         await this.pause(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS);
         job.queue.unshift(task);
@@ -307,7 +321,7 @@ export class BulkRunner {
         return { status: "failed", reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.` };
       }
       task.transientFailures += 1;
-      if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures) };
+      if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures), retryable: true };
       if (isCircuitOpenError(error)) await this.pause(error.retryAfterSeconds * 1000, false);
       task.notBefore = Date.now() + (BACKOFF_MS[task.transientFailures - 1] ?? 3_000);
       job.queue.push(task);
@@ -367,9 +381,9 @@ export class BulkRunner {
   }
 }
 
-const ITEM_SERVICE = capitalised(AREA_WORDS.items.service);
+export const ITEM_SERVICE = capitalised(AREA_WORDS.items.service);
 
-function failureReason(error: UpstreamError, attempts: number): string {
+export function failureReason(error: UpstreamError, attempts: number): string {
   const tries = `after ${attempts} tries`;
   if (isCircuitOpenError(error)) return `${ITEM_SERVICE} is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
   const { what, said } = upstreamFailureWords(error);

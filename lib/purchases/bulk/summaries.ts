@@ -2,7 +2,10 @@
 // cancels), or with every code's result (codes opened from their seals), and the results as CSV.
 import "server-only";
 
-import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/contract/purchases";
+import { supportOf } from "@/lib/contract/purchase-code";
+import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage, BulkResultsQuery } from "@/lib/contract/purchases";
+import { pageMeta } from "@/lib/contract/common";
+import { BULK_RESULT_FILTERS, DEFAULT_PER_PAGE, type BulkResultFilter } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
@@ -94,6 +97,8 @@ function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
     item_name: row.item_name,
     license_type: row.license_type,
     supported_until: row.supported_until,
+    support: supportOf(row.status === "valid", row.supported_until, row.checked_at ? Date.parse(row.checked_at) : Date.now()),
+    retryable: row.status === "failed" && row.retryable === 1,
     checked_at: row.checked_at,
   };
 }
@@ -113,6 +118,50 @@ export async function findBulkJob(
   const counts: Counts = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
   for (const row of rows) if (row.status in counts) counts[row.status as keyof Counts] += 1;
   return { ...summaryOf(job, counts, await estimate(db, job, counts, now)), results: rows.map((row) => resultOf(row, hashKey)) };
+}
+
+/** Whether a result is one the filter asks for. */
+function matchesFilter(result: BulkResult, filter: BulkResultFilter): boolean {
+  if (filter === "support_expired") return result.status === "valid" && result.support === "expired";
+  if (filter === "retryable") return result.retryable;
+  return result.status === filter;
+}
+
+/** Whether a result matches a search: part of its code (any case, hyphens or not), item name, licence or reason. */
+function matchesSearch(result: BulkResult, q: string): boolean {
+  const needle = q.trim().toLowerCase();
+  if (needle === "") return true;
+  const bare = needle.replace(/-/g, "");
+  const code = result.code.toLowerCase();
+  return (
+    code.includes(needle) ||
+    (bare !== "" && code.replace(/-/g, "").includes(bare)) ||
+    [result.item_name, result.license_type, result.reason].some((text) => text?.toLowerCase().includes(needle))
+  );
+}
+
+/**
+ * One page of a job's results, filtered and searched on the server, with the job's summary and how many rows each
+ * filter would show (for the filter's labels). A job holds at most 500 codes, sealed at rest: they are opened and
+ * matched here, in memory, rather than in SQL, which cannot see them.
+ */
+export async function findBulkResultsPage(
+  db: Db,
+  hashKey: string,
+  id: string,
+  visibility: JobVisibility,
+  { page = 1, per_page: perPage = DEFAULT_PER_PAGE.bulkResults, status, q = "" }: BulkResultsQuery,
+  options: { now?: number } = {},
+): Promise<BulkResultsPage | null> {
+  const job = await findBulkJob(db, hashKey, id, visibility, options);
+  if (!job) return null;
+  const { results, ...summary } = job;
+  const searched = results.filter((result) => matchesSearch(result, q));
+  const counts = { all: searched.length } as BulkResultsPage["counts"];
+  for (const filter of BULK_RESULT_FILTERS) counts[filter] = searched.filter((result) => matchesFilter(result, filter)).length;
+  const selected = status === undefined ? searched : searched.filter((result) => matchesFilter(result, status));
+  const data = selected.slice((page - 1) * perPage, page * perPage);
+  return { data, meta: pageMeta(page, perPage, selected.length), job: summary, counts };
 }
 
 /** A job's counts and state without its results (what a create or a cancel answers): no code is read or opened. */
@@ -151,6 +200,7 @@ const RESULT_COLUMNS = [
   "item_name",
   "license_type",
   "supported_until",
+  "support",
   "checked_at",
   "notes",
 ] as const;
@@ -169,6 +219,7 @@ export function bulkResultsCsv(job: BulkJob): string {
       result.item_name,
       result.license_type,
       result.supported_until,
+      result.support,
       result.checked_at,
       result.notes.join(" "),
     ]);

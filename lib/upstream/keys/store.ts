@@ -116,13 +116,16 @@ export async function readKeyStates(db: Db): Promise<Partial<Record<Area, AreaKe
   return Object.fromEntries(rows.map((row) => [row.area, { version: row.version, rejectedAt: row.rejected_at, rejectedFingerprint: row.rejected_fingerprint }]));
 }
 
+// Both write the area's row with one upsert: two first saves at once (no row yet) must not both try to insert it,
+// which PostgreSQL answered with a unique violation for one of them.
 async function bumpVersion(trx: Db, area: Area, now: string): Promise<void> {
-  const updated = await trx
-    .updateTable("upstream_key_state")
-    .set((eb) => ({ version: eb("version", "+", 1), updated_at: now, rejected_at: null, rejected_fingerprint: null }))
-    .where("area", "=", area)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("upstream_key_state").values({ area, version: 1, updated_at: now }).execute();
+  await trx
+    .insertInto("upstream_key_state")
+    .values({ area, version: 1, updated_at: now })
+    .onConflict((conflict) =>
+      conflict.column("area").doUpdateSet((eb) => ({ version: eb("upstream_key_state.version", "+", 1), updated_at: now, rejected_at: null, rejected_fingerprint: null })),
+    )
+    .execute();
 }
 
 /** What a change did, for the audit row: the fingerprints before and after. */
@@ -197,10 +200,11 @@ export async function removeStoredKey(db: Db, area: Area, id: string, now = new 
 /** The upstream answered 401/403 to this key: every instance's banner shows it (until the key changes or works). */
 export async function recordRejection(db: Db, area: Area, fingerprint: string, now = new Date()): Promise<void> {
   const at = now.toISOString();
-  const updated = await db.updateTable("upstream_key_state").set({ rejected_at: at, rejected_fingerprint: fingerprint }).where("area", "=", area).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) {
-    await db.insertInto("upstream_key_state").values({ area, version: 0, updated_at: at, rejected_at: at, rejected_fingerprint: fingerprint }).execute();
-  }
+  await db
+    .insertInto("upstream_key_state")
+    .values({ area, version: 0, updated_at: at, rejected_at: at, rejected_fingerprint: fingerprint })
+    .onConflict((conflict) => conflict.column("area").doUpdateSet({ rejected_at: at, rejected_fingerprint: fingerprint }))
+    .execute();
 }
 
 /** The key that was rejected works again (the upstream restored it): the banner goes. */

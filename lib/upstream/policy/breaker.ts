@@ -1,7 +1,10 @@
 // The circuit breaker of one upstream area. After `failureThreshold` consecutive failed attempts it opens:
 // calls fail at once (CircuitOpenError → 503 with Retry-After) instead of each waiting for a timeout and adding
 // load to an upstream that is down. After `openMs` one trial request goes through; its outcome closes the
-// breaker or opens it for another `openMs`.
+// breaker or opens it for another `openMs`. With several instances (lib/upstream/policy/shared.ts) a breaker
+// that opens or closes says so through `listener`, and follows what another instance's breaker found
+// (`openUntil`, `closeFromPeer`).
+import { emitEvent } from "@/lib/events";
 import type { Area } from "@/lib/contract/areas";
 
 import { CircuitOpenError } from "../errors";
@@ -34,6 +37,12 @@ export interface BreakerPermit {
 
 const NO_OP_PERMIT: BreakerPermit = { settle() {} };
 
+/** Told when this breaker opens (until when) or closes again after being open. */
+export interface BreakerListener {
+  opened(until: number): void;
+  closed(): void;
+}
+
 export class CircuitBreaker {
   private state: BreakerState = "closed";
   private failures = 0;
@@ -44,7 +53,23 @@ export class CircuitBreaker {
     readonly area: Area,
     private readonly settings: BreakerSettings = DEFAULT_BREAKER,
     private readonly now: () => number = Date.now,
+    private readonly listener: BreakerListener | null = null,
   ) {}
+
+  /** Another instance opened its breaker for this area: refuse calls until `until` as well, then try once. */
+  openUntil(until: number): void {
+    if (this.settings.failureThreshold <= 0 || until <= this.now()) return;
+    if (this.state === "open" && this.openedAt + this.settings.openMs >= until) return;
+    this.state = "open";
+    this.openedAt = until - this.settings.openMs;
+  }
+
+  /** Another instance's trial succeeded: the upstream answers again. */
+  closeFromPeer(): void {
+    if (this.state === "closed") return;
+    this.state = "closed";
+    this.failures = 0;
+  }
 
   /** Before each attempt: a permit, or CircuitOpenError when the breaker refuses the call. */
   acquire(operation: string): BreakerPermit {
@@ -82,16 +107,24 @@ export class CircuitBreaker {
   }
 
   private recordSuccess(): void {
+    const wasClosed = this.state === "closed";
     this.failures = 0;
     this.state = "closed";
+    if (!wasClosed) {
+      this.listener?.closed();
+      void emitEvent({ type: "upstream.recovered", data: { area: this.area } });
+    }
   }
 
   private recordFailure(isTrial: boolean): void {
     this.failures += 1;
     // A failed trial reopens at once; an attempt that started before the breaker opened changes nothing more.
     if (isTrial || (this.state === "closed" && this.failures >= this.settings.failureThreshold)) {
+      // A failed trial keeps it open; only the first opening is news.
+      if (!isTrial) void emitEvent({ type: "upstream.unavailable", data: { area: this.area, consecutive_failures: this.failures, retry_in_ms: this.settings.openMs } });
       this.state = "open";
       this.openedAt = this.now();
+      this.listener?.opened(this.openedAt + this.settings.openMs);
     }
   }
 

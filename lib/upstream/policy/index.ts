@@ -6,12 +6,18 @@
 //
 // One Resilience holds the process's state (a cache shared by both areas, a breaker and a retry budget per
 // area) on globalThis, because Next loads this module once per route bundle and they must all share it: a
-// change made through one route must drop what another route cached.
+// change made through one route must drop what another route cached. With REDIS_URL the cache, single flight,
+// the breakers and the upstream's Retry-After are also shared with every other instance (./shared.ts):
+//
+//   read:  this process's cache → single flight here → Redis (answer, or wait for the instance asking) → load
 import "server-only";
 
 import type { Area } from "@/lib/contract/areas";
 import type { UpstreamPolicyConfig } from "@/lib/config/env";
+import { currentCluster, type Cluster } from "@/lib/cluster";
+import { retryAfterMs } from "@/lib/contract/retry-after";
 import { recordUpstreamCall } from "@/lib/log";
+import { metrics } from "@/lib/metrics";
 
 import { isCircuitOpenError, isUpstreamError, UpstreamError } from "../errors";
 import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from "../http";
@@ -29,6 +35,7 @@ import {
   type RetryBudgetSettings,
   type RetrySettings,
 } from "./retry";
+import { CHANNELS, SharedPolicyState } from "./shared";
 import { SingleFlight } from "./single-flight";
 
 export { keyFingerprint, requestKey } from "./cache";
@@ -79,16 +86,19 @@ export interface UpstreamPolicy {
   send(request: UpstreamRequest): Promise<UpstreamResponse>;
   /** A read through the cache and single flight; `load` sends and parses. */
   read<T>(spec: ReadSpec, load: () => Promise<T>): Promise<T>;
-  /** Drops cached answers and detaches reads in flight that carry one of the tags. */
-  invalidate(tags: readonly string[]): void;
+  /** Drops cached answers and detaches reads in flight that carry one of the tags, on every instance. */
+  invalidate(tags: readonly string[]): Promise<void>;
 }
 
 /** No policy at all: every call goes straight to the upstream (clients built without a Resilience, e.g. in tests). */
 export const DIRECT: UpstreamPolicy = {
   send: sendUpstream,
   read: (_spec, load) => load(),
-  invalidate: () => {},
+  invalidate: async () => {},
 };
+
+/** A breaker opened by another instance stays open here this much longer, so that its opener tries first. */
+const PEER_GRACE_MS = 1_000;
 
 /** A retry is not started unless this much of the timeout budget would be left for it. */
 const MIN_ATTEMPT_MS = 100;
@@ -101,15 +111,23 @@ export class Resilience {
   private readonly breakers: Record<Area, CircuitBreaker>;
   private readonly budgets: Record<Area, RetryBudget>;
   private readonly policies: Record<Area, UpstreamPolicy>;
+  /** Until when each area asked (429 Retry-After) not to be called; shared with the other instances. */
+  private readonly retryAfterUntil: Record<Area, number> = { reports: 0, items: 0 };
+  private sharedState: { cluster: Cluster; state: SharedPolicyState } | null = null;
 
   constructor(
     readonly settings: ResilienceSettings = DEFAULT_RESILIENCE,
     private readonly clock: { now: () => number; random: () => number } = { now: Date.now, random: Math.random },
+    private readonly cluster: () => Cluster = currentCluster,
   ) {
     this.cache = new ResponseCache(settings.cache, clock.now);
+    const listener = (area: Area) => ({
+      opened: (until: number) => this.shared()?.hold(area, "breaker", until),
+      closed: () => this.shared()?.release(area),
+    });
     this.breakers = {
-      reports: new CircuitBreaker("reports", settings.breaker, clock.now),
-      items: new CircuitBreaker("items", settings.breaker, clock.now),
+      reports: new CircuitBreaker("reports", settings.breaker, clock.now, listener("reports")),
+      items: new CircuitBreaker("items", settings.breaker, clock.now, listener("items")),
     };
     this.budgets = { reports: new RetryBudget(settings.retryBudget), items: new RetryBudget(settings.retryBudget) };
     this.policies = { reports: this.policyFor("reports"), items: this.policyFor("items") };
@@ -128,12 +146,70 @@ export class Resilience {
     return this.budgets[area];
   }
 
+  /**
+   * The state shared with the other instances, or null without Redis. Made on first use (the cluster starts after
+   * this module may be loaded), and then the bus is listened to: changes, breakers and Retry-After of the others.
+   */
+  private shared(): SharedPolicyState | null {
+    const cluster = this.cluster();
+    if (!cluster.redis) return null;
+    if (this.sharedState?.cluster === cluster) return this.sharedState.state;
+    const state = new SharedPolicyState(cluster);
+    this.sharedState = { cluster, state };
+    cluster.subscribe(CHANNELS.invalidate, (message) => {
+      const tags = Array.isArray(message.tags) ? message.tags.filter((tag): tag is string => typeof tag === "string") : [];
+      this.flights.detach(tags);
+      this.cache.invalidate(tags);
+    });
+    const areaOf = (message: Record<string, unknown>): Area | null =>
+      message.area === "reports" || message.area === "items" ? message.area : null;
+    cluster.subscribe(CHANNELS.breaker, (message) => {
+      const area = areaOf(message);
+      if (!area) return;
+      const until = Number(message.until);
+      if (until > 0) this.breakers[area].openUntil(until + PEER_GRACE_MS);
+      else this.breakers[area].closeFromPeer();
+    });
+    cluster.subscribe(CHANNELS.retryAfter, (message) => {
+      const area = areaOf(message);
+      if (area) this.retryAfterUntil[area] = Math.max(this.retryAfterUntil[area], Number(message.until) || 0);
+    });
+    // What the others found before this instance listened.
+    for (const area of ["reports", "items"] as const) {
+      void state.holds(area).then(({ breaker, retryAfter }) => {
+        if (breaker > 0) this.breakers[area].openUntil(breaker + PEER_GRACE_MS);
+        this.retryAfterUntil[area] = Math.max(this.retryAfterUntil[area], retryAfter);
+      });
+    }
+    return state;
+  }
+
   private policyFor(area: Area): UpstreamPolicy {
     return {
       send: (request) => this.send(area, request),
       read: (spec, load) => this.read(area, spec, load),
       invalidate: (tags) => this.invalidate(tags),
     };
+  }
+
+  /** Another instance was told by the upstream to wait (429 Retry-After): answer the same without calling. */
+  private heldBack(area: Area, operation: string): UpstreamError | null {
+    const waitMs = this.retryAfterUntil[area] - this.clock.now();
+    if (waitMs <= 0) return null;
+    const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
+    recordUpstreamCall({ area, operation, status: null, duration_ms: 0, outcome: "held_back" });
+    return new UpstreamError({ kind: "rate_limited", area, operation, status: 429, detail: "is rate limiting Gatehouse (said to another instance)", retryAfter });
+  }
+
+  /** A 429 with Retry-After, with several instances: none of them calls the area again before it is over. */
+  private noteRetryAfter(area: Area, response: UpstreamResponse): void {
+    const shared = this.shared();
+    if (!shared || response.status !== 429) return;
+    const waitMs = retryAfterMs(response.headers.get("retry-after"));
+    if (waitMs === null || waitMs <= 0) return;
+    const until = this.clock.now() + Math.min(waitMs, 3_600_000);
+    this.retryAfterUntil[area] = Math.max(this.retryAfterUntil[area], until);
+    shared.hold(area, "retry_after", until);
   }
 
   private async send(area: Area, request: UpstreamRequest): Promise<UpstreamResponse> {
@@ -143,6 +219,8 @@ export class Resilience {
     const retryable = isRetryableMethod(request.method);
     const breaker = this.breakers[area];
     const budget = this.budgets[area];
+    const held = this.heldBack(area, request.operation);
+    if (held) throw held;
     if (retryable) budget.recordRequest();
 
     // A retry must fit in what is left of the one timeout budget, and the retry budget must have one to spend.
@@ -173,6 +251,7 @@ export class Resilience {
         throw timeoutOfWholeBudget(error, budgetMs);
       }
       permit.settle(response.status >= 500 ? "failure" : "success");
+      this.noteRetryAfter(area, response);
       if (isRetryableStatus(response.status) && (await retryAllowed(retry))) continue;
       return response;
     }
@@ -182,21 +261,35 @@ export class Resilience {
     const ttlMs = this.settings.cache.ttlMs[area];
     if (ttlMs > 0 && !spec.fresh) {
       const cached = this.cache.lookup(spec.key);
-      if (cached.kind === "fresh") return cached.value as T;
+      if (cached.kind === "fresh") {
+        metrics().cache.inc({ area, result: "hit" });
+        return cached.value as T;
+      }
       if (cached.kind === "stale") {
+        metrics().cache.inc({ area, result: "hit" });
         // Serve the expired answer this once; the refresh joins (or is) the single flight for the key.
-        this.loadAndStore(spec, ttlMs, load).catch(() => {
+        this.loadAndStore(area, spec, ttlMs, load).catch(() => {
           // The failure is in the log (sendUpstream records it); the next reader waits for the upstream.
         });
         return cached.value as T;
       }
     }
-    return this.loadAndStore(spec, ttlMs, load);
+    return this.loadAndStore(area, spec, ttlMs, load);
   }
 
-  private loadAndStore<T>(spec: ReadSpec, ttlMs: number, load: () => Promise<T>): Promise<T> {
+  private loadAndStore<T>(area: Area, spec: ReadSpec, ttlMs: number, load: () => Promise<T>): Promise<T> {
     return this.flights.run<T>(spec.key, spec.tags, async (flight) => {
-      const value = deepFreeze(await load());
+      const shared = ttlMs > 0 && !spec.fresh ? this.shared() : null;
+      let value: T;
+      if (shared) {
+        // Stored in Redis under the generations read before the call: a change meanwhile makes it a miss everywhere.
+        const loaded = await shared.load(spec.key, spec.tags, load, { ttlMs, keep: () => !flight.detached, prepare: deepFreeze });
+        value = loaded.value;
+        metrics().cache.inc({ area, result: loaded.from === "shared" ? "shared" : "miss" });
+      } else {
+        value = deepFreeze(await load());
+        if (ttlMs > 0 && !spec.fresh) metrics().cache.inc({ area, result: "miss" });
+      }
       // A change during the call detached it: its answer may predate the change, so nobody else gets it.
       if (ttlMs > 0 && !flight.detached) {
         this.cache.store(spec.key, value, { ttlMs, staleMs: ttlMs, tags: spec.tags, bytes: approximateBytes(value) });
@@ -205,9 +298,10 @@ export class Resilience {
     });
   }
 
-  private invalidate(tags: readonly string[]): void {
+  private async invalidate(tags: readonly string[]): Promise<void> {
     this.flights.detach(tags);
     this.cache.invalidate(tags);
+    await this.shared()?.invalidate(tags);
   }
 }
 

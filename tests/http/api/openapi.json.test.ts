@@ -27,6 +27,7 @@ interface Parameter {
   name: string;
   in: string;
   schema: JsonSchema;
+  required?: boolean;
 }
 interface Operation {
   operationId: string;
@@ -41,11 +42,15 @@ let gateway: GatewayProcess;
 let admin: SignedInClient;
 let doc: Document;
 let served: string;
+let bulkJobId: string;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(sandboxEnv(sandbox));
   admin = await gateway.signIn("admin");
+  // A finished job for the routes under /api/purchases/bulk/{id}: one refused code, so it is done at once.
+  const job = await admin.request("/api/purchases/bulk", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ codes: ["\u0430bc"] }) });
+  bulkJobId = job.json.data.id;
   const res = await gateway.request("/api/openapi.json");
   expect(res.status).toBe(200);
   served = res.text;
@@ -111,28 +116,48 @@ function candidates(schema: JsonSchema): string[] {
   return [...out];
 }
 
+/** A value for each path parameter, and for each required query parameter when another one is tested. */
+const PATH_SAMPLES: Record<string, string> = { project: "acme-tools.io", id: "1" };
+const REQUIRED_SAMPLES: Record<string, string> = { from: "2025-03-01", to: "2025-03-01" };
+
 const queryOperations = () =>
-  Object.entries(doc.paths).flatMap(([route, methods]) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.values(methods)
       .filter((op) => op.parameters.some((p) => p.in === "query"))
-      .map((op) => ({ route, op, query: op.parameters.filter((p) => p.in === "query") })),
+      .map((op) => {
+        const query = op.parameters.filter((p) => p.in === "query");
+        const route = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(PATH_SAMPLES[name] ?? name));
+        const required = Object.fromEntries(query.filter((p) => p.required).map((p) => [p.name, REQUIRED_SAMPLES[p.name] ?? ""]));
+        return { route, op, query, required };
+      }),
   );
 
 const get = (route: string, params: Record<string, string> = {}): Promise<GatewayResponse> =>
-  admin.request(`${route}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
+  admin.request(`${route.replace("{id}", bulkJobId)}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
 
 describe("every documented query parameter against what the server does", () => {
-  it("finds the operations with a query: the lists and the history's CSV", () => {
-    expect(queryOperations().map(({ op }) => op.operationId).sort()).toEqual(["exportPurchaseHistory", "listAudit", "listProjects", "listPurchaseHistory", "listReports", "ssoStart"]);
+  it("finds the operations with a query: the lists, the history's CSV, a bulk job's results, the sign-in's start and the reports over time", () => {
+    expect(queryOperations().map(({ op }) => op.operationId).sort()).toEqual([
+      "compareProject",
+      "exportPurchaseHistory",
+      "listAlerts",
+      "listAudit",
+      "listBulkJobResults",
+      "listProjects",
+      "listPurchaseHistory",
+      "listReports",
+      "resultTrend",
+      "ssoStart",
+    ]);
   });
 
   it("accepts what the document admits and refuses (400, naming the parameter) what it does not: enums, limits, patterns, dates", async () => {
     const disagreements: string[] = [];
-    for (const { route, op, query } of queryOperations()) {
+    for (const { route, op, query, required } of queryOperations()) {
       for (const parameter of query) {
         for (const value of candidates(parameter.schema)) {
           const expected = documentedAsValid(parameter.schema, value);
-          const res = await get(route, { [parameter.name]: value });
+          const res = await get(route, { ...required, [parameter.name]: value });
           // Accepted: one of the operation's documented answers below 400 (the sign-in's are redirects).
           const accepted = res.status < 400 && String(res.status) in op.responses;
           const refused = res.status === 400 && typeof res.json?.error?.fields?.[parameter.name] === "string";
@@ -147,10 +172,10 @@ describe("every documented query parameter against what the server does", () => 
 
   it("does without a parameter what the document says is its default", async () => {
     const disagreements: string[] = [];
-    for (const { route, query } of queryOperations()) {
+    for (const { route, query, required } of queryOperations()) {
       for (const parameter of query.filter((p) => p.schema.default !== undefined)) {
-        const without = await get(route);
-        const withDefault = await get(route, { [parameter.name]: parameter.schema.default! });
+        const without = await get(route, required);
+        const withDefault = await get(route, { ...required, [parameter.name]: parameter.schema.default! });
         expect(without.status, route).toBe(200);
         if (withDefault.text !== without.text) disagreements.push(`${route}: ${parameter.name}=${parameter.schema.default} answers otherwise than leaving it out`);
       }
@@ -163,8 +188,8 @@ describe("every documented query parameter against what the server does", () => 
   });
 
   it("refuses every parameter it does not document, except the paging the history's CSV takes from its list and ignores", async () => {
-    for (const { route } of queryOperations()) {
-      const res = await get(route, { perpage: "50" });
+    for (const { route, required } of queryOperations()) {
+      const res = await get(route, { ...required, perpage: "50" });
       expect(res.status, route).toBe(400);
       expect(res.json.error.fields, route).toEqual({ perpage: "Unknown query parameter." });
     }

@@ -26,6 +26,8 @@ const fixtures = {
   userToPatch: "",
   /** A bulk job each role may read and cancel: its own, or the admin's for roles refused before the lookup. */
   bulkJob: {} as Record<Who, string>,
+  /** A password-protected report whose password Gatehouse set, so that an allowed reveal succeeds. */
+  reportWithPassword: 0,
 };
 
 const jsonInit = (method: string, body: unknown): RequestInit => ({
@@ -48,6 +50,7 @@ beforeAll(async () => {
     fixtures.reportToDelete[who] = (await create(`https://delete-${who}.matrix.example/`)).id;
     fixtures.projectToDelete[who] = (await create(`https://project-${who}.matrix.example/`)).project;
   }
+  fixtures.reportWithPassword = (await admin.request("/api/reports", jsonInit("POST", { url: "https://password.matrix.example/", privacy: 2, password: "matrix secret" }))).json.data.id;
   fixtures.itemId = (await admin.request("/api/items")).json.data[0].id;
   const target = await admin.request(
     "/api/admin/users",
@@ -108,6 +111,51 @@ const ROUTES: MatrixRoute[] = [
     success: 204,
     request: (who) => ({ path: `/api/projects/${encodeURIComponent(fixtures.projectToDelete[who])}`, init: { method: "DELETE" } }),
   },
+  { name: "GET /api/reports/{id}/history", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/reports/1/history" }) },
+  {
+    name: "POST /api/reports/{id}/password",
+    allowed: WRITE_REPORTS,
+    success: 200,
+    request: () => ({ path: `/api/reports/${fixtures.reportWithPassword}/password`, init: { method: "POST" } }),
+  },
+  { name: "GET /api/trends", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/trends?days=90" }) },
+  { name: "GET /api/trends/projects", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/trends/projects" }) },
+  {
+    name: "GET /api/projects/{project}/compare",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/projects/acme-tools.io/compare?from=2026-10-01&to=2026-11-01" }),
+  },
+  { name: "GET /api/projects/{project}/schedule", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/projects/acme-tools.io/schedule" }) },
+  {
+    name: "POST /api/projects/{project}/schedule",
+    allowed: WRITE_REPORTS,
+    success: 200,
+    request: (who) => ({ path: `/api/projects/schedule-${who}.matrix.example/schedule`, init: jsonInit("POST", { enabled: true, frequency: "daily", time: "03:00", time_zone: "UTC" }) }),
+  },
+  {
+    name: "DELETE /api/projects/{project}/schedule",
+    allowed: WRITE_REPORTS,
+    success: 204,
+    request: (who) => ({ path: `/api/projects/schedule-${who}.matrix.example/schedule`, init: { method: "DELETE" } }),
+  },
+  {
+    name: "POST /api/projects/{project}/schedule/runs",
+    allowed: WRITE_REPORTS,
+    success: 202,
+    // A project of no reports per role: its run ends at once, and no role's run waits for another's.
+    request: (who) => ({ path: `/api/projects/runs-${who}.matrix.example/schedule/runs`, init: { method: "POST" } }),
+  },
+  { name: "GET /api/projects/{project}/alert-rule", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/projects/acme-tools.io/alert-rule" }) },
+  {
+    name: "POST /api/projects/{project}/alert-rule",
+    allowed: WRITE_REPORTS,
+    success: 200,
+    request: (who) => ({ path: `/api/projects/rule-${who}.matrix.example/alert-rule`, init: jsonInit("POST", { rule: "to_bad" }) }),
+  },
+  { name: "GET /api/alerts", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/alerts?status=all" }) },
+  { name: "GET /api/alerts/count", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/alerts/count" }) },
+  { name: "POST /api/alerts/acknowledge", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/alerts/acknowledge", init: jsonInit("POST", { all: true }) }) },
   { name: "GET /api/account", allowed: READ_ITEMS, success: 200, request: () => ({ path: "/api/account" }) },
   { name: "GET /api/items", allowed: READ_ITEMS, success: 200, request: () => ({ path: "/api/items" }) },
   { name: "GET /api/items/{id}", allowed: READ_ITEMS, success: 200, request: () => ({ path: `/api/items/${fixtures.itemId}` }) },
@@ -144,6 +192,19 @@ const ROUTES: MatrixRoute[] = [
     allowed: VALIDATE_PURCHASES,
     success: 200,
     request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}.csv` }),
+  },
+  {
+    name: "GET /api/purchases/bulk/{id}/results",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}/results?status=valid&q=2222` }),
+  },
+  {
+    // The job's one code is valid: nothing a retry could change, so an allowed role reaches the job and gets 409.
+    name: "POST /api/purchases/bulk/{id}/recheck",
+    allowed: VALIDATE_PURCHASES,
+    success: 409,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}/recheck`, init: { method: "POST" } }),
   },
   {
     name: "DELETE /api/purchases/bulk/{id}",
@@ -213,6 +274,37 @@ describe("every route × anonymous and each role", () => {
     }
     // A refused request never reaches an upstream.
     if (expected === 401 || expected === 403) expect(await sandbox.requests()).toEqual([]);
+  });
+});
+
+describe("role fit: support sees what it needs to answer a buyer, not the seller's finances", () => {
+  it("GET /api/account has no balance for support, and has it for the roles that may read the seller's finances", async () => {
+    const support = await clients.support.request("/api/account");
+    expect(support.status).toBe(200);
+    expect(support.json.data).toMatchObject({ username: expect.any(String), email: expect.any(String) });
+    expect(support.json.data).not.toHaveProperty("balance");
+    expect(support.json.data).not.toHaveProperty("currency");
+    expect(support.text).not.toMatch(/balance/i);
+    for (const role of ["admin", "editor", "viewer"] as const) {
+      const res = await clients[role].request("/api/account");
+      expect(res.json.data.balance, role).toEqual(expect.any(Number));
+    }
+  });
+
+  it("the account page shows support no balance", async () => {
+    const [support, editor] = await Promise.all([clients.support.request("/account"), clients.editor.request("/account")]);
+    expect(support.status).toBe(200);
+    expect(support.text).toContain("Account details");
+    expect(support.text).not.toContain("Balance");
+    expect(editor.text).toContain("Balance");
+  });
+
+  it("support's purchase answers carry validity, licence, support and item, and no seller money", async () => {
+    const check = await clients.support.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }));
+    expect(check.json.data).toMatchObject({ valid: true, purchase: { license_type: expect.any(String), item: { id: expect.any(Number) }, supported_until: expect.any(String) } });
+    // The buyer's purchase price is the buyer's; the seller's balance or earnings are in no answer support reads.
+    const answers = [check, await clients.support.request("/api/purchases/history"), await clients.support.request(`/api/purchases/bulk/${fixtures.bulkJob.support}`)];
+    for (const answer of answers) expect(answer.text).not.toMatch(/balance|earning/i);
   });
 });
 

@@ -64,6 +64,10 @@ async function started(spawned: Spawned, port: number): Promise<string> {
   return url;
 }
 
+// Each test starts two or three servers one after another and signs in to each (a password hash each time): on a
+// loaded machine that takes longer than the suite's 20 s per test, which is a ceiling, not what these tests assert.
+const SERVERS_ONE_AFTER_ANOTHER_MS = 90_000;
+
 describe("the demo, then a configured start in the same working directory", () => {
   it("keeps the demo's accounts out of the configured store; the configured ADMIN_EMAIL is the admin", async () => {
     // 1. The demo: its admin signs in with the published password, and makes one more admin.
@@ -100,7 +104,7 @@ describe("the demo, then a configured start in the same working directory", () =
     expect((await stat(path.join(cwd, "data", "gatehouse.db"))).mode & 0o777).toBe(0o600);
     expect((await stat(path.join(cwd, "data"))).mode & 0o777).toBe(0o700);
     await running.pop()!.stop();
-  });
+  }, SERVERS_ONE_AFTER_ANOTHER_MS);
 
   it("refuses a store that holds demo accounts, naming the command that fixes it; after it, the start works", async () => {
     // A store an older Gatehouse shared between the demo and a configured start: here, the demo's own.
@@ -132,5 +136,5 @@ describe("the demo, then a configured start in the same working directory", () =
       expect.objectContaining({ level: "warn", msg: expect.stringMatching(/^ADMIN_EMAIL ops@example\.com is not a user of this store, .* npm run users -- create --email ops@example\.com/) }),
     );
     await again.stop();
-  });
+  }, SERVERS_ONE_AFTER_ANOTHER_MS);
 });

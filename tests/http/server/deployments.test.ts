@@ -70,6 +70,11 @@ describe("only area B configured", () => {
         items: { configured: true, reachable: true, key_accepted: true, duration_ms: expect.any(Number) },
       });
       expect(gateway.logLines().find((line) => line.mode === "configured")?.msg).toContain("reports API (area A) not configured");
+      // No METRICS_TOKEN: /metrics does not exist, whoever asks.
+      expect((await api.request("/metrics")).status).toBe(404);
+      expect((await gateway.request("/metrics", { headers: { Authorization: "Bearer anything-at-all-0123456789abcdef" } })).status).toBe(404);
+      // Every log line names its instance (INSTANCE_ID unset: host:pid).
+      expect(gateway.logLines().every((line) => typeof line.instance === "string" && /^.+:\d+$/.test(line.instance))).toBe(true);
     });
   });
 });

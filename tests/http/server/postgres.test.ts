@@ -10,6 +10,8 @@ import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } fr
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
+import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 const json = (method: string, body: unknown): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
@@ -18,15 +20,17 @@ let postgres: TestPostgres;
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
 let admin: SignedInClient;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
-  [postgres, sandbox] = await Promise.all([
+  [postgres, sandbox, receiver] = await Promise.all([
     startTestPostgres(),
     startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } }),
+    startWebhookReceiver(),
   ]);
   const databaseUrl = await postgres.createDatabase();
   // The breaker opens after two failed attempts and stays open for the whole file.
-  gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, UPSTREAM_BREAKER_FAILURES: "2", UPSTREAM_BREAKER_OPEN_MS: "600000" }));
+  gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, UPSTREAM_BREAKER_FAILURES: "2", UPSTREAM_BREAKER_OPEN_MS: "600000", WEBHOOK_ALLOW_PRIVATE: "1" }));
   admin = await gateway.signIn("admin");
 }, 90_000);
 
@@ -34,6 +38,7 @@ afterAll(async () => {
   gateway?.assertNoKeyLeaked();
   await gateway?.stop();
   await sandbox?.close();
+  await receiver?.close();
   await postgres?.stop();
 });
 
@@ -93,6 +98,34 @@ describe("bulk purchase checks", () => {
     const job = await admin.request(`/api/purchases/bulk/${created.json.data.id}`);
     expect(job.json.data).toMatchObject({ status: "cancelled", total: 30 });
     expect(job.json.data.cancelled).toBeGreaterThan(0);
+    await sandbox.clearFaults();
+  });
+});
+
+// Last: it opens area B's breaker for the rest of the file.
+describe("API tokens and webhooks", () => {
+  it("a token checks a code and is refused once revoked; the check and the breaker's opening are delivered, signed", async () => {
+    const endpoint = await admin.request("/api/admin/webhooks", json("POST", { url: receiver.url, events: ["purchase.checked", "upstream.unavailable"] }));
+    expect(endpoint.status, endpoint.text).toBe(201);
+    receiver.secrets = [endpoint.json.data.secret];
+
+    const token = await admin.request("/api/tokens", json("POST", { name: "pg", scopes: ["purchases:validate"], expires_in_days: 7 }));
+    expect(token.status, token.text).toBe(201);
+    const bearer = { "Content-Type": "application/json", Authorization: `Bearer ${token.json.data.secret}` };
+    const check = await gateway.request("/api/purchases/validate", { method: "POST", headers: bearer, body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }) });
+    expect(check.status, check.text).toBe(200);
+    const [checked] = await receiver.until(1);
+    expect(checked).toMatchObject({ status: 204, verifiedWith: 0 });
+    expect(JSON.parse(checked!.body)).toMatchObject({ type: "purchase.checked", data: { outcome: "valid", by: { via: "api_token" } } });
+
+    expect((await admin.request(`/api/tokens/${token.json.data.id}`, { method: "DELETE" })).status).toBe(200);
+    const refused = await gateway.request("/api/purchases/validate", { method: "POST", headers: bearer, body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }) });
+    expect([refused.status, refused.json.error.code]).toEqual([401, "token_revoked"]);
+
+    await sandbox.injectFault({ path: "/market/*", kind: "status", status: 500 });
+    for (let i = 0; i < 2; i++) await admin.request("/api/purchases/validate", json("POST", { purchase_code: FIXED_PURCHASE_CODES.active }));
+    const [, opened] = await receiver.until(2);
+    expect(JSON.parse(opened!.body)).toMatchObject({ type: "upstream.unavailable", data: { area: "items" } });
     await sandbox.clearFaults();
   });
 });

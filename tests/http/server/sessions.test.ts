@@ -408,7 +408,7 @@ describe("the admin API's refusals", () => {
   it("lists users without password hashes", async () => {
     const res = await admin.request("/api/admin/users");
     expect(res.json.data.length).toBeGreaterThan(1);
-    for (const user of res.json.data) expect(Object.keys(user).sort()).toEqual(["created_at", "disabled", "email", "id", "identity", "last_sign_in_at", "name", "role", "role_pinned", "updated_at"]);
+    for (const user of res.json.data) expect(Object.keys(user).sort()).toEqual(["created_at", "disabled", "email", "id", "identity", "last_sign_in_at", "name", "role", "role_pinned", "service", "updated_at"]);
     expect(res.text).not.toContain("scrypt$");
   });
 });

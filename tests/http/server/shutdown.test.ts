@@ -79,7 +79,7 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   const drain = logLine(next, "SIGTERM: shutting down");
   expect(drain).toMatchObject({ event: "shutdown", in_flight: expect.any(Number) });
   expect(drain?.in_flight).toBeGreaterThanOrEqual(1);
-  expect(logLine(next, "shutdown complete")).toMatchObject({ closed: ["bulk purchase checks", "database"] });
+  expect(logLine(next, "shutdown complete")).toMatchObject({ closed: ["report history", "webhook deliveries", "bulk purchase checks", "store marker", "database"] });
 });
 
 it("a request still running after SHUTDOWN_TIMEOUT_MS is cut off, and the process still exits 0", async () => {

@@ -25,6 +25,8 @@ export const sandbox = {
   reset: () => control("POST", "/reset"),
   injectFault: (fault: FaultSpec) => control("POST", "/faults", fault),
   clearFaults: () => control("DELETE", "/faults"),
+  /** The report's next regeneration (or, with when "now", the report at once) gets this result. */
+  setResult: (id: number, spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" }) => control("POST", `/reports/${id}/result`, spec),
 };
 
 /** The browser state of a signed-in user of this role, for test.use({ storageState: as("viewer") }). */
@@ -62,6 +64,22 @@ export async function checkBothThemes(page: Page, testInfo: TestInfo, name: stri
     expect(await seriousViolations(page), `${scheme} mode`).toEqual([]);
     await shot(page, testInfo, `${scheme}-${name}`);
   }
+}
+
+/** Screenshots of the page in light and dark, at 1440 px and at 390 px wide (phone), named `<scheme>-<width>-<name>`. */
+export async function shotsAtWidths(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const height = page.viewportSize()?.height ?? 900;
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ["light", "dark"] as const) {
+      await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+      await page.waitForFunction((dark) => window.matchMedia("(prefers-color-scheme: dark)").matches === dark, scheme === "dark");
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+      await shot(page, testInfo, `${scheme}-${width}-${name}`);
+    }
+  }
+  await page.setViewportSize({ width: 1280, height });
+  await page.emulateMedia({ colorScheme: null, reducedMotion: null });
 }
 
 export const test = base;

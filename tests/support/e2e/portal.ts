@@ -53,6 +53,11 @@ export async function startPortal({ port, sandboxPort, quiet = true, env = {} }:
       PURCHASE_RATE_LIMIT_PER_IP: "1000",
       // Browser tests send several bulk batches per user; the allowance itself is tested in tests/http/api/purchases/bulk.allowance.test.ts.
       PURCHASE_BULK_LIMIT_PER_HOUR: "100000",
+      // The webhooks page's test sends to a receiver it starts on 127.0.0.1 over http.
+      WEBHOOK_ALLOW_PRIVATE: "1",
+      // A project's regeneration may spend a whole large budget, so that a run ends while the test watches.
+      REPORTS_API_CALLS_PER_MINUTE: "60000",
+      REPORT_SCHEDULE_MAX_SHARE: "1",
       DATABASE_URL: path.join(workDir, "gatehouse.db"),
       SESSION_SECRET: randomBytes(32).toString("base64url"),
       ADMIN_EMAIL: ADMIN.email,

@@ -13,6 +13,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { pageItems, Pagination } from "@/components/ui/pagination";
 import { barSegments, ResultChart } from "@/components/ui/result-chart";
+import { axisMax, dayStack, TrendChart } from "@/components/ui/trend-chart";
 import { SafeLink } from "@/components/ui/safe-link";
 import { TextField } from "@/components/ui/text-field";
 import { themeScript } from "@/components/theme-script";
@@ -174,6 +175,35 @@ describe("ResultChart", () => {
       [0, 247],
       [250, 247],
     ]);
+  });
+});
+
+describe("ResultChart's scale", () => {
+  it("labels the one scale every bar shares: 0, half and the longest bar's count", () => {
+    const markup = html(h(ResultChart, { title: "Per project", rows: [{ label: "A", good: 10, decent: 0, bad: 0 }, { label: "B", good: 1, decent: 1, bad: 0 }] }));
+    expect(markup).toMatch(/Reports<\/span><span[^>]*><span>0<\/span><span>5<\/span><span>10<\/span>/);
+  });
+});
+
+describe("TrendChart", () => {
+  const days = [
+    { day: "2026-11-23", good: 2, decent: 0, bad: 1 },
+    { day: "2026-11-24", good: 0, decent: 0, bad: 0 },
+  ];
+  it("rounds the axis up to 1, 2 or 5 times a power of ten", () => {
+    expect([axisMax(0), axisMax(3), axisMax(7), axisMax(12), axisMax(250)]).toEqual([1, 5, 10, 20, 500]);
+  });
+  it("stacks a day's results bottom up, leaving out empty ones", () => {
+    expect(dayStack(days[0]!, 5).map((s) => [s.result, s.y, s.height])).toEqual([
+      ["good", 72, 48],
+      ["bad", 48, 24],
+    ]);
+  });
+  it("renders every number as a table for screen readers, and says the period", () => {
+    const markup = html(h(TrendChart, { title: "All projects", days }));
+    expect(markup).toMatch(/<th scope="row">2026-11-23<\/th><td>2<\/td><td>0<\/td><td>1<\/td><td>3<\/td>/);
+    expect(markup).toContain("3 results recorded from 2026-11-23 to 2026-11-24");
+    expect(markup).toContain('aria-pressed="false"');
   });
 });
 

@@ -184,16 +184,19 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    // A service account has no password: it never signs in, and acts through API tokens an admin makes for it.
+    const service = form.get("service") === "on";
+    const password = String(form.get("password") ?? "");
     const body = {
       email: String(form.get("email") ?? "").trim(),
       name: String(form.get("name") ?? "").trim(),
       role: String(form.get("role") ?? "viewer"),
-      password: String(form.get("password") ?? ""),
+      ...(service ? { service: true } : { password }),
     };
     const found: Fields = {
       email: body.email ? undefined : "Enter the person's email address.",
       name: body.name ? undefined : "Enter the person's name.",
-      password: body.password.length >= PASSWORD_MIN_LENGTH ? undefined : `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+      password: service || password.length >= PASSWORD_MIN_LENGTH ? undefined : `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
     };
     setFields(found);
     setFailure(null);
@@ -213,14 +216,16 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
         <TextField id="field-new-email" name="email" label={LABELS.email} type="email" autoComplete="off" required error={fields.email} />
         <TextField id="field-new-name" name="name" label={LABELS.name} autoComplete="off" required error={fields.name} />
         <SelectField id="field-new-role" name="role" label={LABELS.role} options={ROLE_OPTIONS} defaultValue="viewer" error={fields.role} />
+        <label>
+          <input type="checkbox" name="service" /> Service account: no password, never signs in; acts only through the API tokens you make for it
+        </label>
         <TextField
           id="field-new-password"
           name="password"
           label={LABELS.password}
           type="password"
           autoComplete="new-password"
-          required
-          hint={`${PASSWORD_HINT} Give it to the person through a safe channel.`}
+          hint={`${PASSWORD_HINT} Give it to the person through a safe channel. Not needed for a service account.`}
           error={fields.password}
         />
         <div className={formStyles.buttons}>

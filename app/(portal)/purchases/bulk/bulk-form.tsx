@@ -11,6 +11,7 @@ import { TextField } from "@/components/ui/text-field";
 import type { BulkJobSummary } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { BULK_MAX_CODES } from "@/lib/contract/values";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import { BULK_FILE_MAX_BYTES, describeBatch, summariseBatch } from "@/lib/portal/purchase-bulk";
 import { parseCodeList } from "@/lib/purchases/code-list";
 
@@ -23,7 +24,8 @@ const CODES_FIELD_ID = "field-codes";
 
 const focusCodes = () => document.getElementById(CODES_FIELD_ID)?.focus();
 
-export function BulkForm() {
+/** `format`: PURCHASE_CODE_FORMAT, so that the browser counts and refuses codes as the server will. */
+export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
   const router = useRouter();
   const [text, setText] = useState("");
   const [fileNote, setFileNote] = useState<string | null>(null);
@@ -36,7 +38,7 @@ export function BulkForm() {
   // Counting 500 codes on every keystroke is cheap, but a large paste should not make typing lag.
   const deferredText = useDeferredValue(text);
   const codes = useMemo(() => parseCodeList(deferredText).codes, [deferredText]);
-  const summary = useMemo(() => summariseBatch(codes), [codes]);
+  const summary = useMemo(() => summariseBatch(codes, format), [codes, format]);
 
   const readFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
@@ -68,7 +70,7 @@ export function BulkForm() {
     if (busy) return;
     // Count what is in the field now, not the deferred value.
     const list = parseCodeList(text).codes;
-    const current = summariseBatch(list);
+    const current = summariseBatch(list, format);
     setFailure(null);
     if (current.problem) {
       setFieldError(current.problem);

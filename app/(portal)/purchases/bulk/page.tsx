@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: "Bulk purchase check" };
 export default async function BulkCheckPage() {
   const user = await requirePageUser("purchases:validate");
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
-  const { db } = await getAccounts();
+  const { db, config } = await getAccounts();
   // Whose jobs, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): his own, or everyone's for an admin.
   const jobs = await listBulkJobs(db, jobVisibility(user));
   return (
@@ -29,7 +29,7 @@ export default async function BulkCheckPage() {
         title="Bulk purchase check"
         description="Check many purchase codes at once. The check runs on the server: you can close this tab and come back to it."
       />
-      <BulkForm />
+      <BulkForm format={config.purchaseCodeFormat} />
       <FreshSwrCache>
         <RecentJobs initialJobs={jobs} showOwner={user.role === "admin"} />
       </FreshSwrCache>

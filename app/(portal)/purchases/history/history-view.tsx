@@ -7,7 +7,7 @@ import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
-import { CodeStatusBadge } from "@/components/portal/purchase-badges";
+import { CodeStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 import { buttonClassName } from "@/components/ui/button-styles";
@@ -25,7 +25,7 @@ import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
 import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
-import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
+import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseCodeFormat, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
@@ -59,7 +59,7 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
   return [
     { id: "when", header: "When", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
     { id: "code", header: "Code", rowHeader: true, wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
-    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <CodeStatusBadge status={row.outcome} /> },
+    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => (row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />) },
     { id: "reason", header: "Reason", cell: (row) => row.reason ?? dash },
     {
       id: "item",
@@ -97,9 +97,11 @@ export interface HistoryViewProps {
   items: ItemOption[] | null;
   /** Whether item names link to the portal's item pages. */
   linkItems: boolean;
+  /** PURCHASE_CODE_FORMAT: a searched code is read as the server reads it. */
+  codeFormat: PurchaseCodeFormat;
 }
 
-export function HistoryView({ initialKey, initialPage, items, linkItems }: HistoryViewProps) {
+export function HistoryView({ initialKey, initialPage, items, linkItems, codeFormat }: HistoryViewProps) {
   const url = useListUrl<HistoryViewQuery>(parseHistoryParams, historyQueryString, "shallow");
   const { query } = url;
   const [code, setCode] = useState("");
@@ -140,7 +142,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems }: Histo
       setCode("");
       return;
     }
-    const cleaned = normalisePurchaseCode(raw);
+    const cleaned = normalisePurchaseCode(raw, codeFormat);
     if (!cleaned.ok) {
       setCodeError(cleaned.reason);
       return;

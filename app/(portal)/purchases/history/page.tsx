@@ -32,7 +32,8 @@ async function itemOptions(): Promise<ItemOption[] | null> {
 export default async function PurchaseHistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const user = await requirePageUser("purchases:validate");
   const query = parseHistoryParams(await searchParams);
-  const [initialPage, items] = await Promise.all([purchaseHistoryPage(await getAccounts(), query), itemOptions()]);
+  const accounts = await getAccounts();
+  const [initialPage, items] = await Promise.all([purchaseHistoryPage(accounts, query), itemOptions()]);
   return (
     <>
       <PageHeader
@@ -40,7 +41,7 @@ export default async function PurchaseHistoryPage({ searchParams }: { searchPara
         description="Every purchase code checked here, one by one or in bulk, newest first. Codes are kept only as a fingerprint and their last 4 characters."
       />
       <FreshSwrCache>
-        <HistoryView initialKey={historyApiPath(query)} initialPage={initialPage} items={items} linkItems={can(user.role, "items:read")} />
+        <HistoryView initialKey={historyApiPath(query)} initialPage={initialPage} items={items} linkItems={can(user.role, "items:read")} codeFormat={accounts.config.purchaseCodeFormat} />
       </FreshSwrCache>
     </>
   );

@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
-import { getUpstreams } from "@/lib/upstream";
+import { getReportsClient } from "@/lib/reports/service";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { ReportDetail } from "./report-detail";
@@ -27,7 +27,7 @@ export default async function ReportPage({ params }: { params: Promise<{ id: str
   if (!/^[1-9]\d{0,14}$/.test(idParam)) notFound();
   const id = Number(idParam);
 
-  const { reports } = await getUpstreams();
+  const reports = await getReportsClient();
   if (!reports) return <AreaNotConfigured area="reports" />;
 
   const loaded = await loadFromUpstream("The report", () => reports.getReport(id));

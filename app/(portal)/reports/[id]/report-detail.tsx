@@ -3,7 +3,7 @@
 // to the API; the page shows the report the API answered with, and a toast says what really happened.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent } from "react";
 import useSWR from "swr";
 
 import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
@@ -19,6 +19,7 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SafeLink } from "@/components/ui/safe-link";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import type { HistoryEntry, ReportHistory } from "@/lib/contract/history";
 import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
@@ -59,6 +60,8 @@ export function ReportDetail({ initialReport, canWrite }: ReportDetailProps) {
           ]}
         />
       </Card>
+      <ReportTimeline report={report} />
+      <ShareCard report={report} canWrite={canWrite} />
       {canWrite ? (
         <>
           <PrivacyForm report={report} onSaved={show} />
@@ -66,6 +69,154 @@ export function ReportDetail({ initialReport, canWrite }: ReportDetailProps) {
         </>
       ) : null}
     </div>
+  );
+}
+
+const SOURCE_WORDS: Record<HistoryEntry["source"], string> = {
+  list: "seen in a list",
+  show: "seen on its page",
+  create: "created",
+  regenerate: "regenerated",
+  update: "seen after a change",
+  schedule: "scheduled regeneration",
+};
+
+/** The report's results as Gatehouse saw them, newest first, each change marked. */
+function ReportTimeline({ report }: { report: Report }) {
+  const key = `/api/reports/${report.id}/history`;
+  // The history is written just after an answer: until it holds the report's current result, ask again.
+  const { data, error } = useSWR<{ data: ReportHistory }, ApiRequestError>(key, {
+    revalidateOnMount: true, // the server did not render it
+    refreshInterval: (latest) => (report.generated_at && latest?.data.entries[0]?.generated_at !== new Date(report.generated_at).toISOString() ? 1000 : 0),
+  });
+  const entries = data?.data.entries ?? [];
+  const changes = entries.filter((entry) => entry.change === "better" || entry.change === "worse").length;
+  return (
+    <Card title="Timeline" asSection>
+      {error ? <p className={styles.hint}>The timeline could not be loaded: {error.message}</p> : null}
+      {!data && !error ? (
+        <p className={styles.hint} role="status">
+          Loading the timeline…
+        </p>
+      ) : null}
+      {data && entries.length === 0 ? <p className={styles.hint}>Gatehouse has not recorded a result of this report yet.</p> : null}
+      {entries.length > 0 ? (
+        <>
+          <p className={styles.hint}>
+            {entries.length} {entries.length === 1 ? "result" : "results"} recorded, {changes} {changes === 1 ? "change" : "changes"}; kept {data?.data.retention_days} days.
+          </p>
+          <ol className={styles.timeline} aria-label="Results, newest first">
+            {entries.map((entry) => (
+              <li key={entry.generated_at} className={styles[entry.change]}>
+                <span className={styles.marker} aria-hidden="true">
+                  {entry.change === "worse" ? "▼" : entry.change === "better" ? "▲" : "•"}
+                </span>
+                <span className={styles.entry}>
+                  <ResultBadge result={entry.result} />
+                  <span className={styles.change}>
+                    {entry.change === "worse" || entry.change === "better"
+                      ? `${entry.change === "worse" ? "Worse" : "Better"}: was ${RESULT_LABELS[entry.previous_result ?? "good"]}`
+                      : entry.change === "first"
+                        ? "First result seen"
+                        : "Unchanged"}
+                  </span>
+                  <LocalTime iso={entry.generated_at} display="both" />
+                  <span className={styles.source}>{SOURCE_WORDS[entry.source]}</span>
+                </span>
+              </li>
+            ))}
+          </ol>
+        </>
+      ) : null}
+    </Card>
+  );
+}
+
+/** Sharing the report: its link to copy and, for a password-protected page, the password (revealed on demand, audited). */
+function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) {
+  const toast = useToast();
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [revealError, setRevealError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // The origin is the browser's (the server may not know the public one); the server renders the path alone.
+  const origin = useSyncExternalStore(
+    () => () => {},
+    () => window.location.origin,
+    () => "",
+  );
+  const link = `${origin}/reports/${report.id}`;
+
+  const copy = async (text: string, what: string) => {
+    try {
+      await navigator.clipboard.writeText(text);
+      toast.success(`${what} copied.`);
+    } catch {
+      toast.error(`Could not copy the ${what.toLowerCase()}: select it and copy it yourself.`);
+    }
+  };
+  const reveal = async () => {
+    setBusy(true);
+    setRevealError(null);
+    try {
+      const { data } = await apiRequest<{ data: { password: string } }>(`/api/reports/${report.id}/password`, { method: "POST" });
+      setRevealed(data.password);
+    } catch (error) {
+      setRevealError(error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Share" asSection>
+      <div className={styles.share}>
+        <label className={styles.shareLabel} htmlFor={`share-link-${report.id}`}>
+          Link to this report
+        </label>
+        <div className={styles.shareRow}>
+          <input id={`share-link-${report.id}`} className={styles.shareInput} readOnly value={link} onFocus={(event) => event.currentTarget.select()} />
+          <Button variant="secondary" onClick={() => void copy(link, "Link")}>
+            Copy link
+          </Button>
+        </div>
+        {report.privacy === 2 ? (
+          canWrite ? (
+            revealed === null ? (
+              <div className={styles.shareRow}>
+                <Button variant="secondary" loading={busy} loadingText="Revealing…" onClick={() => void reveal()}>
+                  Reveal page password
+                </Button>
+                <span className={styles.hint}>Revealing is recorded in the audit log.</span>
+              </div>
+            ) : (
+              <>
+                <label className={styles.shareLabel} htmlFor={`share-password-${report.id}`}>
+                  Report page password
+                </label>
+                <div className={styles.shareRow}>
+                  <input id={`share-password-${report.id}`} className={styles.shareInput} readOnly value={revealed} />
+                  <Button variant="secondary" onClick={() => void copy(revealed, "Password")}>
+                    Copy password
+                  </Button>
+                  <Button variant="secondary" onClick={() => setRevealed(null)}>
+                    Hide
+                  </Button>
+                </div>
+              </>
+            )
+          ) : (
+            <p className={styles.hint}>The report page asks for a password; an editor can reveal it.</p>
+          )
+        ) : (
+          <p className={styles.hint}>{report.privacy === 0 ? "The report page is public." : "The report page is private: only its owner can open it."}</p>
+        )}
+        {revealError ? (
+          <p className={styles.error} role="alert">
+            {revealError}
+          </p>
+        ) : null}
+      </div>
+    </Card>
   );
 }
 

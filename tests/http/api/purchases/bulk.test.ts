@@ -26,7 +26,8 @@ let support: SignedInClient;
 let editor: SignedInClient;
 let admin: SignedInClient;
 
-const VALID_CODES = [...seedSellers().main.purchases.keys()];
+// The sold codes but the one added for the code formats' tests, so that the batches below keep their sizes.
+const VALID_CODES = [...seedSellers().main.purchases.keys()].filter((code) => code !== FIXED_PURCHASE_CODES.letters);
 /** Codes no seller sold: the item service answers "Invalid purchase code". */
 const unknownCode = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -180,7 +181,7 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="bulk-check-${created.id}.csv"`);
     const lines = csv.text.replace(/^\ufeff/, "").trimEnd().split("\r\n");
-    expect(lines[0]).toBe("position,code,occurrences,status,reason,item_id,item_name,license_type,supported_until,checked_at,notes");
+    expect(lines[0]).toBe("position,code,occurrences,status,reason,item_id,item_name,license_type,supported_until,support,checked_at,notes");
     expect(lines).toHaveLength(195);
     expect(lines[1]).toMatch(new RegExp(`^1,${VALID_CODES[0]},2,valid,,\\d+,`));
 

@@ -9,9 +9,11 @@ const TABLE: Record<Permission, Role[]> = {
   "reports:write": ["admin", "editor"], // create, update, delete reports
   "projects:write": ["admin", "editor"], // delete projects
   "items:read": ["admin", "editor", "viewer", "support"], // read account and items
+  "finances:read": ["admin", "editor", "viewer"], // the seller's balance: support answers buyers, not the books
   "purchases:validate": ["admin", "editor", "support"],
   "users:manage": ["admin"],
   "audit:read": ["admin"],
+  "webhooks:manage": ["admin"], // webhook endpoints and their deliveries (issue 19)
   "upstream:manage": ["admin"],
 };
 

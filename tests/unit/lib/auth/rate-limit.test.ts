@@ -1,45 +1,63 @@
-// The in-memory rate limiter and the purchase-check limits, without a server.
-import { describe, expect, it } from "vitest";
+// The purchase-check limits: per user and per address, both apply, a refusal by the address is given back to the
+// user's count; with Redis every instance counts in one window, and while Redis is away the insurance limiter
+// answers (a real redis-server, killed and started again).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { checkPurchaseRateLimit, RateLimiter } from "@/lib/auth/rate-limit";
+import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
+import { localCluster, redisCluster, type Cluster } from "@/lib/cluster";
+import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { until } from "@/tests/support/until";
 
-describe("RateLimiter", () => {
-  it("allows `limit` hits per window, then says how long to wait; refused hits are not counted", () => {
-    const limiter = new RateLimiter({ limit: 3, windowMs: 60_000 });
-    for (let i = 0; i < 3; i++) {
-      expect(limiter.check("u", 1_000 + i)).toEqual({ allowed: true });
-      limiter.record("u", 1_000 + i);
-    }
-    expect(limiter.check("u", 31_000)).toEqual({ allowed: false, retryAfterSeconds: 30 });
-    expect(limiter.check("u", 60_999)).toEqual({ allowed: false, retryAfterSeconds: 1 });
-    // The window started at the first hit (1000 ms): at 61 000 ms it is over.
-    expect(limiter.check("u", 61_000)).toEqual({ allowed: true });
-    expect(limiter.check("someone else", 31_000)).toEqual({ allowed: true });
-  });
-
-  it("keeps at most maxKeys keys, forgetting the least recently used", () => {
-    const limiter = new RateLimiter({ limit: 1, windowMs: 60_000 }, 3);
-    for (const key of ["a", "b", "c"]) limiter.record(key, 0);
-    limiter.record("a", 1); // a is now the most recent
-    limiter.record("d", 2);
-    expect(limiter.size).toBe(3);
-    expect(limiter.check("b", 3).allowed).toBe(true); // forgotten
-    expect(limiter.check("a", 3).allowed).toBe(false);
-    expect(limiter.check("c", 3).allowed).toBe(false);
-    expect(limiter.check("d", 3).allowed).toBe(false);
-    for (let i = 0; i < 50_000; i++) limiter.record(`k${i}`, 10);
-    expect(limiter.size).toBe(3);
-  });
-
-  it("purchase checks: the per-user and the per-address limits both apply; an unknown address shares one bucket", () => {
+describe("checkPurchaseRateLimit in one process", () => {
+  it("applies the per-user and the per-address limits; an unknown address shares one bucket", async () => {
+    const cluster = localCluster("unit");
     const rules = { perUser: 2, perIp: 3 };
-    const t = 5_000_000;
-    expect(checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.1" }, t).allowed).toBe(true);
-    expect(checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.2" }, t).allowed).toBe(true);
-    expect(checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.3" }, t)).toMatchObject({ allowed: false, limitedBy: "user" });
-    expect(checkPurchaseRateLimit(rules, { userId: "u2", address: null }, t).allowed).toBe(true);
-    expect(checkPurchaseRateLimit(rules, { userId: "u3", address: null }, t).allowed).toBe(true);
-    expect(checkPurchaseRateLimit(rules, { userId: "u4", address: null }, t).allowed).toBe(true);
-    expect(checkPurchaseRateLimit(rules, { userId: "u5", address: null }, t)).toMatchObject({ allowed: false, limitedBy: "ip", retryAfterSeconds: 60 });
+    expect((await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.1" }, cluster)).allowed).toBe(true);
+    expect((await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.2" }, cluster)).allowed).toBe(true);
+    expect(await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.3" }, cluster)).toMatchObject({ allowed: false, limitedBy: "user" });
+    expect((await checkPurchaseRateLimit(rules, { userId: "u2", address: null }, cluster)).allowed).toBe(true);
+    expect((await checkPurchaseRateLimit(rules, { userId: "u3", address: null }, cluster)).allowed).toBe(true);
+    expect((await checkPurchaseRateLimit(rules, { userId: "u4", address: null }, cluster)).allowed).toBe(true);
+    const refused = await checkPurchaseRateLimit(rules, { userId: "u5", address: null }, cluster);
+    expect(refused).toMatchObject({ allowed: false, limitedBy: "ip" });
+    expect(refused.allowed === false && refused.retryAfterSeconds).toBeGreaterThanOrEqual(59);
+    // u5's refused check was given back: from another address it still has both of its checks.
+    expect((await checkPurchaseRateLimit(rules, { userId: "u5", address: "10.9.9.9" }, cluster)).allowed).toBe(true);
+    expect((await checkPurchaseRateLimit(rules, { userId: "u5", address: "10.9.9.9" }, cluster)).allowed).toBe(true);
+    expect((await checkPurchaseRateLimit(rules, { userId: "u5", address: "10.9.9.9" }, cluster)).allowed).toBe(false);
+  });
+});
+
+describe("checkPurchaseRateLimit on Redis", () => {
+  let redis: TestRedis;
+  const clusters: Cluster[] = [];
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(clusters.map((cluster) => cluster.close()));
+    await redis.stop();
+  });
+
+  it("counts once across instances, and falls back to the insurance limiter while Redis is away", async () => {
+    const a = redisCluster(redis.url, "a");
+    const b = redisCluster(redis.url, "b");
+    clusters.push(a, b);
+    await until(() => a.up() && b.up(), "both connected");
+    const rules = { perUser: 4, perIp: 100 };
+    const results = [];
+    for (let i = 0; i < 8; i++) results.push((await checkPurchaseRateLimit(rules, { userId: "shared", address: "10.0.0.1" }, i % 2 ? a : b)).allowed);
+    expect(results.filter(Boolean)).toHaveLength(4);
+
+    await redis.kill();
+    await until(() => !a.up(), "a notices Redis is gone");
+    // The insurance limiter: this instance's own count, the limit as written.
+    const offline = [];
+    for (let i = 0; i < 6; i++) offline.push((await checkPurchaseRateLimit(rules, { userId: "offline", address: "10.0.0.2" }, a)).allowed);
+    expect(offline).toEqual([true, true, true, true, false, false]);
+
+    await redis.start();
+    await until(() => a.up() && b.up(), "both reconnected", 10_000);
+    expect((await checkPurchaseRateLimit(rules, { userId: "after", address: "10.0.0.3" }, b)).allowed).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { DatabaseUrlError, parseDatabaseUrl, storeTarget } from "@/lib/config/store";
-import { closeDb, getDb, getStore, isPostgres, openDb } from "@/lib/db";
+import { closeDb, externalChangeMark, getDb, getStore, isPostgres, openDb, storeProblem } from "@/lib/db";
 
 import { sqliteBackend } from "@/tests/support/store-backends";
 import { storeSuite } from "./store.suite";
@@ -69,6 +69,20 @@ describe("SQLite store", () => {
     }
   });
 
+  it("says whether the store answers (readiness), and marks commits made by another connection", async () => {
+    const file = path.join(dir, "ready.db");
+    const store = await openDb(parseDatabaseUrl(file));
+    const other = await openDb(parseDatabaseUrl(file));
+    expect(await storeProblem(store.db)).toBeNull();
+    const mark = externalChangeMark(store.db);
+    await store.db.insertInto("users").values({ id: "u1", email: "a@example.com", name: "A", role: "viewer", password_hash: "x", disabled: 0, session_version: 1, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" }).execute();
+    expect(externalChangeMark(store.db)).toBe(mark); // its own commit
+    await other.db.updateTable("users").set({ disabled: 1 }).execute();
+    expect(externalChangeMark(store.db)).not.toBe(mark); // another connection's
+    await Promise.all([store.close(), other.close()]);
+    expect(await storeProblem(store.db)).toBe("the store cannot be reached");
+  });
+
   it("keeps data across restarts and migrates only once", async () => {
     const file = path.join(dir, "g.db");
     const first = await openDb(parseDatabaseUrl(file));
@@ -78,7 +92,7 @@ describe("SQLite store", () => {
     try {
       expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([{ email: "a@example.com" }]);
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
-      expect(applied.rows).toHaveLength(6);
+      expect(applied.rows).toHaveLength(9);
     } finally {
       await second.close();
     }

@@ -11,6 +11,8 @@ import { auditSuite } from "@/tests/unit/lib/auth/audit.suite";
 import { demoAccountsSuite } from "@/tests/unit/lib/auth/demo-accounts.suite";
 import { throttleSuite } from "@/tests/unit/lib/auth/throttle.suite";
 import { usersSuite } from "@/tests/unit/lib/auth/users.suite";
+import { tokensStoreSuite } from "@/tests/unit/lib/tokens/store.suite";
+import { deliveriesSuite } from "@/tests/unit/lib/webhooks/deliveries.suite";
 import { upstreamKeysSuite } from "@/tests/unit/lib/upstream/keys/store.suite";
 
 import { fast, postgresBackend, useStore } from "@/tests/support/store-backends";
@@ -83,6 +85,8 @@ describe("PostgreSQL store", () => {
 
 storeSuite(postgres);
 usersSuite(postgres);
+tokensStoreSuite(postgres);
+deliveriesSuite(postgres);
 throttleSuite(postgres);
 auditSuite(postgres);
 demoAccountsSuite(postgres);

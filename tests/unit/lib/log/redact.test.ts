@@ -16,6 +16,7 @@ describe("redact", () => {
     );
     expect(redact('{"api_key":"abc123","x":1}')).toBe('{"api_key":"[REDACTED]","x":1}');
     expect(redact("Authorization: Bearer abc.def-123")).toBe("Authorization: Bearer [REDACTED]");
+    expect(redact(`token gth_${"a1B2".repeat(9)}xy, secret whsec_${"QUJD".repeat(10)}AB==.`)).toBe("token [REDACTED], secret [REDACTED].");
   });
 
   it("redacts deeply, and replaces fields named like credentials whole", () => {

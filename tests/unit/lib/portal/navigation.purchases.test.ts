@@ -14,6 +14,7 @@ describe("the navigation's Purchases group", () => {
       "Items",
       "Purchases: Check a code, Bulk check, History",
       "Seller account",
+      "API tokens",
     ]);
     expect(navigationFor("viewer", all).some((item) => item.group === "Purchases")).toBe(false);
     expect(navigationFor("admin", { reports: true, items: false }).some((item) => item.group === "Purchases")).toBe(false);

@@ -2,7 +2,19 @@
 // in words.
 import { describe, expect, it } from "vitest";
 
-import { codesLeft, countByStatus, describeBatch, percentDone, statusAnnouncement, summariseBatch, timeLeftText, type JobCounts } from "@/lib/portal/purchase-bulk";
+import {
+  codesLeft,
+  describeBatch,
+  jobResultsApiPath,
+  jobResultsQueryString,
+  parseJobResultsParams,
+  percentDone,
+  statusAnnouncement,
+  summariseBatch,
+  timeLeftText,
+  validCodesText,
+  type JobCounts,
+} from "@/lib/portal/purchase-bulk";
 import { prepareBatch } from "@/lib/purchases/bulk/batch";
 
 const ACTIVE = "11111111-1111-4111-8111-111111111111";
@@ -82,14 +94,26 @@ describe("a running job in words", () => {
       "Cancelled: 120 checked (100 valid, 20 invalid, 0 failed), 80 codes not checked.",
     );
   });
+});
 
-  it("counts results by status for the filter", () => {
-    expect(countByStatus([{ status: "valid" }, { status: "valid" }, { status: "pending" }, { status: "cancelled" }])).toEqual({
-      pending: 1,
-      valid: 2,
-      invalid: 0,
-      failed: 0,
-      cancelled: 1,
-    });
+describe("a job's results as a view", () => {
+  it("reads page, filter and search from the URL, ignoring what is not theirs", () => {
+    expect(parseJobResultsParams(new URLSearchParams("status=support_expired&q=%20ab12%20&page=3"))).toEqual({ status: "support_expired", q: "ab12", page: 3 });
+    expect(parseJobResultsParams(new URLSearchParams("status=maybe&page=0&q=%20"))).toEqual({});
+    expect(parseJobResultsParams({ q: "x".repeat(150) }).q).toHaveLength(100);
+  });
+
+  it("writes them back in one order, page 1 left out, for the page and the API", () => {
+    expect(jobResultsQueryString({ page: 2, q: "AB 12", status: "failed" })).toBe("?status=failed&q=AB+12&page=2");
+    expect(jobResultsQueryString({ page: 1 })).toBe("");
+    const id = "0b9f3c1e-0000-4000-8000-000000000001";
+    expect(jobResultsApiPath(id, { status: "retryable" })).toBe(`/api/purchases/bulk/${id}/results?status=retryable`);
+    const query = { status: "invalid" as const, q: "ffff", page: 4 };
+    expect(parseJobResultsParams(new URLSearchParams(jobResultsQueryString(query)))).toEqual(query);
+  });
+
+  it("copies the valid codes only, one a line", () => {
+    expect(validCodesText([{ code: "a", status: "valid" }, { code: "b", status: "invalid" }, { code: "c", status: "valid" }, { code: "d", status: "failed" }])).toBe("a\nc");
+    expect(validCodesText([])).toBe("");
   });
 });

@@ -6,7 +6,7 @@ import { fromPurchaseCodeRefused } from "@/lib/api/errors";
 import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/errors";
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import { listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
+import { checksPerItem, listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
 
 import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -100,7 +100,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
   describe("purchaseHistorySummary", () => {
     it("knows nothing of a new code", async () => {
-      expect(await purchaseHistorySummary(store().db, KEY, CODE_A)).toEqual({ previous_checks: 0, first_checked_at: null, first_checked_by: null });
+      expect(await purchaseHistorySummary(store().db, KEY, [CODE_A])).toEqual({ previous_checks: 0, first_checked_at: null, first_checked_by: null });
     });
 
     it("counts every check of the code by anyone and names the first, whatever order they were written in", async () => {
@@ -108,16 +108,24 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       await recordPurchaseCheck(db, KEY, check({ user: ALICE, at: at("2025-03-02T09:00:00.000Z") }));
       await recordPurchaseCheck(db, KEY, check({ user: BOB, at: at("2025-03-01T08:00:00.000Z"), source: "bulk" }));
       await recordPurchaseCheck(db, KEY, check({ code: CODE_B, user: ALICE, at: at("2025-02-01T08:00:00.000Z") }));
-      expect(await purchaseHistorySummary(db, KEY, CODE_A)).toEqual({
+      expect(await purchaseHistorySummary(db, KEY, [CODE_A])).toEqual({
         previous_checks: 2,
         first_checked_at: "2025-03-01T08:00:00.000Z",
         first_checked_by: "bob@example.com",
       });
     });
 
+    it("counts the checks of every form the code was recorded in (rows hashed upper-case before codes were read as UUIDs)", async () => {
+      const db = store().db;
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A.toUpperCase(), at: at("2025-03-01T08:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A, at: at("2025-03-02T08:00:00.000Z") }));
+      const forms = [CODE_A, CODE_A.toUpperCase()];
+      expect((await purchaseHistorySummary(db, KEY, forms)).previous_checks).toBe(2);
+    });
+
     it("does not link codes under another hash key", async () => {
       await recordPurchaseCheck(store().db, KEY, check());
-      expect((await purchaseHistorySummary(store().db, "another-key-0123456789abcdefghij", CODE_A)).previous_checks).toBe(0);
+      expect((await purchaseHistorySummary(store().db, "another-key-0123456789abcdefghij", [CODE_A])).previous_checks).toBe(0);
     });
   });
 
@@ -210,6 +218,42 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
     });
   });
 
+  describe("checksPerItem", () => {
+    const NOW = at("2025-03-31T12:00:00.000Z");
+    const item = (id: number, name: string, supportedUntil: string | undefined): Purchase => ({
+      ...purchase,
+      item: { ...purchase.item, id, name },
+      supported_until: supportedUntil,
+    });
+
+    it("counts the last 30 days per item: valid, support expired when checked, and invalid checks of codes once valid for it", async () => {
+      const db = store().db;
+      const kit = item(101, "Dashboard Kit", "2030-01-01T00:00:00.000Z");
+      const expiredKit = item(101, "Dashboard Kit", "2025-01-01T00:00:00.000Z");
+      const theme = item(202, "Old Theme", undefined);
+      const valid = (code: string, p: Purchase, when: string) => check({ code, outcome: "valid", reason: null, purchase: p, at: at(when) });
+      await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-03-20T10:00:00.000Z"));
+      await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-03-21T10:00:00.000Z"));
+      await recordPurchaseCheck(db, KEY, valid(CODE_B, expiredKit, "2025-03-22T10:00:00.000Z"));
+      await recordPurchaseCheck(db, KEY, valid("cccccccc-3333-4333-8333-33333333c003", theme, "2025-03-23T10:00:00.000Z"));
+      // CODE_B later refused by the item API (a refund): counted against its item.
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_B, at: at("2025-03-24T10:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: "dddddddd-4444-4444-8444-44444444d004", at: at("2025-03-25T10:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A, outcome: "failed", reason: "timeout", at: at("2025-03-25T11:00:00.000Z") }));
+      // Older than 30 days: not counted.
+      await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-02-01T10:00:00.000Z"));
+
+      expect(await checksPerItem(db, { now: NOW })).toEqual({
+        since: "2025-03-01T12:00:00.000Z",
+        items: [
+          { item_id: 101, item_name: "Dashboard Kit", valid: 2, support_expired: 1, invalid: 1 },
+          { item_id: 202, item_name: "Old Theme", valid: 1, support_expired: 0, invalid: 0 },
+        ],
+        unattributed: { invalid: 1, failed: 1 },
+      });
+    });
+  });
+
   describe("purchaseHistoryCsv", () => {
     it("starts with a BOM and the header; rows are the list's, newest first, with the same values", async () => {
       await recordPurchaseCheck(store().db, KEY, check({ at: at("2025-03-01T10:00:00.000Z"), outcome: "valid", reason: null, purchase }));
@@ -231,6 +275,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
           e.item_name ?? "",
           e.license_type ?? "",
           e.supported_until ?? "",
+          e.support ?? "",
           e.checked_by.id ?? "",
           e.checked_by.email ?? "",
           e.source,
@@ -248,6 +293,21 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       const [, row] = parseCsv(text.slice(1));
       expect(row?.[6]).toBe(`'=HYPERLINK("http://evil.example","open")`);
       expect(row?.[7]).toBe('Regular, "extended"\nlicence');
+    });
+
+    it("finds a code whatever form it is searched in, and rows stored upper-case before codes were read as UUIDs", async () => {
+      const db = store().db;
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_B, at: at("2025-03-02T08:00:00.000Z") }));
+      // An older row: the code was sent (and hashed) as the buyer pasted it.
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_B.toUpperCase(), at: at("2025-03-01T08:00:00.000Z") }));
+      await recordPurchaseCheck(db, KEY, check({ code: CODE_A }));
+      const pasted = [CODE_B.toUpperCase(), `{${CODE_B}}`, CODE_B.replace(/-/g, ""), `urn:uuid:${CODE_B}`, `"${CODE_B.toUpperCase()}"`];
+      for (const code of pasted) {
+        const rows = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, { code }))).slice(1)).slice(1);
+        expect(rows.map((r) => r[1]), code).toEqual(["2025-03-02T08:00:00.000Z", "2025-03-01T08:00:00.000Z"]);
+      }
+      const exact = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, { code: CODE_B.toUpperCase(), codeFormat: "exact" }))).slice(1)).slice(1);
+      expect(exact.map((r) => r[1])).toEqual(["2025-03-01T08:00:00.000Z"]);
     });
 
     it("applies the filters", async () => {

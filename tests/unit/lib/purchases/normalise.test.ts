@@ -2,7 +2,7 @@
 // it cannot be one.
 import { describe, expect, it } from "vitest";
 
-import { normalisePurchaseCode, PURCHASE_CODE_MAX_LENGTH } from "@/lib/purchases/normalise";
+import { correctPurchaseCode, normalisePurchaseCode, PURCHASE_CODE_MAX_LENGTH, purchaseCodeForms } from "@/lib/purchases/normalise";
 
 const CODE = "11111111-1111-4111-8111-111111111111";
 
@@ -190,5 +190,136 @@ describe("properties", () => {
       if (result.problems.length === 0) expect(result.reason).toMatch(/^(Enter a purchase code\.|A purchase code has at most 100 characters)/);
       else expect(result.reason).toMatch(new RegExp(`^Character ${result.problems[0]?.position}\\b`));
     }
+  });
+});
+
+describe("PURCHASE_CODE_FORMAT", () => {
+  const UUID = "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f";
+  const PASTED: Array<[string, string, string]> = [
+    ["upper case", UUID.toUpperCase(), "its letters put in lower case"],
+    ["no hyphens", UUID.replace(/-/g, ""), "the hyphens added (8-4-4-4-12)"],
+    ["upper case without hyphens", UUID.replace(/-/g, "").toUpperCase(), "its letters put in lower case, the hyphens added (8-4-4-4-12)"],
+    ["braces", `{${UUID}}`, "the braces around it"],
+    ["double quotes", `"${UUID}"`, "the quotes around it"],
+    ["single quotes", `'${UUID}'`, "the quotes around it"],
+    ["curly quotes", `\u201c${UUID}\u201d`, "the quotes around it"],
+    ["urn:uuid:", `urn:uuid:${UUID}`, "the prefix 'urn:uuid:'"],
+    ["URN:UUID: upper case", `URN:UUID:${UUID.toUpperCase()}`, "the prefix 'urn:uuid:', its letters put in lower case"],
+    ["braces around urn:uuid:", `{urn:uuid:${UUID}}`, "the braces around it, the prefix 'urn:uuid:'"],
+    ["quotes around braces, with a zero-width space", `"{${UUID}}"\u200b`, "the quotes around it, the braces around it"],
+  ];
+
+  describe.each(["auto", "uuid"] as const)("%s", (format) => {
+    it.each(PASTED)("reads a UUID pasted with %s as the canonical code, saying what changed", (_what, input, changes) => {
+      const result = normalisePurchaseCode(input, format);
+      expect(result).toMatchObject({ ok: true, code: UUID });
+      if (!result.ok) return;
+      expect(result.notes.at(-1)).toBe(`Read as a UUID and sent in its usual form, ${UUID}: ${changes}.`);
+      expect(result.typed).toBeDefined();
+    });
+
+    it("leaves a canonical UUID as it is, without a note", () => {
+      expect(normalisePurchaseCode(UUID, format)).toEqual({ ok: true, code: UUID, notes: [] });
+    });
+
+    it("still refuses a look-alike before reading the UUID", () => {
+      expect(normalisePurchaseCode(UUID.replace("a", "\u0430"), format)).toMatchObject({ ok: false, reason: expect.stringMatching(/^Character 13 is a Cyrillic/) });
+    });
+  });
+
+  it("auto sends any other code as cleaned (an upstream whose codes are not UUIDs keeps working)", () => {
+    expect(normalisePurchaseCode("ABC-123-xyz", "auto")).toEqual({ ok: true, code: "ABC-123-xyz", notes: [] });
+    expect(normalisePurchaseCode("{not-a-uuid}", "auto")).toEqual({ ok: true, code: "{not-a-uuid}", notes: [] });
+    expect(normalisePurchaseCode(UUID.slice(1), "auto")).toEqual({ ok: true, code: UUID.slice(1), notes: [] });
+  });
+
+  describe("uuid refuses what cannot be a UUID, before any upstream is asked", () => {
+    it.each<[string, string, string]>([
+      ["one character short", UUID.slice(0, 35), "35 characters; a purchase code has 36"],
+      ["one character long", `${UUID}0`, "37 characters; a purchase code has 36"],
+      ["short without hyphens", UUID.replace(/-/g, "").slice(0, 31), "31 characters; a purchase code has 36 (32 without hyphens)"],
+      ["a 'g' at position 9 (counted in the code as pasted)", `${UUID.slice(0, 8)}g${UUID.slice(9)}`, "'g' at position 9 is not a hexadecimal digit"],
+      ["a 'g' inside braces", `{${UUID.slice(0, 8)}g${UUID.slice(9)}}`, "'g' at position 10 is not a hexadecimal digit"],
+      ["two letters that are not hex digits", `zz${UUID.slice(2)}`, "'z' at position 1 is not a hexadecimal digit (and 1 more character like it)"],
+      ["hyphens in the wrong places", `${UUID.slice(0, 7)}-${UUID.slice(7, 8)}${UUID.slice(9)}`, "The hyphens are not where a purchase code has them"],
+      ["a word", "purchase", "'p' at position 1 is not a hexadecimal digit"],
+    ])("%s", (_what, input, words) => {
+      const result = normalisePurchaseCode(input, "uuid");
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.reason).toContain(words);
+    });
+  });
+
+  describe("exact only removes invisible characters", () => {
+    it("sends an upper-case code as typed", () => {
+      expect(normalisePurchaseCode(UUID.toUpperCase(), "exact")).toEqual({ ok: true, code: UUID.toUpperCase(), notes: [] });
+    });
+
+    it("removes invisible characters with a note, and the spaces at the ends", () => {
+      expect(normalisePurchaseCode(` {${UUID}\u200b}\n`, "exact")).toEqual({
+        ok: true,
+        code: `{${UUID}}`,
+        notes: ["Character 38, a zero-width space (U+200B), was removed."],
+      });
+    });
+
+    it("changes nothing else: look-alikes and full-width digits are sent as they are", () => {
+      expect(normalisePurchaseCode("\u0430b\uff11", "exact")).toEqual({ ok: true, code: "\u0430b\uff11", notes: [] });
+    });
+
+    it("still refuses an empty or over-long code", () => {
+      expect(normalisePurchaseCode("\u200b", "exact")).toMatchObject({ ok: false, reason: "Enter a purchase code." });
+      expect(normalisePurchaseCode("x".repeat(101), "exact")).toMatchObject({ ok: false, reason: expect.stringContaining("at most 100") });
+    });
+  });
+
+  it("two pasted forms of one UUID are one code, so a bulk list counts them once", () => {
+    const codes = PASTED.map(([, input]) => normalisePurchaseCode(input, "auto")).map((result) => (result.ok ? result.code : null));
+    expect(new Set(codes)).toEqual(new Set([UUID]));
+  });
+
+  it("purchaseCodeForms: the forms the history may hold a code in", () => {
+    const cleaned = normalisePurchaseCode(`{${UUID.toUpperCase()}}`);
+    if (!cleaned.ok) throw new Error("refused");
+    expect(purchaseCodeForms(cleaned)).toEqual([
+      UUID,
+      `{${UUID.toUpperCase()}}`,
+      UUID.toUpperCase(),
+      UUID.replace(/-/g, ""),
+      UUID.replace(/-/g, "").toUpperCase(),
+    ]);
+    expect(purchaseCodeForms({ code: "ABC-1" })).toEqual(["ABC-1"]);
+    expect(purchaseCodeForms({ code: UUID.toUpperCase() }, "exact")).toEqual([UUID.toUpperCase()]);
+  });
+});
+
+describe("correctPurchaseCode", () => {
+  const UUID = "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f";
+
+  it("replaces each look-alike with what it looks like and marks where", () => {
+    // A Cyrillic 'а' at position 13 and an en dash at position 14.
+    const pasted = `${UUID.slice(0, 12)}\u0430\u2013${UUID.slice(14)}`;
+    expect(correctPurchaseCode(pasted)).toEqual({ code: UUID, changed: [12, 13] });
+  });
+
+  it("marks the same characters once invisible characters and the ends are dropped", () => {
+    const pasted = ` \u200b${UUID.slice(0, 12)}\u0430${UUID.slice(13)} `;
+    expect(correctPurchaseCode(pasted)).toEqual({ code: UUID, changed: [12] });
+  });
+
+  it("gives the canonical code for an upper-case UUID with a Cyrillic letter", () => {
+    const pasted = `${UUID.toUpperCase().slice(0, 12)}\u0410${UUID.toUpperCase().slice(13)}`;
+    expect(correctPurchaseCode(pasted)).toEqual({ code: UUID, changed: [12] });
+  });
+
+  it("has no correction for a space or a control character, or for a code that is fine", () => {
+    expect(correctPurchaseCode("abc def")).toBeNull();
+    expect(correctPurchaseCode("abc\u0007def")).toBeNull();
+    expect(correctPurchaseCode(UUID)).toBeNull();
+  });
+
+  it("has none when the corrected code is refused too (uuid: still not a UUID)", () => {
+    expect(correctPurchaseCode("\u0430bc", "uuid")).toBeNull();
+    expect(correctPurchaseCode("\u0430bc", "auto")).toEqual({ code: "abc", changed: [0] });
   });
 });

@@ -260,6 +260,34 @@ describe("reset", () => {
   });
 });
 
+describe("a report's result", () => {
+  const regenerate = (id: number) =>
+    fetch(`${sandbox.url}${REPORTS}/${id}`, { method: "PATCH", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "results=1" }).then(
+      (res) => res.json() as Promise<{ data: { result: string; generated_at: string } }>,
+    );
+  const control = (id: number, body: unknown) =>
+    fetch(`${sandbox.url}/__sandbox/reports/${id}/result`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  it("is what the next regeneration gives, once, at the time asked", async () => {
+    expect((await control(7, { result: "bad", generated_at: "2026-11-20T08:00:00Z" })).status).toBe(200);
+    expect((await regenerate(7)).data).toMatchObject({ result: "bad", generated_at: "2026-11-20T08:00:00Z" });
+    expect((await control(7, { result: "good" })).status).toBe(200);
+    const next = await regenerate(7);
+    expect(next.data.result).toBe("good");
+    expect(Date.parse(next.data.generated_at)).toBeGreaterThan(Date.parse("2026-11-20T08:00:00Z"));
+  });
+
+  it("changes the report at once with when: now, and refuses an unknown report or a bad spec", async () => {
+    const res = await control(8, { result: "decent", generated_at: "2026-11-21T09:30:00Z", when: "now" });
+    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ id: 8, result: "decent", generated_at: "2026-11-21T09:30:00Z" });
+    const shown = (await (await fetch(`${sandbox.url}${REPORTS}/8`, { headers: auth })).json()) as { data: { result: string } };
+    expect(shown.data.result).toBe("decent");
+    expect((await control(99_999, { result: "bad" })).status).toBe(404);
+    expect((await control(8, { result: "awful" })).status).toBe(400);
+    expect((await control(8, { result: "bad", extra: 1 })).status).toBe(400);
+  });
+});
+
 describe("without control", () => {
   it("serves no /__sandbox routes", async () => {
     const plain = await startTestSandbox({ control: false });

@@ -146,8 +146,9 @@ describe("seed", () => {
 
 describe("npm run sandbox (the CLI)", () => {
   it("listens where it says, serves both areas and exits 0 on SIGTERM", async () => {
-    const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
-    const child = spawn(tsx, ["lib/sandbox/cli.ts", "--reset", "--port", "0"], {
+    // Node with tsx's loader, not the tsx command: the command relays a signal to its child process and kills it
+    // (exit 143) when the child has not confirmed it within 30 ms — which a loaded machine misses now and then.
+    const child = spawn(process.execPath, ["--import", "tsx", "lib/sandbox/cli.ts", "--reset", "--port", "0"], {
       env: { ...process.env, SANDBOX_DATA_DIR: dataDir, SANDBOX_CONTROL: "1" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,25 +1,43 @@
 "use client";
-// One bulk job in the browser: polls GET /api/purchases/bulk/{id} every second until it is done or cancelled.
-// The progress bar and counts follow each answer; a screen reader hears only status changes (role=status), not
-// every count. Cancel asks first; the results table filters by status; the CSV comes from the API.
-import { useState } from "react";
+// One bulk job in the browser: polls GET /api/purchases/bulk/{id}/results (the job's summary and one page of its
+// results) every second until it is done or cancelled. Page, filter and search are the page's URL (shallow moves:
+// reload and a shared link show the same rows); the server pages, filters and searches. The progress bar and
+// counts follow each answer; a screen reader hears only status changes (role=status), not every count. Cancel
+// asks first; "Re-check failed rows" sends back the rows a retry can pass; "Copy valid codes" puts every valid
+// code on the clipboard and says so; the CSV comes from the API.
+import { useCallback, useState } from "react";
 import useSWR from "swr";
 
-import { CodeStatusBadge, JobStatusBadge } from "@/components/portal/purchase-badges";
+import { CodeStatusBadge, JobStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
 import { buttonClassName } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
+import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { useToast } from "@/components/ui/toast";
-import type { BulkJob, BulkJobSummary, BulkResult } from "@/lib/contract/purchases";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import { BULK_CODE_STATUSES, type BulkCodeStatus } from "@/lib/contract/values";
-import { CODE_STATUS_LABELS, codesLeft, countByStatus, isFinished, percentDone, statusAnnouncement, timeLeftText } from "@/lib/portal/purchase-bulk";
+import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage } from "@/lib/contract/purchases";
+import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
+import { BULK_RESULT_FILTERS, BULK_RESULT_SEARCH_MAX_LENGTH, type BulkResultFilter } from "@/lib/contract/values";
+import {
+  codesLeft,
+  isFinished,
+  jobResultsApiPath,
+  jobResultsQueryString,
+  parseJobResultsParams,
+  percentDone,
+  RESULT_FILTER_LABELS,
+  statusAnnouncement,
+  timeLeftText,
+  validCodesText,
+  type JobResultsQuery,
+} from "@/lib/portal/purchase-bulk";
+import { useListUrl } from "@/lib/portal/use-list-url";
 
+import { ListPages } from "../../../list-pages";
 import styles from "../bulk.module.css";
 
 const POLL_MS = 1000;
@@ -29,7 +47,13 @@ const dash = <span aria-hidden="true">—</span>;
 const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
   { id: "index", header: "#", align: "end", cell: (row) => row.index + 1 },
   { id: "code", header: "Code", rowHeader: true, cell: (row) => <code className={styles.code}>{row.code}</code> },
-  { id: "status", header: "Status", wrap: "nowrap", cell: (row) => <CodeStatusBadge status={row.status} /> },
+  {
+    id: "status",
+    header: "Status",
+    wrap: "nowrap",
+    // A real purchase whose support had ended: its own colour and words, not those of "invalid".
+    cell: (row) => (row.status === "valid" && row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.status} />),
+  },
   { id: "occurrences", header: "Times in list", align: "end", cell: (row) => row.occurrences },
   {
     id: "reason",
@@ -37,6 +61,7 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
     cell: (row) => (
       <>
         {row.reason ?? (row.notes.length === 0 ? dash : null)}
+        {row.retryable ? <span className={styles.notes}>Can be re-checked.</span> : null}
         {row.notes.length > 0 ? <span className={styles.notes}>{row.notes.join(" ")}</span> : null}
       </>
     ),
@@ -46,36 +71,77 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
   { id: "support", header: "Support", cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash) },
 ];
 
-export function JobView({ id, initialJob, showOwner }: { id: string; initialJob: BulkJob; showOwner: boolean }) {
+export interface JobViewProps {
+  id: string;
+  /** The API path of the first view (the URL's page, filter and search), and its answer read by the server. */
+  initialKey: string;
+  initialPage: BulkResultsPage;
+  showOwner: boolean;
+}
+
+export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
-  const [shown, setShown] = useState<BulkCodeStatus | "">("");
-  const { data, error, mutate } = useSWR<{ data: BulkJob }, ApiRequestError>(`/api/purchases/bulk/${id}`, {
-    fallbackData: { data: initialJob },
+  const [rechecking, setRechecking] = useState(false);
+  const [copied, setCopied] = useState("");
+  const url = useListUrl<JobResultsQuery>(parseJobResultsParams, jobResultsQueryString, "shallow");
+  const { query } = url;
+  const key = jobResultsApiPath(id, query);
+  const { data, error, isValidating, mutate } = useSWR<BulkResultsPage, ApiRequestError>(key, swrFetcher<BulkResultsPage>, {
+    fallbackData: key === initialKey ? initialPage : undefined,
+    keepPreviousData: true,
     // The server read the job a moment ago; a finished one will not change, a running one is polled anyway.
-    revalidateOnMount: !isFinished(initialJob.status),
-    refreshInterval: (latest) => (latest && isFinished(latest.data.status) ? 0 : POLL_MS),
-    // Polling already keeps it fresh; a finished job does not change.
+    revalidateOnMount: key !== initialKey || !isFinished(initialPage.job.status),
+    refreshInterval: (latest) => (latest && isFinished(latest.job.status) ? 0 : POLL_MS),
     revalidateOnFocus: false,
   });
 
-  const job = (data ?? { data: initialJob }).data;
+  const answer = data ?? initialPage;
+  const job = answer.job;
   const finished = isFinished(job.status);
-  const counts = countByStatus(job.results);
-  const rows = shown ? job.results.filter((result) => result.status === shown) : job.results;
-  const filterOptions = BULK_CODE_STATUSES.filter((status) => counts[status] > 0 || status === shown).map((status) => ({
-    value: status,
-    label: `${CODE_STATUS_LABELS[status]} (${counts[status]})`,
+  const retryable = answer.counts.retryable;
+  const filtered = Boolean(query.status || query.q);
+  const filterOptions = BULK_RESULT_FILTERS.filter((filter) => answer.counts[filter] > 0 || filter === query.status).map((filter) => ({
+    value: filter,
+    label: `${RESULT_FILTER_LABELS[filter]} (${answer.counts[filter]})`,
   }));
+  const move = useCallback((changes: Partial<JobResultsQuery>) => url.push({ ...query, page: undefined, ...changes }), [url, query]);
 
   const cancel = async () => {
     try {
-      const answer = await apiRequest<{ data: BulkJobSummary }>(`/api/purchases/bulk/${id}`, { method: "DELETE" });
-      await mutate((current) => (current ? { data: { ...current.data, ...answer.data } } : current), { revalidate: true });
+      await apiRequest<{ data: BulkJobSummary }>(`/api/purchases/bulk/${id}`, { method: "DELETE" });
+      await mutate();
       toast.success("The bulk check was cancelled. Codes already checked keep their results.");
     } catch (failure) {
       if (failure instanceof ApiRequestError) throw new Error(failure.message);
       throw failure;
+    }
+  };
+
+  const recheck = async () => {
+    setRechecking(true);
+    try {
+      const sent = await apiRequest<{ data: BulkJobSummary & { rechecked: number } }>(`/api/purchases/bulk/${id}/recheck`, { method: "POST" });
+      await mutate();
+      toast.success(`${sent.data.rechecked} failed ${sent.data.rechecked === 1 ? "code is" : "codes are"} being checked again.`);
+    } catch (failure) {
+      if (!(failure instanceof ApiRequestError)) throw failure;
+      toast.error(failure.message);
+    } finally {
+      setRechecking(false);
+    }
+  };
+
+  const copyValid = async () => {
+    try {
+      // Every valid code of the job, not only this page's: read them all (a job has at most 500 codes).
+      const all = await apiRequest<{ data: BulkJob }>(`/api/purchases/bulk/${id}`);
+      const text = validCodesText(all.data.results);
+      const count = text === "" ? 0 : text.split("\n").length;
+      await navigator.clipboard.writeText(text);
+      setCopied(`${count} valid ${count === 1 ? "code" : "codes"} copied to the clipboard.`);
+    } catch (failure) {
+      setCopied(`The valid codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`);
     }
   };
 
@@ -111,37 +177,71 @@ export function JobView({ id, initialJob, showOwner }: { id: string; initialJob:
         <p role="status" className="visually-hidden">
           {statusAnnouncement(job)}
         </p>
-        {error ? (
-          <p className={styles.timeLeft}>
-            The latest progress could not be fetched ({error.message}); trying again.
-          </p>
-        ) : null}
+        {error ? <p className={styles.timeLeft}>The latest progress could not be fetched ({error.message}); trying again.</p> : null}
       </section>
 
       <section aria-labelledby="bulk-results">
         <div className={styles.resultsHead}>
           <h2 id="bulk-results">Results</h2>
           <div className={styles.actions}>
-            <SelectField
-              name="status"
-              label="Show"
-              emptyOption={`All codes (${job.results.length})`}
-              options={filterOptions}
-              value={shown}
-              onChange={(event) => setShown(event.target.value as BulkCodeStatus | "")}
-            />
-            <a href={`/api/purchases/bulk/${id}.csv`} download className={buttonClassName({ variant: "secondary" })}>
+            {finished && retryable > 0 ? (
+              <Button variant="primary" size="sm" loading={rechecking} loadingText="Sending…" onClick={() => void recheck()}>
+                Re-check failed rows ({retryable})
+              </Button>
+            ) : null}
+            {job.valid > 0 ? (
+              <Button variant="secondary" size="sm" onClick={() => void copyValid()}>
+                Copy valid codes
+              </Button>
+            ) : null}
+            <a href={`/api/purchases/bulk/${id}.csv`} download className={buttonClassName({ variant: "secondary", size: "sm" })}>
               Download CSV
             </a>
           </div>
         </div>
+        <p role="status" className={copied ? styles.timeLeft : "visually-hidden"}>
+          {copied}
+        </p>
+        <div className={styles.resultsFilters}>
+          <SearchField
+            name="q"
+            label="Search the results"
+            hint="Part of a code, an item, a licence or a reason."
+            value={query.q ?? ""}
+            maxLength={BULK_RESULT_SEARCH_MAX_LENGTH}
+            onSearch={(q) => url.replace({ ...query, page: undefined, q: q || undefined })}
+          />
+          <SelectField
+            name="status"
+            label="Show"
+            emptyOption={`All codes (${answer.counts.all})`}
+            options={filterOptions}
+            value={query.status ?? ""}
+            onChange={(event) => move({ status: (event.target.value || undefined) as BulkResultFilter | undefined })}
+          />
+        </div>
+        <p role="status" className="visually-hidden">
+          {isValidating && !data ? "Loading the results…" : `${answer.meta.total} ${answer.meta.total === 1 ? "code" : "codes"} shown`}
+        </p>
         <DataTable
           caption="Results of the bulk check"
           captionHidden
           columns={RESULT_COLUMNS}
-          rows={rows}
+          rows={answer.data}
           rowKey={(row) => row.index}
-          empty={<EmptyState title="No codes with this status">Choose another status to show.</EmptyState>}
+          loading={url.pending}
+          empty={
+            <EmptyState title={filtered ? "No codes match" : "No codes"} action={filtered ? <Button onClick={() => url.push({})}>Show every code</Button> : undefined}>
+              {filtered ? "Try another search or status." : "This check has no codes."}
+            </EmptyState>
+          }
+        />
+        <ListPages
+          meta={answer.meta}
+          failed={false}
+          label="Result pages"
+          hrefFor={(page) => url.hrefFor({ ...query, page })}
+          onPageChange={(page) => url.push({ ...query, page })}
         />
       </section>
 

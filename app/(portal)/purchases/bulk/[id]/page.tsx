@@ -1,5 +1,5 @@
 // /purchases/bulk/{id}: one bulk check — its progress while it runs on the server (the browser polls every
-// second), then its results and their CSV. Closing the tab changes nothing: coming back shows the job where it
+// second), then its results, 50 a page, filtered and searched with the state in the URL, and their CSV. Closing the tab changes nothing: coming back shows the job where it
 // is. The first view is read from the store here, in the API's shape; a job this user may not see is a 404.
 import type { Metadata } from "next";
 import Link from "next/link";
@@ -12,14 +12,21 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
 import { BULK_JOB_ID_PATTERN } from "@/lib/contract/values";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
-import { findBulkJob } from "@/lib/purchases/bulk/summaries";
+import { findBulkResultsPage } from "@/lib/purchases/bulk/summaries";
+import { jobResultsApiPath, parseJobResultsParams } from "@/lib/portal/purchase-bulk";
 
 import { FreshSwrCache } from "../../../fresh-swr-cache";
 import { JobView } from "./job-view";
 
 export const metadata: Metadata = { title: "Bulk purchase check" };
 
-export default async function BulkJobPage({ params }: { params: Promise<{ id: string }> }) {
+export default async function BulkJobPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePageUser("purchases:validate");
   const { id: idParam } = await params;
   // The API's rule for a job id (a UUID); anything else names no job.
@@ -29,13 +36,15 @@ export default async function BulkJobPage({ params }: { params: Promise<{ id: st
   const id = idParam.toLowerCase();
   const { db, config } = await getAccounts();
   // Who sees a job, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): its creator, or an admin.
-  const job = await findBulkJob(db, config.purchaseCodeHashKey, id, jobVisibility(user));
-  if (!job) notFound();
+  // The page of results the URL names (page, filter, search), paged on the server like the API's answer.
+  const query = parseJobResultsParams(await searchParams);
+  const initial = await findBulkResultsPage(db, config.purchaseCodeHashKey, id, jobVisibility(user), query);
+  if (!initial) notFound();
   return (
     <>
       <PageHeader title="Bulk purchase check" back={<Link href="/purchases/bulk">‹ Bulk check</Link>} />
       <FreshSwrCache>
-        <JobView id={id} initialJob={job} showOwner={user.role === "admin"} />
+        <JobView id={id} initialKey={jobResultsApiPath(id, query)} initialPage={initial} showOwner={user.role === "admin"} />
       </FreshSwrCache>
     </>
   );

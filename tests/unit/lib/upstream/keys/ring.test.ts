@@ -28,6 +28,8 @@ function configWith(reportsKey: string | null): GatewayConfig {
     upstreamPolicy: {} as GatewayConfig["upstreamPolicy"],
     shutdownTimeoutMs: 0,
     metricsToken: null,
+    redisUrl: null,
+    instanceId: "test",
     mode: "configured",
   };
 }

@@ -161,3 +161,28 @@ describe("the breaker on its own", () => {
   });
 });
 
+
+describe("the breaker with other instances", () => {
+  it("says when it opens and when it closes again, and follows what another instance's breaker found", () => {
+    let now = 0;
+    const heard: string[] = [];
+    const breaker = new CircuitBreaker("reports", { failureThreshold: 2, openMs: 1000 }, () => now, {
+      opened: (until) => heard.push(`opened until ${until}`),
+      closed: () => heard.push("closed"),
+    });
+    breaker.acquire("reports.list").settle("failure");
+    breaker.acquire("reports.list").settle("failure");
+    expect(heard).toEqual(["opened until 1000"]);
+    now = 1000;
+    breaker.acquire("reports.list").settle("success");
+    expect(heard).toEqual(["opened until 1000", "closed"]);
+
+    // Another instance opened its breaker: refuse until then, without telling anyone (the other did).
+    breaker.openUntil(5000);
+    expect(breaker.status()).toMatchObject({ state: "open", retryInMs: 4000 });
+    expect(() => breaker.acquire("reports.list")).toThrow(expect.objectContaining({ retryAfterSeconds: 4 }));
+    breaker.closeFromPeer();
+    expect(breaker.status().state).toBe("closed");
+    expect(heard).toHaveLength(2);
+  });
+});

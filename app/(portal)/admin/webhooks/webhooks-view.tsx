@@ -1,0 +1,260 @@
+"use client";
+// The webhook endpoints with an "Add an endpoint" form; choosing one shows its delivery log (every attempt, with
+// "Send again"). A new or rotated secret is shown once.
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { FormErrorBanner } from "@/components/ui/form-error-banner";
+import { LocalTime } from "@/components/ui/local-time";
+import { TextField } from "@/components/ui/text-field";
+import { useToast } from "@/components/ui/toast";
+import type { WebhookDeliveryOutput, WebhookOutput } from "@/lib/contract/webhooks";
+import { WEBHOOK_EVENTS } from "@/lib/contract/values";
+import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+
+import formStyles from "../../forms.module.css";
+
+export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOutput[] }) {
+  const { data, error, mutate } = useSWR<{ data: WebhookOutput[] }, ApiRequestError>("/api/admin/webhooks", { fallbackData: { data: initialEndpoints } });
+  const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<WebhookOutput | null>(null);
+  const toast = useToast();
+  const endpoints = data?.data ?? [];
+
+  const change = async (endpoint: WebhookOutput, body: Record<string, unknown>, done: string) => {
+    try {
+      const { data: changed } = await apiRequest<{ data: WebhookOutput & { secret?: string } }>(`/api/admin/webhooks/${endpoint.id}`, { method: "PATCH", body });
+      if (changed.secret) setSecret({ url: changed.url, secret: changed.secret });
+      toast.success(done);
+      await mutate();
+    } catch (cause) {
+      toast.error(cause instanceof Error ? cause.message : "The change was not saved.");
+    }
+  };
+
+  return (
+    <>
+      <AddEndpointForm
+        onAdded={(added) => {
+          setSecret(added);
+          void mutate();
+        }}
+      />
+      {secret ? (
+        <Card title="Signing secret">
+          <p>Copy it now for {secret.url}: Gatehouse shows it only this once. Verify each delivery&apos;s webhook-signature with it (docs/http-api.md).</p>
+          <p>
+            <code data-testid="webhook-secret">{secret.secret}</code>
+          </p>
+          <Button size="sm" variant="secondary" onClick={() => setSecret(null)}>
+            Done
+          </Button>
+        </Card>
+      ) : null}
+      {error ? <FormErrorBanner title="The endpoints could not be loaded" message={error.message} requestId={error.requestId} /> : null}
+      {endpoints.length === 0 ? (
+        <EmptyState title="No endpoints yet">Add one above to be told when something happens.</EmptyState>
+      ) : (
+        endpoints.map((endpoint) => (
+          <Card key={endpoint.id} title={endpoint.url} asSection>
+            {!endpoint.enabled ? (
+              <p role="alert">
+                <Badge tone="error" mark="■">
+                  Disabled
+                </Badge>{" "}
+                {endpoint.disabled_reason}
+              </p>
+            ) : endpoint.failing_since ? (
+              <p role="status">
+                <Badge tone="warning" mark="▲">
+                  Failing
+                </Badge>{" "}
+                Every delivery has failed since <LocalTime iso={endpoint.failing_since} />; after three days the endpoint is disabled.
+              </p>
+            ) : (
+              <p>
+                <Badge tone="success" mark="●">
+                  Active
+                </Badge>
+              </p>
+            )}
+            {endpoint.description ? <p>{endpoint.description}</p> : null}
+            <p>Events: {endpoint.events.join(", ")}</p>
+            <div className={formStyles.buttons}>
+              <Button size="sm" variant="secondary" onClick={() => setOpen(open === endpoint.id ? null : endpoint.id)} aria-expanded={open === endpoint.id}>
+                {open === endpoint.id ? "Hide deliveries" : "Deliveries"}
+              </Button>
+              {endpoint.enabled ? (
+                <Button size="sm" variant="secondary" onClick={() => void change(endpoint, { enabled: false }, `Paused ${endpoint.url}.`)}>
+                  Pause
+                </Button>
+              ) : (
+                <Button size="sm" variant="secondary" onClick={() => void change(endpoint, { enabled: true }, `Enabled ${endpoint.url} again.`)}>
+                  Enable
+                </Button>
+              )}
+              <Button size="sm" variant="secondary" onClick={() => void change(endpoint, { rotate_secret: true }, "Rotated the secret: the old one signs too for 24 hours.")}>
+                Rotate secret
+              </Button>
+              <Button size="sm" variant="secondary" onClick={() => setRemoving(endpoint)}>
+                Remove
+              </Button>
+            </div>
+            {open === endpoint.id ? <DeliveryLog endpoint={endpoint} /> : null}
+          </Card>
+        ))
+      )}
+      <ConfirmDialog
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={`Remove the endpoint ${removing?.url ?? ""}?`}
+        confirmLabel="Remove endpoint"
+        busyLabel="Removing…"
+        variant="danger"
+        onConfirm={async () => {
+          if (!removing) return;
+          await apiRequest(`/api/admin/webhooks/${removing.id}`, { method: "DELETE" });
+          toast.success(`Removed ${removing.url}.`);
+          await mutate();
+        }}
+      >
+        Its deliveries and their log go with it; nothing more is sent to it.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: string }) => void }) {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const target = event.currentTarget;
+    const form = new FormData(target);
+    const description = String(form.get("description") ?? "").trim();
+    const body = { url: String(form.get("url") ?? "").trim(), events: form.getAll("events").map(String), ...(description ? { description } : {}) };
+    setFields({});
+    setFailure(null);
+    setBusy(true);
+    try {
+      const { data } = await apiRequest<{ data: WebhookOutput & { secret: string } }>("/api/admin/webhooks", { method: "POST", body });
+      target.reset();
+      onAdded({ url: data.url, secret: data.secret });
+    } catch (error) {
+      if (!(error instanceof ApiRequestError)) throw error;
+      setFields(error.fields ?? {});
+      setFailure({ message: error.message, requestId: error.requestId });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Add an endpoint">
+      <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Add an endpoint">
+        <FormErrorBanner title="The endpoint was not added" message={failure?.message} requestId={failure?.requestId} />
+        <TextField id="field-webhook-url" name="url" label="URL" hint="https://… on a public address." required error={fields.url} />
+        <fieldset>
+          <legend>Events</legend>
+          {WEBHOOK_EVENTS.map((name) => (
+            <label key={name} style={{ display: "block" }}>
+              <input type="checkbox" name="events" value={name} /> {name}
+            </label>
+          ))}
+          {Object.entries(fields).find(([name]) => name.startsWith("events"))?.[1] ? <p role="alert">{Object.entries(fields).find(([name]) => name.startsWith("events"))?.[1]}</p> : null}
+        </fieldset>
+        <TextField id="field-webhook-description" name="description" label="Description (optional)" error={fields.description} />
+        <div className={formStyles.buttons}>
+          <Button type="submit" variant="primary" loading={busy} loadingText="Adding…">
+            Add endpoint
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
+  const toast = useToast();
+  const { data, error, mutate } = useSWR<{ data: WebhookDeliveryOutput[] }, ApiRequestError>(`/api/admin/webhooks/${endpoint.id}/deliveries`, { refreshInterval: 2_000 });
+  const columns: Column<WebhookDeliveryOutput>[] = [
+    { id: "event", header: "Event", rowHeader: true, wrap: "nowrap", cell: (delivery) => delivery.event },
+    { id: "created", header: "Created", wrap: "nowrap", cell: (delivery) => <LocalTime iso={delivery.created_at} /> },
+    {
+      id: "status",
+      header: "Status",
+      wrap: "nowrap",
+      cell: (delivery) =>
+        delivery.status === "delivered" ? (
+          <Badge tone="success" mark="●">
+            Delivered
+          </Badge>
+        ) : delivery.status === "failed" ? (
+          <Badge tone="error" mark="■">
+            Failed
+          </Badge>
+        ) : (
+          <Badge tone="warning" mark="▲">
+            Pending
+          </Badge>
+        ),
+    },
+    {
+      id: "attempts",
+      header: "Attempts",
+      wrap: "wrap",
+      cell: (delivery) => (
+        <ol>
+          {delivery.log.map((attempt) => (
+            <li key={attempt.at}>
+              <LocalTime iso={attempt.at} /> — {attempt.status ?? "no answer"} in {attempt.duration_ms} ms{attempt.error ? `: ${attempt.error}` : ""}
+              {attempt.response_excerpt ? <code> {attempt.response_excerpt.slice(0, 200)}</code> : null}
+            </li>
+          ))}
+        </ol>
+      ),
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      wrap: "nowrap",
+      cell: (delivery) => (
+        <Button
+          size="sm"
+          variant="secondary"
+          aria-label={`Send ${delivery.id} again`}
+          onClick={() =>
+            void apiRequest(`/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, { method: "POST" }).then(
+              () => {
+                toast.success("Sending it again.");
+                void mutate();
+              },
+              (cause: unknown) => toast.error(cause instanceof Error ? cause.message : "It was not sent again."),
+            )
+          }
+        >
+          Send again
+        </Button>
+      ),
+    },
+  ];
+  return (
+    <DataTable
+      caption={`Deliveries to ${endpoint.url}`}
+      columns={columns}
+      rows={data?.data}
+      rowKey={(delivery) => delivery.id}
+      empty={<EmptyState title="No deliveries yet">Nothing it subscribes to has happened since it was added.</EmptyState>}
+      error={error ? { title: "The deliveries could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
+    />
+  );
+}

@@ -1,0 +1,80 @@
+// /alerts: regression alerts (a report's result dropped), newest first, filtered by status, project and the
+// result dropped to (the filters are the URL: a plain GET form), each acknowledged on its own or all at once.
+import type { Metadata } from "next";
+import Link from "next/link";
+
+import { PageHeader } from "@/components/ui/page-header";
+import { getAccounts } from "@/lib/auth/access";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { AlertListQuerySchema, type AlertListQuery } from "@/lib/contract/history";
+import { ALERT_STATUSES, REPORT_RESULTS } from "@/lib/contract/values";
+import { listAlerts } from "@/lib/reports/alerts";
+
+import { AlertsList } from "./alerts-list";
+import styles from "./alerts.module.css";
+
+export const metadata: Metadata = { title: "Alerts" };
+
+const STATUS_NAMES = { unread: "Unread", acknowledged: "Acknowledged", all: "All" } as const;
+
+function queryOf(params: Record<string, string | string[] | undefined>): AlertListQuery {
+  const first = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = AlertListQuerySchema.safeParse(first);
+  return parsed.success ? parsed.data : {};
+}
+
+export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await requirePageUser("reports:read");
+  const query = queryOf(await searchParams);
+  const { db } = await getAccounts();
+  const page = await listAlerts(db, query);
+  const status = query.status ?? "unread";
+  const pageHref = (n: number) => {
+    const params = new URLSearchParams(Object.entries({ ...query, page: String(n) }).map(([k, v]) => [k, String(v)]));
+    return `/alerts?${params.toString()}`;
+  };
+
+  return (
+    <>
+      <PageHeader title="Alerts" description="A report's result dropped: good to decent or bad, decent to bad. Each project's rule says which drops alert." />
+      <form method="get" action="/alerts" className={styles.filters} aria-label="Filter alerts">
+        <label>
+          Status{" "}
+          <select name="status" defaultValue={status}>
+            {ALERT_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {STATUS_NAMES[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Project <input name="project" defaultValue={query.project ?? ""} />
+        </label>
+        <label>
+          Dropped to{" "}
+          <select name="to" defaultValue={query.to ?? ""}>
+            <option value="">Any result</option>
+            {REPORT_RESULTS.filter((r) => r !== "good").map((value) => (
+              <option key={value} value={value}>
+                {value === "bad" ? "Bad" : "Decent"}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Filter</button>
+        {Object.keys(query).length > 0 ? <Link href="/alerts">Clear the filters</Link> : null}
+      </form>
+      <AlertsList alerts={page.data} total={page.meta.total} showAcknowledgeAll={status !== "acknowledged" && page.meta.total > 0} />
+      {page.meta.last_page > 1 ? (
+        <nav aria-label="Alerts pages" className={styles.pages}>
+          {page.meta.page > 1 ? <Link href={pageHref(page.meta.page - 1)}>Previous</Link> : null}
+          <span>
+            Page {page.meta.page} of {page.meta.last_page}
+          </span>
+          {page.meta.page < page.meta.last_page ? <Link href={pageHref(page.meta.page + 1)}>Next</Link> : null}
+        </nav>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,345 @@
+"use client";
+// The project page's parts that talk to the API: two days compared, the schedule (set it, run it now, follow
+// its runs), and the alert rule.
+import Link from "next/link";
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+
+import { Badge, ResultBadge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { FormErrorBanner } from "@/components/ui/form-error-banner";
+import { LocalTime } from "@/components/ui/local-time";
+import { RadioGroup } from "@/components/ui/radio-group";
+import { SelectField } from "@/components/ui/select-field";
+import { TextField } from "@/components/ui/text-field";
+import { useToast } from "@/components/ui/toast";
+import type { AlertRuleSetting, Compare, CompareRow, Run } from "@/lib/contract/history";
+import { ALERT_RULE_NAMES, ALERT_RULES, WEEKDAY_NAMES, type AlertRule, type RunStatus, type ScheduleFrequency } from "@/lib/contract/values";
+import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+
+import formStyles from "../../../forms.module.css";
+import styles from "./project.module.css";
+
+const api = (project: string, rest: string) => `/api/projects/${encodeURIComponent(project)}/${rest}`;
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+// ---------------------------------------------------------------------------------------------------------
+// Compare
+
+export function CompareView({ project }: { project: string }) {
+  const today = new Date();
+  const [from, setFrom] = useState(isoDay(new Date(today.getTime() - 30 * 86_400_000)));
+  const [to, setTo] = useState(isoDay(today));
+  const [answer, setAnswer] = useState<Compare | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { data } = await apiRequest<{ data: Compare }>(`${api(project, "compare")}?from=${from}&to=${to}`);
+      setAnswer(data);
+    } catch (error) {
+      setFailure(error instanceof ApiRequestError && error.fields ? Object.entries(error.fields).map(([f, m]) => `${f} ${m}`).join("; ") : String((error as Error).message));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className={formStyles.form}>
+      <form className={styles.row} onSubmit={(event) => void submit(event)} aria-label="Compare two days">
+        <TextField name="from" label="Earlier day" type="date" value={from} onChange={(event) => setFrom(event.currentTarget.value)} required />
+        <TextField name="to" label="Later day" type="date" value={to} onChange={(event) => setTo(event.currentTarget.value)} required />
+        <Button type="submit" variant="primary" loading={busy} loadingText="Comparing…">
+          Compare
+        </Button>
+      </form>
+      {failure ? (
+        <p className={styles.error} role="alert">
+          {failure}
+        </p>
+      ) : null}
+      {answer ? (
+        <section aria-label={`${answer.from} against ${answer.to}`} aria-live="polite">
+          <p className={styles.note}>
+            From {answer.from} to {answer.to}: {answer.worse.length} worse, {answer.better.length} better, {answer.same} unchanged, {answer.new.length} new.
+          </p>
+          <div className={styles.lists}>
+            <CompareList title="Worse" rows={answer.worse} />
+            <CompareList title="Better" rows={answer.better} />
+            {answer.new.length > 0 ? <CompareList title="New" rows={answer.new} /> : null}
+          </div>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function CompareList({ title, rows }: { title: string; rows: readonly CompareRow[] }) {
+  return (
+    <div>
+      <h3 className={styles.listTitle}>
+        {title} ({rows.length})
+      </h3>
+      {rows.length === 0 ? (
+        <p className={styles.note}>None.</p>
+      ) : (
+        <ul className={styles.list}>
+          {rows.map((row) => (
+            <li key={row.report_id}>
+              <Link href={`/reports/${row.report_id}`}>{row.url}</Link>
+              {row.from ? <ResultBadge result={row.from} /> : null}
+              <span aria-hidden="true">→</span>
+              <span className="visually-hidden">{row.from ? "to" : "now"}</span>
+              {row.to ? <ResultBadge result={row.to} /> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Schedule
+
+interface ScheduleAnswer {
+  schedule: {
+    enabled: boolean;
+    frequency: ScheduleFrequency;
+    weekday: number | null;
+    time: string;
+    time_zone: string;
+    next_run_at: string | null;
+    updated_at: string;
+    updated_by: string | null;
+  } | null;
+  runs: Run[];
+  max_share: number;
+  calls_per_minute: number;
+}
+
+const STATUS_LOOK: Record<RunStatus, { tone: "success" | "warning" | "error" | "info" | "neutral"; label: string }> = {
+  running: { tone: "info", label: "Running" },
+  done: { tone: "success", label: "Done" },
+  partial: { tone: "warning", label: "Partly done" },
+  skipped: { tone: "neutral", label: "Skipped" },
+  failed: { tone: "error", label: "Failed" },
+};
+
+/** The browser's zone names (IANA), for the time zone field's suggestions. */
+function zoneNames(): string[] {
+  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
+  return ["UTC", ...(intl.supportedValuesOf?.("timeZone") ?? [])];
+}
+
+export function SchedulePanel({ project, canWrite, initial }: { project: string; canWrite: boolean; initial: ScheduleAnswer }) {
+  const key = api(project, "schedule");
+  const { data, mutate } = useSWR<{ data: ScheduleAnswer }>(key, {
+    fallbackData: { data: initial },
+    // While a run is running, follow it.
+    refreshInterval: (latest) => (latest?.data.runs.some((run) => run.status === "running") ? 1000 : 0),
+  });
+  const answer = data?.data ?? initial;
+  const schedule = answer.schedule;
+  const toast = useToast();
+  const [frequency, setFrequency] = useState<ScheduleFrequency>(schedule?.frequency ?? "daily");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [running, setRunning] = useState(false);
+  const browserZone = typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+  const save = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const body = {
+      enabled: form.get("enabled") === "on",
+      frequency,
+      ...(frequency === "weekly" ? { weekday: Number(form.get("weekday")) } : {}),
+      time: String(form.get("time") ?? ""),
+      time_zone: String(form.get("time_zone") ?? "").trim(),
+    };
+    setBusy(true);
+    setErrors({});
+    setFailure(null);
+    try {
+      await apiRequest(key, { method: "POST", body });
+      await mutate();
+      toast.success(body.enabled ? "Schedule saved." : "Schedule saved, switched off.");
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) setErrors(error.fields);
+      else setFailure({ message: (error as Error).message, requestId: error instanceof ApiRequestError ? error.requestId : undefined });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const runNow = async () => {
+    setRunning(true);
+    try {
+      await apiRequest(api(project, "schedule/runs"), { method: "POST" });
+      await mutate();
+      toast.success("Regeneration started.");
+    } catch (error) {
+      toast.error(`The regeneration did not start. ${(error as Error).message}`);
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <div className={formStyles.form}>
+      <p className={styles.note}>
+        {schedule?.enabled && schedule.next_run_at ? (
+          <>
+            Next run: <LocalTime iso={schedule.next_run_at} display="both" />.{" "}
+          </>
+        ) : (
+          "No scheduled regeneration. "
+        )}
+        A run spends at most {Math.round(answer.max_share * 100)}% of the reports API&apos;s rate budget ({Number(answer.calls_per_minute.toFixed(2))} calls a minute) and is
+        skipped while the reports API is failing.
+      </p>
+      {canWrite ? (
+        <form noValidate className={formStyles.form} onSubmit={(event) => void save(event)} aria-label="Schedule">
+          <FormErrorBanner title="The schedule was not saved" message={failure?.message} requestId={failure?.requestId} />
+          <label className={styles.row}>
+            <input type="checkbox" name="enabled" defaultChecked={schedule?.enabled ?? true} /> Regenerate this project&apos;s reports on a schedule
+          </label>
+          <div className={styles.row}>
+            <SelectField
+              name="frequency"
+              label="How often"
+              value={frequency}
+              onChange={(event) => setFrequency(event.currentTarget.value === "weekly" ? "weekly" : "daily")}
+              options={[
+                { value: "daily", label: "Daily" },
+                { value: "weekly", label: "Weekly" },
+              ]}
+              error={errors.frequency}
+            />
+            {frequency === "weekly" ? (
+              <SelectField
+                name="weekday"
+                label="On"
+                defaultValue={String(schedule?.weekday ?? 1)}
+                options={WEEKDAY_NAMES.map((name, index) => ({ value: String(index + 1), label: name }))}
+                error={errors.weekday}
+              />
+            ) : null}
+            <TextField name="time" label="At" type="time" defaultValue={schedule?.time ?? "06:00"} required error={errors.time} />
+            <TextField
+              name="time_zone"
+              label="Time zone"
+              defaultValue={schedule?.time_zone ?? browserZone}
+              list="time-zone-names"
+              hint="An IANA name, e.g. Europe/Berlin"
+              required
+              error={errors.time_zone}
+            />
+            <datalist id="time-zone-names">
+              {zoneNames().map((zone) => (
+                <option key={zone} value={zone} />
+              ))}
+            </datalist>
+          </div>
+          <div className={formStyles.buttons}>
+            <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
+              Save schedule
+            </Button>
+            <Button variant="secondary" loading={running} loadingText="Starting…" onClick={() => void runNow()}>
+              Run now
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      <RunsTable runs={answer.runs} />
+    </div>
+  );
+}
+
+function RunsTable({ runs }: { runs: readonly Run[] }) {
+  if (runs.length === 0) return <p className={styles.note}>No runs yet.</p>;
+  return (
+    <div className={styles.runsWrap}>
+      <table className={styles.runs}>
+        <caption className="visually-hidden">Latest runs, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Started</th>
+            <th scope="col">How</th>
+            <th scope="col">Status</th>
+            <th scope="col">Progress</th>
+            <th scope="col">Outcome</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.id}>
+              <td>
+                <LocalTime iso={run.started_at} display="both" />
+              </td>
+              <td>{run.trigger === "manual" ? "By hand" : "Scheduled"}</td>
+              <td>
+                <Badge tone={STATUS_LOOK[run.status].tone}>{STATUS_LOOK[run.status].label}</Badge>
+              </td>
+              <td className="tabular-nums">{run.total === null ? "—" : `${run.done} of ${run.total}${run.failed > 0 ? `, ${run.failed} failed` : ""}`}</td>
+              <td>{run.outcome ?? (run.status === "running" ? "Regenerating…" : "")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Alert rule
+
+export function AlertRuleForm({ project, canWrite, initial }: { project: string; canWrite: boolean; initial: AlertRuleSetting }) {
+  const [rule, setRule] = useState<AlertRule>(initial.rule);
+  const [busy, setBusy] = useState(false);
+  const toast = useToast();
+  const options = ALERT_RULES.map((value) => ({ value, label: ALERT_RULE_NAMES[value] }));
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      await apiRequest(api(project, "alert-rule"), { method: "POST", body: { rule } });
+      toast.success(`Alert rule saved: ${ALERT_RULE_NAMES[rule].toLowerCase()}.`);
+    } catch (error) {
+      toast.error(`The alert rule was not saved. ${(error as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className={formStyles.form} onSubmit={(event) => void save(event)} aria-label="Alert rule">
+      <RadioGroup
+        name="rule"
+        id={`field-alert-rule`}
+        label="Alert when a report's result drops"
+        options={options}
+        value={rule}
+        onChange={(value) => setRule((ALERT_RULES as readonly string[]).includes(value) ? (value as AlertRule) : "any")}
+        disabled={!canWrite}
+      />
+      {canWrite ? (
+        <div className={formStyles.buttons}>
+          <Button type="submit" variant="secondary" loading={busy} loadingText="Saving…">
+            Save alert rule
+          </Button>
+        </div>
+      ) : null}
+      <p className={styles.note}>
+        <Link href={`/alerts?project=${encodeURIComponent(project)}`}>This project&apos;s alerts</Link>
+      </p>
+    </form>
+  );
+}

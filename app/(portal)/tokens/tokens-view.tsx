@@ -1,0 +1,250 @@
+"use client";
+// The tokens table with a "Make a token" form. The secret of a new token is shown once, with a copy button and a
+// curl line that uses it; the list then only names it. Revoking asks first and takes effect on the next request.
+import { useState, type FormEvent } from "react";
+import useSWR from "swr";
+
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { DataTable, type Column } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
+import { FormErrorBanner } from "@/components/ui/form-error-banner";
+import { LocalTime } from "@/components/ui/local-time";
+import { SelectField } from "@/components/ui/select-field";
+import { TextField } from "@/components/ui/text-field";
+import { useToast } from "@/components/ui/toast";
+import type { TokenOutput } from "@/lib/contract/tokens";
+import { TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
+import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+
+import formStyles from "../forms.module.css";
+
+export interface TokenOwner {
+  id: string;
+  label: string;
+  service: boolean;
+  /** The scopes the owner's role allows. */
+  scopes: TokenScope[];
+}
+
+type Created = TokenOutput & { secret: string };
+
+const STATUS_BADGE = {
+  active: { tone: "success", mark: "●", text: "Active" },
+  expired: { tone: "warning", mark: "▲", text: "Expired" },
+  revoked: { tone: "error", mark: "■", text: "Revoked" },
+} as const;
+
+export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutput[]; owners: TokenOwner[] }) {
+  const { data, error, isValidating, mutate } = useSWR<{ data: TokenOutput[] }, ApiRequestError>("/api/tokens", {
+    fallbackData: { data: initialTokens },
+  });
+  const [created, setCreated] = useState<Created | null>(null);
+  const [revoking, setRevoking] = useState<TokenOutput | null>(null);
+  const toast = useToast();
+
+  const columns: Column<TokenOutput>[] = [
+    { id: "name", header: "Name", rowHeader: true, wrap: "wrap", cell: (token) => token.name },
+    { id: "owner", header: "Acts as", wrap: "wrap", cell: (token) => `${token.user.email}${token.user.service ? " (service)" : ""}` },
+    { id: "scopes", header: "Scopes", wrap: "wrap", cell: (token) => token.scopes.join(", ") },
+    {
+      id: "status",
+      header: "Status",
+      wrap: "nowrap",
+      cell: (token) => {
+        const badge = STATUS_BADGE[token.status];
+        return (
+          <Badge tone={badge.tone} mark={badge.mark}>
+            {badge.text}
+          </Badge>
+        );
+      },
+    },
+    { id: "created", header: "Created", wrap: "nowrap", cell: (token) => <LocalTime iso={token.created_at} display="date" /> },
+    { id: "expires", header: "Expires", wrap: "nowrap", cell: (token) => (token.expires_at ? <LocalTime iso={token.expires_at} display="date" /> : "Never") },
+    {
+      id: "used",
+      header: "Last used",
+      wrap: "wrap",
+      cell: (token) =>
+        token.last_used_at ? (
+          <>
+            <LocalTime iso={token.last_used_at} /> {token.last_used_ip ? `from ${token.last_used_ip}` : ""}
+          </>
+        ) : (
+          "Never"
+        ),
+    },
+    {
+      id: "actions",
+      header: "Actions",
+      wrap: "nowrap",
+      cell: (token) =>
+        token.status === "revoked" ? null : (
+          <Button size="sm" variant="secondary" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+            Revoke
+          </Button>
+        ),
+    },
+  ];
+
+  return (
+    <>
+      <MakeTokenForm
+        owners={owners}
+        onCreated={(token) => {
+          setCreated(token);
+          void mutate();
+        }}
+      />
+      {created ? <NewSecret token={created} onDone={() => setCreated(null)} /> : null}
+      <section aria-label="Tokens list">
+        <DataTable
+          caption="API tokens"
+          columns={columns}
+          rows={data?.data}
+          rowKey={(token) => token.id}
+          loading={isValidating}
+          empty={<EmptyState title="No tokens yet">Make one above for a script or an integration.</EmptyState>}
+          error={error ? { title: "The tokens could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
+        />
+      </section>
+      <ConfirmDialog
+        open={revoking !== null}
+        onClose={() => setRevoking(null)}
+        title={`Revoke the token ${revoking?.name ?? ""}?`}
+        confirmLabel="Revoke token"
+        busyLabel="Revoking…"
+        variant="danger"
+        onConfirm={async () => {
+          if (!revoking) return;
+          await apiRequest(`/api/tokens/${revoking.id}`, { method: "DELETE" });
+          toast.success(`Revoked ${revoking.name}: its next request is refused.`);
+          await mutate();
+        }}
+      >
+        Anything still using it is refused from its next request. This cannot be undone.
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated: (token: Created) => void }) {
+  const [ownerId, setOwnerId] = useState(owners[0]!.id);
+  const [expiry, setExpiry] = useState("30");
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const owner = owners.find((o) => o.id === ownerId) ?? owners[0]!;
+
+  const expiryOptions = [
+    ...TOKEN_EXPIRY_DAYS.map((days) => ({ value: String(days), label: `${days} days` })),
+    { value: "date", label: "On a date…" },
+    ...(owner.service ? [{ value: "never", label: "Never (service account only)" }] : []),
+  ];
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const scopes = form.getAll("scopes").map(String);
+    const ips = String(form.get("allowed_ips") ?? "")
+      .split(/[\s,]+/)
+      .filter((ip) => ip !== "");
+    const body: Record<string, unknown> = { name: String(form.get("name") ?? "").trim(), scopes };
+    if (owner.id !== owners[0]!.id) body.user_id = owner.id;
+    if (expiry === "never") body.never_expires = true;
+    else if (expiry === "date") body.expires_at = form.get("expires_on") ? new Date(`${String(form.get("expires_on"))}T23:59:59Z`).toISOString() : "";
+    else body.expires_in_days = Number(expiry);
+    if (ips.length > 0) body.allowed_ips = ips;
+    setFailure(null);
+    setFields({});
+    setBusy(true);
+    try {
+      const { data } = await apiRequest<{ data: Created }>("/api/tokens", { method: "POST", body });
+      (event.target as HTMLFormElement).reset();
+      onCreated(data);
+    } catch (error) {
+      if (!(error instanceof ApiRequestError)) throw error;
+      setFields(error.fields ?? {});
+      setFailure({ message: error.message, requestId: error.requestId });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title="Make a token">
+      <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Make a token">
+        <FormErrorBanner title="No token was made" message={failure?.message} requestId={failure?.requestId} />
+        {owners.length > 1 ? (
+          <SelectField
+            id="field-token-owner"
+            name="owner"
+            label="Acts as"
+            options={owners.map((o) => ({ value: o.id, label: o.label }))}
+            value={ownerId}
+            onChange={(event) => setOwnerId(event.target.value)}
+            error={fields.user_id}
+          />
+        ) : null}
+        <TextField id="field-token-name" name="name" label="Name" hint="What it is for, e.g. helpdesk or licence server." required error={fields.name} />
+        <fieldset>
+          <legend>Scopes</legend>
+          {owner.scopes.map((scope) => (
+            <label key={scope} style={{ display: "block" }}>
+              <input type="checkbox" name="scopes" value={scope} /> {scope}
+            </label>
+          ))}
+          {fields.scopes ? <p role="alert">{fields.scopes}</p> : null}
+        </fieldset>
+        <SelectField id="field-token-expiry" name="expiry" label="Expires" options={expiryOptions} value={expiry} onChange={(event) => setExpiry(event.target.value)} error={fields.expires_in_days ?? fields.never_expires} />
+        {expiry === "date" ? <TextField id="field-token-date" name="expires_on" label="Expires on" type="date" error={fields.expires_at} /> : null}
+        {expiry === "never" ? <p role="note">A token that never expires stays valid until someone revokes it: keep it somewhere safe and revoke it when it is no longer needed.</p> : null}
+        <TextField
+          id="field-token-ips"
+          name="allowed_ips"
+          label="Allowed client addresses (optional)"
+          hint="Addresses or CIDR ranges, separated by spaces or commas, e.g. 203.0.113.0/24. Empty: any address."
+          error={Object.entries(fields).find(([name]) => name.startsWith("allowed_ips"))?.[1]}
+        />
+        <div className={formStyles.buttons}>
+          <Button type="submit" variant="primary" loading={busy} loadingText="Making…">
+            Make token
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function NewSecret({ token, onDone }: { token: Created; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  const curl = `curl -H "Authorization: Bearer ${token.secret}" ${origin}/api/auth/me`;
+  return (
+    <Card title={`Your new token: ${token.name}`}>
+      <p>Copy it now: Gatehouse keeps only a hash of it and cannot show it again.</p>
+      <p>
+        <code data-testid="token-secret">{token.secret}</code>{" "}
+        <Button
+          size="sm"
+          variant="secondary"
+          onClick={() => {
+            void navigator.clipboard?.writeText(token.secret).then(() => setCopied(true));
+          }}
+        >
+          {copied ? "Copied" : "Copy"}
+        </Button>
+      </p>
+      <p>Try it:</p>
+      <pre>
+        <code data-testid="token-curl">{curl}</code>
+      </pre>
+      <Button size="sm" variant="secondary" onClick={onDone}>
+        Done
+      </Button>
+    </Card>
+  );
+}

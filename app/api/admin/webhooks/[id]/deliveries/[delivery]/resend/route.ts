@@ -1,0 +1,14 @@
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { operations } from "@/lib/api/operations";
+import { accepted, defineRoute } from "@/lib/api/route";
+import { webhookRunner } from "@/lib/webhooks";
+import { deliveryLog, redeliver } from "@/lib/webhooks/deliveries";
+
+export const POST = defineRoute(operations.redeliverWebhook, async ({ accounts, params }) => {
+  await redeliver(accounts.db, params.id, params.delivery);
+  (await webhookRunner()).kick();
+  const delivery = (await deliveryLog(accounts.db, params.id)).find((each) => each.id === params.delivery);
+  return accepted(delivery);
+});
+
+export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

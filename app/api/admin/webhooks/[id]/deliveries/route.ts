@@ -1,0 +1,12 @@
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { operations } from "@/lib/api/operations";
+import { defineRoute, ok } from "@/lib/api/route";
+import { deliveryLog } from "@/lib/webhooks/deliveries";
+import { getEndpoint } from "@/lib/webhooks/endpoints";
+
+export const GET = defineRoute(operations.listWebhookDeliveries, async ({ accounts, params }) => {
+  await getEndpoint(accounts.db, params.id);
+  return ok(await deliveryLog(accounts.db, params.id));
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -1,0 +1,14 @@
+import { operations } from "@/lib/api/operations";
+import { defineRoute } from "@/lib/api/route";
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { jobNotFound } from "@/lib/api/purchases";
+import { jobVisibility } from "@/lib/purchases/bulk/jobs";
+import { findBulkResultsPage } from "@/lib/purchases/bulk/summaries";
+
+export const GET = defineRoute(operations.listBulkJobResults, async ({ accounts, user, params, query }) => {
+  const page = await findBulkResultsPage(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user), query);
+  if (!page) throw jobNotFound(params.id);
+  return { status: 200, json: page };
+});
+
+export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

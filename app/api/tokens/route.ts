@@ -1,0 +1,16 @@
+import { methodsNotAllowed } from "@/lib/api/methods";
+import { operations } from "@/lib/api/operations";
+import { created, defineRoute, ok } from "@/lib/api/route";
+import { createToken, listTokens, tokenOutput } from "@/lib/tokens/store";
+
+export const GET = defineRoute(operations.listTokens, async ({ accounts, user }) =>
+  ok((await listTokens(accounts.db, user)).map(({ token, owner }) => tokenOutput(token, owner))),
+);
+
+// The secret is in this answer only: the store keeps its SHA-256.
+export const POST = defineRoute(operations.createToken, async ({ accounts, user, body }) => {
+  const { token, owner, secret } = await createToken(accounts.db, user, body);
+  return created({ ...tokenOutput(token, owner), secret });
+});
+
+export const { PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET", "POST"]);

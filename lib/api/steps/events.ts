@@ -1,0 +1,27 @@
+// The operation's webhook event (lib/api/operations.ts `event`), emitted after a success is known: the change
+// upstream has happened. Stored as deliveries before the answer goes, so a crash right after loses none.
+import "server-only";
+
+import { purchaseCodeTarget } from "@/lib/auth/audit";
+import { emitEvent } from "@/lib/events";
+import { describeError, logEvent } from "@/lib/log";
+
+import type { OperationEvent } from "../operations";
+import type { ApiRequest } from "./request";
+
+export async function emitOperationEvent(state: ApiRequest, succeeded: boolean): Promise<void> {
+  const { event } = state.spec;
+  const accounts = state.accounts;
+  if (!event || !succeeded || !state.user || !accounts) return;
+  let described: OperationEvent | null = null;
+  try {
+    described = event(state.facts, (code) => purchaseCodeTarget(code, accounts.config.purchaseCodeHashKey));
+  } catch (cause) {
+    logEvent("error", "event_description_failed", { request_id: state.requestId, error: describeError(cause) });
+  }
+  if (!described) return;
+  await emitEvent({
+    type: described.type,
+    data: { ...described.data, by: { user_id: state.user.id, email: state.user.email, via: state.token ? "api_token" : "session" } },
+  });
+}

@@ -1,0 +1,244 @@
+// How a bulk job's codes get checked, behind one interface (BulkChecks): on BullMQ when REDIS_URL is set
+// (lib/jobs: each code is an item of the "bulk-check" kind, spread over every instance, at most CONCURRENCY
+// checks at once across the cluster, a 429 pausing every instance), else by the in-process runner (./runner.ts).
+// Either way the store is the record: progress and results are written there, once per code, and whatever is
+// still pending in the store is (re)queued — at start, every SWEEP_MS and when a job is created — so a Redis that
+// lost its data, or a job created while it was away, loses nothing.
+import "server-only";
+
+import { sql } from "kysely";
+
+import { getAccounts } from "@/lib/auth/access";
+import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
+import { retryAfterMs } from "@/lib/contract/retry-after";
+import { currentCluster } from "@/lib/cluster";
+import type { Db } from "@/lib/db";
+import { startWorkQueue, type ItemOutcome, type WorkQueue } from "@/lib/jobs";
+import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { describeError, logEvent } from "@/lib/log";
+import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
+
+import { askItemService, recordCheck } from "../check";
+import { openCode } from "./code-seal";
+import { ACTIVE_STATUSES, purgeExpiredBulkJobs } from "./jobs";
+import { countAttempt, recordBulkResult, type CodeOutcome } from "./results";
+import {
+  BACKOFF_MS,
+  bulkRunner,
+  CONCURRENCY,
+  DEFAULT_RATE_LIMIT_WAIT_MS,
+  failureReason,
+  ITEM_SERVICE,
+  MAX_RATE_LIMIT_WAITS,
+  MAX_TRANSIENT_ATTEMPTS,
+  MAX_WAIT_MS,
+} from "./runner";
+
+/** What the routes (and later schedulers) know of the job runner. */
+export interface BulkChecks {
+  readonly runsOn: "queue" | "process";
+  /** A job was created (or has codes pending again): have its codes checked. */
+  started(jobId: string): Promise<void>;
+}
+
+const KIND = "bulk-check";
+const SWEEP_MS = 15_000;
+const PURGE_EVERY_MS = 3_600_000;
+
+interface CodeItem {
+  job: string;
+  idx: number;
+}
+
+const itemId = (jobId: string, idx: number) => `bulk-${jobId}-${idx}`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface QueuedDeps {
+  db: () => Promise<Db>;
+  hashKey: () => string;
+  items: () => Promise<ItemsClient | null>;
+}
+
+/** Bulk checks as items of a work queue. */
+export class QueuedBulkChecks implements BulkChecks {
+  readonly runsOn = "queue" as const;
+  private queue: WorkQueue<CodeItem> | null = null;
+
+  constructor(private readonly deps: QueuedDeps) {}
+
+  attach(queue: WorkQueue<CodeItem>): void {
+    this.queue = queue;
+  }
+
+  async started(jobId: string): Promise<void> {
+    const db = await this.deps.db();
+    const pending = await db.selectFrom("bulk_job_codes").select("idx").where("job_id", "=", jobId).where("status", "=", "pending").orderBy("idx").execute();
+    try {
+      await this.queue?.add(pending.map(({ idx }) => ({ id: itemId(jobId, idx), data: { job: jobId, idx } })));
+    } catch (error) {
+      // Redis away: the codes stay pending in the store, and the next sweep queues them.
+      logEvent("warn", "bulk_job_not_queued", { job_id: jobId, error: describeError(error) });
+    }
+  }
+
+  /** Queues what the store has pending (adding an item twice is harmless). */
+  async sweep(): Promise<void> {
+    try {
+      const db = await this.deps.db();
+      const jobs = await db.selectFrom("bulk_jobs").select("id").where("status", "in", [...ACTIVE_STATUSES]).orderBy("created_at").execute();
+      for (const job of jobs) await this.started(job.id);
+    } catch (error) {
+      logEvent("error", "bulk_sweep_failed", { error: describeError(error) });
+    }
+  }
+
+  /** One code: checked and written once; a code found no longer pending (done, cancelled, a rerun) is skipped. */
+  async handle({ job: jobId, idx }: CodeItem): Promise<ItemOutcome> {
+    const db = await this.deps.db();
+    const row = await db
+      .selectFrom("bulk_jobs as j")
+      .innerJoin("bulk_job_codes as c", "c.job_id", "j.id")
+      .select(["j.status as jobStatus", "j.user_id as userId", "j.user_email as userEmail", "c.status as codeStatus", "c.code_sealed as sealed", "c.attempts as attempts"])
+      .where("j.id", "=", jobId)
+      .where("c.idx", "=", idx)
+      .executeTakeFirst();
+    if (!row || !(ACTIVE_STATUSES as readonly string[]).includes(row.jobStatus) || row.codeStatus !== "pending") return { kind: "done" };
+    const now = new Date().toISOString();
+    if (row.jobStatus !== "running") {
+      await db
+        .updateTable("bulk_jobs")
+        .set((eb) => ({ status: "running", waiting_until: null, started_at: eb.fn.coalesce("started_at", eb.val(now)) }))
+        .where("id", "=", jobId)
+        .where("status", "in", ["queued", "waiting"])
+        .execute();
+    }
+    const code = openCode(row.sealed, this.deps.hashKey());
+    const outcome: CodeOutcome | ItemOutcome =
+      code === null
+        ? { status: "failed", reason: "The code can no longer be read: PURCHASE_CODE_HASH_KEY changed after the job was created. Send it again." }
+        : await this.ask(db, jobId, idx, code, row.attempts);
+    if ("kind" in outcome) return outcome;
+    const written = await recordBulkResult(db, jobId, idx, outcome);
+    if (written && code !== null) {
+      await recordCheck(
+        db,
+        this.deps.hashKey(),
+        {
+          user: { id: row.userId, email: row.userEmail },
+          code,
+          outcome: outcome.status,
+          reason: outcome.status === "valid" ? null : outcome.reason,
+          purchase: outcome.status === "valid" ? outcome.purchase : null,
+          source: "bulk",
+          bulkJobId: jobId,
+        },
+        { job_id: jobId, idx },
+      );
+    }
+    await this.finishIfDone(db, jobId);
+    return { kind: "done" };
+  }
+
+  /** The upstream's answer for one code; transient failures are tried again here, a 429 pauses every instance. */
+  private async ask(db: Db, jobId: string, idx: number, code: string, attempts: number): Promise<CodeOutcome | ItemOutcome> {
+    const items = await this.deps.items();
+    if (!items) {
+      const { variables } = AREA_WORDS.items;
+      return { status: "failed", reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).` };
+    }
+    for (let transient = 1; ; transient += 1) {
+      try {
+        return await askItemService(items, code);
+      } catch (error) {
+        if (!isUpstreamError(error)) throw error;
+        if (error.kind === "invalid" || error.kind === "not_found") {
+          return { status: "invalid", reason: error.upstreamMessage ?? `${ITEM_SERVICE} refused this code.` };
+        }
+        if (error.kind === "auth") {
+          return { status: "failed", reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.` };
+        }
+        if (error.kind === "rate_limited") {
+          if (attempts >= MAX_RATE_LIMIT_WAITS) {
+            return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`, retryable: true };
+          }
+          const ms = Math.min(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WAIT_MS);
+          await countAttempt(db, jobId, idx);
+          await db
+            .updateTable("bulk_jobs")
+            .set({ status: "waiting", waiting_until: new Date(Date.now() + ms).toISOString() })
+            .where("id", "=", jobId)
+            .where("status", "in", ["running", "queued"])
+            .execute();
+          return { kind: "pause_all", ms };
+        }
+        // A failure a later try may pass (network, timeout, 5xx): a re-check of the job's failed rows takes it.
+        if (transient >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, transient), retryable: true };
+        await countAttempt(db, jobId, idx);
+        if (isCircuitOpenError(error)) return { kind: "pause_all", ms: error.retryAfterSeconds * 1000 };
+        await sleep(BACKOFF_MS[transient - 1] ?? 3_000);
+      }
+    }
+  }
+
+  private async finishIfDone(db: Db, jobId: string): Promise<void> {
+    const left = await db
+      .selectFrom("bulk_job_codes")
+      .select(sql<number>`count(*)`.as("n"))
+      .where("job_id", "=", jobId)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    if (Number(left?.n ?? 0) > 0) return;
+    const result = await db
+      .updateTable("bulk_jobs")
+      .set({ status: "done", finished_at: new Date().toISOString(), waiting_until: null, lease_owner: null, lease_until: null })
+      .where("id", "=", jobId)
+      .where("status", "in", [...ACTIVE_STATUSES])
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) logEvent("info", "bulk_job_finished", { job_id: jobId });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// One BulkChecks per process, whichever bundle asks first (instrumentation at start, or a bulk route).
+
+const SLOT = Symbol.for("gatehouse.purchases.bulkChecks");
+const globalSlots = globalThis as unknown as Record<symbol, Promise<BulkChecks> | undefined>;
+
+async function start(): Promise<BulkChecks> {
+  const cluster = currentCluster();
+  if (!cluster.redis) {
+    const runner = await bulkRunner();
+    return { runsOn: "process", started: async () => runner.kick(true) };
+  }
+  const { config } = await getAccounts();
+  const checks = new QueuedBulkChecks({
+    db: async () => (await getAccounts()).db,
+    hashKey: () => config.purchaseCodeHashKey,
+    items: async () => (await getUpstreams()).items,
+  });
+  checks.attach(await startWorkQueue<CodeItem>(cluster, { kind: KIND, concurrency: CONCURRENCY, handle: (data) => checks.handle(data) }));
+  const sweeper = setInterval(() => void checks.sweep(), SWEEP_MS).unref();
+  const purge = async () => {
+    const removed = await purgeExpiredBulkJobs((await getAccounts()).db);
+    if (removed > 0) logEvent("info", "bulk_jobs_purged", { removed });
+  };
+  const purger = setInterval(() => void purge().catch((error: unknown) => logEvent("error", "bulk_purge_failed", { error: describeError(error) })), PURGE_EVERY_MS).unref();
+  onShutdown("bulk sweeper", () => {
+    clearInterval(sweeper);
+    clearInterval(purger);
+  });
+  void checks.sweep();
+  return checks;
+}
+
+/** The process's bulk checks: on the queue with REDIS_URL, in process otherwise. Started once. */
+export function bulkChecks(): Promise<BulkChecks> {
+  let current = globalSlots[SLOT];
+  if (!current) {
+    current = globalSlots[SLOT] = start();
+    current.catch(() => {
+      if (globalSlots[SLOT] === current) globalSlots[SLOT] = undefined;
+    });
+  }
+  return current;
+}

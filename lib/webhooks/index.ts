@@ -1,0 +1,35 @@
+// Webhooks in the server process: at start-up, events (lib/events) start going into the store as deliveries and
+// the runner starts sending them, with whatever an earlier process left pending.
+import "server-only";
+
+import { getAccounts } from "@/lib/auth/access";
+import { setEventSink } from "@/lib/events";
+import { onShutdown } from "@/lib/lifecycle/shutdown";
+
+import { enqueueEvent } from "./deliveries";
+import { WebhookRunner } from "./runner";
+import { webhookSettings } from "./settings";
+
+const SLOT = Symbol.for("gatehouse.webhooks.runner");
+const slots = globalThis as unknown as Record<symbol, WebhookRunner | undefined>;
+
+/** The process's runner, started on first use (instrumentation at start, or a route that queued work). */
+export async function webhookRunner(): Promise<WebhookRunner> {
+  let runner = slots[SLOT];
+  if (!runner) {
+    const { config } = await getAccounts();
+    runner = slots[SLOT] ??= new WebhookRunner({
+      db: async () => (await getAccounts()).db,
+      settings: () => webhookSettings(config),
+      timings: { speedup: config.webhookRetrySpeedup },
+    });
+    const started = runner;
+    setEventSink(async (event) => {
+      const queued = await enqueueEvent((await getAccounts()).db, event.type, event.data, event.occurredAt);
+      if (queued > 0) started.kick();
+    });
+    onShutdown("webhook deliveries", () => started.stop());
+    started.kick();
+  }
+  return runner;
+}

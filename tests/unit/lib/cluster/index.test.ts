@@ -1,0 +1,76 @@
+// The cluster: without REDIS_URL a process alone; with it, a bus between instances (a message reaches the
+// others, not its sender) that comes back by itself after Redis was killed and started again.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { localCluster, redisCluster, redisOptions, redisReachable, type Cluster } from "@/lib/cluster";
+import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { until } from "@/tests/support/until";
+
+describe("localCluster", () => {
+  it("is this process alone: no Redis, nothing published to anyone", async () => {
+    const cluster = localCluster("solo");
+    expect(cluster.redis).toBeNull();
+    expect(cluster.up()).toBe(false);
+    expect(cluster.connectionOptions()).toBeNull();
+    expect(await redisReachable(cluster)).toBe(true);
+  });
+});
+
+describe("redisOptions", () => {
+  it("reads host, port, credentials, database and TLS from the URL", () => {
+    expect(redisOptions("rediss://user:p%40ss@cache.example.com:6380/2")).toMatchObject({
+      host: "cache.example.com",
+      port: 6380,
+      username: "user",
+      password: "p@ss",
+      db: 2,
+      tls: {},
+    });
+    expect(redisOptions("redis://127.0.0.1")).toMatchObject({ port: 6379, db: 0, tls: undefined });
+  });
+});
+
+describe("redisCluster", () => {
+  let redis: TestRedis;
+  const clusters: Cluster[] = [];
+  beforeAll(async () => {
+    redis = await startTestRedis();
+  });
+  afterAll(async () => {
+    await Promise.all(clusters.map((cluster) => cluster.close()));
+    await redis.stop();
+  });
+
+  it("carries a message to the other instances, and again after Redis came back", async () => {
+    const a = redisCluster(redis.url, "a");
+    const b = redisCluster(redis.url, "b");
+    clusters.push(a, b);
+    const atA: unknown[] = [];
+    const atB: unknown[] = [];
+    a.subscribe("test", (message) => atA.push(message.value));
+    b.subscribe("test", (message) => atB.push(message.value));
+    await until(() => a.up() && b.up(), "both connected");
+    expect(await redisReachable(a)).toBe(true);
+    // A subscription is made asynchronously: publish until the first message arrives.
+    await until(() => {
+      a.publish("test", { value: "hello" });
+      return atB.length > 0;
+    }, "b hears a");
+    expect(atA).toEqual([]);
+
+    await redis.kill();
+    await until(() => !a.up(), "a notices Redis is gone");
+    expect(await redisReachable(a)).toBe(false);
+    a.publish("test", { value: "lost" }); // no error, no queue: nobody hears it
+
+    await redis.start();
+    await until(() => a.up() && b.up(), "both reconnected", 10_000);
+    const before = atB.length;
+    await until(() => {
+      a.publish("test", { value: "again" });
+      return atB.length > before;
+    }, "b hears a after the restart", 10_000);
+    expect(atB).not.toContain("lost");
+    expect(atB).toContain("again");
+  });
+});

@@ -1,0 +1,100 @@
+// Bulk checks on the queue (BullMQ on a real redis-server), as two instances would run them: each with its own
+// Redis connections and worker, one store, the sandbox's item service. Every code is checked and written once,
+// at most 3 checks run at once across both, both instances take part, and codes the store still has pending
+// are queued again by the sweep (a Redis that lost its data loses nothing).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+import { redisCluster, type Cluster } from "@/lib/cluster";
+import { startWorkQueue, type WorkQueue } from "@/lib/jobs";
+import { createBulkJob } from "@/lib/purchases/bulk/jobs";
+import { QueuedBulkChecks } from "@/lib/purchases/bulk/queue";
+import { findBulkJob } from "@/lib/purchases/bulk/summaries";
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+import { createItemsClient, type ItemsClient } from "@/lib/upstream/items";
+import type { Store } from "@/lib/db";
+
+import { CANARY } from "@/tests/support/canary";
+import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { sqliteBackend } from "@/tests/support/store-backends";
+import { until } from "@/tests/support/until";
+
+const KEY = "bulk-queue-test-key-0123456789abcdef";
+const ALICE = { id: "u-alice", email: "alice@example.com" };
+const code = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
+
+let redis: TestRedis;
+let sandbox: TestSandbox;
+let store: Store;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  [redis, sandbox, store] = await Promise.all([startTestRedis(), startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } }), sqliteBackend.open()]);
+});
+afterAll(async () => {
+  for (const close of closers.reverse()) await close();
+  await Promise.all([redis?.stop(), sandbox?.close(), store?.close()]);
+});
+
+/** The item client, counting the checks in flight and which instance made each. */
+function countingItems(name: string, seen: { inFlight: number; most: number; by: Record<string, number> }): ItemsClient {
+  const items = createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } }, { timeoutMs: 5000 });
+  return new Proxy(items, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (typeof value !== "function") return value;
+      return async (...args: unknown[]) => {
+        seen.inFlight += 1;
+        seen.most = Math.max(seen.most, seen.inFlight);
+        seen.by[name] = (seen.by[name] ?? 0) + 1;
+        try {
+          return await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        } finally {
+          seen.inFlight -= 1;
+        }
+      };
+    },
+  });
+}
+
+async function instance(name: string, seen: Parameters<typeof countingItems>[1]): Promise<{ checks: QueuedBulkChecks; cluster: Cluster; queue: WorkQueue<{ job: string; idx: number }> }> {
+  const cluster = redisCluster(redis.url, name);
+  const items = countingItems(name, seen);
+  const checks = new QueuedBulkChecks({ db: async () => store.db, hashKey: () => KEY, items: async () => items });
+  const queue = await startWorkQueue<{ job: string; idx: number }>(cluster, { kind: "bulk-check", concurrency: 3, handle: (data) => checks.handle(data) });
+  checks.attach(queue);
+  closers.push(async () => {
+    await queue.close();
+    await cluster.close();
+  });
+  return { checks, cluster, queue };
+}
+
+describe("QueuedBulkChecks", () => {
+  it("two instances check a 60-code job: every code once, at most 3 at once, both at work; a sweep requeues what is pending", async () => {
+    await sandbox.injectFault({ method: "POST", path: "/market/api/purchases/validation", kind: "latency", latencyMs: 40 });
+    const seen = { inFlight: 0, most: 0, by: {} as Record<string, number> };
+    const [one, two] = [await instance("one", seen), await instance("two", seen)];
+    const rawCodes = [FIXED_PURCHASE_CODES.active, ...Array.from({ length: 59 }, (_, i) => code(i + 1))];
+    const created = await createBulkJob(store.db, KEY, { user: ALICE, rawCodes, limitPerHour: 1000 });
+    if (!created.ok) throw new Error("refused");
+    await one.checks.started(created.id);
+    await until(async () => (await findBulkJob(store.db, KEY, created.id, { userId: null }))?.status === "done", "the job is done");
+
+    const job = await findBulkJob(store.db, KEY, created.id, { userId: null });
+    expect(job).toMatchObject({ status: "done", total: 60, valid: 1, invalid: 59, failed: 0 });
+    const validations = (await sandbox.requests()).filter((request) => request.path.endsWith("/purchases/validation"));
+    expect(validations).toHaveLength(60);
+    const history = await store.db.selectFrom("purchase_checks").select("bulk_job_id").execute();
+    expect(history).toHaveLength(60);
+    expect(seen.most).toBeLessThanOrEqual(3);
+    expect(Object.keys(seen.by).sort()).toEqual(["one", "two"]);
+
+    // A job whose items Redis lost (restarted empty): the sweep queues its pending codes from the store.
+    const second = await createBulkJob(store.db, KEY, { user: ALICE, rawCodes: [code(100), code(101)], limitPerHour: 1000 });
+    if (!second.ok) throw new Error("refused");
+    await two.checks.sweep();
+    await until(async () => (await findBulkJob(store.db, KEY, second.id, { userId: null }))?.status === "done", "the swept job is done");
+    expect(await two.queue.waiting()).toBe(0);
+  });
+});

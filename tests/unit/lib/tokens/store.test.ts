@@ -1,0 +1,5 @@
+import { sqliteBackend } from "@/tests/support/store-backends";
+
+import { tokensStoreSuite } from "./store.suite";
+
+tokensStoreSuite(sqliteBackend);

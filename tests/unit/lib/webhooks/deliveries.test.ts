@@ -1,0 +1,5 @@
+import { sqliteBackend } from "@/tests/support/store-backends";
+
+import { deliveriesSuite } from "./deliveries.suite";
+
+deliveriesSuite(sqliteBackend);
