@@ -126,14 +126,16 @@ const queryOperations = () =>
       .filter((op) => op.parameters.some((p) => p.in === "query"))
       .map((op) => {
         const query = op.parameters.filter((p) => p.in === "query");
-        const route = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(PATH_SAMPLES[name] ?? name));
+        // A bulk job's id is the finished job made above; every other path parameter its sample.
+        const sample = (name: string) => (name === "id" && path.startsWith("/api/purchases/bulk/") ? bulkJobId : (PATH_SAMPLES[name] ?? name));
+        const route = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(sample(name)));
         const required = Object.fromEntries(query.filter((p) => p.required).map((p) => [p.name, REQUIRED_SAMPLES[p.name] ?? ""]));
         return { route, op, query, required };
       }),
   );
 
 const get = (route: string, params: Record<string, string> = {}): Promise<GatewayResponse> =>
-  admin.request(`${route.replace("{id}", bulkJobId)}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
+  admin.request(`${route}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
 
 describe("every documented query parameter against what the server does", () => {
   it("finds the operations with a query: the lists, the history's CSV, a bulk job's results, the sign-in's start and the reports over time", () => {
