@@ -122,5 +122,10 @@ export function reviewSafety(env: Env, facts: SafetyFacts): SafetyReview {
       "TRUST_PROXY is not set, but PUBLIC_ORIGIN is https while Gatehouse itself serves http, so a proxy ends TLS in front of it: Gatehouse cannot see clients' addresses (the per-address sign-in limit is off, purchase checks share one per-address bucket); set TRUST_PROXY=1 if that proxy appends X-Forwarded-For.",
     );
   }
+  if (env.WEBHOOK_ALLOW_PRIVATE?.trim() === "1") {
+    warnings.push(
+      "WEBHOOK_ALLOW_PRIVATE=1: webhooks may go over plain http and to loopback, private and cloud-metadata addresses, so anyone who may add an endpoint can make Gatehouse call into your network; it is for development and tests only, remove it.",
+    );
+  }
   return { problems, warnings };
 }

@@ -156,6 +156,9 @@ describe("the safety review", () => {
     // No purchase checks without the item API: its hash key does not matter.
     const { ITEMS_API_BASE_URL: _u, ITEMS_API_KEY: _k, ...reportsOnly } = GOOD;
     expect(checkConfiguration({ ...reportsOnly, PURCHASE_CODE_HASH_KEY: undefined }).warnings).toEqual([]);
+    // Webhooks to private addresses are for development and tests: a deployment that allows them is told so.
+    expect(checkConfiguration({ ...GOOD, WEBHOOK_ALLOW_PRIVATE: "1" }).warnings).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE=1: webhooks may go over plain http and to loopback, private and cloud-metadata addresses/)]);
+    expect(checkConfiguration({ ...GOOD, WEBHOOK_ALLOW_PRIVATE: "0" }).warnings).toEqual([]);
   });
 });
 
