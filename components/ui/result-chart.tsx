@@ -7,6 +7,7 @@ import { useId } from "react";
 import { REPORT_RESULTS } from "@/lib/contract/values";
 
 import { RESULT_LABELS } from "./badge";
+import { ResultCountsTable, resultTotal } from "./result-counts-table";
 import styles from "./result-chart.module.css";
 
 export interface ResultCounts {
@@ -30,7 +31,7 @@ export interface ResultChartProps {
 const VIEW_WIDTH = 1000;
 const SEGMENT_GAP = 3; // a sliver of background between segments, so neighbours are told apart without colour
 
-const total = (row: ResultCounts) => row.good + row.decent + row.bad;
+const total = resultTotal;
 
 /** Each segment's x and width in a VIEW_WIDTH-wide bar. Exported for tests. */
 export function barSegments(row: ResultCounts, longestTotal: number) {
@@ -80,31 +81,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
       </div>
       {/* Hidden through a wrapper: a <table> ignores the width and overflow that hide it. */}
       <div className={showTable ? undefined : "visually-hidden"}>
-        <table className={styles.table}>
-          <caption className="visually-hidden">{title}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Group</th>
-              {REPORT_RESULTS.map((result) => (
-                <th key={result} scope="col">
-                  {RESULT_LABELS[result]}
-                </th>
-              ))}
-              <th scope="col">Total</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.label}>
-                <th scope="row">{row.label}</th>
-                {REPORT_RESULTS.map((result) => (
-                  <td key={result}>{row[result]}</td>
-                ))}
-                <td>{total(row)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ResultCountsTable caption={title} rowHeader="Group" rows={rows} className={styles.table} />
       </div>
     </figure>
   );

@@ -9,6 +9,7 @@ import type { TrendDay } from "@/lib/contract/history";
 import { REPORT_RESULTS } from "@/lib/contract/values";
 
 import { RESULT_LABELS } from "./badge";
+import { ResultCountsTable, resultTotal } from "./result-counts-table";
 import styles from "./trend-chart.module.css";
 
 export interface TrendChartProps {
@@ -17,7 +18,6 @@ export interface TrendChartProps {
 }
 
 const VIEW_HEIGHT = 120;
-const total = (day: TrendDay) => day.good + day.decent + day.bad;
 
 /** A round axis maximum at or above `max` (1, 2, 5, 10, 20, 50, …). Exported for tests. */
 export function axisMax(max: number): number {
@@ -42,9 +42,9 @@ const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateStrin
 export function TrendChart({ title, days }: TrendChartProps) {
   const id = useId();
   const [showTable, setShowTable] = useState(false);
-  const top = axisMax(Math.max(0, ...days.map(total)));
+  const top = axisMax(Math.max(0, ...days.map(resultTotal)));
   const width = Math.max(days.length, 1) * 10;
-  const sum = days.reduce((acc, day) => acc + total(day), 0);
+  const sum = days.reduce((acc, day) => acc + resultTotal(day), 0);
   const first = days[0]?.day;
   const last = days[days.length - 1]?.day;
 
@@ -95,31 +95,7 @@ export function TrendChart({ title, days }: TrendChartProps) {
         </p>
         {/* Focusable when shown: the table scrolls inside the chart's box, and a keyboard must reach it. */}
         <div id={`${id}-table`} className={showTable ? styles.tableWrap : "visually-hidden"} tabIndex={showTable ? 0 : undefined} role={showTable ? "region" : undefined} aria-label={showTable ? `${title}, by day` : undefined}>
-          <table className={styles.table}>
-            <caption className="visually-hidden">{title}, by day</caption>
-            <thead>
-              <tr>
-                <th scope="col">Day</th>
-                {REPORT_RESULTS.map((result) => (
-                  <th key={result} scope="col">
-                    {RESULT_LABELS[result]}
-                  </th>
-                ))}
-                <th scope="col">Total</th>
-              </tr>
-            </thead>
-            <tbody>
-              {days.map((day) => (
-                <tr key={day.day}>
-                  <th scope="row">{day.day}</th>
-                  {REPORT_RESULTS.map((result) => (
-                    <td key={result}>{day[result]}</td>
-                  ))}
-                  <td>{total(day)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <ResultCountsTable caption={`${title}, by day`} rowHeader="Day" rows={days.map((day) => ({ ...day, label: day.day }))} className={styles.table} />
         </div>
       </div>
     </figure>
