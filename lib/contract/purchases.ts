@@ -207,6 +207,9 @@ export const BulkJobSummarySchema = z.object({
   invalid: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
   cancelled: z.number().int().nonnegative().describe("Codes left unchecked by a cancel"),
+  settling: z
+    .boolean()
+    .describe("cancelled, and checks that were under way at the cancel have yet to write their results (counts may still change)"),
   duplicates: z.number().int().nonnegative().describe("Codes in the batch that repeated an earlier one"),
   created_by: UserRefSchema,
   created_at: isoTimestamp,

@@ -461,6 +461,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable("upstream_keys").execute();
       },
     },
+    // A bulk code whose check is under way: a cancel lets that check write its result instead of marking the code
+    // cancelled under it, so the job's counts settle once and never change behind a page that stopped asking.
+    "2026-12-21-001-bulk-checks-under-way": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("check_started_at", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").dropColumn("check_started_at").execute();
+      },
+    },
   };
 }
 

@@ -122,6 +122,7 @@ export interface BulkJobCodesTable {
   checked_at: string | null;
   attempts: Generated<number>;
   retryable: Generated<number>; // 0 | 1: a failed check that may pass when tried again (network, timeout, 429, 5xx)
+  check_started_at: string | null; // a check of this pending code is under way since then: a cancel lets it land
 }
 
 /** Each re-check of a job's failed rows: its codes count against the hourly allowance like a batch's. */

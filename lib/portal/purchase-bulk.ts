@@ -39,6 +39,11 @@ export function isFinished(status: BulkJobStatus): boolean {
   return status === "done" || status === "cancelled";
 }
 
+/** Finished, and no check under way at a cancel is still to write its result: the counts will not change. */
+export function isSettled(job: Pick<JobCounts, "status" | "settling">): boolean {
+  return isFinished(job.status) && !job.settling;
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export interface RefusedCode {
@@ -112,6 +117,8 @@ export interface JobCounts {
   invalid: number;
   failed: number;
   cancelled: number;
+  /** Cancelled, with checks under way at the cancel still to write their results. */
+  settling?: boolean;
 }
 
 /** Codes neither checked nor cancelled yet. */
@@ -138,6 +145,7 @@ export function statusAnnouncement(job: JobCounts): string {
     case "done":
       return `Finished: ${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed.`;
     case "cancelled":
+      if (job.settling) return `Cancelling: ${plural(codesLeft(job), "check")} under way will finish first.`;
       return `Cancelled: ${job.done} checked (${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed), ${plural(job.cancelled, "code")} not checked.`;
   }
 }

@@ -3,9 +3,11 @@
 // is checked against the allowance (./allowance.ts) in the same transaction; a job is kept 7 days.
 import "server-only";
 
+import type { ExpressionBuilder } from "kysely";
+
 import type { User } from "@/lib/auth/users";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
-import { writeTransaction, type Db } from "@/lib/db";
+import { writeTransaction, type Database, type Db } from "@/lib/db";
 
 import { allowanceRefusal, type AllowanceDecision, type JobsPerDayRefusal } from "./allowance";
 import { codeRows, prepareBatch } from "./batch";
@@ -89,8 +91,15 @@ export async function createBulkJob(
 }
 
 /**
- * Cancels a job: the codes not yet checked end as cancelled. A check already in flight still finishes and its
- * result replaces "cancelled" (it happened upstream). A finished job stays as it is. False: no such job.
+ * The longest one check can be under way: the longest UPSTREAM_TIMEOUT_MS allowed (5 minutes), and a margin. A
+ * code marked under way for longer was left by a process that died; a cancelled job no longer waits for it.
+ */
+export const CHECK_UNDER_WAY_MAX_MS = 330_000;
+
+/**
+ * Cancels a job: the codes not yet checked end as cancelled. A check already under way still finishes and writes
+ * its result (it happened upstream), so its code stays pending until then and the job is "settling". A finished
+ * job stays as it is. False: no such job.
  */
 export async function cancelBulkJob(db: Db, id: string, visibility: JobVisibility, now = new Date()): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
@@ -107,12 +116,35 @@ export async function cancelBulkJob(db: Db, id: string, visibility: JobVisibilit
       .execute();
     await trx
       .updateTable("bulk_job_codes")
-      .set({ status: "cancelled", reason: "Not checked: the job was cancelled.", checked_at: at })
+      .set({ status: "cancelled", reason: NOT_CHECKED, checked_at: at })
       .where("job_id", "=", id)
       .where("status", "=", "pending")
+      .where((eb) => notUnderWay(eb, now))
       .execute();
     return true;
   });
+}
+
+const NOT_CHECKED = "Not checked: the job was cancelled.";
+
+function notUnderWay(eb: ExpressionBuilder<Database, "bulk_job_codes">, now: Date) {
+  const since = new Date(now.getTime() - CHECK_UNDER_WAY_MAX_MS).toISOString();
+  return eb.or([eb("check_started_at", "is", null), eb("check_started_at", "<", since)]);
+}
+
+/**
+ * Ends the codes of cancelled jobs whose check was left under way by a process that died (past
+ * CHECK_UNDER_WAY_MAX_MS), so that no cancelled job keeps settling. Returns how many.
+ */
+export async function settleCancelledJobs(db: Db, now = new Date()): Promise<number> {
+  const result = await db
+    .updateTable("bulk_job_codes")
+    .set({ status: "cancelled", reason: NOT_CHECKED, checked_at: now.toISOString(), check_started_at: null })
+    .where("status", "=", "pending")
+    .where("job_id", "in", (eb) => eb.selectFrom("bulk_jobs").select("id").where("status", "=", "cancelled"))
+    .where((eb) => notUnderWay(eb, now))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /** Deletes jobs (and their codes) past their 7 days. Returns how many. */

@@ -20,8 +20,8 @@ import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } f
 
 import { askItemService, recordCheck } from "../check";
 import { openCode } from "./code-seal";
-import { ACTIVE_STATUSES, purgeExpiredBulkJobs } from "./jobs";
-import { countAttempt, recordBulkResult, type CodeOutcome } from "./results";
+import { ACTIVE_STATUSES, purgeExpiredBulkJobs, settleCancelledJobs } from "./jobs";
+import { beginCheck, countAttempt, recordBulkResult, type CodeOutcome } from "./results";
 import {
   BACKOFF_MS,
   bulkRunner,
@@ -85,6 +85,7 @@ export class QueuedBulkChecks implements BulkChecks {
   async sweep(): Promise<void> {
     try {
       const db = await this.deps.db();
+      await settleCancelledJobs(db);
       const jobs = await db.selectFrom("bulk_jobs").select("id").where("status", "in", [...ACTIVE_STATUSES]).orderBy("created_at").execute();
       for (const job of jobs) await this.started(job.id);
     } catch (error) {
@@ -112,6 +113,8 @@ export class QueuedBulkChecks implements BulkChecks {
         .where("status", "in", ["queued", "waiting"])
         .execute();
     }
+    // Under way from here: a cancel now lets this check write its result rather than mark the code cancelled.
+    if (!(await beginCheck(db, jobId, idx))) return { kind: "done" };
     const code = openCode(row.sealed, this.deps.hashKey());
     const outcome: CodeOutcome | ItemOutcome =
       code === null
@@ -176,6 +179,8 @@ export class QueuedBulkChecks implements BulkChecks {
         await countAttempt(db, jobId, idx);
         if (isCircuitOpenError(error)) return { kind: "pause_all", ms: error.retryAfterSeconds * 1000 };
         await sleep(BACKOFF_MS[transient - 1] ?? 3_000);
+        // countAttempt ended the check's time under way: a cancel during the backoff ends the code here.
+        if (!(await beginCheck(db, jobId, idx))) return { kind: "done" };
       }
     }
   }

@@ -1,10 +1,13 @@
-// The result of each code of a job: written once (pending → valid | invalid | failed, or over a cancel that came
-// while its check was in flight), so `done` never goes back; tries that will be repeated are counted.
+// The result of each code of a job: written once (pending → valid | invalid | failed), so `done` never goes back;
+// tries that will be repeated are counted. A check marks its code as under way before it asks the upstream, so a
+// cancel leaves that code pending until its result lands (./jobs.ts), and the job's counts settle once.
 import "server-only";
 
 import type { Purchase } from "@/lib/contract/purchases";
 import type { Db } from "@/lib/db";
 import { redactSecrets } from "@/lib/log";
+
+import { ACTIVE_STATUSES } from "./jobs";
 
 export async function pendingCodes(db: Db, jobId: string): Promise<Array<{ idx: number; sealed: string; attempts: number }>> {
   const rows = await db
@@ -24,8 +27,24 @@ export type CodeOutcome =
   | { status: "failed"; reason: string; retryable?: boolean };
 
 /**
- * Stores one code's result. Only a pending code changes — or one a cancel marked while its check was in flight —
- * so a result is written once and `done` never goes back.
+ * Marks a pending code of an active job as being checked now. False: the code has a result already, or its job
+ * was cancelled (or deleted) — then the upstream must not be asked.
+ */
+export async function beginCheck(db: Db, jobId: string, idx: number, now = new Date()): Promise<boolean> {
+  const result = await db
+    .updateTable("bulk_job_codes")
+    .set({ check_started_at: now.toISOString() })
+    .where("job_id", "=", jobId)
+    .where("idx", "=", idx)
+    .where("status", "=", "pending")
+    .where("job_id", "in", (eb) => eb.selectFrom("bulk_jobs").select("id").where("id", "=", jobId).where("status", "in", [...ACTIVE_STATUSES]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
+ * Stores one code's result. Only a pending code changes (a cancel leaves the codes under way pending), so a result
+ * is written once and `done` never goes back.
  */
 export async function recordBulkResult(db: Db, jobId: string, idx: number, outcome: CodeOutcome, now = new Date()): Promise<boolean> {
   const purchase = outcome.status === "valid" ? outcome.purchase : null;
@@ -41,19 +60,23 @@ export async function recordBulkResult(db: Db, jobId: string, idx: number, outco
       checked_at: now.toISOString(),
       attempts: eb("attempts", "+", 1),
       retryable: outcome.status === "failed" && outcome.retryable === true ? 1 : 0,
+      check_started_at: null,
     }))
     .where("job_id", "=", jobId)
     .where("idx", "=", idx)
-    .where("status", "in", ["pending", "cancelled"])
+    .where("status", "=", "pending")
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** Counts a try that will be repeated (a rate limit, a transient failure), so a restart knows how many were spent. */
+/**
+ * Counts a try that will be repeated (a rate limit, a transient failure), so a restart knows how many were spent.
+ * The check is no longer under way: a cancel before the next try ends the code.
+ */
 export async function countAttempt(db: Db, jobId: string, idx: number): Promise<void> {
   await db
     .updateTable("bulk_job_codes")
-    .set((eb) => ({ attempts: eb("attempts", "+", 1) }))
+    .set((eb) => ({ attempts: eb("attempts", "+", 1), check_started_at: null }))
     .where("job_id", "=", jobId)
     .where("idx", "=", idx)
     .execute();

@@ -25,10 +25,10 @@ import { upstreamFailureWords } from "@/lib/upstream/failure";
 
 import { askItemService, recordCheck } from "../check";
 import { openCode } from "./code-seal";
-import { purgeExpiredBulkJobs, type BulkUser } from "./jobs";
+import { purgeExpiredBulkJobs, settleCancelledJobs, type BulkUser } from "./jobs";
 import { findBulkJobSummary } from "./summaries";
 import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
-import { countAttempt, pendingCodes, recordBulkResult, type CodeOutcome } from "./results";
+import { beginCheck, countAttempt, pendingCodes, recordBulkResult, type CodeOutcome } from "./results";
 
 export const CONCURRENCY = 3;
 export const LEASE_MS = 30_000;
@@ -257,6 +257,8 @@ export class BulkRunner {
         job.dropped = true;
         return;
       }
+      // Under way from here: a cancel now lets this check write its result rather than mark the code cancelled.
+      if (!(await beginCheck(db, job.id, task.idx))) return;
       const code = openCode(task.sealed, hashKey());
       if (code === null) {
         await recordBulkResult(db, job.id, task.idx, {
@@ -358,6 +360,7 @@ export class BulkRunner {
     try {
       const db = await this.deps.db();
       await renewLeases(db, this.owner, [...this.jobs.keys()], LEASE_MS);
+      await settleCancelledJobs(db);
       for (const job of this.jobs.values()) {
         if (!(await jobStillOurs(db, job.id, this.owner))) {
           job.dropped = true;

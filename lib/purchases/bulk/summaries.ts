@@ -60,6 +60,7 @@ function summaryOf(job: BulkJobRow, counts: Counts, etaSeconds: number | null): 
     invalid: counts.invalid,
     failed: counts.failed,
     cancelled: counts.cancelled,
+    settling: job.status === "cancelled" && counts.pending > 0,
     duplicates: job.duplicates,
     created_by: { id: job.user_id, email: job.user_email },
     created_at: job.created_at,

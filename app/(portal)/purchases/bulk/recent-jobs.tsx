@@ -9,7 +9,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import type { BulkJobSummary } from "@/lib/contract/purchases";
 import type { ApiRequestError } from "@/lib/portal/api-client";
-import { isFinished, percentDone } from "@/lib/portal/purchase-bulk";
+import { isSettled, percentDone } from "@/lib/portal/purchase-bulk";
 
 import styles from "./bulk.module.css";
 
@@ -40,7 +40,8 @@ function columns(showOwner: boolean): ReadonlyArray<Column<BulkJobSummary>> {
 }
 
 export function RecentJobs({ initialJobs, showOwner }: { initialJobs: BulkJobSummary[]; showOwner: boolean }) {
-  const running = (jobs: readonly BulkJobSummary[]) => jobs.some((job) => !isFinished(job.status));
+  // Asked again while a job runs or settles (a cancel waits for the checks under way), so its counts end right.
+  const running = (jobs: readonly BulkJobSummary[]) => jobs.some((job) => !isSettled(job));
   const { data, error, isLoading, mutate } = useSWR<{ data: BulkJobSummary[] }, ApiRequestError>("/api/purchases/bulk", {
     fallbackData: { data: initialJobs },
     revalidateOnMount: running(initialJobs),

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   codesLeft,
+  isSettled,
   describeBatch,
   jobResultsApiPath,
   jobResultsQueryString,
@@ -93,6 +94,15 @@ describe("a running job in words", () => {
     expect(statusAnnouncement(job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 80 }))).toBe(
       "Cancelled: 120 checked (100 valid, 20 invalid, 0 failed), 80 codes not checked.",
     );
+    // Cancelled with 3 checks under way: the counts are not final until they land, and the page says so.
+    const settling = job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 77, settling: true });
+    expect(statusAnnouncement(settling)).toBe("Cancelling: 3 checks under way will finish first.");
+    expect([isSettled(settling), isSettled({ ...settling, settling: false }), isSettled(job({ status: "done" })), isSettled(job({}))]).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 

@@ -25,6 +25,7 @@ import { BULK_RESULT_FILTERS, BULK_RESULT_SEARCH_MAX_LENGTH, type BulkResultFilt
 import {
   codesLeft,
   isFinished,
+  isSettled,
   jobResultsApiPath,
   jobResultsQueryString,
   parseJobResultsParams,
@@ -90,9 +91,10 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
   const { data, error, isValidating, mutate } = useSWR<BulkResultsPage, ApiRequestError>(key, swrFetcher<BulkResultsPage>, {
     fallbackData: key === initialKey ? initialPage : undefined,
     keepPreviousData: true,
-    // The server read the job a moment ago; a finished one will not change, a running one is polled anyway.
-    revalidateOnMount: key !== initialKey || !isFinished(initialPage.job.status),
-    refreshInterval: (latest) => (latest && isFinished(latest.job.status) ? 0 : POLL_MS),
+    // The server read the job a moment ago; a settled one will not change, a running one is polled anyway. A
+    // cancelled job settles when the checks under way at the cancel have written their results.
+    revalidateOnMount: key !== initialKey || !isSettled(initialPage.job),
+    refreshInterval: (latest) => (latest && isSettled(latest.job) ? 0 : POLL_MS),
     revalidateOnFocus: false,
   });
 

@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { BulkRunner } from "@/lib/purchases/bulk/runner";
 import { allowanceDecision, allowanceUse } from "@/lib/purchases/bulk/allowance";
-import { BULK_JOB_RETENTION_MS, cancelBulkJob, createBulkJob, purgeExpiredBulkJobs } from "@/lib/purchases/bulk/jobs";
+import { BULK_JOB_RETENTION_MS, cancelBulkJob, CHECK_UNDER_WAY_MAX_MS, createBulkJob, purgeExpiredBulkJobs, settleCancelledJobs } from "@/lib/purchases/bulk/jobs";
 import { claimBulkJob } from "@/lib/purchases/bulk/leases";
 import { findBulkJob, listBulkJobs } from "@/lib/purchases/bulk/summaries";
-import { pendingCodes, recordBulkResult } from "@/lib/purchases/bulk/results";
+import { beginCheck, countAttempt, pendingCodes, recordBulkResult } from "@/lib/purchases/bulk/results";
 import { prepareBatch } from "@/lib/purchases/bulk/batch";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { createItemsClient } from "@/lib/upstream/items";
@@ -164,11 +164,44 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(1000))).toBe(true);
     expect((await pendingCodes(db, created.id)).length).toBe(0);
     const job = await findBulkJob(db, KEY, created.id, { userId: null });
-    expect(job).toMatchObject({ status: "cancelled", done: 1, invalid: 1, cancelled: 2, finished_at: later(1000).toISOString() });
-    // A check that was in flight at the cancel still records what the upstream said.
-    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(true);
+    expect(job).toMatchObject({ status: "cancelled", done: 1, invalid: 1, cancelled: 2, settling: false, finished_at: later(1000).toISOString() });
+    // A late answer for a code the cancel ended is not written over it: the counts shown stay the counts.
+    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(false);
+    expect(await beginCheck(db, created.id, 2)).toBe(false);
     expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(2000))).toBe(true);
-    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ status: "cancelled", done: 2, cancelled: 1 });
+    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ status: "cancelled", done: 1, cancelled: 2 });
+  });
+
+  it("lets a check under way at a cancel write its result: the job settles once, and its counts never change after", async () => {
+    const created = await create(ALICE, [code(1), code(2), code(3), code(4)]);
+    if (!created.ok) throw new Error("refused");
+    const { db } = store();
+    expect(await beginCheck(db, created.id, 0, T0)).toBe(true);
+    expect(await beginCheck(db, created.id, 1, T0)).toBe(true);
+    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(true);
+    expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(1000))).toBe(true);
+    // Code 0 is under way: it stays pending, and the job says it is settling.
+    let job = await findBulkJob(db, KEY, created.id, { userId: null });
+    expect(job).toMatchObject({ status: "cancelled", done: 1, cancelled: 2, settling: true });
+    expect(job?.results.map((r) => r.status)).toEqual(["pending", "invalid", "cancelled", "cancelled"]);
+    expect(await recordBulkResult(db, created.id, 0, { status: "invalid", reason: "Invalid purchase code" })).toBe(true);
+    job = await findBulkJob(db, KEY, created.id, { userId: null });
+    expect(job).toMatchObject({ status: "cancelled", done: 2, cancelled: 2, settling: false });
+  });
+
+  it("ends the codes of a cancelled job whose check a dead process left under way, once no check can still be running", async () => {
+    const created = await create(ALICE, [code(1), code(2)]);
+    if (!created.ok) throw new Error("refused");
+    const { db } = store();
+    expect(await beginCheck(db, created.id, 0, T0)).toBe(true);
+    // A check that gave up its try (a backoff) is no longer under way: the cancel ends its code.
+    expect(await beginCheck(db, created.id, 1, T0)).toBe(true);
+    await countAttempt(db, created.id, 1);
+    expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(1000))).toBe(true);
+    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ done: 0, cancelled: 1, settling: true });
+    expect(await settleCancelledJobs(db, later(CHECK_UNDER_WAY_MAX_MS - 1))).toBe(0);
+    expect(await settleCancelledJobs(db, later(CHECK_UNDER_WAY_MAX_MS + 1))).toBe(1);
+    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ done: 0, cancelled: 2, settling: false });
   });
 
   it("lists a user's jobs newest first, and forgets jobs after 7 days", async () => {
