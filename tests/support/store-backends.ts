@@ -102,3 +102,43 @@ export function bothBackends(): Backend[] {
   });
   return [sqliteBackend, pg];
 }
+
+/** A store the production build opens through DATABASE_URL, for an HTTP test file run on each backend. */
+export interface ServerStore {
+  name: "SQLite" | "PostgreSQL";
+  /** A fresh, empty store: the DATABASE_URL to start the gateway with. */
+  create(): Promise<string>;
+}
+
+/**
+ * Both backends for an HTTP test file's describe.each: the built server on a fresh SQLite file, then on a fresh
+ * database of a throwaway PostgreSQL cluster started before the file's tests. Call it at the top level of the file.
+ */
+export function bothServerStores(): ServerStore[] {
+  let postgres: TestPostgres | undefined;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    postgres = await startTestPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await postgres?.stop();
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+  return [
+    {
+      name: "SQLite",
+      async create() {
+        const dir = await mkdtemp(path.join(tmpdir(), "gatehouse-http-store-"));
+        dirs.push(dir);
+        return path.join(dir, "store.db");
+      },
+    },
+    {
+      name: "PostgreSQL",
+      async create() {
+        if (!postgres) throw new Error("PostgreSQL did not start");
+        return postgres.createDatabase();
+      },
+    },
+  ];
+}
