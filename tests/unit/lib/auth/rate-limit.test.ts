@@ -1,11 +1,11 @@
 // The purchase-check limits: per user and per address, both apply, a refusal by the address is given back to the
 // user's count; with Redis every instance counts in one window, and while Redis is away the insurance limiter
 // answers (a real redis-server, killed and started again).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
-import { localCluster, redisCluster, type Cluster } from "@/lib/cluster";
-import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { localCluster } from "@/lib/cluster";
+import { useTestRedis } from "@/tests/support/redis";
 import { until } from "@/tests/support/until";
 
 describe("checkPurchaseRateLimit in one process", () => {
@@ -29,34 +29,25 @@ describe("checkPurchaseRateLimit in one process", () => {
 });
 
 describe("checkPurchaseRateLimit on Redis", () => {
-  let redis: TestRedis;
-  const clusters: Cluster[] = [];
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await Promise.all(clusters.map((cluster) => cluster.close()));
-    await redis.stop();
-  });
+  const { redis, instance } = useTestRedis();
 
   it("counts once across instances, and falls back to the insurance limiter while Redis is away", async () => {
-    const a = redisCluster(redis.url, "a");
-    const b = redisCluster(redis.url, "b");
-    clusters.push(a, b);
+    const a = instance("a");
+    const b = instance("b");
     await until(() => a.up() && b.up(), "both connected");
     const rules = { perUser: 4, perIp: 100 };
     const results = [];
     for (let i = 0; i < 8; i++) results.push((await checkPurchaseRateLimit(rules, { userId: "shared", address: "10.0.0.1" }, i % 2 ? a : b)).allowed);
     expect(results.filter(Boolean)).toHaveLength(4);
 
-    await redis.kill();
+    await redis().kill();
     await until(() => !a.up(), "a notices Redis is gone");
     // The insurance limiter: this instance's own count, the limit as written.
     const offline = [];
     for (let i = 0; i < 6; i++) offline.push((await checkPurchaseRateLimit(rules, { userId: "offline", address: "10.0.0.2" }, a)).allowed);
     expect(offline).toEqual([true, true, true, true, false, false]);
 
-    await redis.start();
+    await redis().start();
     await until(() => a.up() && b.up(), "both reconnected", 10_000);
     expect((await checkPurchaseRateLimit(rules, { userId: "after", address: "10.0.0.3" }, b)).allowed).toBe(true);
   });

@@ -1,9 +1,9 @@
 // The cluster: without REDIS_URL a process alone; with it, a bus between instances (a message reaches the
 // others, not its sender) that comes back by itself after Redis was killed and started again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { localCluster, redisCluster, redisOptions, redisReachable, type Cluster } from "@/lib/cluster";
-import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { localCluster, redisOptions, redisReachable } from "@/lib/cluster";
+import { useTestRedis } from "@/tests/support/redis";
 import { until } from "@/tests/support/until";
 
 describe("localCluster", () => {
@@ -31,20 +31,11 @@ describe("redisOptions", () => {
 });
 
 describe("redisCluster", () => {
-  let redis: TestRedis;
-  const clusters: Cluster[] = [];
-  beforeAll(async () => {
-    redis = await startTestRedis();
-  });
-  afterAll(async () => {
-    await Promise.all(clusters.map((cluster) => cluster.close()));
-    await redis.stop();
-  });
+  const { redis, instance } = useTestRedis();
 
   it("carries a message to the other instances, and again after Redis came back", async () => {
-    const a = redisCluster(redis.url, "a");
-    const b = redisCluster(redis.url, "b");
-    clusters.push(a, b);
+    const a = instance("a");
+    const b = instance("b");
     const atA: unknown[] = [];
     const atB: unknown[] = [];
     a.subscribe("test", (message) => atA.push(message.value));
@@ -58,12 +49,12 @@ describe("redisCluster", () => {
     }, "b hears a");
     expect(atA).toEqual([]);
 
-    await redis.kill();
+    await redis().kill();
     await until(() => !a.up(), "a notices Redis is gone");
     expect(await redisReachable(a)).toBe(false);
     a.publish("test", { value: "lost" }); // no error, no queue: nobody hears it
 
-    await redis.start();
+    await redis().start();
     await until(() => a.up() && b.up(), "both reconnected", 10_000);
     const before = atB.length;
     await until(() => {
