@@ -1,16 +1,13 @@
 // Operators' upstream keys CLI: `npm run keys -- <command>`. Runs under tsx with the react-server condition, like
 // `npm run users`. Exit codes: 0 done, 1 refused (a KEK missing, weak or not opening a stored key), 2 usage.
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-import { loadEnvConfig } from "@next/env";
-
 import { AREAS } from "@/lib/contract/areas";
 import { readKeyEncryptionKeys } from "@/lib/config/kek";
 import { formatProblem } from "@/lib/config/env";
 import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb } from "@/lib/db";
 import { isKeyUnsealError, listStoredKeys, resealAll } from "@/lib/upstream/keys/store";
+
+import { runWhenEntryPoint, type Output } from "./entry";
 
 const USAGE = `Usage: npm run keys -- <command>
 
@@ -23,10 +20,6 @@ Rotating the key-encryption key (docs/operations.md, "Rotating GATEHOUSE_KEK"): 
 GATEHOUSE_KEK and the old one as GATEHOUSE_KEK_PREVIOUS, run rotate-kek once, then remove GATEHOUSE_KEK_PREVIOUS.
 The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; the CLI reads .env.local too.`;
 
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 /** Runs one command; returns the exit code. Exported for in-process tests. */
 export async function main(argv: string[], io: Output, env: Record<string, string | undefined> = process.env): Promise<number> {
@@ -76,16 +69,4 @@ export async function main(argv: string[], io: Output, env: Record<string, strin
   }
 }
 
-const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntryPoint) {
-  loadEnvConfig(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".."), false);
-  main(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`keys: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenEntryPoint("keys", import.meta.url, main);

@@ -3,11 +3,8 @@
 //
 // Exit codes: 0 done, 1 refused (a value breaks a rule, the user is unknown, the last admin would go…),
 // 2 usage (unknown command or option, missing argument).
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 
-import { loadEnvConfig } from "@next/env";
 import { z } from "zod";
 
 import { recordAudit } from "@/lib/auth/audit";
@@ -30,6 +27,8 @@ import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb, type Db } from "@/lib/db";
 import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
 import { readEnv } from "@/lib/config/env";
+
+import { runWhenEntryPoint, type Output } from "./entry";
 
 const USAGE = `Usage: npm run users -- <command>
 
@@ -58,10 +57,6 @@ The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; like
 class UsageError extends Error {}
 class Refusal extends Error {}
 
-export interface Output {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? "invalid value";
@@ -328,17 +323,4 @@ export async function main(argv: string[], out: Output): Promise<number> {
   }
 }
 
-const isEntryPoint = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isEntryPoint) {
-  // The same settings as the portal: the environment first, then .env.local and the other .env files.
-  loadEnvConfig(path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".."), false);
-  main(process.argv.slice(2), { out: (line) => console.log(line), err: (line) => console.error(line) }).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      console.error(`users: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
-      process.exitCode = 1;
-    },
-  );
-}
+runWhenEntryPoint("users", import.meta.url, main);
