@@ -2,7 +2,7 @@
 // per project. Plain SVG, no library. The SVG is decoration for sighted readers; the numbers are in a table
 // (visually hidden unless showTable) that screen readers read, and each bar has its counts written under it,
 // so colour never carries the meaning alone. Server-renderable.
-import { useId } from "react";
+import { Fragment, useId } from "react";
 
 import { REPORT_RESULTS } from "@/lib/contract/values";
 
@@ -108,5 +108,40 @@ function Row({ row, longest }: { row: ResultCounts; longest: number }) {
         </span>
       </span>
     </>
+  );
+}
+
+/**
+ * What a ResultChart looks like while it loads: the same caption, legend, rows (grey bars) and scale, so that a
+ * chart of `rows` rows takes exactly its place. Give the most rows the chart may have.
+ */
+export function ResultChartPlaceholder({ title, rows }: { title: string; rows: number }) {
+  return (
+    <div className={styles.figure} aria-hidden="true" aria-busy="true">
+      <span className={styles.caption}>{title}</span>
+      <ul className={styles.legend}>
+        {REPORT_RESULTS.map((result) => (
+          <li key={result}>
+            <span className={`${styles.swatch} ${styles[result]}`} />
+            {RESULT_LABELS[result]}
+          </li>
+        ))}
+      </ul>
+      <div className={styles.rows}>
+        {Array.from({ length: rows }, (_, index) => (
+          <Fragment key={index}>
+            <span className={styles.label}>
+              <span className={styles.pendingText}>Loading</span>
+            </span>
+            <span className={styles.barCell}>
+              <span className={`${styles.bar} ${styles.pendingBar}`} />
+              <span className={styles.counts}>&nbsp;</span>
+            </span>
+          </Fragment>
+        ))}
+        <span className={styles.scaleName}>&nbsp;</span>
+        <span className={styles.scale}>&nbsp;</span>
+      </div>
+    </div>
   );
 }
