@@ -55,14 +55,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
       <figcaption id={`${tableId}-caption`} className={styles.caption}>
         {title}
       </figcaption>
-      <ul className={styles.legend} aria-hidden="true">
-        {REPORT_RESULTS.map((result) => (
-          <li key={result}>
-            <span className={`${styles.swatch} ${styles[result]}`} />
-            {RESULT_LABELS[result]}
-          </li>
-        ))}
-      </ul>
+      <Legend />
       <div className={styles.rows} aria-hidden="true">
         {rows.map((row) => (
           <Row key={row.label} row={row} longest={scale === "share" ? total(row) : longest} />
@@ -84,6 +77,20 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
         <ResultCountsTable caption={title} rowHeader="Group" rows={rows} className={styles.table} />
       </div>
     </figure>
+  );
+}
+
+/** The colours' key; the numbers themselves are written under each bar and in the table. */
+function Legend() {
+  return (
+    <ul className={styles.legend} aria-hidden="true">
+      {REPORT_RESULTS.map((result) => (
+        <li key={result}>
+          <span className={`${styles.swatch} ${styles[result]}`} />
+          {RESULT_LABELS[result]}
+        </li>
+      ))}
+    </ul>
   );
 }
 
@@ -119,14 +126,7 @@ export function ResultChartPlaceholder({ title, rows }: { title: string; rows: n
   return (
     <div className={styles.figure} aria-hidden="true" aria-busy="true">
       <span className={styles.caption}>{title}</span>
-      <ul className={styles.legend}>
-        {REPORT_RESULTS.map((result) => (
-          <li key={result}>
-            <span className={`${styles.swatch} ${styles[result]}`} />
-            {RESULT_LABELS[result]}
-          </li>
-        ))}
-      </ul>
+      <Legend />
       <div className={styles.rows}>
         {Array.from({ length: rows }, (_, index) => (
           <Fragment key={index}>

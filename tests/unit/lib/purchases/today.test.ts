@@ -1,13 +1,12 @@
 // One person's checks of one UTC day, on SQLite and PostgreSQL: counted by outcome (a valid code whose support
 // had ended apart), the newest few, other people's checks and other days left out.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import type { Purchase } from "@/lib/contract/purchases";
 import { recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { userChecksOfDay, utcDay } from "@/lib/purchases/today";
 
-import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
+import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
 const KEY = "today-test-key-0123456789abcdef";
 const ALICE = { id: "u-alice", email: "alice@example.com" };
@@ -25,20 +24,7 @@ const purchase = (supportedUntil?: string): Purchase => ({
   date: "2024-01-31T00:00:00.000Z",
 });
 
-let postgres: TestPostgres | undefined;
-const pgBackend = postgresBackend(() => {
-  if (!postgres) throw new Error("PostgreSQL did not start");
-  return postgres;
-});
-beforeAll(async () => {
-  postgres = await startTestPostgres();
-});
-afterAll(async () => {
-  await pgBackend.dispose();
-  await postgres?.stop();
-});
-
-describe.each<Backend>([sqliteBackend, pgBackend])("userChecksOfDay on $name", (backend) => {
+describe.each<Backend>(bothBackends())("userChecksOfDay on $name", (backend) => {
   const store = useStore(backend);
   const record = (at: string, code: string, overrides: Partial<PurchaseCheckRecordInput> = {}) =>
     recordPurchaseCheck(store().db, KEY, { at: new Date(at), user: ALICE, code, outcome: "invalid", reason: "Invalid purchase code", source: "single", ...overrides });
