@@ -100,8 +100,10 @@ export async function ChecksToday({ user }: { user: { id: string; email: string 
                     <LocalTime iso={entry.checked_at} />
                   </span>
                   {/* Only the last 4 characters are kept: the checker opens empty, ready for the code. */}
-                  <Link href="/purchases" className={styles.checkAgain} aria-label={entry.code_last4 === "" ? "Check again" : `Check the code ending ${entry.code_last4} again`}>
+                  <Link href="/purchases" className={styles.checkAgain}>
                     Check again
+                    {/* The visible words first in the name, for voice control ("click Check again"). */}
+                    {entry.code_last4 === "" ? null : <span className="visually-hidden"> for the code ending {entry.code_last4}</span>}
                   </Link>
                 </li>
               ))}
