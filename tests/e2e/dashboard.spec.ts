@@ -5,7 +5,7 @@
 import type { Browser, Page } from "@playwright/test";
 
 import type { Role } from "@/lib/contract/values";
-import { as, expect, sandbox, seriousViolations, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, checkBothThemes, expect, sandbox, seriousViolations, shot, test } from "@/tests/support/e2e/fixtures";
 
 const PHONE = { width: 390, height: 844 };
 const DESK = { width: 1440, height: 900 };
@@ -147,7 +147,8 @@ test("the support dashboard counts today's checks by outcome and lists the last 
   const html = await today.innerHTML();
   for (const code of [ACTIVE, EXPIRED, NO_SUPPORT, UNKNOWN]) expect(html).not.toContain(code);
   await noSidewaysScroll(page);
-  await shot(page, testInfo, "support-checks-today-390");
+  // axe, in light and in dark, with the card full (screenshots of both).
+  await checkBothThemes(page, testInfo, "support-checks-today-390");
 
   await expect(last.nth(1).getByRole("link", { name: /^Check again\s+for the code ending 9999$/ })).toHaveAttribute("href", "/purchases");
   // "In the history" lists the same checks: this person's, today (UTC).
