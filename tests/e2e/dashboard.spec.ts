@@ -189,7 +189,10 @@ test.describe("toasts", () => {
 
   test("at most three show at once: the oldest goes", async ({ browser }) => {
     const { page, close } = await newUser(browser, "admin");
+    // The browser's clock stands still: success toasts stay (they leave after 6 s), so only the limit removes one.
+    await page.clock.install();
     await page.goto("/admin/users");
+    await page.clock.pauseAt(new Date(Date.now() + 60_000));
     for (const n of [1, 2, 3, 4]) {
       await page.getByRole("button", { name: "Add user" }).click();
       const dialog = page.getByRole("dialog", { name: "Add a user" });
