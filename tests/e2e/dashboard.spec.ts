@@ -237,6 +237,12 @@ test.describe("pictures that fail to load", () => {
     expect(broken).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, testInfo, "item-media-failed");
+
+    // The seller's account: the cover (decoration) an empty box, the avatar its initials.
+    await page.goto("/account");
+    await expect(page.locator("main [data-media-failed]")).toHaveCount(2);
+    await expect(page.locator("main img")).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
 
