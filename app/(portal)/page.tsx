@@ -1,9 +1,11 @@
-// The dashboard: reports by result (in all and per project) and the newest reports, the number of items, and a
-// quick purchase check — each shown only to roles that may use it, for configured areas. Every part loads on
-// its own (Suspense), so a slow or failing upstream delays or replaces its own card, not the page.
+// The dashboard: a quick purchase check and the day's checks, the number of items, the newest reports and
+// reports by result (in all and per project), results over time — each shown only to roles that may use it, for
+// configured areas. Every part loads on its own (Suspense), so a slow or failing upstream delays or replaces its
+// own card, not the page. Each placeholder takes the place of what replaces it (same boxes, same rows), and the
+// cards whose height depends on the data come last, so nothing jumps when a card arrives (layout shift ≤ 0.05).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Suspense } from "react";
+import { Suspense, type ReactNode } from "react";
 
 import { FailureState } from "@/components/portal/failure-state";
 import { ResultBadge } from "@/components/ui/badge";
@@ -12,8 +14,7 @@ import { Card } from "@/components/ui/card";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
-import { ResultChart } from "@/components/ui/result-chart";
-import { SkeletonLine } from "@/components/ui/skeleton";
+import { ResultChart, ResultChartPlaceholder } from "@/components/ui/result-chart";
 import { Stat } from "@/components/ui/stat";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
@@ -21,7 +22,7 @@ import { can } from "@/lib/auth/permissions";
 import type { Page } from "@/lib/contract/common";
 import type { Report } from "@/lib/contract/reports";
 import { configuredAreas } from "@/lib/portal/areas";
-import { countResults, DASHBOARD_MAX_PAGES, DASHBOARD_REPORT_LIMIT } from "@/lib/portal/dashboard";
+import { countResults, DASHBOARD_MAX_PAGES, DASHBOARD_MAX_PROJECT_ROWS, DASHBOARD_REPORT_LIMIT } from "@/lib/portal/dashboard";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { getReportsClient } from "@/lib/reports/service";
 import { projectMixes, resultTrend } from "@/lib/reports/trends";
@@ -33,6 +34,7 @@ import { TrendChart, TrendChartPlaceholder } from "@/components/ui/trend-chart";
 import { getUpstreams, type ReportsClient } from "@/lib/upstream";
 
 import styles from "./dashboard.module.css";
+import { ChecksToday, ChecksTodayPlaceholder } from "./checks-today";
 import { PurchaseChecker } from "./purchases/purchase-checker";
 
 export const metadata: Metadata = { title: "Dashboard" };
@@ -50,25 +52,31 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
     <>
       <PageHeader title="Dashboard" description={`Signed in as ${user.name}.`} />
       <div className={styles.grid}>
-        {showReports ? (
-          <Suspense fallback={<LoadingCard title="Reports by result" wide />}>
-            <ReportsOverview />
-          </Suspense>
-        ) : null}
-        {showReports ? (
-          <Suspense fallback={<TrendsPlaceholder />}>
-            <TrendsOverview days={days} />
-          </Suspense>
-        ) : null}
-        {showItems ? (
-          <Suspense fallback={<LoadingCard title="Items" />}>
-            <ItemsCount />
-          </Suspense>
-        ) : null}
+        {/* The one thing a phone user came to do comes first, above anything that loads. */}
         {showPurchases ? (
           <Card title="Check a purchase code" asSection className={styles.wide}>
             <PurchaseChecker linkItems={showItems} format={(await getAccounts()).config.purchaseCodeFormat} id="field-dashboard-purchase-code" />
           </Card>
+        ) : null}
+        {showPurchases ? (
+          <Suspense fallback={<ChecksTodayPlaceholder />}>
+            <ChecksToday user={user} />
+          </Suspense>
+        ) : null}
+        {showItems ? (
+          <Suspense fallback={<ItemsCard />}>
+            <ItemsCount />
+          </Suspense>
+        ) : null}
+        {showReports ? (
+          <Suspense fallback={<ReportsPlaceholder />}>
+            <ReportsOverview />
+          </Suspense>
+        ) : null}
+        {showReports ? (
+          <Suspense fallback={<TrendsPlaceholder days={days} />}>
+            <TrendsOverview days={days} />
+          </Suspense>
         ) : null}
         {!showReports && !showItems && !showPurchases ? (
           <EmptyState title="Nothing to show yet" headingLevel={2}>
@@ -80,16 +88,38 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
   );
 }
 
-function LoadingCard({ title, wide = false }: { title: string; wide?: boolean }) {
+/** "Loading …" for screen readers; the placeholder's boxes are hidden from them. */
+function Loading({ what }: { what: string }) {
   return (
-    <Card title={title} className={wide ? styles.wide : undefined}>
-      <p className="visually-hidden" role="status">
-        Loading {title.toLowerCase()}…
-      </p>
-      <SkeletonLine />
-      <SkeletonLine />
-      <SkeletonLine />
-    </Card>
+    <p className="visually-hidden" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** The latest reports and reports by result, while the reports load: their boxes at their fullest. */
+function ReportsPlaceholder() {
+  return (
+    <>
+      <Card title="Latest reports" className={styles.latestCard}>
+        <Loading what="the latest reports" />
+        <ul className={styles.latest} aria-hidden="true" aria-busy="true">
+          {Array.from({ length: LATEST_COUNT }, (_, index) => (
+            <li key={index}>
+              <span className={`${styles.latestUrl} ${styles.pendingLine}`} />
+              <span className={styles.latestMeta}>
+                <span className={styles.pending} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Card>
+      <Card title="Reports by result" className={styles.wide} actions={<span className={styles.actionSlot} aria-hidden="true" />}>
+        <Loading what="reports by result" />
+        <ResultChartPlaceholder title="All reports" rows={1} />
+        <ResultChartPlaceholder title="Per project" rows={DASHBOARD_MAX_PROJECT_ROWS + 1} />
+      </Card>
+    </>
   );
 }
 
@@ -126,6 +156,21 @@ async function ReportsOverview() {
   const [overall, ...perProject] = countResults(rows, "All reports");
   return (
     <>
+      <Card title="Latest reports" asSection className={styles.latestCard}>
+        <ul className={styles.latest}>
+          {rows.slice(0, LATEST_COUNT).map((report) => (
+            <li key={report.id}>
+              {/* One line each (the full address is the link's name and its tooltip): the card keeps its height. */}
+              <Link href={`/reports/${report.id}`} className={styles.latestUrl} title={report.url}>
+                {report.url}
+              </Link>
+              <span className={styles.latestMeta}>
+                <ResultBadge result={report.result} /> <LocalTime iso={report.generated_at} missing="Not generated yet" />
+              </span>
+            </li>
+          ))}
+        </ul>
+      </Card>
       <Card title="Reports by result" asSection className={styles.wide} actions={<ButtonLink href="/reports" size="sm">All reports</ButtonLink>}>
         <ResultChart title={partial ? `The newest ${rows.length} of ${total} reports` : `All ${total} reports`} rows={overall ? [overall] : []} scale="share" />
         <ResultChart title="Per project" rows={perProject} />
@@ -136,29 +181,15 @@ async function ReportsOverview() {
           </p>
         ) : null}
       </Card>
-      <Card title="Latest reports" asSection>
-        <ul className={styles.latest}>
-          {rows.slice(0, LATEST_COUNT).map((report) => (
-            <li key={report.id}>
-              <Link href={`/reports/${report.id}`} className={styles.latestUrl}>
-                {report.url}
-              </Link>
-              <span className={styles.latestMeta}>
-                <ResultBadge result={report.result} /> <LocalTime iso={report.generated_at} missing="Not generated yet" />
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Card>
     </>
   );
 }
 
 const TRENDS_TITLE = "Results over time";
 
-function TrendsPlaceholder() {
+function TrendsPlaceholder({ days }: { days: TrendDays }) {
   return (
-    <Card title={TRENDS_TITLE} className={styles.wide}>
+    <Card title={TRENDS_TITLE} className={styles.wide} actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}>
       <TrendChartPlaceholder title="All projects" />
     </Card>
   );
@@ -180,17 +211,35 @@ async function TrendsOverview({ days }: { days: TrendDays }) {
   );
 }
 
+const ITEMS_HINT = "From the item service";
+
+/** The items card; without a value, its placeholder (same lines, a grey box for the number). */
+function ItemsCard({ children }: { children?: ReactNode }) {
+  return (
+    <Card title="Items" asSection={children !== undefined} actions={<ButtonLink href="/items" size="sm">Browse items</ButtonLink>}>
+      {children ?? (
+        <>
+          <Loading what="the items" />
+          <div aria-hidden="true" aria-busy="true">
+            <Stat label="Items for sale" value={<span className={styles.pending} />} hint={ITEMS_HINT} />
+          </div>
+        </>
+      )}
+    </Card>
+  );
+}
+
 async function ItemsCount() {
   const { items } = await getUpstreams();
   if (!items) return null;
   const loaded = await loadFromUpstream("The items", () => items.listItems());
   return (
-    <Card title="Items" asSection actions={<ButtonLink href="/items" size="sm">Browse items</ButtonLink>}>
+    <ItemsCard>
       {loaded.ok ? (
-        <Stat label="Items for sale" value={loaded.value.length.toLocaleString("en")} hint="From the item service" />
+        <Stat label="Items for sale" value={loaded.value.length.toLocaleString("en")} hint={ITEMS_HINT} />
       ) : (
         <FailureState failure={loaded.failure} headingLevel={3} />
       )}
-    </Card>
+    </ItemsCard>
   );
 }

@@ -1,5 +1,7 @@
-// A round picture of a person, or their initials when there is no usable picture. Server-renderable.
+// A round picture of a person, or their initials when there is no usable picture or it fails to load.
+// Server-renderable.
 import { safeHttpUrl } from "../url";
+import { FallbackImage } from "./fallback-image";
 import styles from "./media.module.css";
 
 export interface AvatarProps {
@@ -20,14 +22,14 @@ export function initials(name: string): string {
 export function Avatar({ name, src, size = "md" }: AvatarProps) {
   const url = safeHttpUrl(src);
   const className = `${styles.avatar} ${styles[`avatar-${size}`]}`;
-  if (url) {
-    // Remote upstream images: next/image would need every upstream host configured; a lazy <img> is enough.
-    // eslint-disable-next-line @next/next/no-img-element
-    return <img src={url} alt={`${name}'s avatar`} className={className} loading="lazy" decoding="async" />;
-  }
-  return (
-    <span className={className} aria-hidden="true">
+  const letters = (
+    <span className={className} aria-hidden="true" data-media-failed={url ? "" : undefined}>
       {initials(name)}
     </span>
   );
+  if (url) {
+    // Remote upstream images: next/image would need every upstream host configured; a lazy <img> is enough.
+    return <FallbackImage src={url} alt={`${name}'s avatar`} className={className} loading="lazy" decoding="async" fallback={letters} />;
+  }
+  return letters;
 }

@@ -1,13 +1,16 @@
 "use client";
 // An item's screenshots as a grid of thumbnails. Each thumbnail is a button (Tab reaches it, Enter opens it)
 // that opens a lightbox: a native modal with the large picture, Previous/Next buttons, the arrow keys, and a
-// link to the full-size file. URLs that are not http(s) are left out.
+// link to the full-size file. URLs that are not http(s) are left out; a screenshot that fails to load shows its
+// alt text in a box of the thumbnail's size.
 import { useState, type KeyboardEvent } from "react";
 
 import { Button } from "../ui/button";
 import { Modal } from "../ui/dialog";
 import { SafeLink } from "../ui/safe-link";
 import { safeHttpUrl } from "../url";
+import { FallbackImage } from "./fallback-image";
+import { FailedMedia } from "./media-image";
 import styles from "./media.module.css";
 
 export interface ScreenshotGalleryProps {
@@ -37,8 +40,7 @@ export function ScreenshotGallery({ screenshots, itemName }: ScreenshotGalleryPr
         {urls.map((url, index) => (
           <li key={`${index}-${url}`}>
             <button type="button" className={styles.thumbButton} onClick={() => setOpenIndex(index)}>
-              {/* eslint-disable-next-line @next/next/no-img-element -- remote upstream image, see media-image.tsx */}
-              <img src={url} alt={altFor(index)} loading="lazy" decoding="async" className={styles.thumb} />
+              <FallbackImage src={url} alt={altFor(index)} loading="lazy" decoding="async" className={styles.thumb} fallback={<FailedMedia alt={altFor(index)} className={styles.thumb} />} />
             </button>
           </li>
         ))}
@@ -64,8 +66,7 @@ export function ScreenshotGallery({ screenshots, itemName }: ScreenshotGalleryPr
       >
         {current !== undefined && openIndex !== null ? (
           <div className={styles.lightbox}>
-            {/* eslint-disable-next-line @next/next/no-img-element -- remote upstream image, see media-image.tsx */}
-            <img src={current} alt={altFor(openIndex)} className={styles.lightboxImage} />
+            <FallbackImage key={current} src={current} alt={altFor(openIndex)} className={styles.lightboxImage} fallback={<FailedMedia alt={altFor(openIndex)} className={styles.lightboxFailed} />} />
             <p className={styles.caption}>
               {urls.length > 1 ? "Use the arrow keys or the buttons to move between screenshots. " : null}
               <SafeLink href={current}>Open full size</SafeLink>

@@ -10,6 +10,7 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 
 import { Button } from "../ui/button";
 import styles from "./app-shell.module.css";
+import { InShellProvider } from "./in-shell";
 
 export interface NavItem {
   href: string;
@@ -143,7 +144,9 @@ export function AppShell({ brand = "Gatehouse", brandHref = "/", nav, user, acco
           ) : null}
         </div>
         <main id="main-content" tabIndex={-1} className={styles.main}>
-          <div className={styles.content}>{children}</div>
+          <div className={styles.content}>
+            <InShellProvider>{children}</InShellProvider>
+          </div>
         </main>
       </div>
     </>

@@ -2,7 +2,7 @@
 // per project. Plain SVG, no library. The SVG is decoration for sighted readers; the numbers are in a table
 // (visually hidden unless showTable) that screen readers read, and each bar has its counts written under it,
 // so colour never carries the meaning alone. Server-renderable.
-import { useId } from "react";
+import { Fragment, useId } from "react";
 
 import { REPORT_RESULTS } from "@/lib/contract/values";
 
@@ -55,14 +55,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
       <figcaption id={`${tableId}-caption`} className={styles.caption}>
         {title}
       </figcaption>
-      <ul className={styles.legend} aria-hidden="true">
-        {REPORT_RESULTS.map((result) => (
-          <li key={result}>
-            <span className={`${styles.swatch} ${styles[result]}`} />
-            {RESULT_LABELS[result]}
-          </li>
-        ))}
-      </ul>
+      <Legend />
       <div className={styles.rows} aria-hidden="true">
         {rows.map((row) => (
           <Row key={row.label} row={row} longest={scale === "share" ? total(row) : longest} />
@@ -87,6 +80,20 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
   );
 }
 
+/** The colours' key; the numbers themselves are written under each bar and in the table. */
+function Legend() {
+  return (
+    <ul className={styles.legend} aria-hidden="true">
+      {REPORT_RESULTS.map((result) => (
+        <li key={result}>
+          <span className={`${styles.swatch} ${styles[result]}`} />
+          {RESULT_LABELS[result]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Row({ row, longest }: { row: ResultCounts; longest: number }) {
   const rowTotal = total(row);
   return (
@@ -108,5 +115,33 @@ function Row({ row, longest }: { row: ResultCounts; longest: number }) {
         </span>
       </span>
     </>
+  );
+}
+
+/**
+ * What a ResultChart looks like while it loads: the same caption, legend, rows (grey bars) and scale, so that a
+ * chart of `rows` rows takes exactly its place. Give the most rows the chart may have.
+ */
+export function ResultChartPlaceholder({ title, rows }: { title: string; rows: number }) {
+  return (
+    <div className={styles.figure} aria-hidden="true" aria-busy="true">
+      <span className={styles.caption}>{title}</span>
+      <Legend />
+      <div className={styles.rows}>
+        {Array.from({ length: rows }, (_, index) => (
+          <Fragment key={index}>
+            <span className={styles.label}>
+              <span className={styles.pendingText}>Loading</span>
+            </span>
+            <span className={styles.barCell}>
+              <span className={`${styles.bar} ${styles.pendingBar}`} />
+              <span className={styles.counts}>&nbsp;</span>
+            </span>
+          </Fragment>
+        ))}
+        <span className={styles.scaleName}>&nbsp;</span>
+        <span className={styles.scale}>&nbsp;</span>
+      </div>
+    </div>
   );
 }

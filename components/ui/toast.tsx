@@ -1,6 +1,9 @@
 "use client";
 // Toasts: short, truthful notes about what just happened. The caller decides the text, and says "Report
-// deleted" only after the gateway said so.
+// deleted" only after the gateway said so. At most three show at once (the oldest leaves for a new one), and a
+// repeat is counted on the toast already shown ("×2") rather than stacked: see toast-queue.ts. Each has a close
+// button. On phones they sit at the top, over the top bar, where no page keeps its primary action (forms end
+// with their buttons at the bottom of the screen as you scroll).
 //
 // Two live regions exist from the first render (screen readers ignore regions that appear together with
 // their text): role="status" (polite) for successes, role="alert" (assertive) for errors. Successes leave
@@ -10,13 +13,9 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useRef, use
 import { Button } from "./button";
 import styles from "./toast.module.css";
 
-export type ToastKind = "success" | "error";
+import { dismissToast, pushToast, type ToastEntry, type ToastKind } from "./toast-queue";
 
-interface ToastEntry {
-  id: number;
-  kind: ToastKind;
-  message: string;
-}
+export type { ToastKind };
 
 export interface ToastApi {
   success: (message: string) => void;
@@ -27,16 +26,15 @@ export interface ToastApi {
 const ToastContext = createContext<ToastApi | null>(null);
 
 const SUCCESS_VISIBLE_MS = 6000;
-const MAX_TOASTS = 4;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<ToastEntry[]>([]);
   const nextId = useRef(1);
 
-  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), []);
+  const dismiss = useCallback((id: number) => setToasts((list) => dismissToast(list, id)), []);
   const push = useCallback((kind: ToastKind, message: string) => {
     const id = nextId.current++;
-    setToasts((list) => [...list, { id, kind, message }].slice(-MAX_TOASTS));
+    setToasts((list) => pushToast(list, { id, kind, message }));
   }, []);
   const api = useMemo<ToastApi>(
     () => ({ success: (message) => push("success", message), error: (message) => push("error", message), dismiss }),
@@ -80,7 +78,8 @@ function ToastCard({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (id: nu
     if (toast.kind !== "success" || paused) return;
     const timer = setTimeout(() => onDismiss(toast.id), SUCCESS_VISIBLE_MS);
     return () => clearTimeout(timer);
-  }, [toast, paused, onDismiss]);
+    // shownAt: a repeat of the message starts the time again.
+  }, [toast.id, toast.kind, toast.shownAt, paused, onDismiss]);
 
   return (
     <div
@@ -93,8 +92,14 @@ function ToastCard({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (id: nu
       <p className={styles.message}>
         {toast.kind === "error" ? <span className="visually-hidden">Error: </span> : null}
         {toast.message}
+        {toast.count > 1 ? (
+          <span className={styles.count}>
+            <span aria-hidden="true"> ×{toast.count}</span>
+            <span className="visually-hidden"> ({toast.count} times)</span>
+          </span>
+        ) : null}
       </p>
-      <Button variant="ghost" size="sm" iconOnly aria-label="Dismiss notification" onClick={() => onDismiss(toast.id)}>
+      <Button variant="ghost" size="sm" iconOnly aria-label={`Dismiss: ${toast.message}`} onClick={() => onDismiss(toast.id)}>
         <span aria-hidden="true">✕</span>
       </Button>
     </div>

@@ -1,5 +1,6 @@
-// The dashboard's counts: reports by result, in all and per project. The upstream has no statistics endpoint,
-// so the dashboard reads the newest reports (up to DASHBOARD_REPORT_LIMIT, 100 a page) and counts them here.
+// The dashboard's counts: reports by result, in all and per project, and the shares of a day's purchase checks.
+// The upstream has no statistics endpoint, so the dashboard reads the newest reports (up to
+// DASHBOARD_REPORT_LIMIT, 100 a page) and counts them here.
 import type { Report } from "@/lib/contract/reports";
 
 /** Pages of 100 the dashboard reads at most; beyond, the chart says it counts the newest reports only. */
@@ -47,4 +48,42 @@ export function countResults(reports: readonly Report[], allLabel = "All reports
     shown.push(other);
   }
   return [all, ...shown];
+}
+
+/** A purchase check's outcome as the dashboard counts it: "expired" is a valid code whose support had ended. */
+export type CheckShareKey = "valid" | "expired" | "invalid" | "failed";
+
+export const CHECK_SHARE_LABELS: Record<CheckShareKey, string> = {
+  valid: "Valid",
+  expired: "Support expired",
+  invalid: "Invalid",
+  failed: "Failed",
+};
+
+export interface CheckShare {
+  key: CheckShareKey;
+  label: string;
+  count: number;
+  /** Whole percent; the shares of a non-empty day add up to exactly 100. */
+  percent: number;
+}
+
+/**
+ * Each outcome's share of the checks, in a fixed order (valid, expired, invalid, failed). Percentages are
+ * rounded by largest remainder so that they add up to 100 (three thirds read 34, 33, 33, never 33, 33, 33).
+ */
+export function checkShares(counts: Readonly<Record<CheckShareKey, number>>): CheckShare[] {
+  const keys: CheckShareKey[] = ["valid", "expired", "invalid", "failed"];
+  const total = keys.reduce((sum, key) => sum + counts[key], 0);
+  const exact = keys.map((key) => (total === 0 ? 0 : (counts[key] / total) * 100));
+  const percent = exact.map(Math.floor);
+  let left = total === 0 ? 0 : 100 - percent.reduce((sum, n) => sum + n, 0);
+  // Hand out the points lost to rounding down, biggest remainder first (ties: the earlier outcome).
+  const byRemainder = keys.map((_, i) => i).sort((a, b) => exact[b]! - percent[b]! - (exact[a]! - percent[a]!) || a - b);
+  for (const i of byRemainder) {
+    if (left <= 0) break;
+    percent[i]! += 1;
+    left -= 1;
+  }
+  return keys.map((key, i) => ({ key, label: CHECK_SHARE_LABELS[key], count: counts[key], percent: percent[i]! }));
 }

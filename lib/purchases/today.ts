@@ -1,0 +1,61 @@
+// One person's purchase checks of one day, for the dashboard: how many, by outcome (a valid code whose support
+// had ended counted apart, as the history shows it), and the newest few. The day is a UTC day, as the history's
+// from/to filters read a bare date, so the dashboard's "see them all" link lists the same checks.
+import "server-only";
+
+import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
+import type { Db } from "@/lib/db";
+
+import { listPurchaseHistory } from "./history";
+
+/** Checks by what they answered: valid with support active (or none), valid with support ended, invalid, failed. */
+export interface CheckOutcomeCounts {
+  valid: number;
+  expired: number;
+  invalid: number;
+  failed: number;
+}
+
+export interface ChecksOfDay {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  counts: CheckOutcomeCounts;
+  total: number;
+  /** Newest first, as the history lists them (codes as their last 4 characters only). */
+  latest: PurchaseHistoryEntry[];
+}
+
+/** The UTC day of `now` as YYYY-MM-DD. */
+export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+
+export async function userChecksOfDay(
+  db: Db,
+  hashKey: string,
+  { userId, now = new Date(), latest = 5 }: { userId: string; now?: Date; latest?: number },
+): Promise<ChecksOfDay> {
+  const day = utcDay(now);
+  const start = `${day}T00:00:00.000Z`;
+  const end = new Date(Date.parse(start) + 86_400_000).toISOString();
+  const [grouped, page] = await Promise.all([
+    db
+      .selectFrom("purchase_checks")
+      .where("user_id", "=", userId)
+      .where("checked_at", ">=", start)
+      .where("checked_at", "<", end)
+      .select((eb) => [
+        "outcome",
+        eb.fn.countAll().as("n"),
+        eb.fn
+          .sum<number>(eb.case().when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))])).then(1).else(0).end())
+          .as("expired"),
+      ])
+      .groupBy("outcome")
+      .execute(),
+    listPurchaseHistory(db, hashKey, { user: userId, from: day, to: day, page: 1, perPage: latest }),
+  ]);
+  // PostgreSQL returns count(*) and sum() as strings.
+  const count = (outcome: string) => Number(grouped.find((row) => row.outcome === outcome)?.n ?? 0);
+  const expired = Number(grouped.find((row) => row.outcome === "valid")?.expired ?? 0);
+  const counts: CheckOutcomeCounts = { valid: count("valid") - expired, expired, invalid: count("invalid"), failed: count("failed") };
+  return { day, counts, total: counts.valid + counts.expired + counts.invalid + counts.failed, latest: page.rows };
+}
