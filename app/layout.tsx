@@ -9,6 +9,8 @@ import { themeScript } from "@/components/theme-script";
 export const metadata: Metadata = {
   title: { default: "Gatehouse", template: "%s · Gatehouse" },
   description: "Reports, projects, items and purchase checks, with the API keys kept on the server.",
+  // A private tool behind a sign-in: no page of it belongs in a search engine, the sign-in page included.
+  robots: { index: false, follow: false },
 };
 
 export const viewport: Viewport = {

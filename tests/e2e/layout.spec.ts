@@ -8,10 +8,9 @@ import path from "node:path";
 
 import { request, type Page } from "@playwright/test";
 
-import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
-import type { Role } from "@/lib/contract/values";
 import { as, expect, seriousViolations, test } from "@/tests/support/e2e/fixtures";
 import { horizontalOverflow, layoutShift, primaryCells, untilSettled, watchLayoutShifts } from "@/tests/support/e2e/layout";
+import { BULK_CODES, PORTAL_PAGES, pathOf, type PortalPage } from "@/tests/support/e2e/pages";
 import { PORTAL_URL } from "@/tests/support/e2e/settings";
 import { THEME_STORAGE_KEY } from "@/components/theme-script";
 
@@ -33,51 +32,14 @@ const PRIMARY_CELL = readFileSync(path.join(process.cwd(), "components", "ui", "
   ? "[data-primary]"
   : "tr > :first-child";
 
-interface Target {
-  /** How the test names the page. */
-  name: string;
-  path: string | (() => string);
-  heading: string | RegExp;
-  /** Who opens it (default admin); null: nobody is signed in. */
-  role?: Role | null;
-  /** A list page: it shows at least one table, and each has a primary column. */
-  list?: boolean;
-}
-
 let bulkJob = "";
-
-const PAGES: Target[] = [
-  { name: "sign-in", path: "/login", heading: "Sign in to Gatehouse", role: null },
-  { name: "dashboard", path: "/", heading: "Dashboard" },
-  { name: "dashboard (support)", path: "/", heading: "Dashboard", role: "support" },
-  { name: "reports", path: "/reports", heading: "Reports", list: true },
-  { name: "a report", path: "/reports/1", heading: "Report #1" },
-  { name: "new report", path: "/reports/new", heading: "New report" },
-  { name: "projects", path: "/projects", heading: "Projects", list: true },
-  { name: "a project's overview", path: "/projects/acme-tools.io/overview", heading: "acme-tools.io" },
-  { name: "items", path: "/items", heading: "Items", list: true },
-  { name: "an item", path: "/items/100005", heading: "Acoustic Happy Ukulele" },
-  { name: "purchase check", path: "/purchases", heading: "Purchase check" },
-  { name: "bulk check", path: "/purchases/bulk", heading: "Bulk purchase check", list: true },
-  { name: "a bulk check's results", path: () => `/purchases/bulk/${bulkJob}`, heading: "Bulk purchase check", list: true },
-  { name: "purchase history", path: "/purchases/history", heading: "Purchase check history", list: true },
-  { name: "alerts", path: "/alerts?status=all", heading: "Alerts" },
-  { name: "API tokens", path: "/tokens", heading: "API tokens" },
-  { name: "seller account", path: "/account", heading: "Seller account" },
-  { name: "users", path: "/admin/users", heading: "Users", list: true },
-  { name: "audit log", path: "/admin/audit", heading: "Audit log", list: true },
-  { name: "upstream connections", path: "/admin/upstream", heading: "Upstream connections" },
-  { name: "webhooks", path: "/admin/webhooks", heading: "Webhooks" },
-  { name: "403", path: "/admin/users", heading: "You may not open this page", role: "viewer" },
-  { name: "404", path: "/no-such-page", heading: "Page not found" },
-];
 
 // A finished bulk check to show: made once, through the API, as the admin who opens it.
 test.beforeAll(async () => {
   const admin = await request.newContext({ baseURL: PORTAL_URL, storageState: as("admin") });
   const created = await admin.post("/api/purchases/bulk", {
     headers: { "X-CSRF": "1" },
-    data: { codes: [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired, FIXED_PURCHASE_CODES.none] },
+    data: { codes: BULK_CODES },
   });
   expect(created.status(), await created.text()).toBe(202);
   bulkJob = ((await created.json()) as { data: { id: string } }).data.id;
@@ -87,7 +49,7 @@ test.beforeAll(async () => {
   await admin.dispose();
 });
 
-async function checkLayout(page: Page, target: Target): Promise<void> {
+async function checkLayout(page: Page, target: PortalPage): Promise<void> {
   const width = page.viewportSize()?.width;
   await untilSettled(page, target.heading);
 
@@ -105,9 +67,9 @@ async function checkLayout(page: Page, target: Target): Promise<void> {
   expect(await layoutShift(page), "layout shift while the page loads").toBeLessThanOrEqual(MAX_LAYOUT_SHIFT);
 }
 
-for (const target of PAGES) {
+for (const target of PORTAL_PAGES) {
   test.describe(target.name, () => {
-    test.use({ storageState: target.role === null ? { cookies: [], origins: [] } : as(target.role ?? "admin") });
+    test.use({ storageState: target.role === null ? { cookies: [], origins: [] } : as(target.role) });
 
     for (const viewport of VIEWPORTS) {
       for (const theme of THEMES) {
@@ -118,9 +80,11 @@ for (const target of PAGES) {
           test(`${target.name} at ${viewport.width}×${viewport.height}, ${theme}`, async ({ page }) => {
             await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [THEME_STORAGE_KEY, theme] as const);
             await watchLayoutShifts(page);
-            await page.goto(typeof target.path === "string" ? target.path : target.path());
+            await page.goto(pathOf(target, bulkJob));
             await checkLayout(page, target);
             await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
+            // A private tool: no page of it is for search engines (and so Lighthouse's SEO category is left out).
+            await expect(page.locator('meta[name="robots"]')).toHaveAttribute("content", /noindex/);
           });
         });
       }
