@@ -80,7 +80,8 @@ for (const target of PORTAL_PAGES) {
           test(`${target.name} at ${viewport.width}×${viewport.height}, ${theme}`, async ({ page }) => {
             await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [THEME_STORAGE_KEY, theme] as const);
             await watchLayoutShifts(page);
-            await page.goto(pathOf(target, bulkJob));
+            const response = await page.goto(pathOf(target, bulkJob));
+            expect(response?.status(), "the page's HTTP status").toBe(target.status ?? 200);
             await checkLayout(page, target);
             await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
             // A private tool: no page of it is for search engines (and so Lighthouse's SEO category is left out).

@@ -15,6 +15,8 @@ export interface PortalPage {
   role: Role | null;
   /** A list page: it shows at least one table, and each table has a primary column. */
   list?: boolean;
+  /** The HTTP status the page is answered with, when not 200 (the 403 and 404 pages). */
+  status?: number;
 }
 
 /** The codes of the bulk check each run makes to show a results page (one valid, one expired, one without support). */
@@ -47,8 +49,8 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("audit log", "/admin/audit", "Audit log", { list: true }),
   page("upstream connections", "/admin/upstream", "Upstream connections"),
   page("webhooks", "/admin/webhooks", "Webhooks"),
-  page("403", "/admin/users", "You may not open this page", { role: "viewer" }),
-  page("404", "/no-such-page", "Page not found"),
+  page("403", "/admin/users", "You may not open this page", { role: "viewer", status: 403 }),
+  page("404", "/no-such-page", "Page not found", { status: 404 }),
 ];
 
 /** The page's path, with `bulkJob` the id of a finished bulk check the admin made. */
