@@ -5,6 +5,7 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 
 import { themeScript } from "@/components/theme-script";
+import { ThemeKeeper } from "@/components/ui/theme-toggle";
 
 export const metadata: Metadata = {
   title: { default: "Gatehouse", template: "%s · Gatehouse" },
@@ -28,7 +29,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <head>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
-      <body>{children}</body>
+      <body>
+        <ThemeKeeper />
+        {children}
+      </body>
     </html>
   );
 }
