@@ -5,10 +5,13 @@ import { headers } from "next/headers";
 import type { ReactNode } from "react";
 
 import { themeScript } from "@/components/theme-script";
+import { ThemeKeeper } from "@/components/ui/theme-toggle";
 
 export const metadata: Metadata = {
   title: { default: "Gatehouse", template: "%s · Gatehouse" },
   description: "Reports, projects, items and purchase checks, with the API keys kept on the server.",
+  // A private tool behind a sign-in: no page of it belongs in a search engine, the sign-in page included.
+  robots: { index: false, follow: false },
 };
 
 export const viewport: Viewport = {
@@ -26,7 +29,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <head>
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
-      <body>{children}</body>
+      <body>
+        <ThemeKeeper />
+        {children}
+      </body>
     </html>
   );
 }

@@ -2,7 +2,7 @@
 // Light / Dark / System as three radio buttons (arrow keys move between them). The choice goes to
 // localStorage and to <html data-theme>, which the design tokens in app/globals.css follow; "System" removes
 // the attribute so prefers-color-scheme decides. themeScript (../theme-script.ts) reapplies it before paint.
-import { useId, useSyncExternalStore } from "react";
+import { useId, useLayoutEffect, useSyncExternalStore } from "react";
 
 import { THEME_STORAGE_KEY, THEMES, type ThemeChoice } from "../theme-script";
 import styles from "./theme-toggle.module.css";
@@ -39,6 +39,19 @@ export function setThemeChoice(choice: ThemeChoice) {
   if (choice === "system") document.documentElement.removeAttribute("data-theme");
   else document.documentElement.setAttribute("data-theme", choice);
   window.dispatchEvent(new Event(CHANGE_EVENT));
+}
+
+/**
+ * Puts the saved choice back on <html> once React has rendered the document. A page answered with an error
+ * status (the 403 page) is rendered in the browser, and React 19 clears the attributes of the <html> it takes
+ * over, so themeScript's data-theme would be lost. A layout effect: before the first paint.
+ */
+export function ThemeKeeper() {
+  useLayoutEffect(() => {
+    const choice = readChoice();
+    if (choice !== "system" && document.documentElement.getAttribute("data-theme") !== choice) document.documentElement.setAttribute("data-theme", choice);
+  }, []);
+  return null;
 }
 
 export function ThemeToggle({ label = "Theme" }: { label?: string }) {

@@ -23,7 +23,7 @@ describe("the README", () => {
     const images = [...readme.matchAll(/!\[[^\]]*\]\((docs\/images\/[^)]+\.png)\)/g)].map((match) => match[1]!);
     expect(images.length).toBeGreaterThanOrEqual(2);
     for (const image of images) expect(existsSync(path.join(ROOT, image)), image).toBe(true);
-    const script = readFileSync(path.join(ROOT, "scripts", "screenshots.ts"), "utf8");
+    const script = readFileSync(path.join(ROOT, "scripts", "lighthouse.ts"), "utf8");
     for (const image of images) expect(script).toContain(path.basename(image, ".png"));
   });
 

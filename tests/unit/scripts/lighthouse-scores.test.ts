@@ -1,0 +1,99 @@
+// What `npm run lighthouse` makes of Lighthouse's results: the scores, the audit that cost each category the
+// most, the table it prints and the lines that fail the run.
+import { describe, expect, it } from "vitest";
+
+import { failures, scoresOf, scoreTable, type LighthouseResult } from "@/scripts/lighthouse-scores";
+
+function lhr(scores: { performance: number; accessibility: number; "best-practices": number }, audits: LighthouseResult["audits"] = {}): LighthouseResult {
+  return {
+    categories: {
+      performance: { score: scores.performance, auditRefs: [{ id: "cumulative-layout-shift", weight: 25 }, { id: "largest-contentful-paint", weight: 25 }, { id: "metrics", weight: 0 }] },
+      accessibility: { score: scores.accessibility, auditRefs: [{ id: "color-contrast", weight: 7 }] },
+      "best-practices": { score: scores["best-practices"], auditRefs: [{ id: "errors-in-console", weight: 1 }] },
+    },
+    audits: {
+      "cumulative-layout-shift": { title: "Cumulative Layout Shift", score: 1, displayValue: "0" },
+      "largest-contentful-paint": { title: "Largest Contentful Paint", score: 1, displayValue: "1.0 s" },
+      metrics: { title: "Metrics", score: 0 },
+      "color-contrast": { title: "Contrast", score: 1 },
+      "errors-in-console": { title: "No errors in the console", score: 1 },
+      ...audits,
+    },
+  };
+}
+
+describe("scoresOf", () => {
+  it("turns category scores into 0–100 and names the audit that cost the most (weight × lost score)", () => {
+    const run = scoresOf(
+      "dashboard",
+      "mobile",
+      lhr(
+        { performance: 0.79, accessibility: 1, "best-practices": 0.964 },
+        {
+          "cumulative-layout-shift": { title: "Cumulative Layout Shift", score: 0.1, displayValue: "0.48" },
+          "largest-contentful-paint": { title: "Largest Contentful Paint", score: 0.9, displayValue: "2.6 s" },
+          "errors-in-console": { title: "No errors in the console", score: 0 },
+        },
+      ),
+    );
+    expect(run.categories.performance).toEqual({ score: 79, costliest: "Cumulative Layout Shift (0.48)" });
+    expect(run.categories["best-practices"]).toEqual({ score: 96, costliest: "No errors in the console" });
+    expect(run.categories.accessibility).toEqual({ score: 100, costliest: null });
+    expect(run.error).toBeUndefined();
+  });
+
+  it("an audit of weight 0 (informative) never counts as the costliest", () => {
+    expect(scoresOf("a", "desktop", lhr({ performance: 1, accessibility: 1, "best-practices": 1 })).categories.performance.costliest).toBeNull();
+  });
+
+  it("keeps a run Lighthouse could not finish, with its error and no scores", () => {
+    const run = scoresOf("404", "mobile", {
+      runtimeError: { code: "ERRORED_DOCUMENT_REQUEST", message: "Status code: 404" },
+      categories: { performance: { score: null, auditRefs: [] } },
+      audits: {},
+    });
+    expect(run.error).toBe("ERRORED_DOCUMENT_REQUEST: Status code: 404");
+    expect(run.categories.performance.score).toBeNull();
+    expect(run.categories.accessibility.score).toBeNull();
+  });
+});
+
+describe("scoreTable", () => {
+  it("prints a row per page and a column per form factor and category, marking scores below the threshold", () => {
+    const runs = [
+      scoresOf("dashboard", "mobile", lhr({ performance: 0.79, accessibility: 1, "best-practices": 0.96 })),
+      scoresOf("dashboard", "desktop", lhr({ performance: 0.99, accessibility: 1, "best-practices": 0.96 })),
+      scoresOf("reports", "mobile", lhr({ performance: 1, accessibility: 1, "best-practices": 1 })),
+      scoresOf("reports", "desktop", lhr({ performance: 0.98, accessibility: 0.94, "best-practices": 1 })),
+    ];
+    expect(scoreTable(runs, 95).split("\n")).toEqual([
+      "page       mobile perf  a11y  best  desktop perf  a11y  best",
+      "dashboard          79!   100    96            99   100    96",
+      "reports            100   100   100            98   94!   100",
+    ]);
+  });
+
+  it("shows a failed run as – and a run not made as blank", () => {
+    const failed = scoresOf("404", "mobile", { runtimeError: { code: "X", message: "y" }, categories: {}, audits: {} });
+    expect(scoreTable([failed]).split("\n")[1]).toBe("404             –     –     –");
+  });
+});
+
+describe("failures", () => {
+  it("names each page, form factor and category below the threshold with its costliest audit, and nothing else", () => {
+    const runs = [
+      scoresOf("dashboard", "mobile", lhr({ performance: 0.79, accessibility: 1, "best-practices": 1 }, { "cumulative-layout-shift": { title: "Cumulative Layout Shift", score: 0.1, displayValue: "0.48" } })),
+      scoresOf("dashboard", "desktop", lhr({ performance: 0.95, accessibility: 1, "best-practices": 1 })),
+    ];
+    expect(failures(runs, 95)).toEqual(["dashboard (mobile) performance 79 < 95 — costliest audit: Cumulative Layout Shift (0.48)"]);
+  });
+
+  it("fails a run Lighthouse could not finish", () => {
+    const failed = scoresOf("404", "desktop", { runtimeError: { code: "ERRORED_DOCUMENT_REQUEST", message: "Status code: 404" }, categories: {}, audits: {} });
+    expect(failures([failed])).toEqual(["404 (desktop): Lighthouse could not audit it — ERRORED_DOCUMENT_REQUEST: Status code: 404"]);
+  });
+
+  it("passes when every score reaches the threshold", () => {
+    expect(failures([scoresOf("reports", "mobile", lhr({ performance: 0.95, accessibility: 0.95, "best-practices": 0.95 }))], 95)).toEqual([]);
+  });
+});
