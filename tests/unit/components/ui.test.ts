@@ -8,7 +8,7 @@ import { initials } from "@/components/media/avatar";
 import { ScreenshotGallery } from "@/components/media/screenshot-gallery";
 import { VideoPlayer } from "@/components/media/media-player";
 import { PrivacyBadge, ResultBadge } from "@/components/ui/badge";
-import { DataTable, nextSort, type Column } from "@/components/ui/data-table";
+import { DataTable, nextSort, sortChoices, type Column } from "@/components/ui/data-table";
 import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { pageItems, Pagination } from "@/components/ui/pagination";
@@ -143,6 +143,30 @@ describe("DataTable", () => {
   it("flips the direction of the sorted column and starts others at their first direction", () => {
     expect(nextSort({ by: "url", direction: "asc" }, columns[0]!)).toEqual({ by: "url", direction: "desc" });
     expect(nextSort({ by: "url", direction: "asc" }, columns[1]!)).toEqual({ by: "id", direction: "desc" });
+  });
+  it("marks every cell of a primary column, header and body, with data-primary", () => {
+    const primary: Column<Row, "url" | "id">[] = [{ ...columns[0]!, priority: "primary", rowHeader: true }, columns[1]!];
+    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, columns: primary, rows: [{ id: 1, url: "https://a" }, { id: 2, url: "https://b" }] }));
+    expect(markup.match(/data-primary=""/g)).toHaveLength(3);
+    // The other columns are labelled for the phone's card lines; the primary ones lead unlabelled.
+    expect(markup.match(/data-label="Created"/g)).toHaveLength(2);
+    expect(markup).not.toContain('data-label="URL"');
+  });
+  it("offers the phone a Sort select with the current sort chosen", () => {
+    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], sort: { by: "id", direction: "desc" } }));
+    expect(markup).toMatch(/<option value="id:desc" selected="">Created ↓ descending<\/option>/);
+    expect(sortChoices(columns).map((choice) => choice.value)).toEqual(["url:asc", "url:desc", "id:desc", "id:asc"]);
+  });
+  it("says a fixed order in its header, with aria-sort, when the list cannot be re-sorted", () => {
+    const fixed: Column<Row>[] = [{ id: "at", header: "When", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (row) => row.id }];
+    const markup = html(h(DataTable<Row>, { caption: "Log", columns: fixed, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "" }] }));
+    expect(markup).toContain('aria-sort="descending"');
+    expect(markup.match(/Newest first/g)).toHaveLength(2);
+  });
+  it("keeps a truncated value whole in its title", () => {
+    const long: Column<Row>[] = [{ id: "url", header: "URL", wrap: "truncate", fullText: (row) => row.url, cell: (row) => row.url }];
+    const markup = html(h(DataTable<Row>, { caption: "Log", columns: long, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "https://a/very/long" }] }));
+    expect(markup).toContain('title="https://a/very/long"');
   });
 });
 

@@ -151,7 +151,6 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         caption="Audit log"
         captionHidden
         columns={COLUMNS}
-        stackOnNarrow
         rows={data?.data}
         rowKey={(row) => row.id}
         loading={isValidating || url.pending}
