@@ -19,11 +19,11 @@ import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { TextField } from "@/components/ui/text-field";
-import { Toolbar } from "@/components/ui/toolbar";
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
-import { withChanges } from "@/lib/portal/list-params";
+import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
 import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
 import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseCodeFormat, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
@@ -53,30 +53,54 @@ function CodeEnding({ last4 }: { last4: string }) {
   );
 }
 
-// Columns wrap at spaces (no "wrap" class: its minimum width would push the last columns off screen).
+// Nine columns at a desk: dates, codes and badges never wrap; free text (reason, item, email) ends in an
+// ellipsis with the whole value in its title, so no row grows to three lines. On a phone each row is a card led by
+// the code and its outcome.
 function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray<Column<PurchaseHistoryEntry>> {
   const dash = <span className={styles.muted}>—</span>;
   return [
-    { id: "when", header: "When", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
-    { id: "code", header: "Code", rowHeader: true, wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
-    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => (row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />) },
-    { id: "reason", header: "Reason", cell: (row) => row.reason ?? dash },
+    {
+      id: "when",
+      header: "When",
+      wrap: "nowrap",
+      fixedOrder: { direction: "desc", text: "Newest first" },
+      cell: (row) => <LocalTime iso={row.checked_at} display="both" />,
+    },
+    { id: "code", header: "Code", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
+    {
+      id: "outcome",
+      header: "Outcome",
+      priority: "primary",
+      wrap: "nowrap",
+      cell: (row) => (row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />),
+    },
+    { id: "reason", header: "Reason", wrap: "truncate", fullText: (row) => row.reason ?? "", cell: (row) => row.reason ?? dash },
     {
       id: "item",
       header: "Item",
+      wrap: "truncate",
+      fullText: (row) => (row.item_id === null ? "" : (row.item_name ?? `Item ${row.item_id}`)),
       cell: (row) =>
         row.item_id === null ? dash : linkItems ? <Link href={`/items/${row.item_id}`}>{row.item_name ?? `Item ${row.item_id}`}</Link> : (row.item_name ?? `Item ${row.item_id}`),
     },
-    { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
+    { id: "licence", header: "Licence", wrap: "nowrap", cell: (row) => row.license_type ?? dash },
     {
       id: "support",
       header: "Support until",
+      wrap: "nowrap",
       cell: (row) => (row.outcome === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
     },
-    { id: "by", header: "Checked by", cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span> },
+    {
+      id: "by",
+      header: "Checked by",
+      wrap: "truncate",
+      fullText: (row) => row.checked_by.email ?? "",
+      cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span>,
+    },
     {
       id: "source",
       header: "Source",
+      wrap: "nowrap",
       cell: (row) =>
         row.source === "single" ? (
           "Single check"
@@ -161,7 +185,12 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
 
   return (
     <section aria-label="Purchase checks">
-      <Toolbar label="Filters">
+      <FiltersSheet
+        label="Filters"
+        activeCount={countActiveFilters(query, ["outcome", "item_id", "user", "from", "to"])}
+        onClear={() => url.push(withChanges(query, { outcome: undefined, item_id: undefined, user: undefined, from: undefined, to: undefined }))}
+        showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "check" : "checks"}` : undefined}
+      >
         <SelectField
           name="outcome"
           label="Outcome"
@@ -194,7 +223,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
         <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
-      </Toolbar>
+      </FiltersSheet>
 
       <form className={historyStyles.codeSearch} noValidate role="search" aria-label="Find a purchase code" onSubmit={searchCode}>
         <TextField
