@@ -59,8 +59,8 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
     fallbackData: isInitialView ? initialPage : undefined,
   });
   const [deleting, setDeleting] = useState<string | null>(null);
-  const { data: mixes, mutate: mutateMixes } = useSWR<ProjectMix[]>("/api/trends/projects", { fallbackData: initialMixes });
-  const mixOf = new Map((mixes ?? []).map((mix) => [mix.project, mix]));
+  const { data: mixes, mutate: mutateMixes } = useSWR<{ data: ProjectMix[] }>("/api/trends/projects", { fallbackData: { data: initialMixes } });
+  const mixOf = new Map((mixes?.data ?? []).map((mix) => [mix.project, mix]));
   // The upstream's own count of the project's reports: the total of its reports list (one small page).
   const { data: doomed } = useSWR<Page<Report>>(
     deleting === null ? null : `/api/reports?project=${encodeURIComponent(deleting)}&per_page=10`,

@@ -53,9 +53,10 @@ function CodeEnding({ last4 }: { last4: string }) {
   );
 }
 
-// Nine columns at a desk: dates, codes and badges never wrap; free text (reason, item, email) ends in an
-// ellipsis with the whole value in its title, so no row grows to three lines. On a phone each row is a card led by
-// the code and its outcome.
+// Six columns that fit 1440 px: each cell one line at a desk, with a quieter second line where there is more to say
+// (the reason or the support under the outcome, the licence under the item, the source under who checked);
+// dates, codes and badges never wrap, long text ends in an ellipsis with the whole value in its title. On a
+// phone each row is a card led by the code and its outcome.
 function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray<Column<PurchaseHistoryEntry>> {
   const dash = <span className={styles.muted}>—</span>;
   return [
@@ -72,43 +73,59 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       header: "Outcome",
       priority: "primary",
       wrap: "nowrap",
-      cell: (row) => (row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />),
+      cell: (row) => (
+        <>
+          {row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />}
+          {row.reason ? (
+            <span className={styles.secondary} title={row.reason}>
+              {row.reason}
+            </span>
+          ) : null}
+          {row.outcome === "valid" ? (
+            <span className={styles.secondary}>
+              Support: <SupportStatus supportedUntil={row.supported_until} />
+            </span>
+          ) : null}
+        </>
+      ),
     },
-    { id: "reason", header: "Reason", wrap: "truncate", fullText: (row) => row.reason ?? "", cell: (row) => row.reason ?? dash },
     {
       id: "item",
       header: "Item",
-      wrap: "truncate",
-      fullText: (row) => (row.item_id === null ? "" : (row.item_name ?? `Item ${row.item_id}`)),
-      cell: (row) =>
-        row.item_id === null ? dash : linkItems ? <Link href={`/items/${row.item_id}`}>{row.item_name ?? `Item ${row.item_id}`}</Link> : (row.item_name ?? `Item ${row.item_id}`),
-    },
-    { id: "licence", header: "Licence", wrap: "nowrap", cell: (row) => row.license_type ?? dash },
-    {
-      id: "support",
-      header: "Support until",
       wrap: "nowrap",
-      cell: (row) => (row.outcome === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
+      cell: (row) => {
+        if (row.item_id === null) return dash;
+        const name = row.item_name ?? `Item ${row.item_id}`;
+        return (
+          <>
+            <span className={styles.line} title={name}>
+              {linkItems ? <Link href={`/items/${row.item_id}`}>{name}</Link> : name}
+            </span>
+            {row.license_type ? <span className={styles.secondary}>{row.license_type}</span> : null}
+          </>
+        );
+      },
     },
     {
       id: "by",
       header: "Checked by",
-      wrap: "truncate",
-      fullText: (row) => row.checked_by.email ?? "",
-      cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span>,
-    },
-    {
-      id: "source",
-      header: "Source",
       wrap: "nowrap",
-      cell: (row) =>
-        row.source === "single" ? (
-          "Single check"
-        ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
-          <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
-        ) : (
-          "Bulk check"
-        ),
+      cell: (row) => (
+        <>
+          <span className={styles.line} title={row.checked_by.email ?? undefined}>
+            {row.checked_by.email ?? <span className={styles.muted}>Unknown</span>}
+          </span>
+          <span className={styles.secondary}>
+            {row.source === "single" ? (
+              "Single check"
+            ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
+              <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
+            ) : (
+              "Bulk check"
+            )}
+          </span>
+        </>
+      ),
     },
   ];
 }
