@@ -273,3 +273,18 @@ test.describe("on a phone", () => {
     await expectPrimaryCellsInView(page);
   });
 });
+
+test.describe("on a phone, by keyboard", () => {
+  test.use({ viewport: PHONE });
+
+  test("tabbing into the folded headers shows the sort button that has focus", async ({ page }) => {
+    await page.goto("/reports");
+    const urlSort = page.getByRole("columnheader", { name: /URL/ }).getByRole("button");
+    await urlSort.focus();
+    const box = await urlSort.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(20);
+    expect(box?.height ?? 0).toBeGreaterThan(20);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/reports\?sort_by=url&sort=asc$/);
+  });
+});

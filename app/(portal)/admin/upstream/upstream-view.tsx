@@ -202,7 +202,7 @@ function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
       <h3>Keys kept in the portal</h3>
       <FormErrorBanner message={error?.message} requestId={error?.requestId} />
       <DataTable
-        caption={`Keys of ${AREA_WORDS[area.area].api} kept in the portal`}
+        caption={`Keys kept in the portal, ${area.area} area`}
         captionHidden
         rows={area.stored}
         rowKey={(key) => key.id}
