@@ -1,7 +1,7 @@
 // Projects: search, sort, page size, each project's reports, and deleting a project with its reports.
 import type { Page as ApiPage } from "@/lib/contract/common";
 import type { Report } from "@/lib/contract/reports";
-import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { expectPrimaryCellsInView, PHONE } from "./list-phone";
 
@@ -64,7 +64,7 @@ test("deleting a project names how many reports go with it, from the upstream's 
   await expect(page.getByRole("heading", { name: "No reports match" })).toBeVisible();
 });
 
-test("each project shows its number of reports and their mix of results, in words for screen readers", async ({ page }) => {
+test("each project shows its number of reports and their mix of results, in words for screen readers", async ({ page }, testInfo) => {
   // Gatehouse counts the reports it has seen: list the project's reports once, then wait for the record.
   const { data } = await reportsOf(page, "my shop");
   const count = (result: string) => data.filter((report) => report.result === result).length;
@@ -80,6 +80,7 @@ test("each project shows its number of reports and their mix of results, in word
     .map((result) => `${count(result)} ${result}`)
     .join(", ");
   await expect(row.getByRole("img", { name: words })).toBeVisible();
+  await checkBothThemes(page, testInfo, "projects-mix");
 });
 
 test.describe("on a phone", () => {

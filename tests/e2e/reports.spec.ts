@@ -1,6 +1,6 @@
 // The reports list and a report's life: search, filter, sort, page size and page in the URL (reload and Back
 // reproduce the view); open, create (also with a password), change privacy, regenerate, delete.
-import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
 
@@ -246,7 +246,7 @@ test.describe("on a phone", () => {
     await expect(page.getByLabel("Search by URL")).toBeVisible();
     await expect(page.getByLabel("Result")).toBeHidden();
     await expect(page.getByLabel("Sort")).toHaveValue("generated_at:desc");
-    await shot(page, testInfo, "reports-phone");
+    await checkBothThemes(page, testInfo, "reports-phone");
 
     const sheet = await openFilters(page, 0);
     await sheet.getByLabel("Result").selectOption({ label: "Bad" });
