@@ -47,8 +47,11 @@ export interface FiltersSheetProps {
   children: ReactNode;
   /** Clears every filter (shown in the sheet when some are set). */
   onClear?: () => void;
-  /** The sheet's closing button, e.g. "Show 14 reports"; "Show results" when left out. */
-  showLabel?: string;
+  /**
+   * The sheet's closing button, e.g. "Show 14 reports"; "Show results" when left out. null for fields that do not
+   * apply as they change (a plain GET form applies with its own submit button).
+   */
+  showLabel?: string | null;
 }
 
 export function FiltersSheet({ label, activeCount, search, children, onClear, showLabel = "Show results" }: FiltersSheetProps) {
@@ -58,6 +61,19 @@ export function FiltersSheet({ label, activeCount, search, children, onClear, sh
   // Turning a tablet or widening the window puts the fields back inline; the sheet has nothing left to hold
   // (and must not pop up again when the window narrows).
   if (!narrow && open) setOpen(false);
+
+  const clear =
+    onClear && activeCount > 0 ? (
+      <Button variant="secondary" onClick={onClear}>
+        Clear filters
+      </Button>
+    ) : null;
+  const show =
+    showLabel === null ? null : (
+      <Button variant="primary" onClick={() => setOpen(false)}>
+        {showLabel}
+      </Button>
+    );
 
   return (
     <div className={`${layoutStyles.toolbar} ${styles.toolbar}`} role="group" aria-label={label}>
@@ -73,19 +89,15 @@ export function FiltersSheet({ label, activeCount, search, children, onClear, sh
         onClose={() => setOpen(false)}
         title="Filters"
         footer={
-          <>
-            {onClear && activeCount > 0 ? (
-              <Button variant="secondary" onClick={onClear}>
-                Clear filters
-              </Button>
-            ) : null}
-            <Button variant="primary" onClick={() => setOpen(false)}>
-              {showLabel}
-            </Button>
-          </>
+          clear || show ? (
+            <>
+              {clear}
+              {show}
+            </>
+          ) : undefined
         }
       >
-        {/* Each change applies at once (to the URL and the list behind), as it does inline. */}
+        {/* Each change applies as it does inline: at once (to the URL and the list behind), or by the form's button. */}
         <div className={styles.sheetFields}>{children}</div>
       </Modal>
     </div>

@@ -40,7 +40,7 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
     <>
       <PageHeader title="Alerts" description="A report's result dropped: good to decent or bad, decent to bad. Each project's rule says which drops alert." />
       {/* A plain GET form (it works before the scripts load); on a phone it waits behind "Filters (N)". */}
-      <FiltersSheet label="Filters" activeCount={countActiveFilters({ ...query, status: status === "unread" ? undefined : status }, ["status", "project", "to"])}>
+      <FiltersSheet label="Filters" showLabel={null} activeCount={countActiveFilters({ ...query, status: status === "unread" ? undefined : status }, ["status", "project", "to"])}>
         <form method="get" action="/alerts" className={styles.filters} aria-label="Filter alerts">
           <label>
             Status{" "}
