@@ -9,6 +9,8 @@ import { ScreenshotGallery } from "@/components/media/screenshot-gallery";
 import { VideoPlayer } from "@/components/media/media-player";
 import { PrivacyBadge, ResultBadge } from "@/components/ui/badge";
 import { DataTable, nextSort, sortChoices, type Column } from "@/components/ui/data-table";
+import { mixText, ResultMixBar } from "@/components/portal/result-mix-bar";
+import { filtersButtonLabel } from "@/components/ui/filters-sheet";
 import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { pageItems, Pagination } from "@/components/ui/pagination";
@@ -252,5 +254,25 @@ describe("themeScript", () => {
   it("only ever sets light or dark", () => {
     expect(themeScript).toContain('t==="light"||t==="dark"');
     expect(themeScript).toContain("gatehouse-theme");
+  });
+});
+
+describe("ResultMixBar", () => {
+  it("names the mix in words, leaving out results with none", () => {
+    expect(mixText({ good: 12, decent: 3, bad: 1 })).toBe("12 good, 3 decent, 1 bad");
+    expect(mixText({ good: 0, decent: 2, bad: 0 })).toBe("2 decent");
+    expect(mixText({ good: 0, decent: 0, bad: 0 })).toBe("no results");
+  });
+  it("shows the count and a picture named by that sentence", () => {
+    const markup = html(h(ResultMixBar, { counts: { good: 1, decent: 0, bad: 0 } }));
+    expect(markup).toContain("1 report<");
+    expect(markup).toContain('role="img" aria-label="1 good"');
+  });
+});
+
+describe("FiltersSheet", () => {
+  it("names its button Filters with the count", () => {
+    expect(filtersButtonLabel(0)).toBe("Filters (0)");
+    expect(filtersButtonLabel(2)).toBe("Filters (2)");
   });
 });
