@@ -7,6 +7,11 @@
 //
 // No "use client" and no client-only hooks: a client page passes onSortChange and cell renderers; a server page
 // can render it too, with static headers (functions cannot cross to the client, so no onSortChange there).
+//
+// Below 40rem (a phone) every table folds into one compact card per row, the way GitHub's and Stripe's lists do:
+// the primary cells (priority "primary": what names the row and its result or status, marked data-primary) lead
+// the card on one line, every other column follows as a quiet "label value" line, and the headers give way to a
+// "Sort" select (or the fixed order, "Newest first") above the cards. Nothing scrolls sideways.
 import { useId, type ReactNode } from "react";
 
 import { Button } from "./button";
@@ -32,10 +37,25 @@ export interface Column<Row, Key extends string = string> {
   /** The direction of a first click on this header (default "asc"; dates usually want "desc"). */
   firstDirection?: SortDirection;
   align?: "start" | "end";
-  /** "wrap" for long text such as URLs, "nowrap" for dates and badges. */
-  wrap?: "wrap" | "nowrap";
+  /**
+   * "wrap" for long text such as URLs, "nowrap" for dates and badges, "truncate" for long values that only need
+   * to be recognised at a desk (user agents, codes): one line with an ellipsis, the whole value in `fullText`'s
+   * title (and wrapped in full on a phone's card).
+   */
+  wrap?: "wrap" | "nowrap" | "truncate";
+  /** The whole value of a truncated cell, shown on hover (title). */
+  fullText?: (row: Row) => string;
   /** Render the cell as the row's header (<th scope="row">): the column that names the row. */
   rowHeader?: boolean;
+  /**
+   * "primary": the column that names the row (URL, name, code) or its result/status. Always visible: on a phone
+   * these cells lead each row's card; every other column folds into the card's lines.
+   */
+  priority?: "primary";
+  /** The column's name as text, when `header` is not plain text (labels the card lines and the sort select). */
+  label?: string;
+  /** A list that cannot be re-sorted still says its order here, e.g. { direction: "desc", text: "Newest first" }. */
+  fixedOrder?: { direction: SortDirection; text: string };
 }
 
 export interface DataTableError {
@@ -62,11 +82,6 @@ export interface DataTableProps<Row, Key extends string = string> {
   /** Shown when rows is empty; say why and what to do ("No reports match. Clear the filters"). */
   empty?: ReactNode;
   skeletonRows?: number;
-  /**
-   * On a narrow screen (a phone), show each row as a block of "header: value" lines instead of a table wider
-   * than the screen. Headers that are not plain text give no label.
-   */
-  stackOnNarrow?: boolean;
 }
 
 /** The sort a click on `column` asks for: the other direction if it is already sorted, else its first. */
@@ -91,9 +106,9 @@ export function DataTable<Row, Key extends string = string>({
   error,
   empty,
   skeletonRows = 5,
-  stackOnNarrow = false,
 }: DataTableProps<Row, Key>) {
   const captionId = useId();
+  const sortId = useId();
 
   if (error) {
     return (
@@ -115,9 +130,10 @@ export function DataTable<Row, Key extends string = string>({
   return (
     <div className={styles.container} aria-busy={busy || undefined}>
       {busy ? <ProgressBar className={styles.progress} label={`Loading ${caption.toLowerCase()}`} /> : null}
+      <NarrowOrder id={sortId} columns={columns} sort={sort} onSortChange={onSortChange} />
       {/* Focusable so keyboard users can scroll a table wider than the screen. */}
       <div className={styles.scroller} role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table className={stackOnNarrow ? `${styles.table} ${styles.stacked}` : styles.table}>
+        <table className={styles.table}>
           <caption id={captionId} className={captionHidden ? "visually-hidden" : styles.caption}>
             {caption}
           </caption>
@@ -136,15 +152,27 @@ export function DataTable<Row, Key extends string = string>({
                 <tr key={rowKey(row)}>
                   {columns.map((column) => {
                     const className = cellClassName(column);
-                    const label = stackOnNarrow && typeof column.header === "string" ? column.header : undefined;
-                    return column.rowHeader ? (
-                      <th key={column.id} scope="row" className={className} data-label={label}>
-                        {column.cell(row)}
-                      </th>
-                    ) : (
-                      <td key={column.id} className={className} data-label={label}>
-                        {column.cell(row)}
-                      </td>
+                    // Primary cells lead the card unlabelled: a URL or a badge says what it is.
+                    const label = column.priority === "primary" ? undefined : columnLabel(column);
+                    const content =
+                      column.wrap === "truncate" ? (
+                        <span className={styles.truncated} title={column.fullText?.(row)}>
+                          {column.cell(row)}
+                        </span>
+                      ) : (
+                        column.cell(row)
+                      );
+                    const Cell = column.rowHeader ? "th" : "td";
+                    return (
+                      <Cell
+                        key={column.id}
+                        scope={column.rowHeader ? "row" : undefined}
+                        className={className}
+                        data-label={label || undefined}
+                        data-primary={column.priority === "primary" ? "" : undefined}
+                      >
+                        {content}
+                      </Cell>
                     );
                   })}
                 </tr>
@@ -164,6 +192,74 @@ function cellClassName(column: Pick<Column<never, string>, "align" | "wrap">): s
   );
 }
 
+/** The column's name as text: its label, else its header when that is a string. */
+export function columnLabel(column: Pick<Column<never, string>, "header" | "label">): string {
+  return column.label ?? (typeof column.header === "string" ? column.header : "");
+}
+
+/** The choices of the phone's "Sort" select: each sortable column in both directions, its first direction first. */
+export function sortChoices<Key extends string>(
+  columns: ReadonlyArray<Pick<Column<never, Key>, "header" | "label" | "sortKey" | "firstDirection">>,
+): Array<{ value: string; label: string; sort: SortState<Key> }> {
+  return columns.flatMap((column) => {
+    if (!column.sortKey) return [];
+    const name = columnLabel(column);
+    const first = column.firstDirection ?? "asc";
+    const directions: SortDirection[] = first === "asc" ? ["asc", "desc"] : ["desc", "asc"];
+    return directions.map((direction) => ({
+      value: `${column.sortKey}:${direction}`,
+      label: `${name} ${direction === "asc" ? "↑ ascending" : "↓ descending"}`,
+      sort: { by: column.sortKey as Key, direction },
+    }));
+  });
+}
+
+/**
+ * Shown only on a phone, where the headers give way to cards: a "Sort" select when the list can be re-sorted,
+ * else the list's fixed order ("Newest first"). Nothing when the table has neither.
+ */
+function NarrowOrder<Row, Key extends string>({
+  id,
+  columns,
+  sort,
+  onSortChange,
+}: {
+  id: string;
+  columns: ReadonlyArray<Column<Row, Key>>;
+  sort: SortState<Key> | undefined;
+  onSortChange: ((next: SortState<Key>) => void) | undefined;
+}) {
+  const choices = onSortChange ? sortChoices(columns) : [];
+  if (onSortChange && choices.length > 0) {
+    return (
+      <div className={styles.narrowOrder}>
+        <label htmlFor={id}>Sort</label>
+        <select
+          id={id}
+          className={styles.sortSelect}
+          value={sort ? `${sort.by}:${sort.direction}` : ""}
+          onChange={(event) => {
+            const choice = choices.find((option) => option.value === event.target.value);
+            if (choice) onSortChange(choice.sort);
+          }}
+        >
+          {sort ? null : <option value="">Default order</option>}
+          {choices.map((choice) => (
+            <option key={choice.value} value={choice.value}>
+              {choice.label}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  }
+  const fixed = columns.find((column) => column.fixedOrder);
+  if (fixed?.fixedOrder) {
+    return <p className={styles.narrowOrder}>{fixed.fixedOrder.text}</p>;
+  }
+  return null;
+}
+
 function HeaderCell<Row, Key extends string>({
   column,
   sort,
@@ -174,18 +270,27 @@ function HeaderCell<Row, Key extends string>({
   onSortChange: ((next: SortState<Key>) => void) | undefined;
 }) {
   const className = cellClassName(column);
+  const primary = column.priority === "primary" ? "" : undefined;
   const sorted = column.sortKey !== undefined && sort?.by === column.sortKey;
-  const ariaSort = sorted ? (sort.direction === "asc" ? "ascending" : "descending") : undefined;
+  const direction = sorted ? sort.direction : column.fixedOrder?.direction;
+  const ariaSort = direction ? (direction === "asc" ? "ascending" : "descending") : undefined;
   if (!column.sortKey || !onSortChange) {
     return (
-      <th scope="col" className={className} aria-sort={ariaSort}>
+      <th scope="col" className={className} aria-sort={ariaSort} data-primary={primary}>
         {column.header}
+        {direction ? (
+          <span className={styles.orderNote}>
+            {" "}
+            <span aria-hidden="true">{direction === "asc" ? "▲" : "▼"}</span>
+            {column.fixedOrder ? ` ${column.fixedOrder.text}` : null}
+          </span>
+        ) : null}
       </th>
     );
   }
   const next = nextSort(sort, column);
   return (
-    <th scope="col" className={className} aria-sort={ariaSort}>
+    <th scope="col" className={className} aria-sort={ariaSort} data-primary={primary}>
       <button
         type="button"
         className={[styles.sortButton, sorted ? styles.sorted : undefined].filter(Boolean).join(" ")}

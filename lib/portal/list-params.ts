@@ -108,7 +108,17 @@ export function parseWhoWhenPaging(params: SearchParamsInput): WhoWhenPagingQuer
   return query;
 }
 
-export const REPORT_DEFAULTS = { ...DEFAULT_SORT.reports, per_page: DEFAULT_PER_PAGE.reports, page: 1 } as const;
+/**
+ * The reports page opens newest generated first, the order people look for; the API's own default (sort_by=id,
+ * the order of creation) is left as documented for scripts. The page's URL stays short: a view without a sort
+ * asks the API for this one explicitly (reportViewRequest).
+ */
+export const REPORT_DEFAULTS = { sort_by: "generated_at", sort: "desc", per_page: DEFAULT_PER_PAGE.reports, page: 1 } as const satisfies {
+  sort_by: (typeof REPORT_SORT_FIELDS)[number];
+  sort: (typeof SORT_DIRECTIONS)[number];
+  per_page: number;
+  page: number;
+};
 const REPORT_PARAM_ORDER = ["search", "project", "result", "sort_by", "sort", "per_page", "page"] as const;
 
 export function parseReportListParams(params: SearchParamsInput): ReportListQuery {
@@ -125,6 +135,11 @@ export function parseReportListParams(params: SearchParamsInput): ReportListQuer
 
 export function reportListQueryString(query: ReportListQuery): string {
   return queryString(query, REPORT_PARAM_ORDER);
+}
+
+/** What the reports page asks the API for: its view, with the page's default sort when the URL names none. */
+export function reportViewRequest(query: ReportListQuery): ReportListQuery {
+  return { ...query, sort_by: query.sort_by ?? REPORT_DEFAULTS.sort_by, sort: query.sort ?? REPORT_DEFAULTS.sort };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -148,6 +163,17 @@ export function projectListQueryString(query: ProjectListQuery): string {
 }
 
 // ---------------------------------------------------------------------------------------------------------
+
+/**
+ * How many of a list's filters are set (differ from their default, which is "not set"): the N of the phone's
+ * "Filters (N)" button. Search, sort, page size and page are not filters; leave them out of `names`.
+ */
+export function countActiveFilters<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>): number {
+  return names.filter((name) => {
+    const value = query[name] as unknown;
+    return value !== undefined && value !== null && value !== "";
+  }).length;
+}
 
 /**
  * A list query changed by `patch`. Changing anything but the page goes back to page 1: page 4 of another

@@ -5,6 +5,8 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
+import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters } from "./list-phone";
+
 test.use({ storageState: as("admin") });
 test.afterEach(async () => sandbox.reset());
 
@@ -60,6 +62,17 @@ test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone
 
   await noHorizontalOverflow(page);
   await shot(page, testInfo, "audit-1280");
+  // The log cannot be re-sorted, and says its order where the sort would be.
+  const whenHeader = page.getByRole("columnheader", { name: /When/ });
+  await expect(whenHeader).toHaveAttribute("aria-sort", "descending");
+  await expect(whenHeader).toContainText("Newest first");
+
+  // A desk: the dates and badges on one line, nothing wider than the window.
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await noHorizontalOverflow(page);
+  const dateLines = await rows.locator("td:first-child time").first().evaluate((time) => time.getClientRects().length);
+  expect(dateLines).toBe(1);
+  await shot(page, testInfo, "audit-1440");
 
   // A phone: one block per row, labelled, nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -67,5 +80,14 @@ test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone
   await noHorizontalOverflow(page);
   const firstCell = rows.first().locator("td").first();
   expect(await firstCell.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"When"');
+  await expectPrimaryCellsInView(page);
   await shot(page, testInfo, "audit-phone");
+
+  // The filters fold behind "Filters (N)"; one chosen in the sheet applies at once and is counted.
+  const sheet = await openFilters(page, 0);
+  await sheet.getByLabel("Action").selectOption({ label: "Report regenerated" });
+  await expect(page).toHaveURL(/\/admin\/audit\?action=report\.regenerate$/);
+  await closeFiltersWithEscape(page, 1);
+  await expect(rows.first()).toContainText("Report regenerated");
+  await expect(rows.filter({ hasNotText: "Report regenerated" })).toHaveCount(0);
 });

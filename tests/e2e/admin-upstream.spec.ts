@@ -13,6 +13,8 @@ import { freePort } from "@/tests/support/processes";
 import { startPortal, waitUntilReady, type RunningPortal } from "@/tests/support/e2e/portal";
 import { ADMIN } from "@/tests/support/e2e/settings";
 
+import { expectPrimaryCellsInView, PHONE } from "./list-phone";
+
 const NEXT_KEY = "e2e-reports-key-rotated-4242";
 let portal: RunningPortal;
 
@@ -76,6 +78,10 @@ test("test, save, rotate and undo a key on the Upstream connections page", async
   await reports.getByRole("button", { name: /^Restore the key / }).click();
   await expect(page.getByText(/^Restored: the reports API \(area A\) uses the key [0-9a-f]{8} again\.$/)).toBeVisible();
   await expect(reports.getByRole("row").filter({ hasText: "In use" })).toContainText("ends in -key");
+
+  // On a phone: the keys are cards led by the key and its state, and the health numbers fit the screen.
+  await page.setViewportSize(PHONE);
+  await expectPrimaryCellsInView(page, reports.getByRole("table"));
   await page.goto(`${portal.url}/reports`);
   await expect(page.getByRole("heading", { name: "Reports", level: 1 })).toBeVisible();
   await expect(page.getByRole("link", { name: /northwind-coffee\.com/ }).first()).toBeVisible();

@@ -1,6 +1,8 @@
 // An admin adds a user, changes his role, and finds both in the audit log.
 import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
+import { expectPrimaryCellsInView, PHONE } from "./list-phone";
+
 test.use({ storageState: as("admin") });
 
 test("add a user, change his role, and see it in the audit log", async ({ page }, testInfo) => {
@@ -44,4 +46,15 @@ test("the last admin cannot take away his own admin role", async ({ page }) => {
   await expect(edit.getByRole("alert")).toContainText("Nothing was saved");
   await edit.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByRole("row", { name: /admin@e2e\.test/ })).toContainText("Admin");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("each user is a card led by the name and access; the order is said", async ({ page }, testInfo) => {
+    await page.goto("/admin/users");
+    await expectPrimaryCellsInView(page);
+    await expect(page.getByText("A to Z", { exact: true })).toBeVisible();
+    await shot(page, testInfo, "users-phone");
+  });
 });

@@ -1,6 +1,8 @@
 // An admin adds a webhook endpoint (a receiver this test starts), sees a purchase check's delivery in its log,
 // and sends it again: the receiver gets it twice, with the same webhook-id, verified both times.
 import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
+
+import { expectPrimaryCellsInView, PHONE } from "./list-phone";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -48,4 +50,10 @@ test("add an endpoint, see a delivery in its log, send it again", async ({ page 
   expect(again).toMatchObject({ id: first!.id, status: 204, verifiedWith: 0 });
   // The log shows the second attempt once it refreshes.
   await expect(row.locator("li")).toHaveCount(2);
+
+  // On a phone each delivery is a card led by its event and status; the log says its order.
+  await page.setViewportSize(PHONE);
+  await expectPrimaryCellsInView(page, page.getByRole("table").filter({ has: row }));
+  await expect(page.getByText("Newest first", { exact: true })).toBeVisible();
+  await shot(page, testInfo, "deliveries-phone");
 });

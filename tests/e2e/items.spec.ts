@@ -2,6 +2,8 @@
 // screenshots); and the seller account.
 import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
+import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
+
 test.use({ storageState: as("viewer") });
 
 const rows = (page: import("@playwright/test").Page) => page.getByRole("table").locator("tbody tr");
@@ -89,4 +91,24 @@ test("the seller account shows its profile, balance and links", async ({ page },
   await expect(account).toContainText("2017");
   await expect(page.getByRole("region", { name: "Social links" }).getByRole("link", { name: /github\.com\/bytebrush/ })).toHaveAttribute("rel", "noopener noreferrer");
   await shot(page, testInfo, "account");
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("items are cards led by their name; the category waits in the Filters (N) sheet", async ({ page }, testInfo) => {
+    await page.goto("/items");
+    await expectPrimaryCellsInView(page);
+    await expect(page.getByLabel("Search items")).toBeVisible();
+    await expect(page.getByLabel("Category")).toBeHidden();
+
+    const sheet = await openFilters(page, 0);
+    await sheet.getByLabel("Category").selectOption("Audio");
+    await expect(page).toHaveURL(/\/items\?category=Audio$/);
+    await expect(sheet.getByRole("button", { name: "Show 6 items" })).toBeVisible();
+    await closeFiltersWithEscape(page, 1);
+    await expect(rows(page)).toHaveCount(6);
+    await expectPrimaryCellsInView(page);
+    await shot(page, testInfo, "items-phone");
+  });
 });

@@ -12,6 +12,8 @@ import { seedSellers } from "@/lib/sandbox/seed";
 
 import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
+import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
+
 const VALIDATION_PATH = "/market/api/purchases/validation";
 
 /** Codes the sandbox sells: the three fixed ones, then seeded ones. */
@@ -272,3 +274,32 @@ test.describe("every bulk page, light and dark", () => {
   });
 });
 
+
+test.describe("on a phone", () => {
+  test.use({ storageState: as("support"), viewport: PHONE });
+
+  test("results are cards led by the code and its status; the status filter waits in the Filters (N) sheet", async ({ page }, testInfo) => {
+    const created = await page.request.post("/api/purchases/bulk", { headers: { "X-CSRF": "1" }, data: { codes: [FIXED_PURCHASE_CODES.active, unknown(40), unknown(41)] } });
+    expect(created.status()).toBe(202);
+    const id: string = (await created.json()).data.id;
+    await page.goto(`/purchases/bulk/${id}`);
+    await expect(page.getByRole("status").filter({ hasText: "Finished: 1 valid, 2 invalid, 0 failed." })).toBeAttached({ timeout: 20_000 });
+    const results = page.getByRole("table", { name: "Results of the bulk check" });
+    await expect(results.locator("tbody tr")).toHaveCount(3);
+    await expectPrimaryCellsInView(page, results);
+    await expect(page.getByText("In list order", { exact: true })).toBeVisible();
+    await expect(page.getByLabel("Search the results")).toBeVisible();
+
+    const sheet = await openFilters(page, 0);
+    await sheet.getByLabel("Show").selectOption({ label: "Invalid (2)" });
+    await expect(page).toHaveURL(/status=invalid/);
+    await expect(sheet.getByRole("button", { name: "Show 2 codes" })).toBeVisible();
+    await closeFiltersWithEscape(page, 1);
+    await expect(results.locator("tbody tr")).toHaveCount(2);
+    await expectPrimaryCellsInView(page, results);
+    await shot(page, testInfo, "bulk-job-phone");
+
+    await page.goto("/purchases/bulk");
+    await expectPrimaryCellsInView(page, page.getByRole("table", { name: "Recent bulk checks" }));
+  });
+});

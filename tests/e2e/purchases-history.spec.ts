@@ -9,6 +9,8 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { as, checkBothThemes, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
+import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
+
 const CSRF = { "X-CSRF": "1" };
 const runId = Date.now().toString(16).slice(-8).padStart(8, "0");
 /** Codes nobody bought, unique to this run: the history holds exactly the checks this test makes of them. */
@@ -123,4 +125,50 @@ test("a valid purchase whose support had expired is shown as such, apart from in
   const first = table(page).locator("tbody tr").first();
   await expect(first).toContainText(FIXED_PURCHASE_CODES.expired.slice(-4));
   await expect(first).toContainText("Valid, support expired");
+});
+
+test.describe("at a desk", () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test("the columns fit 1440 px, a badge and one quieter line a row at most, newest first, long values whole in their title", async ({ page }, testInfo) => {
+    await bulkCheck(page.request, [FIXED_PURCHASE_CODES.active, unknown(20), unknown(21)]);
+    await page.goto("/purchases/history");
+    const when = table(page).getByRole("columnheader", { name: /When/ });
+    await expect(when).toHaveAttribute("aria-sort", "descending");
+    await expect(when).toContainText("Newest first");
+    await expect(table(page).locator("tbody tr").first()).toBeVisible();
+    await shot(page, testInfo, "history-1440");
+    const { overflow, tallest } = await page.evaluate(() => {
+      const region = document.querySelector('[role="region"][aria-labelledby]') as HTMLElement;
+      const heights = [...region.querySelectorAll("tbody tr")].map((row) => row.getBoundingClientRect().height);
+      return { overflow: region.scrollWidth - region.clientWidth, tallest: Math.max(...heights) };
+    });
+    expect(overflow).toBeLessThanOrEqual(0);
+    // A badge and one quieter line under it at most: nothing wraps into more lines.
+    console.log(`tallest history row at 1440 px: ${tallest}px`);
+    expect(tallest).toBeLessThan(72);
+    await expect(table(page).locator("tbody tr").first().getByTitle("support@e2e.test")).toBeVisible();
+  });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("checks are cards led by the code and its outcome; the filters wait in the Filters (N) sheet", async ({ page }, testInfo) => {
+    await bulkCheck(page.request, [FIXED_PURCHASE_CODES.active, unknown(30)]);
+    await page.goto("/purchases/history");
+    await expectPrimaryCellsInView(page, table(page));
+    await expect(page.getByLabel("Outcome")).toBeHidden();
+    await expect(page.getByText("Newest first", { exact: true })).toBeVisible();
+
+    const sheet = await openFilters(page, 0);
+    await sheet.getByLabel("Outcome").selectOption("invalid");
+    await expect(page).toHaveURL(/\/purchases\/history\?outcome=invalid$/);
+    await sheet.getByLabel("From (UTC)").fill("2020-01-01");
+    await expect(page).toHaveURL(/\?outcome=invalid&from=2020-01-01$/);
+    await closeFiltersWithEscape(page, 2);
+    await expect(table(page).locator("tbody tr").filter({ hasText: /Valid/ })).toHaveCount(0);
+    await expectPrimaryCellsInView(page, table(page));
+    await shot(page, testInfo, "history-phone");
+  });
 });

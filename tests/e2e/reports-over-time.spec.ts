@@ -6,6 +6,8 @@ import { SANDBOX_KEYS } from "@/lib/sandbox";
 import { as, checkBothThemes, expect, sandbox, shotsAtWidths, test } from "@/tests/support/e2e/fixtures";
 import { SANDBOX_URL } from "@/tests/support/e2e/settings";
 
+import { closeFiltersWithEscape, openFilters, PHONE } from "./list-phone";
+
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());
 
@@ -157,4 +159,23 @@ test("a project's overview opens from the projects list, for names with spaces a
   await expect(page.getByRole("heading", { level: 1, name: "my shop" })).toBeVisible();
   await page.goto(`/projects/${encodeURIComponent("café-münchen.de")}/overview`);
   await expect(page.getByRole("heading", { level: 1, name: "café-münchen.de" })).toBeVisible();
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("the alerts' filters wait behind Filters (N); the form in the sheet applies them", async ({ page }) => {
+    await page.goto("/alerts?to=bad");
+    await expect(page.getByLabel("Dropped to")).toBeHidden();
+    const sheet = await openFilters(page, 1);
+    await expect(sheet.getByLabel("Dropped to")).toHaveValue("bad");
+    await sheet.getByLabel("Status").selectOption("all");
+    await sheet.getByRole("button", { name: "Filter" }).click();
+    await expect(page).toHaveURL(/status=all.*to=bad/);
+    await expect(page.getByRole("button", { name: "Filters (2)" })).toBeVisible();
+    const again = await openFilters(page, 2);
+    await expect(again.getByLabel("Status")).toHaveValue("all");
+    await closeFiltersWithEscape(page, 2);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  });
 });

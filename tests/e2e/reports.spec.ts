@@ -1,6 +1,8 @@
 // The reports list and a report's life: search, filter, sort, page size and page in the URL (reload and Back
 // reproduce the view); open, create (also with a password), change privacy, regenerate, delete.
-import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
+
+import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
 
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());
@@ -214,4 +216,75 @@ test("a failed delete keeps the dialog open and says why", async ({ page }) => {
   await expect(dialog).toBeVisible();
   await expect(page).toHaveURL(/\/reports\/2$/);
   await expect(page.getByRole("status").filter({ hasText: "Deleted" })).toHaveCount(0);
+});
+
+test("the list opens newest generated first, and says so in the header from the first render", async ({ page }) => {
+  // The server's HTML already marks the sort: no flash of an unsorted header before the scripts run.
+  const html = await (await page.request.get("/reports")).text();
+  expect(html).toMatch(/aria-sort="descending"><button[^>]*>Generated/);
+
+  await page.goto("/reports");
+  const generated = page.getByRole("columnheader", { name: /Generated/ });
+  await expect(generated).toHaveAttribute("aria-sort", "descending");
+  await expect(generated).toContainText("▼");
+  await expect(page.getByRole("columnheader", { name: /URL/ })).not.toHaveAttribute("aria-sort", /.+/);
+  const times = await rows(page).locator("time").evaluateAll((elements) => elements.map((element) => element.getAttribute("datetime") ?? ""));
+  expect(times.length).toBeGreaterThan(1);
+  expect(times).toEqual([...times].sort().reverse());
+  // The URL stays short: the default is not written into it.
+  await expect(page).toHaveURL(/\/reports$/);
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: PHONE });
+
+  test("rows are cards led by the URL and the result; filters fold into a Filters (N) sheet; the sort is a select", async ({ page }, testInfo) => {
+    await page.goto("/reports");
+    await expect(summary(page)).toHaveText("Showing 1–10 of 160");
+    await expectPrimaryCellsInView(page);
+    // The filters wait behind the button; the search stays in view.
+    await expect(page.getByLabel("Search by URL")).toBeVisible();
+    await expect(page.getByLabel("Result")).toBeHidden();
+    await expect(page.getByLabel("Sort")).toHaveValue("generated_at:desc");
+    await checkBothThemes(page, testInfo, "reports-phone");
+
+    const sheet = await openFilters(page, 0);
+    await sheet.getByLabel("Result").selectOption({ label: "Bad" });
+    await expect(page).toHaveURL(/\/reports\?result=bad$/);
+    await expect(sheet.getByRole("button", { name: /^Show \d+ reports$/ })).toBeVisible();
+    await shot(page, testInfo, "reports-phone-filters");
+    await closeFiltersWithEscape(page, 1);
+    await expect(rows(page).locator("[data-primary]", { hasText: /^▲\s*Bad$/ })).toHaveCount(10);
+
+    // The sheet applies and closes with its own button too; Clear filters empties the count.
+    const again = await openFilters(page, 1);
+    await again.getByLabel("Project").selectOption("acme-tools.io");
+    await expect(page).toHaveURL(/\?project=acme-tools\.io&result=bad$/);
+    await again.getByRole("button", { name: "Clear filters" }).click();
+    await expect(page).toHaveURL(/\/reports$/);
+    await again.getByRole("button", { name: "Show 160 reports" }).click();
+    await expect(page.getByRole("dialog", { name: "Filters" })).toBeHidden();
+    await expect(page.getByRole("button", { name: "Filters (0)" })).toBeVisible();
+
+    // The headers give way to a Sort select, which changes the URL's sort like a header does.
+    await page.getByLabel("Sort").selectOption({ label: "URL ↑ ascending" });
+    await expect(page).toHaveURL(/\/reports\?sort_by=url&sort=asc$/);
+    await expect(rows(page).first().getByRole("rowheader")).toHaveText("http://harbor-dental.com/");
+    await expectPrimaryCellsInView(page);
+  });
+});
+
+test.describe("on a phone, by keyboard", () => {
+  test.use({ viewport: PHONE });
+
+  test("tabbing into the folded headers shows the sort button that has focus", async ({ page }) => {
+    await page.goto("/reports");
+    const urlSort = page.getByRole("columnheader", { name: /URL/ }).getByRole("button");
+    await urlSort.focus();
+    const box = await urlSort.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThan(20);
+    expect(box?.height ?? 0).toBeGreaterThan(20);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/reports\?sort_by=url&sort=asc$/);
+  });
 });

@@ -5,6 +5,8 @@ import { promisify } from "node:util";
 
 import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
+import { expectPrimaryCellsInView, PHONE } from "./list-phone";
+
 const run = promisify(execFile);
 
 test.use({ storageState: as("support") });
@@ -50,4 +52,10 @@ test("make a token, copy it, use it with curl, revoke it", async ({ page, contex
   const [refusal, refusedStatus] = refused.stdout.trim().split("\n");
   expect(refusedStatus).toBe("401");
   expect(JSON.parse(refusal!).error.code).toBe("token_revoked");
+
+  // On a phone the token is a card led by its name and status; the list says its order.
+  await page.setViewportSize(PHONE);
+  await expectPrimaryCellsInView(page);
+  await expect(page.getByText("Newest first", { exact: true })).toBeVisible();
+  await shot(page, testInfo, "tokens-phone");
 });

@@ -48,8 +48,11 @@ export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: read
   return (
     <div className={styles.list} aria-busy={pending}>
       <div className={styles.bar}>
-        <span role="status">
-          {total} {total === 1 ? "alert" : "alerts"}
+        <span>
+          <span role="status">
+            {total} {total === 1 ? "alert" : "alerts"}
+          </span>
+          <span className={styles.order}> · Newest first</span>
         </span>
         {showAcknowledgeAll ? (
           <Button variant="secondary" size="sm" loading={busy === "all"} loadingText="Acknowledging…" onClick={() => void acknowledge("all")}>

@@ -3,7 +3,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { PageHeader } from "@/components/ui/page-header";
+import { countActiveFilters } from "@/lib/portal/list-params";
 import { getAccounts } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { AlertListQuerySchema, type AlertListQuery } from "@/lib/contract/history";
@@ -37,34 +39,37 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
   return (
     <>
       <PageHeader title="Alerts" description="A report's result dropped: good to decent or bad, decent to bad. Each project's rule says which drops alert." />
-      <form method="get" action="/alerts" className={styles.filters} aria-label="Filter alerts">
-        <label>
-          Status{" "}
-          <select name="status" defaultValue={status}>
-            {ALERT_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {STATUS_NAMES[value]}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Project <input name="project" defaultValue={query.project ?? ""} />
-        </label>
-        <label>
-          Dropped to{" "}
-          <select name="to" defaultValue={query.to ?? ""}>
-            <option value="">Any result</option>
-            {REPORT_RESULTS.filter((r) => r !== "good").map((value) => (
-              <option key={value} value={value}>
-                {value === "bad" ? "Bad" : "Decent"}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="submit">Filter</button>
-        {Object.keys(query).length > 0 ? <Link href="/alerts">Clear the filters</Link> : null}
-      </form>
+      {/* A plain GET form (it works before the scripts load); on a phone it waits behind "Filters (N)". */}
+      <FiltersSheet label="Filters" showLabel={null} activeCount={countActiveFilters({ ...query, status: status === "unread" ? undefined : status }, ["status", "project", "to"])}>
+        <form method="get" action="/alerts" className={styles.filters} aria-label="Filter alerts">
+          <label>
+            Status{" "}
+            <select name="status" defaultValue={status}>
+              {ALERT_STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {STATUS_NAMES[value]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Project <input name="project" defaultValue={query.project ?? ""} />
+          </label>
+          <label>
+            Dropped to{" "}
+            <select name="to" defaultValue={query.to ?? ""}>
+              <option value="">Any result</option>
+              {REPORT_RESULTS.filter((r) => r !== "good").map((value) => (
+                <option key={value} value={value}>
+                  {value === "bad" ? "Bad" : "Decent"}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit">Filter</button>
+          {Object.keys(query).length > 0 ? <Link href="/alerts">Clear the filters</Link> : null}
+        </form>
+      </FiltersSheet>
       <AlertsList alerts={page.data} total={page.meta.total} showAcknowledgeAll={status !== "acknowledged" && page.meta.total > 0} />
       {page.meta.last_page > 1 ? (
         <nav aria-label="Alerts pages" className={styles.pages}>

@@ -14,8 +14,9 @@ import { Pagination } from "@/components/ui/pagination";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
-import { Toolbar } from "@/components/ui/toolbar";
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { ITEM_SORT_FIRST_DIRECTION, itemQueryString, parseItemQuery, type ItemQuery, type ItemSortKey } from "@/lib/portal/items";
+import { countActiveFilters } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import styles from "../lists.module.css";
@@ -46,6 +47,7 @@ const COLUMNS: ReadonlyArray<Column<ItemRow, ItemSortKey>> = [
   {
     id: "thumbnail",
     header: <span className="visually-hidden">Thumbnail</span>,
+    label: "",
     cell: (item) => <MediaImage src={item.thumbnail} alt="" width={64} height={36} fit="cover" className={itemStyles.thumb} fallback={null} />,
   },
   {
@@ -53,6 +55,7 @@ const COLUMNS: ReadonlyArray<Column<ItemRow, ItemSortKey>> = [
     header: "Name",
     sortKey: "name",
     rowHeader: true,
+    priority: "primary",
     wrap: "wrap",
     cell: (item) => <Link href={`/items/${item.id}`}>{item.name}</Link>,
   },
@@ -89,13 +92,20 @@ export function ItemsView({ rows, total, page, lastPage, categories, allCount }:
 
   return (
     <section aria-label="Items list">
-      <Toolbar label="Search and filters">
-        <SearchField
-          label="Search items"
-          hint="Name, category or tag"
-          value={query.search}
-          onSearch={(search) => url.replace(change({ search }))}
-        />
+      <FiltersSheet
+        label="Search and filters"
+        activeCount={countActiveFilters(query, ["category"])}
+        onClear={() => url.push(change({ category: "" }))}
+        showLabel={`Show ${total} ${total === 1 ? "item" : "items"}`}
+        search={
+          <SearchField
+            label="Search items"
+            hint="Name, category or tag"
+            value={query.search}
+            onSearch={(search) => url.replace(change({ search }))}
+          />
+        }
+      >
         <SelectField
           name="category"
           label="Category"
@@ -105,7 +115,7 @@ export function ItemsView({ rows, total, page, lastPage, categories, allCount }:
           onChange={(event) => url.push(change({ category: event.target.value }))}
         />
         <PerPageSelect value={query.perPage} onChange={(perPage) => url.push(change({ perPage }))} />
-      </Toolbar>
+      </FiltersSheet>
       {filtered ? (
         <p className={styles.clear}>
           <Link href={url.hrefFor(cleared)} scroll={false}>

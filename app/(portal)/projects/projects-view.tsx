@@ -1,10 +1,13 @@
 "use client";
 // The projects list in the browser: URL state (history API) and SWR against /api/projects, like the reports
-// list. Deleting a project (and with it its reports) asks first, then refreshes the list.
+// list. Each row shows its reports' number and mix of results (Gatehouse's record, /api/trends/projects).
+// Deleting a project (and with it its reports) asks first, naming how many reports go from the upstream's own
+// count (the reports list filtered by the project: its total), then refreshes the list.
 import Link from "next/link";
 import { useState } from "react";
 import useSWR from "swr";
 
+import { ResultMixBar } from "@/components/portal/result-mix-bar";
 import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -16,7 +19,9 @@ import { SearchField } from "@/components/ui/search-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import { useToast } from "@/components/ui/toast";
 import type { Page } from "@/lib/contract/common";
+import type { ProjectMix } from "@/lib/contract/history";
 import type { Project, ProjectListQuery } from "@/lib/contract/projects";
+import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { parseProjectListParams, PROJECT_DEFAULTS, projectListQueryString, withChanges } from "@/lib/portal/list-params";
 import { type ProjectSortField } from "@/lib/contract/values";
@@ -24,17 +29,27 @@ import { projectOverviewHref } from "@/lib/portal/trends";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ClearFilters, ListPages } from "../list-pages";
+import styles from "../lists.module.css";
 
 export interface ProjectsViewProps {
   initialKey: string;
   initialPage?: Page<Project>;
   initialFailure?: { title: string; message: string };
+  /** Each project's reports by their newest result, as Gatehouse saw them. */
+  initialMixes: ProjectMix[];
   canDelete: boolean;
+}
+
+/** "Delete the project shop.example and its 14 reports?"; without a count, the question names the project only. */
+export function deleteProjectTitle(name: string, reports: number | undefined): string {
+  if (reports === undefined) return `Delete the project ${name}?`;
+  if (reports === 0) return `Delete the project ${name}? It has no reports.`;
+  return `Delete the project ${name} and its ${reports} ${reports === 1 ? "report" : "reports"}?`;
 }
 
 const reportsOfProjectHref = (name: string) => `/reports?project=${encodeURIComponent(name)}`;
 
-export function ProjectsView({ initialKey, initialPage, initialFailure, canDelete }: ProjectsViewProps) {
+export function ProjectsView({ initialKey, initialPage, initialFailure, initialMixes, canDelete }: ProjectsViewProps) {
   const toast = useToast();
   const url = useListUrl<ProjectListQuery>(parseProjectListParams, projectListQueryString, "shallow");
   const { query } = url;
@@ -44,6 +59,14 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
     fallbackData: isInitialView ? initialPage : undefined,
   });
   const [deleting, setDeleting] = useState<string | null>(null);
+  const { data: mixes, mutate: mutateMixes } = useSWR<{ data: ProjectMix[] }>("/api/trends/projects", { fallbackData: { data: initialMixes } });
+  const mixOf = new Map((mixes?.data ?? []).map((mix) => [mix.project, mix]));
+  // The upstream's own count of the project's reports: the total of its reports list (one small page).
+  const { data: doomed } = useSWR<Page<Report>>(
+    deleting === null ? null : `/api/reports?project=${encodeURIComponent(deleting)}&per_page=10`,
+    { revalidateOnMount: true },
+  );
+  const doomedCount = deleting !== null ? doomed?.meta.total : undefined;
 
   const failure: DataTableError | null = error
     ? { title: "The projects could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
@@ -57,12 +80,22 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
       header: "Name",
       sortKey: "project",
       rowHeader: true,
+      priority: "primary",
       wrap: "wrap",
       cell: (project) => (
         <Link href={reportsOfProjectHref(project.project)} aria-label={`${project.project}: its reports`}>
           {project.project}
         </Link>
       ),
+    },
+    {
+      id: "reports",
+      header: "Reports",
+      wrap: "nowrap",
+      cell: (project) => {
+        const mix = mixOf.get(project.project);
+        return mix ? <ResultMixBar counts={mix} /> : <span className={styles.muted}>None seen yet</span>;
+      },
     },
     {
       id: "created",
@@ -110,11 +143,13 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
     }
     toast.success(`Deleted the project ${deleting} and its reports.`);
     void mutate();
+    void mutateMixes();
   };
 
   const total = data?.meta.total;
   return (
     <section aria-label="Projects list">
+      {/* No filters to fold: the search and the page size share the toolbar on a phone too. */}
       <Toolbar label="Search">
         <SearchField
           label="Search by name"
@@ -167,15 +202,22 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, canDelet
       <ConfirmDialog
         open={deleting !== null}
         onClose={() => setDeleting(null)}
-        title={`Delete the project ${deleting ?? ""}?`}
+        title={deleteProjectTitle(deleting ?? "", doomedCount)}
         confirmLabel="Delete project and its reports"
         busyLabel="Deleting…"
         variant="danger"
         onConfirm={remove}
       >
         <p>
-          The project <strong>{deleting}</strong> will be deleted for everyone, and <strong>all of its reports go with it</strong>. This
-          cannot be undone.
+          The project <strong>{deleting}</strong> will be deleted for everyone, and{" "}
+          <strong>
+            {doomedCount === undefined
+              ? "all of its reports go with it"
+              : doomedCount === 0
+                ? "so will any report made for it since"
+                : `its ${doomedCount} ${doomedCount === 1 ? "report goes" : "reports go"} with it`}
+          </strong>
+          . This cannot be undone.
         </p>
       </ConfirmDialog>
     </section>

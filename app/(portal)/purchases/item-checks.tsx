@@ -14,6 +14,7 @@ function columns(linkItems: boolean): ReadonlyArray<Column<ItemCheckCounts>> {
       id: "item",
       header: "Item",
       rowHeader: true,
+      priority: "primary",
       cell: (row) => {
         const name = row.item_name ?? `Item ${row.item_id}`;
         return linkItems ? <Link href={`/items/${row.item_id}`}>{name}</Link> : name;

@@ -10,7 +10,7 @@ import type { Report } from "@/lib/contract/reports";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
-import { parseReportListParams, reportListQueryString } from "@/lib/portal/list-params";
+import { parseReportListParams, reportListQueryString, reportViewRequest } from "@/lib/portal/list-params";
 import { projectNamesForFilter } from "@/lib/portal/projects";
 import { getReportsClient } from "@/lib/reports/service";
 
@@ -24,7 +24,8 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
   const reports = await getReportsClient();
   if (!reports) return <AreaNotConfigured area="reports" />;
 
-  const query = parseReportListParams(await searchParams);
+  // Newest generated first unless the URL says otherwise (the API's own default is the order of creation).
+  const query = reportViewRequest(parseReportListParams(await searchParams));
   const [list, projects] = await Promise.all([
     loadFromUpstream<Page<Report>>("The reports", () => reports.listReports(query)),
     projectNamesForFilter(reports),
@@ -34,7 +35,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
     <>
       <PageHeader
         title="Reports"
-        description="Every web-page report: search by URL, filter by project and result, sort by any column."
+        description="Every web-page report, newest generated first: search by URL, filter by project and result, sort by any column."
         actions={
           can(user.role, "reports:write") ? (
             <ButtonLink href="/reports/new" variant="primary">

@@ -11,13 +11,13 @@ import { DataTable, type Column, type DataTableError } from "@/components/ui/dat
 import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
-import { Toolbar } from "@/components/ui/toolbar";
 import type { Page } from "@/lib/contract/common";
 import type { Report, ReportListQuery } from "@/lib/contract/reports";
 import { ApiRequestError } from "@/lib/portal/api-client";
-import { parseReportListParams, REPORT_DEFAULTS, reportListQueryString, withChanges } from "@/lib/portal/list-params";
+import { countActiveFilters, parseReportListParams, REPORT_DEFAULTS, reportListQueryString, reportViewRequest, withChanges } from "@/lib/portal/list-params";
 import { REPORT_RESULTS, type ReportSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
@@ -25,7 +25,7 @@ import { ClearFilters, ListPages } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ReportsViewProps {
-  /** The query string the server rendered (the SWR key of initialPage). */
+  /** The API query string the server rendered (the SWR key of initialPage). */
   initialKey: string;
   initialPage?: Page<Report>;
   /** Set when the server could not load the first view. */
@@ -39,10 +39,11 @@ const COLUMNS: ReadonlyArray<Column<Report, ReportSortField>> = [
     header: "URL",
     sortKey: "url",
     rowHeader: true,
+    priority: "primary",
     wrap: "wrap",
     cell: (report) => <Link href={`/reports/${report.id}`}>{report.url}</Link>,
   },
-  { id: "result", header: "Result", sortKey: "result", wrap: "nowrap", cell: (report) => <ResultBadge result={report.result} /> },
+  { id: "result", header: "Result", sortKey: "result", priority: "primary", wrap: "nowrap", cell: (report) => <ResultBadge result={report.result} /> },
   {
     id: "generated",
     header: "Generated",
@@ -52,7 +53,6 @@ const COLUMNS: ReadonlyArray<Column<Report, ReportSortField>> = [
     cell: (report) => <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" />,
   },
   { id: "privacy", header: "Privacy", wrap: "nowrap", cell: (report) => <PrivacyBadge privacy={report.privacy} /> },
-  // Last: on a phone the URL and its result fit the screen; the rest scrolls inside the table.
   { id: "project", header: "Project", wrap: "wrap", cell: (report) => report.project ?? <span className={styles.muted}>None</span> },
 ];
 
@@ -61,7 +61,8 @@ const RESULT_OPTIONS = REPORT_RESULTS.map((value) => ({ value, label: RESULT_LAB
 export function ReportsView({ initialKey, initialPage, initialFailure, projects }: ReportsViewProps) {
   const url = useListUrl<ReportListQuery>(parseReportListParams, reportListQueryString, "shallow");
   const { query } = url;
-  const key = reportListQueryString(query);
+  // The view as the API is asked for it: with the page's default sort (newest generated first) filled in.
+  const key = reportListQueryString(reportViewRequest(query));
   const isInitialView = key === initialKey;
   const { data, error, isValidating, mutate } = useSWR<Page<Report>, ApiRequestError>(`/api/reports${key}`, {
     fallbackData: isInitialView ? initialPage : undefined,
@@ -80,13 +81,20 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
 
   return (
     <section aria-label="Reports list">
-      <Toolbar label="Search and filters">
-        <SearchField
-          label="Search by URL"
-          value={query.search ?? ""}
-          placeholder="e.g. pricing"
-          onSearch={(search) => url.replace(withChanges(query, { search: search || undefined }))}
-        />
+      <FiltersSheet
+        label="Search and filters"
+        activeCount={countActiveFilters(query, ["project", "result"])}
+        onClear={() => url.push(withChanges(query, { project: undefined, result: undefined }))}
+        showLabel={total !== undefined ? `Show ${total} ${total === 1 ? "report" : "reports"}` : undefined}
+        search={
+          <SearchField
+            label="Search by URL"
+            value={query.search ?? ""}
+            placeholder="e.g. pricing"
+            onSearch={(search) => url.replace(withChanges(query, { search: search || undefined }))}
+          />
+        }
+      >
         <SelectField
           name="project"
           label="Project"
@@ -106,7 +114,7 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
           }
         />
         <PerPageSelect value={perPage} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
-      </Toolbar>
+      </FiltersSheet>
       {filtered ? (
         <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
           Clear search and filters

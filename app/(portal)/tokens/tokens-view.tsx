@@ -46,12 +46,13 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
   const toast = useToast();
 
   const columns: Column<TokenOutput>[] = [
-    { id: "name", header: "Name", rowHeader: true, wrap: "wrap", cell: (token) => token.name },
+    { id: "name", header: "Name", rowHeader: true, priority: "primary", wrap: "wrap", cell: (token) => token.name },
     { id: "owner", header: "Acts as", wrap: "wrap", cell: (token) => `${token.user.email}${token.user.service ? " (service)" : ""}` },
     { id: "scopes", header: "Scopes", wrap: "wrap", cell: (token) => token.scopes.join(", ") },
     {
       id: "status",
       header: "Status",
+      priority: "primary",
       wrap: "nowrap",
       cell: (token) => {
         const badge = STATUS_BADGE[token.status];
@@ -62,7 +63,7 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
         );
       },
     },
-    { id: "created", header: "Created", wrap: "nowrap", cell: (token) => <LocalTime iso={token.created_at} display="date" /> },
+    { id: "created", header: "Created", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (token) => <LocalTime iso={token.created_at} display="date" /> },
     { id: "expires", header: "Expires", wrap: "nowrap", cell: (token) => (token.expires_at ? <LocalTime iso={token.expires_at} display="date" /> : "Never") },
     {
       id: "used",

@@ -8,7 +8,9 @@ import { initials } from "@/components/media/avatar";
 import { ScreenshotGallery } from "@/components/media/screenshot-gallery";
 import { VideoPlayer } from "@/components/media/media-player";
 import { PrivacyBadge, ResultBadge } from "@/components/ui/badge";
-import { DataTable, nextSort, type Column } from "@/components/ui/data-table";
+import { DataTable, nextSort, sortChoices, type Column } from "@/components/ui/data-table";
+import { mixText, ResultMixBar } from "@/components/portal/result-mix-bar";
+import { filtersButtonLabel } from "@/components/ui/filters-sheet";
 import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { pageItems, Pagination } from "@/components/ui/pagination";
@@ -144,6 +146,30 @@ describe("DataTable", () => {
     expect(nextSort({ by: "url", direction: "asc" }, columns[0]!)).toEqual({ by: "url", direction: "desc" });
     expect(nextSort({ by: "url", direction: "asc" }, columns[1]!)).toEqual({ by: "id", direction: "desc" });
   });
+  it("marks every cell of a primary column, header and body, with data-primary", () => {
+    const primary: Column<Row, "url" | "id">[] = [{ ...columns[0]!, priority: "primary", rowHeader: true }, columns[1]!];
+    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, columns: primary, rows: [{ id: 1, url: "https://a" }, { id: 2, url: "https://b" }] }));
+    expect(markup.match(/data-primary=""/g)).toHaveLength(3);
+    // The other columns are labelled for the phone's card lines; the primary ones lead unlabelled.
+    expect(markup.match(/data-label="Created"/g)).toHaveLength(2);
+    expect(markup).not.toContain('data-label="URL"');
+  });
+  it("offers the phone a Sort select with the current sort chosen", () => {
+    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], sort: { by: "id", direction: "desc" } }));
+    expect(markup).toMatch(/<option value="id:desc" selected="">Created ↓ descending<\/option>/);
+    expect(sortChoices(columns).map((choice) => choice.value)).toEqual(["url:asc", "url:desc", "id:desc", "id:asc"]);
+  });
+  it("says a fixed order in its header, with aria-sort, when the list cannot be re-sorted", () => {
+    const fixed: Column<Row>[] = [{ id: "at", header: "When", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (row) => row.id }];
+    const markup = html(h(DataTable<Row>, { caption: "Log", columns: fixed, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "" }] }));
+    expect(markup).toContain('aria-sort="descending"');
+    expect(markup.match(/Newest first/g)).toHaveLength(2);
+  });
+  it("keeps a truncated value whole in its title", () => {
+    const long: Column<Row>[] = [{ id: "url", header: "URL", wrap: "truncate", fullText: (row) => row.url, cell: (row) => row.url }];
+    const markup = html(h(DataTable<Row>, { caption: "Log", columns: long, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "https://a/very/long" }] }));
+    expect(markup).toContain('title="https://a/very/long"');
+  });
 });
 
 describe("browser-dependent values render a stable server form", () => {
@@ -228,5 +254,25 @@ describe("themeScript", () => {
   it("only ever sets light or dark", () => {
     expect(themeScript).toContain('t==="light"||t==="dark"');
     expect(themeScript).toContain("gatehouse-theme");
+  });
+});
+
+describe("ResultMixBar", () => {
+  it("names the mix in words, leaving out results with none", () => {
+    expect(mixText({ good: 12, decent: 3, bad: 1 })).toBe("12 good, 3 decent, 1 bad");
+    expect(mixText({ good: 0, decent: 2, bad: 0 })).toBe("2 decent");
+    expect(mixText({ good: 0, decent: 0, bad: 0 })).toBe("no results");
+  });
+  it("shows the count and a picture named by that sentence", () => {
+    const markup = html(h(ResultMixBar, { counts: { good: 1, decent: 0, bad: 0 } }));
+    expect(markup).toContain("1 report<");
+    expect(markup).toContain('role="img" aria-label="1 good"');
+  });
+});
+
+describe("FiltersSheet", () => {
+  it("names its button Filters with the count", () => {
+    expect(filtersButtonLabel(0)).toBe("Filters (0)");
+    expect(filtersButtonLabel(2)).toBe("Filters (2)");
   });
 });

@@ -11,14 +11,14 @@ import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
-import { Toolbar } from "@/components/ui/toolbar";
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import type { AuditRecordOutput } from "@/lib/contract/audit";
 import type { Page } from "@/lib/contract/common";
 import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import { ApiRequestError } from "@/lib/portal/api-client";
 import { AUDIT_ACTION_LABELS, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
-import { withChanges } from "@/lib/portal/list-params";
+import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ClearFilters, ListPages } from "../../list-pages";
@@ -97,12 +97,20 @@ function What({ row }: { row: AuditRecordOutput }) {
   );
 }
 
-// Four columns that fit 1280 px with any content (URLs and emails wrap), and stack into one block per row on a phone.
+// Four columns that fit 1280 px with any content: the date and the badge never wrap, who acted ends in an ellipsis
+// (the email and id in its title), what happened wraps within its column. On a phone each row is a card led by
+// what happened and its outcome.
 const COLUMNS: ReadonlyArray<Column<AuditRecordOutput>> = [
-  { id: "at", header: "When", cell: (row) => <When row={row} /> },
-  { id: "user", header: "Who", wrap: "wrap", cell: (row) => <Actor row={row} /> },
-  { id: "what", header: "What", rowHeader: true, cell: (row) => <What row={row} /> },
-  { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => <Badge tone={OUTCOME_TONE[row.outcome]}>{AUDIT_OUTCOME_LABELS[row.outcome]}</Badge> },
+  { id: "at", header: "When", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (row) => <When row={row} /> },
+  { id: "user", header: "Who", wrap: "truncate", cell: (row) => <Actor row={row} /> },
+  { id: "what", header: "What", rowHeader: true, priority: "primary", cell: (row) => <What row={row} /> },
+  {
+    id: "outcome",
+    header: "Outcome",
+    priority: "primary",
+    wrap: "nowrap",
+    cell: (row) => <Badge tone={OUTCOME_TONE[row.outcome]}>{AUDIT_OUTCOME_LABELS[row.outcome]}</Badge>,
+  },
 ];
 
 export function AuditView({ initialKey, initialPage }: { initialKey: string; initialPage: Page<AuditRecordOutput> }) {
@@ -125,7 +133,12 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
 
   return (
     <section aria-label="Audit log entries">
-      <Toolbar label="Filters">
+      <FiltersSheet
+        label="Filters"
+        activeCount={countActiveFilters(query, ["user", "action", "from", "to"])}
+        onClear={() => url.push({})}
+        showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "entry" : "entries"}` : undefined}
+      >
         <SearchField label="User (email or id)" name="user" value={query.user ?? ""} onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))} />
         <SelectField
           name="action"
@@ -138,7 +151,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
         <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.audit} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
-      </Toolbar>
+      </FiltersSheet>
       {filtered ? (
         <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
           Clear the filters
@@ -151,7 +164,6 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         caption="Audit log"
         captionHidden
         columns={COLUMNS}
-        stackOnNarrow
         rows={data?.data}
         rowKey={(row) => row.id}
         loading={isValidating || url.pending}

@@ -9,6 +9,7 @@ import useSWR from "swr";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
+import { DataTable } from "@/components/ui/data-table";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DescriptionList } from "@/components/ui/description-list";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
@@ -200,41 +201,47 @@ function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
     <>
       <h3>Keys kept in the portal</h3>
       <FormErrorBanner message={error?.message} requestId={error?.requestId} />
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Key</th>
-            <th scope="col">State</th>
-            <th scope="col">Saved</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {area.stored.map((key) => (
-            <tr key={key.id}>
-              <th scope="row">
-                <code>{keyText(key.fingerprint, key.last4)}</code>
-              </th>
-              <td>{key.active ? <Badge tone="success">In use</Badge> : <Badge tone="neutral">Disabled</Badge>}</td>
-              <td>
+      <DataTable
+        caption={`Keys kept in the portal, ${area.area} area`}
+        captionHidden
+        rows={area.stored}
+        rowKey={(key) => key.id}
+        columns={[
+          { id: "key", header: "Key", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (key) => <code>{keyText(key.fingerprint, key.last4)}</code> },
+          {
+            id: "state",
+            header: "State",
+            priority: "primary",
+            wrap: "nowrap",
+            cell: (key) => (key.active ? <Badge tone="success">In use</Badge> : <Badge tone="neutral">Disabled</Badge>),
+          },
+          {
+            id: "saved",
+            header: "Saved",
+            cell: (key) => (
+              <>
                 <LocalTime iso={key.created_at} display="both" /> by {key.created_by ?? "?"}
-              </td>
-              <td>
-                {key.active ? null : (
-                  <>
-                    <Button size="sm" variant="secondary" loading={busy === key.id} onClick={() => void restore(key)} aria-label={`Restore the key ${key.fingerprint}`}>
-                      Restore
-                    </Button>{" "}
-                    <Button size="sm" variant="ghost" onClick={() => setRemoving(key)} aria-label={`Remove the key ${key.fingerprint}`}>
-                      Remove
-                    </Button>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+              </>
+            ),
+          },
+          {
+            id: "actions",
+            header: "Actions",
+            wrap: "nowrap",
+            cell: (key) =>
+              key.active ? null : (
+                <>
+                  <Button size="sm" variant="secondary" loading={busy === key.id} onClick={() => void restore(key)} aria-label={`Restore the key ${key.fingerprint}`}>
+                    Restore
+                  </Button>{" "}
+                  <Button size="sm" variant="ghost" onClick={() => setRemoving(key)} aria-label={`Remove the key ${key.fingerprint}`}>
+                    Remove
+                  </Button>
+                </>
+              ),
+          },
+        ]}
+      />
       {removing ? (
         <ConfirmDialog
           open

@@ -70,8 +70,8 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
   const [editing, setEditing] = useState<UserOutput | null>(null);
 
   const columns: Column<UserOutput>[] = [
-    { id: "name", header: "Name", rowHeader: true, wrap: "wrap", cell: (user) => (user.id === currentUserId ? `${user.name} (you)` : user.name) },
-    { id: "email", header: "Email", wrap: "wrap", cell: (user) => user.email },
+    { id: "name", header: "Name", rowHeader: true, priority: "primary", wrap: "wrap", cell: (user) => (user.id === currentUserId ? `${user.name} (you)` : user.name) },
+    { id: "email", header: "Email", wrap: "wrap", fixedOrder: { direction: "asc", text: "A to Z" }, cell: (user) => user.email },
     {
       id: "role",
       header: "Role",
@@ -86,6 +86,7 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
     {
       id: "status",
       header: "Access",
+      priority: "primary",
       wrap: "nowrap",
       cell: (user) =>
         user.disabled ? (

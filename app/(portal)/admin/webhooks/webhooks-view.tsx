@@ -187,11 +187,12 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
   const toast = useToast();
   const { data, error, mutate } = useSWR<{ data: WebhookDeliveryOutput[] }, ApiRequestError>(`/api/admin/webhooks/${endpoint.id}/deliveries`, { refreshInterval: 2_000 });
   const columns: Column<WebhookDeliveryOutput>[] = [
-    { id: "event", header: "Event", rowHeader: true, wrap: "nowrap", cell: (delivery) => delivery.event },
-    { id: "created", header: "Created", wrap: "nowrap", cell: (delivery) => <LocalTime iso={delivery.created_at} /> },
+    { id: "event", header: "Event", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (delivery) => delivery.event },
+    { id: "created", header: "Created", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (delivery) => <LocalTime iso={delivery.created_at} /> },
     {
       id: "status",
       header: "Status",
+      priority: "primary",
       wrap: "nowrap",
       cell: (delivery) =>
         delivery.status === "delivered" ? (

@@ -21,20 +21,24 @@ function columns(showOwner: boolean): ReadonlyArray<Column<BulkJobSummary>> {
       id: "created",
       header: "Started",
       rowHeader: true,
+      priority: "primary",
       wrap: "nowrap",
+      fixedOrder: { direction: "desc", text: "Newest first" },
       cell: (job) => (
         <Link href={`/purchases/bulk/${job.id}`}>
           <LocalTime iso={job.created_at} display="both" />
         </Link>
       ),
     },
-    { id: "status", header: "Status", wrap: "nowrap", cell: (job) => <JobStatusBadge status={job.status} /> },
+    { id: "status", header: "Status", priority: "primary", wrap: "nowrap", cell: (job) => <JobStatusBadge status={job.status} /> },
     { id: "total", header: "Codes", align: "end", cell: (job) => job.total },
     { id: "done", header: "Checked", align: "end", wrap: "nowrap", cell: (job) => `${job.done} (${percentDone(job)}%)` },
     { id: "valid", header: "Valid", align: "end", cell: (job) => job.valid },
     { id: "invalid", header: "Invalid", align: "end", cell: (job) => job.invalid },
     { id: "failed", header: "Failed", align: "end", cell: (job) => job.failed },
-    showOwner ? { id: "by", header: "Started by", wrap: "wrap", cell: (job) => job.created_by.email ?? "Unknown" } : null,
+    showOwner
+      ? { id: "by", header: "Started by", wrap: "truncate", fullText: (job) => job.created_by.email ?? "", cell: (job) => job.created_by.email ?? "Unknown" }
+      : null,
   ];
   return all.filter((column): column is Column<BulkJobSummary> => column !== null);
 }

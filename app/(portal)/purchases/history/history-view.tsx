@@ -19,11 +19,11 @@ import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { TextField } from "@/components/ui/text-field";
-import { Toolbar } from "@/components/ui/toolbar";
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
-import { withChanges } from "@/lib/portal/list-params";
+import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
 import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
 import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseCodeFormat, type PurchaseOutcome } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
@@ -53,38 +53,79 @@ function CodeEnding({ last4 }: { last4: string }) {
   );
 }
 
-// Columns wrap at spaces (no "wrap" class: its minimum width would push the last columns off screen).
+// Six columns that fit 1440 px: each cell one line at a desk, with a quieter second line where there is more to say
+// (the reason or the support under the outcome, the licence under the item, the source under who checked);
+// dates, codes and badges never wrap, long text ends in an ellipsis with the whole value in its title. On a
+// phone each row is a card led by the code and its outcome.
 function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray<Column<PurchaseHistoryEntry>> {
   const dash = <span className={styles.muted}>—</span>;
   return [
-    { id: "when", header: "When", cell: (row) => <LocalTime iso={row.checked_at} display="both" /> },
-    { id: "code", header: "Code", rowHeader: true, wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
-    { id: "outcome", header: "Outcome", wrap: "nowrap", cell: (row) => (row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />) },
-    { id: "reason", header: "Reason", cell: (row) => row.reason ?? dash },
+    {
+      id: "when",
+      header: "When",
+      wrap: "nowrap",
+      fixedOrder: { direction: "desc", text: "Newest first" },
+      cell: (row) => <LocalTime iso={row.checked_at} display="both" />,
+    },
+    { id: "code", header: "Code", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
+    {
+      id: "outcome",
+      header: "Outcome",
+      priority: "primary",
+      wrap: "nowrap",
+      cell: (row) => (
+        <>
+          {row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />}
+          {row.reason ? (
+            <span className={styles.secondary} title={row.reason}>
+              {row.reason}
+            </span>
+          ) : null}
+          {row.outcome === "valid" ? (
+            <span className={styles.secondary}>
+              Support: <SupportStatus supportedUntil={row.supported_until} />
+            </span>
+          ) : null}
+        </>
+      ),
+    },
     {
       id: "item",
       header: "Item",
-      cell: (row) =>
-        row.item_id === null ? dash : linkItems ? <Link href={`/items/${row.item_id}`}>{row.item_name ?? `Item ${row.item_id}`}</Link> : (row.item_name ?? `Item ${row.item_id}`),
+      wrap: "nowrap",
+      cell: (row) => {
+        if (row.item_id === null) return dash;
+        const name = row.item_name ?? `Item ${row.item_id}`;
+        return (
+          <>
+            <span className={styles.line} title={name}>
+              {linkItems ? <Link href={`/items/${row.item_id}`}>{name}</Link> : name}
+            </span>
+            {row.license_type ? <span className={styles.secondary}>{row.license_type}</span> : null}
+          </>
+        );
+      },
     },
-    { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
     {
-      id: "support",
-      header: "Support until",
-      cell: (row) => (row.outcome === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
-    },
-    { id: "by", header: "Checked by", cell: (row) => row.checked_by.email ?? <span className={styles.muted}>Unknown</span> },
-    {
-      id: "source",
-      header: "Source",
-      cell: (row) =>
-        row.source === "single" ? (
-          "Single check"
-        ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
-          <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
-        ) : (
-          "Bulk check"
-        ),
+      id: "by",
+      header: "Checked by",
+      wrap: "nowrap",
+      cell: (row) => (
+        <>
+          <span className={styles.line} title={row.checked_by.email ?? undefined}>
+            {row.checked_by.email ?? <span className={styles.muted}>Unknown</span>}
+          </span>
+          <span className={styles.secondary}>
+            {row.source === "single" ? (
+              "Single check"
+            ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
+              <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
+            ) : (
+              "Bulk check"
+            )}
+          </span>
+        </>
+      ),
     },
   ];
 }
@@ -161,7 +202,12 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
 
   return (
     <section aria-label="Purchase checks">
-      <Toolbar label="Filters">
+      <FiltersSheet
+        label="Filters"
+        activeCount={countActiveFilters(query, ["outcome", "item_id", "user", "from", "to"])}
+        onClear={() => url.push(withChanges(query, { outcome: undefined, item_id: undefined, user: undefined, from: undefined, to: undefined }))}
+        showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "check" : "checks"}` : undefined}
+      >
         <SelectField
           name="outcome"
           label="Outcome"
@@ -194,7 +240,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
         <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
         <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
         <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
-      </Toolbar>
+      </FiltersSheet>
 
       <form className={historyStyles.codeSearch} noValidate role="search" aria-label="Find a purchase code" onSubmit={searchCode}>
         <TextField

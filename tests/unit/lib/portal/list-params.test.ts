@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 
 import { ProjectListQuerySchema } from "@/lib/contract/projects";
 import { ReportListQuerySchema } from "@/lib/contract/reports";
-import { parseProjectListParams, parseReportListParams, projectListQueryString, reportListQueryString, withChanges } from "@/lib/portal/list-params";
+import {
+  countActiveFilters,
+  parseProjectListParams,
+  parseReportListParams,
+  projectListQueryString,
+  reportListQueryString,
+  reportViewRequest,
+  withChanges,
+} from "@/lib/portal/list-params";
 
 describe("reports list URL", () => {
   it("keeps valid values and drops the others", () => {
@@ -42,5 +50,27 @@ describe("withChanges", () => {
     expect(withChanges(current, { search: undefined })).toEqual({ result: "bad" });
     expect(withChanges(current, { page: 5 })).toEqual({ search: "coffee", result: "bad", page: 5 });
     expect(withChanges(current, { page: 1 })).toEqual({ search: "coffee", result: "bad" });
+  });
+});
+
+describe("reportViewRequest", () => {
+  it("asks for the newest generated first when the URL names no sort", () => {
+    expect(reportListQueryString(reportViewRequest({}))).toBe("?sort_by=generated_at&sort=desc");
+  });
+  it("keeps the sort the URL names", () => {
+    expect(reportViewRequest({ sort_by: "url", sort: "asc", result: "bad" })).toEqual({ sort_by: "url", sort: "asc", result: "bad" });
+  });
+});
+
+describe("countActiveFilters", () => {
+  it("counts the named filters that are set, and nothing else", () => {
+    const query = { search: "shop", project: "a", result: undefined, per_page: 25 } as Record<string, string | number | undefined>;
+    expect(countActiveFilters(query, ["project", "result"])).toBe(1);
+    expect(countActiveFilters({ project: "a", result: "bad" }, ["project", "result"])).toBe(2);
+    expect(countActiveFilters({} as { project?: string }, ["project"])).toBe(0);
+    expect(countActiveFilters({ project: "" } as { project?: string }, ["project"])).toBe(0);
+  });
+  it("counts a number filter, zero included", () => {
+    expect(countActiveFilters({ item_id: 0 }, ["item_id"])).toBe(1);
   });
 });

@@ -15,6 +15,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
+import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
@@ -46,11 +47,21 @@ const POLL_MS = 1000;
 const dash = <span aria-hidden="true">—</span>;
 
 const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
-  { id: "index", header: "#", align: "end", cell: (row) => row.index + 1 },
-  { id: "code", header: "Code", rowHeader: true, cell: (row) => <code className={styles.code}>{row.code}</code> },
+  // In the order of the pasted list; on a phone each row is a card led by the code and its status.
+  { id: "index", header: "#", align: "end", fixedOrder: { direction: "asc", text: "In list order" }, cell: (row) => row.index + 1 },
+  {
+    id: "code",
+    header: "Code",
+    rowHeader: true,
+    priority: "primary",
+    wrap: "truncate",
+    fullText: (row) => row.code,
+    cell: (row) => <code className={styles.code}>{row.code}</code>,
+  },
   {
     id: "status",
     header: "Status",
+    priority: "primary",
     wrap: "nowrap",
     // A real purchase whose support had ended: its own colour and words, not those of "invalid".
     cell: (row) => (row.status === "valid" && row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.status} />),
@@ -204,15 +215,22 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <p role="status" className={copied ? styles.timeLeft : "visually-hidden"}>
           {copied}
         </p>
-        <div className={styles.resultsFilters}>
-          <SearchField
-            name="q"
-            label="Search the results"
-            hint="Part of a code, an item, a licence or a reason."
-            value={query.q ?? ""}
-            maxLength={BULK_RESULT_SEARCH_MAX_LENGTH}
-            onSearch={(q) => url.replace({ ...query, page: undefined, q: q || undefined })}
-          />
+        <FiltersSheet
+          label="Search and filters"
+          activeCount={query.status ? 1 : 0}
+          onClear={() => move({ status: undefined })}
+          showLabel={`Show ${answer.meta.total} ${answer.meta.total === 1 ? "code" : "codes"}`}
+          search={
+            <SearchField
+              name="q"
+              label="Search the results"
+              hint="Part of a code, an item, a licence or a reason."
+              value={query.q ?? ""}
+              maxLength={BULK_RESULT_SEARCH_MAX_LENGTH}
+              onSearch={(q) => url.replace({ ...query, page: undefined, q: q || undefined })}
+            />
+          }
+        >
           <SelectField
             name="status"
             label="Show"
@@ -221,7 +239,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
             value={query.status ?? ""}
             onChange={(event) => move({ status: (event.target.value || undefined) as BulkResultFilter | undefined })}
           />
-        </div>
+        </FiltersSheet>
         <p role="status" className="visually-hidden">
           {isValidating && !data ? "Loading the results…" : `${answer.meta.total} ${answer.meta.total === 1 ? "code" : "codes"} shown`}
         </p>
