@@ -7,7 +7,7 @@ import type { APIRequestContext, Page } from "@playwright/test";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { as, checkBothThemes, expect, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
 
@@ -170,5 +170,19 @@ test.describe("on a phone", () => {
     await expect(table(page).locator("tbody tr").filter({ hasText: /Valid/ })).toHaveCount(0);
     await expectPrimaryCellsInView(page, table(page));
     await shot(page, testInfo, "history-phone");
+  });
+
+  test("a failed check's long reason wraps inside its card instead of pushing it past the screen", async ({ page }) => {
+    await sandbox.injectFault({ method: "POST", path: "/market/api/purchases/validation", kind: "status", status: 503 });
+    try {
+      const failed = await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: unknown(31) } });
+      expect(failed.status()).toBeGreaterThanOrEqual(500);
+    } finally {
+      await sandbox.reset();
+    }
+    await page.goto("/purchases/history?outcome=failed");
+    const row = table(page).locator("tbody tr").filter({ hasText: unknown(31).slice(-4) });
+    await expect(row).toContainText(/answered|not answering/);
+    await expectPrimaryCellsInView(page, table(page));
   });
 });
