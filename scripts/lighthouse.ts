@@ -30,7 +30,20 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { BULK_CODES, PORTAL_PAGES, pathOf, type PortalPage } from "@/tests/support/e2e/pages";
 import { freePort } from "@/tests/support/processes";
 
-import { CATEGORIES, failures, FORM_FACTORS, scoresOf, scoreTable, SEO_LEFT_OUT, type FormFactor, type LighthouseResult, type RunScores } from "./lighthouse-scores";
+import {
+  CATEGORIES,
+  failures,
+  FORM_FACTORS,
+  medianRun,
+  RUNS_WHEN_SLOW,
+  scoresOf,
+  scoreTable,
+  SEO_LEFT_OUT,
+  slowRun,
+  type FormFactor,
+  type LighthouseResult,
+  type RunScores,
+} from "./lighthouse-scores";
 
 const ARTIFACTS = path.join(ROOT, "artifacts", "lighthouse");
 const PICTURES = path.join(ROOT, "docs", "images");
@@ -81,7 +94,7 @@ async function makeBulkJob(url: string, cookie: string): Promise<string> {
 
 const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
-async function audit(target: PortalPage, url: string, formFactor: FormFactor, port: number, cookie: string | null): Promise<RunScores> {
+async function audit(target: PortalPage, url: string, formFactor: FormFactor, port: number, cookie: string | null, attempt = 1): Promise<RunScores> {
   const { default: lighthouse } = await import("lighthouse");
   const config = formFactor === "desktop" ? (await import("lighthouse/core/config/desktop-config.js")).default : undefined;
   const result = await lighthouse(
@@ -101,7 +114,7 @@ async function audit(target: PortalPage, url: string, formFactor: FormFactor, po
     config,
   );
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
-  const base = path.join(ARTIFACTS, `${slug(target.name)}-${formFactor}`);
+  const base = path.join(ARTIFACTS, `${slug(target.name)}-${formFactor}${attempt > 1 ? `-run${attempt}` : ""}`);
   const [json, html] = result.report as string[];
   writeFileSync(`${base}.report.json`, json!);
   writeFileSync(`${base}.report.html`, html!);
@@ -181,7 +194,13 @@ async function main(): Promise<number> {
       const cookie = target.role === null ? null : await cookieOf(target.role);
       for (const formFactor of FORM_FACTORS) {
         const runStarted = performance.now();
-        const run = await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, devtoolsPort, cookie);
+        const first = await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, devtoolsPort, cookie);
+        const tries = [first];
+        while (slowRun(first) && tries.length < RUNS_WHEN_SLOW) {
+          log(`${target.name} (${formFactor}): performance ${first.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`);
+          tries.push(await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, devtoolsPort, cookie, tries.length + 1));
+        }
+        const run = medianRun(tries);
         runs.push(run);
         const scores = CATEGORIES.map((category) => `${category} ${run.categories[category].score ?? "–"}`).join(", ");
         log(`${target.name} (${formFactor}): ${run.error ?? scores} in ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
