@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 
 import { checkPurchaseRateLimit } from "@/lib/auth/rate-limit";
 import { localCluster } from "@/lib/cluster";
-import { useTestRedis } from "@/tests/support/redis";
+import { useTestRedis } from "@/tests/support/use-redis";
 import { until } from "@/tests/support/until";
 
 describe("checkPurchaseRateLimit in one process", () => {

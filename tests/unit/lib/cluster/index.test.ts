@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 
 import { localCluster, redisOptions, redisReachable } from "@/lib/cluster";
-import { useTestRedis } from "@/tests/support/redis";
+import { useTestRedis } from "@/tests/support/use-redis";
 import { until } from "@/tests/support/until";
 
 describe("localCluster", () => {
