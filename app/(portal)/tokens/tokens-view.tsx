@@ -15,6 +15,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import { useFormPost } from "@/components/use-form-post";
 import type { TokenOutput } from "@/lib/contract/tokens";
 import { TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
@@ -135,9 +136,7 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
 function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated: (token: Created) => void }) {
   const [ownerId, setOwnerId] = useState(owners[0]!.id);
   const [expiry, setExpiry] = useState("30");
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields, failure, submit: post } = useFormPost();
   const owner = owners.find((o) => o.id === ownerId) ?? owners[0]!;
 
   const expiryOptions = [
@@ -159,20 +158,7 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
     else if (expiry === "date") body.expires_at = form.get("expires_on") ? new Date(`${String(form.get("expires_on"))}T23:59:59Z`).toISOString() : "";
     else body.expires_in_days = Number(expiry);
     if (ips.length > 0) body.allowed_ips = ips;
-    setFailure(null);
-    setFields({});
-    setBusy(true);
-    try {
-      const { data } = await apiRequest<{ data: Created }>("/api/tokens", { method: "POST", body });
-      (event.target as HTMLFormElement).reset();
-      onCreated(data);
-    } catch (error) {
-      if (!(error instanceof ApiRequestError)) throw error;
-      setFields(error.fields ?? {});
-      setFailure({ message: error.message, requestId: error.requestId });
-    } finally {
-      setBusy(false);
-    }
+    await post<Created>(event, "/api/tokens", body, onCreated);
   };
 
   return (

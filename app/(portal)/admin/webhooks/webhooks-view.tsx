@@ -14,6 +14,7 @@ import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { LocalTime } from "@/components/ui/local-time";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import { useFormPost } from "@/components/use-form-post";
 import type { WebhookDeliveryOutput, WebhookOutput } from "@/lib/contract/webhooks";
 import { WEBHOOK_EVENTS } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
@@ -132,30 +133,14 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
 }
 
 function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: string }) => void }) {
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields, failure, submit: post } = useFormPost();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const target = event.currentTarget;
-    const form = new FormData(target);
+    const form = new FormData(event.currentTarget);
     const description = String(form.get("description") ?? "").trim();
     const body = { url: String(form.get("url") ?? "").trim(), events: form.getAll("events").map(String), ...(description ? { description } : {}) };
-    setFields({});
-    setFailure(null);
-    setBusy(true);
-    try {
-      const { data } = await apiRequest<{ data: WebhookOutput & { secret: string } }>("/api/admin/webhooks", { method: "POST", body });
-      target.reset();
-      onAdded({ url: data.url, secret: data.secret });
-    } catch (error) {
-      if (!(error instanceof ApiRequestError)) throw error;
-      setFields(error.fields ?? {});
-      setFailure({ message: error.message, requestId: error.requestId });
-    } finally {
-      setBusy(false);
-    }
+    await post<WebhookOutput & { secret: string }>(event, "/api/admin/webhooks", body, (data) => onAdded({ url: data.url, secret: data.secret }));
   };
 
   return (
