@@ -7,6 +7,7 @@ import { Fragment, useId } from "react";
 import { REPORT_RESULTS } from "@/lib/contract/values";
 
 import { RESULT_LABELS } from "./badge";
+import { ResultLegend } from "./result-legend";
 import { ResultCountsTable, resultTotal } from "./result-counts-table";
 import styles from "./result-chart.module.css";
 
@@ -55,7 +56,7 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
       <figcaption id={`${tableId}-caption`} className={styles.caption}>
         {title}
       </figcaption>
-      <Legend />
+      <ResultLegend />
       <div className={styles.rows} aria-hidden="true">
         {rows.map((row) => (
           <Row key={row.label} row={row} longest={scale === "share" ? total(row) : longest} />
@@ -77,20 +78,6 @@ export function ResultChart({ title, rows, scale = "count", showTable = false }:
         <ResultCountsTable caption={title} rowHeader="Group" rows={rows} className={styles.table} />
       </div>
     </figure>
-  );
-}
-
-/** The colours' key; the numbers themselves are written under each bar and in the table. */
-function Legend() {
-  return (
-    <ul className={styles.legend} aria-hidden="true">
-      {REPORT_RESULTS.map((result) => (
-        <li key={result}>
-          <span className={`${styles.swatch} ${styles[result]}`} />
-          {RESULT_LABELS[result]}
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -126,7 +113,7 @@ export function ResultChartPlaceholder({ title, rows }: { title: string; rows: n
   return (
     <div className={styles.figure} aria-hidden="true" aria-busy="true">
       <span className={styles.caption}>{title}</span>
-      <Legend />
+      <ResultLegend />
       <div className={styles.rows}>
         {Array.from({ length: rows }, (_, index) => (
           <Fragment key={index}>

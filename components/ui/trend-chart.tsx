@@ -9,6 +9,7 @@ import type { TrendDay } from "@/lib/contract/history";
 import { REPORT_RESULTS } from "@/lib/contract/values";
 
 import { RESULT_LABELS } from "./badge";
+import { ResultLegend } from "./result-legend";
 import { ResultCountsTable, resultTotal } from "./result-counts-table";
 import styles from "./trend-chart.module.css";
 
@@ -58,14 +59,7 @@ export function TrendChart({ title, days }: TrendChartProps) {
           {showTable ? "Show as chart" : "Show as table"}
         </button>
       </div>
-      <ul className={styles.legend} aria-hidden="true">
-        {REPORT_RESULTS.map((result) => (
-          <li key={result}>
-            <span className={`${styles.swatch} ${styles[result]}`} />
-            {RESULT_LABELS[result]}
-          </li>
-        ))}
-      </ul>
+      <ResultLegend />
       <div className={styles.body}>
         <div className={showTable ? "visually-hidden" : styles.plot} aria-hidden="true">
           <div className={styles.axis}>
