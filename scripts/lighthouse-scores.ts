@@ -14,10 +14,11 @@ export const THRESHOLD = 95;
 
 /**
  * Runs of a page whose performance score fell below the threshold: performance varies from run to run (CPU
- * load, timers), so such a page is measured this many times and the median run counts, as Lighthouse's own
- * guidance on variability advises (lighthouse-ci's numberOfRuns). A page slow every time still fails.
+ * load, timers), so such a page is measured this many times and the median run counts. Lighthouse's guidance on
+ * variability finds the median of five runs about twice as stable as one (lighthouse-ci's numberOfRuns); three
+ * let a busy 2-core CI machine fail a page at 94, 94, 98. A page slow in three runs of five still fails.
  */
-export const RUNS_WHEN_SLOW = 3;
+export const RUNS_WHEN_SLOW = 5;
 
 export const FORM_FACTORS = ["mobile", "desktop"] as const;
 export type FormFactor = (typeof FORM_FACTORS)[number];

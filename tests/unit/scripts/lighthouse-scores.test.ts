@@ -111,5 +111,8 @@ describe("a slow page measured again", () => {
     expect(medianRun([run(0.81), run(0.99), run(0.97)]).categories.performance.score).toBe(97);
     expect(medianRun([run(0.81), run(0.99), run(0.9)]).categories.performance.score).toBe(90);
     expect(failures([medianRun([run(0.81), run(0.99), run(0.9)])], 95)).toHaveLength(1);
+    // Of five: two slow runs pass, three fail.
+    expect(failures([medianRun([run(0.94), run(0.94), run(0.98), run(0.99), run(0.97)])], 95)).toHaveLength(0);
+    expect(failures([medianRun([run(0.94), run(0.94), run(0.93), run(0.99), run(0.97)])], 95)).toHaveLength(1);
   });
 });
