@@ -52,6 +52,11 @@ export interface Column<Row, Key extends string = string> {
    * these cells lead each row's card; every other column folds into the card's lines.
    */
   priority?: "primary";
+  /**
+   * Decoration that a phone's card leaves out, such as a thumbnail beside the name: below 40rem the cell is not
+   * displayed, so a lazy image in it is never fetched (a phone's list of 25 items costs no 25 pictures).
+   */
+  deskOnly?: boolean;
   /** The column's name as text, when `header` is not plain text (labels the card lines and the sort select). */
   label?: string;
   /** A list that cannot be re-sorted still says its order here, e.g. { direction: "desc", text: "Newest first" }. */
@@ -170,6 +175,7 @@ export function DataTable<Row, Key extends string = string>({
                         className={className}
                         data-label={label || undefined}
                         data-primary={column.priority === "primary" ? "" : undefined}
+                        data-desk-only={column.deskOnly ? "" : undefined}
                       >
                         {content}
                       </Cell>

@@ -10,7 +10,10 @@ const rows = (page: import("@playwright/test").Page) => page.getByRole("table").
 const summary = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Items pages" }).getByText(/^Showing/);
 
 test("search, category, sort by price and pages live in the URL", async ({ page }, testInfo) => {
+  // At the desk each row shows its thumbnail, fetched as it comes into view (a phone fetches none: below).
+  const thumbnail = page.waitForRequest((request) => request.url().endsWith("/thumbnail.png"));
   await page.goto("/items");
+  await thumbnail;
   await expect(summary(page)).toHaveText("Showing 1–25 of 30");
   await shot(page, testInfo, "items");
 
@@ -97,8 +100,15 @@ test.describe("on a phone", () => {
   test.use({ viewport: PHONE });
 
   test("items are cards led by their name; the category waits in the Filters (N) sheet", async ({ page }, testInfo) => {
+    // The thumbnails stay at the desk: a card leaves them out, and the phone fetches none of them.
+    const thumbnails: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().endsWith("/thumbnail.png")) thumbnails.push(request.url());
+    });
     await page.goto("/items");
     await expectPrimaryCellsInView(page);
+    await expect(page.locator("tbody img")).toHaveCount(25);
+    for (const thumbnail of await page.locator("tbody img").all()) await expect(thumbnail).toBeHidden();
     await expect(page.getByLabel("Search items")).toBeVisible();
     await expect(page.getByLabel("Category")).toBeHidden();
 
@@ -110,5 +120,6 @@ test.describe("on a phone", () => {
     await expect(rows(page)).toHaveCount(6);
     await expectPrimaryCellsInView(page);
     await shot(page, testInfo, "items-phone");
+    expect(thumbnails).toEqual([]);
   });
 });

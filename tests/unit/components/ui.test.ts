@@ -154,6 +154,12 @@ describe("DataTable", () => {
     expect(markup.match(/data-label="Created"/g)).toHaveLength(2);
     expect(markup).not.toContain('data-label="URL"');
   });
+  it("marks the cells of a deskOnly column, which a phone's card leaves out, with data-desk-only", () => {
+    const thumbnail: Column<Row, "url" | "id"> = { id: "thumb", header: "", label: "", deskOnly: true, cell: (row) => h("img", { src: `${row.url}/t.png`, alt: "" }) };
+    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, columns: [thumbnail, ...columns], rows: [{ id: 1, url: "https://a" }, { id: 2, url: "https://b" }] }));
+    expect(markup.match(/<td data-desk-only="">/g)).toHaveLength(2);
+    expect(markup.match(/data-desk-only/g)).toHaveLength(2);
+  });
   it("offers the phone a Sort select with the current sort chosen", () => {
     const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], sort: { by: "id", direction: "desc" } }));
     expect(markup).toMatch(/<option value="id:desc" selected="">Created ↓ descending<\/option>/);
