@@ -2,8 +2,8 @@
 // Toasts: short, truthful notes about what just happened. The caller decides the text, and says "Report
 // deleted" only after the gateway said so. At most three show at once (the oldest leaves for a new one), and a
 // repeat is counted on the toast already shown ("×2") rather than stacked: see toast-queue.ts. Each has a close
-// button. On phones they sit at the top, over the top bar, where no page keeps its primary action (forms end
-// with their buttons at the bottom of the screen as you scroll).
+// button. On phones they sit at the bottom, off the top bar and off each page's own action at its top; the page
+// ends with room enough to scroll its last button up from under them.
 //
 // Two live regions exist from the first render (screen readers ignore regions that appear together with
 // their text): role="status" (polite) for successes, role="alert" (assertive) for errors. Successes leave

@@ -1,8 +1,8 @@
 // The dashboard for each role at a phone's width and a desk's, its layout shift measured in the browser while
 // slow upstreams keep its cards loading; the support role's figures against checks made here; toasts (merged,
-// dismissible, never over the button on a phone); pictures that fail; the 403 and 404 pages' single logo; the
-// shell on a phone.
-import type { Browser, Page } from "@playwright/test";
+// dismissible, on a phone never over the top bar, the button pressed or the page's own action); pictures that
+// fail; the 403 and 404 pages' single logo; the shell on a phone.
+import type { Browser, Locator, Page } from "@playwright/test";
 
 import type { Role } from "@/lib/contract/values";
 import { as, checkBothThemes, expect, sandbox, seriousViolations, shot, test } from "@/tests/support/e2e/fixtures";
@@ -158,6 +158,16 @@ test("the support dashboard counts today's checks by outcome and lists the last 
   await close();
 });
 
+/** Fails when `toasts` overlaps any of `controls` on screen (they may sit side by side or one above the other). */
+async function expectUncovered(toasts: Locator, ...controls: Locator[]): Promise<void> {
+  const over = (await toasts.boundingBox())!;
+  for (const control of controls) {
+    const box = (await control.boundingBox())!;
+    const apart = over.y + over.height <= box.y || box.y + box.height <= over.y || over.x + over.width <= box.x || box.x + box.width <= over.x;
+    expect(apart, `the toasts (${JSON.stringify(over)}) cover ${control} (${JSON.stringify(box)})`).toBe(true);
+  }
+}
+
 test.describe("toasts", () => {
   test.use({ storageState: as("viewer"), viewport: PHONE });
 
@@ -176,12 +186,14 @@ test.describe("toasts", () => {
     await expect(toasts.getByRole("status")).toContainText("Link copied. ×3");
     await expect(toasts.getByRole("status")).toContainText("(3 times)");
 
-    // On a phone the toasts sit at the top, off the page's buttons.
-    const toastBox = (await toasts.getByRole("status").locator("> div").first().boundingBox())!;
-    const buttonBox = (await copy.boundingBox())!;
-    expect(toastBox.y + toastBox.height <= buttonBox.y || buttonBox.y + buttonBox.height <= toastBox.y).toBe(true);
-    expect(toastBox.y).toBeLessThan(PHONE.height / 3);
+    // On a phone the toast sits at the bottom: off the button just pressed and off the top bar's Menu and alerts.
+    const toast = toasts.getByRole("status").locator("> div").first();
+    await expectUncovered(toast, copy, page.getByRole("button", { name: "Menu" }), page.getByRole("link", { name: /^Alerts, / }));
     await noSidewaysScroll(page);
+
+    // The page ends with room for it: scrolled to the end, the page's last button is above the toast.
+    await page.evaluate(() => window.scrollTo(0, document.scrollingElement!.scrollHeight));
+    await expectUncovered(toast, page.getByRole("main").getByRole("button").last());
 
     await toasts.getByRole("button", { name: "Dismiss: Link copied." }).click();
     await expect(toasts.getByText("Link copied.")).toHaveCount(0);
@@ -206,6 +218,13 @@ test.describe("toasts", () => {
     const shown = page.getByRole("region", { name: "Notifications" }).getByText(/^Added Toast Tester/);
     await expect(shown).toHaveCount(3);
     await expect(page.getByRole("region", { name: "Notifications" }).getByText(/Added Toast Tester 1 /)).toHaveCount(0);
+    // Three at once still leave the page's own action and the top bar in reach.
+    await expectUncovered(
+      page.getByRole("region", { name: "Notifications" }).getByRole("status"),
+      page.getByRole("button", { name: "Add user" }),
+      page.getByRole("button", { name: "Menu" }),
+      page.getByRole("link", { name: /^Alerts, / }),
+    );
     await close();
   });
 });
