@@ -5,8 +5,9 @@
 //
 // What it runs against is what a newcomer gets: the production build (built here when stale, as `npm run demo`
 // does) started as the demo on a free port with a fresh temporary DEMO_DATA_DIR — made-up data, a user per role.
-// One Chromium serves every run: Playwright launches it with a DevTools port, and Lighthouse opens a tab per run
-// with the role's session cookie as an extra header.
+// One Chromium serves every run: Playwright launches it with a DevTools port; puppeteer-core (Lighthouse's own
+// driver), connected once, opens a tab per run in which the demo's made-up CDN answers (tabWithCdn), and
+// Lighthouse audits it with the role's session cookie as an extra header.
 //
 // Writes, under artifacts/lighthouse/ (ignored by git, kept by CI): <page>-<form factor>.report.{json,html}
 // and the screenshot Lighthouse took of the loaded page, <page>-<form factor>.jpg.
@@ -21,7 +22,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 
 import { chromium, type Browser } from "@playwright/test";
-import puppeteer, { type Page } from "puppeteer-core";
+import puppeteer, { type Browser as PuppeteerBrowser, type Page } from "puppeteer-core";
 
 import { buildReason } from "@/lib/cli/build-check";
 import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
@@ -104,9 +105,8 @@ const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").re
  * request for every <img> of the page as it is parsed, even a lazy one that is never displayed, which a real
  * browser never fetches (a phone's list of 25 items showed 50 such requests, and its LCP went from 1.3 s to 3 s).
  */
-async function tabWithCdn(devtoolsPort: number): Promise<{ page: Page; close: () => Promise<void> }> {
-  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${devtoolsPort}`, defaultViewport: null });
-  const page = await browser.newPage();
+async function tabWithCdn(driver: PuppeteerBrowser): Promise<Page> {
+  const page = await driver.newPage();
   const cdp = await page.createCDPSession();
   cdp.on("Fetch.requestPaused", (paused: { requestId: string }) => {
     void cdp
@@ -123,19 +123,13 @@ async function tabWithCdn(devtoolsPort: number): Promise<{ page: Page; close: ()
       .catch(() => undefined);
   });
   await cdp.send("Fetch.enable", { patterns: [{ urlPattern: MADE_UP_CDN }] });
-  return {
-    page,
-    close: async () => {
-      await page.close();
-      await browser.disconnect();
-    },
-  };
+  return page;
 }
 
-async function audit(target: PortalPage, url: string, formFactor: FormFactor, devtoolsPort: number, cookie: string | null, attempt = 1): Promise<RunScores> {
+async function audit(target: PortalPage, url: string, formFactor: FormFactor, driver: PuppeteerBrowser, cookie: string | null, attempt = 1): Promise<RunScores> {
   const { default: lighthouse } = await import("lighthouse");
   const config = formFactor === "desktop" ? (await import("lighthouse/core/config/desktop-config.js")).default : undefined;
-  const tab = await tabWithCdn(devtoolsPort);
+  const tab = await tabWithCdn(driver);
   const result = await lighthouse(
     url,
     {
@@ -147,8 +141,8 @@ async function audit(target: PortalPage, url: string, formFactor: FormFactor, de
       ignoreStatusCode: target.status !== undefined,
     },
     config,
-    tab.page as never,
-  ).finally(tab.close);
+    tab as never,
+  ).finally(() => tab.close());
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const base = path.join(ARTIFACTS, `${slug(target.name)}-${formFactor}${attempt > 1 ? `-run${attempt}` : ""}`);
   const [json, html] = result.report as string[];
@@ -209,6 +203,7 @@ async function main(): Promise<number> {
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--no-sandbox", `--remote-debugging-port=${devtoolsPort}`, "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
+  let driver: PuppeteerBrowser | null = null;
   try {
     await untilUp(url);
     const cookies = new Map<Role, string>();
@@ -223,6 +218,8 @@ async function main(): Promise<number> {
     mkdirSync(ARTIFACTS, { recursive: true });
     log(SEO_LEFT_OUT);
     const bulkJob = await makeBulkJob(url, await cookieOf("admin"));
+    // Lighthouse's own driver, connected once to the same Chromium: it opens each audit's tab.
+    driver = await puppeteer.connect({ browserURL: `http://127.0.0.1:${devtoolsPort}`, defaultViewport: null });
     const filter = values.page?.toLowerCase();
     const targets = PORTAL_PAGES.filter((target) => !filter || target.name.toLowerCase().includes(filter) || target.path.includes(filter));
     const runs: RunScores[] = [];
@@ -230,11 +227,11 @@ async function main(): Promise<number> {
       const cookie = target.role === null ? null : await cookieOf(target.role);
       for (const formFactor of FORM_FACTORS) {
         const runStarted = performance.now();
-        const first = await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, devtoolsPort, cookie);
+        const first = await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, driver, cookie);
         const tries = [first];
         while (slowRun(first) && tries.length < RUNS_WHEN_SLOW) {
           log(`${target.name} (${formFactor}): performance ${first.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`);
-          tries.push(await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, devtoolsPort, cookie, tries.length + 1));
+          tries.push(await audit(target, `${url}${pathOf(target, bulkJob)}`, formFactor, driver, cookie, tries.length + 1));
         }
         const run = medianRun(tries);
         runs.push(run);
@@ -248,6 +245,7 @@ async function main(): Promise<number> {
     log(`${runs.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s; reports and screenshots in ${path.relative(ROOT, ARTIFACTS)}/`);
     return failed.length === 0 ? 0 : 1;
   } finally {
+    await driver?.disconnect();
     await browser.close();
     server.kill("SIGTERM");
     await new Promise((resolve) => server.once("exit", resolve));
