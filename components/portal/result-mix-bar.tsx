@@ -3,6 +3,7 @@
 // Server-renderable.
 import { REPORT_RESULTS, type ReportResult } from "@/lib/contract/values";
 
+import resultColours from "@/components/ui/result-colours.module.css";
 import styles from "./result-mix-bar.module.css";
 
 export type ResultCounts = Record<ReportResult, number>;
@@ -22,7 +23,7 @@ export function ResultMixBar({ counts }: { counts: ResultCounts }) {
       </span>
       <span className={styles.bar} role="img" aria-label={mixText(counts)} title={mixText(counts)}>
         {REPORT_RESULTS.filter((result) => counts[result] > 0).map((result) => (
-          <span key={result} className={`${styles.segment} ${styles[result]}`} style={{ flexGrow: counts[result] }} />
+          <span key={result} className={`${styles.segment} ${resultColours[result]}`} style={{ flexGrow: counts[result] }} />
         ))}
       </span>
     </span>

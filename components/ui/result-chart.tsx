@@ -10,6 +10,7 @@ import { RESULT_LABELS } from "./badge";
 import { ResultLegend } from "./result-legend";
 import { ResultCountsTable, resultTotal } from "./result-counts-table";
 import styles from "./result-chart.module.css";
+import resultColours from "./result-colours.module.css";
 
 export interface ResultCounts {
   /** Row name, e.g. "All projects" or a project name. */
@@ -90,7 +91,7 @@ function Row({ row, longest }: { row: ResultCounts; longest: number }) {
         <svg className={styles.bar} viewBox={`0 0 ${VIEW_WIDTH} 20`} preserveAspectRatio="none" focusable="false">
           <rect className={styles.track} x={0} y={0} width={VIEW_WIDTH} height={20} />
           {barSegments(row, longest).map((segment) => (
-            <rect key={segment.result} className={styles[segment.result]} x={segment.x} y={0} width={segment.width} height={20}>
+            <rect key={segment.result} className={resultColours[segment.result]} x={segment.x} y={0} width={segment.width} height={20}>
               <title>{`${RESULT_LABELS[segment.result]}: ${segment.count}`}</title>
             </rect>
           ))}

@@ -11,6 +11,7 @@ import { REPORT_RESULTS } from "@/lib/contract/values";
 import { RESULT_LABELS } from "./badge";
 import { ResultLegend } from "./result-legend";
 import { ResultCountsTable, resultTotal } from "./result-counts-table";
+import resultColours from "./result-colours.module.css";
 import styles from "./trend-chart.module.css";
 
 export interface TrendChartProps {
@@ -72,7 +73,7 @@ export function TrendChart({ title, days }: TrendChartProps) {
               <line className={styles.grid} x1={0} x2={width} y1={VIEW_HEIGHT / 2} y2={VIEW_HEIGHT / 2} />
               {days.map((day, index) =>
                 dayStack(day, top).map((segment) => (
-                  <rect key={`${day.day}-${segment.result}`} className={styles[segment.result]} x={index * 10 + 1} width={8} y={segment.y} height={segment.height}>
+                  <rect key={`${day.day}-${segment.result}`} className={resultColours[segment.result]} x={index * 10 + 1} width={8} y={segment.y} height={segment.height}>
                     <title>{`${day.day}: ${RESULT_LABELS[segment.result]} ${segment.count}`}</title>
                   </rect>
                 )),
