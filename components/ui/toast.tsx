@@ -2,8 +2,9 @@
 // Toasts: short, truthful notes about what just happened. The caller decides the text, and says "Report
 // deleted" only after the gateway said so. At most three show at once (the oldest leaves for a new one), and a
 // repeat is counted on the toast already shown ("×2") rather than stacked: see toast-queue.ts. Each has a close
-// button. On phones they sit at the bottom, off the top bar and off each page's own action at its top; the page
-// ends with room enough to scroll its last button up from under them.
+// button. On phones they sit at the bottom, off the top bar and off each page's own action at its top, unless the
+// control just used is in the screen's lower half: then under the top bar (edgeAwayFrom). The page ends with room
+// enough to scroll its last button up from under them.
 //
 // Two live regions exist from the first render (screen readers ignore regions that appear together with
 // their text): role="status" (polite) for successes, role="alert" (assertive) for errors. Successes leave
@@ -27,13 +28,35 @@ const ToastContext = createContext<ToastApi | null>(null);
 
 const SUCCESS_VISIBLE_MS = 6000;
 
+/**
+ * Where on a phone's screen the toasts go: away from what the person just used. That is the focused control, or
+ * where the last tap landed (Safari does not focus a tapped button): in the lower half, the toasts go to the top
+ * (under the top bar); otherwise to the bottom. A control in a dialog says nothing of the page: the dialog is
+ * closing, and focus goes back to its opener, most often a page's own action at its top, so the bottom it is.
+ */
+function edgeAwayFrom(lastTapY: number | null): "top" | "bottom" {
+  if (document.querySelector("dialog[open]")) return "bottom";
+  const focused = document.activeElement;
+  const y = focused && focused !== document.body ? focused.getBoundingClientRect().bottom : lastTapY;
+  return y !== null && y > window.innerHeight / 2 ? "top" : "bottom";
+}
+
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<ToastEntry[]>([]);
+  const [edge, setEdge] = useState<"top" | "bottom">("bottom");
   const nextId = useRef(1);
+  const lastTapY = useRef<number | null>(null);
+
+  useEffect(() => {
+    const remember = (event: PointerEvent) => (lastTapY.current = event.clientY);
+    document.addEventListener("pointerdown", remember, { capture: true, passive: true });
+    return () => document.removeEventListener("pointerdown", remember, { capture: true });
+  }, []);
 
   const dismiss = useCallback((id: number) => setToasts((list) => dismissToast(list, id)), []);
   const push = useCallback((kind: ToastKind, message: string) => {
     const id = nextId.current++;
+    setEdge(edgeAwayFrom(lastTapY.current));
     setToasts((list) => pushToast(list, { id, kind, message }));
   }, []);
   const api = useMemo<ToastApi>(
@@ -44,7 +67,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext value={api}>
       {children}
-      <section aria-label="Notifications" className={styles.viewport}>
+      <section aria-label="Notifications" className={styles.viewport} data-edge={edge}>
         <div role="status" aria-live="polite" className={styles.region}>
           {toasts
             .filter((toast) => toast.kind === "success")

@@ -175,7 +175,7 @@ test.describe("toasts", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto("/reports/1");
     const copy = page.getByRole("button", { name: "Copy link" });
-    await copy.scrollIntoViewIfNeeded();
+    await copy.evaluate((button) => button.scrollIntoView({ block: "center" }));
     await copy.click();
     const toasts = page.getByRole("region", { name: "Notifications" });
     await expect(toasts.getByText("Link copied.")).toBeVisible();
@@ -197,6 +197,13 @@ test.describe("toasts", () => {
 
     await toasts.getByRole("button", { name: "Dismiss: Link copied." }).click();
     await expect(toasts.getByText("Link copied.")).toHaveCount(0);
+
+    // A button at the foot of the screen: the toast goes to the top, under the top bar, off it and off the bar.
+    await copy.evaluate((button) => button.scrollIntoView({ block: "end" }));
+    await copy.click();
+    await expect(toasts.getByText("Link copied.")).toBeVisible();
+    expect((await toast.boundingBox())!.y).toBeLessThan(PHONE.height / 2);
+    await expectUncovered(toast, copy, page.getByRole("button", { name: "Menu" }), page.getByRole("link", { name: /^Alerts, / }));
   });
 
   test("at most three show at once: the oldest goes", async ({ browser }) => {
