@@ -1,7 +1,8 @@
 // Checking one purchase code, the one way both callers do it: the single check (POST /api/purchases/validate)
 // cleans the code, reads what the history knew of it, asks the item service and records the answer; the bulk
-// runner, whose codes were cleaned when the job was made, asks and records with the same two functions
-// (askItemService, recordCheck) and adds its own waits and retries around them.
+// runner, whose codes were cleaned when the job was made, asks with the same function (askItemService), adds its
+// own waits and retries around it, and records the answer with the code's result in one transaction
+// (bulk/results.ts recordBulkCheck, the same history row).
 import "server-only";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";

@@ -18,10 +18,10 @@ import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
 
-import { askItemService, recordCheck } from "../check";
-import { openCode } from "./code-seal";
+import { askItemService } from "../check";
+import { openCode, UNREADABLE_CODE_REASON } from "./code-seal";
 import { ACTIVE_STATUSES, purgeExpiredBulkJobs, settleCancelledJobs } from "./jobs";
-import { beginCheck, countAttempt, recordBulkResult, type CodeOutcome } from "./results";
+import { beginCheck, countAttempt, recordBulkCheck, type CodeOutcome } from "./results";
 import {
   BACKOFF_MS,
   bulkRunner,
@@ -117,26 +117,15 @@ export class QueuedBulkChecks implements BulkChecks {
     if (!(await beginCheck(db, jobId, idx))) return { kind: "done" };
     const code = openCode(row.sealed, this.deps.hashKey());
     const outcome: CodeOutcome | ItemOutcome =
-      code === null
-        ? { status: "failed", reason: "The code can no longer be read: PURCHASE_CODE_HASH_KEY changed after the job was created. Send it again." }
-        : await this.ask(db, jobId, idx, code, row.attempts);
+      code === null ? { status: "failed", reason: UNREADABLE_CODE_REASON } : await this.ask(db, jobId, idx, code, row.attempts);
     if ("kind" in outcome) return outcome;
-    const written = await recordBulkResult(db, jobId, idx, outcome);
-    if (written && code !== null) {
-      await recordCheck(
-        db,
-        this.deps.hashKey(),
-        {
-          user: { id: row.userId, email: row.userEmail },
-          code,
-          outcome: outcome.status,
-          reason: outcome.status === "valid" ? null : outcome.reason,
-          purchase: outcome.status === "valid" ? outcome.purchase : null,
-          source: "bulk",
-          bulkJobId: jobId,
-        },
-        { job_id: jobId, idx },
-      );
+    try {
+      await recordBulkCheck(db, this.deps.hashKey(), { jobId, idx, user: { id: row.userId, email: row.userEmail }, code, outcome });
+    } catch (error) {
+      // Neither the result nor its history row was written: the code stays pending, and the next sweep queues it
+      // again (a failed item would keep its id, and the sweep could not add it back).
+      logEvent("error", "bulk_check_failed", { job_id: jobId, idx, error: describeError(error) });
+      return { kind: "done" };
     }
     await this.finishIfDone(db, jobId);
     return { kind: "done" };

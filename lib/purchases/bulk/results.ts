@@ -1,13 +1,15 @@
 // The result of each code of a job: written once (pending → valid | invalid | failed), so `done` never goes back;
 // tries that will be repeated are counted. A check marks its code as under way before it asks the upstream, so a
-// cancel leaves that code pending until its result lands (./jobs.ts), and the job's counts settle once.
+// cancel leaves that code pending until its result lands (./jobs.ts), and the job's counts settle once. A result
+// and its row in the purchase history are written together (recordBulkCheck), so each check is in the history once.
 import "server-only";
 
 import type { Purchase } from "@/lib/contract/purchases";
-import type { Db } from "@/lib/db";
+import { writeTransaction, type Db } from "@/lib/db";
 import { redactSecrets } from "@/lib/log";
 
-import { ACTIVE_STATUSES } from "./jobs";
+import { recordPurchaseCheck } from "../history";
+import { ACTIVE_STATUSES, type BulkUser } from "./jobs";
 
 export async function pendingCodes(db: Db, jobId: string): Promise<Array<{ idx: number; sealed: string; attempts: number }>> {
   const rows = await db
@@ -67,6 +69,41 @@ export async function recordBulkResult(db: Db, jobId: string, idx: number, outco
     .where("status", "=", "pending")
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+export interface BulkCheck {
+  jobId: string;
+  idx: number;
+  /** Who made the job (the history row is his check). */
+  user: BulkUser;
+  /** The cleaned code; null when it can no longer be opened (then there was no check to keep in the history). */
+  code: string | null;
+  outcome: CodeOutcome;
+}
+
+/**
+ * Stores a checked code's result and its row in the purchase history in one transaction: both or neither. Written
+ * apart, a process killed (or a store failing) between the two left a result without its history row, and that
+ * code, no longer pending, was never checked again. Now the code stays pending and is checked again, by this
+ * process or by the one that takes the job over. False (nothing written): the code has a result already.
+ */
+export async function recordBulkCheck(db: Db, hashKey: string, { jobId, idx, user, code, outcome }: BulkCheck, now = new Date()): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    if (!(await recordBulkResult(trx, jobId, idx, outcome, now))) return false;
+    if (code !== null) {
+      await recordPurchaseCheck(trx, hashKey, {
+        at: now,
+        user,
+        code,
+        outcome: outcome.status,
+        reason: outcome.status === "valid" ? null : outcome.reason,
+        purchase: outcome.status === "valid" ? outcome.purchase : null,
+        source: "bulk",
+        bulkJobId: jobId,
+      });
+    }
+    return true;
+  });
 }
 
 /**

@@ -10,7 +10,7 @@
 //   most MAX_TRANSIENT_ATTEMPTS times; then the code fails with the reason.
 // - A job is held by lease (LEASE_MS, renewed every HEARTBEAT_MS). A process that dies lets its lease run out
 //   and the job is taken up again; a graceful shutdown lets go at once.
-// - Each result is written once (pending → valid | invalid | failed), then the check goes into the history.
+// - Each result is written once (pending → valid | invalid | failed), in one transaction with its history row.
 import "server-only";
 
 import { getAccounts } from "@/lib/auth/access";
@@ -23,12 +23,12 @@ import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient, type UpstreamError } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
-import { askItemService, recordCheck } from "../check";
-import { openCode } from "./code-seal";
+import { askItemService } from "../check";
+import { openCode, UNREADABLE_CODE_REASON } from "./code-seal";
 import { purgeExpiredBulkJobs, settleCancelledJobs, type BulkUser } from "./jobs";
 import { findBulkJobSummary } from "./summaries";
 import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
-import { beginCheck, countAttempt, pendingCodes, recordBulkResult, type CodeOutcome } from "./results";
+import { beginCheck, countAttempt, pendingCodes, recordBulkCheck, type CodeOutcome } from "./results";
 
 export const CONCURRENCY = 3;
 export const LEASE_MS = 30_000;
@@ -260,33 +260,15 @@ export class BulkRunner {
       // Under way from here: a cancel now lets this check write its result rather than mark the code cancelled.
       if (!(await beginCheck(db, job.id, task.idx))) return;
       const code = openCode(task.sealed, hashKey());
-      if (code === null) {
-        await recordBulkResult(db, job.id, task.idx, {
-          status: "failed",
-          reason: "The code can no longer be read: PURCHASE_CODE_HASH_KEY changed after the job was created. Send it again.",
-        });
-        return;
-      }
-      const outcome = await this.ask(job, task, code);
+      const outcome: CodeOutcome | null =
+        code === null
+          ? { status: "failed", reason: UNREADABLE_CODE_REASON }
+          : await this.ask(job, task, code);
       if (outcome === null) return; // put back: rate limited or a transient failure
-      const written = await recordBulkResult(db, job.id, task.idx, outcome);
-      if (!written) return;
-      await recordCheck(
-        db,
-        hashKey(),
-        {
-          user: job.user,
-          code,
-          outcome: outcome.status,
-          reason: outcome.status === "valid" ? null : outcome.reason,
-          purchase: outcome.status === "valid" ? outcome.purchase : null,
-          source: "bulk",
-          bulkJobId: job.id,
-        },
-        { job_id: job.id, idx: task.idx },
-      );
+      await recordBulkCheck(db, hashKey(), { jobId: job.id, idx: task.idx, user: job.user, code, outcome });
     } catch (error) {
-      // The store failed mid-check: the code stays pending in the store, and settle() takes it up again.
+      // The store failed mid-check (or the result and its history row could not be written): the code stays
+      // pending in the store, and settle() takes it up again.
       logEvent("error", "bulk_check_failed", { job_id: job.id, idx: task.idx, error: describeError(error) });
     }
   }
