@@ -4,7 +4,8 @@
 //   the call began; a change bumps the generations of its tags (so every instance's next read misses) and tells
 //   the other instances on the bus to drop their in-process copies — visible everywhere within milliseconds;
 // - single flight across instances: the first instance to miss takes a short lock and asks the upstream; the
-//   others wait for its answer in Redis (at most WAIT_MS), then ask themselves;
+//   others wait for its answer in Redis for as long as the holder lives: the holder renews its lock while its call
+//   runs, and a dead holder's lock lapses within LOCK_MS, when the next to look takes it;
 // - the breakers and the upstream's Retry-After: an instance that opens an area's breaker, or is told to wait
 //   by a 429, says so on the bus and in Redis, so that no other instance spends its own failing calls.
 //
@@ -14,10 +15,8 @@ import "server-only";
 import type { Area } from "@/lib/contract/areas";
 import { KEY_PREFIX, type Cluster } from "@/lib/cluster";
 
-/** How long a single-flight lock lives if its holder dies. */
+/** How long a single-flight lock lives if its holder dies; a live holder renews it every half of that. */
 export const LOCK_MS = 5_000;
-/** How long the others wait for the holder's answer before asking the upstream themselves. */
-export const WAIT_MS = 3_000;
 const POLL_MS = 15;
 
 const cacheKey = (key: string) => `${KEY_PREFIX}cache:${key}`;
@@ -28,6 +27,7 @@ export const holdKey = (area: Area, what: "breaker" | "retry_after") => `${KEY_P
 export const CHANNELS = { invalidate: "invalidate", breaker: "breaker", retryAfter: "retry-after" } as const;
 
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
 interface Stored {
   g: string[];
@@ -70,9 +70,11 @@ export class SharedPolicyState {
 
   /**
    * Loads through the cluster's single flight: the answer another instance stored, or this instance's own call
-   * (`load`) when it holds the lock, Redis is away, or the holder took longer than WAIT_MS. An answer of our own
-   * is stored (unless `keep()` says a change made it stale meanwhile) under the tags' generations read before
-   * the call — and before the lock is let go, so that nobody waiting finds neither lock nor answer.
+   * (`load`) when it holds the lock or Redis is away. The others wait while the lock is held, however long the
+   * holder's call takes under load (a wait with a deadline of its own made a second call whenever the first was
+   * slow); a holder that dies stops renewing, and its lock lapses within LOCK_MS. An answer of our own is stored
+   * (unless `keep()` says a change made it stale meanwhile) under the tags' generations read before the call —
+   * and before the lock is let go, so that nobody waiting finds neither lock nor answer.
    */
   async load<T>(
     key: string,
@@ -81,31 +83,40 @@ export class SharedPolicyState {
     store: { ttlMs: number; keep: () => boolean; prepare: (value: T) => T },
   ): Promise<{ value: T; from: "shared" | "upstream" }> {
     const redis = this.cluster.redis;
-    const deadline = Date.now() + WAIT_MS;
     const token = crypto.randomUUID();
     for (;;) {
       const found = await this.lookup(key, tags);
       if (found.kind === "hit") return { value: store.prepare(found.value as T), from: "shared" };
       if (found.kind === "down" || !redis) return { value: store.prepare(await load()), from: "upstream" };
-      const mine = !found.locked && (await redis.set(lockKey(key), token, "PX", LOCK_MS, "NX").catch(() => null)) === "OK";
-      if (mine) {
-        // The holder before us may have stored its answer and let go between our look and our lock.
-        const again = await this.lookup(key, tags);
-        if (again.kind === "hit") {
-          await redis.eval(RELEASE, 1, lockKey(key), token).catch(() => {});
-          return { value: store.prepare(again.value as T), from: "shared" };
-        }
-      }
-      if (mine || Date.now() >= deadline) {
-        try {
-          const value = store.prepare(await load());
-          if (store.keep()) await this.store(key, found.gens, value, store.ttlMs);
-          return { value, from: "upstream" };
-        } finally {
-          if (mine) await redis.eval(RELEASE, 1, lockKey(key), token).catch(() => {});
-        }
+      if (!found.locked) {
+        const taken = await redis.set(lockKey(key), token, "PX", LOCK_MS, "NX").catch(() => "failed" as const);
+        // Redis answered the look but not the lock: go on as a process alone rather than wait on nobody.
+        if (taken === "failed") return { value: store.prepare(await load()), from: "upstream" };
+        if (taken === "OK") return this.loadHoldingLock(key, tags, token, load, store);
       }
       await sleep(POLL_MS);
+    }
+  }
+
+  private async loadHoldingLock<T>(
+    key: string,
+    tags: readonly string[],
+    token: string,
+    load: () => Promise<T>,
+    store: { ttlMs: number; keep: () => boolean; prepare: (value: T) => T },
+  ): Promise<{ value: T; from: "shared" | "upstream" }> {
+    const redis = this.cluster.redis!;
+    const renew = setInterval(() => void redis.eval(RENEW, 1, lockKey(key), token, LOCK_MS).catch(() => {}), LOCK_MS / 2);
+    try {
+      // The holder before us may have stored its answer and let go between our look and our lock.
+      const found = await this.lookup(key, tags);
+      if (found.kind === "hit") return { value: store.prepare(found.value as T), from: "shared" };
+      const value = store.prepare(await load());
+      if (found.kind === "miss" && store.keep()) await this.store(key, found.gens, value, store.ttlMs);
+      return { value, from: "upstream" };
+    } finally {
+      clearInterval(renew);
+      await redis.eval(RELEASE, 1, lockKey(key), token).catch(() => {});
     }
   }
 

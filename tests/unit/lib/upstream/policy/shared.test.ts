@@ -1,5 +1,6 @@
 // Two instances' policies (two Resilience objects, each with its own connections to one real Redis) in front of
-// the sandbox: 100 identical concurrent reads over both make one upstream call; a change through one is seen by
+// the sandbox: 100 identical concurrent reads over both make one upstream call, and so do reads whose first call
+// outlasts the lock's life; a change through one is seen by
 // the other at once; a breaker opened on one spares the upstream on the other; a 429's Retry-After holds both;
 // with Redis gone, reads are still answered (the shared cache bypassed).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { redisCluster, type Cluster } from "@/lib/cluster";
 import { isCircuitOpenError } from "@/lib/upstream/errors";
 import { Resilience } from "@/lib/upstream/policy";
+import { LOCK_MS } from "@/lib/upstream/policy/shared";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import type { TestSandbox } from "@/tests/support/sandbox";
 import { REPORTS, reportPath, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, withClients } from "@/tests/support/resilience";
@@ -17,11 +19,11 @@ let redis: TestRedis;
 const clusters: Cluster[] = [];
 
 /** Two instances: their own Resilience and Redis connections, one Redis. */
-async function twoInstances(overrides: Parameters<typeof settings>[0] = {}) {
+async function twoInstances(overrides: Parameters<typeof settings>[0] = {}, clients: Parameters<typeof withClients>[2] = {}) {
   const made = ["one", "two"].map((name) => {
     const cluster = redisCluster(redis.url, name);
     clusters.push(cluster);
-    return { cluster, ...withClients(sandbox, new Resilience(settings(overrides), { now: Date.now, random: Math.random }, () => cluster)) };
+    return { cluster, ...withClients(sandbox, new Resilience(settings(overrides), { now: Date.now, random: Math.random }, () => cluster), clients) };
   });
   await until(() => made.every(({ cluster }) => cluster.up()), "both instances connected");
   // Subscriptions are made on first use: use both, then wait until a message from one reaches the other.
@@ -53,6 +55,15 @@ describe("the policies shared through Redis", () => {
   it("100 identical concurrent reads over two instances: one upstream call", async () => {
     const [one, two] = await twoInstances();
     const reads = Array.from({ length: 100 }, (_, i) => (i % 2 ? one : two).reports.listReports({ result: "good", per_page: 25 }));
+    const answers = await Promise.all(reads);
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect((await upstreamCalls(sandbox, "GET", REPORTS)).length).toBe(1);
+  });
+
+  it("a first call slower than the lock's life (a loaded machine): the other instance waits for it, still one upstream call", async () => {
+    const [one, two] = await twoInstances({}, { timeoutMs: LOCK_MS * 3 });
+    await sandbox.injectFault({ method: "GET", path: REPORTS, kind: "latency", latencyMs: LOCK_MS + 1_000, times: 1 });
+    const reads = Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).reports.listReports({ result: "decent", per_page: 25 }));
     const answers = await Promise.all(reads);
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
     expect((await upstreamCalls(sandbox, "GET", REPORTS)).length).toBe(1);
