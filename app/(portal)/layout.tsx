@@ -20,14 +20,14 @@ import { PortalProviders } from "./portal-providers";
 export default async function PortalLayout({ children }: { children: ReactNode }) {
   const [user, areas] = await Promise.all([requirePageUser(), configuredAreas()]);
   // Admins see on every page that an upstream rejected its key (from the key ring's last poll: no query here).
-  const rejected: RejectedKey[] = can(user.role, "upstream:manage")
+  const rejected: RejectedKey[] = can(user, "upstream:manage")
     ? (await rejectedKeys().catch(() => [])).map((r) => ({ api: AREA_WORDS[r.area].api.replace(/ \(area [AB]\)$/, ""), at: r.at, fingerprint: r.fingerprint, inEnvironment: r.source === "environment" }))
     : [];
   return (
     <PortalProviders>
       <AppShell
-        nav={navigationFor(user.role, areas)}
-        topBarEnd={areas.reports && can(user.role, "reports:read") ? <AlertBell /> : undefined}
+        nav={navigationFor(user, areas)}
+        topBarEnd={areas.reports && can(user, "reports:read") ? <AlertBell /> : undefined}
         user={<UserBadge name={user.name} role={user.role} detail={user.email} />}
         accountActions={
           <>

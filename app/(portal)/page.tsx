@@ -44,9 +44,9 @@ const LATEST_COUNT = 6;
 export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const [user, areas, params] = await Promise.all([requirePageUser(), configuredAreas(), searchParams]);
   const days = trendDaysParam(params);
-  const showReports = areas.reports && can(user.role, "reports:read");
-  const showItems = areas.items && can(user.role, "items:read");
-  const showPurchases = areas.items && can(user.role, "purchases:validate");
+  const showReports = areas.reports && can(user, "reports:read");
+  const showItems = areas.items && can(user, "items:read");
+  const showPurchases = areas.items && can(user, "purchases:validate");
 
   return (
     <>

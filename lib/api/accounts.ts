@@ -5,7 +5,7 @@ import "server-only";
 import { listAudit, type AuditFilter, type AuditRecord } from "@/lib/auth/audit";
 import { auditSummary } from "@/lib/auth/audit-text";
 import { PERMISSIONS } from "@/lib/contract/values";
-import { can } from "@/lib/auth/permissions";
+import { can, withoutGuardedFields, type Caller } from "@/lib/auth/permissions";
 import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 
@@ -13,6 +13,8 @@ import type { AuditRecordOutput } from "@/lib/contract/audit";
 import { pageMeta, type Page } from "@/lib/contract/common";
 import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
+
+import { operations } from "./operations";
 import type { CurrentSession, UserOutput } from "@/lib/contract/accounts";
 
 export function userOutput(user: User): UserOutput {
@@ -34,7 +36,7 @@ export function userOutput(user: User): UserOutput {
 export function currentSessionOutput(user: User, session: SessionData, timeouts: SessionTimeouts): CurrentSession {
   return {
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
-    permissions: PERMISSIONS.filter((permission) => can(user.role, permission)),
+    permissions: PERMISSIONS.filter((permission) => can(user, permission)),
     expires_at: sessionExpiresAt(session, timeouts).toISOString(),
     via: "session",
   };
@@ -44,7 +46,7 @@ export function currentSessionOutput(user: User, session: SessionData, timeouts:
 export function currentTokenOutput(user: User, token: { scopes: readonly string[]; expiresAt: string | null }): CurrentSession {
   return {
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
-    permissions: PERMISSIONS.filter((permission) => can(user.role, permission) && token.scopes.includes(permission)),
+    permissions: PERMISSIONS.filter((permission) => can({ role: user.role, scopes: token.scopes }, permission)),
     expires_at: token.expiresAt,
     via: "api_token",
   };
@@ -77,12 +79,7 @@ export async function auditLogPage(
   return { data: rows.map(auditRecordOutput), meta: pageMeta(page, perPage, total) };
 }
 
-/**
- * The seller account as a role may see it: without the balance (and its currency) for a role that may not read the
- * seller's finances (support, whose work is the buyer's purchase). The page and the API show the same.
- */
-export function accountFor<A extends { balance?: number; currency?: string }>(role: User["role"], account: A): A {
-  if (can(role, "finances:read")) return account;
-  const { balance: _balance, currency: _currency, ...rest } = account;
-  return rest as A;
+/** The seller account as the caller may see it: the page shows what GET /api/account answers (its guarded fields). */
+export function accountFor<A extends object>(caller: Caller, account: A): A {
+  return withoutGuardedFields(caller, operations.showAccount.guardedFields, account);
 }

@@ -151,6 +151,7 @@ export function fromAccountError(error: AccountError): ApiError {
     case "user_not_found":
       return new ApiError("not_found", sentence);
     case "sso_managed":
+    case "service_account":
       return new ApiError("invalid_input", sentence, { fields: { password: sentence } });
     case "identity_taken":
       return new ApiError("invalid_input", sentence);

@@ -220,6 +220,8 @@ export function openApiDocument(): JsonSchema {
       tags: [spec.tag],
       "x-permission": spec.permission,
       ...(scopeOf(spec) !== undefined ? { "x-token-scope": scopeOf(spec) } : {}),
+      // Fields of the answer a caller sees only with a further permission (and, with a token, that scope).
+      ...(spec.guardedFields ? { "x-field-permissions": spec.guardedFields } : {}),
       // A public operation needs no credential: say so, rather than leave it to the document's default. Either
       // way in is enough: the session cookie, or an API token with the operation's scope.
       security:

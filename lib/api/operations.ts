@@ -4,6 +4,8 @@
 // (its schemas in lib/contract) and one route file under app/api: docs/architecture.md#adding-an-operation.
 import type { z } from "zod";
 
+import type { GuardedFields } from "@/lib/auth/permissions";
+
 import { CurrentSessionSchema, LoginBodySchema, SsoStartQuerySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
 import type { Area } from "@/lib/contract/areas";
 import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
@@ -195,6 +197,11 @@ export interface OperationSpec {
   summary: string;
   tag: Tag;
   permission: Permission;
+  /**
+   * Fields of the answer's `data` that only a caller with a further permission sees (for a token: its owner's role
+   * and its scope). The wrapper removes them for anyone else (lib/api/route.ts); OpenAPI lists them.
+   */
+  guardedFields?: GuardedFields;
   /** The upstream area the operation needs; without it configured the route answers 503 area_not_configured. */
   area?: Area;
   params?: z.ZodType;
@@ -527,6 +534,8 @@ export const operations = {
     summary: "The seller account that owns the item API key",
     tag: "Items",
     permission: "items:read",
+    // The seller's money: not support's business, whose work is the buyer's purchase.
+    guardedFields: { balance: "finances:read", currency: "finances:read" },
     area: "items",
     query: EmptyQuerySchema,
     success: { status: 200, description: "The account", schema: dataEnvelope(AccountSchema) },

@@ -14,6 +14,7 @@ import type { z } from "zod";
 
 import type { Accounts } from "@/lib/auth/access";
 import type { AuditEntry } from "@/lib/auth/audit";
+import { withoutGuardedFields, type Caller } from "@/lib/auth/permissions";
 import type { SessionCookieStore, SessionData, SessionSettings } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 import { clientAddress } from "@/lib/auth/request";
@@ -29,7 +30,7 @@ import { errorResponse, formFailure, toApiError, toResponse } from "./steps/answ
 import { limit } from "./steps/limit";
 import { writeLogLine } from "./steps/log";
 import { isHtmlForm, parse } from "./steps/parse";
-import { accountsOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
+import { accountsOf, callerOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
 import { bearer, csrf, permission, session } from "./steps/who";
 
 
@@ -49,6 +50,7 @@ type ClientOf<A> = A extends "reports" ? ReportsClient : A extends "items" ? Ite
 /** Operations that need a session always have a user; public ones have one only when `optionalSession` found it. */
 type UserOf<S extends OperationSpec> = S["permission"] extends "public" ? User | null : User;
 type SessionOf<S extends OperationSpec> = S["permission"] extends "public" ? SessionData | null : SessionData;
+type CallerOf<S extends OperationSpec> = S["permission"] extends "public" ? Caller | null : Caller;
 
 /** An audit row a handler writes itself (sign-in, sign-out); the request id is filled in. */
 export type HandlerAuditEntry = Omit<AuditEntry, "requestId" | "userId" | "userEmail"> &
@@ -70,6 +72,8 @@ export interface HandlerContext<S extends OperationSpec> {
   session: SessionOf<S> | null;
   /** The API token the request came with, or null for a session (or anonymous) request. */
   token: ApiToken | null;
+  /** Who asks, for a permission check (lib/auth/permissions.ts `can`): the user, within the token's scopes. */
+  caller: CallerOf<S>;
   /** The store and the accounts configuration. */
   accounts: Accounts;
   /** Session settings for this request (Secure cookie and __Host- name over https). */
@@ -133,7 +137,7 @@ export function defineRoute<const S extends OperationSpec>(
         state.rawParams = (await routeContext?.params) ?? {};
         state.facts.params = state.rawParams;
         for (const step of PIPELINE) await step(state);
-        const answer = await handler(await handlerContext<S>(state));
+        const answer = withGuardedFields(state, await handler(await handlerContext<S>(state)));
         if ("json" in answer) state.facts.data = (answer.json as { data?: unknown } | null)?.data;
         reply = toResponse(answer);
       } catch (error) {
@@ -166,6 +170,7 @@ async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promi
     user: state.user,
     session: state.session,
     token: state.token,
+    caller: callerOf(state),
     accounts,
     sessionSettings: settings,
     cookies: state.jar,
@@ -181,3 +186,13 @@ async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promi
   } as unknown as HandlerContext<S>;
 }
 
+
+/** The answer without the operation's guarded fields the caller may not see (OperationSpec.guardedFields). */
+function withGuardedFields(state: ApiRequest, answer: Reply): Reply {
+  const guarded = state.spec.guardedFields;
+  const caller = callerOf(state);
+  if (!guarded || !caller || !("json" in answer)) return answer;
+  const data = (answer.json as { data?: unknown } | null)?.data;
+  const visible = (entry: unknown) => (typeof entry === "object" && entry !== null ? withoutGuardedFields(caller, guarded, entry) : entry);
+  return { ...answer, json: { ...(answer.json as object), data: Array.isArray(data) ? data.map(visible) : visible(data) } };
+}

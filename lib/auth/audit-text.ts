@@ -28,7 +28,7 @@ const ERROR_WORDS: Record<string, string> = {
   invalid_json: "the input was not valid JSON",
   payload_too_large: "the input was too large",
   email_taken: "the email is already taken",
-  last_admin: "it would have left no active admin",
+  last_admin: "it would have left no admin who can sign in",
   area_not_configured: "the service is not configured",
   upstream_auth: "the service refused Gatehouse's key",
   upstream_unreachable: "the service could not be reached",

@@ -75,6 +75,6 @@ export async function requirePageUser(permission?: Permission): Promise<CurrentU
     if (sso && !sso.ok && sso.restart !== "login") redirect(startPath(here, sso.restart === "silent" ? "none" : undefined));
     redirect(`/login?next=${encodeURIComponent(here)}`);
   }
-  if (permission && !can(user.role, permission)) forbidden();
+  if (permission && !can(user, permission)) forbidden();
   return user;
 }

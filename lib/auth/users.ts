@@ -39,14 +39,14 @@ export interface User {
   lastSignInAt: string | null;
 }
 
-export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin" | "sso_managed" | "identity_taken";
+export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin" | "sso_managed" | "service_account" | "identity_taken";
 
 const ACCOUNT_ERROR: unique symbol = Symbol.for("gatehouse.AccountError");
 
 /**
  * A refusal the person can act on (suggested HTTP status: email_taken 409, user_not_found 404, last_admin 409,
- * sso_managed 400 — a password for a user who signs in with single sign-on; identity_taken 409 — a provider identity
- * another user has).
+ * sso_managed 400 — a password for a user who signs in with single sign-on; service_account 400 — a password for a
+ * service account, which never signs in; identity_taken 409 — a provider identity another user has).
  */
 export class AccountError extends Error {
   readonly [ACCOUNT_ERROR] = true;
@@ -152,8 +152,8 @@ export async function getUserByEmail(db: Db, email: string): Promise<User | null
 
 /**
  * Changes a user. Changing the role or the password, or disabling him, ends all his sessions (session_version
- * + 1). Refuses (AccountError "last_admin") to demote or disable the last active admin, and (AccountError
- * "sso_managed") a password for a user who signs in with single sign-on. A role set by hand on such a user is
+ * + 1). Refuses (AccountError "last_admin") to demote or disable the last admin who can sign in, and a password
+ * for a user who signs in with single sign-on ("sso_managed") or a service account ("service_account"). A role set by hand on such a user is
  * pinned, unless `role_pinned` says otherwise: the next sign-in would take it from his groups again.
  */
 export async function updateUser(
@@ -169,6 +169,10 @@ export async function updateUser(
     if (account?.identity) {
       throw new AccountError("sso_managed", `${account.email} signs in with single sign-on, so a password cannot be set for this account`);
     }
+    if (account?.service) {
+      // It would be stored and never used (a service account never signs in): say so rather than answer 200.
+      throw new AccountError("service_account", `service accounts have no password: ${account.email} never signs in and acts only through the API tokens an admin makes for it`);
+    }
     const problem = account && passwordProblem(input.password, { email: account.email, name: input.name ?? account.name });
     if (problem) throw new z.ZodError([{ code: "custom", path: ["password"], message: problem, input: input.password }]);
   }
@@ -183,20 +187,19 @@ export async function updateUser(
 
   // Every instance's copy of the user (for session checks) goes once the change is committed, even a refused one.
   return writeTransaction(db, async (trx) => {
-    // Lock the active admins first, always in id order, so two concurrent demotions queue instead of both
-    // seeing the other admin still active (or deadlocking).
-    const activeAdmins = mayRemoveAnAdmin ? await selectActiveAdminIds(trx, lockRows) : [];
+    // Lock the admins who can sign in first, always in id order, so two concurrent demotions queue instead of
+    // both seeing the other admin still active (or deadlocking).
+    const activeAdmins = mayRemoveAnAdmin ? await selectSignInAdminIds(trx, lockRows) : [];
 
     let currentQuery = trx.selectFrom("users").selectAll().where("id", "=", id);
     if (lockRows) currentQuery = currentQuery.forUpdate();
     const current = await currentQuery.executeTakeFirst();
     if (!current) throw new AccountError("user_not_found", `no user with id ${id}`);
 
-    const isActiveAdmin = current.role === "admin" && Number(current.disabled) === 0;
-    if (mayRemoveAnAdmin && isActiveAdmin && !activeAdmins.some((adminId) => adminId !== id)) {
+    if (mayRemoveAnAdmin && activeAdmins.includes(id) && !activeAdmins.some((adminId) => adminId !== id)) {
       throw new AccountError(
         "last_admin",
-        `${current.email} is the last active admin: make another user admin before demoting or disabling this one`,
+        `${current.email} is the last admin who can sign in: make another person admin before demoting or disabling this one (a service account does not count)`,
       );
     }
 
@@ -227,8 +230,9 @@ export async function updateUser(
   }).finally(() => forgetUser(id));
 }
 
-async function selectActiveAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
-  let query = trx.selectFrom("users").select("id").where("role", "=", "admin").where("disabled", "=", 0).orderBy("id");
+/** The admins someone can sign in as: not disabled, and not service accounts (which have no way in but tokens). */
+async function selectSignInAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
+  let query = trx.selectFrom("users").select("id").where("role", "=", "admin").where("disabled", "=", 0).where("service", "=", 0).orderBy("id");
   if (lockRows) query = query.forUpdate();
   return (await query.execute()).map((r) => r.id);
 }

@@ -167,8 +167,11 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-/** What an API token may be allowed to do: every permission but managing users (a token never makes accounts). */
-export const TOKEN_SCOPES = ["reports:read", "reports:write", "projects:write", "items:read", "purchases:validate", "audit:read"] as const;
+/**
+ * What an API token may be allowed to do: the permissions of the roles' everyday work. Never managing users,
+ * webhooks or upstream keys: those stay with a signed-in admin.
+ */
+export const TOKEN_SCOPES = ["reports:read", "reports:write", "projects:write", "items:read", "finances:read", "purchases:validate", "audit:read"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 /** The lifetimes a token may be given in days; or an exact date (at most MAX_TOKEN_DAYS away), or never (service accounts). */
 export const TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;

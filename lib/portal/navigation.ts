@@ -1,7 +1,7 @@
 // What the navigation shows: only the areas the user's role may use, and only the upstream areas that are
 // configured. Pure, so the rule is tested without a server; the portal layout calls it.
-import { can } from "@/lib/auth/permissions";
-import { type Permission, type Role } from "@/lib/contract/values";
+import { can, type Caller } from "@/lib/auth/permissions";
+import { type Permission } from "@/lib/contract/values";
 
 export interface ConfiguredAreas {
   reports: boolean;
@@ -41,13 +41,13 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage" },
 ];
 
-export function mayUse(section: Pick<PortalSection, "permission" | "area">, role: Role, areas: ConfiguredAreas): boolean {
-  if (section.permission && !can(role, section.permission)) return false;
+export function mayUse(section: Pick<PortalSection, "permission" | "area">, caller: Caller, areas: ConfiguredAreas): boolean {
+  if (section.permission && !can(caller, section.permission)) return false;
   return section.area === undefined || areas[section.area];
 }
 
-export function navigationFor(role: Role, areas: ConfiguredAreas): NavigationEntry[] {
-  return PORTAL_SECTIONS.filter((section) => mayUse(section, role, areas)).map(({ href, label, group }) =>
+export function navigationFor(caller: Caller, areas: ConfiguredAreas): NavigationEntry[] {
+  return PORTAL_SECTIONS.filter((section) => mayUse(section, caller, areas)).map(({ href, label, group }) =>
     group ? { href, label, group } : { href, label },
   );
 }

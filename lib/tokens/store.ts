@@ -102,7 +102,7 @@ export function tokenOutput(token: TokenRecord, owner: Pick<User, "id" | "email"
 
 /** Whom `actor` may make tokens for and see the tokens of: himself, and (an admin) every service account. */
 function mayManageFor(actor: User, owner: User): boolean {
-  return actor.id === owner.id || (owner.service && can(actor.role, "users:manage"));
+  return actor.id === owner.id || (owner.service && can(actor, "users:manage"));
 }
 
 function expiryOf(body: TokenCreateBody, owner: User, now: Date): string | null {
@@ -136,7 +136,7 @@ export async function createToken(db: Db, actor: User, body: TokenCreateBody, no
     throw new TokenError("invalid", "user_id must be your own id or, for an admin, a service account's", "user_id");
   }
   if (owner.disabled) throw new TokenError("invalid", `${owner.email} is disabled: enable the account first`, "user_id");
-  const missing = body.scopes.filter((scope) => !can(owner.role, scope));
+  const missing = body.scopes.filter((scope) => !can(owner, scope));
   if (missing.length > 0) {
     throw new TokenError("invalid", `scopes must be permissions ${owner.email}'s role (${owner.role}) has; it does not have ${missing.join(", ")}`, "scopes");
   }

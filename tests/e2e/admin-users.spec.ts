@@ -48,6 +48,23 @@ test("the last admin cannot take away his own admin role", async ({ page }) => {
   await expect(page.getByRole("row", { name: /admin@e2e\.test/ })).toContainText("Admin");
 });
 
+test("a service account's edit form offers no password: it has none", async ({ page }) => {
+  const email = `bot-${Date.now()}@e2e.test`;
+  await page.goto("/admin/users");
+  await page.getByRole("button", { name: "Add user" }).click();
+  const add = page.getByRole("dialog", { name: "Add a user" });
+  await add.getByLabel(/Email/).fill(email);
+  await add.getByLabel(/Name/).fill("Ledger Bot");
+  await add.getByLabel("Role").selectOption("support");
+  await add.getByLabel(/Service account/).check();
+  await add.getByRole("button", { name: "Add user" }).click();
+  const row = page.getByRole("row", { name: new RegExp(email) });
+  await row.getByRole("button", { name: "Edit Ledger Bot" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Ledger Bot" });
+  await expect(edit.getByLabel("Role")).toBeVisible();
+  await expect(edit.getByLabel("New password")).toHaveCount(0);
+});
+
 test.describe("on a phone", () => {
   test.use({ viewport: PHONE });
 

@@ -36,7 +36,7 @@ export default async function AccountPage() {
     );
   }
   // Support sees who the seller is, not his money: the same rule as GET /api/account.
-  const account = accountFor(user.role, loaded.value);
+  const account = accountFor(user, loaded.value);
   const { profile } = account;
   const socialLinks = Object.entries(profile.social_links);
 

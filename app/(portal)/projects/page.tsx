@@ -41,7 +41,7 @@ export default async function ProjectsPage({ searchParams }: { searchParams: Pro
           initialPage={list.ok ? list.value : undefined}
           initialFailure={list.ok ? undefined : list.failure}
           initialMixes={mixes}
-          canDelete={can(user.role, "projects:write")}
+          canDelete={can(user, "projects:write")}
         />
       </FreshSwrCache>
     </>

@@ -24,8 +24,8 @@ export default async function PurchasesPage() {
         title="Purchase check"
         description="Check a buyer's purchase code: whether it is valid, what was bought, and whether support is still active."
       />
-      <PurchaseChecker linkItems={can(user.role, "items:read")} format={accounts.config.purchaseCodeFormat} />
-      <ItemChecks perItem={perItem} days={CHECKS_PER_ITEM_DAYS} linkItems={can(user.role, "items:read")} />
+      <PurchaseChecker linkItems={can(user, "items:read")} format={accounts.config.purchaseCodeFormat} />
+      <ItemChecks perItem={perItem} days={CHECKS_PER_ITEM_DAYS} linkItems={can(user, "items:read")} />
     </>
   );
 }

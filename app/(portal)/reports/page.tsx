@@ -37,7 +37,7 @@ export default async function ReportsPage({ searchParams }: { searchParams: Prom
         title="Reports"
         description="Every web-page report, newest generated first: search by URL, filter by project and result, sort by any column."
         actions={
-          can(user.role, "reports:write") ? (
+          can(user, "reports:write") ? (
             <ButtonLink href="/reports/new" variant="primary">
               New report
             </ButtonLink>

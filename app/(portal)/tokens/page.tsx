@@ -20,12 +20,12 @@ export default async function TokensPage() {
   const { db } = await getAccounts();
   const me = (await getUserById(db, current.id))!;
   const tokens = (await listTokens(db, me)).map(({ token, owner }) => tokenOutput(token, owner));
-  const serviceAccounts = can(me.role, "users:manage") ? (await listUsers(db)).filter((user) => user.service && !user.disabled) : [];
+  const serviceAccounts = can(me, "users:manage") ? (await listUsers(db)).filter((user) => user.service && !user.disabled) : [];
   const owners: TokenOwner[] = [me, ...serviceAccounts].map((user) => ({
     id: user.id,
     label: user.id === me.id ? `${user.email} (you)` : `${user.email} (service account)`,
     service: user.service,
-    scopes: TOKEN_SCOPES.filter((scope) => can(user.role, scope)),
+    scopes: TOKEN_SCOPES.filter((scope) => can(user, scope)),
   }));
   return (
     <>

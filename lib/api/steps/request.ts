@@ -6,6 +6,7 @@ import "server-only";
 import type { NextRequest, NextResponse } from "next/server";
 
 import { getAccounts, sessionSettingsFor, type Accounts } from "@/lib/auth/access";
+import type { Caller } from "@/lib/auth/permissions";
 import type { SessionCookieOptions, SessionCookieStore, SessionData, SessionSettings } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 import type { ItemsClient, ReportsClient } from "@/lib/upstream";
@@ -65,6 +66,11 @@ export interface ApiRequest {
   facts: AuditFacts;
   /** Set when the request is the operation's HTML form (see OperationSpec.form). */
   form: { next: string } | null;
+}
+
+/** Who asks, as permission checks take him: the user, within the token's scopes for a token request. */
+export function callerOf(state: Pick<ApiRequest, "user" | "token">): Caller | null {
+  return state.user ? { role: state.user.role, scopes: state.token?.scopes ?? null } : null;
 }
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;

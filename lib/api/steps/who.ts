@@ -14,7 +14,7 @@ import { checkToken, noteTokenUse, type TokenCheck } from "@/lib/tokens/store";
 
 import { ApiError, forbidden, insufficientScope, unauthenticated } from "../errors";
 import { writeAudit } from "./audit";
-import { accountsOf, type ApiRequest } from "./request";
+import { accountsOf, callerOf, type ApiRequest } from "./request";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -130,8 +130,9 @@ export async function permission(state: ApiRequest): Promise<void> {
   const { permission: needed, sessionOnly } = state.spec;
   if (needed === "public") return;
   if (!state.user) throw state.endedBecause ? new ApiError("unauthenticated", state.endedBecause) : unauthenticated();
-  if (needed !== "signed_in" && !can(state.user.role, needed)) throw forbidden(needed);
-  if (state.token && (sessionOnly || (needed !== "signed_in" && !state.token.scopes.includes(needed)))) {
+  // The role first (the user alone), then the token's scopes on top: each refusal names its own reason.
+  if (needed !== "signed_in" && !can(state.user, needed)) throw forbidden(needed);
+  if (state.token && (sessionOnly || (needed !== "signed_in" && !can(callerOf(state)!, needed)))) {
     throw insufficientScope(needed, sessionOnly === true);
   }
 }

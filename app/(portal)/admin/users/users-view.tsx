@@ -339,7 +339,8 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
             ]}
             error={fields.disabled}
           />
-          {user.identity ? null : (
+          {/* Neither a single sign-on user nor a service account has a password to set (the API refuses one). */}
+          {user.identity || user.service ? null : (
             <TextField
               id="field-edit-password"
               name="password"

@@ -41,7 +41,7 @@ export default async function PurchaseHistoryPage({ searchParams }: { searchPara
         description="Every purchase code checked here, one by one or in bulk, newest first. Codes are kept only as a fingerprint and their last 4 characters."
       />
       <FreshSwrCache>
-        <HistoryView initialKey={historyApiPath(query)} initialPage={initialPage} items={items} linkItems={can(user.role, "items:read")} codeFormat={accounts.config.purchaseCodeFormat} />
+        <HistoryView initialKey={historyApiPath(query)} initialPage={initialPage} items={items} linkItems={can(user, "items:read")} codeFormat={accounts.config.purchaseCodeFormat} />
       </FreshSwrCache>
     </>
   );

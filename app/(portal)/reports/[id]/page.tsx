@@ -42,7 +42,7 @@ export default async function ReportPage({ params }: { params: Promise<{ id: str
       />
       {loaded.ok ? (
         <FreshSwrCache>
-          <ReportDetail initialReport={loaded.value} canWrite={can(user.role, "reports:write")} />
+          <ReportDetail initialReport={loaded.value} canWrite={can(user, "reports:write")} />
         </FreshSwrCache>
       ) : (
         <FailureState failure={loaded.failure} />

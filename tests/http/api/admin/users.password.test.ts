@@ -70,4 +70,16 @@ describe("ADMIN_PASSWORD at start", () => {
     expect(output.join("\n")).toMatch(line);
     expect(output.join("\n")).not.toMatch(/^\s+at /m);
   });
+
+  it("refuses a password for a service account with a sentence, and sets nothing", async () => {
+    const created = await admin.request("/api/admin/users", json("POST", { email: "ledger.bot@example.com", name: "Ledger bot", role: "support", service: true }));
+    expect(created.status, created.text).toBe(201);
+    const res = await admin.request(`/api/admin/users/${created.json.data.id}`, json("PATCH", { password: "a sound passphrase for a bot" }));
+    expect(res.status, res.text).toBe(400);
+    expect(res.json.error.code).toBe("invalid_input");
+    expect(res.json.error.message).toBe("Service accounts have no password: ledger.bot@example.com never signs in and acts only through the API tokens an admin makes for it.");
+    expect(res.json.error.fields.password).toBe(res.json.error.message);
+    const after = (await admin.request("/api/admin/users")).json.data.find((user: { id: string }) => user.id === created.json.data.id);
+    expect(after.updated_at).toBe(created.json.data.updated_at);
+  });
 });

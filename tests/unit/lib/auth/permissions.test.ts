@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { can, isRole } from "@/lib/auth/permissions";
-import { PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/contract/values";
+import { can, isRole, withoutGuardedFields } from "@/lib/auth/permissions";
+import { PERMISSIONS, ROLES, TOKEN_SCOPES, type Permission, type Role } from "@/lib/contract/values";
 
 // The issue's table, row by row, in the permission names the routes declare.
 const TABLE: Record<Permission, Role[]> = {
@@ -22,10 +22,32 @@ describe("roles and permissions", () => {
     for (const role of ROLES) {
       const allowed = TABLE[permission].includes(role);
       it(`${role} ${allowed ? "may" : "may not"} ${permission}`, () => {
-        expect(can(role, permission)).toBe(allowed);
+        expect(can({ role }, permission)).toBe(allowed);
       });
     }
   }
+
+  it("allows a token only what both its owner's role and its scopes allow", () => {
+    expect(can({ role: "viewer", scopes: ["items:read", "finances:read"] }, "finances:read")).toBe(true);
+    expect(can({ role: "viewer", scopes: ["items:read"] }, "finances:read")).toBe(false);
+    expect(can({ role: "support", scopes: ["items:read", "finances:read"] }, "finances:read")).toBe(false);
+    expect(can({ role: "admin", scopes: [] }, "items:read")).toBe(false);
+    // A session (no scopes) is its role.
+    expect(can({ role: "admin", scopes: null }, "users:manage")).toBe(true);
+  });
+
+  it("lets a token be given the seller's finances, and never user, webhook or key management", () => {
+    expect(TOKEN_SCOPES).toContain("finances:read");
+    for (const permission of ["users:manage", "webhooks:manage", "upstream:manage"] as const) expect(TOKEN_SCOPES).not.toContain(permission);
+  });
+
+  it("removes the guarded fields a caller may not see, and only those", () => {
+    const account = { username: "seller", balance: 12.5, currency: "USD" };
+    const guarded = { balance: "finances:read", currency: "finances:read" } as const;
+    expect(withoutGuardedFields({ role: "viewer" }, guarded, account)).toEqual(account);
+    expect(withoutGuardedFields({ role: "support" }, guarded, account)).toEqual({ username: "seller" });
+    expect(withoutGuardedFields({ role: "admin", scopes: ["items:read"] }, guarded, account)).toEqual({ username: "seller" });
+  });
 
   it("knows exactly the four roles", () => {
     expect(ROLES).toEqual(["admin", "editor", "viewer", "support"]);

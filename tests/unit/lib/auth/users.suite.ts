@@ -161,6 +161,16 @@ export function usersSuite(backend: Backend) {
         expect((await verifyCredentials(db, "a@example.com", "a brand new password", fast))?.id).toBe(user.id);
       });
 
+      it("refuses a password for a service account, saying why, and changes nothing", async () => {
+        const { db } = store();
+        const bot = await createUser(db, { email: "bot@example.com", name: "Bot", role: "support", service: true }, fast);
+        const before = await storedHash(db, bot.id);
+        const error = await rejection(updateUser(db, bot.id, { password: "a brand new password", name: "Renamed" }, fast));
+        expect(error).toMatchObject({ code: "service_account", message: "service accounts have no password: bot@example.com never signs in and acts only through the API tokens an admin makes for it" });
+        expect(await storedHash(db, bot.id)).toBe(before);
+        expect(await getUserById(db, bot.id)).toMatchObject({ name: "Bot", sessionVersion: 1 });
+      });
+
       it("refuses an unknown user, an empty change and unknown fields", async () => {
         const { db } = store();
         const user = await createUser(db, person("a@example.com"), fast);
@@ -203,6 +213,17 @@ export function usersSuite(backend: Backend) {
         await updateUser(db, first.id, { role: "admin" });
         await updateUser(db, third.id, { disabled: true });
         expect((await updateUser(db, third.id, { role: "support" })).role).toBe("support");
+      });
+
+      it("counts only admins who can sign in: a service account admin does not keep the last person in", async () => {
+        const { db } = store();
+        const root = await createUser(db, person("root@example.com", "admin"), fast);
+        const bot = await createUser(db, { email: "bot@example.com", name: "Bot", role: "admin", service: true }, fast);
+        expect(await accountErrorCode(updateUser(db, root.id, { role: "editor" }))).toBe("last_admin");
+        expect(await accountErrorCode(updateUser(db, root.id, { disabled: true }))).toBe("last_admin");
+        expect(await getUserById(db, root.id)).toMatchObject({ role: "admin", disabled: false });
+        // The service account itself may go: no one signs in as it.
+        expect((await updateUser(db, bot.id, { role: "support" })).role).toBe("support");
       });
 
       it("survives two admins demoting each other at the same moment: exactly one change lands", async () => {

@@ -225,7 +225,7 @@ describe("every command, in-process", () => {
 
   it("will not demote or disable the last admin (exit 1)", async () => {
     const message =
-      "users: root@example.com is the last active admin: make another user admin before demoting or disabling this one\n";
+      "users: root@example.com is the last admin who can sign in: make another person admin before demoting or disabling this one (a service account does not count)\n";
     expect(await users("set-role", "root@example.com", "editor")).toMatchObject({ code: 1, stderr: message });
     expect(await users("disable", "root@example.com")).toMatchObject({ code: 1, stderr: message });
   });

@@ -6,7 +6,7 @@ import { navigationFor } from "@/lib/portal/navigation";
 
 describe("navigationFor", () => {
   const all = { reports: true, items: true };
-  const labels = (role: (typeof ROLES)[number], areas = all) => navigationFor(role, areas).map((item) => item.label);
+  const labels = (role: (typeof ROLES)[number], areas = all) => navigationFor({ role }, areas).map((item) => item.label);
 
   it("shows each role only what it may use", () => {
     expect(labels("admin")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens", "Users", "Audit log", "Webhooks", "Upstream connections"]);

@@ -42,7 +42,7 @@ export default async function ProjectPage({ params, searchParams }: Params) {
     getAlertRule(db, project),
   ]);
   const mix = mixes.find((row) => row.project === project);
-  const canWrite = can(user.role, "projects:write");
+  const canWrite = can(user, "projects:write");
   const { callsPerMinute, scheduleMaxShare } = config.reportHistory;
   const href = (d: number) => projectOverviewHref(project, d);
 
