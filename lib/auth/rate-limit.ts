@@ -25,12 +25,17 @@ const WINDOW_SECONDS = 60;
 
 /** A limiter of `points` a minute: in Redis (with an in-memory insurance) when the cluster has Redis. */
 export function minuteLimiter(cluster: Cluster, name: string, points: number): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({ points, duration: WINDOW_SECONDS, keyPrefix: name });
+  return windowLimiter(cluster, name, points, WINDOW_SECONDS);
+}
+
+/** A limiter of `points` per window of `seconds` (whole seconds: Redis counts no finer). */
+export function windowLimiter(cluster: Cluster, name: string, points: number, seconds: number): RateLimiterAbstract {
+  const memory = new RateLimiterMemory({ points, duration: seconds, keyPrefix: name });
   if (!cluster.redis) return memory;
   return new RateLimiterRedis({
     storeClient: cluster.redis,
     points,
-    duration: WINDOW_SECONDS,
+    duration: seconds,
     keyPrefix: `${KEY_PREFIX}limit:${name}`,
     // Redis away: ask the insurance at once rather than wait for a command to time out.
     rejectIfRedisNotReady: true,
@@ -63,7 +68,7 @@ function purchaseLimiters(rules: PurchaseRateLimits, cluster: Cluster): Purchase
 }
 
 /** A refusal carries msBeforeNext; anything else a limiter rejects with is a failure of its store. */
-function refusal(rejection: unknown): RateLimiterRes | null {
+export function refusal(rejection: unknown): RateLimiterRes | null {
   const res = rejection as Partial<RateLimiterRes> | null;
   return res && typeof res.msBeforeNext === "number" ? (res as RateLimiterRes) : null;
 }

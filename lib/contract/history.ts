@@ -172,7 +172,7 @@ export const RunSchema = z.object({
   id: z.string(),
   project: z.string(),
   trigger: z.enum(RUN_TRIGGERS),
-  status: z.enum(RUN_STATUSES),
+  status: z.enum(RUN_STATUSES).describe("waiting: under way, waiting for the budget all runs share"),
   due_at: isoTimestamp,
   started_at: isoTimestamp,
   finished_at: isoTimestamp.nullable(),
@@ -186,8 +186,8 @@ export type Run = z.infer<typeof RunSchema>;
 export const ProjectScheduleSchema = z.object({
   schedule: ScheduleSchema.nullable(),
   runs: z.array(RunSchema).describe("The latest runs, newest first"),
-  max_share: z.number().describe("The share of the reports API's rate budget a run may spend"),
-  calls_per_minute: z.number().describe("What that share is, in calls a minute"),
+  max_share: z.number().describe("The share of the reports API's rate budget all runs together may spend"),
+  calls_per_minute: z.number().describe("What that share is, in calls a minute, for all runs of every project"),
 });
 
 export { ProjectParamsSchema };

@@ -77,7 +77,7 @@ export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
 /** ISO weekdays: 1 Monday … 7 Sunday. */
 export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 
-export const RUN_STATUSES = ["running", "done", "partial", "skipped", "failed"] as const;
+export const RUN_STATUSES = ["running", "waiting", "done", "partial", "skipped", "failed"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const RUN_TRIGGERS = ["schedule", "manual"] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];

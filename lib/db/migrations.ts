@@ -471,6 +471,24 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("bulk_job_codes").dropColumn("check_started_at").execute();
       },
     },
+    // The trend's indexes narrowed to what it reads (issue 28): (day, result) and (project, day, result), small
+    // with PostgreSQL's B-tree deduplication (~90 pages against ~1,100 for the wide ones at 100,000 rows), so
+    // PostgreSQL reads a 365-day count from the index alone instead of a parallel scan of the table. The wide
+    // indexes they replace carried report_id and generated_at, which no query reads through them.
+    "2026-12-22-003-trend-indexes": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createIndex("report_results_day_result").on("report_results").columns(["day", "result"]).execute();
+        await db.schema.createIndex("report_results_project_day_result").on("report_results").columns(["project", "day", "result"]).execute();
+        await db.schema.dropIndex("report_results_day").execute();
+        await db.schema.dropIndex("report_results_project_day").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.createIndex("report_results_day").on("report_results").columns(["day", "result", "report_id", "generated_at"]).execute();
+        await db.schema.createIndex("report_results_project_day").on("report_results").columns(["project", "day", "result", "report_id", "generated_at"]).execute();
+        await db.schema.dropIndex("report_results_day_result").execute();
+        await db.schema.dropIndex("report_results_project_day_result").execute();
+      },
+    },
   };
 }
 

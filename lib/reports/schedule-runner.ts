@@ -1,6 +1,7 @@
 // Runs the scheduled regenerations that are due: for each, one run row (created once across instances), then the
-// project's reports regenerated one by one, paced to the share of the reports API's budget a run may spend,
-// skipped while the area's circuit breaker is open. Small on purpose, behind runDueSchedules(now) and runOne():
+// project's reports regenerated one by one, each call taken from the one budget all scheduled work shares
+// (schedule-budget.ts: across runs and instances; a run waits for it, saying so), skipped while the area's
+// circuit breaker is open. Small on purpose, behind runDueSchedules(now) and runOne():
 // when the durable job queue (issue 18) lands, a repeatable job calls runDueSchedules and a run becomes a job.
 import "server-only";
 
@@ -11,6 +12,7 @@ import { describeError, logEvent } from "@/lib/log";
 import { isCircuitOpenError, isUpstreamError, type ReportsClient } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
+import type { ScheduleBudget } from "./schedule-budget";
 import { advanceSchedule, claimStaleRun, createRun, dueSchedules, finishRun, getSchedule, RUN_LEASE_MS, saveProgress } from "./schedules";
 
 export interface ScheduleRunnerDeps {
@@ -19,8 +21,8 @@ export interface ScheduleRunnerDeps {
   reports: ReportsClient | null;
   /** Whether area A's circuit breaker is open now. */
   breakerOpen: () => boolean;
-  /** Calls a minute a run may make: the reports API's budget times REPORT_SCHEDULE_MAX_SHARE. */
-  callsPerMinute: number;
+  /** The budget every scheduled call is taken from: the reports API's budget times REPORT_SCHEDULE_MAX_SHARE, shared. */
+  budget: ScheduleBudget;
   /** Records what a run saw (the history, alerts and events). */
   record: (reports: readonly Report[]) => Promise<void>;
   /** Who holds the runs this process works on. */
@@ -31,14 +33,11 @@ export interface ScheduleRunnerDeps {
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A long pause between calls is cut into slices this long, the run's lease renewed after each. */
+/** A long wait for the budget is cut into slices of at most this long, the run's lease renewed after each. */
 const RENEW_EVERY_MS = Math.floor(RUN_LEASE_MS / 3);
 
 /** The run's lease went to another process (this one was too slow to renew it): it stops without a word. */
 class LostRun extends Error {}
-
-/** The pause between two calls of a run that keeps it within `callsPerMinute`. */
-export const callInterval = (callsPerMinute: number): number => Math.ceil(60_000 / callsPerMinute);
 
 /**
  * Starts the run of every schedule due at `now` (a run another instance created already is left to it), moves
@@ -80,14 +79,31 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
     return finish("skipped", `Skipped: the reports API has been failing, and Gatehouse's circuit breaker for it is open, so no report was regenerated.${await next()}`);
   }
   const client = deps.reports;
-  const interval = callInterval(deps.callsPerMinute);
   const progress = { total: null as number | null, done: run.done, failed: run.failed, cursor };
   let calls = 0;
-  /** Waits out the pace between calls, renewing the lease at least every third of it, so no other instance takes the run over while it waits. */
+  let status: "running" | "waiting" = "running";
+  /**
+   * Makes the call once the shared budget gives this run a slot. A run that has not made its first call yet, or
+   * whose slot went to another run, is `waiting` (its page says so) until it gets one. Its lease is renewed at
+   * least every third of it meanwhile, so no other instance takes the run over while it waits.
+   */
   const paced = async <T>(call: () => Promise<T>): Promise<T> => {
-    for (let left = calls > 0 ? interval : 0; left > 0; left -= RENEW_EVERY_MS) {
-      await sleep(Math.min(left, RENEW_EVERY_MS));
-      if (left > RENEW_EVERY_MS && !(await saveProgress(db, run.id, owner, progress, now()))) throw new LostRun();
+    let waited = 0;
+    let renewedAt = now().getTime();
+    for (let wait = await deps.budget.take(); wait > 0; wait = await deps.budget.take()) {
+      const queued = calls === 0 || waited >= deps.budget.intervalMs;
+      if ((queued && status === "running") || now().getTime() - renewedAt >= RENEW_EVERY_MS) {
+        if (queued) status = "waiting";
+        if (!(await saveProgress(db, run.id, owner, progress, now(), status))) throw new LostRun();
+        renewedAt = now().getTime();
+      }
+      const slice = Math.min(wait, RENEW_EVERY_MS);
+      await sleep(slice);
+      waited += slice;
+    }
+    if (status === "waiting") {
+      status = "running";
+      if (!(await saveProgress(db, run.id, owner, progress, now(), status))) throw new LostRun();
     }
     calls += 1;
     return call();
@@ -146,5 +162,3 @@ function failureText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Calls a minute a run may make: the budget times the share (never 0, so that a run always ends). */
-export const callsPerRun = (callsPerMinute: number, share: number): number => Math.max(callsPerMinute * share, 1 / 60);

@@ -14,6 +14,9 @@ import { nextRunAt } from "./schedule-time";
 /** A run holds its lease this long; the runner renews it after every report. */
 export const RUN_LEASE_MS = 60_000;
 
+/** A run under way: regenerating, or waiting for the scheduled work's budget (lib/reports/schedule-budget.ts). */
+const UNDER_WAY: RunStatus[] = ["running", "waiting"];
+
 type ScheduleRow = { project: string; enabled: number; frequency: string; weekday: number | null; time: string; time_zone: string; next_run_at: string | null; updated_at: string; updated_by: string | null };
 
 function toSchedule(row: ScheduleRow): Schedule {
@@ -96,7 +99,7 @@ export async function createRun(db: Db, project: string, trigger: RunTrigger, du
       .selectFrom("report_schedule_runs")
       .select("id")
       .where("project", "=", project)
-      .where("status", "=", "running")
+      .where("status", "in", UNDER_WAY)
       .where("lease_until", ">=", now.toISOString())
       .executeTakeFirst();
     if (running) return null;
@@ -148,37 +151,38 @@ export async function advanceSchedule(db: Db, schedule: Schedule, now: Date): Pr
 /** Takes over a run whose process stopped renewing its lease; returns it with where it got to. */
 export async function claimStaleRun(db: Db, owner: string, now: Date): Promise<(Run & { cursor: number }) | null> {
   const at = now.toISOString();
-  const candidate = await db.selectFrom("report_schedule_runs").selectAll().where("status", "=", "running").where("lease_until", "<", at).orderBy("started_at", "asc").executeTakeFirst();
+  const candidate = await db.selectFrom("report_schedule_runs").selectAll().where("status", "in", UNDER_WAY).where("lease_until", "<", at).orderBy("started_at", "asc").executeTakeFirst();
   if (!candidate) return null;
   const result = await db
     .updateTable("report_schedule_runs")
     .set({ lease_owner: owner, lease_until: new Date(now.getTime() + RUN_LEASE_MS).toISOString() })
     .where("id", "=", candidate.id)
-    .where("status", "=", "running")
+    .where("status", "in", UNDER_WAY)
     .where("lease_until", "<", at)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? { ...toRun(candidate), cursor: candidate.cursor } : null;
 }
 
-/** Writes a run's progress (and renews its lease) while `owner` holds it; false when it no longer does. */
+/** Writes a run's progress and status (and renews its lease) while `owner` holds it; false when it no longer does. */
 export async function saveProgress(
   db: Db,
   runId: string,
   owner: string,
   progress: { total?: number | null; done: number; failed: number; cursor: number },
   now: Date,
+  status: "running" | "waiting" = "running",
 ): Promise<boolean> {
   const result = await db
     .updateTable("report_schedule_runs")
-    .set({ ...progress, lease_until: new Date(now.getTime() + RUN_LEASE_MS).toISOString() })
+    .set({ ...progress, status, lease_until: new Date(now.getTime() + RUN_LEASE_MS).toISOString() })
     .where("id", "=", runId)
     .where("lease_owner", "=", owner)
-    .where("status", "=", "running")
+    .where("status", "in", UNDER_WAY)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function finishRun(db: Db, runId: string, owner: string, status: Exclude<RunStatus, "running">, outcome: string, now: Date): Promise<void> {
+export async function finishRun(db: Db, runId: string, owner: string, status: Exclude<RunStatus, "running" | "waiting">, outcome: string, now: Date): Promise<void> {
   await db
     .updateTable("report_schedule_runs")
     .set({ status, outcome, finished_at: now.toISOString(), lease_owner: null, lease_until: null })
@@ -190,6 +194,6 @@ export async function finishRun(db: Db, runId: string, owner: string, status: Ex
 /** Runs older than `days` go (their outcome is of no use by then). */
 export async function pruneRuns(db: Db, days: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-  const result = await db.deleteFrom("report_schedule_runs").where("started_at", "<", cutoff).where("status", "!=", "running").executeTakeFirst();
+  const result = await db.deleteFrom("report_schedule_runs").where("started_at", "<", cutoff).where("status", "not in", UNDER_WAY).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -13,7 +13,8 @@ import { breakerStatus, getUpstreams, type ReportsClient } from "@/lib/upstream"
 
 import { pruneHistory } from "./history";
 import { observed, recordReports, ResultRecorder } from "./recorder";
-import { callsPerRun, runDueSchedules, runOne, type ScheduleRunnerDeps } from "./schedule-runner";
+import { scheduleBudget, scheduledCallsPerMinute } from "./schedule-budget";
+import { runDueSchedules, runOne, type ScheduleRunnerDeps } from "./schedule-runner";
 import { createRun, pruneRuns } from "./schedules";
 
 const SCHEDULE_TICK_MS = 30_000;
@@ -66,7 +67,7 @@ async function runnerDeps(): Promise<ScheduleRunnerDeps> {
     db,
     reports,
     breakerOpen: () => breakerStatus("reports").state === "open",
-    callsPerMinute: callsPerRun(callsPerMinute, scheduleMaxShare),
+    budget: scheduleBudget(scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare)),
     record: (seen) => recordReports(db, seen, "schedule"),
     owner: service().owner,
   };

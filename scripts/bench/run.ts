@@ -6,7 +6,9 @@
 //   c) 100 concurrent identical GETs: how many upstream calls were made;
 //   d) a 60 s soak at 50 connections over every GET route: errors, and resident memory at start and end
 //      (after a warm-up at the same load; each the median of 10 one-second samples);
-//   e) b) again with REDIS_URL (a throwaway redis-server): the cost of sharing state between instances.
+//   e) b) again with REDIS_URL (a throwaway redis-server): the cost of sharing state between instances;
+//   f) the history's queries on SQLite and PostgreSQL at 100,000 results (scripts/bench/history.ts, also alone as
+//      `npm run bench:history`).
 //
 // The floor is /api/health, a route that already exists and calls no upstream. It is not a bare handler: it
 // runs through the same proxy and route wrapper (request id, log line, security headers) as every API route.
@@ -421,6 +423,10 @@ async function main(): Promise<void> {
   console.log(`Load average (1 min) at start ${loadAtStart}, at end ${loadAverage()}.\n`);
   console.log(rows.join("\n"));
   for (const note of notes) console.log(`\n${note}`);
+  // f) The history's queries on both stores: the dashboard's 365-day trend over 100,000 results, its own table.
+  console.log("\nf) The history's queries (scripts/bench/history.ts):");
+  const history = spawnSync(TSX_BIN, ["--conditions=react-server", path.join(ROOT, "scripts", "bench", "history.ts"), ...(options.quick ? ["--runs", "5"] : [])], { cwd: ROOT, stdio: "inherit" });
+  if (history.status !== 0) process.exitCode = 1;
   say(`\nDone in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 

@@ -1,12 +1,15 @@
 // A project's scheduled regeneration over real HTTP (next start ↔ sandbox): the schedule validated and stored with
 // its next run (audited), a run started by hand regenerating every report of the project with its progress and
-// outcome on the project, and a run skipped — saying why — while area A's circuit breaker is open. (A schedule
-// firing at its time with a test clock: tests/unit/lib/reports/schedule-runner.test.ts.)
+// outcome on the project, a run skipped — saying why — while area A's circuit breaker is open, and runs started
+// at once on several projects sharing one budget, waiting for it and saying so. (A schedule firing at its time
+// with a test clock, and the budget across instances: tests/unit/lib/reports/schedule-runner.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "@/tests/support/canary";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { until } from "@/tests/support/until";
+import { busiestWindow } from "@/tests/support/windows";
 
 const PROJECT = "harbor-dental.com"; // 12 reports in the sandbox
 const path = (rest = "") => `/api/projects/${encodeURIComponent(PROJECT)}/schedule${rest}`;
@@ -98,4 +101,35 @@ describe("a run", () => {
     expect((await editor.request(path(), { method: "DELETE", headers: { "X-CSRF": "1" } })).status).toBe(204);
     expect((await editor.request(path())).json.data.schedule).toBeNull();
   });
+});
+
+describe("runs started at once on several projects", () => {
+  let shared: GatewayProcess;
+  beforeAll(async () => {
+    // 60 calls a minute for all scheduled work: a call a second.
+    shared = await startGateway(sandboxEnv(sandbox, { REPORTS_API_CALLS_PER_MINUTE: "120", REPORT_SCHEDULE_MAX_SHARE: "0.5" }));
+  });
+  afterAll(async () => {
+    await shared?.stop();
+  });
+
+  it("share one budget: they wait for it, saying so on their project, and together keep its pace", async () => {
+    const client = await shared.signIn("editor");
+    const projects = ["harbor-dental.com", "pixelforge.studio", "atlas-legal.fr"];
+    const schedule = (project: string) => `/api/projects/${encodeURIComponent(project)}/schedule`;
+    await sandbox.clearRequests();
+    for (const project of projects) expect((await client.request(`${schedule(project)}/runs`, { method: "POST" })).status).toBe(202);
+
+    const statuses = async () => Promise.all(projects.map(async (project) => (await client.request(schedule(project))).json.data.runs[0]));
+    const waiting = await until(async () => (await statuses()).find((run) => run.status === "waiting"), "a run waiting for the budget", 20_000, 100);
+    expect(waiting).toMatchObject({ status: "waiting", outcome: null, finished_at: null });
+
+    const calls = await until(async () => {
+      const seen = await sandbox.requests();
+      return seen.length >= 15 && seen;
+    }, "15 calls of the runs", 60_000, 200);
+    // A call a second at most: any 10 s hold at most 10, 11 when one call's way to the sandbox was slower than the
+    // next one's. (Each run with a pace of its own made three a second.)
+    expect(busiestWindow(calls.map((call) => Date.parse(call.at)), 10_000)).toBeLessThanOrEqual(11);
+  }, 90_000);
 });

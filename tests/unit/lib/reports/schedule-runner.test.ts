@@ -1,14 +1,20 @@
 // The schedule runner in this process, against the sandbox over HTTP through the real reports client, with a
-// test clock: a schedule fires at its time and not before, regenerates every report of its project paced to its
-// share of the budget, records what it saw (history and alerts), and is skipped while the breaker is open.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+// test clock (Date faked, moved by the runner's pauses; the budget's limiter reads it too): a schedule fires at
+// its time and not before, regenerates every report of its project within the budget all scheduled work shares
+// (many runs at once, and two instances on one Redis, never exceed it in any minute), records what it saw
+// (history and alerts), and is skipped while the breaker is open.
+import { setImmediate as nextTurn } from "node:timers/promises";
+
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 
 import type { Report } from "@/lib/contract/reports";
 import { listAlerts } from "@/lib/reports/alerts";
 import { reportHistory } from "@/lib/reports/history";
 import { recordReports } from "@/lib/reports/recorder";
-import { callInterval, callsPerRun, runDueSchedules, type ScheduleRunnerDeps } from "@/lib/reports/schedule-runner";
-import { getSchedule, listRuns, setSchedule } from "@/lib/reports/schedules";
+import { newScheduleBudget, scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
+import { runDueSchedules, runOne, type ScheduleRunnerDeps } from "@/lib/reports/schedule-runner";
+import { createRun, getSchedule, listRuns, setSchedule } from "@/lib/reports/schedules";
+import { localCluster, type Cluster } from "@/lib/cluster";
 import type { Store } from "@/lib/db";
 import type { ReportsClient } from "@/lib/upstream";
 
@@ -16,6 +22,9 @@ import { CANARY } from "@/tests/support/canary";
 import { harness, settings } from "@/tests/support/resilience";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 import { sqliteBackend, useStore } from "@/tests/support/store-backends";
+import { until } from "@/tests/support/until";
+import { useTestRedis } from "@/tests/support/use-redis";
+import { busiestWindow } from "@/tests/support/windows";
 
 const PROJECT = "harbor-dental.com";
 const T0 = new Date("2026-11-24T10:00:00.000Z");
@@ -32,31 +41,70 @@ beforeEach(async () => {
   await sandbox.reset();
 });
 
-describe("callsPerRun and callInterval", () => {
-  it("spend the share of the budget, never nothing", () => {
-    expect(callsPerRun(60, 0.5)).toBe(30);
-    expect(callInterval(30)).toBe(2000);
-    expect(callInterval(callsPerRun(1, 0.001))).toBe(3_600_000);
-  });
-});
+/**
+ * A clock for runs that go at once: a pause ends only when every run is pausing (none has a call or a write in
+ * flight), and then the clock jumps to the earliest pause's end, as time would pass. Date is faked (vi).
+ */
+function sharedClock() {
+  let active = 0;
+  const sleepers: { wake: number; go: () => void }[] = [];
+  const settle = () => {
+    if (active === 0 || sleepers.length < active) return;
+    const wake = Math.min(...sleepers.map((s) => s.wake));
+    if (wake > Date.now()) vi.setSystemTime(wake);
+    for (const sleeper of sleepers.filter((s) => s.wake <= wake)) {
+      sleepers.splice(sleepers.indexOf(sleeper), 1);
+      sleeper.go();
+    }
+  };
+  return {
+    sleep: (ms: number) =>
+      new Promise<void>((go) => {
+        sleepers.push({ wake: Date.now() + ms, go });
+        settle();
+      }),
+    async run<T>(work: () => Promise<T>): Promise<T> {
+      active += 1;
+      try {
+        return await work();
+      } finally {
+        active -= 1;
+        settle();
+      }
+    },
+  };
+}
+
 
 describe("runDueSchedules", () => {
   const store = useStore(sqliteBackend);
   let sleeps: number[];
-  const deps = (db: Store["db"], reports: ReportsClient | null, breakerOpen = () => false): ScheduleRunnerDeps => ({
+  /**
+   * The test clock: Date is faked, and a pause moves it to the pause's end (runs pausing at once wake at the same
+   * time, as they would). The budget's limiter reads Date, so it follows the clock.
+   */
+  const sleep = async (ms: number) => {
+    sleeps.push(ms);
+    const wake = Date.now() + ms;
+    await nextTurn();
+    if (wake > Date.now()) vi.setSystemTime(wake);
+  };
+  const deps = (db: Store["db"], reports: ReportsClient | null, breakerOpen = () => false, callsPerMinute = scheduledCallsPerMinute(60, 0.5)): ScheduleRunnerDeps => ({
     db,
     reports,
     breakerOpen,
-    callsPerMinute: callsPerRun(60, 0.5),
+    budget: newScheduleBudget(callsPerMinute, localCluster("test-instance")),
     record: (seen: readonly Report[]) => recordReports(db, seen, "schedule", later(30 * 60_000)),
     owner: "test-instance",
-    now: () => later(30 * 60_000),
-    sleep: async (ms) => {
-      sleeps.push(ms);
-    },
+    now: () => new Date(),
+    sleep,
   });
   beforeEach(() => {
     sleeps = [];
+    vi.useFakeTimers({ toFake: ["Date"], now: later(30 * 60_000) });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
   });
 
   it("fires at its time with the test clock, regenerates the project's reports paced to its share, and records what it saw", async () => {
@@ -81,7 +129,7 @@ describe("runDueSchedules", () => {
     // 13 calls, 2 s apart: 30 a minute, half of a budget of 60.
     expect(sleeps).toEqual(Array.from({ length: 12 }, () => 2000));
     expect((await getSchedule(db, PROJECT))?.next_run_at).toBe("2026-11-25T10:30:00.000Z");
-    expect((await listRuns(db, PROJECT))[0]).toMatchObject({ id: run!.id, status: "done", finished_at: later(30 * 60_000).toISOString() });
+    expect((await listRuns(db, PROJECT))[0]).toMatchObject({ id: run!.id, status: "done", finished_at: later(30 * 60_000 + 12 * 2000).toISOString() });
 
     const history = await reportHistory(db, target!.id, 400);
     expect(history.entries[0]).toMatchObject({ source: "schedule", previous_result: target!.result, change: target!.result === "bad" ? "better" : "worse" });
@@ -96,24 +144,46 @@ describe("runDueSchedules", () => {
     const { db } = store();
     const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
     await setSchedule(db, PROJECT, { enabled: true, frequency: "daily", time: "10:30", time_zone: "UTC" }, "ed", T0);
-    // The test clock moves with every pause; at each slice's end the lease must still be ahead of it.
-    let clock = later(30 * 60_000).getTime();
+    // At each slice's end of a pause the lease must still be ahead of the test clock.
     const lapses: string[] = [];
     const slow = {
-      ...deps(db, reports),
-      callsPerMinute: 1, // a minute between calls: longer than a lease
-      now: () => new Date(clock),
+      ...deps(db, reports, () => false, 1), // a minute between calls: longer than a lease
       sleep: async (ms: number) => {
-        sleeps.push(ms);
-        clock += ms;
+        await sleep(ms);
         const row = await db.selectFrom("report_schedule_runs").select("lease_until").executeTakeFirstOrThrow();
-        if (!row.lease_until || row.lease_until <= new Date(clock).toISOString()) lapses.push(`${new Date(clock).toISOString()}: lease until ${row.lease_until}`);
+        if (!row.lease_until || row.lease_until <= new Date().toISOString()) lapses.push(`${new Date().toISOString()}: lease until ${row.lease_until}`);
       },
     };
     const [run] = await runDueSchedules(later(30 * 60_000), slow);
     expect(run).toMatchObject({ status: "done", total: 12, done: 12 });
     expect(sleeps).toEqual(Array.from({ length: 12 * 3 }, () => 20_000));
     expect(lapses).toEqual([]);
+  });
+
+  it("shares one budget among runs started at once: no minute holds more calls than it allows, and a run waiting for it says so", async () => {
+    const { db } = store();
+    const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
+    const projects = ["harbor-dental.com", "acme-tools.io", "pixelforge.studio", "atlas-legal.fr", "bluefin-sailing.org"];
+    const clock = sharedClock();
+    const seen = new Set<string>();
+    const shared = {
+      ...deps(db, reports), // one budget: 30 calls a minute, half of 60
+      sleep: async (ms: number) => {
+        for (const row of await db.selectFrom("report_schedule_runs").select(["project", "status"]).execute()) seen.add(`${row.project}: ${row.status}`);
+        await clock.sleep(ms);
+      },
+    };
+    await sandbox.clearRequests();
+    const runs = await Promise.all(projects.map((project) => createRun(db, project, "manual", new Date(), "test-instance", new Date())));
+    const ended = await Promise.all(runs.map((run) => clock.run(() => runOne(run!, 0, shared))));
+
+    expect(ended.map((run) => run.status)).toEqual(projects.map(() => "done"));
+    const calls = await sandbox.requests();
+    expect(calls).toHaveLength(ended.reduce((sum, run) => sum + 1 + (run.total ?? 0), 0)); // a list and a regeneration each
+    expect(calls.length).toBeGreaterThan(30);
+    expect(busiestWindow(calls.map((call) => Date.parse(call.at)), 60_000)).toBe(30);
+    // Every run but the one that took the first slot said, at least once, that it was waiting for the budget.
+    expect(projects.filter((project) => seen.has(`${project}: waiting`)).length).toBeGreaterThanOrEqual(projects.length - 1);
   });
 
   it("skips a run while the breaker is open and says so; the schedule still moves on", async () => {
@@ -150,4 +220,43 @@ describe("runDueSchedules", () => {
     const [run] = await runDueSchedules(later(30 * 60_000), deps(db, null));
     expect(run).toMatchObject({ status: "skipped", outcome: expect.stringMatching(/^Skipped: the reports API is not configured/) });
   });
+});
+
+describe("the budget across instances", () => {
+  const store = useStore(sqliteBackend);
+  const { instance } = useTestRedis();
+
+  it("holds for two instances sharing Redis: their runs together keep its pace", async () => {
+    const { db } = store();
+    const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
+    const callsPerMinute = scheduledCallsPerMinute(120, 0.5); // 60 a minute: a call a second
+    const instances = [instance("schedule-a"), instance("schedule-b")];
+    await until(() => instances.every((cluster) => cluster.up()), "both instances connected to Redis");
+    const onInstance = (owner: string, cluster: Cluster): ScheduleRunnerDeps => ({
+      db,
+      reports,
+      breakerOpen: () => false,
+      budget: newScheduleBudget(callsPerMinute, cluster),
+      record: (seen) => recordReports(db, seen, "schedule"),
+      owner,
+    });
+    const work = [
+      ["schedule-a", "harbor-dental.com"],
+      ["schedule-b", "pixelforge.studio"],
+    ] as const;
+    await sandbox.clearRequests();
+    const ended = await Promise.all(
+      work.map(async ([owner, project], index) => {
+        const run = await createRun(db, project, "manual", new Date(), owner);
+        return runOne(run!, 0, onInstance(owner, instances[index]!));
+      }),
+    );
+    expect(ended.map((run) => run.status)).toEqual(work.map(() => "done"));
+    const times = (await sandbox.requests()).map((call) => Date.parse(call.at));
+    expect(times).toHaveLength(ended.reduce((sum, run) => sum + 1 + (run.total ?? 0), 0));
+    // A call a second at most: any 10 s hold at most 10 calls, 11 when a call's way from Gatehouse to the sandbox
+    // was slower than the next one's (with a budget per instance, the two made 20).
+    expect(busiestWindow(times, 10_000)).toBeLessThanOrEqual(11);
+    expect(busiestWindow(times, 60_000)).toBeLessThanOrEqual(60);
+  }, 120_000);
 });

@@ -64,4 +64,17 @@ describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
     await finishRun(db, run!.id, "alive", "done", "ok", later(RUN_LEASE_MS + 3));
     expect(await pruneRuns(db, 90, later(91 * 86_400_000))).toBe(1);
   });
+
+  it("counts a run waiting for the budget as under way: no second manual run, kept from pruning, taken over when its process dies", async () => {
+    const { db } = store();
+    const run = await createRun(db, "acme.io", "manual", T0, "dead", T0);
+    expect(await saveProgress(db, run!.id, "dead", { done: 0, failed: 0, cursor: 0 }, T0, "waiting")).toBe(true);
+    expect((await listRuns(db, "acme.io"))[0]).toMatchObject({ status: "waiting" });
+    expect(await createRun(db, "acme.io", "manual", later(1000), "other", later(1000))).toBeNull();
+    expect(await pruneRuns(db, 90, later(91 * 86_400_000))).toBe(0);
+    const taken = await claimStaleRun(db, "alive", later(RUN_LEASE_MS + 1));
+    expect(taken).toMatchObject({ id: run!.id, status: "waiting" });
+    expect(await saveProgress(db, run!.id, "alive", { done: 1, failed: 0, cursor: 1 }, later(RUN_LEASE_MS + 2))).toBe(true);
+    expect((await listRuns(db, "acme.io"))[0]).toMatchObject({ status: "running", done: 1 });
+  });
 });

@@ -1,9 +1,13 @@
-// Trends, project mixes and compare on SQLite and PostgreSQL, over a history written through recordResults.
+// Trends, project mixes and compare on SQLite and PostgreSQL, over a history written through recordResults; and the
+// plan each store makes for the 365-day trend over 100,000 results: read from an index alone, never the table.
+import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 
 import { recordResults, type SeenResult } from "@/lib/reports/history";
-import { compareDays, dayRange, projectMixes, resultTrend } from "@/lib/reports/trends";
+import { compareDays, dayRange, projectMixes, resultTrend, trendQuery } from "@/lib/reports/trends";
+import type { Store } from "@/lib/db";
 
+import { fillHistory } from "@/tests/support/history-rows";
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
 const BACKENDS = bothBackends();
@@ -75,4 +79,37 @@ describe.each<Backend>(BACKENDS)("trends on $name", (backend) => {
     });
     expect((await compareDays(db, "nobody.io", "2026-11-01", "2026-11-02")).same).toBe(0);
   });
+});
+
+/** The plan the store makes for the trend's statement, one line per step. */
+async function planOf(store: Store, project?: string): Promise<string> {
+  const range = dayRange(365, TODAY);
+  const compiled = trendQuery(store.db, range[0]!, range[range.length - 1]!, project).compile();
+  const explain = store.dialect === "postgres" ? "EXPLAIN" : "EXPLAIN QUERY PLAN";
+  const { rows } = await sql.raw<Record<string, unknown>>(`${explain} ${inlined(compiled.sql, compiled.parameters)}`).execute(store.db);
+  return rows.map((row) => String(row["QUERY PLAN"] ?? row.detail)).join("\n");
+}
+
+/** The statement with its parameters written in (EXPLAIN takes no parameters on PostgreSQL): all are plain strings here. */
+function inlined(text: string, parameters: readonly unknown[]): string {
+  let index = 0;
+  return text.replace(/\$\d+|\?/g, () => `'${String(parameters[index++]).replaceAll("'", "''")}'`);
+}
+
+describe.each<Backend>(BACKENDS)("the 365-day trend over 100,000 results on $name", (backend) => {
+  const store = useStore(backend);
+
+  it("is read from the (day, result) index alone, and one project's from (project, day, result): no scan of the table", async () => {
+    await fillHistory(store(), 100_000, TODAY);
+    const overall = await planOf(store());
+    const project = await planOf(store(), "site-7.example");
+    if (backend.name === "postgres") {
+      expect(overall).toMatch(/Index Only Scan using report_results_day_result on report_results/);
+      expect(project).toMatch(/Index Only Scan using report_results_project_day_result on report_results/);
+    } else {
+      expect(overall).toMatch(/USING COVERING INDEX report_results_day_result/);
+      expect(project).toMatch(/USING COVERING INDEX report_results_project_day_result/);
+    }
+    expect(`${overall}\n${project}`).not.toMatch(/Seq Scan|SCAN report_results(?! USING)/);
+  }, 120_000);
 });

@@ -14,7 +14,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { projectFromSegment, projectOverviewHref, trendDaysParam } from "@/lib/portal/trends";
 import { getAlertRule } from "@/lib/reports/alerts";
-import { callsPerRun } from "@/lib/reports/schedule-runner";
+import { scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
 import { getSchedule, listRuns } from "@/lib/reports/schedules";
 import { projectMixes, resultTrend } from "@/lib/reports/trends";
 
@@ -71,7 +71,7 @@ export default async function ProjectPage({ params, searchParams }: Params) {
             <SchedulePanel
               project={project}
               canWrite={canWrite}
-              initial={{ schedule, runs, max_share: scheduleMaxShare, calls_per_minute: callsPerRun(callsPerMinute, scheduleMaxShare) }}
+              initial={{ schedule, runs, max_share: scheduleMaxShare, calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare) }}
             />
           </Card>
           <Card title="Alerts" asSection>

@@ -124,10 +124,17 @@ interface ScheduleAnswer {
 
 const STATUS_LOOK: Record<RunStatus, { tone: "success" | "warning" | "error" | "info" | "neutral"; label: string }> = {
   running: { tone: "info", label: "Running" },
+  waiting: { tone: "neutral", label: "Waiting" },
   done: { tone: "success", label: "Done" },
   partial: { tone: "warning", label: "Partly done" },
   skipped: { tone: "neutral", label: "Skipped" },
   failed: { tone: "error", label: "Failed" },
+};
+
+/** What a run under way is doing, until it has an outcome. */
+const RUN_UNDER_WAY: Partial<Record<RunStatus, string>> = {
+  running: "Regenerating…",
+  waiting: "Waiting for the reports API's budget: other runs are using it.",
 };
 
 /** The browser's zone names (IANA), for the time zone field's suggestions. */
@@ -140,8 +147,8 @@ export function SchedulePanel({ project, canWrite, initial }: { project: string;
   const key = api(project, "schedule");
   const { data, mutate } = useSWR<{ data: ScheduleAnswer }>(key, {
     fallbackData: { data: initial },
-    // While a run is running, follow it.
-    refreshInterval: (latest) => (latest?.data.runs.some((run) => run.status === "running") ? 1000 : 0),
+    // While a run is under way, follow it.
+    refreshInterval: (latest) => (latest?.data.runs.some((run) => run.status === "running" || run.status === "waiting") ? 1000 : 0),
   });
   const answer = data?.data ?? initial;
   const schedule = answer.schedule;
@@ -201,8 +208,8 @@ export function SchedulePanel({ project, canWrite, initial }: { project: string;
         ) : (
           "No scheduled regeneration. "
         )}
-        A run spends at most {Math.round(answer.max_share * 100)}% of the reports API&apos;s rate budget ({Number(answer.calls_per_minute.toFixed(2))} calls a minute) and is
-        skipped while the reports API is failing.
+        All runs together, of every project, spend at most {Math.round(answer.max_share * 100)}% of the reports API&apos;s rate budget ({Number(answer.calls_per_minute.toFixed(2))} calls a
+        minute): a run waits while others use it, and is skipped while the reports API is failing.
       </p>
       {canWrite ? (
         <form noValidate className={formStyles.form} onSubmit={(event) => void save(event)} aria-label="Schedule">
@@ -288,7 +295,7 @@ function RunsTable({ runs }: { runs: readonly Run[] }) {
                 <Badge tone={STATUS_LOOK[run.status].tone}>{STATUS_LOOK[run.status].label}</Badge>
               </td>
               <td className="tabular-nums">{run.total === null ? "—" : `${run.done} of ${run.total}${run.failed > 0 ? `, ${run.failed} failed` : ""}`}</td>
-              <td>{run.outcome ?? (run.status === "running" ? "Regenerating…" : "")}</td>
+              <td>{run.outcome ?? RUN_UNDER_WAY[run.status] ?? ""}</td>
             </tr>
           ))}
         </tbody>

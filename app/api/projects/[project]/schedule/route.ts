@@ -1,13 +1,13 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, noContent, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
-import { callsPerRun } from "@/lib/reports/schedule-runner";
+import { scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
 import { deleteSchedule, getSchedule, listRuns, setSchedule } from "@/lib/reports/schedules";
 
 export const GET = defineRoute(operations.projectSchedule, async ({ accounts, params }) => {
   const { callsPerMinute, scheduleMaxShare } = accounts.config.reportHistory;
   const [schedule, runs] = await Promise.all([getSchedule(accounts.db, params.project), listRuns(accounts.db, params.project)]);
-  return ok({ schedule, runs, max_share: scheduleMaxShare, calls_per_minute: callsPerRun(callsPerMinute, scheduleMaxShare) });
+  return ok({ schedule, runs, max_share: scheduleMaxShare, calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare) });
 });
 
 export const POST = defineRoute(operations.setProjectSchedule, async ({ accounts, params, body, user }) =>
