@@ -226,10 +226,16 @@ export interface OperationSpec {
   /** Only a signed-in session may do this, never an API token (managing tokens themselves). */
   sessionOnly?: true;
   /**
-   * The webhook event a success is (lib/events): from the same facts as the audit row, emitted after the answer
-   * is known. `code` turns a purchase code into its keyed hash and last 4 characters: an event never holds a code.
+   * The webhook events a success can be (lib/events), declared as a list so that the table itself says which
+   * operation emits what (tests/unit/lib/api/operations.test.ts holds every operation to its list); `describe`
+   * picks one from the same facts as the audit row, after the answer is known, and a type outside `emits` is
+   * never sent (lib/api/steps/events.ts). `code` turns a purchase code into its keyed hash and last 4
+   * characters: an event never holds a code.
    */
-  event?: (facts: AuditFacts, code: (code: string) => { hash: string; last4: string }) => OperationEvent | null;
+  event?: {
+    emits: readonly WebhookEventType[];
+    describe: (facts: AuditFacts, code: (code: string) => { hash: string; last4: string }) => OperationEvent | null;
+  };
   /**
    * The operation also takes its page's HTML form, posted without JavaScript (application/x-www-form-urlencoded,
    * with a `next` field): it then proves itself by its Origin instead of X-CSRF, and answers 303 — to `next` on
@@ -278,7 +284,7 @@ export const operations = {
       action: "report.create",
       target: ({ data }) => reportTarget(field(data, "id"), data),
     },
-    event: ({ data }) => ({ type: "report.created", data: reportEventData(field(data, "id"), data) }),
+    event: { emits: ["report.created"], describe: ({ data }) => ({ type: "report.created", data: reportEventData(field(data, "id"), data) }) },
   },
   updateReport: {
     id: "updateReport",
@@ -299,10 +305,13 @@ export const operations = {
       target: ({ params, data }) => reportTarget(params.id, data),
       detail: ({ body }) => ({ changes: Object.keys(body), ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}) }),
     },
-    event: ({ params, body, data }) => ({
-      type: body.results === true ? "report.regenerated" : "report.updated",
-      data: { ...reportEventData(params.id, data), changes: Object.keys(body) },
-    }),
+    event: {
+      emits: ["report.updated", "report.regenerated"],
+      describe: ({ params, body, data }) => ({
+        type: body.results === true ? "report.regenerated" : "report.updated",
+        data: { ...reportEventData(params.id, data), changes: Object.keys(body) },
+      }),
+    },
   },
   deleteReport: {
     id: "deleteReport",
@@ -317,7 +326,7 @@ export const operations = {
     success: { status: 204, description: "Deleted" },
     notFound: "There is no report with id {id}.",
     audit: { action: "report.delete", target: ({ params }) => reportTarget(params.id) },
-    event: ({ params }) => ({ type: "report.deleted", data: { report: { id: Number(text(params.id)) } } }),
+    event: { emits: ["report.deleted"], describe: ({ params }) => ({ type: "report.deleted", data: { report: { id: Number(text(params.id)) } } }) },
   },
   listProjects: {
     id: "listProjects",
@@ -346,6 +355,7 @@ export const operations = {
       action: "project.delete",
       target: ({ params }) => projectTarget(params.project),
     },
+    event: { emits: ["project.deleted"], describe: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }) },
   },
   reportHistory: {
     id: "reportHistory",
@@ -525,7 +535,6 @@ export const operations = {
       action: "alert.acknowledge",
       detail: ({ body, data }) => ({ all: body.all === true, count: Number(field(data, "acknowledged") ?? 0) }),
     },
-    event: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }),
   },
   showAccount: {
     id: "showAccount",
@@ -596,26 +605,29 @@ export const operations = {
         return typeof valid === "boolean" ? { valid } : {};
       },
     },
-    event: ({ data }, code) => {
-      const checked = field(data, "checked_code");
-      if (typeof checked !== "string") return null;
-      const purchase = field(data, "purchase");
-      const item = field(purchase, "item");
-      const supportedUntil = field(purchase, "supported_until");
-      const { hash, last4 } = code(checked);
-      return {
-        type: "purchase.checked",
-        data: {
-          outcome: field(data, "valid") === true ? "valid" : "invalid",
-          code_hash: hash,
-          code_last4: last4,
-          item: item === undefined ? null : { id: field(item, "id") ?? null, name: field(item, "name") ?? null },
-          license_type: field(purchase, "license_type") ?? null,
-          support:
-            purchase === undefined ? null : typeof supportedUntil !== "string" ? "none" : Date.parse(supportedUntil) > Date.now() ? "active" : "expired",
-          supported_until: typeof supportedUntil === "string" ? supportedUntil : null,
-        },
-      };
+    event: {
+      emits: ["purchase.checked"],
+      describe: ({ data }, code) => {
+        const checked = field(data, "checked_code");
+        if (typeof checked !== "string") return null;
+        const purchase = field(data, "purchase");
+        const item = field(purchase, "item");
+        const supportedUntil = field(purchase, "supported_until");
+        const { hash, last4 } = code(checked);
+        return {
+          type: "purchase.checked",
+          data: {
+            outcome: field(data, "valid") === true ? "valid" : "invalid",
+            code_hash: hash,
+            code_last4: last4,
+            item: item === undefined ? null : { id: field(item, "id") ?? null, name: field(item, "name") ?? null },
+            license_type: field(purchase, "license_type") ?? null,
+            support:
+              purchase === undefined ? null : typeof supportedUntil !== "string" ? "none" : Date.parse(supportedUntil) > Date.now() ? "active" : "expired",
+            supported_until: typeof supportedUntil === "string" ? supportedUntil : null,
+          },
+        };
+      },
     },
   },
   listPurchaseHistory: {

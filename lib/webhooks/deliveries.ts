@@ -77,32 +77,65 @@ export interface ClaimedDelivery {
 }
 
 /**
- * Takes up to `limit` deliveries that are due, whose endpoint is enabled, and that no live process holds (the
- * lease is free, expired, or ours). Each is ours until `leaseMs` from now; recordAttempt lets go.
+ * Sends to one endpoint at once, at most (per process). With its oldest due deliveries claimed first and this
+ * cap, one slow or unreachable endpoint holds at most these slots, and every other endpoint's deliveries go on.
  */
-export async function claimDueDeliveries(db: Db, owner: string, leaseMs: number, limit: number, now = new Date()): Promise<ClaimedDelivery[]> {
+export const MAX_SENDS_PER_ENDPOINT = 2;
+
+/**
+ * Takes up to `limit` deliveries that are due, whose endpoint is enabled, and that no live process holds (the
+ * lease is free or expired). Each is ours until `leaseMs` from now; recordAttempt lets go. Fair per endpoint:
+ * each endpoint's oldest due delivery comes before any endpoint's second, and an endpoint with `sending` (this
+ * process's sends under way, by endpoint) at MAX_SENDS_PER_ENDPOINT gets none.
+ */
+export async function claimDueDeliveries(
+  db: Db,
+  owner: string,
+  leaseMs: number,
+  limit: number,
+  now = new Date(),
+  sending: ReadonlyMap<string, number> = new Map(),
+): Promise<ClaimedDelivery[]> {
   const at = now.toISOString();
-  const candidates = await db
+  const due = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
-    .select(["d.id", "d.endpoint_id", "e.url", "d.payload", "d.attempts"])
+    .select((eb) => [
+      "d.id",
+      "d.endpoint_id",
+      "e.url",
+      "d.payload",
+      "d.attempts",
+      "d.next_attempt_at",
+      eb.fn.agg<number>("row_number").over((over) => over.partitionBy("d.endpoint_id").orderBy("d.next_attempt_at").orderBy("d.id")).as("place"),
+    ])
     .where("d.status", "=", "pending")
     .where("d.next_attempt_at", "<=", at)
     .where("e.disabled", "=", 0)
-    .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", at), eb("d.lease_owner", "=", owner)]))
-    .orderBy("d.next_attempt_at", "asc")
-    .limit(limit)
+    .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", at)]));
+  const candidates = await db
+    .selectFrom(due.as("due"))
+    .selectAll()
+    .where("place", "<=", MAX_SENDS_PER_ENDPOINT)
+    .orderBy("place")
+    .orderBy("next_attempt_at")
+    .orderBy("id")
     .execute();
+  const taken = new Map(sending);
   const claimed: ClaimedDelivery[] = [];
   for (const candidate of candidates) {
+    if (claimed.length >= limit) break;
+    const busy = taken.get(candidate.endpoint_id) ?? 0;
+    if (busy >= MAX_SENDS_PER_ENDPOINT) continue;
     const result = await db
       .updateTable("webhook_deliveries")
       .set({ lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs).toISOString() })
       .where("id", "=", candidate.id)
       .where("status", "=", "pending")
-      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at), eb("lease_owner", "=", owner)]))
+      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) {
+      taken.set(candidate.endpoint_id, busy + 1);
       claimed.push({ id: candidate.id, endpointId: candidate.endpoint_id, url: candidate.url, payload: candidate.payload, attempts: Number(candidate.attempts) });
     }
   }

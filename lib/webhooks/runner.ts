@@ -15,8 +15,8 @@ import { resolveTarget, sendToTarget, DELIVERY_TIMEOUT_MS } from "./target";
 
 /** A delivery is ours this long: more than one attempt's deadline, so a live sender never loses it. */
 export const LEASE_MS = DELIVERY_TIMEOUT_MS * 3;
-/** Deliveries sent at once by one process. */
-const BATCH = 8;
+/** Deliveries sent at once by one process (at most MAX_SENDS_PER_ENDPOINT of them to one endpoint). */
+const CONCURRENT_SENDS = 8;
 /** Look for work this often at least (another instance may have queued some). */
 const POLL_MS = 2_000;
 
@@ -32,10 +32,13 @@ export class WebhookRunner {
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
+  /** Sends under way, and how many go to each endpoint: a slot freed is filled at once, never after a whole batch. */
+  private readonly sends = new Set<Promise<void>>();
+  private readonly sendingTo = new Map<string, number>();
 
   constructor(private readonly deps: WebhookRunnerDeps) {}
 
-  /** Look for due deliveries now (an event was just queued, or "Send again"). */
+  /** Look for due deliveries now (an event was just queued, "Send again", or a send finished). */
   kick(): void {
     if (this.stopped) return;
     if (this.running) {
@@ -57,6 +60,7 @@ export class WebhookRunner {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
+    await Promise.all(this.sends);
     await releaseDeliveries(await this.deps.db(), this.owner).catch((error: unknown) => logEvent("error", "webhook_release_failed", { error: describeError(error) }));
   }
 
@@ -64,13 +68,16 @@ export class WebhookRunner {
     let wakeIn = POLL_MS;
     try {
       const db = await this.deps.db();
-      for (;;) {
-        const claimed = await claimDueDeliveries(db, this.owner, LEASE_MS, BATCH);
-        if (claimed.length === 0 || this.stopped) break;
-        await Promise.all(claimed.map((delivery) => this.send(db, delivery)));
+      while (!this.stopped && this.sends.size < CONCURRENT_SENDS) {
+        const claimed = await claimDueDeliveries(db, this.owner, LEASE_MS, CONCURRENT_SENDS - this.sends.size, new Date(), this.sendingTo);
+        if (claimed.length === 0) break;
+        for (const delivery of claimed) this.start(db, delivery);
       }
+      // Sleep until the next retry is due. Work due already and not claimed waits for a slot (a finished send
+      // kicks), another instance's lease or an endpoint's re-enabling: the poll covers those, with no busy loop.
       const next = await nextDueAt(db);
-      if (next !== null) wakeIn = Math.min(POLL_MS, Math.max(20, Date.parse(next) - Date.now()));
+      const dueIn = next === null ? 0 : Date.parse(next) - Date.now();
+      if (dueIn > 0) wakeIn = Math.min(POLL_MS, Math.max(20, dueIn));
     } catch (error) {
       logEvent("error", "webhook_runner_failed", { error: describeError(error) });
     }
@@ -78,6 +85,21 @@ export class WebhookRunner {
       if (this.timer) clearTimeout(this.timer);
       this.timer = setTimeout(() => this.kick(), wakeIn).unref();
     }
+  }
+
+  private start(db: Db, delivery: ClaimedDelivery): void {
+    const endpoint = delivery.endpointId;
+    this.sendingTo.set(endpoint, (this.sendingTo.get(endpoint) ?? 0) + 1);
+    const send = this.send(db, delivery)
+      .catch((error: unknown) => logEvent("error", "webhook_attempt_not_recorded", { delivery: delivery.id, endpoint, error: describeError(error) }))
+      .finally(() => {
+        const left = (this.sendingTo.get(endpoint) ?? 1) - 1;
+        if (left === 0) this.sendingTo.delete(endpoint);
+        else this.sendingTo.set(endpoint, left);
+        this.sends.delete(send);
+        this.kick();
+      });
+    this.sends.add(send);
   }
 
   private async send(db: Db, delivery: ClaimedDelivery): Promise<void> {

@@ -73,56 +73,67 @@ export function sendToTarget(target: Target, headers: Record<string, string>, bo
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // The connection goes to the checked address whatever DNS says now; the Host header and TLS name stay the URL's.
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
-    else callback(null, target.address, target.family);
-  };
+  // The answer comes on the next tick, as dns.lookup's always does: answered at once, an address that fails at
+  // once (ENETUNREACH: IPv6 on an IPv4-only host, a broadcast address) destroys the socket inside tls.connect,
+  // before TLS has set it up, and the error escapes as an uncaughtException instead of reaching the request.
+  const pinned: LookupFunction = (_hostname, options, callback) =>
+    process.nextTick(() => {
+      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    });
   const client = target.url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
     let settled = false;
+    let request: http.ClientRequest | undefined;
     const finish = (result: Omit<SendResult, "durationMs">) => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
       resolve({ ...result, durationMs: elapsed() });
     };
-    const request = client.request(
-      target.url,
-      {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "User-Agent": "Gatehouse-Webhooks/1" },
-        lookup: pinned,
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const done = () => {
-          const status = response.statusCode ?? 0;
-          const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
-          const ok = status >= 200 && status < 300;
-          const redirect = status >= 300 && status < 400 ? `answered ${status} (a redirect, which webhooks do not follow)` : null;
-          finish({ ok, status, error: ok ? null : redirect, excerpt: excerpt === "" ? null : excerpt });
-          request.destroy();
-        };
-        response.on("data", (chunk: Buffer) => {
-          if (size >= MAX_RESPONSE_BYTES) return;
-          chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
-          size += chunk.length;
-          if (size >= MAX_RESPONSE_BYTES) done();
-        });
-        response.on("end", done);
-        response.on("error", done);
-      },
-    );
     const deadline = setTimeout(() => {
       finish({ ok: false, status: null, error: `no answer within ${timeoutMs / 1000} s`, excerpt: null });
-      request.destroy();
+      request?.destroy();
     }, timeoutMs);
-    request.on("error", (error: NodeJS.ErrnoException) => {
-      finish({ ok: false, status: null, error: connectionError(error), excerpt: null });
-    });
-    request.end(body);
+    try {
+      request = client.request(
+        target.url,
+        {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "User-Agent": "Gatehouse-Webhooks/1" },
+          lookup: pinned,
+          agent: false,
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const done = () => {
+            const status = response.statusCode ?? 0;
+            const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
+            const ok = status >= 200 && status < 300;
+            const redirect = status >= 300 && status < 400 ? `answered ${status} (a redirect, which webhooks do not follow)` : null;
+            finish({ ok, status, error: ok ? null : redirect, excerpt: excerpt === "" ? null : excerpt });
+            request?.destroy();
+          };
+          response.on("data", (chunk: Buffer) => {
+            if (size >= MAX_RESPONSE_BYTES) return;
+            chunks.push(chunk.subarray(0, MAX_RESPONSE_BYTES - size));
+            size += chunk.length;
+            if (size >= MAX_RESPONSE_BYTES) done();
+          });
+          response.on("end", done);
+          response.on("error", done);
+        },
+      );
+      request.on("error", (error: NodeJS.ErrnoException) => {
+        finish({ ok: false, status: null, error: connectionError(error), excerpt: null });
+      });
+      request.end(body);
+    } catch (error) {
+      // Whatever fails while connecting is this attempt's failure, recorded and retried, never a stalled runner.
+      finish({ ok: false, status: null, error: connectionError(error as NodeJS.ErrnoException), excerpt: null });
+      request?.destroy();
+    }
   });
 }
 

@@ -15,11 +15,17 @@ export async function emitOperationEvent(state: ApiRequest, succeeded: boolean):
   if (!event || !succeeded || !state.user || !accounts) return;
   let described: OperationEvent | null = null;
   try {
-    described = event(state.facts, (code) => purchaseCodeTarget(code, accounts.config.purchaseCodeHashKey));
+    described = event.describe(state.facts, (code) => purchaseCodeTarget(code, accounts.config.purchaseCodeHashKey));
   } catch (cause) {
     logEvent("error", "event_description_failed", { request_id: state.requestId, error: describeError(cause) });
   }
   if (!described) return;
+  // A receiver must never hear of something the operation did not do: a type the table does not declare for it
+  // is a bug, logged, not sent.
+  if (!event.emits.includes(described.type)) {
+    logEvent("error", "event_not_declared", { request_id: state.requestId, operation: state.spec.id, event: described.type });
+    return;
+  }
   await emitEvent({
     type: described.type,
     data: { ...described.data, by: { user_id: state.user.id, email: state.user.email, via: state.token ? "api_token" : "session" } },

@@ -3,6 +3,8 @@
 // its reference library), retried until the receiver takes one, with the same webhook-id; a portal killed between
 // retries delivers after its restart; "Send again"; a rotated secret; the delivery log; no full purchase code.
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -252,4 +254,58 @@ describe("an endpoint failing for three days (WEBHOOK_RETRY_SPEEDUP=100000: thre
       await failing.close();
     }
   });
+});
+
+describe("receivers that cannot be reached or never answer", () => {
+  it("record each failure to connect as an attempt, and hold up no other endpoint's deliveries", async () => {
+    const { gateway, admin } = await gatewayWith({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "1000" });
+    // Accepts every delivery and never answers: each attempt holds a connection until its 10 s deadline.
+    const hanging = { received: 0, closed: 0 };
+    const silent = createServer((request) => {
+      hanging.received += 1;
+      request.socket.on("close", () => (hanging.closed += 1));
+    });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const healthy = await startWebhookReceiver();
+    try {
+      const add = async (url: string, events: string[]) => {
+        const res = await admin.request("/api/admin/webhooks", json({ url, events }));
+        expect(res.status, res.text).toBe(201);
+        return res.json.data as { id: string; secret: string };
+      };
+      // A broadcast address fails at connect() at once on any host (as an IPv6 address does on an IPv4-only one).
+      const unreachable = await add("https://255.255.255.255/hooks", ["report.created"]);
+      await add(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/hooks`, ["report.created"]);
+      const fine = await add(healthy.url, ["purchase.checked"]);
+      healthy.secrets = [fine.secret];
+      let closedWhenHealthyArrived: number | null = null;
+      healthy.answer = () => ((closedWhenHealthyArrived ??= hanging.closed), 204);
+
+      // Nine events for each stuck endpoint (more than the eight sends a process makes at once), then one for the healthy one.
+      for (let i = 0; i < 9; i++) expect((await admin.request("/api/reports", json({ url: `https://example.com/stuck-${i}` }))).status).toBe(201);
+      expect((await admin.request("/api/purchases/validate", json({ purchase_code: FIXED_PURCHASE_CODES.active }))).status).toBe(200);
+
+      const [delivery] = await healthy.until(1);
+      expect(delivery).toMatchObject({ status: 204, verifiedWith: 0 });
+      // It went while the silent receiver still held its first attempts open: it did not wait behind them.
+      expect(hanging.received).toBeGreaterThan(0);
+      expect(closedWhenHealthyArrived).toBe(0);
+
+      // Every delivery to the unreachable endpoint gets its attempt, logged, and waits for its retry.
+      const log = await until("an attempt on each unreachable delivery", async () => {
+        const deliveries = (await admin.request(`/api/admin/webhooks/${unreachable.id}/deliveries`)).json.data as Array<{ attempts: number; log: Array<{ error: string | null }> }>;
+        return deliveries.length === 9 && deliveries.every((d) => d.attempts >= 1) ? deliveries : null;
+      });
+      expect(log[0]!.log[0]!.error).toBe("the host cannot be reached");
+      const attempts = gateway.logLines().filter((line) => line.msg === "webhook_attempt" && line.endpoint === unreachable.id);
+      expect(attempts.length).toBeGreaterThanOrEqual(9);
+      expect(attempts[0]).toMatchObject({ ok: false, error: "the host cannot be reached" });
+      const output = gateway.output().join("\n");
+      expect(output).not.toMatch(/setServername|uncaught/i);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+      await healthy.close();
+    }
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 // The deliveries queue, run on every backend (tests/unit/lib/webhooks/deliveries.test.ts: SQLite;
-// tests/unit/lib/db/postgres.test.ts): one delivery per subscribed endpoint, leases, the retry schedule, giving
-// up, three days of failures disabling the endpoint, and "Send again".
+// tests/unit/lib/db/postgres.test.ts): one delivery per subscribed endpoint, leases, claims fair per endpoint, the
+// retry schedule, giving up, three days of failures disabling the endpoint, and "Send again".
 import { describe, expect, it } from "vitest";
 
 import type { Db } from "@/lib/db";
@@ -9,6 +9,7 @@ import {
   DISABLE_AFTER_FAILING_MS,
   enqueueEvent,
   MAX_ATTEMPTS,
+  MAX_SENDS_PER_ENDPOINT,
   recordAttempt,
   redeliver,
   releaseDeliveries,
@@ -54,6 +55,25 @@ export function deliveriesSuite(backend: Backend): void {
       expect(await claimDueDeliveries(db, "dead", 30_000, 10, start)).toHaveLength(1);
       expect(await claimDueDeliveries(db, "alive", 30_000, 10, new Date(start.getTime() + 29_000))).toEqual([]);
       expect(await claimDueDeliveries(db, "alive", 30_000, 10, new Date(start.getTime() + 31_000))).toHaveLength(1);
+    });
+
+    it("claims fairly: each endpoint's oldest before any endpoint's second, none past an endpoint's cap", async () => {
+      const { db } = store();
+      const stuck = await endpointFor(db, ["report.deleted"]);
+      const healthy = await endpointFor(db, ["purchase.checked"]);
+      const start = new Date("2026-11-24T10:00:00Z");
+      // Ten older deliveries to an endpoint that cannot be reached, then one to a healthy endpoint.
+      for (let i = 0; i < 10; i++) await enqueueEvent(db, "report.deleted", { i }, new Date(start.getTime() + i));
+      await enqueueEvent(db, "purchase.checked", {}, new Date(start.getTime() + 1_000));
+      const now = new Date(start.getTime() + 2_000);
+      const batch = await claimDueDeliveries(db, "me", 30_000, 8, now);
+      expect(batch.map((d) => d.endpointId).sort()).toEqual([healthy.id, ...Array<string>(MAX_SENDS_PER_ENDPOINT).fill(stuck.id)].sort());
+      // The stuck endpoint's oldest, in order.
+      expect(batch.filter((d) => d.endpointId === stuck.id).map((d) => (JSON.parse(d.payload) as { data: { i: number } }).data.i)).toEqual([0, 1]);
+      // While this process sends to it at its cap, no more of the stuck endpoint's are taken.
+      await enqueueEvent(db, "purchase.checked", {}, now);
+      const sending = new Map([[stuck.id, MAX_SENDS_PER_ENDPOINT]]);
+      expect((await claimDueDeliveries(db, "me", 30_000, 8, now, sending)).map((d) => d.endpointId)).toEqual([healthy.id]);
     });
 
     it("retries on the schedule, the first within a minute, and fails after the last", async () => {

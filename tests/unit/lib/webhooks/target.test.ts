@@ -90,4 +90,22 @@ describe("sendToTarget", () => {
     const result = await sendToTarget({ url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 }, {}, "{}", 300);
     expect(result).toMatchObject({ ok: false, status: null, error: "no answer within 0.3 s" });
   });
+
+  it("answers an address that fails at once (ENETUNREACH) as a failed attempt, on https too, with nothing escaping", async () => {
+    const escaped: unknown[] = [];
+    const keep = (error: unknown) => escaped.push(error);
+    process.on("uncaughtException", keep);
+    try {
+      // A broadcast address fails at connect() on any host, as an IPv6 address does on an IPv4-only host.
+      for (const url of ["https://hooks.example.com/hook", "http://hooks.example.com/hook"]) {
+        const result = await sendToTarget({ url: new URL(url), address: "255.255.255.255", family: 4 }, {}, "{}");
+        expect(result, url).toMatchObject({ ok: false, status: null, error: "the host cannot be reached" });
+      }
+      // An escaping error is thrown on a later turn of the event loop: let one pass.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(escaped).toEqual([]);
+    } finally {
+      process.off("uncaughtException", keep);
+    }
+  });
 });
