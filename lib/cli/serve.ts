@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { HTTP_SERVER_VARIABLES, readHttpServerSettings } from "@/lib/config/env";
+import { HTTP_SERVER_VARIABLES, parseHttpServerSettings } from "@/lib/config/http-server";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
@@ -20,7 +20,7 @@ export function portProblem(port: string): string | null {
 
 export function serveNext(host: string, port: string, env: NodeJS.ProcessEnv): void {
   // A bad value was refused by the caller's check (npm start) or is by the server's own (the demo): defaults here.
-  const settings = readHttpServerSettings(env, []);
+  const { settings } = parseHttpServerSettings(env);
   const resolved = Object.fromEntries(Object.entries(HTTP_SERVER_VARIABLES).map(([field, name]) => [name, String(settings[field as keyof typeof settings])]));
   const server = spawn(process.execPath, ["--import", PRELOAD, NEXT_CLI, "start", ROOT, "-H", host, "-p", port], {
     stdio: "inherit",

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { hasBrand } from "@/lib/brand";
 
 import type { Area } from "@/lib/contract/areas";
+import { parseHttpServerSettings, type HttpServerSettings } from "./http-server";
 import { readKeyEncryptionKeys, type KeyEncryptionKeys } from "./kek";
 import { DEFAULT_DEMO_DATA_DIR } from "./mode";
 import { isSecretVariable, quoteValue } from "./variables";
@@ -62,7 +63,7 @@ export interface EnvConfig {
   upstreamPolicy: UpstreamPolicyConfig;
   /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long requests in flight may take to finish before the process exits. */
   shutdownTimeoutMs: number;
-  /** HTTP_*_TIMEOUT_MS: how long the HTTP server waits for a slow client (readHttpServerSettings). */
+  /** HTTP_*_TIMEOUT_MS: how long the HTTP server waits for a slow client (./http-server.ts). */
   httpServer: HttpServerSettings;
   /** Port of the embedded sandbox in demo mode. */
   sandboxPort: number;
@@ -90,28 +91,6 @@ export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicyConfig = {
 };
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
-/**
- * How long the HTTP server waits for a client, set when `npm start` creates it (lib/cli/serve.ts). Node's own
- * defaults let a client that trickles its request hold a route handler for 300 s; an API's requests are small
- * (a bulk job's 1 MiB at most), so a client gets seconds, not minutes.
- */
-export interface HttpServerSettings {
-  /** HTTP_HEADERS_TIMEOUT_MS: from the connection's first byte until the request's headers are all in. */
-  headersTimeoutMs: number;
-  /** HTTP_REQUEST_TIMEOUT_MS: until the whole request, body included, is in (at least the headers' time). */
-  requestTimeoutMs: number;
-  /** HTTP_KEEP_ALIVE_TIMEOUT_MS: how long an idle kept-alive connection stays open for the next request. */
-  keepAliveTimeoutMs: number;
-}
-
-export const DEFAULT_HTTP_SERVER: HttpServerSettings = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
-
-/** The variables of HttpServerSettings, in its order; `npm start` hands the resolved values to the server this way. */
-export const HTTP_SERVER_VARIABLES = {
-  headersTimeoutMs: "HTTP_HEADERS_TIMEOUT_MS",
-  requestTimeoutMs: "HTTP_REQUEST_TIMEOUT_MS",
-  keepAliveTimeoutMs: "HTTP_KEEP_ALIVE_TIMEOUT_MS",
-} as const satisfies Record<keyof HttpServerSettings, string>;
 export const DEFAULT_SANDBOX_PORT = 4010;
 
 /**
@@ -243,31 +222,6 @@ const policySchemas = {
   SHUTDOWN_TIMEOUT_MS: wholeNumber(0, 120_000, "milliseconds"),
 } as const;
 
-const httpServerSchemas = {
-  HTTP_HEADERS_TIMEOUT_MS: wholeNumber(1000, 120_000, "milliseconds"),
-  HTTP_REQUEST_TIMEOUT_MS: wholeNumber(1000, 600_000, "milliseconds"),
-  HTTP_KEEP_ALIVE_TIMEOUT_MS: wholeNumber(1000, 600_000, "milliseconds"),
-} as const;
-
-/** HTTP_*_TIMEOUT_MS, defaults filled in; adds a problem per bad value (Node refuses headers longer than the request). */
-export function readHttpServerSettings(env: Record<string, string | undefined>, problems: ConfigProblem[]): HttpServerSettings {
-  const value = (name: keyof typeof httpServerSchemas) => check(problems, name, httpServerSchemas[name], read(env, name));
-  const settings: HttpServerSettings = {
-    headersTimeoutMs: value("HTTP_HEADERS_TIMEOUT_MS") ?? DEFAULT_HTTP_SERVER.headersTimeoutMs,
-    requestTimeoutMs: value("HTTP_REQUEST_TIMEOUT_MS") ?? DEFAULT_HTTP_SERVER.requestTimeoutMs,
-    keepAliveTimeoutMs: value("HTTP_KEEP_ALIVE_TIMEOUT_MS") ?? DEFAULT_HTTP_SERVER.keepAliveTimeoutMs,
-  };
-  if (settings.headersTimeoutMs > settings.requestTimeoutMs) {
-    problems.push({
-      variable: "HTTP_HEADERS_TIMEOUT_MS",
-      problem: `must not be longer than HTTP_REQUEST_TIMEOUT_MS (${settings.requestTimeoutMs} ms), which includes the headers`,
-      value: String(settings.headersTimeoutMs),
-    });
-    return DEFAULT_HTTP_SERVER;
-  }
-  return settings;
-}
-
 function readPolicy(
   env: Record<string, string | undefined>,
   problems: ConfigProblem[],
@@ -369,7 +323,8 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
   const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
   const { upstreamPolicy, shutdownTimeoutMs } = readPolicy(env, problems);
-  const httpServer = readHttpServerSettings(env, problems);
+  const { settings: httpServer, problems: httpServerProblems } = parseHttpServerSettings(env);
+  problems.push(...httpServerProblems);
   const metricsToken = check(problems, "METRICS_TOKEN", metricsTokenSchema, read(env, "METRICS_TOKEN"));
   const redisUrl = check(problems, "REDIS_URL", redisUrlSchema, read(env, "REDIS_URL"));
   const instanceId = check(problems, "INSTANCE_ID", instanceIdSchema, read(env, "INSTANCE_ID"));
