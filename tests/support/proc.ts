@@ -19,8 +19,7 @@ function readStat(pid: number): ProcStat | null {
   }
 }
 
-/** CPU time (clock ticks) of `root` and all its descendants, as /proc shows them now. */
-export function treeCpuTicks(root: number): number {
+function processTree(root: number): ProcStat[] {
   const all = readdirSync("/proc")
     .filter((name) => /^\d+$/.test(name))
     .map((name) => readStat(Number(name)))
@@ -36,5 +35,26 @@ export function treeCpuTicks(root: number): number {
       }
     }
   }
-  return all.filter((stat) => inTree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0);
+  return all.filter((stat) => inTree.has(stat.pid));
+}
+
+/** CPU time (clock ticks) of `root` and all its descendants, as /proc shows them now. */
+export function treeCpuTicks(root: number): number {
+  return processTree(root).reduce((sum, stat) => sum + stat.ticks, 0);
+}
+
+/** The ids of `root` and all its descendants now (npm start's tsx, its child, and the Next.js server under it). */
+export function treePids(root: number): number[] {
+  return processTree(root).map((stat) => stat.pid);
+}
+
+/** SIGKILLs those of `pids` still running: a test's own processes that outlived their stop. */
+export function killSurvivors(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already ended
+    }
+  }
 }

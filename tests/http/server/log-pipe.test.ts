@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANARY } from "@/tests/support/canary";
 import { sandboxEnv, TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
 import { assertBuilt, freePort, npmStart, untilHealthy, type Spawned } from "@/tests/support/processes";
-import { treeCpuTicks } from "@/tests/support/proc";
+import { killSurvivors, treeCpuTicks, treePids } from "@/tests/support/proc";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 import { until } from "@/tests/support/until";
 
@@ -32,6 +32,7 @@ beforeAll(async () => {
     ...sandboxEnv(sandbox),
     HOST: "127.0.0.1",
     PORT: String(port),
+    DATABASE_URL: path.join(cwd, "gatehouse.db"),
     SESSION_SECRET: TEST_SESSION_SECRET,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
@@ -40,7 +41,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  // A server whose log pipes were closed may lose the process between npm start and itself: stop them all.
+  const pids = server?.child.pid ? treePids(server.child.pid) : [];
   await server?.stop();
+  killSurvivors(pids);
   await sandbox?.close();
   if (cwd) await rm(cwd, { recursive: true, force: true });
 });

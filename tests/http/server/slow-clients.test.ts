@@ -28,6 +28,7 @@ beforeAll(async () => {
     ...sandboxEnv(sandbox),
     HOST: "127.0.0.1",
     PORT: String(port),
+    DATABASE_URL: path.join(cwd, "gatehouse.db"),
     SESSION_SECRET: TEST_SESSION_SECRET,
     ADMIN_EMAIL: TEST_ADMIN.email,
     ADMIN_PASSWORD: TEST_ADMIN.password,
