@@ -9,8 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
-import { assertBuilt, freePort, npmStart, untilHealthy, type Spawned } from "@/tests/support/processes";
+import { npmStartGateway } from "@/tests/support/gateway";
+import type { Spawned } from "@/tests/support/processes";
 import { killSurvivors, treeCpuTicks, treePids } from "@/tests/support/proc";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 import { until } from "@/tests/support/until";
@@ -23,21 +23,9 @@ let server: Spawned;
 let url: string;
 
 beforeAll(async () => {
-  assertBuilt();
   cwd = await mkdtemp(path.join(tmpdir(), "gatehouse-log-pipe-"));
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  server = npmStart(cwd, {
-    ...sandboxEnv(sandbox),
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATABASE_URL: path.join(cwd, "gatehouse.db"),
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-  });
-  await untilHealthy(url, server);
+  ({ server, url } = await npmStartGateway(cwd, sandbox));
 }, 120_000);
 
 afterAll(async () => {

@@ -10,8 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
-import { assertBuilt, freePort, npmStart, untilHealthy, type Spawned } from "@/tests/support/processes";
+import { npmStartGateway, TEST_ADMIN } from "@/tests/support/gateway";
+import type { Spawned } from "@/tests/support/processes";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 let cwd: string;
@@ -20,22 +20,9 @@ let server: Spawned;
 let port: number;
 
 beforeAll(async () => {
-  assertBuilt();
   cwd = await mkdtemp(path.join(tmpdir(), "gatehouse-slow-clients-"));
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  port = await freePort();
-  server = npmStart(cwd, {
-    ...sandboxEnv(sandbox),
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATABASE_URL: path.join(cwd, "gatehouse.db"),
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-    HTTP_HEADERS_TIMEOUT_MS: "1000",
-    HTTP_REQUEST_TIMEOUT_MS: "2000",
-  });
-  await untilHealthy(`http://127.0.0.1:${port}`, server);
+  ({ server, port } = await npmStartGateway(cwd, sandbox, { HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "2000" }));
 }, 120_000);
 
 afterAll(async () => {
