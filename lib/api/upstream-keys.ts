@@ -11,8 +11,9 @@ import type { UpstreamAreaStatus } from "@/lib/contract/upstream-keys";
 import type { Db } from "@/lib/db";
 import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, registerSecrets } from "@/lib/log";
-import { redact } from "@/lib/log/redact";
+import { redact, redactValue } from "@/lib/log/redact";
 import { breakerStatus, upstreamKeyRing } from "@/lib/upstream";
+import { withUpstreamWords } from "@/lib/upstream/errors";
 import { areaHealth } from "@/lib/upstream/keys/health";
 import { probeKey } from "@/lib/upstream/keys/probe";
 import { onKeyRejected, type KeyRejection } from "@/lib/upstream/keys/ring";
@@ -107,11 +108,13 @@ async function portalKeysFor(area: Area): Promise<Buffer> {
 export async function testKey(area: Area, key: string): Promise<{ accepted: true; fingerprint: string; last4: string }> {
   const config = await getGatewayConfig();
   if (!config[area]) throw new ApiError("not_found", `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`);
-  // From now on a log line or an echo that quotes it is redacted.
-  registerSecrets([key]);
+  // Not registered for redaction: only keys in use are (rotateKey, restoreKey, the key ring). A registered string
+  // is cut out of every later answer and log line, and a refused "key" is anything an admin typed (testing
+  // "reports:read" would redact that permission everywhere). The request body is never logged; the upstream may
+  // still quote the key in its refusal, so it is taken out of the upstream's words here.
   const result = await probeKey(config, area, key);
   if (!result.accepted) {
-    const { error } = result;
+    const error = withUpstreamWords(result.error, (text) => redactValue(text, key));
     if (error.kind === "auth" || error.kind === "not_found") {
       const said = error.upstreamMessage ? `: “${redact(error.upstreamMessage)}”` : "";
       const status = error.status ? ` (HTTP ${error.status})` : "";
@@ -127,6 +130,8 @@ export async function testKey(area: Area, key: string): Promise<{ accepted: true
 export async function rotateKey(db: Db, area: Area, key: string, by: string): Promise<KeyChange> {
   const kek = await portalKeysFor(area);
   await testKey(area, key);
+  // Accepted, and about to be the key in use: from now on a log line or an echo that quotes it is redacted.
+  registerSecrets([key]);
   const change = await saveActiveKey(db, area, key, by, kek);
   await (await upstreamKeyRing()).refresh();
   return change;
@@ -138,6 +143,8 @@ export async function restoreKey(db: Db, area: Area, id: string, by: string): Pr
   const config = await getGatewayConfig();
   const found = await readStoredKey(db, area, id, config.keyEncryption);
   if (!found) throw new ApiError("not_found", `There is no stored key ${id} for ${AREA_WORDS[area].api}.`);
+  // A key that was in use and is being rotated back to: registered, whatever the upstream says of it now.
+  registerSecrets([found.key]);
   if (!found.stored.active) await testKey(area, found.key);
   const change = await activateStoredKey(db, area, id, by);
   if (!change) throw new ApiError("not_found", `There is no stored key ${id} for ${AREA_WORDS[area].api}.`);

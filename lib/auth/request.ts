@@ -18,16 +18,24 @@ function listHeader(headers: HeaderReader, name: string): string[] {
 }
 
 /**
+ * The entry of an X-Forwarded-* list that the outermost trusted proxy wrote, or undefined without TRUST_PROXY.
+ * Each proxy appends what it saw (or replaces the header with it), so the entry TRUST_PROXY places from the right
+ * is the trusted one; entries further left were written by the client (or an untrusted hop) and are never used.
+ * The one reading of X-Forwarded-For, -Host and -Proto, so that a spoofed leftmost value fools none of them.
+ */
+function trustedForwarded(headers: HeaderReader, name: "x-forwarded-for" | "x-forwarded-host" | "x-forwarded-proto", settings: EdgeSettings): string | undefined {
+  if (settings.trustProxyHops === 0) return undefined;
+  const chain = listHeader(headers, name);
+  return chain[Math.max(0, chain.length - settings.trustProxyHops)];
+}
+
+/**
  * The client's address, or null when Gatehouse cannot know it. Next does not hand route handlers the socket's
- * address, and it keeps an X-Forwarded-For the client sent, so the header is read only with TRUST_PROXY: each
- * trusted proxy appends the address it saw, so the entry TRUST_PROXY places from the right is the one the
- * outermost trusted proxy saw. Entries further left were written by the client and are never used, so rotating
- * them does not dodge a per-address limit.
+ * address, and it keeps an X-Forwarded-For the client sent, so the header is read only with TRUST_PROXY, at the
+ * trusted hop (trustedForwarded): rotating the entries further left does not dodge a per-address limit.
  */
 export function clientAddress(headers: HeaderReader, settings: EdgeSettings): string | null {
-  if (settings.trustProxyHops === 0) return null;
-  const chain = listHeader(headers, "x-forwarded-for");
-  const entry = chain[Math.max(0, chain.length - settings.trustProxyHops)];
+  const entry = trustedForwarded(headers, "x-forwarded-for", settings);
   if (entry === undefined) return null;
   // "[::1]:1234" and "1.2.3.4:5678" from some proxies: the address without the port; anything odd is capped.
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(entry);
@@ -41,13 +49,12 @@ export function clientAddress(headers: HeaderReader, settings: EdgeSettings): st
  */
 export function isHttps(headers: HeaderReader, settings: EdgeSettings): boolean {
   if (settings.publicOrigin) return settings.publicOrigin.startsWith("https:");
-  if (settings.trustProxyHops === 0) return false;
-  return listHeader(headers, "x-forwarded-proto")[0]?.toLowerCase() === "https";
+  return trustedForwarded(headers, "x-forwarded-proto", settings)?.toLowerCase() === "https";
 }
 
 /** The host name the request was sent to: the Host header, or with TRUST_PROXY the proxy's X-Forwarded-Host. */
 export function requestHost(headers: HeaderReader, settings: EdgeSettings): string | null {
-  return (settings.trustProxyHops > 0 ? listHeader(headers, "x-forwarded-host")[0] : undefined) ?? headers.get("host");
+  return trustedForwarded(headers, "x-forwarded-host", settings) ?? headers.get("host");
 }
 
 /** The host name without its port, lower case ("[::1]" keeps its brackets); null when it is not one. */

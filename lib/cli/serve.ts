@@ -1,10 +1,17 @@
 // Runs `next start` as a child and hands it the terminal; stopping this process (Ctrl-C, SIGTERM) stops it too.
 // The server runs in the caller's working directory: ./data (the store, the demo's folder) is relative to it.
+// Node runs Next's CLI with ./server-preload.mjs loaded first: it guards the log streams and gives the HTTP server
+// the timeouts of HTTP_*_TIMEOUT_MS, resolved here (defaults filled in) and passed on in the same variables.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
+
+import { HTTP_SERVER_VARIABLES, parseHttpServerSettings } from "@/lib/config/http-server";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
+const NEXT_CLI = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+const PRELOAD = pathToFileURL(path.join(__dirname, "server-preload.mjs")).href;
 
 /** Why PORT is refused, or null. */
 export function portProblem(port: string): string | null {
@@ -12,7 +19,13 @@ export function portProblem(port: string): string | null {
 }
 
 export function serveNext(host: string, port: string, env: NodeJS.ProcessEnv): void {
-  const server = spawn(NEXT_BIN, ["start", ROOT, "-H", host, "-p", port], { stdio: "inherit", env });
+  // A bad value was refused by the caller's check (npm start) or is by the server's own (the demo): defaults here.
+  const { settings } = parseHttpServerSettings(env);
+  const resolved = Object.fromEntries(Object.entries(HTTP_SERVER_VARIABLES).map(([field, name]) => [name, String(settings[field as keyof typeof settings])]));
+  const server = spawn(process.execPath, ["--import", PRELOAD, NEXT_CLI, "start", ROOT, "-H", host, "-p", port], {
+    stdio: "inherit",
+    env: { ...env, ...resolved },
+  });
   // The child gets the signal from the terminal's process group as well; forwarding covers a lone `kill`.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));

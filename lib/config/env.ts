@@ -7,6 +7,7 @@ import { z } from "zod";
 import { hasBrand } from "@/lib/brand";
 
 import type { Area } from "@/lib/contract/areas";
+import { parseHttpServerSettings, type HttpServerSettings } from "./http-server";
 import { readKeyEncryptionKeys, type KeyEncryptionKeys } from "./kek";
 import { DEFAULT_DEMO_DATA_DIR } from "./mode";
 import { isSecretVariable, quoteValue } from "./variables";
@@ -62,6 +63,8 @@ export interface EnvConfig {
   upstreamPolicy: UpstreamPolicyConfig;
   /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long requests in flight may take to finish before the process exits. */
   shutdownTimeoutMs: number;
+  /** HTTP_*_TIMEOUT_MS: how long the HTTP server waits for a slow client (./http-server.ts). */
+  httpServer: HttpServerSettings;
   /** Port of the embedded sandbox in demo mode. */
   sandboxPort: number;
   /** Demo mode: the folder that holds everything the demo writes (its store, secret and sandbox state). */
@@ -87,6 +90,7 @@ export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicyConfig = {
   cacheMaxBytes: 32 * 1024 * 1024,
 };
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
+
 export const DEFAULT_SANDBOX_PORT = 4010;
 
 /**
@@ -319,6 +323,8 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
   const upstreamTimeoutMs = check(problems, "UPSTREAM_TIMEOUT_MS", timeoutSchema, read(env, "UPSTREAM_TIMEOUT_MS"));
   const sandboxPort = check(problems, "SANDBOX_PORT", portSchema, read(env, "SANDBOX_PORT"));
   const { upstreamPolicy, shutdownTimeoutMs } = readPolicy(env, problems);
+  const { settings: httpServer, problems: httpServerProblems } = parseHttpServerSettings(env);
+  problems.push(...httpServerProblems);
   const metricsToken = check(problems, "METRICS_TOKEN", metricsTokenSchema, read(env, "METRICS_TOKEN"));
   const redisUrl = check(problems, "REDIS_URL", redisUrlSchema, read(env, "REDIS_URL"));
   const instanceId = check(problems, "INSTANCE_ID", instanceIdSchema, read(env, "INSTANCE_ID"));
@@ -329,6 +335,7 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
     upstreamTimeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     upstreamPolicy,
     shutdownTimeoutMs,
+    httpServer,
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,
     demoDataDir: read(env, "DEMO_DATA_DIR") ?? DEFAULT_DEMO_DATA_DIR,
     metricsToken: metricsToken ?? null,

@@ -35,6 +35,10 @@ export const VARIABLES = {
   UPSTREAM_CACHE_MAX_ENTRIES: { demo: true },
   UPSTREAM_CACHE_MAX_MB: { demo: true },
   SHUTDOWN_TIMEOUT_MS: { demo: true },
+  // The HTTP server's patience with slow clients (lib/config/http-server.ts)
+  HTTP_HEADERS_TIMEOUT_MS: { demo: true },
+  HTTP_REQUEST_TIMEOUT_MS: { demo: true },
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: { demo: true },
   // Accounts
   DATABASE_URL: { secret: true },
   SESSION_SECRET: { secret: true },

@@ -107,6 +107,17 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
+/**
+ * Removes one value that is not registered (in every form a registered one is found in) from a string. For a
+ * value that must not be quoted back but is no secret of ours: a key an admin tests that the upstream refuses.
+ */
+export function redactValue(text: string, value: string): string {
+  if (value.length < MIN_SECRET_LENGTH) return text;
+  const { text: plain, encoded } = matcherFor(value);
+  const out = text.replace(plain, REDACTED);
+  return encoded ? out.replace(encoded, REDACTED) : out;
+}
+
 /** Removes every registered key value (in any encoding) and every credential-looking pattern from a string. */
 export function redact(text: string): string {
   let out = redactSecrets(text);

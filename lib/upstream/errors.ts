@@ -41,6 +41,20 @@ export interface UpstreamErrorDetails {
   upstreamMessage?: string;
 }
 
+/** The same error with `redactText` applied to the upstream's own words (its message and field messages). */
+export function withUpstreamWords(error: UpstreamError, redactText: (text: string) => string): UpstreamError {
+  return new UpstreamError({
+    kind: error.kind,
+    area: error.area,
+    operation: error.operation,
+    status: error.status,
+    detail: error.detail,
+    retryAfter: error.retryAfter,
+    fields: error.fields && Object.fromEntries(Object.entries(error.fields).map(([name, text]) => [name, redactText(text)])),
+    upstreamMessage: error.upstreamMessage === undefined ? undefined : redactText(error.upstreamMessage),
+  });
+}
+
 const UPSTREAM_ERROR: unique symbol = Symbol.for("gatehouse.UpstreamError");
 const CIRCUIT_OPEN_ERROR: unique symbol = Symbol.for("gatehouse.CircuitOpenError");
 
@@ -49,6 +63,8 @@ export class UpstreamError extends Error {
   readonly kind: UpstreamErrorKind;
   readonly area: Area;
   readonly operation: string;
+  /** What went wrong, in Gatehouse's words (the message without the operation and status). */
+  readonly detail: string;
   readonly status: number | undefined;
   readonly retryAfter: string | undefined;
   readonly fields: Record<string, string> | undefined;
@@ -61,6 +77,7 @@ export class UpstreamError extends Error {
     this.kind = details.kind;
     this.area = details.area;
     this.operation = details.operation;
+    this.detail = details.detail;
     this.status = details.status;
     this.retryAfter = details.retryAfter;
     this.fields = details.fields;

@@ -13,7 +13,7 @@ import path from "node:path";
 import type { Role } from "@/lib/contract/values";
 
 import { assertNoCanary, CANARY } from "./canary";
-import { assertBuilt, freePort, nextStart, ROOT, untilHealthy, type Spawned } from "./processes";
+import { assertBuilt, freePort, nextStart, npmStart, ROOT, untilHealthy, type Spawned } from "./processes";
 import type { TestSandbox } from "./sandbox";
 
 export interface RecordedResponse {
@@ -102,6 +102,29 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
     UPSTREAM_CACHE_ITEMS_TTL_MS: "0",
     ...extra,
   };
+}
+
+/**
+ * `npm start`, as an operator runs it (lib/cli/start.ts, then next start with its preload), in `cwd` on a free
+ * 127.0.0.1 port against the sandbox, with a store in `cwd`, the test session secret and admin, and `extra` on top.
+ * Resolves once /api/health answers. Stop it with `server.stop()`.
+ */
+export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: Record<string, string> = {}): Promise<{ server: Spawned; url: string; port: number }> {
+  assertBuilt();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = npmStart(cwd, {
+    ...sandboxEnv(sandbox),
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_URL: path.join(cwd, "gatehouse.db"),
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    ...extra,
+  });
+  await untilHealthy(url, server);
+  return { server, url, port };
 }
 
 /**

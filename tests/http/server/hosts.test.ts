@@ -127,4 +127,30 @@ describe("a configured portal", () => {
       await gateway.stop();
     }
   });
+
+  // Starts its own server and signs in (a password hash): on a loaded machine more than the suite's 20 s per test,
+  // which is a ceiling, not what this test asserts.
+  it("behind TRUST_PROXY reads X-Forwarded-Host and -Proto at the trusted hop: a client's leftmost values are ignored", async () => {
+    const gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1", ALLOWED_HOSTS: "portal.internal" }));
+    try {
+      const health = (forwardedHost: string) =>
+        rawRequest(`${gateway.url}/api/health`, { headers: { Host: `127.0.0.1:${port(gateway)}`, "X-Forwarded-Host": forwardedHost } });
+      expect((await health("portal.internal")).status).toBe(200);
+      // The client wrote "portal.internal"; the proxy appended the name it was really sent to.
+      expect((await health(`portal.internal, ${ATTACKER}`)).status).toBe(421);
+      expect((await health(`${ATTACKER}, portal.internal`)).status).toBe(200);
+      // A client's "https" in front of the proxy's "http" does not make https://portal.internal the trusted origin.
+      const admin = { email: "admin@gatehouse.test", password: "admin password for tests" };
+      const signIn = (proto: string, origin: string) =>
+        rawRequest(`${gateway.url}/api/auth/login`, {
+          method: "POST",
+          headers: { Host: "portal.internal", "X-Forwarded-Proto": proto, Origin: origin, "Content-Type": "application/json", "X-CSRF": "1" },
+          body: JSON.stringify(admin),
+        });
+      expect((await signIn("https, http", "https://portal.internal")).status).toBe(403);
+      expect((await signIn("https, http", "http://portal.internal")).status).toBe(200);
+    } finally {
+      await gateway.stop();
+    }
+  }, 60_000);
 });

@@ -103,6 +103,29 @@ describe("an area whose key is kept in the portal", () => {
     expect((await reportsArea(admin)).stored).toEqual([]);
   });
 
+  it("registers no refused test key for redaction, and never quotes or logs it", async () => {
+    const before = await admin.request("/api/auth/me");
+    expect(JSON.stringify(before.json)).toContain("reports:read");
+    const refused = await admin.request("/api/admin/upstream-keys/reports/test", post({ key: "reports:read" }));
+    expect(refused.status).toBe(400);
+    // Registered, the string would now be cut out of every answer: the admin's own permissions included.
+    expect((await admin.request("/api/auth/me")).json).toEqual(before.json);
+    // An upstream that quotes the refused key, in a refusal and in an error: neither the answer nor the log has it.
+    const candidate = `never-issued-${randomBytes(8).toString("hex")}`;
+    const quoting = { message: `No such key: ${candidate}` };
+    await sandbox.injectFault({ method: "GET", path: "/seo/api/v1/projects", kind: "status", status: 401, body: quoting, times: 1 });
+    const quoted = await admin.request("/api/admin/upstream-keys/reports/test", post({ key: candidate }));
+    expect(quoted.status).toBe(400);
+    expect(quoted.json.error.fields.key).toContain("No such key: [REDACTED]");
+    await sandbox.injectFault({ method: "GET", path: "/seo/api/v1/projects", kind: "status", status: 422, body: { ...quoting, errors: { key: [`${candidate} is unknown`] } }, times: 1 });
+    const invalid = await admin.request("/api/admin/upstream-keys/reports/test", post({ key: candidate }));
+    expect(invalid.status).toBe(400);
+    await gateway.logLineFor(invalid.headers.get("x-request-id")!);
+    expect(quoted.text + invalid.text).not.toContain(candidate);
+    expect(gateway.output().join("\n")).not.toContain(candidate);
+    expect((await admin.request("/api/auth/me")).text).not.toContain("[REDACTED]");
+  });
+
   it("refuses a viewer, and an input that is not a key, without asking the upstream", async () => {
     const viewer = await gateway.signIn("viewer");
     expect((await viewer.request("/api/admin/upstream-keys")).status).toBe(403);

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 
 import { csrfRefusal } from "@/lib/auth/csrf";
-import { isAllowedHost, portalOrigin, requestHost } from "@/lib/auth/request";
+import { clientAddress, isAllowedHost, isHttps, portalOrigin, requestHost } from "@/lib/auth/request";
 import { parseEdgeSettings, type EdgeSettings } from "@/lib/config/edge";
 
 const headers = (values: Record<string, string>) => new Headers(values);
@@ -43,5 +43,35 @@ describe("host names and the portal's origin", () => {
     ]);
     expect(parseEdgeSettings({}).settings.allowedHosts).toBeNull();
     expect(parseEdgeSettings({ ALLOWED_HOSTS: "https://portal.example.com" }).problems.map((p) => p.variable)).toEqual(["ALLOWED_HOSTS"]);
+  });
+});
+
+describe("X-Forwarded-* behind TRUST_PROXY", () => {
+  const settings = (hops: number): EdgeSettings => ({ trustProxyHops: hops, publicOrigin: null, allowedHosts: ["portal.internal"] });
+
+  it("reads X-Forwarded-Host, -Proto and -For at the same trusted hop from the right: a spoofed leftmost value is ignored", () => {
+    // The client wrote the first entry; the one trusted proxy appended what it saw.
+    const spoofed = headers({
+      host: "127.0.0.1:3000",
+      "x-forwarded-host": "portal.internal, rebind.attacker.example",
+      "x-forwarded-proto": "https, http",
+      "x-forwarded-for": "203.0.113.9, 198.51.100.7",
+    });
+    expect(requestHost(spoofed, settings(1))).toBe("rebind.attacker.example");
+    expect(isHttps(spoofed, settings(1))).toBe(false);
+    expect(clientAddress(spoofed, settings(1))).toBe("198.51.100.7");
+    expect(portalOrigin(spoofed, settings(1))).toBeNull();
+    // Two trusted proxies: the outer one's entry is second from the right.
+    const twoHops = headers({ host: "10.0.0.2", "x-forwarded-host": "evil.example, portal.internal, inner.lb", "x-forwarded-proto": "http, https, http" });
+    expect(requestHost(twoHops, settings(2))).toBe("portal.internal");
+    expect(portalOrigin(twoHops, settings(2))).toBe("https://portal.internal");
+  });
+
+  it("takes a proxy's single value (a proxy that replaces the header), and ignores the headers without TRUST_PROXY", () => {
+    const single = headers({ host: "127.0.0.1:3000", "x-forwarded-host": "portal.internal", "x-forwarded-proto": "https" });
+    expect(portalOrigin(single, settings(1))).toBe("https://portal.internal");
+    expect(portalOrigin(single, settings(2))).toBe("https://portal.internal");
+    expect(requestHost(single, settings(0))).toBe("127.0.0.1:3000");
+    expect(isHttps(single, settings(0))).toBe(false);
   });
 });

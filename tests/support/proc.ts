@@ -1,0 +1,60 @@
+// Process facts from Linux's /proc, for tests that measure what a server process costs: the CPU time a process and
+// every process it started have used, in clock ticks (utime + stime), read at one moment.
+import { readdirSync, readFileSync } from "node:fs";
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  ticks: number;
+}
+
+function readStat(pid: number): ProcStat | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name (field 2) may hold spaces and parentheses: the fields after it follow the last ")".
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { pid, ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+  } catch {
+    return null; // ended meanwhile
+  }
+}
+
+function processTree(root: number): ProcStat[] {
+  const all = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map((name) => readStat(Number(name)))
+    .filter((stat): stat is ProcStat => stat !== null);
+  const inTree = new Set([root]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const stat of all) {
+      if (!inTree.has(stat.pid) && inTree.has(stat.ppid)) {
+        inTree.add(stat.pid);
+        grew = true;
+      }
+    }
+  }
+  return all.filter((stat) => inTree.has(stat.pid));
+}
+
+/** CPU time (clock ticks) of `root` and all its descendants, as /proc shows them now. */
+export function treeCpuTicks(root: number): number {
+  return processTree(root).reduce((sum, stat) => sum + stat.ticks, 0);
+}
+
+/** The ids of `root` and all its descendants now (npm start's tsx, its child, and the Next.js server under it). */
+export function treePids(root: number): number[] {
+  return processTree(root).map((stat) => stat.pid);
+}
+
+/** SIGKILLs those of `pids` still running: a test's own processes that outlived their stop. */
+export function killSurvivors(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already ended
+    }
+  }
+}
