@@ -82,13 +82,14 @@ describe("with a refresh token", () => {
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
     const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.text).error).toMatchObject({
-      code: "unauthenticated",
-      message: 'Your access was re-checked with Test IdP: none of your groups (claim "groups") gives a role in Gatehouse any more, so your session has ended.',
-    });
+    const why = `Your access was re-checked with Test IdP: your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse, so your session has ended. Ask an administrator which group you need.`;
+    expect(JSON.parse(refused.text).error).toMatchObject({ code: "unauthenticated", message: why });
     // The cookie stays, and opens nothing any more: the next page goes through the provider, which says why.
     expect(refused.headers.getSetCookie().some((line) => line.startsWith("gatehouse_session="))).toBe(false);
-    expect((await browser.request(`${gateway.url}/api/auth/me`)).status).toBe(401);
+    // Every later call says the same, naming his groups, not that his account "may be disabled".
+    const again = await browser.request(`${gateway.url}/api/auth/me`);
+    expect(again.status).toBe(401);
+    expect(JSON.parse(again.text).error.message).toBe(why);
     const page = await browser.request(`${gateway.url}/reports`);
     expect(page.location).toBe(`${gateway.url}/api/auth/oidc/start?next=%2Freports`);
     expect((await browser.follow(page.location!)).url).toBe(`${gateway.url}/login?error=sso_no_role&next=%2Freports`);
