@@ -282,11 +282,13 @@ const PUBLIC_CLAIMS = new Set(["iss", "aud", "azp"]);
  * only for public claims (a nonce or a hash binds the token to one browser's sign-in, and stays out of the log).
  */
 function comparedClaim(cause: unknown): Record<string, unknown> {
-  const claim = text(field(cause, "claim"), 40);
+  // openid-client wraps oauth4webapi's error (whose cause names the claim) in a ClientError of the same code.
+  const check = field(cause, "claim") === undefined ? field(cause, "cause") : cause;
+  const claim = text(field(check, "claim"), 40);
   if (!claim) return {};
   if (!PUBLIC_CLAIMS.has(claim)) return { claim };
   const shownValue = (value: unknown) => (Array.isArray(value) ? value.slice(0, 10).map((entry) => text(entry, 200) ?? null) : (text(value, 200) ?? null));
-  return { claim, expected: shownValue(field(cause, "expected")), got: shownValue(field(field(cause, "claims"), claim)) };
+  return { claim, expected: shownValue(field(check, "expected")), got: shownValue(field(field(check, "claims"), claim)) };
 }
 
 /**

@@ -3,7 +3,7 @@
 // one kept while the provider does not answer, and not asked again when the provider rotates its signing key. Over HTTP (50 sign-in starts, one discovery): tests/http/api/auth/oidc.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { authorizationRequest, exchangeCode, forgetProviderConfig, providerConfig } from "@/lib/auth/oidc/provider";
+import { authorizationRequest, exchangeCode, forgetProviderConfig, isSsoError, providerConfig } from "@/lib/auth/oidc/provider";
 import type { OidcSettings } from "@/lib/config/oidc";
 
 import { ADMIN_GROUP, callbackUrlFor, IDP_USERS, startTestProvider, type TestProvider } from "@/tests/support/oidc-provider";
@@ -75,5 +75,32 @@ describe("the provider's discovery", () => {
     const tokens = await signIn();
     expect(tokens.claims.sub).toBe(IDP_USERS.admin.sub);
     expect(idp.discoveryRequests()).toBe(before);
+  });
+});
+
+describe("a refused ID token", () => {
+  it("names the claim that did not match, with both values when they are public (the audience)", async () => {
+    idp.tamperIdTokens((claims) => ({ ...claims, aud: "another-application" }));
+    try {
+      const refused = await signIn().catch((error: unknown) => error);
+      expect(isSsoError(refused) && { failure: refused.failure, detail: refused.detail }).toMatchObject({
+        failure: "sso_token_invalid",
+        detail: { error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED", claim: "aud", expected: idp.clientId, got: "another-application" },
+      });
+    } finally {
+      idp.tamperIdTokens(null);
+    }
+  });
+
+  it("names a nonce that did not match, without its values (they bind the token to one browser)", async () => {
+    idp.tamperIdTokens((claims) => ({ ...claims, nonce: "someone-elses-nonce" }));
+    try {
+      const refused = await signIn().catch((error: unknown) => error);
+      expect(isSsoError(refused) && refused.detail).toMatchObject({ error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED", claim: "nonce" });
+      expect(JSON.stringify(isSsoError(refused) && refused.detail)).not.toContain("someone-elses-nonce");
+      expect(isSsoError(refused) && refused.detail).not.toHaveProperty("expected");
+    } finally {
+      idp.tamperIdTokens(null);
+    }
   });
 });
