@@ -92,7 +92,7 @@ describe("SQLite store", () => {
     try {
       expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([{ email: "a@example.com" }]);
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
-      expect(applied.rows).toHaveLength(10);
+      expect(applied.rows).toHaveLength(11);
     } finally {
       await second.close();
     }

@@ -124,7 +124,7 @@ export function storeSuite(backend: Backend) {
       );
       expect(columns.webhook_attempts).toEqual(["at", "delivery_id", "duration_ms", "endpoint_id", "error", "id", "ok", "response_excerpt", "status_code"].sort());
       expect(await migrate({ db, dialect })).toEqual([]);
-      expect(Object.keys(migrations(dialect))).toHaveLength(10);
+      expect(Object.keys(migrations(dialect))).toHaveLength(11);
     });
 
     it("numbers log rows in insertion order", async () => {
