@@ -316,7 +316,8 @@ export function apiKeyProblem(key: string): string | null {
 export function readEnv(env: Record<string, string | undefined>, problems: ConfigProblem[]): EnvConfig {
   const kek = readKeyEncryptionKeys(env);
   problems.push(...kek.problems);
-  const keysInPortal = kek.keys.current !== null;
+  // A GATEHOUSE_KEK that is set but refused is its own one line: the areas are not also told to set it.
+  const keysInPortal = kek.keys.current !== null || (env.GATEHOUSE_KEK ?? "").trim() !== "";
   const reports = readArea(env, problems, "REPORTS_API_BASE_URL", "REPORTS_API_KEY", keysInPortal);
   const itemsArea = readArea(env, problems, "ITEMS_API_BASE_URL", "ITEMS_API_KEY", keysInPortal);
   const keyLocation = check(problems, "ITEMS_API_KEY_LOCATION", keyLocationSchema, read(env, "ITEMS_API_KEY_LOCATION"));

@@ -171,7 +171,8 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
     const mapText = present(env, "OIDC_ROLE_MAP");
     if (mapText !== undefined) {
       const parsed = parseRoleMap(mapText);
-      if ("problem" in parsed) problem("OIDC_ROLE_MAP", parsed.problem);
+      // The problem quotes the entry at fault: the whole value before it would show that entry twice.
+      if ("problem" in parsed) problems.push({ variable: "OIDC_ROLE_MAP", problem: parsed.problem });
       else roleMap = parsed.map;
     }
     const defaultRoleText = present(env, "OIDC_DEFAULT_ROLE");

@@ -5,6 +5,7 @@
 import "server-only";
 
 import { logEvent, setLogInstance } from "@/lib/log";
+import { explainMissingKek } from "@/lib/upstream/keys/missing-kek";
 
 import { checkConfiguration } from "./check";
 import { isConfigError, problemLines, readEnv, type ConfigProblem } from "./env";
@@ -18,7 +19,7 @@ export function exitWithProblems(problems: ConfigProblem[]): never {
 
 export async function startGatewayOrExit(): Promise<void> {
   const check = checkConfiguration(process.env);
-  if (check.problems.length > 0) exitWithProblems(check.problems);
+  if (check.problems.length > 0) exitWithProblems(await explainMissingKek(check.problems, process.env));
   // From the first line on, the log names this instance (INSTANCE_ID, checked above).
   setLogInstance(readEnv(process.env, []).instanceId);
   for (const note of check.notes) logEvent("info", note);

@@ -489,6 +489,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropIndex("report_results_project_day_result").execute();
       },
     },
+    // A single sign-on session the provider's groups ended keeps why (the claim and the values read) until its
+    // absolute end, so that each of the user's other sessions says why too at its next request.
+    "2026-12-22-006-sso-session-end-reason": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("sso_sessions").addColumn("ended_no_role", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("sso_sessions").dropColumn("ended_no_role").execute();
+      },
+    },
   };
 }
 

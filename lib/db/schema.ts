@@ -42,6 +42,7 @@ export interface SsoSessionsTable {
   checked_at: string; // the last time the provider confirmed the user (sign-in or re-check)
   check_lease_until: string | null; // a re-check in progress (one process at a time), or a failed one's back-off
   expires_at: string; // the session's absolute end: the row may go after it
+  ended_no_role: string | null; // JSON {claim, values}: the provider's groups gave no role any more (tokens dropped)
 }
 
 export interface AuditLogTable {

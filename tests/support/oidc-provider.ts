@@ -1,8 +1,11 @@
 // A real OpenID provider for the tests: oidc-provider (the certified OpenID Connect server for Node.js) in this
 // process, on a loopback port, with its own login and consent pages and two test users in two groups — one in
 // the portal's admin group, one in a group the portal maps to nothing. Tests change a user's groups, disable him,
-// take the provider down and bring it back on the same port, or make it hostile (an ID token re-signed for
-// another audience), and walk its pages over HTTP (`SignInBrowser`) or in Chromium.
+// take the provider down and bring it back on the same port, make it hostile (an ID token re-signed for another
+// audience), rotate its signing key, count the discovery documents it served, and walk its pages over HTTP
+// (`SignInBrowser`) or in Chromium. With `claimsInIdToken: false` and refresh tokens (the default) it is a provider
+// that keeps groups out of every ID token, refreshed ones included (oidc-provider's default, some Okta and Authentik
+// set-ups): a relying party finds them at the userinfo endpoint only.
 import { createHash, generateKeyPairSync, randomBytes, sign } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -97,6 +100,13 @@ export interface TestProvider {
   secrets(): string[];
   /** How many refresh-token grants the token endpoint answered (successful or not). */
   refreshGrants(): number;
+  /** How many times its discovery document (/.well-known/openid-configuration) was served. */
+  discoveryRequests(): number;
+  /**
+   * A new signing key with a new key id: ID tokens are signed with it from now on, and the key set (jwks_uri) lists
+   * it next to the old one — as a provider rotating its keys does.
+   */
+  rotateSigningKey(): void;
   /** The provider goes down: its port closes and open connections are cut. */
   stop(): Promise<void>;
   /** The provider comes back, on the same port, with its state (users, sessions, grants). */
@@ -132,12 +142,19 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   const bySub = (sub: string) => [...users.values()].find((user) => user.sub === sub);
   const handedOut = new Set<string>(clientSecret ? [clientSecret] : []);
   let refreshGrants = 0;
+  let discoveryRequests = 0;
   let tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | null = null;
   let holdCallbacks = false;
 
-  const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  const kid = createHash("sha256").update(randomBytes(8)).digest("hex").slice(0, 16);
-  const jwk = { ...privateKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" };
+  const newKey = () => {
+    const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+    const kid = createHash("sha256").update(randomBytes(8)).digest("hex").slice(0, 16);
+    return { privateKey, kid, jwk: { ...privateKey.export({ format: "jwk" }), kid, alg: "RS256", use: "sig" } };
+  };
+  const original = newKey();
+  const { jwk } = original;
+  /** The key ID tokens are signed with: the original one (oidc-provider signs), or one a rotation added. */
+  let signing = original;
 
   const configuration: Configuration = {
     clients: [
@@ -200,6 +217,16 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   };
 
   const provider = new Provider(issuer, configuration);
+  provider.use(async (ctx, next) => {
+    if (ctx.path === "/.well-known/openid-configuration") discoveryRequests++;
+    await next();
+    // After a rotation the key set lists the new public key next to the old one.
+    if (ctx.path === "/jwks" && signing !== original && typeof ctx.body === "object" && ctx.body !== null) {
+      const { kty, n, e } = signing.jwk;
+      const body = ctx.body as { keys: unknown[] };
+      ctx.body = { keys: [...body.keys, { kty, n, e, kid: signing.kid, alg: "RS256", use: "sig" }] };
+    }
+  });
   // The token endpoint's answers: remember what was handed out, and rewrite ID tokens when a test asks.
   provider.use(async (ctx, next) => {
     await next();
@@ -210,11 +237,13 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       const value = body[name];
       if (typeof value === "string") handedOut.add(value);
     }
-    if (tamper && typeof body.id_token === "string") {
+    if ((tamper || signing !== original) && typeof body.id_token === "string") {
       const [header, payload] = body.id_token.split(".");
-      const claims = tamper(JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>);
-      const signingInput = `${header}.${base64url(JSON.stringify(claims))}`;
-      const resigned = `${signingInput}.${base64url(sign("sha256", Buffer.from(signingInput), privateKey))}`;
+      const decoded = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>;
+      const claims = tamper ? tamper(decoded) : decoded;
+      const signedHeader = { ...(JSON.parse(Buffer.from(header!, "base64url").toString("utf8")) as Record<string, unknown>), kid: signing.kid };
+      const signingInput = `${base64url(JSON.stringify(signedHeader))}.${base64url(JSON.stringify(claims))}`;
+      const resigned = `${signingInput}.${base64url(sign("sha256", Buffer.from(signingInput), signing.privateKey))}`;
       body.id_token = resigned;
       handedOut.add(resigned);
     }
@@ -335,6 +364,8 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     tamperIdTokens: (change) => (tamper = change),
     secrets: () => [...handedOut],
     refreshGrants: () => refreshGrants,
+    discoveryRequests: () => discoveryRequests,
+    rotateSigningKey: () => (signing = newKey()),
     stop,
     start,
     close: stop,
@@ -419,6 +450,20 @@ export class SignInBrowser {
     if (!action) throw new Error(`no form on ${page.url}: ${page.text.slice(0, 500)}`);
     return new URL(action.replace(/&amp;/g, "&"), page.url).href;
   }
+}
+
+/**
+ * The callback URL the provider sends the browser to for `authorizationUrl` (built in-process by a test), after its
+ * sign-in page and, the first time, its consent page: what a unit test then hands to the code exchange.
+ */
+export async function callbackUrlFor(authorizationUrl: URL, who: { login: string; password: string }, redirectUri: string): Promise<URL> {
+  const browser = new SignInBrowser();
+  const atCallback = (url: URL) => url.href.startsWith(redirectUri);
+  let page = await browser.follow(authorizationUrl.href, {}, atCallback);
+  page = await browser.follow(SignInBrowser.formAction(page), { form: { login: who.login, password: who.password } }, atCallback);
+  if (!page.location) page = await browser.follow(SignInBrowser.formAction(page), { form: { decision: "allow" } }, atCallback);
+  if (!page.location) throw new Error(`the provider did not send the browser back: ${page.text.slice(0, 300)}`);
+  return new URL(page.location);
 }
 
 export interface SsoWalk {

@@ -1,9 +1,9 @@
 // Talking to the identity provider, through openid-client (a certified OpenID Connect relying party): discovery,
 // the authorization request (PKCE S256, state, nonce), the code exchange with the ID token validated by the
 // library, refresh, userinfo and RP-initiated logout. Nothing of the protocol or of JWT checking is done here by
-// hand. Discovery is lazy and shared by the process: a provider that is down at start does not stop the portal;
-// the next sign-in asks again. Every failure becomes an SsoError whose `failure` is the sign-in page's error code
-// and whose `detail` is what the operator's log line needs (never a token or the client secret).
+// hand. Discovery is lazy, shared by the process and kept an hour: a provider that is down at start does not stop
+// the portal; the next sign-in asks again. Every failure becomes an SsoError whose `failure` is the sign-in page's
+// error code and whose `detail` is what the operator's log line needs (never a token or the client secret).
 import "server-only";
 
 import { createHash } from "node:crypto";
@@ -86,25 +86,27 @@ async function discover(settings: OidcSettings): Promise<client.Configuration> {
 }
 
 /**
- * The provider's configuration, discovered and shared; on failure an SsoError (sso_unavailable, sso_misconfigured…).
- * `fresh`: ask the provider now (a sign-in starts: the browser is about to be sent there, and if it does not answer
- * the button should say so rather than leave the browser on an error page of its own); otherwise what it said within
- * the hour, or earlier when it does not answer now (a re-check's refresh then tells for itself).
+ * The provider's configuration, discovered once and shared by the process; on failure an SsoError (sso_unavailable,
+ * sso_misconfigured…). Asked again when it is an hour old (DISCOVERY_TTL_MS); when asking again fails, the one it
+ * said before is kept. The provider's signing keys are not kept here: openid-client does not check the signature of
+ * an ID token that came straight from the token endpoint over TLS (OpenID Connect Core 3.1.3.7), and where it does
+ * check one it keeps the key set itself (5 minutes) and fetches it again on an unknown key id.
+ * Requests that need it while it is being asked wait for that one answer: a burst of anonymous sign-in starts
+ * costs the provider one discovery, not one each.
  */
-export async function providerConfig(settings: OidcSettings, { fresh = false, now = Date.now() }: { fresh?: boolean; now?: number } = {}): Promise<client.Configuration> {
+export async function providerConfig(settings: OidcSettings, { now = Date.now() }: { now?: number } = {}): Promise<client.Configuration> {
   const key = settingsKey(settings);
   let state = slots[SLOT];
   if (!state || state.key !== key) {
     state = { key, at: 0 };
     slots[SLOT] = state;
   }
-  if (!fresh && state.config && now - state.at < DISCOVERY_TTL_MS) return state.config;
-  // Requests that need it at the same time share one discovery.
+  if (state.config && now - state.at < DISCOVERY_TTL_MS) return state.config;
   const current = state;
   current.pending ??= discover(settings)
     .then((config) => {
       current.config = config;
-      current.at = Date.now();
+      current.at = now;
       return config;
     })
     .finally(() => {
@@ -113,7 +115,7 @@ export async function providerConfig(settings: OidcSettings, { fresh = false, no
   try {
     return await current.pending;
   } catch (error) {
-    if (!fresh && current.config) return current.config;
+    if (current.config) return current.config;
     throw toSsoError(error, "discovery");
   }
 }
@@ -201,7 +203,7 @@ export async function exchangeCode(
   const idClaims = tokens.claims();
   if (!idClaims) throw new SsoError("sso_token_invalid", "the token answer holds no ID token");
   return {
-    claims: await withUserinfo(settings, config, idClaims as Claims, tokens.access_token, "token"),
+    claims: await vouchedClaims(settings, config, tokens, "token", String(idClaims.sub)),
     idToken: tokens.id_token ?? null,
     refreshToken: tokens.refresh_token ?? null,
   };
@@ -223,22 +225,31 @@ export async function refreshSession(
   } catch (error) {
     throw toSsoError(error, "refresh");
   }
-  const idClaims = (tokens.claims() as Claims | undefined) ?? { sub: subject };
-  if (idClaims.sub !== subject) throw new SsoError("sso_token_invalid", "the refreshed ID token names another subject", { expected_sub: subject });
-  const claims = tokens.claims() ? idClaims : await withUserinfo(settings, config, { sub: subject }, tokens.access_token, "refresh", true);
+  const claims = await vouchedClaims(settings, config, tokens, "refresh", subject);
+  if (claims.sub !== subject) throw new SsoError("sso_token_invalid", "the refreshed ID token names another subject", { expected_sub: subject });
   return { claims, idToken: tokens.id_token ?? null, refreshToken: tokens.refresh_token ?? refreshToken };
 }
 
 /**
- * The claims completed from the userinfo endpoint when the ID token lacks the role claim or the email (providers
- * that keep profile claims out of ID tokens: oidc-provider's default, some Okta and Authentik set-ups). The ID
- * token's own values win; the library checks that userinfo's `sub` is the ID token's.
+ * What the provider vouches for, read the same way at sign-in and at every re-check (so that both find the role
+ * claim in the same place): the validated ID token's claims, completed from the userinfo endpoint when they lack
+ * the role claim or the email (providers that keep profile claims out of ID tokens: oidc-provider's default, some
+ * Okta and Authentik set-ups; their refreshed ID tokens lack them just the same), or all from userinfo when a
+ * refresh answered without an ID token. The ID token's own values win; the library checks that userinfo's `sub`
+ * is `subject`.
  */
-async function withUserinfo(settings: OidcSettings, config: client.Configuration, idClaims: Claims, accessToken: string, phase: "token" | "refresh", always = false): Promise<Claims> {
-  const lacking = always || readClaim(idClaims, settings.roleClaim) === undefined || typeof idClaims.email !== "string";
+async function vouchedClaims(
+  settings: OidcSettings,
+  config: client.Configuration,
+  tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers,
+  phase: "token" | "refresh",
+  subject: string,
+): Promise<Claims> {
+  const idClaims = (tokens.claims() as Claims | undefined) ?? { sub: subject };
+  const lacking = readClaim(idClaims, settings.roleClaim) === undefined || typeof idClaims.email !== "string";
   if (!lacking || !config.serverMetadata().userinfo_endpoint) return idClaims;
   try {
-    const info = await client.fetchUserInfo(config, accessToken, String(idClaims.sub));
+    const info = await client.fetchUserInfo(config, tokens.access_token, String(idClaims.sub));
     return { ...(info as Claims), ...idClaims };
   } catch (error) {
     throw toSsoError(error, phase === "refresh" ? "refresh" : "userinfo");
@@ -262,6 +273,23 @@ type Phase = "discovery" | "token" | "refresh" | "userinfo";
 
 const field = (value: unknown, name: string): unknown => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined);
 const text = (value: unknown, max = 300): string | undefined => (typeof value === "string" ? value.slice(0, max) : undefined);
+
+/** Claims whose expected and received values are public (the issuer, the client id): shown in the log line. */
+const PUBLIC_CLAIMS = new Set(["iss", "aud", "azp"]);
+
+/**
+ * Which claim of the ID token did not match, for the operator: its name always; what was expected and what came
+ * only for public claims (a nonce or a hash binds the token to one browser's sign-in, and stays out of the log).
+ */
+function comparedClaim(cause: unknown): Record<string, unknown> {
+  // openid-client wraps oauth4webapi's error (whose cause names the claim) in a ClientError of the same code.
+  const check = field(cause, "claim") === undefined ? field(cause, "cause") : cause;
+  const claim = text(field(check, "claim"), 40);
+  if (!claim) return {};
+  if (!PUBLIC_CLAIMS.has(claim)) return { claim };
+  const shownValue = (value: unknown) => (Array.isArray(value) ? value.slice(0, 10).map((entry) => text(entry, 200) ?? null) : (text(value, 200) ?? null));
+  return { claim, expected: shownValue(field(check, "expected")), got: shownValue(field(field(check, "claims"), claim)) };
+}
 
 /**
  * What went wrong, in the sign-in page's terms. Errors are recognised by name and code (lib/brand.ts: never
@@ -317,6 +345,7 @@ export function toSsoError(error: unknown, phase: Phase): SsoError {
     return make((causeStatus ?? 0) >= 500 || code === "OAUTH_RESPONSE_IS_NOT_JSON" ? "sso_unavailable" : "sso_failed");
   }
   if (code === "OAUTH_INVALID_RESPONSE" && /"state"/.test(String(detail.message))) return make("sso_state");
+  if (code === "OAUTH_JWT_CLAIM_COMPARISON_FAILED") Object.assign(detail, comparedClaim(cause));
   if (
     code === "OAUTH_JWT_CLAIM_COMPARISON_FAILED" ||
     code === "OAUTH_JWT_TIMESTAMP_CHECK_FAILED" ||

@@ -19,7 +19,7 @@ import type { SessionData } from "../session";
 import { getUserById, type User } from "../users";
 
 import { isSsoError, providerConfig, PROVIDER_TIMEOUT_SECONDS, refreshSession, type SsoFailure } from "./provider";
-import { claimCheck, confirmSsoSession, endSsoSession, getSsoSession, postponeCheck, type SsoSession } from "./sessions";
+import { claimCheck, confirmSsoSession, endSsoSession, getSsoSession, postponeCheck, type NoRole, type SsoSession } from "./sessions";
 import { recheckWithClaims } from "./sign-in";
 
 export type SsoCheck =
@@ -67,6 +67,8 @@ export async function checkSsoSession(input: SsoCheckInput): Promise<SsoCheck> {
   }
   const row = await getSsoSession(input.db, input.config.sessionSecrets, session.ssoSessionId);
   if (!row || row.userId !== user.id) return ended(settings, "sso_ended");
+  // Another of his sessions (or his sign-in elsewhere) found that the groups give him no role any more.
+  if (row.endedNoRole) return endedNoRole(settings, row.endedNoRole);
   if (now < row.checkedAt + settings.recheckMs) return { ok: true, user };
 
   const grace = now < row.checkedAt + 2 * settings.recheckMs;
@@ -118,7 +120,7 @@ async function refreshCheck(input: SsoCheckInput, settings: OidcSettings, row: S
   const result = await recheckWithClaims(db, settings, user, claims, new Date(now));
   if (!result.ok) {
     await audit(db, input, result.refusal.detail, settings);
-    return ended(settings, "sso_no_role");
+    return endedNoRole(settings, result.noRole);
   }
   await confirmSsoSession(db, input.config.sessionSecrets, row.id, { refreshToken: tokens.refreshToken, idToken: tokens.idToken, now });
   if (result.roleChange) {
@@ -140,13 +142,26 @@ function confirmAgain(settings: OidcSettings): string {
   return `Your sign-in must be confirmed again with ${settings.label}: reload the page to continue.`;
 }
 
-function ended(settings: OidcSettings, failure: "sso_ended" | "sso_unconfirmed" | "sso_no_role"): SsoCheck {
+function ended(settings: OidcSettings, failure: "sso_ended" | "sso_unconfirmed"): SsoCheck {
   const message = {
     sso_ended: `${settings.label} no longer confirms your sign-in (your account there may be disabled or signed out), so your Gatehouse session has ended. Sign in again.`,
     sso_unconfirmed: `Your sign-in could not be re-checked with ${settings.label}, which is not answering, so your session has ended. Sign in again when it is back.`,
-    sso_no_role: `Your access was re-checked with ${settings.label}: none of your groups (claim "${settings.roleClaim}") gives a role in Gatehouse any more, so your session has ended.`,
   }[failure];
   return { ok: false, failure, restart: "interactive", clearCookie: false, message };
+}
+
+/** How many of his groups the sentence names; the rest are counted. */
+const GROUPS_NAMED = 5;
+
+/** The provider's groups give him no role any more: the sentence names them (his own groups, told to him). */
+function endedNoRole(settings: OidcSettings, { claim, values }: NoRole): SsoCheck {
+  const named = values.slice(0, GROUPS_NAMED).join(", ") + (values.length > GROUPS_NAMED ? ` and ${values.length - GROUPS_NAMED} more` : "");
+  const why =
+    values.length === 0
+      ? `it names no group for you any more (claim "${claim}")`
+      : `your groups there (${named}) no longer give a role in Gatehouse`;
+  const message = `Your access was re-checked with ${settings.label}: ${why}, so your session has ended. Ask an administrator which group you need.`;
+  return { ok: false, failure: "sso_no_role", restart: "interactive", clearCookie: false, message };
 }
 
 async function audit(db: Db, input: SsoCheckInput, detail: Record<string, string | number | boolean | null | string[]>, settings: OidcSettings): Promise<void> {

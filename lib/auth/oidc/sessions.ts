@@ -1,7 +1,9 @@
 // Single sign-on sessions in the store: the only module that reads or writes sso_sessions. The session cookie
 // (iron-session) carries only the row's id; the refresh token and the ID token stay on the server, sealed
 // (./seal.ts), so neither a copy of the cookie nor a copy of the database gives them away. A row is what the
-// re-check (./recheck.ts) and the provider's logout need; deleting it ends that one session.
+// re-check (./recheck.ts) and the provider's logout need; deleting it ends that one session. A session the
+// provider's groups ended stays, without its tokens, marked with the claim and values read, until its absolute end:
+// each of the user's sessions then says why it ended.
 import "server-only";
 
 import { randomUUID } from "node:crypto";
@@ -23,6 +25,14 @@ export interface SsoSession {
   /** Epoch ms: a re-check in progress, or a failed one's back-off; null when none. */
   leaseUntil: number | null;
   expiresAt: number;
+  /** Ended because the provider's groups gave the user no role any more: the claim read and its values. */
+  endedNoRole: NoRole | null;
+}
+
+/** What the provider said when its groups gave no role: the role claim's name and the values it held. */
+export interface NoRole {
+  claim: string;
+  values: string[];
 }
 
 const PURPOSE = "gatehouse sso tokens";
@@ -52,6 +62,7 @@ export async function createSsoSession(
       checked_at: iso(session.now),
       check_lease_until: null,
       expires_at: iso(session.expiresAt),
+      ended_no_role: null,
     })
     .execute();
   return id;
@@ -70,6 +81,7 @@ export async function getSsoSession(db: Db, secrets: readonly string[], id: stri
     checkedAt: Date.parse(row.checked_at),
     leaseUntil: row.check_lease_until === null ? null : Date.parse(row.check_lease_until),
     expiresAt: Date.parse(row.expires_at),
+    endedNoRole: row.ended_no_role === null ? null : (JSON.parse(row.ended_no_role) as NoRole),
   };
 }
 
@@ -113,4 +125,13 @@ export async function endSsoSession(db: Db, id: string): Promise<void> {
 /** Every single sign-on session of the user (sign-out ends all his sessions, as does losing his access). */
 export async function endUserSsoSessions(db: Db, userId: string): Promise<void> {
   await db.deleteFrom("sso_sessions").where("user_id", "=", userId).execute();
+}
+
+/** Every single sign-on session of the user, ended because the provider's groups give him no role any more. */
+export async function endUserSsoSessionsForNoRole(db: Db, userId: string, noRole: NoRole): Promise<void> {
+  await db
+    .updateTable("sso_sessions")
+    .set({ ended_no_role: JSON.stringify(noRole), refresh_token_sealed: null, id_token_sealed: null, check_lease_until: null })
+    .where("user_id", "=", userId)
+    .execute();
 }

@@ -14,7 +14,7 @@ import { createSsoUser, getUserByIdentity, isAccountError, updateFromProvider, t
 
 import type { SsoFailure } from "./provider";
 import { roleFromClaims, type Claims } from "./roles";
-import { endUserSsoSessions } from "./sessions";
+import { endUserSsoSessionsForNoRole, type NoRole } from "./sessions";
 
 export type SsoRefusalFailure = Extract<SsoFailure, "sso_no_role" | "sso_email_taken" | "sso_email_missing" | "sso_disabled">;
 
@@ -72,8 +72,8 @@ export async function signInWithClaims(db: Db, settings: OidcSettings, claims: C
   }
   if (!decision.ok && !existing?.rolePinned) {
     // The provider says he is no one Gatehouse gives a role: his other sessions end too.
-    if (existing) await endUserSsoSessions(db, existing.id);
     const detail = { ...base, reason: "no_role", claim: decision.claim, claim_found: decision.claimFound, values: shown(decision.values) };
+    if (existing) await endUserSsoSessionsForNoRole(db, existing.id, { claim: decision.claim, values: detail.values });
     return { ok: false, refusal: { failure: "sso_no_role", user: existing, email: existing?.email ?? email, detail } };
   }
 
@@ -99,7 +99,7 @@ export async function signInWithClaims(db: Db, settings: OidcSettings, claims: C
   return { ok: true, user, created: false, roleChange: role ? { from: existing.role, to: role } : null };
 }
 
-export type SsoRecheck = { ok: true; user: User; roleChange: { from: Role; to: Role } | null } | { ok: false; refusal: SsoRefusal };
+export type SsoRecheck = { ok: true; user: User; roleChange: { from: Role; to: Role } | null } | { ok: false; refusal: SsoRefusal; noRole: NoRole };
 
 /**
  * A re-check's claims (a refresh): the role follows the groups unless pinned; no mapped group (and no default
@@ -108,9 +108,10 @@ export type SsoRecheck = { ok: true; user: User; roleChange: { from: Role; to: R
 export async function recheckWithClaims(db: Db, settings: OidcSettings, user: User, claims: Claims, now: Date = new Date()): Promise<SsoRecheck> {
   const decision = roleFromClaims(claims, settings);
   if (!decision.ok && !user.rolePinned) {
-    await endUserSsoSessions(db, user.id);
     const detail = { provider: settings.label, phase: "recheck", subject: String(claims.sub), reason: "no_role", claim: decision.claim, claim_found: decision.claimFound, values: shown(decision.values) };
-    return { ok: false, refusal: { failure: "sso_no_role", user, email: user.email, detail } };
+    const noRole = { claim: decision.claim, values: detail.values };
+    await endUserSsoSessionsForNoRole(db, user.id, noRole);
+    return { ok: false, refusal: { failure: "sso_no_role", user, email: user.email, detail }, noRole };
   }
   const email = emailFromClaims(claims);
   const role = !user.rolePinned && decision.ok && decision.role !== user.role ? decision.role : undefined;

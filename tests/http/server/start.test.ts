@@ -1,6 +1,7 @@
 // The start-up check on the real processes an operator runs, read from their real stdout and stderr: `npm start`
 // (which checks before Next exists) and `next start` run directly (instrumentation.ts checks before it answers).
 // Every problem is one plain line, all at once, exit 1: no stack trace, no JSON, no secret.
+import { randomBytes } from "node:crypto";
 import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,6 +9,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { NO_UPSTREAM } from "@/lib/config/env";
+import { parseDatabaseUrl } from "@/lib/config/store";
+import { openDb } from "@/lib/db";
+import { saveActiveKey } from "@/lib/upstream/keys/store";
 
 import { CANARY } from "@/tests/support/canary";
 import { freePort } from "@/tests/support/processes";
@@ -132,6 +136,38 @@ describe("next start run directly checks the same, before it answers anything", 
 
   it("refuses to run without an upstream", async () => {
     expect(await refused(nextStart(cwd, await freePort(), { SESSION_SECRET: SECRET }))).toEqual([NO_UPSTREAM]);
+  });
+});
+
+describe("the key-encryption key", () => {
+  const AREAS_WITHOUT_KEYS = { SESSION_SECRET: SECRET, REPORTS_API_BASE_URL: "https://reports.example.com/seo", ITEMS_API_BASE_URL: "https://items.example.com/market" };
+
+  it("a malformed GATEHOUSE_KEK is one line naming it, not also two asking for the variable that is set", async () => {
+    expect(await refused(npmStart(cwd, { ...AREAS_WITHOUT_KEYS, GATEHOUSE_KEK: "c2hvcnQ=" }))).toEqual([
+      "GATEHOUSE_KEK: must be 32 random bytes in base64 (openssl rand -base64 32); it decodes to 5 bytes",
+    ]);
+  });
+
+  it("missing while the store holds sealed keys: one line naming them and the fix, from npm start and from next start", async () => {
+    const file = path.join(cwd, "sealed-keys.db");
+    const store = await openDb(parseDatabaseUrl(file));
+    try {
+      await saveActiveKey(store.db, "reports", CANARY.reports, "test", randomBytes(32));
+      await saveActiveKey(store.db, "items", CANARY.items, "test", randomBytes(32));
+    } finally {
+      await store.close();
+    }
+    const line = "GATEHOUSE_KEK: is missing, and the store holds 2 upstream keys sealed under it; set the key-encryption key they were saved with (32 random bytes in base64 (openssl rand -base64 32) when it was made)";
+    expect(await refused(npmStart(cwd, { ...AREAS_WITHOUT_KEYS, DATABASE_URL: file }))).toEqual([line]);
+    expect(await refused(nextStart(cwd, await freePort(), { ...AREAS_WITHOUT_KEYS, DATABASE_URL: file }))).toEqual([line]);
+  });
+
+  it("missing with no stored key: the areas' keys are what to set, and no store is made", async () => {
+    const lines = await refused(npmStart(cwd, { SESSION_SECRET: SECRET, REPORTS_API_BASE_URL: "https://reports.example.com/seo" }));
+    expect(lines).toEqual([
+      "REPORTS_API_KEY: is missing while REPORTS_API_BASE_URL is set; set both, neither to leave this area out, or set GATEHOUSE_KEK to keep the key in the portal (Upstream connections)",
+    ]);
+    await expect(stat(path.join(cwd, "data", "gatehouse.db"))).rejects.toThrow(/ENOENT/);
   });
 });
 

@@ -14,22 +14,24 @@ interface Pair {
   gateway: GatewayProcess;
 }
 
-async function startPair(refreshTokens: boolean): Promise<Pair> {
+async function startPair(refreshTokens: boolean, claimsInIdToken = true): Promise<Pair> {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
-  const idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`], refreshTokens });
+  const idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`], refreshTokens, claimsInIdToken });
   const gateway = await startGateway(ssoEnv(idp, { OIDC_RECHECK_MINUTES: "0.02" }), { port });
   return { idp, gateway };
 }
 
 let withRefresh: Pair;
 let withoutRefresh: Pair;
+/** Groups at the userinfo endpoint only (never in an ID token, refreshed ones included), with refresh tokens. */
+let groupsFromUserinfo: Pair;
 
 beforeAll(async () => {
-  [withRefresh, withoutRefresh] = await Promise.all([startPair(true), startPair(false)]);
+  [withRefresh, withoutRefresh, groupsFromUserinfo] = await Promise.all([startPair(true), startPair(false), startPair(true, false)]);
 });
 afterAll(async () => {
-  for (const pair of [withRefresh, withoutRefresh]) {
+  for (const pair of [withRefresh, withoutRefresh, groupsFromUserinfo]) {
     await pair?.gateway.stop();
     await pair?.idp.close();
   }
@@ -82,13 +84,14 @@ describe("with a refresh token", () => {
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
     const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.text).error).toMatchObject({
-      code: "unauthenticated",
-      message: 'Your access was re-checked with Test IdP: none of your groups (claim "groups") gives a role in Gatehouse any more, so your session has ended.',
-    });
+    const why = `Your access was re-checked with Test IdP: your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse, so your session has ended. Ask an administrator which group you need.`;
+    expect(JSON.parse(refused.text).error).toMatchObject({ code: "unauthenticated", message: why });
     // The cookie stays, and opens nothing any more: the next page goes through the provider, which says why.
     expect(refused.headers.getSetCookie().some((line) => line.startsWith("gatehouse_session="))).toBe(false);
-    expect((await browser.request(`${gateway.url}/api/auth/me`)).status).toBe(401);
+    // Every later call says the same, naming his groups, not that his account "may be disabled".
+    const again = await browser.request(`${gateway.url}/api/auth/me`);
+    expect(again.status).toBe(401);
+    expect(JSON.parse(again.text).error.message).toBe(why);
     const page = await browser.request(`${gateway.url}/reports`);
     expect(page.location).toBe(`${gateway.url}/api/auth/oidc/start?next=%2Freports`);
     expect((await browser.follow(page.location!)).url).toBe(`${gateway.url}/login?error=sso_no_role&next=%2Freports`);
@@ -183,5 +186,31 @@ describe("without a refresh token", () => {
     expect(new URL(landed.url).origin).toBe(idp.issuer);
     expect(landed.text).toContain('name="login"');
     expect(browser.visited.some((url) => url.includes("/api/auth/oidc/callback?error=login_required"))).toBe(true);
+  });
+});
+
+describe("with a refresh token, groups only at the userinfo endpoint", () => {
+  it("the re-check reads the groups where the sign-in did: the session goes on, and a promotion is applied", async () => {
+    const { idp, gateway } = groupsFromUserinfo;
+    const { who, browser } = await signedIn(groupsFromUserinfo, ["portal-editors"]);
+    expect(JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text).data.user.role).toBe("editor");
+    idp.setGroups(who.login, [ADMIN_GROUP]);
+    const promoted = await until(
+      () => browser.request(`${gateway.url}/api/auth/me`),
+      (answer) => answer.status !== 200 || JSON.parse(answer.text).data.user.role !== "editor",
+      "re-checked",
+    );
+    expect(promoted.status).toBe(200);
+    expect(JSON.parse(promoted.text).data.user.role).toBe("admin");
+    expect(gateway.logLines().some((line) => line.msg === "sso_recheck_failed")).toBe(false);
+  });
+
+  it("removed from the groups: the next check still ends his access, naming his groups", async () => {
+    const { idp, gateway } = groupsFromUserinfo;
+    const { who, browser } = await signedIn(groupsFromUserinfo);
+    idp.setGroups(who.login, [UNMAPPED_GROUP]);
+    const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.text).error.message).toContain(`your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse`);
   });
 });

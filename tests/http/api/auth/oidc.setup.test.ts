@@ -187,7 +187,7 @@ describe("settings that do not fit", () => {
         "Gatehouse cannot start: 4 settings need fixing (in the environment or .env.local):",
         'OIDC_ISSUER: "http://login.example.com/realms/staff" must be https:// (plain http is accepted only on a loopback address such as http://127.0.0.1:8080, for tests and local trials)',
         "OIDC_CLIENT_SECRET: must be printable ASCII without spaces (check for a pasted newline or quotes)",
-        'OIDC_ROLE_MAP: "portal-admins=owner" entry "portal-admins=owner" names the role "owner"; roles are admin, editor, viewer, support',
+        'OIDC_ROLE_MAP: entry "portal-admins=owner" names the role "owner"; roles are admin, editor, viewer, support',
         'BREAK_GLASS_EMAIL: "not an email" must be an address such as name@example.com',
       ]),
     );

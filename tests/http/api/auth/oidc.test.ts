@@ -92,6 +92,16 @@ describe("signing in with the provider", () => {
     expect(cookie).not.toContain(url.searchParams.get("nonce")!);
   });
 
+  it("50 anonymous starts, one after another and all at once, cost the provider one discovery", async () => {
+    const start = () => fetch(`${gateway.url}/api/auth/oidc/start`, { redirect: "manual" });
+    const answers = [];
+    for (let i = 0; i < 10; i++) answers.push(await start());
+    answers.push(...(await Promise.all(Array.from({ length: 40 }, start))));
+    for (const answer of answers) expect(new URL(answer.headers.get("location")!).origin).toBe(idp.issuer);
+    // The portal asked once, when it started (or at the first start): every start since used that answer.
+    expect(idp.discoveryRequests()).toBe(1);
+  });
+
   it("a user in the admin group becomes admin, lands where he was going, and shows his provider and last sign-in", async () => {
     const browser = new SignInBrowser();
     const { callback, answer } = await walkSsoSignIn(browser, gateway.url, IDP_USERS.admin, { next: "/reports?result=bad" });
@@ -304,7 +314,8 @@ describe("what the provider or an attacker may send back", () => {
       "Test IdP's answer could not be verified (it was meant for another application, or was changed on the way), so you are not signed in. Tell an administrator.",
     );
     const line = gateway.logLines().find((l) => l.msg === "sso_sign_in_failed" && l.failure === "sso_token_invalid");
-    expect(line).toMatchObject({ level: "error", detail: { error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED" } });
+    // The operator reads which claim did not match, and both values (the audience is not secret).
+    expect(line).toMatchObject({ level: "error", detail: { error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED", claim: "aud", expected: idp.clientId, got: "another-application" } });
   });
 
   it("a callback nobody started, with a hostile query, gets one sentence and reflects nothing", async () => {

@@ -97,7 +97,7 @@ describe("single sign-on settings", () => {
       "OIDC_CLIENT_SECRET: must be printable ASCII without spaces (check for a pasted newline or quotes)",
       'OIDC_SCOPES: "email profile" must include "openid" (it is what makes the provider answer with an ID token)',
       'OIDC_ROLE_CLAIM: "realm access" must be a claim name, or a dotted path such as realm_access.roles (no spaces)',
-      'OIDC_ROLE_MAP: "portal-admins=owner" entry "portal-admins=owner" names the role "owner"; roles are admin, editor, viewer, support',
+      'OIDC_ROLE_MAP: entry "portal-admins=owner" names the role "owner"; roles are admin, editor, viewer, support',
       'OIDC_DEFAULT_ROLE: "boss" must be one of admin, editor, viewer, support, or unset to refuse users in no mapped group',
       'OIDC_RECHECK_MINUTES: "-5" must be a number of minutes greater than 0 (a fraction is allowed: 0.5 is 30 seconds)',
       'PASSWORD_LOGIN: "maybe" must be "on" (default) or "off"',
@@ -165,6 +165,13 @@ describe("OIDC_ROLE_MAP", () => {
         { group: "staff", role: "viewer" },
       ],
     });
+  });
+
+  it("a problem quotes the entry at fault once, not the whole value before it", () => {
+    expect(lines({ ...SSO, OIDC_ROLE_MAP: "portal-admins=admin, portal-editors=owner" })).toEqual([
+      'OIDC_ROLE_MAP: entry "portal-editors=owner" names the role "owner"; roles are admin, editor, viewer, support',
+    ]);
+    expect(lines({ ...SSO, OIDC_ROLE_MAP: "portal-admins" })).toEqual(['OIDC_ROLE_MAP: entry "portal-admins" must be <group>=<role>, such as portal-admins=admin']);
   });
 
   it("refuses an entry without a role, a value mapped twice, and an empty map", () => {

@@ -18,40 +18,47 @@ import type { OidcSettings } from "@/lib/config/oidc";
 import { parseDatabaseUrl } from "@/lib/config/store";
 import { openDb, type Store } from "@/lib/db";
 
-import { ADMIN_GROUP, IDP_USERS, SignInBrowser, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
+import { ADMIN_GROUP, callbackUrlFor, IDP_USERS, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
 
 const REDIRECT = "http://127.0.0.1:9/api/auth/oidc/callback";
 const SECRETS = ["recheck-test-session-secret-0123456789abcdef"];
 const MINUTE = 60_000;
 
 let idp: TestProvider;
+/** Keeps profile, email and groups out of its ID tokens (userinfo only), and issues refresh tokens. */
+let userinfoIdp: TestProvider;
 let store: Store;
 let dir: string;
 let settings: OidcSettings;
+let userinfoSettings: OidcSettings;
+
+const settingsFor = (provider: TestProvider): OidcSettings => ({
+  issuer: provider.issuer,
+  clientId: provider.clientId,
+  clientSecret: provider.clientSecret,
+  scopes: null,
+  roleClaim: "groups",
+  roleMap: [
+    { group: ADMIN_GROUP, role: "admin" },
+    { group: "portal-editors", role: "editor" },
+  ],
+  defaultRole: null,
+  label: "Test IdP",
+  recheckMs: MINUTE,
+});
 
 beforeAll(async () => {
-  idp = await startTestProvider({ redirectUris: [REDIRECT] });
+  [idp, userinfoIdp] = await Promise.all([startTestProvider({ redirectUris: [REDIRECT] }), startTestProvider({ redirectUris: [REDIRECT], claimsInIdToken: false, refreshTokens: true })]);
   dir = await mkdtemp(path.join(tmpdir(), "gatehouse-recheck-"));
   store = await openDb(parseDatabaseUrl(path.join(dir, "store.db")));
-  settings = {
-    issuer: idp.issuer,
-    clientId: idp.clientId,
-    clientSecret: idp.clientSecret,
-    scopes: null,
-    roleClaim: "groups",
-    roleMap: [
-      { group: ADMIN_GROUP, role: "admin" },
-      { group: "portal-editors", role: "editor" },
-    ],
-    defaultRole: null,
-    label: "Test IdP",
-    recheckMs: MINUTE,
-  };
+  settings = settingsFor(idp);
+  userinfoSettings = settingsFor(userinfoIdp);
 });
 afterAll(async () => {
   forgetProviderConfig();
   await store?.close();
   await idp?.close();
+  await userinfoIdp?.close();
   await rm(dir, { recursive: true, force: true });
 });
 beforeEach(async () => {
@@ -60,10 +67,10 @@ beforeEach(async () => {
 
 let people = 0;
 /** A new person at the provider, in these groups. */
-function person(groups: string[]): TestIdpUser {
+function person(groups: string[], provider = idp): TestIdpUser {
   people += 1;
   const user = { sub: `recheck-sub-${people}`, login: `person${people}`, password: `password of person ${people}`, email: `person${people}@corp.test`, name: `Person ${people}`, groups };
-  idp.addUser(user);
+  provider.addUser(user);
   return user;
 }
 
@@ -71,18 +78,15 @@ interface Signed {
   user: User;
   session: SessionData;
   signedInAt: number;
+  settings: OidcSettings;
 }
 
 /** A real sign-in at the provider, then what the callback does: the user, an sso_sessions row, the session. */
-async function signIn(who: TestIdpUser, { refreshToken = true } = {}): Promise<Signed> {
+async function signIn(who: TestIdpUser, { refreshToken = true, settings: signInSettings = settings } = {}): Promise<Signed> {
+  const settings = signInSettings;
   const config = await providerConfig(settings);
   const request = await authorizationRequest(settings, config, { redirectUri: REDIRECT });
-  const browser = new SignInBrowser();
-  const atCallback = (url: URL) => url.href.startsWith(REDIRECT);
-  let page = await browser.follow(request.url.href, {}, atCallback);
-  page = await browser.follow(SignInBrowser.formAction(page), { form: { login: who.login, password: who.password } }, atCallback);
-  if (!page.location) page = await browser.follow(SignInBrowser.formAction(page), { form: { decision: "allow" } }, atCallback);
-  const tokens = await exchangeCode(settings, config, new URL(page.location!), request);
+  const tokens = await exchangeCode(settings, config, await callbackUrlFor(request.url, who, REDIRECT), request);
   const signedInAt = Date.now();
   const result = await signInWithClaims(store.db, settings, tokens.claims, new Date(signedInAt));
   if (!result.ok) throw new Error(`sign-in refused: ${result.refusal.failure}`);
@@ -99,11 +103,12 @@ async function signIn(who: TestIdpUser, { refreshToken = true } = {}): Promise<S
     user: result.user,
     session: { userId: result.user.id, sessionVersion: result.user.sessionVersion, issuedAt: signedInAt, lastSeenAt: signedInAt, ssoSessionId },
     signedInAt,
+    settings,
   };
 }
 
 const check = (signed: Signed, at: number, { page = false, user = signed.user } = {}) =>
-  checkSsoSession({ db: store.db, config: { sessionSecrets: SECRETS }, user, session: signed.session, page, settings, now: at });
+  checkSsoSession({ db: store.db, config: { sessionSecrets: SECRETS }, user, session: signed.session, page, settings: signed.settings, now: at });
 
 const auditRows = async (userId: string) =>
   (await store.db.selectFrom("audit_log").selectAll().where("target_id", "=", userId).orderBy("id").execute()).map((row) => ({
@@ -150,16 +155,29 @@ describe("a single sign-on session", () => {
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
     const result = await check(signed, signed.signedInAt + MINUTE);
     expect(result).toMatchObject({ ok: false, failure: "sso_no_role", restart: "interactive", clearCookie: false });
-    expect(!result.ok && result.message).toBe(
-      'Your access was re-checked with Test IdP: none of your groups (claim "groups") gives a role in Gatehouse any more, so your session has ended.',
-    );
-    // His other session ends at its next request, whenever its own check is due.
-    await expect(check(other, other.signedInAt + 1)).resolves.toMatchObject({ ok: false, failure: "sso_ended" });
+    const why = `Your access was re-checked with Test IdP: your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse, so your session has ended. Ask an administrator which group you need.`;
+    expect(!result.ok && result.message).toBe(why);
+    // His other session ends at its next request, whenever its own check is due, and says the same, not "disabled".
+    const otherResult = await check(other, other.signedInAt + 1);
+    expect(otherResult).toMatchObject({ ok: false, failure: "sso_no_role", restart: "interactive" });
+    expect(!otherResult.ok && otherResult.message).toBe(why);
+    // Its tokens are gone: only the reason stays, until the session's absolute end.
+    expect(await getSsoSession(store.db, SECRETS, other.session.ssoSessionId!)).toMatchObject({ refreshToken: null, idToken: null, endedNoRole: { claim: "groups", values: [UNMAPPED_GROUP] } });
     expect(await auditRows(signed.user.id)).toContainEqual({
       action: "auth.sso_refused",
       outcome: "denied",
       detail: expect.objectContaining({ phase: "recheck", reason: "no_role", claim: "groups", claim_found: true, values: [UNMAPPED_GROUP] }),
     });
+  });
+
+  it("a provider that names no group for him: the sentence says so, with the claim read", async () => {
+    const who = person([ADMIN_GROUP]);
+    const signed = await signIn(who);
+    idp.setGroups(who.login, []);
+    const result = await check(signed, signed.signedInAt + MINUTE);
+    expect(!result.ok && result.message).toBe(
+      'Your access was re-checked with Test IdP: it names no group for you any more (claim "groups"), so your session has ended. Ask an administrator which group you need.',
+    );
   });
 
   it("keeps a pinned role whatever the groups say", async () => {
@@ -236,5 +254,41 @@ describe("a single sign-on session", () => {
     const signed = await signIn(person([ADMIN_GROUP]));
     const { ssoSessionId: _, ...password } = signed.session;
     await expect(check({ ...signed, session: password }, signed.signedInAt + 10 * MINUTE)).resolves.toMatchObject({ ok: true });
+  });
+});
+
+describe("with a provider that keeps the groups out of its ID tokens and issues refresh tokens", () => {
+  // Its refreshed ID token has no groups either: the re-check reads them where the sign-in did, from userinfo.
+  it("a user still in the group goes on after the re-check, and nothing is refused", async () => {
+    const signed = await signIn(person([ADMIN_GROUP], userinfoIdp), { settings: userinfoSettings });
+    expect(signed.user.role).toBe("admin");
+    const before = userinfoIdp.refreshGrants();
+    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({ ok: true, user: { role: "admin" } });
+    expect(userinfoIdp.refreshGrants()).toBe(before + 1);
+    expect(await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!)).toMatchObject({ checkedAt: signed.signedInAt + MINUTE });
+    expect((await auditRows(signed.user.id)).map((row) => row.action)).not.toContain("auth.sso_refused");
+  });
+
+  it("a promotion at the provider is applied at the re-check", async () => {
+    const who = person(["portal-editors"], userinfoIdp);
+    const signed = await signIn(who, { settings: userinfoSettings });
+    expect(signed.user.role).toBe("editor");
+    userinfoIdp.setGroups(who.login, [ADMIN_GROUP]);
+    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({ ok: true, user: { role: "admin" } });
+    expect(await auditRows(signed.user.id)).toContainEqual({ action: "user.sso_role", outcome: "success", detail: expect.objectContaining({ from: "editor", to: "admin", phase: "recheck" }) });
+  });
+
+  it("a removal from the groups still ends the session, naming the groups read", async () => {
+    const who = person([ADMIN_GROUP], userinfoIdp);
+    const signed = await signIn(who, { settings: userinfoSettings });
+    userinfoIdp.setGroups(who.login, [UNMAPPED_GROUP]);
+    const result = await check(signed, signed.signedInAt + MINUTE);
+    expect(result).toMatchObject({ ok: false, failure: "sso_no_role" });
+    expect(!result.ok && result.message).toContain(`your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse`);
+    expect(await auditRows(signed.user.id)).toContainEqual({
+      action: "auth.sso_refused",
+      outcome: "denied",
+      detail: expect.objectContaining({ phase: "recheck", reason: "no_role", claim_found: true, values: [UNMAPPED_GROUP] }),
+    });
   });
 });
