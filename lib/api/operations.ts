@@ -814,7 +814,7 @@ export const operations = {
     method: "GET",
     path: "/api/auth/oidc/start",
     summary:
-      "Sign in with the identity provider (OpenID Connect): 302 to its sign-in page, with state, nonce and the PKCE verifier kept in a sealed cookie for 10 minutes; when the provider cannot be reached, 303 to /login?error=sso_unavailable",
+      "Sign in with the identity provider (OpenID Connect): 302 to its sign-in page, with state, nonce and the PKCE verifier kept in a sealed cookie for 10 minutes; when its discovery document cannot be had (none fetched yet in this process, which keeps it an hour), 303 to /login?error=sso_unavailable",
     tag: "Accounts",
     permission: "public",
     query: SsoStartQuerySchema,
