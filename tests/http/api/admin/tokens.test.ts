@@ -33,7 +33,7 @@ async function newPerson(role: "viewer" | "support") {
 }
 
 async function makeToken(client: SignedInClient, name = "script"): Promise<{ id: string; secret: string }> {
-  const res = await client.request("/api/tokens", json({ name, scopes: ["reports:read"], expires_in_days: 30 }));
+  const res = await client.request("/api/tokens", json({ name, scopes: ["items:read"], expires_in_days: 30 }));
   expect(res.status, res.text).toBe(201);
   return { id: res.json.data.id, secret: res.json.data.secret };
 }
