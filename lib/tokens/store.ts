@@ -223,11 +223,16 @@ export async function listEveryToken(db: Db, actor: User, userId?: string): Prom
  * Revokes every active token of `ownerId` (an admin's password reset or disabling of the account): what recovery
  * took away must not come back when the account is enabled again. Returns the tokens it revoked, for the audit log.
  */
-export async function revokeTokensOf(db: Db, ownerId: string, actor: User, now = new Date()): Promise<TokenRecord[]> {
+export function revokeTokensOf(db: Db, ownerId: string, actor: User, now = new Date()): Promise<TokenRecord[]> {
+  return revokeActive(db, "user_id", ownerId, actor, now);
+}
+
+/** Revokes the active tokens whose `column` is `value` (one by id, or all of an owner's); returns those it revoked. */
+async function revokeActive(db: Db, column: "id" | "user_id", value: string, actor: User, now: Date): Promise<TokenRecord[]> {
   const rows = await db
     .updateTable("api_tokens")
     .set({ revoked_at: now.toISOString(), revoked_by: actor.id })
-    .where("user_id", "=", ownerId)
+    .where(column, "=", value)
     .where("revoked_at", "is", null)
     .returningAll()
     .execute();
@@ -240,14 +245,8 @@ export async function revokeToken(db: Db, actor: User, id: string, now = new Dat
   const owner = row ? (row.user_id === actor.id ? actor : await getUserById(db, row.user_id)) : null;
   if (!row || !owner || !mayRevokeFor(actor, owner)) throw new TokenError("not_found", `There is no token with id ${id}.`);
   if (row.revoked_at !== null) return { token: toRecord(row), owner };
-  const updated = await db
-    .updateTable("api_tokens")
-    .set({ revoked_at: now.toISOString(), revoked_by: actor.id })
-    .where("id", "=", id)
-    .where("revoked_at", "is", null)
-    .returningAll()
-    .executeTakeFirst();
-  return { token: toRecord(updated ?? row), owner };
+  const [updated] = await revokeActive(db, "id", id, actor, now);
+  return { token: updated ?? toRecord(row), owner };
 }
 
 export type TokenRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "address";

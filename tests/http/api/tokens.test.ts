@@ -209,7 +209,8 @@ describe("Authorization: Bearer", () => {
     const lowered = await withToken(editors, "/api/reports");
     expect([lowered.status, lowered.json.error.code]).toEqual([403, "forbidden"]);
 
-    expect((await admin.request(`/api/admin/users/${editorId}`, json({ role: "editor", disabled: true }, "PATCH"))).status).toBe(200);
+    // Kept (revoke_tokens: false), the token still stops working while its owner is disabled.
+    expect((await admin.request(`/api/admin/users/${editorId}`, json({ role: "editor", disabled: true, revoke_tokens: false }, "PATCH"))).status).toBe(200);
     const disabled = await withToken(editors, "/api/reports");
     expect([disabled.status, disabled.json.error.code]).toEqual([401, "token_revoked"]);
     expect(disabled.json.error.message).toContain("disabled");
