@@ -353,7 +353,7 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
             />
           )}
           <label>
-            <input type="checkbox" name="revoke_tokens" defaultChecked /> With a new password or disabling: revoke their API tokens too
+            <input type="checkbox" name="revoke_tokens" defaultChecked /> Revoke their API tokens too, when the password is reset or the account disabled
           </label>
           {fields.revoke_tokens ? <p role="alert">{fields.revoke_tokens}</p> : null}
           <div className={formStyles.buttons}>
