@@ -133,10 +133,6 @@ export const updateUserInput = z
     when: (payload) => payload.issues.length === 0,
   });
 
-/** Whether an admin's change of a user also revokes his API tokens: a password reset or disabling, unless told not to. */
-export function revokesTokens(patch: { password?: unknown; disabled?: boolean; revoke_tokens?: boolean }): boolean {
-  return (patch.password !== undefined || patch.disabled === true) && patch.revoke_tokens !== false;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // The API's objects and inputs

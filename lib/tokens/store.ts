@@ -223,15 +223,16 @@ export async function listEveryToken(db: Db, actor: User, userId?: string): Prom
  * Revokes every active token of `ownerId` (an admin's password reset or disabling of the account): what recovery
  * took away must not come back when the account is enabled again. Returns the tokens it revoked, for the audit log.
  */
-export function revokeTokensOf(db: Db, ownerId: string, actor: User, now = new Date()): Promise<TokenRecord[]> {
+export function revokeTokensOf(db: Db, ownerId: string, actor: User | null, now = new Date()): Promise<TokenRecord[]> {
   return revokeActive(db, "user_id", ownerId, actor, now);
 }
 
 /** Revokes the active tokens whose `column` is `value` (one by id, or all of an owner's); returns those it revoked. */
-async function revokeActive(db: Db, column: "id" | "user_id", value: string, actor: User, now: Date): Promise<TokenRecord[]> {
+async function revokeActive(db: Db, column: "id" | "user_id", value: string, actor: User | null, now: Date): Promise<TokenRecord[]> {
   const rows = await db
     .updateTable("api_tokens")
-    .set({ revoked_at: now.toISOString(), revoked_by: actor.id })
+    // No actor: an operator at the users CLI.
+    .set({ revoked_at: now.toISOString(), revoked_by: actor?.id ?? null })
     .where(column, "=", value)
     .where("revoked_at", "is", null)
     .returningAll()
