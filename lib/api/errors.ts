@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   address_not_allowed: 403,
   csrf: 403,
   password_login_off: 403,
+  reauthentication_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
@@ -34,6 +35,7 @@ export const ERROR_STATUS = {
   key_set_in_environment: 409,
   key_encryption_off: 409,
   key_in_use: 409,
+  too_many_tokens: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -158,10 +160,14 @@ export function fromAccountError(error: AccountError): ApiError {
   }
 }
 
-/** A refusal of the tokens or webhooks store: `invalid` names its field (400), `not_found` is 404. */
-export function fromRefusal(error: { code: "invalid" | "not_found"; message: string; field: string | null }): ApiError {
+/**
+ * A refusal of the tokens or webhooks store: `invalid` names its field (400), `not_found` is 404, `too_many`
+ * (a token owner at his cap) is 409.
+ */
+export function fromRefusal(error: { code: "invalid" | "not_found" | "too_many"; message: string; field: string | null }): ApiError {
   const sentence = error.message.charAt(0).toUpperCase() + error.message.slice(1);
   if (error.code === "not_found") return new ApiError("not_found", sentence);
+  if (error.code === "too_many") return new ApiError("too_many_tokens", sentence);
   return new ApiError("invalid_input", `Invalid field: ${error.field ?? "input"}. See fields for details.`, { fields: { [error.field ?? "input"]: error.message } });
 }
 

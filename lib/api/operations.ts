@@ -59,7 +59,7 @@ import {
   WebhookUpdateBodySchema,
   WebhookWithSecretSchema,
 } from "@/lib/contract/webhooks";
-import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
+import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenListQuerySchema, TokenSchema } from "@/lib/contract/tokens";
 import {
   KeyChangeResultSchema,
   KeyTestResultSchema,
@@ -69,6 +69,7 @@ import {
   UpstreamKeyParamsSchema,
 } from "@/lib/contract/upstream-keys";
 import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
+import { MAX_ACTIVE_TOKENS_PER_OWNER, RECENT_SIGN_IN_MINUTES } from "@/lib/contract/values";
 import type { AuditAction, AuditOutcome, Permission as AccountPermission, WebhookEventType } from "@/lib/contract/values";
 
 import type { ErrorCode } from "./errors";
@@ -884,7 +885,8 @@ export const operations = {
     id: "updateUser",
     method: "PATCH",
     path: "/api/admin/users/{id}",
-    summary: "Change a user's name, role, password or disabled flag; a role or password change, or disabling, ends his sessions",
+    summary:
+      "Change a user's name, role, password or disabled flag; a role or password change, or disabling, ends his sessions, and a new password or disabling also revokes his API tokens unless revoke_tokens is false",
     tag: "Admin",
     permission: "users:manage",
     params: UserIdParamsSchema,
@@ -940,13 +942,14 @@ export const operations = {
     method: "POST",
     path: "/api/tokens",
     summary:
-      "Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once",
+      `Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once. A session that began more than ${RECENT_SIGN_IN_MINUTES} minutes ago must send the password too (single sign-on: sign in again); an owner may have at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens`,
     tag: "Tokens",
     permission: "signed_in",
     sessionOnly: true,
     query: EmptyQuerySchema,
     body: TokenCreateBodySchema,
     success: { status: 201, description: "The token with its secret (shown once)", schema: dataEnvelope(CreatedTokenSchema) },
+    errors: ["reauthentication_required", "too_many_tokens", "server_busy"],
     audit: {
       action: "token.create",
       target: ({ data }) => tokenTarget(field(data, "id"), data),
@@ -961,7 +964,8 @@ export const operations = {
     id: "revokeToken",
     method: "DELETE",
     path: "/api/tokens/{id}",
-    summary: "Revoke an API token: the next request with it is refused (401 token_revoked). Revoking a revoked token answers it as it is",
+    summary:
+      "Revoke an API token (yours, or for an admin anyone's): the next request with it is refused (401 token_revoked). Revoking a revoked token answers it as it is",
     tag: "Tokens",
     permission: "signed_in",
     sessionOnly: true,
@@ -970,6 +974,17 @@ export const operations = {
     success: { status: 200, description: "The token, revoked", schema: dataEnvelope(TokenSchema) },
     notFound: "There is no token with id {id}.",
     audit: { action: "token.revoke", target: ({ params, data }) => tokenTarget(params.id, data) },
+  },
+  listEveryToken: {
+    id: "listEveryToken",
+    method: "GET",
+    path: "/api/admin/tokens",
+    summary: "Every person's API tokens (or one person's: user_id), newest first; never their secrets. Revoke one with DELETE /api/tokens/{id}",
+    tag: "Admin",
+    permission: "users:manage",
+    sessionOnly: true,
+    query: TokenListQuerySchema,
+    success: { status: 200, description: "The tokens", schema: dataEnvelope(TokenSchema.array()) },
   },
   listWebhooks: {
     id: "listWebhooks",

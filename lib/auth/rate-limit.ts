@@ -106,22 +106,23 @@ export async function checkPurchaseRateLimit(
   return { allowed: true };
 }
 
-// Requests per API token, apart from any user's or address's limits: a leaked or runaway script is held to it,
-// counted once across every instance like the purchase limits.
+// Requests with API tokens, per owner (all his tokens together: making more tokens buys no more requests), apart
+// from any user's or address's limits: a leaked or runaway script is held to it, counted once across every
+// instance like the purchase limits.
 const TOKEN_SLOT = Symbol.for("gatehouse.tokenRateLimiter");
 const tokenSlots = globalThis as unknown as Record<symbol, { perMinute: number; cluster: Cluster; limiter: RateLimiterAbstract } | undefined>;
 
 export type TokenLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** One request with the token `tokenId`, at most `perMinute` a minute (TOKEN_RATE_LIMIT_PER_MINUTE). */
-export async function checkTokenRateLimit(perMinute: number, tokenId: string, cluster: Cluster = currentCluster()): Promise<TokenLimitDecision> {
+/** One request with a token of `ownerId`, at most `perMinute` a minute for all of them (TOKEN_RATE_LIMIT_PER_MINUTE). */
+export async function checkTokenRateLimit(perMinute: number, ownerId: string, cluster: Cluster = currentCluster()): Promise<TokenLimitDecision> {
   let slot = tokenSlots[TOKEN_SLOT];
   if (!slot || slot.perMinute !== perMinute || slot.cluster !== cluster) {
-    slot = { perMinute, cluster, limiter: minuteLimiter(cluster, "token", perMinute) };
+    slot = { perMinute, cluster, limiter: minuteLimiter(cluster, "token-owner", perMinute) };
     tokenSlots[TOKEN_SLOT] = slot;
   }
   try {
-    await slot.limiter.consume(tokenId);
+    await slot.limiter.consume(ownerId);
     return { allowed: true };
   } catch (rejection) {
     const refused = refusal(rejection);

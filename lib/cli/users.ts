@@ -26,6 +26,7 @@ import { readSignInSettings } from "@/lib/config/oidc";
 import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb, type Db } from "@/lib/db";
 import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
+import { revokesTokens, revokeTokensOnRecovery } from "@/lib/tokens/recovery";
 import { readEnv } from "@/lib/config/env";
 
 import { runWhenEntryPoint, type Output } from "./entry";
@@ -36,9 +37,9 @@ Commands:
   create --email <email> --name <name> --role <role> [--password <password>]
   list [--json]
   set-role <email> <role>
-  disable <email>
+  disable <email> [--keep-tokens]
   enable <email>
-  reset-password <email> [--password <password>]
+  reset-password <email> [--password <password>] [--keep-tokens]
   link-sso <email> <subject>
   remove-demo-accounts
 
@@ -46,6 +47,8 @@ Roles: ${ROLES.join(", ")}.
 Without --password, the password is asked for (twice, hidden) on a terminal, or read from the first line of
 standard input otherwise — prefer that: a password on the command line stays in the shell history.
 Passwords need at least 12 characters and must be hard to guess (not a common password or the user's email). Role changes, disabling and password resets end the user's sessions.
+Disabling and password resets also revoke the user's API tokens, unless --keep-tokens is given; enabling the user
+again revives none.
 remove-demo-accounts deletes every account with a @demo.test address or the demo password (a configured
 start refuses a store that holds one).
 link-sso makes a password account one that signs in with single sign-on (OIDC_ISSUER) as the provider's
@@ -149,6 +152,11 @@ async function change(db: Db, out: Output, user: User, patch: UpdateUserInput, d
   await audit(db, "user.update", updated, Object.keys(patch));
   await announce(out, updated.id);
   out.out(done(updated));
+  if (!revokesTokens(patch)) return;
+  const revoked = await revokeTokensOnRecovery(db, updated, patch, null, (entry) =>
+    recordAudit(db, { ...entry, userId: null, userEmail: null, requestId: null, detail: { ...entry.detail, via: "cli" } }),
+  );
+  if (revoked > 0) out.out(`Revoked ${revoked} API token${revoked === 1 ? "" : "s"} of ${updated.email}.`);
 }
 
 /** Running instances keep a user's row for their session checks a moment: with Redis, tell them now. */
@@ -158,6 +166,9 @@ async function announce(out: Output, userId: string): Promise<void> {
     out.err(`Redis (REDIS_URL) did not answer: running instances apply this change within ${TTL_MS / 1000} s.`);
   }
 }
+
+/** --keep-tokens: the one way to keep a user's API tokens through a password reset or disabling. */
+const keepTokens = (values: { "keep-tokens"?: boolean }) => (values["keep-tokens"] ? { revoke_tokens: false } : {});
 
 function exactly(positionals: string[], count: number, names: string) {
   if (positionals.length !== count) throw new UsageError(`expected ${names}`);
@@ -180,6 +191,7 @@ async function run(argv: string[], out: Output): Promise<number> {
       role: { type: "string" },
       password: { type: "string" },
       json: { type: "boolean" },
+      "keep-tokens": { type: "boolean" },
     },
   });
 
@@ -187,9 +199,9 @@ async function run(argv: string[], out: Output): Promise<number> {
     create: ["email", "name", "role", "password"],
     list: ["json"],
     "set-role": [],
-    disable: [],
+    disable: ["keep-tokens"],
     enable: [],
-    "reset-password": ["password"],
+    "reset-password": ["password", "keep-tokens"],
     "link-sso": [],
     "remove-demo-accounts": [],
   };
@@ -250,7 +262,7 @@ async function run(argv: string[], out: Output): Promise<number> {
       case "disable": {
         exactly(positionals, 1, "<email>");
         const user = await findUser(db, positionals[0]);
-        await change(db, out, user, { disabled: true }, (u) => `Disabled ${u.email}; their sessions were ended.`);
+        await change(db, out, user, { disabled: true, ...keepTokens(values) }, (u) => `Disabled ${u.email}; their sessions were ended.`);
         return 0;
       }
       case "enable": {
@@ -292,7 +304,7 @@ async function run(argv: string[], out: Output): Promise<number> {
         exactly(positionals, 1, "<email>");
         const user = await findUser(db, positionals[0]);
         const password = await readPassword(values.password);
-        await change(db, out, user, { password }, (u) => `Password changed for ${u.email}; their sessions were ended.`);
+        await change(db, out, user, { password, ...keepTokens(values) }, (u) => `Password changed for ${u.email}; their sessions were ended.`);
         return 0;
       }
     }

@@ -57,7 +57,7 @@ export interface AuthConfig {
   purchaseCodeFormat: PurchaseCodeFormat;
   /** Reports over time (lib/reports): how long results are kept, and what a scheduled run may spend. */
   reportHistory: ReportHistorySettings;
-  /** Requests one API token may make per minute (TOKEN_RATE_LIMIT_PER_MINUTE). */
+  /** Requests an account's API tokens may make per minute, all of them together (TOKEN_RATE_LIMIT_PER_MINUTE). */
   tokenRateLimitPerMinute: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to http:// URLs and private addresses (development and tests only). */
   webhookAllowPrivate: boolean;

@@ -118,13 +118,21 @@ export const updateUserInput = z
       password: passwordSchema.optional(),
       /** Single sign-on users: true keeps the role an admin set; false lets sign-ins take it from the groups again. */
       role_pinned: z.boolean({ error: "role_pinned must be true or false" }).optional(),
+      /** With a new password or disabled: true, revoke every API token of the user too (true when absent). */
+      revoke_tokens: z.boolean({ error: "revoke_tokens must be true or false" }).optional(),
     },
-    onlyFields(["name", "role", "disabled", "password", "role_pinned"]),
+    onlyFields(["name", "role", "disabled", "password", "role_pinned", "revoke_tokens"]),
   )
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
+  .refine((patch) => Object.entries(patch).some(([name, v]) => name !== "revoke_tokens" && v !== undefined), {
     message: "nothing to change: give at least one of name, role, disabled, password, role_pinned",
     when: (payload) => payload.issues.length === 0,
+  })
+  .refine((patch) => patch.revoke_tokens === undefined || patch.password !== undefined || patch.disabled === true, {
+    message: "revoke_tokens goes with a new password or disabled: true (to revoke one token, use DELETE /api/tokens/{id})",
+    path: ["revoke_tokens"],
+    when: (payload) => payload.issues.length === 0,
   });
+
 
 // ---------------------------------------------------------------------------------------------------------
 // The API's objects and inputs

@@ -4,9 +4,9 @@ import { z } from "zod";
 
 import { onlyFields, textError } from "./accounts";
 import { isoTimestamp, oneOf } from "./common";
-import { MAX_TOKEN_DAYS, MAX_TOKEN_IP_RANGES, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./values";
+import { MAX_TOKEN_DAYS, MAX_TOKEN_IP_RANGES, RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./values";
 
-const TOKEN_FIELDS = ["name", "scopes", "expires_in_days", "expires_at", "never_expires", "allowed_ips", "user_id"];
+const TOKEN_FIELDS = ["name", "scopes", "expires_in_days", "expires_at", "never_expires", "allowed_ips", "user_id", "password"];
 
 export const TokenCreateBodySchema = z
   .strictObject(
@@ -32,6 +32,13 @@ export const TokenCreateBodySchema = z
         .optional()
         .describe("Client addresses or CIDR ranges it may be used from (e.g. 203.0.113.0/24); any address when absent"),
       user_id: z.uuid({ error: "user_id must be a user id (a UUID)" }).transform((id) => id.toLowerCase()).optional().describe("Admins: a service account to make it for; yourself when absent"),
+      password: z
+        .string(textError("password"))
+        .min(1, "password must not be empty")
+        // Longer than any password the policy allows: refused before any hashing work.
+        .max(1024, "password is too long")
+        .optional()
+        .describe(`Your password, when you signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago (403 reauthentication_required otherwise); never stored or logged`),
     },
     onlyFields(TOKEN_FIELDS),
   )
@@ -41,6 +48,14 @@ export const TokenCreateBodySchema = z
     when: (payload) => payload.issues.length === 0,
   });
 export type TokenCreateBody = z.output<typeof TokenCreateBodySchema>;
+
+/** GET /api/admin/tokens: every person's tokens, or one person's. */
+export const TokenListQuerySchema = z.strictObject(
+  {
+    user_id: z.uuid({ error: "user_id must be a user id (a UUID)" }).transform((id) => id.toLowerCase()).optional().describe("Only this person's tokens"),
+  },
+  onlyFields(["user_id"]),
+);
 
 export const TokenIdParamsSchema = z.object({
   id: z.uuid({ error: "must be a token id (a UUID, as GET /api/tokens lists)" }).transform((id) => id.toLowerCase()).describe("Token id"),

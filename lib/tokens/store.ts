@@ -9,8 +9,8 @@ import { hasBrand } from "@/lib/brand";
 import { can } from "@/lib/auth/permissions";
 import { getUserById, type User } from "@/lib/auth/users";
 import type { TokenCreateBody, TokenOutput } from "@/lib/contract/tokens";
-import { isOneOf, MAX_TOKEN_DAYS, TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
-import type { Db } from "@/lib/db";
+import { isOneOf, MAX_ACTIVE_TOKENS_PER_OWNER, MAX_TOKEN_DAYS, TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
+import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { ApiTokenRow } from "@/lib/db/schema";
 import { inRanges, parseRange, plainAddress, type AddressRange } from "@/lib/net";
 
@@ -22,10 +22,10 @@ export const LAST_USED_EVERY_MS = 60_000;
 /** Addresses remembered per token to tell a new one; past this, the oldest is forgotten. */
 const MAX_SEEN_ADDRESSES = 50;
 
-export type TokenErrorCode = "invalid" | "not_found";
+export type TokenErrorCode = "invalid" | "not_found" | "too_many";
 const TOKEN_ERROR: unique symbol = Symbol.for("gatehouse.TokenError");
 
-/** A refusal a person can act on: `invalid` names the field (400), `not_found` is 404. */
+/** A refusal a person can act on: `invalid` names the field (400), `not_found` is 404, `too_many` is 409. */
 export class TokenError extends Error {
   readonly [TOKEN_ERROR] = true;
   override name = "TokenError";
@@ -100,9 +100,14 @@ export function tokenOutput(token: TokenRecord, owner: Pick<User, "id" | "email"
   };
 }
 
-/** Whom `actor` may make tokens for and see the tokens of: himself, and (an admin) every service account. */
+/** Whom `actor` may make tokens for and list on his own page: himself, and (an admin) every service account. */
 function mayManageFor(actor: User, owner: User): boolean {
   return actor.id === owner.id || (owner.service && can(actor, "users:manage"));
+}
+
+/** Whose tokens `actor` may revoke: his own, and (an admin) anyone's — recovering an account includes its tokens. */
+function mayRevokeFor(actor: User, owner: User): boolean {
+  return actor.id === owner.id || can(actor, "users:manage");
 }
 
 function expiryOf(body: TokenCreateBody, owner: User, now: Date): string | null {
@@ -143,26 +148,44 @@ export async function createToken(db: Db, actor: User, body: TokenCreateBody, no
   const expiresAt = expiryOf(body, owner, now);
   const allowedIps = rangesOf(body.allowed_ips);
   const secret = generateTokenSecret();
-  const row = await db
-    .insertInto("api_tokens")
-    .values({
-      id: randomUUID(),
-      user_id: owner.id,
-      name: body.name,
-      token_hash: hashTokenSecret(secret),
-      scopes: JSON.stringify(body.scopes),
-      allowed_ips: allowedIps === null ? null : JSON.stringify(allowedIps),
-      created_at: now.toISOString(),
-      created_by: actor.id,
-      expires_at: expiresAt,
-      last_used_at: null,
-      last_used_ip: null,
-      seen_addresses: null,
-      revoked_at: null,
-      revoked_by: null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  // Counted and inserted under the owner's lock (his users row on PostgreSQL, the write lock on SQLite), so that
+  // a burst of requests sent at once cannot pass the cap together.
+  const row = await writeTransaction(db, async (trx) => {
+    if (isPostgres(trx)) await trx.selectFrom("users").select("id").where("id", "=", owner.id).forUpdate().execute();
+    const { active } = await trx
+      .selectFrom("api_tokens")
+      .select((eb) => eb.fn.countAll<number | string>().as("active"))
+      .where("user_id", "=", owner.id)
+      .where("revoked_at", "is", null)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now.toISOString())]))
+      .executeTakeFirstOrThrow();
+    if (Number(active) >= MAX_ACTIVE_TOKENS_PER_OWNER) {
+      throw new TokenError(
+        "too_many",
+        `${owner.id === actor.id ? "You have" : `${owner.email} has`} ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens, the most one account may have: revoke one that is no longer used first`,
+      );
+    }
+    return trx
+      .insertInto("api_tokens")
+      .values({
+        id: randomUUID(),
+        user_id: owner.id,
+        name: body.name,
+        token_hash: hashTokenSecret(secret),
+        scopes: JSON.stringify(body.scopes),
+        allowed_ips: allowedIps === null ? null : JSON.stringify(allowedIps),
+        created_at: now.toISOString(),
+        created_by: actor.id,
+        expires_at: expiresAt,
+        last_used_at: null,
+        last_used_ip: null,
+        seen_addresses: null,
+        revoked_at: null,
+        revoked_by: null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  });
   return { token: toRecord(row), owner, secret };
 }
 
@@ -171,33 +194,60 @@ export interface ListedToken {
   owner: User;
 }
 
-/** The tokens `actor` may manage: his own and, for an admin, every service account's. Newest first. */
-export async function listTokens(db: Db, actor: User): Promise<ListedToken[]> {
-  const rows = await db.selectFrom("api_tokens").selectAll().orderBy("created_at", "desc").orderBy("id").execute();
+/** Rows with their owners (each read once), those `keep` lets through, in the rows' order. */
+async function withOwners(db: Db, actor: User, rows: ApiTokenRow[], keep: (owner: User) => boolean): Promise<ListedToken[]> {
   const owners = new Map<string, User | null>();
   const listed: ListedToken[] = [];
   for (const row of rows) {
     if (!owners.has(row.user_id)) owners.set(row.user_id, row.user_id === actor.id ? actor : await getUserById(db, row.user_id));
     const owner = owners.get(row.user_id);
-    if (owner && mayManageFor(actor, owner)) listed.push({ token: toRecord(row), owner });
+    if (owner && keep(owner)) listed.push({ token: toRecord(row), owner });
   }
   return listed;
 }
 
-/** Revokes a token `actor` may manage (a second revoke answers it as it is); TokenError not_found otherwise. */
+/** The tokens `actor` may manage: his own and, for an admin, every service account's. Newest first. */
+export async function listTokens(db: Db, actor: User): Promise<ListedToken[]> {
+  const rows = await db.selectFrom("api_tokens").selectAll().orderBy("created_at", "desc").orderBy("id").execute();
+  return withOwners(db, actor, rows, (owner) => mayManageFor(actor, owner));
+}
+
+/** Every person's tokens, or one person's (`userId`), newest first: for an admin (the caller checks the role). */
+export async function listEveryToken(db: Db, actor: User, userId?: string): Promise<ListedToken[]> {
+  let query = db.selectFrom("api_tokens").selectAll();
+  if (userId !== undefined) query = query.where("user_id", "=", userId);
+  return withOwners(db, actor, await query.orderBy("created_at", "desc").orderBy("id").execute(), () => true);
+}
+
+/**
+ * Revokes every active token of `ownerId` (an admin's password reset or disabling of the account): what recovery
+ * took away must not come back when the account is enabled again. Returns the tokens it revoked, for the audit log.
+ */
+export function revokeTokensOf(db: Db, ownerId: string, actor: User | null, now = new Date()): Promise<TokenRecord[]> {
+  return revokeActive(db, "user_id", ownerId, actor, now);
+}
+
+/** Revokes the active tokens whose `column` is `value` (one by id, or all of an owner's); returns those it revoked. */
+async function revokeActive(db: Db, column: "id" | "user_id", value: string, actor: User | null, now: Date): Promise<TokenRecord[]> {
+  const rows = await db
+    .updateTable("api_tokens")
+    // No actor: an operator at the users CLI.
+    .set({ revoked_at: now.toISOString(), revoked_by: actor?.id ?? null })
+    .where(column, "=", value)
+    .where("revoked_at", "is", null)
+    .returningAll()
+    .execute();
+  return rows.map(toRecord);
+}
+
+/** Revokes a token `actor` may revoke (a second revoke answers it as it is); TokenError not_found otherwise. */
 export async function revokeToken(db: Db, actor: User, id: string, now = new Date()): Promise<ListedToken> {
   const row = await db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirst();
   const owner = row ? (row.user_id === actor.id ? actor : await getUserById(db, row.user_id)) : null;
-  if (!row || !owner || !mayManageFor(actor, owner)) throw new TokenError("not_found", `There is no token with id ${id}.`);
+  if (!row || !owner || !mayRevokeFor(actor, owner)) throw new TokenError("not_found", `There is no token with id ${id}.`);
   if (row.revoked_at !== null) return { token: toRecord(row), owner };
-  const updated = await db
-    .updateTable("api_tokens")
-    .set({ revoked_at: now.toISOString(), revoked_by: actor.id })
-    .where("id", "=", id)
-    .where("revoked_at", "is", null)
-    .returningAll()
-    .executeTakeFirst();
-  return { token: toRecord(updated ?? row), owner };
+  const [updated] = await revokeActive(db, "id", id, actor, now);
+  return { token: updated ?? toRecord(row), owner };
 }
 
 export type TokenRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "address";

@@ -1,6 +1,8 @@
 "use client";
 // The tokens table with a "Make a token" form. The secret of a new token is shown once, with a copy button and a
 // curl line that uses it; the list then only names it. Revoking asks first and takes effect on the next request.
+// An admin also sees every person's tokens below his own, and may revoke any of them. A session that began more
+// than RECENT_SIGN_IN_MINUTES ago is asked for the password when it makes a token (the form then shows the field).
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
@@ -17,7 +19,7 @@ import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { useFormPost } from "@/components/use-form-post";
 import type { TokenOutput } from "@/lib/contract/tokens";
-import { TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
+import { RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../forms.module.css";
@@ -38,15 +40,9 @@ const STATUS_BADGE = {
   revoked: { tone: "error", mark: "■", text: "Revoked" },
 } as const;
 
-export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutput[]; owners: TokenOwner[] }) {
-  const { data, error, isValidating, mutate } = useSWR<{ data: TokenOutput[] }, ApiRequestError>("/api/tokens", {
-    fallbackData: { data: initialTokens },
-  });
-  const [created, setCreated] = useState<Created | null>(null);
-  const [revoking, setRevoking] = useState<TokenOutput | null>(null);
-  const toast = useToast();
-
-  const columns: Column<TokenOutput>[] = [
+/** The columns of a tokens table; `onRevoke` asks before revoking. */
+function tokenColumns(onRevoke: (token: TokenOutput) => void): Column<TokenOutput>[] {
+  return [
     { id: "name", header: "Name", rowHeader: true, priority: "primary", wrap: "wrap", cell: (token) => token.name },
     { id: "owner", header: "Acts as", wrap: "wrap", cell: (token) => `${token.user.email}${token.user.service ? " (service)" : ""}` },
     { id: "scopes", header: "Scopes", wrap: "wrap", cell: (token) => token.scopes.join(", ") },
@@ -85,12 +81,26 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
       wrap: "nowrap",
       cell: (token) =>
         token.status === "revoked" ? null : (
-          <Button size="sm" variant="secondary" aria-label={`Revoke ${token.name}`} onClick={() => setRevoking(token)}>
+          <Button size="sm" variant="secondary" aria-label={`Revoke ${token.name} of ${token.user.email}`} onClick={() => onRevoke(token)}>
             Revoke
           </Button>
         ),
     },
   ];
+}
+
+export function TokensView({ initialTokens, initialEveryone, owners }: { initialTokens: TokenOutput[]; initialEveryone: TokenOutput[] | null; owners: TokenOwner[] }) {
+  const { data, error, isValidating, mutate } = useSWR<{ data: TokenOutput[] }, ApiRequestError>("/api/tokens", {
+    fallbackData: { data: initialTokens },
+  });
+  // Admins: every person's tokens (null for anyone else, who is never sent them).
+  const everyone = useSWR<{ data: TokenOutput[] }, ApiRequestError>(initialEveryone ? "/api/admin/tokens" : null, {
+    fallbackData: initialEveryone ? { data: initialEveryone } : undefined,
+  });
+  const [created, setCreated] = useState<Created | null>(null);
+  const [revoking, setRevoking] = useState<TokenOutput | null>(null);
+  const toast = useToast();
+  const columns = tokenColumns(setRevoking);
 
   return (
     <>
@@ -99,6 +109,7 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
         onCreated={(token) => {
           setCreated(token);
           void mutate();
+          if (initialEveryone) void everyone.mutate();
         }}
       />
       {created ? <NewSecret token={created} onDone={() => setCreated(null)} /> : null}
@@ -113,6 +124,25 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
           error={error ? { title: "The tokens could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
         />
       </section>
+      {initialEveryone ? (
+        <section aria-label="Every person's tokens">
+          <h2>Every person&apos;s tokens</h2>
+          <p>Everyone&apos;s tokens, for recovering an account: revoke any that should no longer work. A password reset or disabling on the Users page revokes a person&apos;s tokens too.</p>
+          <DataTable
+            caption="Every person's API tokens"
+            columns={columns}
+            rows={everyone.data?.data}
+            rowKey={(token) => token.id}
+            loading={everyone.isValidating}
+            empty={<EmptyState title="No tokens yet">Nobody has made a token.</EmptyState>}
+            error={
+              everyone.error
+                ? { title: "The tokens could not be loaded", message: everyone.error.message, requestId: everyone.error.requestId, onRetry: () => void everyone.mutate() }
+                : null
+            }
+          />
+        </section>
+      ) : null}
       <ConfirmDialog
         open={revoking !== null}
         onClose={() => setRevoking(null)}
@@ -124,10 +154,10 @@ export function TokensView({ initialTokens, owners }: { initialTokens: TokenOutp
           if (!revoking) return;
           await apiRequest(`/api/tokens/${revoking.id}`, { method: "DELETE" });
           toast.success(`Revoked ${revoking.name}: its next request is refused.`);
-          await mutate();
+          await Promise.all([mutate(), initialEveryone ? everyone.mutate() : null]);
         }}
       >
-        Anything still using it is refused from its next request. This cannot be undone.
+        Anything still using it{revoking ? ` (it acts as ${revoking.user.email})` : ""} is refused from its next request. This cannot be undone.
       </ConfirmDialog>
     </>
   );
@@ -137,6 +167,9 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
   const [ownerId, setOwnerId] = useState(owners[0]!.id);
   const [expiry, setExpiry] = useState("30");
   const { busy, fields, failure, submit: post } = useFormPost();
+  // Shown once the gateway asked for it (403 reauthentication_required names the password field), then kept.
+  const [askPassword, setAskPassword] = useState(false);
+  if (fields.password !== undefined && !askPassword) setAskPassword(true);
   const owner = owners.find((o) => o.id === ownerId) ?? owners[0]!;
 
   const expiryOptions = [
@@ -158,6 +191,7 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
     else if (expiry === "date") body.expires_at = form.get("expires_on") ? new Date(`${String(form.get("expires_on"))}T23:59:59Z`).toISOString() : "";
     else body.expires_in_days = Number(expiry);
     if (ips.length > 0) body.allowed_ips = ips;
+    if (askPassword && form.get("password")) body.password = String(form.get("password"));
     await post<Created>(event, "/api/tokens", body, onCreated);
   };
 
@@ -196,6 +230,18 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
           hint="Addresses or CIDR ranges, separated by spaces or commas, e.g. 203.0.113.0/24. Empty: any address."
           error={Object.entries(fields).find(([name]) => name.startsWith("allowed_ips"))?.[1]}
         />
+        {askPassword ? (
+          <TextField
+            id="field-token-password"
+            name="password"
+            label="Your password"
+            type="password"
+            autoComplete="current-password"
+            hint={`You signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago: confirm it is you.`}
+            required
+            error={fields.password}
+          />
+        ) : null}
         <div className={formStyles.buttons}>
           <Button type="submit" variant="primary" loading={busy} loadingText="Making…">
             Make token

@@ -1,4 +1,5 @@
-// The rate limits, after the permission: an API token's requests per minute, and the operation's own (purchase
+// The rate limits, after the permission: the requests per minute of a person's API tokens (all of them together),
+// and the operation's own (purchase
 // checks per user and per client address); each counted once across every instance when Redis is configured
 // (lib/auth/rate-limit.ts).
 import "server-only";
@@ -10,13 +11,17 @@ import { rateLimited } from "../errors";
 import { accountsOf, type ApiRequest } from "./request";
 
 export async function limit(state: ApiRequest): Promise<void> {
-  if (state.token) {
-    // Every request with a token counts against the token's own limit, whatever else limits the operation.
+  if (state.token && state.user) {
+    // Every request with a token counts against its owner's one limit, whatever else limits the operation: more
+    // tokens never buy more requests.
     const { accounts } = await accountsOf(state);
     const perMinute = accounts.config.tokenRateLimitPerMinute;
-    const decision = await checkTokenRateLimit(perMinute, state.token.id);
+    const decision = await checkTokenRateLimit(perMinute, state.user.id);
     if (!decision.allowed) {
-      throw rateLimited(`Too many requests with this API token: the limit is ${perMinute} a minute. Try again in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+      throw rateLimited(
+        `Too many requests with your API tokens: the limit is ${perMinute} a minute for all of an account's tokens together. Try again in ${decision.retryAfterSeconds} s.`,
+        decision.retryAfterSeconds,
+      );
     }
   }
   if (state.spec.rateLimit !== "purchase" || !state.user) return;

@@ -374,6 +374,7 @@ describe("GET /api/openapi.json", () => {
         "GET /api/tokens listTokens",
         "POST /api/tokens createToken",
         "DELETE /api/tokens/{id} revokeToken",
+        "GET /api/admin/tokens listEveryToken",
         "GET /api/admin/webhooks listWebhooks",
         "POST /api/admin/webhooks createWebhook",
         "PATCH /api/admin/webhooks/{id} updateWebhook",

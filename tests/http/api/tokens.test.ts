@@ -1,16 +1,28 @@
 // API tokens over real HTTP (next start ↔ sandbox): making, listing and revoking them; Authorization: Bearer on
 // every route its scopes allow and on no other; expiry, revocation and the owner's changes on the very next
-// request; allowed client ranges; the token's own rate limit; the audit rows; and the secret nowhere in the store.
+// request; allowed client ranges; one rate limit for all of a person's tokens; a recent sign-in (or the password)
+// to make one; the audit rows; and the secret nowhere in the store.
 import { readFile } from "node:fs/promises";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { operations, type OperationSpec } from "@/lib/api/operations";
-import { TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
+import { sealSession } from "@/lib/auth/session";
+import { parseDatabaseUrl } from "@/lib/config/store";
+import { RECENT_SIGN_IN_MINUTES, TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
+import { openDb, type Store } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  TEST_SESSION_SECRET,
+  TEST_USER_PASSWORD,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const RATE_LIMIT = 60;
@@ -21,14 +33,17 @@ let sandbox: TestSandbox;
 let gateway: GatewayProcess;
 let admin: SignedInClient;
 let support: SignedInClient;
+let store: Store;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1", TOKEN_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) }));
   admin = await gateway.signIn("admin");
   support = await gateway.signIn("support");
+  store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
 });
 afterAll(async () => {
+  await store?.close();
   await gateway?.stop();
   await sandbox?.close();
 });
@@ -194,7 +209,8 @@ describe("Authorization: Bearer", () => {
     const lowered = await withToken(editors, "/api/reports");
     expect([lowered.status, lowered.json.error.code]).toEqual([403, "forbidden"]);
 
-    expect((await admin.request(`/api/admin/users/${editorId}`, json({ role: "editor", disabled: true }, "PATCH"))).status).toBe(200);
+    // Kept (revoke_tokens: false), the token still stops working while its owner is disabled.
+    expect((await admin.request(`/api/admin/users/${editorId}`, json({ role: "editor", disabled: true, revoke_tokens: false }, "PATCH"))).status).toBe(200);
     const disabled = await withToken(editors, "/api/reports");
     expect([disabled.status, disabled.json.error.code]).toEqual([401, "token_revoked"]);
     expect(disabled.json.error.message).toContain("disabled");
@@ -223,17 +239,58 @@ describe("Authorization: Bearer", () => {
     expect(listed.last_used_at).not.toBeNull();
   });
 
-  it(`has its own rate limit: ${RATE_LIMIT} requests a minute`, async () => {
-    const { secret } = await makeToken(support, { scopes: ["purchases:validate"] });
+  it(`holds all of a person's tokens to one rate limit: ${RATE_LIMIT} requests a minute together`, async () => {
+    const viewer = await gateway.signIn("viewer");
+    const [first, second] = [await makeToken(viewer, { scopes: ["reports:read"] }), await makeToken(viewer, { scopes: ["reports:read"] })];
     const statuses: number[] = [];
-    for (let i = 0; i < RATE_LIMIT; i++) statuses.push((await withToken(secret, "/api/auth/me")).status);
+    for (let i = 0; i < RATE_LIMIT; i++) statuses.push((await withToken(i % 2 === 0 ? first.secret : second.secret, "/api/auth/me")).status);
     expect(new Set(statuses)).toEqual(new Set([200]));
-    const limited = await withToken(secret, "/api/auth/me");
+    // A new token buys no more requests: it is held by the same limit.
+    const { secret: third } = await makeToken(viewer, { scopes: ["reports:read"] });
+    const limited = await withToken(third, "/api/auth/me");
     expect([limited.status, limited.json.error.code]).toEqual([429, "rate_limited"]);
+    expect(limited.json.error.message).toContain("all of an account's tokens together");
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    // Another token of the same user is not held by it.
-    const { secret: other } = await makeToken(support, { scopes: ["purchases:validate"] });
-    expect((await withToken(other, "/api/auth/me")).status).toBe(200);
+    // Another person's token is not held by it.
+    const { secret: others } = await makeToken(support, { scopes: ["purchases:validate"] });
+    expect((await withToken(others, "/api/auth/me")).status).toBe(200);
+  });
+});
+
+describe(`making a token after the first ${RECENT_SIGN_IN_MINUTES} minutes of a session`, () => {
+  /** support's session as the gateway would have sealed it `minutes` after it began. */
+  async function sessionBegunAgo(minutes: number): Promise<string> {
+    const me = await support.request("/api/auth/me");
+    const row = await store.db.selectFrom("users").select("session_version").where("id", "=", me.json.data.user.id).executeTakeFirstOrThrow();
+    const now = Date.now();
+    const data = { userId: me.json.data.user.id, sessionVersion: Number(row.session_version), issuedAt: now - minutes * 60_000, lastSeenAt: now };
+    return `gatehouse_session=${await sealSession(data, { secrets: [TEST_SESSION_SECRET], absoluteMs: 86_400_000, idleMs: 86_400_000, secure: false })}`;
+  }
+
+  const post = (cookie: string, extra: Record<string, unknown> = {}) =>
+    gateway.request("/api/tokens", {
+      method: "POST",
+      headers: { Cookie: cookie, "X-CSRF": "1", "Content-Type": "application/json", "X-Forwarded-For": "203.0.113.99" },
+      body: JSON.stringify({ name: "later", scopes: ["purchases:validate"], expires_in_days: 30, ...extra }),
+    });
+
+  it("asks for the password (403 reauthentication_required, naming the field) and makes it with the right one", async () => {
+    const cookie = await sessionBegunAgo(RECENT_SIGN_IN_MINUTES + 1);
+    const without = await post(cookie);
+    expect([without.status, without.json.error.code], without.text).toEqual([403, "reauthentication_required"]);
+    expect(without.json.error.message).toContain(`more than ${RECENT_SIGN_IN_MINUTES} minutes ago`);
+    expect(without.json.error.fields.password).toBeTruthy();
+    const wrong = await post(cookie, { password: "not the password of this account" });
+    expect([wrong.status, wrong.json.error.code]).toEqual([403, "reauthentication_required"]);
+    const right = await post(cookie, { password: TEST_USER_PASSWORD });
+    expect(right.status, right.text).toBe(201);
+    madeSecrets.push(right.json.data.secret);
+  });
+
+  it("needs no password within them", async () => {
+    const res = await post(await sessionBegunAgo(RECENT_SIGN_IN_MINUTES - 1));
+    expect(res.status, res.text).toBe(201);
+    madeSecrets.push(res.json.data.secret);
   });
 });
 
@@ -249,10 +306,11 @@ describe("the secret at rest and in the OpenAPI document", () => {
     }
   });
 
-  it("never appears in the server's log lines", () => {
+  it("never appears in the server's log lines, nor does a password sent to make a token", () => {
     expect(madeSecrets.length).toBeGreaterThan(10);
     const output = gateway.output().join("\n");
     for (const secret of madeSecrets) expect(output.includes(secret.slice(4)), secret).toBe(false);
+    for (const password of [TEST_USER_PASSWORD, "not the password of this account"]) expect(output.includes(password), password).toBe(false);
   });
 
   it("describes both ways in and each operation's scope", async () => {

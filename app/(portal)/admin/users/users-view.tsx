@@ -28,8 +28,8 @@ import styles from "../../lists.module.css";
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, hard to guess (a phrase of unrelated words works well), not the email.`;
 
-type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled" | "role_pinned", string>>;
-const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access", role_pinned: "Role source" };
+type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled" | "role_pinned" | "revoke_tokens", string>>;
+const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access", role_pinned: "Role source", revoke_tokens: "API tokens" };
 
 /** The identity provider the portal is configured with (its issuer names its users). */
 export interface ProviderInfo {
@@ -268,6 +268,8 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
     if (disabled !== user.disabled) body.disabled = disabled;
     if (password !== "") body.password = password;
     if (user.identity && rolePinned !== user.role_pinned) body.role_pinned = rolePinned;
+    // A reset password or disabling revokes the person's API tokens unless the admin unticks the box.
+    if (password !== "" || (disabled && !user.disabled)) body.revoke_tokens = form.get("revoke_tokens") === "on";
     const found: Fields = {
       name: name ? undefined : "Enter a name.",
       password: password === "" || password.length >= PASSWORD_MIN_LENGTH ? undefined : `A new password needs at least ${PASSWORD_MIN_LENGTH} characters.`,
@@ -351,6 +353,10 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
               error={fields.password}
             />
           )}
+          <label>
+            <input type="checkbox" name="revoke_tokens" defaultChecked /> Revoke their API tokens too, when the password is reset or the account disabled
+          </label>
+          {fields.revoke_tokens ? <p role="alert">{fields.revoke_tokens}</p> : null}
           <div className={formStyles.buttons}>
             <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
               Save changes

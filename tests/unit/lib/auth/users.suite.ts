@@ -179,7 +179,7 @@ export function usersSuite(backend: Backend) {
           "nothing to change: give at least one of name, role, disabled, password, role_pinned",
         ]);
         expect(await zodMessages(updateUser(db, user.id, { email: "b@example.com" } as never))).toEqual([
-          "unknown field: email (known: name, role, disabled, password, role_pinned)",
+          "unknown field: email (known: name, role, disabled, password, role_pinned, revoke_tokens)",
         ]);
         expect(await zodMessages(updateUser(db, user.id, { disabled: "yes" } as never))).toEqual([
           "disabled must be true or false",

@@ -13,6 +13,7 @@ import { getUserByEmail, verifyCredentials } from "@/lib/auth/users";
 import { main } from "@/lib/cli/users";
 import { parseDatabaseUrl } from "@/lib/config/store";
 import { closeDb, openDb, type Store } from "@/lib/db";
+import { checkToken, createToken } from "@/lib/tokens/store";
 import { ROOT } from "@/tests/support/processes";
 
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
@@ -281,5 +282,35 @@ describe("every command, in-process", () => {
     ]);
     expect(rows.every((r) => r.detail?.via === "cli" && r.userId === null && r.outcome === "success")).toBe(true);
     expect(JSON.stringify(rows)).not.toContain("brand new password");
+  });
+
+  it("revokes the user's API tokens with a password reset or disabling, unless --keep-tokens; enabling revives none", async () => {
+    const newToken = () =>
+      inStore(databaseUrl, async ({ db }) => (await createToken(db, (await getUserByEmail(db, "vera@example.com"))!, { name: "script", scopes: ["items:read"], expires_in_days: 30 })).secret);
+    const check = (secret: string) => inStore(databaseUrl, ({ db }) => checkToken(db, secret, null));
+
+    const first = await newToken();
+    expect(await users("reset-password", "vera@example.com", "--password", "violet harbour lantern 7", "--keep-tokens")).toEqual({
+      code: 0,
+      stdout: "Password changed for vera@example.com; their sessions were ended.\n",
+      stderr: "",
+    });
+    expect((await check(first)).ok).toBe(true);
+    expect(await users("reset-password", "vera@example.com", "--password", "copper meadow signal 9")).toMatchObject({
+      code: 0,
+      stdout: "Password changed for vera@example.com; their sessions were ended.\nRevoked 1 API token of vera@example.com.\n",
+    });
+    expect(await check(first)).toMatchObject({ ok: false, reason: "revoked" });
+
+    const second = await newToken();
+    expect(await users("disable", "vera@example.com")).toMatchObject({ code: 0, stdout: expect.stringContaining("Revoked 1 API token of vera@example.com.") });
+    expect(await users("enable", "vera@example.com")).toMatchObject({ code: 0 });
+    expect(await check(second)).toMatchObject({ ok: false, reason: "revoked" });
+
+    const { rows } = await inStore(databaseUrl, ({ db }) => listAudit(db, { action: "token.revoke" }));
+    expect(rows.map((r) => [r.detail?.reason, r.detail?.owner, r.detail?.via])).toEqual([
+      ["user_disabled", "vera@example.com", "cli"],
+      ["password_reset", "vera@example.com", "cli"],
+    ]);
   });
 });
