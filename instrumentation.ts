@@ -9,7 +9,8 @@ export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   const { startGatewayOrExit } = await import("./lib/config/startup");
-  await startGatewayOrExit();
+  const { explainMissingKek } = await import("./lib/upstream/keys/missing-kek");
+  await startGatewayOrExit(explainMissingKek);
   const { getGatewayConfig } = await import("./lib/config");
   const { startInstance } = await import("./lib/cluster/startup");
   startInstance(await getGatewayConfig());

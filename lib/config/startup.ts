@@ -5,7 +5,6 @@
 import "server-only";
 
 import { logEvent, setLogInstance } from "@/lib/log";
-import { explainMissingKek } from "@/lib/upstream/keys/missing-kek";
 
 import { checkConfiguration } from "./check";
 import { isConfigError, problemLines, readEnv, type ConfigProblem } from "./env";
@@ -17,9 +16,13 @@ export function exitWithProblems(problems: ConfigProblem[]): never {
   process.exit(1);
 }
 
-export async function startGatewayOrExit(): Promise<void> {
+/**
+ * `explain` may reword the problems with what only a higher floor knows (lib/upstream/keys/missing-kek.ts: a
+ * missing key that is really a missing GATEHOUSE_KEK); instrumentation.ts passes it in.
+ */
+export async function startGatewayOrExit(explain: (problems: ConfigProblem[], env: NodeJS.ProcessEnv) => Promise<ConfigProblem[]>): Promise<void> {
   const check = checkConfiguration(process.env);
-  if (check.problems.length > 0) exitWithProblems(await explainMissingKek(check.problems, process.env));
+  if (check.problems.length > 0) exitWithProblems(await explain(check.problems, process.env));
   // From the first line on, the log names this instance (INSTANCE_ID, checked above).
   setLogInstance(readEnv(process.env, []).instanceId);
   for (const note of check.notes) logEvent("info", note);
