@@ -225,3 +225,28 @@ export async function resealAll(db: Db, keks: KeyEncryptionKeys): Promise<number
     return rows.length;
   });
 }
+
+/**
+ * At start-up: every stored key the KEK opens is named again with this process's fingerprint and last 4 rule,
+ * and an area's recorded rejection follows its key's new name. A store written before fingerprints were keyed
+ * (or before PURCHASE_CODE_HASH_KEY changed) keeps working, and its old unkeyed names are gone. A key neither
+ * KEK opens is left as it is (startUpstreamKeysOrExit stops the start for the one in use). Returns how many changed.
+ */
+export async function refingerprintStoredKeys(db: Db, keks: KeyEncryptionKeys, fingerprintSecret: string): Promise<number> {
+  return writeTransaction(db, async (trx) => {
+    const rows = await trx.selectFrom("upstream_keys").select(["id", "area", "sealed", "fingerprint", "last4"]).execute();
+    let changed = 0;
+    for (const row of rows) {
+      const area = row.area as Area;
+      const key = openSealed(row.sealed, area, keks);
+      if (key === null) continue;
+      const fingerprint = keyFingerprint(key, fingerprintSecret);
+      const last4 = last4Of(key) ?? "";
+      if (fingerprint === row.fingerprint && last4 === row.last4) continue;
+      await trx.updateTable("upstream_keys").set({ fingerprint, last4 }).where("id", "=", row.id).execute();
+      await trx.updateTable("upstream_key_state").set({ rejected_fingerprint: fingerprint }).where("area", "=", area).where("rejected_fingerprint", "=", row.fingerprint).execute();
+      changed++;
+    }
+    return changed;
+  });
+}

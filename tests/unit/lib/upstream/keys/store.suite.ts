@@ -1,6 +1,6 @@
 // The upstream keys' store on every backend: sealed under the KEK with the area bound in, one active key per
 // area, the old one kept to undo a rotation, the poll row's version, rejections, and the KEK re-seal.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
@@ -13,6 +13,7 @@ import {
   readActiveKey,
   readKeyStates,
   recordRejection,
+  refingerprintStoredKeys,
   removeStoredKey,
   resealAll,
   saveActiveKey,
@@ -38,6 +39,23 @@ export function upstreamKeysSuite(backend: Backend) {
       expect(change.key).toMatchObject({ fingerprint: keyFingerprint("k3Y9zQ2a", SECRET), last4: null });
       expect((await listStoredKeys(db, "items"))[0]?.last4).toBeNull();
       expect((await readActiveKey(db, "items", { current: KEK, previous: null }))?.stored.last4).toBeNull();
+    });
+
+    it("names stored keys again at start-up: an unkeyed fingerprint and a short key's last 4 are replaced, the rejection follows", async () => {
+      const { db } = store();
+      const short = "k3Y9zQ2a";
+      await saveActiveKey(db, "items", short, "a", KEK, SECRET);
+      // As a store from before keyed fingerprints holds it: a plain SHA-256 prefix and the last 4.
+      const unkeyed = createHash("sha256").update(short).digest("hex").slice(0, 8);
+      await db.updateTable("upstream_keys").set({ fingerprint: unkeyed, last4: short.slice(-4) }).where("area", "=", "items").execute();
+      await recordRejection(db, "items", unkeyed);
+      const keks = { current: KEK, previous: null };
+      expect(await refingerprintStoredKeys(db, keks, SECRET)).toBe(1);
+      expect((await listStoredKeys(db, "items"))[0]).toMatchObject({ fingerprint: keyFingerprint(short, SECRET), last4: null });
+      expect((await readKeyStates(db)).items?.rejectedFingerprint).toBe(keyFingerprint(short, SECRET));
+      // Once named, a second start changes nothing; a KEK that opens nothing leaves the rows alone.
+      expect(await refingerprintStoredKeys(db, keks, SECRET)).toBe(0);
+      expect(await refingerprintStoredKeys(db, { current: NEW_KEK, previous: null }, "another secret")).toBe(0);
     });
 
     it("keeps a saved key sealed, names it by fingerprint and last 4, and opens it with the KEK", async () => {
