@@ -16,11 +16,10 @@ import { breakerStatus, upstreamKeyRing } from "@/lib/upstream";
 import { withUpstreamWords } from "@/lib/upstream/errors";
 import { areaHealth } from "@/lib/upstream/keys/health";
 import { probeKey } from "@/lib/upstream/keys/probe";
+import { fingerprintSecretOf, keyFingerprint, last4Of } from "@/lib/upstream/keys/fingerprint";
 import { onKeyRejected, type KeyRejection } from "@/lib/upstream/keys/ring";
 import {
   activateStoredKey,
-  fingerprintOf,
-  last4Of,
   listStoredKeys,
   readStoredKey,
   removeStoredKey,
@@ -61,7 +60,7 @@ export async function areaStatus(db: Db, area: Area): Promise<UpstreamAreaStatus
     source: inUse.source,
     portal_keys: settings !== null && settings.apiKey === null && keyEncryption.current !== null,
     key:
-      inUse.fingerprint && inUse.last4
+      inUse.fingerprint
         ? { fingerprint: inUse.fingerprint, last4: inUse.last4, set_at: inUse.stored?.activatedAt ?? null, set_by: inUse.stored?.activatedBy ?? null }
         : null,
     stored: (await listStoredKeys(db, area)).map(storedOutput),
@@ -105,7 +104,7 @@ async function portalKeysFor(area: Area): Promise<Buffer> {
  * Asks the upstream one read with `key`. Refused: 400 with the upstream's words in fields.key; not answered
  * (down, timeout): the usual 502/504, so that nobody mistakes "could not ask" for "the key is wrong".
  */
-export async function testKey(area: Area, key: string): Promise<{ accepted: true; fingerprint: string; last4: string }> {
+export async function testKey(area: Area, key: string): Promise<{ accepted: true; fingerprint: string; last4: string | null }> {
   const config = await getGatewayConfig();
   if (!config[area]) throw new ApiError("not_found", `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`);
   // Not registered for redaction: only keys in use are (rotateKey, restoreKey, the key ring). A registered string
@@ -123,7 +122,7 @@ export async function testKey(area: Area, key: string): Promise<{ accepted: true
     }
     throw fromUpstreamError(error, "The upstream did not find the resource used to test the key.");
   }
-  return { accepted: true, fingerprint: fingerprintOf(key), last4: last4Of(key) };
+  return { accepted: true, fingerprint: keyFingerprint(key, fingerprintSecretOf(config)), last4: last4Of(key) };
 }
 
 /** Tests, then saves `key` as the area's key; every instance switches within a few seconds. */
@@ -132,7 +131,7 @@ export async function rotateKey(db: Db, area: Area, key: string, by: string): Pr
   await testKey(area, key);
   // Accepted, and about to be the key in use: from now on a log line or an echo that quotes it is redacted.
   registerSecrets([key]);
-  const change = await saveActiveKey(db, area, key, by, kek);
+  const change = await saveActiveKey(db, area, key, by, kek, fingerprintSecretOf(await getGatewayConfig()));
   await (await upstreamKeyRing()).refresh();
   return change;
 }

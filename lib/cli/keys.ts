@@ -41,7 +41,7 @@ export async function main(argv: string[], io: Output, env: Record<string, strin
     if (command === "list") {
       for (const area of AREAS) {
         for (const key of await listStoredKeys(store.db, area)) {
-          io.out(`${area}\t${key.fingerprint}\t…${key.last4}\t${key.active ? "in use" : "disabled"}\tset ${key.createdAt} by ${key.createdBy ?? "?"}`);
+          io.out(`${area}\t${key.fingerprint}\t${key.last4 === null ? "(short key)" : `…${key.last4}`}\t${key.active ? "in use" : "disabled"}\tset ${key.createdAt} by ${key.createdBy ?? "?"}`);
         }
       }
       return 0;

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 import type { GatewayConfig } from "@/lib/config";
 import { storeTarget } from "@/lib/config/store";
+import { makeStoreFolder } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { instanceId, logEvent } from "@/lib/log";
 
@@ -28,6 +29,8 @@ function isRunning(pid: number): boolean {
  */
 export function claimSqliteFile(file: string, pid = process.pid, id = instanceId()): string | null {
   const marker = `${file}.instance`;
+  // Written before the store opens: on a fresh clone the default ./data does not exist yet.
+  makeStoreFolder(file);
   let warning: string | null = null;
   if (existsSync(/*turbopackIgnore: true*/ marker)) {
     const [otherPid, otherId] = readFileSync(/*turbopackIgnore: true*/ marker, "utf8").trim().split(" ");

@@ -28,8 +28,8 @@ export const UpstreamKeyBodySchema = z.strictObject({
 export const KEY_SOURCES = ["environment", "portal", "none"] as const;
 
 export const KeyFactsSchema = z.object({
-  fingerprint: z.string().describe("The first 8 hex characters of the key's SHA-256"),
-  last4: z.string(),
+  fingerprint: z.string().describe("The first 8 hex characters of an HMAC-SHA256 of the key under a secret of the server: it tells keys apart and cannot be checked against a guess elsewhere"),
+  last4: z.string().nullable().describe("The key's last 4 characters; null for a key under 16 characters, too short to show any of it"),
 });
 
 export const StoredKeySchema = KeyFactsSchema.extend({

@@ -57,12 +57,18 @@ const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${fil
  * change is returned as a sentence for the log. A folder that holds other things (/var/lib, /tmp) is left alone.
  * (The paths come from DATABASE_URL at run time: the build's file tracer is told not to follow them.)
  */
+/** A missing folder of the SQLite store `file` is created 0700: the first thing that writes there need not come from opening it. */
+export function makeStoreFolder(file: string): void {
+  const folder = path.dirname(file);
+  if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
+}
+
 function makePrivate(file: string): string[] {
   if (file === ":memory:") return [];
   const notes: string[] = [];
   const folder = path.dirname(file);
   try {
-    if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
+    makeStoreFolder(file);
     if (!existsSync(/*turbopackIgnore: true*/ file)) closeSync(openSync(/*turbopackIgnore: true*/ file, "a", 0o600));
     for (const each of storeFiles(file)) {
       if (!existsSync(/*turbopackIgnore: true*/ each)) continue;

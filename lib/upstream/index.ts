@@ -8,6 +8,7 @@ import { storeTarget } from "@/lib/config/store";
 import { getDb } from "@/lib/db";
 
 import { createItemsClient, type ItemsClient } from "./items";
+import { fingerprintSecretOf } from "./keys/fingerprint";
 import { KeyRing } from "./keys/ring";
 import { processResilience, resilienceSettingsFrom } from "./policy";
 import { createReportsClient, type ReportsClient } from "./reports";
@@ -45,6 +46,7 @@ export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
     const ring: UpstreamKeyRing = new KeyRing({
       config,
       db: () => getDb(storeTarget()),
+      fingerprintSecret: fingerprintSecretOf(config),
       build: {
         reports: (apiKey, watch) =>
           watch.wrap(createReportsClient({ baseUrl: config.reports!.baseUrl, apiKey }, { timeoutMs, policy: watch.observe(resilience.for("reports")) })),

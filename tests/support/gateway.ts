@@ -109,7 +109,7 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
  * 127.0.0.1 port against the sandbox, with a store in `cwd`, the test session secret and admin, and `extra` on top.
  * Resolves once /api/health answers. Stop it with `server.stop()`.
  */
-export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: Record<string, string> = {}): Promise<{ server: Spawned; url: string; port: number }> {
+export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: Record<string, string | undefined> = {}): Promise<{ server: Spawned; url: string; port: number }> {
   assertBuilt();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

@@ -17,7 +17,8 @@ import { describeError, logEvent, registerSecrets } from "@/lib/log";
 import { isCircuitOpenError, isUpstreamError } from "../errors";
 import type { UpstreamPolicy } from "../policy";
 import { areaHealth } from "./health";
-import { clearRejection, fingerprintOf, last4Of, readActiveKey, readKeyStates, recordRejection, type AreaKeyState, type StoredKey } from "./store";
+import { keyFingerprint, last4Of } from "./fingerprint";
+import { clearRejection, readActiveKey, readKeyStates, recordRejection, type AreaKeyState, type StoredKey } from "./store";
 
 export const KEY_POLL_MS = 2_000;
 
@@ -77,6 +78,8 @@ export interface AreaClients<R, I> {
 export interface RingDeps<R, I> {
   config: GatewayConfig;
   db: () => Promise<Db>;
+  /** The secret fingerprints are keyed with (the purchase-code hash key; ./fingerprint.ts). */
+  fingerprintSecret: string;
   /** Builds an area's client for a key; `policy` wraps the area's shared policy to record its health. */
   build: { reports: (key: string, watch: ClientWatch) => R; items: (key: string, watch: ClientWatch) => I };
   /** When to read the store again; default pollingFeed(). */
@@ -107,7 +110,7 @@ export class KeyRing<R extends object, I extends object> {
     this.entries = { reports: { version: -1, inUse: none }, items: { version: -1, inUse: none } };
     for (const area of AREAS) {
       const settings = deps.config[area];
-      if (settings?.apiKey) this.install(area, settings.apiKey, { source: "environment", fingerprint: fingerprintOf(settings.apiKey), last4: last4Of(settings.apiKey), stored: null }, -1);
+      if (settings?.apiKey) this.install(area, settings.apiKey, { source: "environment", fingerprint: keyFingerprint(settings.apiKey, deps.fingerprintSecret), last4: last4Of(settings.apiKey), stored: null }, -1);
     }
   }
 

@@ -1,35 +1,29 @@
 // Upstream keys kept in the portal, in the store: sealed with AES-256-GCM (lib/seal.ts) under a key derived from
 // GATEHOUSE_KEK, the area bound in as associated data, so that a copy of the database alone reveals no key and a
-// sealed key moved to the other area's row does not open. A key is named by its fingerprint (the first 8 hex
-// characters of its SHA-256) and its last 4 characters, never shown in full. Each area has at most one active
+// sealed key moved to the other area's row does not open. A key is named by its keyed fingerprint and, when
+// it is long, its last 4 characters (./fingerprint.ts), never shown in full; a short key's last4 is stored as "". Each area has at most one active
 // key; the ones it replaced stay, disabled, until an admin removes them, so that a rotation can be undone.
 // Every change bumps the area's row in upstream_key_state, which every instance polls (./ring.ts).
 import "server-only";
 
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 
 import type { Area } from "@/lib/contract/areas";
 import type { KeyEncryptionKeys } from "@/lib/config/kek";
 import { writeTransaction, type Db } from "@/lib/db";
 import { openText, sealKey, sealText } from "@/lib/seal";
 
+import { keyFingerprint, last4Of } from "./fingerprint";
+
 const PURPOSE = "gatehouse upstream key seal";
 const contextOf = (area: Area) => `gatehouse upstream key of area ${area}`;
-
-/** First 8 hex characters of the key's SHA-256: enough to tell keys apart, nothing to recover one from. */
-export function fingerprintOf(key: string): string {
-  return createHash("sha256").update(key).digest("hex").slice(0, 8);
-}
-
-export function last4Of(key: string): string {
-  return key.slice(-4);
-}
 
 export interface StoredKey {
   id: string;
   area: Area;
   fingerprint: string;
-  last4: string;
+  /** null: the key is too short to show any of it. */
+  last4: string | null;
   active: boolean;
   createdAt: string;
   createdBy: string | null;
@@ -65,7 +59,7 @@ function toStoredKey(row: Row): StoredKey {
     id: row.id,
     area: row.area as Area,
     fingerprint: row.fingerprint,
-    last4: row.last4,
+    last4: row.last4 === "" ? null : row.last4,
     active: row.active === 1,
     createdAt: row.created_at,
     createdBy: row.created_by,
@@ -142,18 +136,18 @@ async function activeFingerprint(trx: Db, area: Area): Promise<string | null> {
 }
 
 /** Saves `key` as the area's active key; the active one becomes disabled. The caller has tested it first. */
-export async function saveActiveKey(db: Db, area: Area, key: string, by: string, kek: Buffer, now = new Date()): Promise<KeyChange> {
+export async function saveActiveKey(db: Db, area: Area, key: string, by: string, kek: Buffer, fingerprintSecret: string, now = new Date()): Promise<KeyChange> {
   const at = now.toISOString();
   return writeTransaction(db, async (trx) => {
     // First: on PostgreSQL this locks the area's state row, so two saves at once take turns (one active key).
     await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
-    const fingerprint = fingerprintOf(key);
+    const fingerprint = keyFingerprint(key, fingerprintSecret);
     await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
     const id = randomUUID();
     await trx
       .insertInto("upstream_keys")
-      .values({ id, area, sealed: seal(key, area, kek), fingerprint, last4: last4Of(key), active: 1, created_at: at, created_by: by, activated_at: at, activated_by: by })
+      .values({ id, area, sealed: seal(key, area, kek), fingerprint, last4: last4Of(key) ?? "", active: 1, created_at: at, created_by: by, activated_at: at, activated_by: by })
       .execute();
     const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
     return { area, oldFingerprint, newFingerprint: fingerprint, key: stored };
@@ -229,5 +223,30 @@ export async function resealAll(db: Db, keks: KeyEncryptionKeys): Promise<number
       await trx.updateTable("upstream_keys").set({ sealed: seal(key, area, current) }).where("id", "=", row.id).execute();
     }
     return rows.length;
+  });
+}
+
+/**
+ * At start-up: every stored key the KEK opens is named again with this process's fingerprint and last 4 rule,
+ * and an area's recorded rejection follows its key's new name. A store written before fingerprints were keyed
+ * (or before PURCHASE_CODE_HASH_KEY changed) keeps working, and its old unkeyed names are gone. A key neither
+ * KEK opens is left as it is (startUpstreamKeysOrExit stops the start for the one in use). Returns how many changed.
+ */
+export async function refingerprintStoredKeys(db: Db, keks: KeyEncryptionKeys, fingerprintSecret: string): Promise<number> {
+  return writeTransaction(db, async (trx) => {
+    const rows = await trx.selectFrom("upstream_keys").select(["id", "area", "sealed", "fingerprint", "last4"]).execute();
+    let changed = 0;
+    for (const row of rows) {
+      const area = row.area as Area;
+      const key = openSealed(row.sealed, area, keks);
+      if (key === null) continue;
+      const fingerprint = keyFingerprint(key, fingerprintSecret);
+      const last4 = last4Of(key) ?? "";
+      if (fingerprint === row.fingerprint && last4 === row.last4) continue;
+      await trx.updateTable("upstream_keys").set({ fingerprint, last4 }).where("id", "=", row.id).execute();
+      await trx.updateTable("upstream_key_state").set({ rejected_fingerprint: fingerprint }).where("area", "=", area).where("rejected_fingerprint", "=", row.fingerprint).execute();
+      changed++;
+    }
+    return changed;
   });
 }

@@ -42,8 +42,8 @@ export function UpstreamView({ initialAreas }: { initialAreas: UpstreamAreaStatu
   );
 }
 
-function keyText(fingerprint: string, last4: string): string {
-  return `${fingerprint} · ends in ${last4}`;
+function keyText(fingerprint: string, last4: string | null): string {
+  return last4 === null ? fingerprint : `${fingerprint} · ends in ${last4}`;
 }
 
 function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: () => void }) {
@@ -115,7 +115,7 @@ function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
     setTested(null);
     try {
       if (kind === "test") {
-        const answer = await apiRequest<{ data: { fingerprint: string; last4: string } }>(`/api/admin/upstream-keys/${area.area}/test`, { method: "POST", body: { key } });
+        const answer = await apiRequest<{ data: { fingerprint: string; last4: string | null } }>(`/api/admin/upstream-keys/${area.area}/test`, { method: "POST", body: { key } });
         setTested(`The upstream accepted the key ${keyText(answer.data.fingerprint, answer.data.last4)}. Nothing is saved yet.`);
       } else {
         const answer = await apiRequest<{ data: { change: { new_fingerprint: string | null } } }>(`/api/admin/upstream-keys/${area.area}`, { method: "POST", body: { key } });

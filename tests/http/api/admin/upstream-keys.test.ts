@@ -4,7 +4,7 @@
 // starts after the switch carries the new key (the sandbox records each request's key), a key the upstream
 // rejects shows the admins' banner and writes `upstream.key_rejected`, a rotation is undone, and after
 // `npm run keys -- rotate-kek` the portal restarts with only the new KEK (and refuses to start without one).
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -20,6 +20,8 @@ const FIRST = CANARY.portalReports;
 const NEXT = CANARY.portalReportsNext;
 const OLD_KEK = randomBytes(32).toString("base64");
 const NEW_KEK = randomBytes(32).toString("base64");
+/** A short key (8 characters): named by a keyed fingerprint only, never by its last 4. */
+const SHORT = "k3Y9zQ2a";
 
 let sandbox: TestSandbox;
 let storeDir: string;
@@ -65,7 +67,7 @@ async function auditRows(client: SignedInClient, action: string) {
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.portalItems]: "main" } } });
+  sandbox = await startTestSandbox({ extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.portalItems]: "main", [SHORT]: "main" } } });
   storeDir = await mkdtemp(path.join(tmpdir(), "gatehouse-keys-"));
   gateway = await startGateway(portalEnv());
   admin = await gateway.signIn("admin");
@@ -101,6 +103,15 @@ describe("an area whose key is kept in the portal", () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ accepted: true, last4: FIRST.slice(-4) });
     expect((await reportsArea(admin)).stored).toEqual([]);
+  });
+
+  it("names a short key by a keyed fingerprint only: no last 4, and no plain hash of the key matches", async () => {
+    const res = await admin.request("/api/admin/upstream-keys/items/test", post({ key: SHORT }));
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ accepted: true, last4: null });
+    expect(res.json.data.fingerprint).toMatch(/^[0-9a-f]{8}$/);
+    expect(res.json.data.fingerprint).not.toBe(createHash("sha256").update(SHORT).digest("hex").slice(0, 8));
+    expect(res.text).not.toContain(SHORT.slice(-4));
   });
 
   it("registers no refused test key for redaction, and never quotes or logs it", async () => {

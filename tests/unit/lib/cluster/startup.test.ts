@@ -1,5 +1,5 @@
 // The start-up's warning about instances that would not act as one portal: a second live process on one SQLite file.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawn } from "node:child_process";
@@ -41,5 +41,12 @@ describe("claimSqliteFile", () => {
     } finally {
       other.kill("SIGKILL");
     }
+  });
+
+  it("creates the store's missing folder, owner-only, before it writes the marker (a fresh clone has no ./data)", () => {
+    const file = path.join(path.dirname(storeFile()), "data", "gatehouse.db");
+    expect(claimSqliteFile(file, process.pid, "web-1")).toBeNull();
+    expect(readFileSync(`${file}.instance`, "utf8")).toBe(`${process.pid} web-1\n`);
+    expect(statSync(path.dirname(file)).mode & 0o777).toBe(0o700);
   });
 });

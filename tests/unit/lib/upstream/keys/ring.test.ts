@@ -8,11 +8,13 @@ import { describe, expect, it } from "vitest";
 import type { GatewayConfig } from "@/lib/config";
 import { UpstreamError } from "@/lib/upstream/errors";
 import { KeyRing, onKeyRejected, type KeyRejection } from "@/lib/upstream/keys/ring";
-import { fingerprintOf, readKeyStates, saveActiveKey } from "@/lib/upstream/keys/store";
+import { keyFingerprint } from "@/lib/upstream/keys/fingerprint";
+import { readKeyStates, saveActiveKey } from "@/lib/upstream/keys/store";
 
 import { sqliteBackend, useStore } from "@/tests/support/store-backends";
 
 const KEK = randomBytes(32);
+const SECRET = randomBytes(32).toString("hex");
 
 interface FakeClient {
   key: string;
@@ -44,7 +46,7 @@ function ringFor(config: GatewayConfig, db: () => Promise<import("@/lib/db").Db>
         return key;
       },
     });
-  return new KeyRing<FakeClient, FakeClient>({ config, db, build: { reports: build, items: build } });
+  return new KeyRing<FakeClient, FakeClient>({ config, db, fingerprintSecret: SECRET, build: { reports: build, items: build } });
 }
 
 describe("the key ring", () => {
@@ -52,11 +54,11 @@ describe("the key ring", () => {
 
   it("uses the environment's key whatever the store holds, and says so", async () => {
     const { db } = store();
-    await saveActiveKey(db, "reports", "stored-key-0001", "a", KEK);
+    await saveActiveKey(db, "reports", "stored-key-0001", "a", KEK, SECRET);
     const ring = ringFor(configWith("environment-key-9999"), async () => db, new Set());
     await ring.refresh();
     expect(await ring.current().reports?.read()).toBe("environment-key-9999");
-    expect(ring.keyInUse("reports")).toMatchObject({ source: "environment", last4: "9999", fingerprint: fingerprintOf("environment-key-9999") });
+    expect(ring.keyInUse("reports")).toMatchObject({ source: "environment", last4: "9999", fingerprint: keyFingerprint("environment-key-9999", SECRET) });
   });
 
   it("switches to the stored key at a refresh; a client taken before keeps the key it started with", async () => {
@@ -66,14 +68,14 @@ describe("the key ring", () => {
     expect(ring.current().reports).toBeNull();
     expect(ring.keyInUse("reports").source).toBe("none");
 
-    await saveActiveKey(db, "reports", "first-key-0001", "a", KEK);
+    await saveActiveKey(db, "reports", "first-key-0001", "a", KEK, SECRET);
     await ring.refresh();
     const before = ring.current().reports!;
-    await saveActiveKey(db, "reports", "second-key-0002", "a", KEK);
+    await saveActiveKey(db, "reports", "second-stored-key-0002", "a", KEK, SECRET);
     // Another instance has not polled yet: still the first key.
     expect(await ring.current().reports?.read()).toBe("first-key-0001");
     await ring.refresh();
-    expect(await ring.current().reports?.read()).toBe("second-key-0002");
+    expect(await ring.current().reports?.read()).toBe("second-stored-key-0002");
     expect(await before.read()).toBe("first-key-0001");
     expect(ring.keyInUse("reports")).toMatchObject({ source: "portal", last4: "0002" });
   });
@@ -83,10 +85,10 @@ describe("the key ring", () => {
     let changed: (() => void) | null = null;
     const feed = { start: (onChange: () => void) => ((changed = onChange), () => (changed = null)) };
     const build = (key: string, watch: { wrap<T extends object>(client: T): T }) => watch.wrap({ key, read: async () => key });
-    const ring = new KeyRing<FakeClient, FakeClient>({ config: configWith(null), db: async () => db, build: { reports: build, items: build }, feed });
+    const ring = new KeyRing<FakeClient, FakeClient>({ config: configWith(null), db: async () => db, fingerprintSecret: SECRET, build: { reports: build, items: build }, feed });
     await ring.refresh();
     ring.startPolling();
-    await saveActiveKey(db, "reports", "published-key-0007", "a", KEK);
+    await saveActiveKey(db, "reports", "published-key-0007", "a", KEK, SECRET);
     expect(ring.current().reports).toBeNull();
     changed!();
     await waitFor(async () => ring.current().reports !== null);
@@ -97,7 +99,7 @@ describe("the key ring", () => {
 
   it("records a rejected key once in the store and tells the listeners once; a key that works again clears it", async () => {
     const { db } = store();
-    await saveActiveKey(db, "reports", "revoked-key-0001", "a", KEK);
+    await saveActiveKey(db, "reports", "revoked-key-0001", "a", KEK, SECRET);
     const rejecting = new Set(["revoked-key-0001"]);
     const ring = ringFor(configWith(null), async () => db, rejecting);
     await ring.refresh();
@@ -107,16 +109,16 @@ describe("the key ring", () => {
     });
     try {
       for (let i = 0; i < 3; i++) await expect(ring.current().reports!.read()).rejects.toThrow(/rejected/);
-      expect(ring.rejection("reports")).toMatchObject({ fingerprint: fingerprintOf("revoked-key-0001"), source: "portal" });
+      expect(ring.rejection("reports")).toMatchObject({ fingerprint: keyFingerprint("revoked-key-0001", SECRET), source: "portal" });
       const stored = await waitFor(async () => (await readKeyStates(db)).reports?.rejectedFingerprint);
-      expect(stored).toBe(fingerprintOf("revoked-key-0001"));
+      expect(stored).toBe(keyFingerprint("revoked-key-0001", SECRET));
       await waitFor(async () => heard.length === 1);
       expect(heard).toHaveLength(1);
 
       // A second instance learns it from the store at its next poll.
       const other = ringFor(configWith(null), async () => db, rejecting);
       await other.refresh();
-      expect(other.rejection("reports")?.fingerprint).toBe(fingerprintOf("revoked-key-0001"));
+      expect(other.rejection("reports")?.fingerprint).toBe(keyFingerprint("revoked-key-0001", SECRET));
 
       rejecting.clear();
       expect(await ring.current().reports!.read()).toBe("revoked-key-0001");
