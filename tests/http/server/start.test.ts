@@ -152,8 +152,8 @@ describe("the key-encryption key", () => {
     const file = path.join(cwd, "sealed-keys.db");
     const store = await openDb(parseDatabaseUrl(file));
     try {
-      await saveActiveKey(store.db, "reports", CANARY.reports, "test", randomBytes(32));
-      await saveActiveKey(store.db, "items", CANARY.items, "test", randomBytes(32));
+      await saveActiveKey(store.db, "reports", CANARY.reports, "test", randomBytes(32), SECRET);
+      await saveActiveKey(store.db, "items", CANARY.items, "test", randomBytes(32), SECRET);
     } finally {
       await store.close();
     }
