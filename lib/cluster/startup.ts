@@ -6,8 +6,7 @@ import "server-only";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 import type { GatewayConfig } from "@/lib/config";
-import { storeTarget } from "@/lib/config/store";
-import { makeStoreFolder } from "@/lib/db";
+import { makeStoreFolder, storeTarget } from "@/lib/config/store";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { instanceId, logEvent } from "@/lib/log";
 

@@ -2,6 +2,7 @@
 // PostgreSQL (a postgres:// URL). Anything else is refused, so that a typo (`postgres//…`, a missing colon) never
 // becomes a SQLite file with a fresh first admin. Demo mode ignores DATABASE_URL: its store lives under
 // DEMO_DATA_DIR. Pure, no `server-only`: lib/db, the start-up check and the users CLI read it.
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -90,4 +91,13 @@ export function describeTarget(target: DatabaseTarget, cwd = process.cwd()): str
   } catch {
     return "PostgreSQL";
   }
+}
+
+/**
+ * A missing folder of the SQLite store `file` is created 0700: the first thing that writes there (the instance
+ * marker, lib/cluster/startup.ts) need not come from opening the store (lib/db).
+ */
+export function makeStoreFolder(file: string): void {
+  const folder = path.dirname(file);
+  if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
 }

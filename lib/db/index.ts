@@ -4,14 +4,14 @@
 // environment.
 import "server-only";
 
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, statSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 import SqliteDatabase from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Pool } from "pg";
 
-import type { DatabaseTarget } from "@/lib/config/store";
+import { makeStoreFolder, type DatabaseTarget } from "@/lib/config/store";
 
 import { migrations, type Dialect } from "./migrations";
 import type { Database } from "./schema";
@@ -57,12 +57,6 @@ const storeFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`, `${fil
  * change is returned as a sentence for the log. A folder that holds other things (/var/lib, /tmp) is left alone.
  * (The paths come from DATABASE_URL at run time: the build's file tracer is told not to follow them.)
  */
-/** A missing folder of the SQLite store `file` is created 0700: the first thing that writes there need not come from opening it. */
-export function makeStoreFolder(file: string): void {
-  const folder = path.dirname(file);
-  if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
-}
-
 function makePrivate(file: string): string[] {
   if (file === ":memory:") return [];
   const notes: string[] = [];
