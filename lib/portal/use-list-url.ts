@@ -6,7 +6,7 @@
 //   renders the next page while the current one stays; `pending` says it is loading.
 // Either way every view is a real URL: reload and shared links reproduce it, Back returns to the previous view.
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useTransition, type RefObject } from "react";
+import { useCallback, useEffect, useMemo, useOptimistic, useRef, useTransition, type RefObject } from "react";
 
 export type ListNavigationMode = "shallow" | "server";
 
@@ -48,21 +48,29 @@ export function useListUrl<Q>(
   const mounted = useMounted();
   const [pending, startTransition] = useTransition();
 
-  const query = useMemo(() => parse(new URLSearchParams(searchParams.toString())), [parse, searchParams]);
+  const urlQuery = useMemo(() => parse(new URLSearchParams(searchParams.toString())), [parse, searchParams]);
+  // Until a move lands (a server navigation, or the router taking in a history call) the URL's query is the old one:
+  // a second change made meanwhile (a date typed right after an outcome was chosen) would be built on it and undo
+  // the first. The view's query is the one asked for until the move lands, then the URL's (React's optimistic state).
+  const [query, setQuery] = useOptimistic(urlQuery);
   const hrefFor = useCallback((next: Q) => `${pathname}${toQueryString(next)}`, [pathname, toQueryString]);
 
   const go = useCallback(
     (next: Q, how: "push" | "replace") => {
       const href = hrefFor(next);
       if (href === `${window.location.pathname}${window.location.search}`) return;
-      if (mode === "shallow" && mounted.current) {
-        if (how === "push") window.history.pushState(null, "", href);
-        else window.history.replaceState(null, "", href);
-      } else {
-        startTransition(() => (how === "push" ? router.push(href, { scroll: false }) : router.replace(href, { scroll: false })));
-      }
+      startTransition(() => {
+        setQuery(next);
+        if (mode === "shallow" && mounted.current) {
+          // Next takes these in with a router update of its own, in this transition: until it lands, the view's query
+          // is the one asked for.
+          if (how === "push") window.history.pushState(null, "", href);
+          else window.history.replaceState(null, "", href);
+        } else if (how === "push") router.push(href, { scroll: false });
+        else router.replace(href, { scroll: false });
+      });
     },
-    [hrefFor, mode, router, mounted],
+    [hrefFor, mode, router, mounted, setQuery],
   );
 
   return {
