@@ -13,7 +13,9 @@
 // Failures live in the store, so every portal instance sharing it counts the same ones. Old rows are pruned.
 import "server-only";
 
-import type { Db } from "@/lib/db";
+import { sql } from "kysely";
+
+import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 
 import { addressKey } from "./address";
 import { normalizeEmail } from "@/lib/contract/accounts";
@@ -135,19 +137,25 @@ export async function reserveLoginAttempt(
   { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {},
 ): Promise<{ reserved: true; id: number } | { reserved: false; decision: Extract<ThrottleDecision, { allowed: false }> }> {
   const c = counted(attempt, now, limits);
-  const row = await db
-    .insertInto("login_failures")
-    .values({ email: c.email, ip: c.address, at: now.toISOString() })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const id = Number(row.id);
-  const refused = await refusal(db, c, limits, now, id);
-  if (refused && !refused.allowed) {
-    // A refused attempt is not a failure: it must not prolong the wait.
-    await db.deleteFrom("login_failures").where("id", "=", id).execute();
-    return { reserved: false, decision: refused };
-  }
-  return { reserved: true, id };
+  // One reservation at a time per address (or account, when the address is unknown): on PostgreSQL a row with a
+  // lower id may commit after a higher one, so without the lock two racers could each miss the other's row.
+  // SQLite's write transaction already runs one at a time.
+  return writeTransaction(db, async (trx) => {
+    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse sign-in ${c.address ?? c.email}`}))`.execute(trx);
+    const row = await trx
+      .insertInto("login_failures")
+      .values({ email: c.email, ip: c.address, at: now.toISOString() })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const id = Number(row.id);
+    const refused = await refusal(trx, c, limits, now, id);
+    if (refused && !refused.allowed) {
+      // A refused attempt is not a failure: it must not prolong the wait.
+      await trx.deleteFrom("login_failures").where("id", "=", id).execute();
+      return { reserved: false, decision: refused };
+    }
+    return { reserved: true, id };
+  });
 }
 
 /** The attempt failed: its reservation stays as the failure. Prunes failures past the window. */
