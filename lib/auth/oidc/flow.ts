@@ -75,9 +75,9 @@ export async function beginSignIn(context: FlowContext, { next, prompt }: { next
   const redirectUri = redirectUriFor(context.headers, context.edge);
   try {
     if (!redirectUri) throw new SsoError("sso_misconfigured", "no origin for the redirect URI: set PUBLIC_ORIGIN");
-    // The process's discovery (asked once an hour, not at each start: anyone may call this route). A provider never
-    // reached yet makes the page say so instead of sending the browser to an error.
-    const config = await providerConfig(context.settings);
+    // Anyone may call this route: the provider is asked whether it answers at most once per 5 s, not at each start.
+    // A provider down makes the page say so instead of sending the browser to an error.
+    const config = await providerConfig(context.settings, { now: context.now, live: true });
     const request = await authorizationRequest(context.settings, config, { redirectUri, prompt });
     writeTransaction(
       context.cookies,

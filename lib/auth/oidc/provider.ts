@@ -1,9 +1,10 @@
 // Talking to the identity provider, through openid-client (a certified OpenID Connect relying party): discovery,
 // the authorization request (PKCE S256, state, nonce), the code exchange with the ID token validated by the
 // library, refresh, userinfo and RP-initiated logout. Nothing of the protocol or of JWT checking is done here by
-// hand. Discovery is lazy, shared by the process and kept an hour: a provider that is down at start does not stop
-// the portal; the next sign-in asks again. Every failure becomes an SsoError whose `failure` is the sign-in page's
-// error code and whose `detail` is what the operator's log line needs (never a token or the client secret).
+// hand. Discovery is lazy, shared by the process and kept an hour, and a sign-in start checks that the provider
+// answers (at most once per 5 s): a provider that is down at start does not stop the portal, and a start while it
+// is down says so. Every failure becomes an SsoError whose `failure` is the sign-in page's error code and whose
+// `detail` is what the operator's log line needs (never a token or the client secret).
 import "server-only";
 
 import { createHash } from "node:crypto";
@@ -58,11 +59,20 @@ export function isSsoError(error: unknown): error is SsoError {
 export const PROVIDER_TIMEOUT_SECONDS = 10;
 /** Discovery is asked again after this long (a key or endpoint change); the old one is kept if that fails. */
 const DISCOVERY_TTL_MS = 60 * 60_000;
+/**
+ * A sign-in start needs to know the provider answers (or the browser lands on the provider's dead address), but
+ * anyone may call it: it asks again only when the last answer is older than this, and a failure is kept as long.
+ * Whatever the traffic, starts cost the provider at most one discovery per 5 s.
+ */
+export const START_CHECK_MS = 5_000;
 
 interface Discovery {
   key: string;
   config?: client.Configuration;
+  /** When the provider last answered discovery. */
   at: number;
+  /** The last discovery that failed, kept START_CHECK_MS so that a provider down is not asked at each request. */
+  failed?: { at: number; error: SsoError };
   pending?: Promise<client.Configuration>;
 }
 
@@ -88,26 +98,39 @@ async function discover(settings: OidcSettings): Promise<client.Configuration> {
 /**
  * The provider's configuration, discovered once and shared by the process; on failure an SsoError (sso_unavailable,
  * sso_misconfigured…). Asked again when it is an hour old (DISCOVERY_TTL_MS); when asking again fails, the one it
- * said before is kept. The provider's signing keys are not kept here: openid-client does not check the signature of
- * an ID token that came straight from the token endpoint over TLS (OpenID Connect Core 3.1.3.7), and where it does
- * check one it keeps the key set itself (5 minutes) and fetches it again on an unknown key id.
- * Requests that need it while it is being asked wait for that one answer: a burst of anonymous sign-in starts
- * costs the provider one discovery, not one each.
+ * said before is kept. With `live` (a sign-in start) it is asked again when the provider's last answer is older
+ * than START_CHECK_MS, and a failure is thrown, not hidden behind the old one. A failure is remembered as long, so a
+ * provider down is not asked at each request. The provider's signing keys are not kept here: openid-client does not
+ * check the signature of an ID token that came straight from the token endpoint over TLS (OpenID Connect Core
+ * 3.1.3.7), and where it does check one it keeps the key set itself (5 minutes) and fetches it again on an unknown
+ * key id. Requests that need it while it is being asked wait for that one answer: a burst of anonymous sign-in
+ * starts costs the provider one discovery, not one each.
  */
-export async function providerConfig(settings: OidcSettings, { now = Date.now() }: { now?: number } = {}): Promise<client.Configuration> {
+export async function providerConfig(settings: OidcSettings, { now = Date.now(), live = false }: { now?: number; live?: boolean } = {}): Promise<client.Configuration> {
   const key = settingsKey(settings);
   let state = slots[SLOT];
   if (!state || state.key !== key) {
     state = { key, at: 0 };
     slots[SLOT] = state;
   }
-  if (state.config && now - state.at < DISCOVERY_TTL_MS) return state.config;
   const current = state;
+  const fallback = (error: SsoError): client.Configuration => {
+    if (current.config && !live) return current.config;
+    throw error;
+  };
+  if (current.config && now - current.at < (live ? START_CHECK_MS : DISCOVERY_TTL_MS)) return current.config;
+  if (current.failed && now - current.failed.at < START_CHECK_MS) return fallback(current.failed.error);
   current.pending ??= discover(settings)
     .then((config) => {
       current.config = config;
       current.at = now;
+      current.failed = undefined;
       return config;
+    })
+    .catch((error: unknown) => {
+      const failure = toSsoError(error, "discovery");
+      current.failed = { at: now, error: failure };
+      throw failure;
     })
     .finally(() => {
       current.pending = undefined;
@@ -115,8 +138,7 @@ export async function providerConfig(settings: OidcSettings, { now = Date.now() 
   try {
     return await current.pending;
   } catch (error) {
-    if (current.config) return current.config;
-    throw toSsoError(error, "discovery");
+    return fallback(toSsoError(error, "discovery"));
   }
 }
 
