@@ -2,7 +2,7 @@
 // most, the table it prints and the lines that fail the run.
 import { describe, expect, it } from "vitest";
 
-import { failures, medianRun, scoresOf, scoreTable, slowRun, type LighthouseResult } from "@/scripts/lighthouse-scores";
+import { failures, FLOOR_PAGE, FLOOR_TBT_RATIO, medianRun, passedAgainstFloor, scoresOf, scoreTable, slowRun, type LighthouseResult } from "@/scripts/lighthouse-scores";
 
 function lhr(scores: { performance: number; accessibility: number; "best-practices": number }, audits: LighthouseResult["audits"] = {}): LighthouseResult {
   return {
@@ -114,5 +114,44 @@ describe("a slow page measured again", () => {
     // Of five: two slow runs pass, three fail.
     expect(failures([medianRun([run(0.94), run(0.94), run(0.98), run(0.99), run(0.97)])], 95)).toHaveLength(0);
     expect(failures([medianRun([run(0.94), run(0.94), run(0.93), run(0.99), run(0.97)])], 95)).toHaveLength(1);
+  });
+});
+
+describe("a performance score below the threshold, judged against the framework floor", () => {
+  /** A mobile run whose performance is Total Blocking Time (weight 30) and LCP (weight 70). */
+  const withTbt = (page: string, tbtMs: number, tbtScore: number, lcpScore = 1) => {
+    const result = lhr({ performance: 0.3 * tbtScore + 0.7 * lcpScore, accessibility: 1, "best-practices": 1 }, {
+      "total-blocking-time": { title: "Total Blocking Time", score: tbtScore, displayValue: `${tbtMs} ms`, numericValue: tbtMs },
+      "largest-contentful-paint": { title: "Largest Contentful Paint", score: lcpScore, displayValue: "1.0 s" },
+    });
+    result.categories.performance!.auditRefs = [{ id: "total-blocking-time", weight: 30 }, { id: "largest-contentful-paint", weight: 70 }];
+    return scoresOf(page, "mobile", result);
+  };
+  const floor = withTbt(FLOOR_PAGE, 300, 0.8);
+
+  it("reads Total Blocking Time and what the rest of the page scores", () => {
+    expect(withTbt("items", 800, 0.4, 0.9)).toMatchObject({ totalBlockingTimeMs: 800, performanceWithoutTbt: 93 });
+  });
+
+  it(`passes when Total Blocking Time alone cost the points and is at most ${FLOOR_TBT_RATIO}× the floor's, and says so`, () => {
+    const items = withTbt("items", 800, 0.4);
+    expect(items.categories.performance.score).toBe(82);
+    expect(failures([items], 95, { mobile: floor })).toEqual([]);
+    expect(passedAgainstFloor(items, floor)).toBe(
+      "items (mobile) performance 82: below 95 by Total Blocking Time only, 800 ms (2.7×) against the bare Next.js page's 300 ms (score 94) on this machine; at most 3× passes",
+    );
+  });
+
+  it("fails past the ratio, when another metric lost points too, or when no floor was measured", () => {
+    const heavy = withTbt("items", 901, 0.3);
+    expect(failures([heavy], 95, { mobile: floor })).toEqual([
+      "items (mobile) performance 79 < 95 — costliest audit: Total Blocking Time (901 ms); Total Blocking Time 901 ms against the bare Next.js page's 300 ms (at most 3×), the rest scores 100",
+    ]);
+    const slowPaint = withTbt("items", 400, 0.7, 0.9);
+    expect(passedAgainstFloor(slowPaint, floor)).toBeNull();
+    expect(failures([slowPaint], 95, { mobile: floor })).toHaveLength(1);
+    expect(failures([withTbt("items", 800, 0.4)], 95)).toHaveLength(1);
+    // A floor measured at the other form factor does not count.
+    expect(failures([withTbt("items", 800, 0.4)], 95, { desktop: floor })).toHaveLength(1);
   });
 });
