@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { StandalonePage } from "@/components/shell/standalone-page";
 import { buttonClassName } from "@/components/ui/button-styles";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
-import { getCurrentUser } from "@/lib/auth/current-user";
+import { getCurrentUser, ssoRestartPath } from "@/lib/auth/current-user";
 import { startPath } from "@/lib/auth/oidc/flow";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { getSignInSettings } from "@/lib/config/oidc";
@@ -26,6 +26,13 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const provider = oidc ? { label: oidc.label, claim: oidc.roleClaim } : undefined;
   // After a refusal: the error code (and a wait), never what was typed or what the provider sent.
   const error = typeof query.error === "string" ? query.error : undefined;
+  // A single sign-on session whose re-check is due or ended it (an API call's 401 sends the browser here) goes
+  // through the provider, as any page would, which says why. Not when this is already an answer (an error: the
+  // flow's every refusal comes back here with one), nor for the break-glass admin's password form.
+  if (error === undefined && query.password !== "1") {
+    const restart = await ssoRestartPath(next);
+    if (restart) redirect(restart);
+  }
   const retry = typeof query.retry === "string" && /^\d{1,6}$/.test(query.retry) ? Number(query.retry) : undefined;
   const failure = signInFailure(error, retry, provider);
   const ssoFailure = failure !== null && error !== undefined && (error.startsWith("sso_") || error === "password_login_off");

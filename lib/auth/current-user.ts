@@ -52,6 +52,19 @@ const getPageSession = cache(async (): Promise<{ user: CurrentUser | null; sso: 
 export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => (await getPageSession()).user);
 
 /**
+ * For the sign-in page: where a browser continues whose single sign-on session must go through the provider again
+ * (its re-check due, or ended by it — the store keeps why), as any other page would send it; null otherwise. The
+ * portal's answer to an API call's 401 is this page (lib/portal/api-client.ts loginUrlForCurrentPage): when an API
+ * call found first that the groups give him no role, the sign-in page must still go through the provider, which
+ * says why, instead of offering a sign-in that says nothing.
+ */
+export async function ssoRestartPath(next: string): Promise<string | null> {
+  const { sso } = await getPageSession();
+  if (!sso || sso.ok || sso.restart === "login") return null;
+  return startPath(next, sso.restart === "silent" ? "none" : undefined);
+}
+
+/**
  * A local path to come back to after signing in: only "/…" (never "//host" or "/\host", which browsers read as
  * another site), without control characters. Anything else is "/".
  */

@@ -97,6 +97,29 @@ describe("with a refresh token", () => {
     expect((await browser.follow(page.location!)).url).toBe(`${gateway.url}/login?error=sso_no_role&next=%2Freports`);
   });
 
+  it("removed from the groups, found by an API call first: the sign-in page the portal then opens goes through the provider, which says why", async () => {
+    const { idp, gateway } = withRefresh;
+    const { who, browser } = await signedIn(withRefresh);
+    idp.setGroups(who.login, [UNMAPPED_GROUP]);
+    // A page's background call (the alert bell's count) finds it first; the portal answers a 401 by opening the
+    // sign-in page for the page he is on (lib/portal/api-client.ts loginUrlForCurrentPage).
+    const refused = await until(() => browser.request(`${gateway.url}/api/alerts/count`), (answer) => answer.status !== 200, "refused");
+    expect(refused.status).toBe(401);
+    const login = await browser.request(`${gateway.url}/login?next=%2Freports`);
+    expect(login.status).toBe(307);
+    expect(login.location).toBe(`${gateway.url}/api/auth/oidc/start?next=%2Freports`);
+    const back = await browser.follow(login.location!);
+    expect(back.url).toBe(`${gateway.url}/login?error=sso_no_role&next=%2Freports`);
+    expect(back.status).toBe(200);
+    expect(back.text).toContain("No access to Gatehouse");
+    // His session is over: the page with the reason stays (no loop), and so does any other page's answer.
+    const again = await browser.request(`${gateway.url}/login?error=sso_no_role&next=%2Freports`);
+    expect(again.status).toBe(200);
+    expect((await browser.request(`${gateway.url}/api/auth/me`)).status).toBe(401);
+    // The break-glass admin's password form is not sent through the provider.
+    expect((await browser.request(`${gateway.url}/login?password=1`)).status).toBe(200);
+  });
+
   it("disabled at the provider: the next check ends his access", async () => {
     const { idp, gateway } = withRefresh;
     const { who, browser } = await signedIn(withRefresh);

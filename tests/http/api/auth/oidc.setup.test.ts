@@ -66,7 +66,17 @@ describe("a provider that is down when the portal starts", () => {
     expect(pageText(page.text)).toContain("Test IdP is not answering, so you cannot sign in with it right now. Try again in a few minutes; if it lasts, tell an administrator.");
     expect(gateway.logLines().find((line) => line.msg === "sso_sign_in_failed")).toMatchObject({ level: "warn", failure: "sso_unavailable", detail: { phase: "discovery" } });
 
+    // A start remembers the provider's failure START_CHECK_MS (5 s) before asking it again: once it is back, the
+    // button reaches it within that time.
     await confidential.start();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const start = await gateway.request("/api/auth/oidc/start?next=%2Fitems");
+      if (start.status === 302 && new URL(start.headers.get("location")!).origin === confidential.issuer) break;
+      expect(start.headers.get("location")).toBe("/login?error=sso_unavailable&next=%2Fitems");
+      if (Date.now() > deadline) throw new Error("the start still says sso_unavailable 20 s after the provider came back");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, IDP_USERS.admin, { next: "/items" });
     expect(answer.location).toBe(`${gateway.url}/items`);
   });

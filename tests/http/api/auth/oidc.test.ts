@@ -92,14 +92,18 @@ describe("signing in with the provider", () => {
     expect(cookie).not.toContain(url.searchParams.get("nonce")!);
   });
 
-  it("50 anonymous starts, one after another and all at once, cost the provider one discovery", async () => {
+  it("50 anonymous starts, one after another and all at once, cost the provider at most one discovery per 5 s", async () => {
     const start = () => fetch(`${gateway.url}/api/auth/oidc/start`, { redirect: "manual" });
     const answers = [];
+    const before = idp.discoveryRequests();
+    const started = Date.now();
     for (let i = 0; i < 10; i++) answers.push(await start());
     answers.push(...(await Promise.all(Array.from({ length: 40 }, start))));
+    const elapsedMs = Date.now() - started;
     for (const answer of answers) expect(new URL(answer.headers.get("location")!).origin).toBe(idp.issuer);
-    // The portal asked once, when it started (or at the first start): every start since used that answer.
-    expect(idp.discoveryRequests()).toBe(1);
+    // A start checks that the provider answers, but at most once per 5 s (START_CHECK_MS), whatever the traffic;
+    // starts at the same time share one question.
+    expect(idp.discoveryRequests() - before).toBeLessThanOrEqual(1 + Math.ceil(elapsedMs / 5000));
   });
 
   it("a user in the admin group becomes admin, lands where he was going, and shows his provider and last sign-in", async () => {

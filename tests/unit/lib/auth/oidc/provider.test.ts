@@ -1,9 +1,11 @@
 // The provider's discovery (lib/auth/oidc/provider.ts) against a real OpenID provider in this process, counting the
 // discovery documents it serves: asked once and shared, asked again when an hour old (the clock passed in), the old
-// one kept while the provider does not answer, and not asked again when the provider rotates its signing key. Over HTTP (50 sign-in starts, one discovery): tests/http/api/auth/oidc.test.ts.
+// one kept while the provider does not answer, and not asked again when the provider rotates its signing key; for a
+// sign-in start (`live`), asked again when the last answer is older than START_CHECK_MS, and a failure thrown and kept
+// as long. Over HTTP (50 sign-in starts, at most one discovery per 5 s): tests/http/api/auth/oidc.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { authorizationRequest, exchangeCode, forgetProviderConfig, isSsoError, providerConfig } from "@/lib/auth/oidc/provider";
+import { authorizationRequest, exchangeCode, forgetProviderConfig, isSsoError, providerConfig, START_CHECK_MS } from "@/lib/auth/oidc/provider";
 import type { OidcSettings } from "@/lib/config/oidc";
 
 import { ADMIN_GROUP, callbackUrlFor, IDP_USERS, startTestProvider, type TestProvider } from "@/tests/support/oidc-provider";
@@ -64,6 +66,42 @@ describe("the provider's discovery", () => {
     expect(idp.discoveryRequests()).toBe(before + 1);
     await idp.stop();
     expect(await providerConfig(settings, { now: now + 2 * HOUR + 1 })).toBe(second);
+  });
+
+  it("for a sign-in start (live): not asked within START_CHECK_MS of its last answer, asked again after it", async () => {
+    const now = Date.now();
+    const first = await providerConfig(settings, { now });
+    const before = idp.discoveryRequests();
+    expect(await providerConfig(settings, { now: now + START_CHECK_MS - 1, live: true })).toBe(first);
+    expect(idp.discoveryRequests()).toBe(before);
+    const second = await providerConfig(settings, { now: now + START_CHECK_MS, live: true });
+    expect(second).not.toBe(first);
+    expect(idp.discoveryRequests()).toBe(before + 1);
+    // The answer counts from when it came: the next live call within START_CHECK_MS of it asks nothing.
+    expect(await providerConfig(settings, { now: now + 2 * START_CHECK_MS - 1, live: true })).toBe(second);
+    expect(idp.discoveryRequests()).toBe(before + 1);
+  });
+
+  it("for a sign-in start (live) with the provider down: sso_unavailable, not the old one, kept START_CHECK_MS; other callers keep the old one", async () => {
+    const now = Date.now();
+    const old = await providerConfig(settings, { now });
+    await idp.stop();
+    const down = now + START_CHECK_MS;
+    const refused = await providerConfig(settings, { now: down, live: true }).catch((error: unknown) => error);
+    expect(isSsoError(refused) && refused.failure).toBe("sso_unavailable");
+    // Back already, but the failure is remembered: a second start within START_CHECK_MS asks nothing, and says the same.
+    await idp.start();
+    const before = idp.discoveryRequests();
+    const again = await providerConfig(settings, { now: down + START_CHECK_MS - 1, live: true }).catch((error: unknown) => error);
+    expect(again).toBe(refused);
+    expect(idp.discoveryRequests()).toBe(before);
+    // A caller that is not a start (a callback, a re-check) still has the configuration the provider gave.
+    expect(await providerConfig(settings, { now: down + 1 })).toBe(old);
+    expect(idp.discoveryRequests()).toBe(before);
+    // Once the failure is START_CHECK_MS old, a start asks again, and the provider answers.
+    const back = await providerConfig(settings, { now: down + START_CHECK_MS, live: true });
+    expect(back).not.toBe(old);
+    expect(idp.discoveryRequests()).toBe(before + 1);
   });
 
   it("is not asked again when the provider rotates its signing key: the next sign-in succeeds at once", async () => {
