@@ -14,5 +14,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // Vitest's default is one worker per core but one (1 on a 2-core machine), and most files wait on processes
+    // they start (next start, PostgreSQL, Redis): three files at a time overlap those waits.
+    maxWorkers: 3,
   },
 });

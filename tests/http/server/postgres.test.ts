@@ -127,5 +127,6 @@ describe("API tokens and webhooks", () => {
     const [, opened] = await receiver.until(2);
     expect(JSON.parse(opened!.body)).toMatchObject({ type: "upstream.unavailable", data: { area: "items" } });
     await sandbox.clearFaults();
-  });
+    // Two deliveries and the retried failures that open the breaker: more than 20 s on a loaded machine.
+  }, 60_000);
 });
