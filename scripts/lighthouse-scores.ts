@@ -14,9 +14,9 @@ export const SEO_LEFT_OUT =
 export const THRESHOLD = 95;
 
 /**
- * Runs of a page whose performance score fell below the threshold: performance varies from run to run (CPU
- * load, timers), so such a page is measured this many times and the median run counts (Lighthouse's guidance on
- * variability; lighthouse-ci's numberOfRuns). The framework floor is measured as often.
+ * Runs of a page that fails (performance below the threshold and not passing against the floor): performance
+ * varies from run to run (CPU load, timers), so such a page is measured up to this many times and the median run
+ * counts (Lighthouse's guidance on variability; lighthouse-ci's numberOfRuns). So is the floor when it is slow.
  */
 export const RUNS_WHEN_SLOW = 3;
 

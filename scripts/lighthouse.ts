@@ -249,12 +249,22 @@ async function main(): Promise<number> {
     driver = await puppeteer.connect({ browserURL: `http://127.0.0.1:${devtoolsPort}`, defaultViewport: null });
     const filter = values.page?.toLowerCase();
     const targets = PORTAL_PAGES.filter((target) => !filter || target.name.toLowerCase().includes(filter) || target.path.includes(filter));
-    /** One page at one form factor: measured again while slow (RUNS_WHEN_SLOW), the median run counts. */
+    // The framework's floor, a bare Next.js page audited in the same browser: at mobile first (the CPU-bound form
+    // factor), at desktop only if a desktop page turns out slow.
+    const floorServer = await startFloor();
+    const floors: Partial<Record<FormFactor, RunScores>> = {};
+    const floorPage: PortalPage = { name: FLOOR_PAGE, path: "/", heading: "Framework floor", role: null };
+    /**
+     * One page at one form factor, measured again while it fails (below the threshold, and not passing against the
+     * floor) up to RUNS_WHEN_SLOW times; the median run counts.
+     */
     const measure = async (target: PortalPage, pageUrl: string, formFactor: FormFactor, cookie: string | null): Promise<RunScores> => {
       const runStarted = performance.now();
       const tries = [await audit(target, pageUrl, formFactor, driver!, cookie)];
-      while (slowRun(tries[0]!) && tries.length < RUNS_WHEN_SLOW) {
-        log(`${target.name} (${formFactor}): performance ${tries[0]!.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`);
+      if (slowRun(tries[0]!) && target !== floorPage && !floors[formFactor]) floors[formFactor] = await measure(floorPage, floorServer.url, formFactor, null);
+      const failing = (run: RunScores) => slowRun(run) && !passedAgainstFloor(run, floors[formFactor]);
+      while (failing(medianRun(tries)) && tries.length < RUNS_WHEN_SLOW) {
+        log(`${target.name} (${formFactor}): performance ${tries.at(-1)!.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`);
         tries.push(await audit(target, pageUrl, formFactor, driver!, cookie, tries.length + 1));
       }
       const run = medianRun(tries);
@@ -263,21 +273,14 @@ async function main(): Promise<number> {
       return run;
     };
     const runs: RunScores[] = [];
-    for (const target of targets) {
-      const cookie = target.role === null ? null : await cookieOf(target.role);
-      for (const formFactor of FORM_FACTORS) runs.push(await measure(target, `${url}${pathOf(target, bulkJob)}`, formFactor, cookie));
-    }
-    // The framework's floor, audited in the same browser, only at the form factors where a page was slow.
-    const floors: Partial<Record<FormFactor, RunScores>> = {};
-    const slowFormFactors = FORM_FACTORS.filter((formFactor) => runs.some((run) => run.formFactor === formFactor && slowRun(run)));
-    if (slowFormFactors.length > 0) {
-      const floor = await startFloor();
-      try {
-        const target: PortalPage = { name: FLOOR_PAGE, path: "/", heading: "Framework floor", role: null };
-        for (const formFactor of slowFormFactors) floors[formFactor] = await measure(target, floor.url, formFactor, null);
-      } finally {
-        await floor.stop();
+    try {
+      floors.mobile = await measure(floorPage, floorServer.url, "mobile", null);
+      for (const target of targets) {
+        const cookie = target.role === null ? null : await cookieOf(target.role);
+        for (const formFactor of FORM_FACTORS) runs.push(await measure(target, `${url}${pathOf(target, bulkJob)}`, formFactor, cookie));
       }
+    } finally {
+      await floorServer.stop();
     }
     for (const run of runs) {
       const passed = passedAgainstFloor(run, floors[run.formFactor]);
