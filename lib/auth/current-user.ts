@@ -52,11 +52,11 @@ const getPageSession = cache(async (): Promise<{ user: CurrentUser | null; sso: 
 export const getCurrentUser = cache(async (): Promise<CurrentUser | null> => (await getPageSession()).user);
 
 /**
- * For the sign-in page: where a browser continues whose single sign-on session must go through the provider again
- * (its re-check due, or ended by it — the store keeps why), as any other page would send it; null otherwise. The
- * portal's answer to an API call's 401 is this page (lib/portal/api-client.ts loginUrlForCurrentPage): when an API
- * call found first that the groups give him no role, the sign-in page must still go through the provider, which
- * says why, instead of offering a sign-in that says nothing.
+ * Where a browser continues whose single sign-on session must go through the provider again (its re-check due, or
+ * ended by it — the store keeps why), or null. Every page without a user (requirePageUser) and the sign-in page
+ * itself ask it: the portal's answer to an API call's 401 is the sign-in page (lib/portal/api-client.ts
+ * loginUrlForCurrentPage), so when an API call found first that the groups give him no role, that page must still
+ * go through the provider, which says why, instead of offering a sign-in that says nothing.
  */
 export async function ssoRestartPath(next: string): Promise<string | null> {
   const { sso } = await getPageSession();
@@ -80,13 +80,11 @@ export function safeLocalPath(value: string | null | undefined): string {
  * experimental.authInterrupts in next.config.mjs).
  */
 export async function requirePageUser(permission?: Permission): Promise<CurrentUser> {
-  const { user, sso } = await getPageSession();
+  const { user } = await getPageSession();
   if (!user) {
     // The path comes from proxy.ts, which overwrites whatever a client sent in this header.
     const here = safeLocalPath((await headers()).get(PAGE_PATH_HEADER));
-    // A single sign-on session due for its re-check, or ended by it, goes through the provider again.
-    if (sso && !sso.ok && sso.restart !== "login") redirect(startPath(here, sso.restart === "silent" ? "none" : undefined));
-    redirect(`/login?next=${encodeURIComponent(here)}`);
+    redirect((await ssoRestartPath(here)) ?? `/login?next=${encodeURIComponent(here)}`);
   }
   if (permission && !can(user, permission)) forbidden();
   return user;
