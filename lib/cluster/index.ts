@@ -69,7 +69,9 @@ export function localCluster(id: string = instanceId()): Cluster {
 export function redisCluster(url: string, id: string = instanceId()): Cluster {
   const options = redisOptions(url);
   const commands = new Redis({ ...options, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS });
-  const subscriber = new Redis({ ...options, maxRetriesPerRequest: null });
+  // Subscribing again after a reconnect is ours, not ioredis's: its own re-subscription is a promise nobody
+  // holds, which rejects unhandled when the connection closes before Redis answers it.
+  const subscriber = new Redis({ ...options, maxRetriesPerRequest: null, autoResubscribe: false });
   const handlers = new Map<string, BusHandler[]>();
   let wasUp = false;
   // ioredis reports each failed reconnect: say it once per outage, when the connection closes.
@@ -85,6 +87,10 @@ export function redisCluster(url: string, id: string = instanceId()): Cluster {
   commands.on("ready", () => {
     logEvent("info", "redis_connected", { redis: redact(url) });
     wasUp = true;
+  });
+  // On every connection (a repeated SUBSCRIBE is harmless to Redis).
+  subscriber.on("ready", () => {
+    if (handlers.size > 0) subscriber.subscribe(...handlers.keys()).catch(() => {});
   });
   subscriber.on("message", (channel: string, raw: string) => {
     let message: Record<string, unknown>;
@@ -116,7 +122,7 @@ export function redisCluster(url: string, id: string = instanceId()): Cluster {
       if (list) list.push(handler);
       else {
         handlers.set(full, [handler]);
-        // ioredis re-subscribes by itself after a reconnect.
+        // The "ready" handler above subscribes again after a reconnect.
         subscriber.subscribe(full).catch(() => {});
       }
     },

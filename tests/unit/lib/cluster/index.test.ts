@@ -65,3 +65,30 @@ describe("redisCluster", () => {
     expect(atB).toContain("again");
   });
 });
+
+describe("redisCluster closing", () => {
+  const { redis, instance } = useTestRedis();
+
+  it("closes without an unhandled rejection while its subscriber is subscribing again after Redis came back", async () => {
+    const unhandled: unknown[] = [];
+    const note = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", note);
+    try {
+      for (let round = 0; round < 5; round += 1) {
+        const cluster = instance(`closing-${round}`);
+        cluster.subscribe("test", () => {});
+        await until(() => cluster.up(), "connected");
+        await redis().kill();
+        await until(() => !cluster.up(), "Redis is gone");
+        await redis().start();
+        // The moment the command connection is back, the subscriber is (or is about to be) sending SUBSCRIBE again.
+        await new Promise<void>((resolve) => cluster.redis!.once("ready", () => resolve()));
+        await cluster.close();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", note);
+    }
+  });
+});
