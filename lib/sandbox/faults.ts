@@ -43,6 +43,12 @@ export class FaultBook {
     this.faults = [];
   }
 
+  /** All at once, so that no request falls between a clear and the adds that follow it. */
+  replace(specs: FaultSpec[]): string[] {
+    this.faults = [];
+    return specs.map((spec) => this.add(spec));
+  }
+
   list(): ActiveFault[] {
     return [...this.faults];
   }

@@ -293,6 +293,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         if (!spec.success) return fail(400, "Invalid fault spec.", { issues: z.flattenError(spec.error) });
         return send(res, encode(json(201, { id: faults.add(spec.data) })));
       }
+      case "PUT /faults": {
+        let input: unknown;
+        try {
+          input = JSON.parse((await readBody(req)).toString("utf8"));
+        } catch {
+          return fail(400, "The body must be a JSON array of fault specs (see lib/sandbox/README.md).");
+        }
+        const specs = z.array(faultSpecSchema).safeParse(input);
+        if (!specs.success) return fail(400, "Invalid fault specs.", { issues: z.flattenError(specs.error) });
+        return send(res, encode(json(200, { ids: faults.replace(specs.data) })));
+      }
       case "GET /faults":
         return send(res, encode(json(200, { faults: faults.list() })));
       case "DELETE /faults":

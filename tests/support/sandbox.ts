@@ -11,6 +11,8 @@ export type { FaultSpec, LoggedRequest };
 export interface TestSandbox extends Sandbox {
   injectFault(f: FaultSpec): Promise<string>; // POST /__sandbox/faults, returns the fault id
   clearFaults(): Promise<void>;
+  /** PUT /__sandbox/faults: these faults instead of the ones there, in one step (no request falls between). */
+  replaceFaults(faults: FaultSpec[]): Promise<string[]>;
   requests(): Promise<LoggedRequest[]>;
   clearRequests(): Promise<void>;
   reset(): Promise<void>; // reseed data, clear faults and log
@@ -44,6 +46,10 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
     },
     async clearFaults() {
       await control("DELETE", "/faults");
+    },
+    async replaceFaults(faults) {
+      const res = await control("PUT", "/faults", faults);
+      return ((await res.json()) as { ids: string[] }).ids;
     },
     async requests() {
       const res = await control("GET", "/requests");

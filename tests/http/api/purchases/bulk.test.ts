@@ -123,9 +123,11 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
       states.push(job);
       if (!midRunFaults && job.done >= 90) {
         midRunFaults = true;
-        await sandbox.clearFaults();
-        await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 429, headers: { "Retry-After": "1" }, latencyMs: LATENCY_MS, times: 3 });
-        await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "latency", latencyMs: LATENCY_MS });
+        // In one step: a clear and two adds would leave a moment with no latency, and a window with 4 arrivals.
+        await sandbox.replaceFaults([
+          { method: "POST", path: VALIDATION_PATH, kind: "status", status: 429, headers: { "Retry-After": "1" }, latencyMs: LATENCY_MS, times: 3 },
+          { method: "POST", path: VALIDATION_PATH, kind: "latency", latencyMs: LATENCY_MS },
+        ]);
       }
       if (job.status === "done") break;
       if (Date.now() > deadline) throw new Error(`still ${job.status} at ${job.done}/${job.total}`);

@@ -123,6 +123,22 @@ describe("faults", () => {
     expect((await account()).status).toBe(200);
   });
 
+  it("replaceFaults puts its faults in place of all others, in order; an invalid one changes nothing", async () => {
+    await sandbox.injectFault({ path: REPORTS, kind: "status", status: 500 });
+    await sandbox.injectFault({ path: ACCOUNT, kind: "reset" });
+    const ids = await sandbox.replaceFaults([
+      { path: REPORTS, kind: "status", status: 429, times: 1 },
+      { path: REPORTS, kind: "status", status: 502 },
+    ]);
+    expect(ids).toHaveLength(2);
+    expect((await account()).status).toBe(200);
+    expect((await reports()).status).toBe(429);
+    expect((await reports()).status).toBe(502);
+    const refused = await fetch(`${sandbox.url}/__sandbox/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify([{ path: REPORTS, kind: "explode" }]) });
+    expect(refused.status).toBe(400);
+    expect((await reports()).status).toBe(502);
+  });
+
   it.each([
     [{ path: REPORTS, kind: "explode" }],
     [{ path: "seo/api", kind: "hang" }],
