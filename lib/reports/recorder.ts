@@ -1,7 +1,8 @@
 // Seeing results on the request path without paying for it there: observed() wraps area A's client so that
 // every report an answer carries is handed to the recorder, which gathers what arrives in one turn of the event
 // loop and writes it in one batch after the answer has gone (insert-or-ignore: nothing when nothing is new). A
-// failed write is logged, never the user's problem. Then the batch's drops become alerts and its changes events.
+// result this process has written already is not queued again (a cached list costs no write). A failed write is
+// logged, never the user's problem. Then the batch's drops become alerts and its changes events.
 import "server-only";
 
 import type { Report } from "@/lib/contract/reports";
@@ -33,17 +34,23 @@ export async function recordReports(db: Db, reports: readonly Report[], source: 
   }
 }
 
+/** Reports whose written result this process remembers, at most: past it, the memory starts again. */
+const MAX_REMEMBERED = 100_000;
+
 export class ResultRecorder {
   private pending = new Map<ResultSource, Report[]>();
   private scheduled: Promise<void> | null = null;
+  /** Per report, the generated_at of the result last written from here: a cached list seen again writes nothing. */
+  private written = new Map<number, string>();
 
   constructor(private readonly db: () => Promise<Db>) {}
 
-  /** Queues reports' results; the batch is written after the current turn (never awaited by the caller). */
+  /** Queues reports' results not written yet; the batch is written after the current turn (never awaited by the caller). */
   see(reports: readonly Report[], source: ResultSource): void {
-    if (reports.length === 0) return;
+    const fresh = reports.filter((report) => report.generated_at !== null && this.written.get(report.id) !== report.generated_at);
+    if (fresh.length === 0) return;
     const queue = this.pending.get(source) ?? [];
-    queue.push(...reports);
+    queue.push(...fresh);
     this.pending.set(source, queue);
     this.scheduled ??= runOutsideRequestContext(
       () =>
@@ -61,6 +68,8 @@ export class ResultRecorder {
     for (const [source, reports] of batches) {
       try {
         await recordReports(await this.db(), reports, source);
+        if (this.written.size > MAX_REMEMBERED) this.written.clear();
+        for (const report of reports) this.written.set(report.id, report.generated_at!);
       } catch (error) {
         logEvent("error", "report_history_write_failed", { source, reports: reports.length, error: describeError(error) });
       }

@@ -55,12 +55,35 @@ describe("observed client and ResultRecorder", () => {
     const historyInserts = counted.inserts() - 100;
     expect(historyInserts).toBe(1);
 
-    // Seen again: the one insert writes nothing, and no newest result moves.
+    // Seen again (a cached list): nothing is queued, so nothing is written.
     await client.listReports({ per_page: 100 });
     const before = counted.inserts();
     await recorder.flush();
-    expect(counted.inserts() - before).toBe(1);
+    expect(counted.inserts() - before).toBe(0);
     expect(await countHistory(store().db)).toBe(100);
+  });
+
+  it("queues a result again when its write failed, and a new result of a report it has written", async () => {
+    let storeUp = false;
+    const recorder = new ResultRecorder(async () => {
+      if (!storeUp) throw new Error("store is away");
+      return store().db;
+    });
+    vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
+    const client = observed(reports, recorder);
+    await client.listReports({ per_page: 10 });
+    await recorder.flush(); // fails: nothing remembered
+    storeUp = true;
+    const page = await client.listReports({ per_page: 10 });
+    await recorder.flush();
+    expect(await countHistory(store().db)).toBe(10);
+
+    const first = page.data[0]!;
+    await sandbox.setResult(first.id, { result: first.result === "bad" ? "good" : "bad", generated_at: new Date(Date.now() + 120_000).toISOString(), when: "now" });
+    await client.listReports({ per_page: 10 });
+    await recorder.flush();
+    expect(await countHistory(store().db)).toBe(11);
   });
 
   it("records a show, a create and a regeneration with their sources", async () => {
