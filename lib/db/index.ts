@@ -106,8 +106,9 @@ function openSqlite(file: string): Db {
     throw new Error(`Cannot open the SQLite database at ${file} (DATABASE_URL): ${reason}`, { cause: error });
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  const opened = database;
-  Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, { value: () => Number(opened.pragma("data_version", { simple: true })), enumerable: false });
+  // Prepared once: it is read on every request (lib/auth/user-cache.ts), and pragma() prepares it anew each time.
+  const dataVersion = database.prepare("PRAGMA data_version").pluck();
+  Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, { value: () => Number(dataVersion.get()), enumerable: false });
   return db;
 }
 
