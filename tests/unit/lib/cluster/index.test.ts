@@ -80,9 +80,10 @@ describe("redisCluster closing", () => {
         await until(() => cluster.up(), "connected");
         await redis().kill();
         await until(() => !cluster.up(), "Redis is gone");
-        await redis().start();
         // The moment the command connection is back, the subscriber is (or is about to be) sending SUBSCRIBE again.
-        await new Promise<void>((resolve) => cluster.redis!.once("ready", () => resolve()));
+        const back = new Promise<void>((resolve) => cluster.redis!.once("ready", () => resolve()));
+        await redis().start();
+        await back;
         await cluster.close();
         await new Promise((resolve) => setImmediate(resolve));
       }
