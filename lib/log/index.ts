@@ -1,11 +1,11 @@
 // Structured logging: one JSON object per line on stdout, every string redacted (see ./redact.ts).
-export { redact, redactDeep, redactSecrets, registerSecrets } from "./redact";
+export { redact, redactDeep, redactedJson, redactSecrets, registerSecrets } from "./redact";
 export { currentRequestContext, recordUpstreamCall, runOutsideRequestContext, runWithRequestContext } from "./context";
 export type { RequestContext, UpstreamCallRecord } from "./context";
 
 import { hostname } from "node:os";
 
-import { redactDeep } from "./redact";
+import { redactedJson } from "./redact";
 
 export type LogLevel = "info" | "warn" | "error";
 
@@ -32,8 +32,7 @@ export function instanceId(): string {
 
 /** Writes one log line. `fields` should be flat and JSON-friendly; it is redacted before it is written. */
 export function logEvent(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  const line = redactDeep({ time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields });
-  process.stdout.write(`${JSON.stringify(line)}\n`);
+  process.stdout.write(`${redactedJson({ time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields })}\n`);
 }
 
 /** A loggable summary of an unexpected error: its name, message and stack, all redacted later by logEvent. */

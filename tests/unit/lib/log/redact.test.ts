@@ -1,7 +1,7 @@
 // Redaction of log text: registered key values and credential-looking patterns never survive.
 import { describe, expect, it } from "vitest";
 
-import { redact, redactDeep, redactSecrets, registerSecrets } from "@/lib/log/redact";
+import { redact, redactDeep, redactedJson, redactSecrets, registerSecrets } from "@/lib/log/redact";
 
 describe("redact", () => {
   registerSecrets(["registered-secret-value-1"]);
@@ -30,6 +30,24 @@ describe("redact", () => {
       nested: [{ headers: { authorization: "[REDACTED]", cookie: "[REDACTED]", accept: "application/json" } }],
       api_key: "[REDACTED]",
     });
+  });
+
+  it("redactedJson gives the same line as redactDeep, in one pass over the text", () => {
+    const fields = {
+      message: "token registered-secret-value-1",
+      nested: [{ headers: { authorization: "Bearer zzz", cookie: "session=1", accept: "application/json" } }],
+      api_key: 12345,
+      url: "https://x.example/?api_key=abc123&b=2",
+    };
+    expect(JSON.parse(redactedJson(fields))).toEqual(redactDeep(fields));
+  });
+
+  it("redactedJson removes an api_key quoted inside a string, and cuts a cycle", () => {
+    const body = JSON.stringify({ api_key: "abc123", ok: false });
+    expect(JSON.parse(redactedJson({ upstream_body: body }))).toEqual({ upstream_body: '{"api_key":"[REDACTED]","ok":false}' });
+    const looped: Record<string, unknown> = { name: "loop" };
+    looped.self = looped;
+    expect(redactedJson(looped)).toContain('"[…]"');
   });
 
   it("ignores values too short to be keys, which would shred every line", () => {
