@@ -1,7 +1,7 @@
 // The one wrapper around every route handler of the portal API: each request passes the same steps, in the order
 // PIPELINE lists them (./steps), then the operation's handler, then its audit row and one log line.
 //
-//   bearer → csrf → session → permission → limit → area → parse → handler → audit → events → answer + log line
+//   (host check) → bearer → csrf → session → permission → limit → area → parse → handler → audit → events → answer + log line (+ security headers)
 //
 // A step finds something out (who asks, the upstream client, the validated input) or refuses the request by
 // throwing an ApiError; nothing after it runs then, but the audit row, the cookies the steps set and the log line
@@ -13,11 +13,13 @@ import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 
 import type { Accounts } from "@/lib/auth/access";
+import { admitRequest, withSecurityHeaders } from "@/lib/auth/edge";
 import type { AuditEntry } from "@/lib/auth/audit";
 import { withoutGuardedFields, type Caller } from "@/lib/auth/permissions";
 import type { SessionCookieStore, SessionData, SessionSettings } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
 import { clientAddress } from "@/lib/auth/request";
+import { STATIC_CONTENT_SECURITY_POLICY } from "@/lib/auth/security-headers";
 import { runWithRequestContext, type RequestContext } from "@/lib/log";
 import { getUpstreams, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 
@@ -114,6 +116,9 @@ export function defineRoute<const S extends OperationSpec>(
   handler: (context: HandlerContext<S>) => Promise<Reply>,
 ): RouteHandler {
   return async (request, routeContext) => {
+    // The host check and the security headers: the proxy leaves the API to us (proxy.ts).
+    const admitted = admitRequest(request);
+    if (admitted.refusal) return admitted.refusal;
     const requestId = requestIdFor(request);
     const logContext: RequestContext = { requestId, upstreamCalls: [] };
     const started = performance.now();
@@ -150,6 +155,7 @@ export function defineRoute<const S extends OperationSpec>(
       reply.headers.set("X-Request-Id", requestId);
       // Answers hold per-account data: no shared cache may keep them.
       reply.headers.set("Cache-Control", "no-store");
+      withSecurityHeaders(reply, STATIC_CONTENT_SECURITY_POLICY, admitted.https);
       writeLogLine(request, spec, reply.status, started, logContext, failure, state.user);
       return reply;
     });

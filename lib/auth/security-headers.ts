@@ -1,4 +1,4 @@
-// The security headers of every response, built in one place and applied by proxy.ts. Pages get a
+// The security headers of every response, built in one place and applied by lib/auth/edge.ts (for proxy.ts and the API route wrapper). Pages get a
 // Content-Security-Policy with a fresh script nonce per request; everything else (the API, static files) a
 // strict static one, since none of it is a document that runs scripts. No `server-only`: proxy.ts uses it.
 

@@ -9,7 +9,7 @@ describe("the rooms and their floors", () => {
 
   it("reads the imports of lib, app, components and the root entry points", () => {
     expect(edges.length).toBeGreaterThan(500);
-    expect(edges.some((edge) => edge.from === "proxy.ts" && edge.to === "lib/config/edge.ts")).toBe(true);
+    expect(edges.some((edge) => edge.from === "proxy.ts" && edge.to === "lib/auth/edge.ts")).toBe(true);
   });
 
   it("no import runs up a floor or sideways", () => {
