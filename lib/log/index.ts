@@ -1,5 +1,5 @@
 // Structured logging: one JSON object per line on stdout, every string redacted (see ./redact.ts).
-export { redact, redactDeep, redactedJson, redactSecrets, registerSecrets } from "./redact";
+export { redact, redactDeep, redactedJson, redactSecrets, registerSecrets, secretsGeneration } from "./redact";
 export { currentRequestContext, recordUpstreamCall, runOutsideRequestContext, runWithRequestContext } from "./context";
 export type { RequestContext, UpstreamCallRecord } from "./context";
 

@@ -18,7 +18,7 @@ interface SecretMatcher {
 // On globalThis because Next bundles instrumentation and route handlers separately: each bundle gets its own
 // copy of this module, but they must share the keys registered at start.
 const SECRETS_SLOT = Symbol.for("gatehouse.log.secrets");
-type SecretStore = { values: Set<string>; matchers: SecretMatcher[] };
+type SecretStore = { values: Set<string>; matchers: SecretMatcher[]; generation?: number };
 const globalSlots = globalThis as unknown as Record<symbol, SecretStore | undefined>;
 
 function secretStore(): SecretStore {
@@ -41,7 +41,13 @@ export function registerSecrets(values: Iterable<string>): void {
     if (value.length < MIN_SECRET_LENGTH || store.values.has(value)) continue;
     store.values.add(value);
     store.matchers.push(matcherFor(value));
+    store.generation = (store.generation ?? 0) + 1;
   }
+}
+
+/** Changes whenever a value is registered: text redacted before then may hold the new one. */
+export function secretsGeneration(): number {
+  return secretStore().generation ?? 0;
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

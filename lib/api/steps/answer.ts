@@ -7,7 +7,7 @@ import type { z } from "zod";
 
 import { isAccountError } from "@/lib/auth/users";
 import { retryAfterSeconds } from "@/lib/contract/retry-after";
-import { redactSecrets } from "@/lib/log";
+import { redactSecrets, secretsGeneration } from "@/lib/log";
 import { isPurchaseCodeRefused } from "@/lib/purchases/errors";
 import { isTokenError } from "@/lib/tokens/store";
 import { isWebhookError } from "@/lib/webhooks/endpoints";
@@ -63,10 +63,27 @@ export function errorResponse(error: ApiError, requestId: string): NextResponse 
  * account field, an error message): Gatehouse's keys never reach a client, even through the upstream's own text.
  */
 function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): NextResponse {
-  return new NextResponse(redactSecrets(JSON.stringify(body)), {
+  return new NextResponse(bodyText(body), {
     status,
     headers: { ...headers, "Content-Type": "application/json" },
   });
+}
+
+/**
+ * The text of each body object answered, while no key was registered since: a cached upstream answer is the same
+ * object on every hit (lib/upstream/policy/cache.ts keeps it, and nothing changes a cached value), so a cached
+ * list is serialised and redacted once, not on every request.
+ */
+const bodyTexts = new WeakMap<object, { generation: number; text: string }>();
+
+function bodyText(body: unknown): string {
+  if (typeof body !== "object" || body === null) return redactSecrets(JSON.stringify(body));
+  const generation = secretsGeneration();
+  const known = bodyTexts.get(body);
+  if (known?.generation === generation) return known.text;
+  const text = redactSecrets(JSON.stringify(body));
+  bodyTexts.set(body, { generation, text });
+  return text;
 }
 
 export function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {
