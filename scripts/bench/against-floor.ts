@@ -65,13 +65,14 @@ export interface Plan {
   connections: number;
 }
 
+/** Each figure the median of the rounds: a round that something else on the machine disturbed does not decide it. */
 export interface Measured {
   target: Target;
-  /** The server's CPU time per completed request, in ms: the CPU of all rounds ÷ their requests. */
+  /** The server's CPU time per completed request, in ms. */
   cpuMsPerRequest: number;
-  /** Completed requests per second, the median of the rounds. */
+  /** Completed requests per second. */
   rps: number;
-  /** The 99th percentile of latency in ms, the median of the rounds. */
+  /** The 99th percentile of latency, in ms. */
   p99: number;
 }
 
@@ -99,6 +100,7 @@ async function load(target: Target, seconds: number, connections: number): Promi
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const cpuMs = (round: Round) => (round.ticks / CLOCK_TICKS_PER_SECOND / round.requests) * 1000;
 
 /** Warms each target up, then loads them in turns, round after round, so that drift hits all alike. */
 export async function measureAgainstFloor(targets: Target[], plan: Plan): Promise<Measured[]> {
@@ -108,20 +110,12 @@ export async function measureAgainstFloor(targets: Target[], plan: Plan): Promis
     for (const target of targets) {
       const figures = await load(target, plan.seconds, plan.connections);
       rounds.get(target)!.push(figures);
-      const cpuMs = (figures.ticks / CLOCK_TICKS_PER_SECOND / figures.requests) * 1000;
-      say(`  round ${round}/${plan.rounds} ${target.name}: ${figures.rps.toFixed(0)} req/s, p99 ${figures.p99} ms, CPU ${cpuMs.toFixed(3)} ms/request`);
+      say(`  round ${round}/${plan.rounds} ${target.name}: ${figures.rps.toFixed(0)} req/s, p99 ${figures.p99} ms, CPU ${cpuMs(figures).toFixed(3)} ms/request`);
     }
   }
   return targets.map((target) => {
     const list = rounds.get(target)!;
-    const ticks = list.reduce((sum, r) => sum + r.ticks, 0);
-    const requests = list.reduce((sum, r) => sum + r.requests, 0);
-    return {
-      target,
-      cpuMsPerRequest: (ticks / CLOCK_TICKS_PER_SECOND / requests) * 1000,
-      rps: median(list.map((r) => r.rps)),
-      p99: median(list.map((r) => r.p99)),
-    };
+    return { target, cpuMsPerRequest: median(list.map(cpuMs)), rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)) };
   });
 }
 

@@ -13,7 +13,7 @@ import { startFrameworkFloor } from "../framework-floor";
 import { cachedListTarget, floorTable, floorTarget, GUARD_BARS, healthTarget, measureAgainstFloor, missedBars } from "./against-floor";
 import { ensurePortalBuild, say, startPortal, startSandboxProcess } from "./processes";
 
-const PLAN = { rounds: 3, seconds: 3, warmupSeconds: 2, connections: 20 };
+const PLAN = { rounds: 3, seconds: 3, warmupSeconds: 4, connections: 20 };
 
 async function main(): Promise<number> {
   const started = Date.now();

@@ -242,7 +242,7 @@ async function main(): Promise<void> {
     await redis.stop();
     await floor.stop();
     output.push(
-      `b) Against the framework floor: ${FLOOR_PLAN.connections} connections, ${FLOOR_PLAN.rounds} rounds of ${FLOOR_PLAN.seconds} s in turns after a ${FLOOR_PLAN.warmupSeconds} s warm-up each. CPU per request: the server process's CPU time (user + system) over all rounds ÷ the requests completed; req/s and p99: medians of the rounds.`,
+      `b) Against the framework floor: ${FLOOR_PLAN.connections} connections, ${FLOOR_PLAN.rounds} rounds of ${FLOOR_PLAN.seconds} s in turns after a ${FLOOR_PLAN.warmupSeconds} s warm-up each. CPU per request: the server process's CPU time (user + system) in a round ÷ the requests it completed; each figure the median of the rounds.`,
       "",
       floorTable(b, GOALS),
       "",
