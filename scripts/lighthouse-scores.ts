@@ -26,7 +26,7 @@ export const RUNS_WHEN_SLOW = 3;
  * 270–530 ms), so no Next.js page could reach 95 there. A performance score below the threshold therefore still
  * passes when (1) every other metric scores as a page at the threshold would (the score with Total Blocking Time
  * counted as perfect is at least the threshold) and (2) its Total Blocking Time is at most this many times that of
- * the framework floor (scripts/lighthouse-floor, a bare Next.js page) audited in the same run and browser.
+ * the framework floor (scripts/framework-floor, a bare Next.js page) audited in the same run and browser.
  */
 export const FLOOR_TBT_RATIO = 3;
 export const FLOOR_PAGE = "framework floor";

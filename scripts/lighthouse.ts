@@ -3,7 +3,8 @@
 // /usr/bin/chromium). Prints one table of scores and exits 1 when any score is below 95, with a line per
 // failing page and category naming the audit that cost it the most. A performance score below 95 that only the
 // machine's CPU cost (Total Blocking Time) is judged against the framework floor, a bare Next.js page
-// (scripts/lighthouse-floor) audited in the same run: see FLOOR_TBT_RATIO in ./lighthouse-scores.ts.
+// (scripts/framework-floor, started by ./framework-floor.ts) audited in the same run: see FLOOR_TBT_RATIO in
+// ./lighthouse-scores.ts.
 //
 // What it runs against is what a newcomer gets: the production build (built here when stale, as `npm run demo`
 // does) started as the demo on a free port with a fresh temporary DEMO_DATA_DIR — made-up data, a user per role.
@@ -50,10 +51,9 @@ import {
   type LighthouseResult,
   type RunScores,
 } from "./lighthouse-scores";
+import { startFrameworkFloor } from "./framework-floor";
 
 const ARTIFACTS = path.join(ROOT, "artifacts", "lighthouse");
-/** A bare Next.js page, the framework's floor (lighthouse-scores.ts, FLOOR_TBT_RATIO). */
-const FLOOR_APP = path.join(ROOT, "scripts", "lighthouse-floor");
 const PICTURES = path.join(ROOT, "docs", "images");
 const CSRF = { "X-CSRF": "1" };
 /** Where the sandbox's seeded media point (lib/sandbox/seed.ts): a host that does not exist. */
@@ -63,9 +63,9 @@ const CDN_PICTURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 9">
 
 const log = (line: string) => console.log(`lighthouse: ${line}`);
 
-async function untilUp(url: string, probe = "/api/health"): Promise<void> {
+async function untilUp(url: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${url}${probe}`).then((r) => r.ok, () => false)) return;
+    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not start within 60 s`);
@@ -189,27 +189,6 @@ async function takePictures(browser: Browser, url: string, cookie: string): Prom
   await context.close();
 }
 
-/** The framework floor's production build (made when stale), started on a free port. */
-async function startFloor(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const reason = buildReason(FLOOR_APP);
-  if (reason) {
-    log(`building the framework floor, a bare Next.js page (${reason})…`);
-    const build = spawnSync(NEXT_BIN, ["build", FLOOR_APP], { stdio: "ignore", env: { ...process.env, NODE_ENV: "production" } });
-    if (build.status !== 0) throw new Error(`building ${path.relative(ROOT, FLOOR_APP)} failed: run next build ${path.relative(ROOT, FLOOR_APP)} to see why`);
-  }
-  const port = await freePort();
-  const server = spawn(NEXT_BIN, ["start", FLOOR_APP, "-H", "127.0.0.1", "-p", String(port)], { stdio: "ignore", env: { ...process.env, NODE_ENV: "production" } });
-  const url = `http://127.0.0.1:${port}`;
-  await untilUp(url, "/");
-  return {
-    url,
-    stop: async () => {
-      server.kill("SIGTERM");
-      await new Promise((resolve) => server.once("exit", resolve));
-    },
-  };
-}
-
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { pictures: { type: "boolean" }, "pictures-only": { type: "boolean" }, page: { type: "string" } } });
   const started = performance.now();
@@ -251,7 +230,7 @@ async function main(): Promise<number> {
     const targets = PORTAL_PAGES.filter((target) => !filter || target.name.toLowerCase().includes(filter) || target.path.includes(filter));
     // The framework's floor, a bare Next.js page audited in the same browser: at mobile first (the CPU-bound form
     // factor), at desktop only if a desktop page turns out slow.
-    const floorServer = await startFloor();
+    const floorServer = await startFrameworkFloor(log);
     const floors: Partial<Record<FormFactor, RunScores>> = {};
     const floorPage: PortalPage = { name: FLOOR_PAGE, path: "/", heading: "Framework floor", role: null };
     /**
