@@ -6,7 +6,7 @@ import path from "node:path";
 import { ROOT } from "./serve";
 
 // Not inputs of the build: dependencies, outputs, data, tests, VCS and CI.
-const SKIPPED = new Set(["node_modules", ".next", ".git", "data", "tests", "test-results", "playwright-report", "coverage", ".ci", "docs", "scripts"]);
+const SKIPPED = new Set(["node_modules", ".next", ".git", "data", "tests", "test-results", "playwright-report", "coverage", ".ci", "docs", "scripts", "artifacts"]);
 const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|json|css)$/;
 const NOT_SOURCE = new Set(["next-env.d.ts", "tsconfig.tsbuildinfo"]);
 
