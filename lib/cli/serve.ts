@@ -1,7 +1,9 @@
-// Runs `next start` as a child and hands it the terminal; stopping this process (Ctrl-C, SIGTERM) stops it too.
-// The server runs in the caller's working directory: ./data (the store, the demo's folder) is relative to it.
-// Node runs Next's CLI with ./server-preload.mjs loaded first: it guards the log streams and gives the HTTP server
-// the timeouts of HTTP_*_TIMEOUT_MS, resolved by httpServerEnv (defaults filled in) and passed on in the same variables.
+// What the CLIs share about serving the portal. serveNext (the demo's) runs `next start` as a child and hands it
+// the terminal; stopping this process (Ctrl-C, SIGTERM) stops it too. (`npm start` has no such parent: the process
+// of ./start.mjs becomes the server.) The server runs in the caller's working directory: ./data (the store, the
+// demo's folder) is relative to it. Node runs Next's CLI with ./server-preload.mjs loaded first: it guards the log
+// streams and gives the HTTP server the timeouts of HTTP_*_TIMEOUT_MS, resolved by httpServerEnv (defaults filled
+// in) and passed on in the same variables.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
