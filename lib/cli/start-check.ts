@@ -23,7 +23,19 @@ interface StartPlan {
   env: Record<string, string>;
 }
 
-loadEnvConfig(ROOT, false);
+// Node reads these only when a process starts: set in a .env file, they would reach the server too late (before
+// npm start became one process, its child got them; `next start` never did).
+const READ_AT_NODE_START = ["NODE_OPTIONS", "NODE_EXTRA_CA_CERTS"];
+
+const { parsedEnv = {}, loadedEnvFiles } = loadEnvConfig(ROOT, false);
+
+/** One line per variable of READ_AT_NODE_START that only a .env file sets. */
+function tooLateLines(): string[] {
+  return READ_AT_NODE_START.filter((name) => name in parsedEnv).map((name) => {
+    const file = loadedEnvFiles.find((loaded) => name in loaded.env)?.path ?? "a .env file";
+    return `${name}: set in ${file}, where it has no effect (Node reads it when the process starts, before the .env files); set it in npm start's environment instead`;
+  });
+}
 
 async function main(): Promise<void> {
   const problems: ConfigProblem[] = [];
@@ -40,6 +52,8 @@ async function main(): Promise<void> {
     process.stderr.write(`${problemLines(problems).join("\n")}\n`);
     process.exit(1);
   }
+  const tooLate = tooLateLines();
+  if (tooLate.length > 0) process.stderr.write(`${tooLate.join("\n")}\n`);
   const plan: StartPlan = { host: process.env.HOST || "0.0.0.0", port, env: httpServerEnv(process.env) };
   const fd = Number(process.argv.find((arg) => arg.startsWith("--result-fd="))?.slice("--result-fd=".length) ?? 1);
   writeSync(fd, `${JSON.stringify(plan)}\n`);
