@@ -1,7 +1,9 @@
-// Runs `next start` as a child and hands it the terminal; stopping this process (Ctrl-C, SIGTERM) stops it too.
-// The server runs in the caller's working directory: ./data (the store, the demo's folder) is relative to it.
-// Node runs Next's CLI with ./server-preload.mjs loaded first: it guards the log streams and gives the HTTP server
-// the timeouts of HTTP_*_TIMEOUT_MS, resolved here (defaults filled in) and passed on in the same variables.
+// What the CLIs share about serving the portal. serveNext (the demo's) runs `next start` as a child and hands it
+// the terminal; stopping this process (Ctrl-C, SIGTERM) stops it too. (`npm start` has no such parent: the process
+// of ./start.mjs becomes the server.) The server runs in the caller's working directory: ./data (the store, the
+// demo's folder) is relative to it. Node runs Next's CLI with ./server-preload.mjs loaded first: it guards the log
+// streams and gives the HTTP server the timeouts of HTTP_*_TIMEOUT_MS, resolved by httpServerEnv (defaults filled
+// in) and passed on in the same variables.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -18,13 +20,17 @@ export function portProblem(port: string): string | null {
   return /^\d{1,5}$/.test(port) && Number(port) <= 65535 ? null : "must be a port number (1-65535)";
 }
 
-export function serveNext(host: string, port: string, env: NodeJS.ProcessEnv): void {
+/** HTTP_*_TIMEOUT_MS as ./server-preload.mjs reads them: every one set, defaults filled in. */
+export function httpServerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   // A bad value was refused by the caller's check (npm start) or is by the server's own (the demo): defaults here.
   const { settings } = parseHttpServerSettings(env);
-  const resolved = Object.fromEntries(Object.entries(HTTP_SERVER_VARIABLES).map(([field, name]) => [name, String(settings[field as keyof typeof settings])]));
+  return Object.fromEntries(Object.entries(HTTP_SERVER_VARIABLES).map(([field, name]) => [name, String(settings[field as keyof typeof settings])]));
+}
+
+export function serveNext(host: string, port: string, env: NodeJS.ProcessEnv): void {
   const server = spawn(process.execPath, ["--import", PRELOAD, NEXT_CLI, "start", ROOT, "-H", host, "-p", port], {
     stdio: "inherit",
-    env: { ...env, ...resolved },
+    env: { ...env, ...httpServerEnv(env) },
   });
   // The child gets the signal from the terminal's process group as well; forwarding covers a lone `kill`.
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));

@@ -1,6 +1,7 @@
-// Loaded into the Next.js server process before Next itself (`node --import`, by lib/cli/serve.ts for `npm start`
-// and the demo), for the two things that must be in place before Next writes its first line or creates its HTTP
-// server, which it never hands to the app. Plain JavaScript: it runs before any loader or bundle.
+// Loaded into the Next.js server process before Next itself (by lib/cli/start.mjs for `npm start`, and with
+// `node --import` by lib/cli/serve.ts for the demo), for the two things that must be in place before Next writes
+// its first line or creates its HTTP server, which it never hands to the app. Plain JavaScript: it runs before any
+// loader or bundle.
 import http from "node:http";
 
 // 1. Log streams whose reader is gone (`npm start | head`, a log shipper that died). Unwatched, a write to such a
@@ -31,10 +32,10 @@ function logStreamLost(stream, name, other, error) {
 process.stdout.on("error", (error) => logStreamLost(process.stdout, "stdout", process.stderr, error));
 process.stderr.on("error", (error) => logStreamLost(process.stderr, "stderr", process.stdout, error));
 
-// 2. How long the HTTP server waits for a slow client: the values lib/cli/serve.ts resolved from HTTP_*_TIMEOUT_MS
-// (checked, defaults filled in, by lib/config/env.ts). Next creates its one server with http.createServer and no
-// options, and Node reads these only when a server is created (the check of slow connections runs on a timer
-// fixed then, every 30 s by default): so they are passed to that call.
+// 2. How long the HTTP server waits for a slow client: the values of HTTP_*_TIMEOUT_MS that httpServerEnv
+// (lib/cli/serve.ts) resolved (checked, defaults filled in, by lib/config/env.ts). Next creates its one server with
+// http.createServer and no options, and Node reads these only when a server is created (the check of slow
+// connections runs on a timer fixed then, every 30 s by default): so they are passed to that call.
 const milliseconds = (name) => (process.env[name] ? Number(process.env[name]) : null);
 const headersTimeout = milliseconds("HTTP_HEADERS_TIMEOUT_MS");
 const requestTimeout = milliseconds("HTTP_REQUEST_TIMEOUT_MS");

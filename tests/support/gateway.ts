@@ -105,9 +105,9 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
 }
 
 /**
- * `npm start`, as an operator runs it (lib/cli/start.ts, then next start with its preload), in `cwd` on a free
- * 127.0.0.1 port against the sandbox, with a store in `cwd`, the test session secret and admin, and `extra` on top.
- * Resolves once /api/health answers. Stop it with `server.stop()`.
+ * `npm start`, as an operator runs it (lib/cli/start.mjs: its check, then next start with its preload), in `cwd` on
+ * a free 127.0.0.1 port against the sandbox, with a store in `cwd`, the test session secret and admin, and `extra`
+ * on top. Resolves once /api/health answers. Stop it with `server.stop()`.
  */
 export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: Record<string, string | undefined> = {}): Promise<{ server: Spawned; url: string; port: number }> {
   assertBuilt();

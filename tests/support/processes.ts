@@ -1,5 +1,5 @@
 // The portal's own commands as a user runs them, in a working directory the test chooses: `npm start` (its
-// package.json script, lib/cli/start.ts), the server `npm run demo` starts (next start with GATEHOUSE_DEMO=1),
+// package.json script, lib/cli/start.mjs), the server `npm run demo` starts (next start with GATEHOUSE_DEMO=1),
 // and the users CLI. Output is kept per stream, so tests read what really went to stdout and stderr. Needs a
 // build (`npx tsx tests/support/build.ts`).
 import { spawn, type ChildProcess } from "node:child_process";
@@ -78,11 +78,12 @@ export function spawnCommand(command: string, args: string[], options: { cwd: st
   };
 }
 
-/** `npm start`, exactly as package.json's script says, run from `cwd`. */
+/** `npm start`, exactly as package.json's script says, run from `cwd` (without npm and its shell in front). */
 export function npmStart(cwd: string, env: Record<string, string | undefined>): Spawned {
   const script = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.start!;
   const [tool, ...args] = script.split(" ");
-  return spawnCommand(path.join(BIN, tool!), args.map((arg) => (arg.endsWith(".ts") ? path.join(ROOT, arg) : arg)), { cwd, env });
+  const command = tool === "node" ? process.execPath : path.join(BIN, tool!);
+  return spawnCommand(command, args.map((arg) => (/\.m?[jt]s$/.test(arg) ? path.join(ROOT, arg) : arg)), { cwd, env });
 }
 
 /** The server `npm run demo` starts (lib/cli/demo.ts, after its build check): next start with GATEHOUSE_DEMO=1. */

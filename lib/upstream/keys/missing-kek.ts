@@ -1,8 +1,8 @@
 // A start without GATEHOUSE_KEK whose area key variables are unset: the start-up check says "REPORTS_API_KEY is
 // missing", which is right for a portal that never kept a key, and wrong for one whose store holds sealed keys:
 // there the operator forgot the key-encryption key, and the one line to print names it (lib/config/kek.ts). Read
-// by `npm start` (lib/cli/start.ts) and by the server's own check (lib/config/startup.ts, through instrumentation.ts)
-// before either stops.
+// by `npm start` (lib/cli/start-check.ts) and by the server's own check (lib/config/startup.ts, through
+// instrumentation.ts) before either stops.
 import "server-only";
 
 import { existsSync } from "node:fs";

@@ -171,7 +171,7 @@ describe("demo mode (GATEHOUSE_DEMO=1)", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("is what GATEHOUSE_DEMO=1 asks for (npm start refuses that itself: lib/cli/start.ts)", () => {
+  it("is what GATEHOUSE_DEMO=1 asks for (npm start refuses that itself: lib/cli/start-check.ts)", () => {
     expect(checkConfiguration({ GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: dir })).toEqual({ mode: "demo", problems: [], warnings: [], notes: [] });
   });
 
