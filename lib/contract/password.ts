@@ -24,13 +24,24 @@ const CHECKED_LENGTH = 100;
 /** Words every Gatehouse account would share: the product's name is no secret. */
 const PRODUCT_WORDS = ["gatehouse", "gate house", "portal"];
 
+/**
+ * The estimator's ranked dictionaries take about 30 MB of heap, which every full garbage collection of a server
+ * would walk for a check made a few times a day: it is dropped after a minute without a check, and made again
+ * (about 0.3 s) when the next password is set.
+ */
+const ESTIMATOR_KEPT_MS = 60_000;
 let estimator: ZxcvbnFactory | undefined;
+let dropEstimator: ReturnType<typeof setTimeout> | undefined;
 function strength(): ZxcvbnFactory {
   estimator ??= new ZxcvbnFactory({
     dictionary: { ...commonDictionary, ...englishDictionary },
     graphs: adjacencyGraphs,
     translations,
   });
+  clearTimeout(dropEstimator);
+  dropEstimator = setTimeout(() => (estimator = undefined), ESTIMATOR_KEPT_MS);
+  // Never what keeps a process (the users CLI, a test) alive; in a browser a timer has no unref.
+  (dropEstimator as { unref?: () => void }).unref?.();
   return estimator;
 }
 
