@@ -52,11 +52,12 @@ export const GOALS: Bars = { health: 0.95, cachedList: 0.95, cachedListRedis: 0.
 
 /**
  * The bars of `npm run bench:guard`: it fails, and `npm test` with it, when a route's CPU ratio to the floor is
- * under its bar. For now the issue's goals; set each a little under what `npm run bench` measures once the server
- * work of issue 29 is in (docs/development.md, "What the gateway costs"), so that run-to-run noise does not fail
- * CI but a regression does.
+ * under its bar. Each is about 0.1 under what the guard measured on 2026-11-27 after the server work of issue 29
+ * (health 0.60–0.67, cached list 0.41–0.44; runs move by about ±0.04 on a shared machine): noise does not fail
+ * CI, a route that gets a fifth dearer does. They are below the GOALS, which are not met yet
+ * (docs/development.md, "What the gateway costs"); raise them with each gain.
  */
-export const GUARD_BARS: Bars = { health: 0.95, cachedList: 0.95 };
+export const GUARD_BARS: Bars = { health: 0.52, cachedList: 0.33 };
 
 export interface Plan {
   rounds: number;
