@@ -281,28 +281,30 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   async function handleControl(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const route = `${req.method} ${pathname.slice(CONTROL_PREFIX.length)}`;
     const fail = (status: number, error: string, extra: object = {}) => send(res, encode(json(status, { error, ...extra })));
+    /** The JSON body by `schema`; null once the 400 is sent ("The body must be {shape}." or `invalid` with the issues). */
+    const body = async <S extends z.ZodType>(schema: S, shape: string, invalid: string): Promise<z.output<S> | null> => {
+      let input: unknown;
+      try {
+        input = JSON.parse((await readBody(req)).toString("utf8"));
+      } catch {
+        fail(400, `The body must be ${shape}.`);
+        return null;
+      }
+      const parsed = schema.safeParse(input);
+      if (parsed.success) return parsed.data;
+      fail(400, invalid, { issues: z.flattenError(parsed.error) });
+      return null;
+    };
     switch (route) {
       case "POST /faults": {
-        let input: unknown;
-        try {
-          input = JSON.parse((await readBody(req)).toString("utf8"));
-        } catch {
-          return fail(400, "The body must be a JSON fault spec (see lib/sandbox/README.md).");
-        }
-        const spec = faultSpecSchema.safeParse(input);
-        if (!spec.success) return fail(400, "Invalid fault spec.", { issues: z.flattenError(spec.error) });
-        return send(res, encode(json(201, { id: faults.add(spec.data) })));
+        const spec = await body(faultSpecSchema, "a JSON fault spec (see lib/sandbox/README.md)", "Invalid fault spec.");
+        if (!spec) return;
+        return send(res, encode(json(201, { id: faults.add(spec) })));
       }
       case "PUT /faults": {
-        let input: unknown;
-        try {
-          input = JSON.parse((await readBody(req)).toString("utf8"));
-        } catch {
-          return fail(400, "The body must be a JSON array of fault specs (see lib/sandbox/README.md).");
-        }
-        const specs = z.array(faultSpecSchema).safeParse(input);
-        if (!specs.success) return fail(400, "Invalid fault specs.", { issues: z.flattenError(specs.error) });
-        return send(res, encode(json(200, { ids: faults.replace(specs.data) })));
+        const specs = await body(z.array(faultSpecSchema), "a JSON array of fault specs (see lib/sandbox/README.md)", "Invalid fault specs.");
+        if (!specs) return;
+        return send(res, encode(json(200, { ids: faults.replace(specs) })));
       }
       case "GET /faults":
         return send(res, encode(json(200, { faults: faults.list() })));
@@ -316,15 +318,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         log = [];
         return send(res, encode(json(204)));
       case "POST /keys": {
-        let input: unknown;
-        try {
-          input = JSON.parse((await readBody(req)).toString("utf8"));
-        } catch {
-          return fail(400, 'The body must be JSON: {"area":"reports"|"items","key":"…","accept":true|false}.');
-        }
-        const change = keyChangeSchema.safeParse(input);
-        if (!change.success) return fail(400, "Invalid key change.", { issues: z.flattenError(change.error) });
-        const { area, key, accept, profile } = change.data;
+        const change = await body(keyChangeSchema, 'JSON: {"area":"reports"|"items","key":"…","accept":true|false}', "Invalid key change.");
+        if (!change) return;
+        const { area, key, accept, profile } = change;
         if (area === "reports") {
           if (accept) reportKeys.add(key);
           else reportKeys.delete(key);
@@ -343,15 +339,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       default: {
         const reportResult = /^POST \/reports\/(\d+)\/result$/.exec(route);
         if (reportResult) {
-          let input: unknown;
-          try {
-            input = JSON.parse((await readBody(req)).toString("utf8"));
-          } catch {
-            return fail(400, 'The body must be JSON: {"result": "good"|"decent"|"bad", "generated_at"?, "when"?: "next"|"now"}.');
-          }
-          const spec = reportResultControlSchema.safeParse(input);
-          if (!spec.success) return fail(400, "Invalid result spec.", { issues: z.flattenError(spec.error) });
-          const report = setReportResult(store, Number(reportResult[1]), spec.data);
+          const spec = await body(reportResultControlSchema, 'JSON: {"result": "good"|"decent"|"bad", "generated_at"?, "when"?: "next"|"now"}', "Invalid result spec.");
+          if (!spec) return;
+          const report = setReportResult(store, Number(reportResult[1]), spec);
           return report ? send(res, encode(json(200, { data: report }))) : fail(404, `There is no report ${reportResult[1]}.`);
         }
         return fail(404, `Unknown control route ${route}. See lib/sandbox/README.md, "Control API".`);
