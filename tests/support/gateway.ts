@@ -104,6 +104,19 @@ export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | 
   };
 }
 
+/** The environment of a configured `npm start` on loopback `port`: the sandbox's keys, the store in `cwd`, the test admin. */
+export function npmStartEnv(cwd: string, sandbox: TestSandbox, port: number): Record<string, string> {
+  return {
+    ...sandboxEnv(sandbox),
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DATABASE_URL: path.join(cwd, "gatehouse.db"),
+    SESSION_SECRET: TEST_SESSION_SECRET,
+    ADMIN_EMAIL: TEST_ADMIN.email,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+  };
+}
+
 /**
  * `npm start`, as an operator runs it (lib/cli/start.mjs: its check, then next start with its preload), in `cwd` on
  * a free 127.0.0.1 port against the sandbox, with a store in `cwd`, the test session secret and admin, and `extra`
@@ -113,16 +126,7 @@ export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: 
   assertBuilt();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const server = npmStart(cwd, {
-    ...sandboxEnv(sandbox),
-    HOST: "127.0.0.1",
-    PORT: String(port),
-    DATABASE_URL: path.join(cwd, "gatehouse.db"),
-    SESSION_SECRET: TEST_SESSION_SECRET,
-    ADMIN_EMAIL: TEST_ADMIN.email,
-    ADMIN_PASSWORD: TEST_ADMIN.password,
-    ...extra,
-  });
+  const server = npmStart(cwd, { ...npmStartEnv(cwd, sandbox, port), ...extra });
   await untilHealthy(url, server);
   return { server, url, port };
 }

@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
+import { npmStartEnv } from "@/tests/support/gateway";
 import { assertBuilt, freePort, ROOT, spawnCommand, untilHealthy, type Spawned } from "@/tests/support/processes";
 import { executable, killSurvivors, listenerOf, treePids } from "@/tests/support/proc";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
@@ -29,16 +29,7 @@ beforeAll(async () => {
   // npm runs the script in the project's folder: the store goes to the test's folder by name.
   npm = spawnCommand("npm", ["start"], {
     cwd: ROOT,
-    env: {
-      ...sandboxEnv(sandbox),
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: path.join(cwd, "gatehouse.db"),
-      SESSION_SECRET: TEST_SESSION_SECRET,
-      ADMIN_EMAIL: TEST_ADMIN.email,
-      ADMIN_PASSWORD: TEST_ADMIN.password,
-      npm_config_update_notifier: "false",
-    },
+    env: { ...npmStartEnv(cwd, sandbox, port), npm_config_update_notifier: "false" },
   });
   await untilHealthy(`http://127.0.0.1:${port}`, npm);
 }, 120_000);
