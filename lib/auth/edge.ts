@@ -24,10 +24,6 @@ function edgeState(): { settings: EdgeSettings; warnedOfProxy: boolean } {
   return (globalSlots[SLOT] ??= { settings: parseEdgeSettings(process.env).settings, warnedOfProxy: false });
 }
 
-export function edgeSettings(): EdgeSettings {
-  return edgeState().settings;
-}
-
 /** Sets the Content-Security-Policy and the other security headers. */
 export function withSecurityHeaders<R extends Response>(response: R, contentSecurityPolicy: string, https: boolean): R {
   response.headers.set("Content-Security-Policy", contentSecurityPolicy);
@@ -74,7 +70,7 @@ function noticeUntrustedProxy(request: NextRequest): void {
 
 /** The first check of every request: its 421 when the host is not ours, else whether it came over https. */
 export function admitRequest(request: NextRequest): { refusal: NextResponse } | { refusal: null; https: boolean } {
-  const settings = edgeSettings();
+  const { settings } = edgeState();
   const host = requestHost(request.headers, settings);
   if (!isAllowedHost(host, settings)) return { refusal: misdirected(request, host) };
   noticeUntrustedProxy(request);
