@@ -10,11 +10,10 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // forbidden() in pages (lib/auth/current-user.ts requirePageUser) renders app/forbidden.tsx with a 403.
   experimental: { authInterrupts: true },
-  // The password-strength dictionaries (several MB) are loaded once by Node from node_modules, instead of being
-  // copied into every server chunk that can set a password.
+  // (The password-strength dictionaries are loaded by a worker thread from node_modules: lib/contract/password-estimator.ts.)
   // openid-client checks its Configuration with instanceof: one copy, loaded by Node, is shared by every bundle
   // (route handlers and pages), so a configuration discovered in one is accepted by the other.
-  serverExternalPackages: ["@zxcvbn-ts/core", "@zxcvbn-ts/language-common", "@zxcvbn-ts/language-en", "openid-client"],
+  serverExternalPackages: ["openid-client"],
 };
 
 export default nextConfig;

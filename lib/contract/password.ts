@@ -1,12 +1,10 @@
 // The password policy: what a password must be wherever one is set — the admin API, the users CLI,
-// ADMIN_PASSWORD. No Node modules and no configuration, so the start-up check (lib/config) judges ADMIN_PASSWORD
+// ADMIN_PASSWORD. No configuration, so the start-up check (lib/config) judges ADMIN_PASSWORD
 // with the same rule as the accounts (lib/auth/users.ts); hashing is lib/auth/password.ts.
-import { ZxcvbnFactory } from "@zxcvbn-ts/core";
-import { adjacencyGraphs, dictionary as commonDictionary } from "@zxcvbn-ts/language-common";
-import { dictionary as englishDictionary, translations } from "@zxcvbn-ts/language-en";
 import { z } from "zod";
 
 import { passwordSchema as passwordShape, visiblePassword } from "./accounts";
+import { passwordEstimator } from "./password-estimator";
 
 
 // Policy (OWASP ASVS 5.0, 6.2): at least 12 visible characters, no control characters, and not easy to guess —
@@ -25,25 +23,10 @@ const CHECKED_LENGTH = 100;
 const PRODUCT_WORDS = ["gatehouse", "gate house", "portal"];
 
 /**
- * The estimator's ranked dictionaries take about 30 MB of heap, which every full garbage collection of a server
- * would walk for a check made a few times a day: it is dropped after a minute without a check, and made again
- * (about 0.3 s) when the next password is set.
+ * The estimator runs in a worker thread (./password-estimator.ts), which ends after a minute without a check and
+ * starts again (about 0.3 s) when the next password is set.
  */
-const ESTIMATOR_KEPT_MS = 60_000;
-let estimator: ZxcvbnFactory | undefined;
-let dropEstimator: ReturnType<typeof setTimeout> | undefined;
-function strength(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({
-    dictionary: { ...commonDictionary, ...englishDictionary },
-    graphs: adjacencyGraphs,
-    translations,
-  });
-  clearTimeout(dropEstimator);
-  dropEstimator = setTimeout(() => (estimator = undefined), ESTIMATOR_KEPT_MS);
-  // Never what keeps a process (the users CLI, a test) alive; in a browser a timer has no unref.
-  (dropEstimator as { unref?: () => void }).unref?.();
-  return estimator;
-}
+const estimator = passwordEstimator({ keptMs: 60_000 });
 
 /** Who the password is for: his email (and name) must not make it. */
 export interface PasswordContext {
@@ -65,9 +48,9 @@ export function passwordProblem(password: string, context: PasswordContext = {})
   const inputs = [...PRODUCT_WORDS];
   if (email !== "") inputs.push(email, ...email.split(/[@.+_-]/).filter((part) => part.length >= 3));
   if (context.name?.trim()) inputs.push(...context.name.trim().toLowerCase().split(/\s+/).filter((part) => part.length >= 3));
-  const result = strength().check(visible.slice(0, CHECKED_LENGTH), inputs);
+  const result = estimator.check(visible.slice(0, CHECKED_LENGTH), inputs);
   if (result.score >= PASSWORD_MIN_SCORE) return null;
-  const why = result.feedback.warning ?? "it is made of common words, names or patterns";
+  const why = result.warning ?? "it is made of common words, names or patterns";
   return `password is too easy to guess: ${why.replace(/\.$/, "")}. Use a longer phrase of unrelated words`;
 }
 
