@@ -26,12 +26,3 @@ export function sessionSettingsFor(config: AuthConfig, headers: HeaderReader): S
   return sessionSettings(config, { secure: isHttps(headers, config.edge) });
 }
 
-/**
- * A session is renewed (its idle timer restarted, the cookie rewritten) at most once a minute: rewriting the
- * cookie on every request would cost a seal per request and a Set-Cookie on every answer.
- */
-export const SESSION_RENEWAL_INTERVAL_MS = 60_000;
-
-export function sessionNeedsRenewal(session: SessionData, now: number = Date.now()): boolean {
-  return now - session.lastSeenAt >= SESSION_RENEWAL_INTERVAL_MS;
-}

@@ -188,6 +188,52 @@ export async function unsealSession(
   return { ...parsed.data };
 }
 
+/**
+ * A session is renewed (its idle timer restarted, the cookie rewritten) at most once a minute: rewriting the
+ * cookie on every request would cost a seal per request and a Set-Cookie on every answer.
+ */
+export const SESSION_RENEWAL_INTERVAL_MS = 60_000;
+
+export function sessionNeedsRenewal(session: SessionData, now: number = Date.now()): boolean {
+  return now - session.lastSeenAt >= SESSION_RENEWAL_INTERVAL_MS;
+}
+
+// Renewing seals a new cookie (WebCrypto, as opening one is). A client that keeps sending the cookie it had (a
+// script with a fixed Cookie header, the requests already in flight when the browser got the renewed one) would
+// pay for a new seal on every request until it sends the new cookie: a benchmark's signed-in list cost twice as
+// much CPU a minute after signing in. So the renewal made for a seal is remembered, per set of secrets, and the
+// same renewed cookie is sent again while it needs no renewal itself. Only seals that opened are renewed, so
+// forged cookies cannot fill it.
+const RENEWED_SEALS_MAX = 2_000;
+const renewedSeals = new WeakMap<readonly string[], Map<string, { sealed: string; session: SessionData }>>();
+
+/**
+ * `session` (read from the request's cookie) seen now: restarts its idle timeout and sets the renewed cookie.
+ * Returns the renewed session.
+ */
+export async function renewSession(cookies: SessionCookieStore, session: SessionData, settings: SessionSettings, now: Date = new Date()): Promise<SessionData> {
+  const sent = cookies.get(sessionCookie(settings).name)?.value;
+  let renewals = renewedSeals.get(settings.secrets);
+  if (!renewals) {
+    renewals = new Map();
+    renewedSeals.set(settings.secrets, renewals);
+  }
+  const earlier = sent === undefined ? undefined : renewals.get(sent);
+  if (earlier && !sessionNeedsRenewal(earlier.session, now.getTime())) {
+    setSessionCookie(cookies, earlier.sealed, earlier.session, settings, now);
+    return { ...earlier.session };
+  }
+  const renewed = touchSession(session, now);
+  const sealed = await sealSession(renewed, settings, now);
+  setSessionCookie(cookies, sealed, renewed, settings, now);
+  if (sent !== undefined) {
+    renewals.delete(sent);
+    renewals.set(sent, { sealed, session: renewed });
+    if (renewals.size > RENEWED_SEALS_MAX) renewals.delete(renewals.keys().next().value as string);
+  }
+  return renewed;
+}
+
 /** The subset of Next's cookie store (and NextResponse#cookies) used here. */
 export interface SessionCookieStore {
   get(name: string): { value: string } | undefined;
@@ -204,8 +250,11 @@ export async function writeSession(
   settings: SessionSettings,
   now: Date = new Date(),
 ): Promise<void> {
+  setSessionCookie(cookies, await sealSession(data, settings, now), data, settings, now);
+}
+
+function setSessionCookie(cookies: SessionCookieStore, sealed: string, data: SessionData, settings: SessionSettings, now: Date): void {
   const { name, options } = sessionCookie(settings);
-  const sealed = await sealSession(data, settings, now);
   // The browser drops the cookie when the session would expire anyway (the server checks regardless).
   const maxAge = Math.max(1, Math.floor((sessionExpiresAt(data, settings).getTime() - now.getTime()) / 1000));
   cookies.set(name, sealed, { ...options, maxAge });
@@ -222,7 +271,7 @@ export type AuthenticatedSession =
 
 /**
  * The per-request check: reads the cookie, loads the user, applies checkSession. On success, write back
- * `touchSession(session)` with writeSession where the response can carry a cookie, to keep the session alive.
+ * renewSession where the response can carry a cookie, when sessionNeedsRenewal, to keep the session alive.
  */
 export async function authenticateSession(
   db: Db,

@@ -2,12 +2,11 @@
 // state-changing operations, then the operation's permission for the user's role and, for a token, its scope.
 import "server-only";
 
-import { sessionNeedsRenewal } from "@/lib/auth/access";
 import { csrfRefusal } from "@/lib/auth/csrf";
 import { checkSsoSession } from "@/lib/auth/oidc/recheck";
 import { can } from "@/lib/auth/permissions";
 import { clientAddress } from "@/lib/auth/request";
-import { authenticateSession, clearSession, touchSession, writeSession } from "@/lib/auth/session";
+import { authenticateSession, clearSession, renewSession, sessionNeedsRenewal } from "@/lib/auth/session";
 import { TOKEN_PREFIX } from "@/lib/contract/values";
 import { describeError, logEvent } from "@/lib/log";
 import { checkToken, noteTokenUse, type TokenCheck } from "@/lib/tokens/store";
@@ -111,10 +110,7 @@ export async function session(state: ApiRequest): Promise<void> {
       state.user = result.user;
     }
     state.session = result.session;
-    if (sessionNeedsRenewal(result.session)) {
-      state.session = touchSession(result.session);
-      await writeSession(state.jar, state.session, settings);
-    }
+    if (sessionNeedsRenewal(result.session)) state.session = await renewSession(state.jar, result.session, settings);
   } else if (result.reason !== "missing") {
     // An expired or ended session: tell the browser to drop the cookie.
     clearSession(state.jar, settings);

@@ -213,6 +213,24 @@ describe("session expiry (cookies sealed with the gateway's secret at earlier ti
     expect(ends).toBeLessThan(Date.now() + 61 * MINUTE);
   });
 
+  it("renews a cookie sent again unchanged (a script, requests in flight) with the same renewed cookie, not a new seal each time", async () => {
+    const cookie = await sessionAt(30 * MINUTE, 5 * MINUTE);
+    const renewed = async () => {
+      const res = await gateway.request("/api/auth/me", { headers: { Cookie: cookie } });
+      expect(res.status).toBe(200);
+      return res.headers.getSetCookie().find((c) => c.startsWith("gatehouse_session=") && !c.startsWith("gatehouse_session=;"));
+    };
+    const first = await renewed();
+    expect(first).toBeDefined();
+    const value = (setCookie: string | undefined) => setCookie?.split(";")[0];
+    // Each seal has its own random IV: the same value twice is the remembered renewal.
+    expect(value(await renewed())).toBe(value(first));
+    // The renewed cookie itself needs no renewal for a minute.
+    const withRenewed = await gateway.request("/api/auth/me", { headers: { Cookie: value(first)! } });
+    expect(withRenewed.status).toBe(200);
+    expect(withRenewed.headers.getSetCookie()).toEqual([]);
+  });
+
   it("rewrites the cookie at most once a minute", async () => {
     const res = await gateway.request("/api/auth/me", { headers: { Cookie: await sessionAt(10 * MINUTE, 20_000) } });
     expect(res.status).toBe(200);

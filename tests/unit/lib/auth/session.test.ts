@@ -10,6 +10,7 @@ import {
   clearSession,
   newSession,
   readSession,
+  renewSession,
   sealSession,
   SECURE_SESSION_COOKIE_NAME,
   SESSION_COOKIE_NAME,
@@ -165,6 +166,34 @@ describe("session cookie", () => {
     clearSession(jar, { secure: false });
     expect(jar.values.get(SESSION_COOKIE_NAME)?.options.maxAge).toBe(0);
     expect(await readSession(jar, settings([SECRET_A]))).toBeNull();
+  });
+
+  it("renews a session once for a cookie sent again, until the renewed session itself is due", async () => {
+    const secrets = settings([SECRET_A]);
+    const jar = new Jar();
+    await writeSession(jar, session(), secrets, new Date(T0));
+    const sent = jar.copy();
+    const at = (ms: number) => new Date(T0 + ms);
+
+    const first = await renewSession(sent, session(), secrets, at(2 * MIN));
+    expect(first.lastSeenAt).toBe(T0 + 2 * MIN);
+    const renewedCookie = sent.values.get(SESSION_COOKIE_NAME)!;
+    expect(await readSession({ get: () => ({ value: renewedCookie.value }) }, secrets)).toEqual(first);
+
+    // The old cookie again, 30 s later: the same renewed cookie (a new seal would differ by its random IV), the
+    // cookie's max-age counted from now.
+    const again = jar.copy();
+    expect(await renewSession(again, session(), secrets, at(2 * MIN + 30_000))).toEqual(first);
+    expect(again.values.get(SESSION_COOKIE_NAME)?.value).toBe(renewedCookie.value);
+    expect(again.values.get(SESSION_COOKIE_NAME)?.options.maxAge).toBe(2 * 3600 - 30);
+
+    // A minute after that renewal, the old cookie gets a new one; so does the same cookie under other secrets.
+    const later = jar.copy();
+    expect((await renewSession(later, session(), secrets, at(3 * MIN + 1))).lastSeenAt).toBe(T0 + 3 * MIN + 1);
+    expect(later.values.get(SESSION_COOKIE_NAME)?.value).not.toBe(renewedCookie.value);
+    const rotated = jar.copy();
+    await renewSession(rotated, session(), settings([SECRET_B, SECRET_A]), at(2 * MIN + 30_000));
+    expect(rotated.values.get(SESSION_COOKIE_NAME)?.value).not.toBe(renewedCookie.value);
   });
 
   it("writes the __Host- cookie over https", async () => {
