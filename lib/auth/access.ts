@@ -8,7 +8,7 @@ import { storeTarget } from "@/lib/config/store";
 import { getDb, type Db } from "@/lib/db";
 
 import { isHttps, type HeaderReader } from "./request";
-import { sessionSettings, type SessionData, type SessionSettings } from "./session";
+import { sessionSettings, type SessionSettings } from "./session";
 
 export interface Accounts {
   db: Db;
