@@ -150,16 +150,32 @@ export async function sealSession(
 // secrets, in a small LRU map. This skips only the decryption: expiry, revocation and the user's state are still
 // checked on every request (checkSession, against the store). Only valid seals are kept, so forged cookies cannot
 // fill it.
-const OPENED_SEALS_MAX = 2_000;
-const openedSeals = new WeakMap<readonly string[], Map<string, SessionData>>();
+const openedSeals = sealMemory<SessionData>();
 
-function openedSealsFor(settings: SessionSettings): Map<string, SessionData> {
-  let seals = openedSeals.get(settings.secrets);
-  if (!seals) {
-    seals = new Map();
-    openedSeals.set(settings.secrets, seals);
-  }
-  return seals;
+/**
+ * Seals remembered per set of secrets (a rotation starts afresh; an old set's entries go with it), the least
+ * recently used dropped past 2,000: the opened seals, and the renewals made for them.
+ */
+function sealMemory<T>(max = 2_000) {
+  const bySecrets = new WeakMap<readonly string[], Map<string, T>>();
+  return {
+    get(settings: SessionSettings, sealed: string): T | undefined {
+      const seals = bySecrets.get(settings.secrets);
+      const value = seals?.get(sealed);
+      if (value !== undefined) {
+        seals!.delete(sealed); // re-inserted: most recently used last
+        seals!.set(sealed, value);
+      }
+      return value;
+    },
+    set(settings: SessionSettings, sealed: string, value: T): void {
+      let seals = bySecrets.get(settings.secrets);
+      if (!seals) bySecrets.set(settings.secrets, (seals = new Map()));
+      seals.delete(sealed);
+      seals.set(sealed, value);
+      if (seals.size > max) seals.delete(seals.keys().next().value as string);
+    },
+  };
 }
 
 /** The session inside a sealed value, or null when it is absent, forged, sealed with an unknown secret or expired. */
@@ -168,13 +184,8 @@ export async function unsealSession(
   settings: SessionSettings,
 ): Promise<SessionData | null> {
   if (!sealed) return null;
-  const seals = openedSealsFor(settings);
-  const remembered = seals.get(sealed);
-  if (remembered) {
-    seals.delete(sealed); // re-inserted below: most recently used last
-    seals.set(sealed, remembered);
-    return { ...remembered };
-  }
+  const remembered = openedSeals.get(settings, sealed);
+  if (remembered) return { ...remembered };
   let data: unknown;
   try {
     data = await unsealData<unknown>(sealed, { password: unsealingPasswords(settings.secrets) });
@@ -183,8 +194,7 @@ export async function unsealSession(
   }
   const parsed = sessionDataSchema.safeParse(data);
   if (!parsed.success) return null;
-  seals.set(sealed, parsed.data);
-  if (seals.size > OPENED_SEALS_MAX) seals.delete(seals.keys().next().value as string);
+  openedSeals.set(settings, sealed, parsed.data);
   return { ...parsed.data };
 }
 
@@ -201,11 +211,10 @@ export function sessionNeedsRenewal(session: SessionData, now: number = Date.now
 // Renewing seals a new cookie (WebCrypto, as opening one is). A client that keeps sending the cookie it had (a
 // script with a fixed Cookie header, the requests already in flight when the browser got the renewed one) would
 // pay for a new seal on every request until it sends the new cookie: a benchmark's signed-in list cost twice as
-// much CPU a minute after signing in. So the renewal made for a seal is remembered, per set of secrets, and the
+// much CPU a minute after signing in. So the renewal made for a seal is remembered (sealMemory), and the
 // same renewed cookie is sent again while it needs no renewal itself. Only seals that opened are renewed, so
 // forged cookies cannot fill it.
-const RENEWED_SEALS_MAX = 2_000;
-const renewedSeals = new WeakMap<readonly string[], Map<string, { sealed: string; session: SessionData }>>();
+const renewedSeals = sealMemory<{ sealed: string; session: SessionData }>();
 
 /**
  * `session` (read from the request's cookie) seen now: restarts its idle timeout and sets the renewed cookie.
@@ -213,12 +222,7 @@ const renewedSeals = new WeakMap<readonly string[], Map<string, { sealed: string
  */
 export async function renewSession(cookies: SessionCookieStore, session: SessionData, settings: SessionSettings, now: Date = new Date()): Promise<SessionData> {
   const sent = cookies.get(sessionCookie(settings).name)?.value;
-  let renewals = renewedSeals.get(settings.secrets);
-  if (!renewals) {
-    renewals = new Map();
-    renewedSeals.set(settings.secrets, renewals);
-  }
-  const earlier = sent === undefined ? undefined : renewals.get(sent);
+  const earlier = sent === undefined ? undefined : renewedSeals.get(settings, sent);
   if (earlier && !sessionNeedsRenewal(earlier.session, now.getTime())) {
     setSessionCookie(cookies, earlier.sealed, earlier.session, settings, now);
     return { ...earlier.session };
@@ -226,11 +230,7 @@ export async function renewSession(cookies: SessionCookieStore, session: Session
   const renewed = touchSession(session, now);
   const sealed = await sealSession(renewed, settings, now);
   setSessionCookie(cookies, sealed, renewed, settings, now);
-  if (sent !== undefined) {
-    renewals.delete(sent);
-    renewals.set(sent, { sealed, session: renewed });
-    if (renewals.size > RENEWED_SEALS_MAX) renewals.delete(renewals.keys().next().value as string);
-  }
+  if (sent !== undefined) renewedSeals.set(settings, sent, { sealed, session: renewed });
   return renewed;
 }
 
