@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 
 export default function RootError({ error, retry }: { error: unknown; retry: () => void }) {
-  const digest = error instanceof Error && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
+  const digest =
+    error instanceof Error && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
   return (
     <StandalonePage>
       <h1>Something went wrong</h1>

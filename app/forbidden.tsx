@@ -10,7 +10,9 @@ export default function Forbidden() {
   return (
     <StandalonePage>
       <h1>You may not open this page</h1>
-      <p>Your role does not include this part of Gatehouse. If you need it, ask an administrator to change your role.</p>
+      <p>
+        Your role does not include this part of Gatehouse. If you need it, ask an administrator to change your role.
+      </p>
       <ButtonLink href="/" variant="primary">
         Go to the dashboard
       </ButtonLink>

@@ -98,10 +98,7 @@ export function formatCount(value: number, locale?: Locale): string {
   return new Intl.NumberFormat(locale).format(value);
 }
 
-export type SupportState =
-  | { kind: "active"; until: string }
-  | { kind: "expired"; until: string }
-  | { kind: "none" };
+export type SupportState = { kind: "active"; until: string } | { kind: "expired"; until: string } | { kind: "none" };
 
 /** Whether a purchase's support is active at `now`, from its optional `supported_until`. */
 export function supportState(supportedUntil: string | null | undefined, now: number): SupportState {

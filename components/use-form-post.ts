@@ -18,13 +18,23 @@ export interface FormPostState {
  * data to `onDone`.
  */
 export function useFormPost(): FormPostState & {
-  submit: <T>(event: FormEvent<HTMLFormElement>, path: string, body: unknown, onDone: (data: T) => void) => Promise<void>;
+  submit: <T>(
+    event: FormEvent<HTMLFormElement>,
+    path: string,
+    body: unknown,
+    onDone: (data: T) => void,
+  ) => Promise<void>;
 } {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<FormPostState["failure"]>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async <T,>(event: FormEvent<HTMLFormElement>, path: string, body: unknown, onDone: (data: T) => void) => {
+  const submit = async <T>(
+    event: FormEvent<HTMLFormElement>,
+    path: string,
+    body: unknown,
+    onDone: (data: T) => void,
+  ) => {
     const form = event.currentTarget;
     setFields({});
     setFailure(null);

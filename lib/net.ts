@@ -143,6 +143,7 @@ export function refusedAddressReason(address: string): string | null {
   for (const { list, family: rangeFamily, reason } of REFUSED_LISTS) {
     if (rangeFamily === family && list.check(bare, family)) return reason;
   }
-  if (family === "ipv6" && !GLOBAL_UNICAST_V6.check(bare, family)) return "a reserved address (outside IPv6 global unicast, 2000::/3)";
+  if (family === "ipv6" && !GLOBAL_UNICAST_V6.check(bare, family))
+    return "a reserved address (outside IPv6 global unicast, 2000::/3)";
   return null;
 }

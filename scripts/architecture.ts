@@ -22,13 +22,21 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     { name: "contract", paths: ["lib/contract/"], what: "the API's schemas and plain values (no I/O)" },
     { name: "log", paths: ["lib/log/"], what: "structured, redacted log lines" },
-    { name: "base", paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts"], what: "brands, capped reads, sealing small secrets at rest, IP ranges" },
+    {
+      name: "base",
+      paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts"],
+      what: "brands, capped reads, sealing small secrets at rest, IP ranges",
+    },
     { name: "sandbox", paths: ["lib/sandbox/"], what: "the stand-in upstream APIs" },
     { name: "metrics", paths: ["lib/metrics/"], what: "Prometheus metrics, one registry per process" },
   ],
   [
     { name: "lifecycle", paths: ["lib/lifecycle/"], what: "graceful shutdown" },
-    { name: "events", paths: ["lib/events/"], what: "what happened, for webhooks: emitted here, stored by lib/webhooks" },
+    {
+      name: "events",
+      paths: ["lib/events/"],
+      what: "what happened, for webhooks: emitted here, stored by lib/webhooks",
+    },
   ],
   [{ name: "config", paths: ["lib/config/"], what: "the environment, read once and checked" }],
   [
@@ -44,7 +52,11 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
     { name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" },
     { name: "reports", paths: ["lib/reports/"], what: "reports over time: history, trends, schedules, alerts" },
     { name: "tokens", paths: ["lib/tokens/"], what: "API tokens: secrets, scopes, who a bearer speaks for" },
-    { name: "webhooks", paths: ["lib/webhooks/"], what: "webhook endpoints, durable deliveries, signing, safe sending" },
+    {
+      name: "webhooks",
+      paths: ["lib/webhooks/"],
+      what: "webhook endpoints, durable deliveries, signing, safe sending",
+    },
   ],
   [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },
@@ -53,7 +65,13 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [{ name: "cli", paths: ["lib/cli/"], what: "npm start, npm run demo, npm run users" }],
   // A component renders what it is given: it never reads the configuration, the store or an upstream.
   [{ name: "components", paths: ["components/"], what: "UI pieces", only: ["contract", "portal"] }],
-  [{ name: "app", paths: ["app/", "proxy.ts", "instrumentation.ts"], what: "pages, route handlers, the proxy, start-up" }],
+  [
+    {
+      name: "app",
+      paths: ["app/", "proxy.ts", "instrumentation.ts"],
+      what: "pages, route handlers, the proxy, start-up",
+    },
+  ],
 ];
 
 const ROOMS = FLOORS.flat();
@@ -110,7 +128,13 @@ function resolve(from: string, specifier: string): string | null {
 
 /** Every import between files of the rooms, with the files' repository paths. */
 export function imports(): ImportEdge[] {
-  const files = [...sourceFiles("lib"), ...sourceFiles("app"), ...sourceFiles("components"), "proxy.ts", "instrumentation.ts"];
+  const files = [
+    ...sourceFiles("lib"),
+    ...sourceFiles("app"),
+    ...sourceFiles("components"),
+    "proxy.ts",
+    "instrumentation.ts",
+  ];
   const edges: ImportEdge[] = [];
   for (const file of files) {
     const text = readFileSync(path.join(ROOT, file), "utf8");

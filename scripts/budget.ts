@@ -38,7 +38,10 @@ async function signIn(portal: RunningPortal): Promise<string> {
     body: JSON.stringify({ email: ADMIN.email, password: ADMIN.password }),
   });
   if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  const cookie = response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0])
+    .join("; ");
   if (!cookie) throw new Error("sign-in answered without a session cookie");
   return cookie;
 }
@@ -58,11 +61,15 @@ async function firstLoadJs(portal: RunningPortal, cookie: string) {
     // Legacy polyfills carry `nomodule`: browsers that run modules (every browser Next supports) skip them.
     if (match[2] && !/\snomodule/i.test(match[0])) sources.add(match[2]);
   }
-  for (const match of page.body.matchAll(/<link[^>]*rel="preload"[^>]*as="script"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*as="script"/g)) {
+  for (const match of page.body.matchAll(
+    /<link[^>]*rel="preload"[^>]*as="script"[^>]*href="([^"]+)"|<link[^>]*href="([^"]+)"[^>]*as="script"/g,
+  )) {
     const href = match[1] ?? match[2];
     if (href) sources.add(href);
   }
-  const files = [...sources].filter((src) => src.startsWith("/_next/static/")).map((src) => src.replaceAll("&amp;", "&"));
+  const files = [...sources]
+    .filter((src) => src.startsWith("/_next/static/"))
+    .map((src) => src.replaceAll("&amp;", "&"));
   let raw = 0;
   let gzipped = 0;
   for (const file of files) {
@@ -70,7 +77,9 @@ async function firstLoadJs(portal: RunningPortal, cookie: string) {
     raw += body.length;
     gzipped += gzipSync(body, { level: 6 }).length;
   }
-  const inline = [...page.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1] ?? "").join("");
+  const inline = [...page.body.matchAll(/<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    .map((m) => m[1] ?? "")
+    .join("");
   return { files: files.length, raw, gzipped, inlineGzipped: gzipSync(Buffer.from(inline), { level: 6 }).length };
 }
 
@@ -82,7 +91,8 @@ async function renderBeyondUpstream(portal: RunningPortal, cookie: string) {
   const beyond: number[] = [];
   for (let run = 0; run < WARMUP + RUNS; run++) {
     const page = await timed(`${portal.url}/reports?per_page=100`, { headers: { cookie } });
-    if (page.status !== 200 || !page.body.includes("Showing 1–100 of")) throw new Error(`/reports?per_page=100 did not render 100 rows (${page.status})`);
+    if (page.status !== 200 || !page.body.includes("Showing 1–100 of"))
+      throw new Error(`/reports?per_page=100 did not render 100 rows (${page.status})`);
     const started = performance.now();
     await Promise.all([
       timed(`${upstream}/api/v1/reports?per_page=100`, { headers: auth }),
@@ -121,6 +131,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.stack ?? error.message : error);
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

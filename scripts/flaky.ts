@@ -55,15 +55,23 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 
 /** Busy loops that keep other cores occupied until stopped. */
 function startBusyLoops(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () =>
-    spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
-  );
+  return Array.from({ length: n }, () => spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }));
 }
 
-const firstLine = (text: string | undefined) => (text ?? "").replace(/\u001b\[[0-9;]*m/g, "").trim().split("\n")[0]?.slice(0, 300) ?? "";
+const firstLine = (text: string | undefined) =>
+  (text ?? "")
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .trim()
+    .split("\n")[0]
+    ?.slice(0, 300) ?? "";
 
 interface VitestJson {
-  testResults: Array<{ name: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>; message?: string; status: string }>;
+  testResults: Array<{
+    name: string;
+    assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>;
+    message?: string;
+    status: string;
+  }>;
 }
 
 function vitestFailures(file: string, runNumber: number): Failure[] {
@@ -72,9 +80,16 @@ function vitestFailures(file: string, runNumber: number): Failure[] {
   for (const result of report.testResults) {
     const where = path.relative(ROOT, result.name);
     const failed = result.assertionResults.filter((a) => a.status === "failed");
-    for (const a of failed) failures.push({ suite: "vitest", run: runNumber, test: `${where} › ${a.fullName}`, error: firstLine(a.failureMessages[0]) });
+    for (const a of failed)
+      failures.push({
+        suite: "vitest",
+        run: runNumber,
+        test: `${where} › ${a.fullName}`,
+        error: firstLine(a.failureMessages[0]),
+      });
     // A file that failed outside any test (a hook, an import).
-    if (failed.length === 0 && result.status === "failed") failures.push({ suite: "vitest", run: runNumber, test: where, error: firstLine(result.message) });
+    if (failed.length === 0 && result.status === "failed")
+      failures.push({ suite: "vitest", run: runNumber, test: where, error: firstLine(result.message) });
   }
   return failures;
 }
@@ -88,8 +103,16 @@ interface PlaywrightSuite {
 }
 
 function playwrightFailures(file: string): Failure[] {
-  const report = JSON.parse(readFileSync(file, "utf8")) as { suites: PlaywrightSuite[]; errors?: Array<{ message?: string }> };
-  const failures: Failure[] = (report.errors ?? []).map((e) => ({ suite: "playwright" as const, run: 1, test: "(global)", error: firstLine(e.message) }));
+  const report = JSON.parse(readFileSync(file, "utf8")) as {
+    suites: PlaywrightSuite[];
+    errors?: Array<{ message?: string }>;
+  };
+  const failures: Failure[] = (report.errors ?? []).map((e) => ({
+    suite: "playwright" as const,
+    run: 1,
+    test: "(global)",
+    error: firstLine(e.message),
+  }));
   const walk = (suite: PlaywrightSuite, titles: string[]) => {
     for (const spec of suite.specs) {
       spec.tests.forEach((test, repetition) => {
@@ -122,29 +145,51 @@ async function main(): Promise<void> {
   const stopBusy = () => busy.forEach((child) => child.kill("SIGKILL"));
   process.once("exit", stopBusy);
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
-  console.log(`test:flaky: ${VITEST_RUNS} vitest run(s), Playwright --repeat-each=${PLAYWRIGHT_REPEATS}, ${BUSY} busy core(s)`);
+  console.log(
+    `test:flaky: ${VITEST_RUNS} vitest run(s), Playwright --repeat-each=${PLAYWRIGHT_REPEATS}, ${BUSY} busy core(s)`,
+  );
 
   const runs: string[] = [];
   for (let i = 1; i <= VITEST_RUNS; i++) {
     const report = path.join(work, `vitest-${i}.json`);
     const t0 = Date.now();
-    await run(BIN("vitest"), ["run", "--reporter=dot", "--reporter=json", `--outputFile.json=${report}`, ...(FILTER ? [FILTER] : [])]);
+    await run(BIN("vitest"), [
+      "run",
+      "--reporter=dot",
+      "--reporter=json",
+      `--outputFile.json=${report}`,
+      ...(FILTER ? [FILTER] : []),
+    ]);
     const found = vitestFailures(report, i);
     failures.push(...found);
-    runs.push(`vitest run ${i}: ${found.length === 0 ? "no failure" : `${found.length} failed`} (${Math.round((Date.now() - t0) / 1000)} s)`);
+    runs.push(
+      `vitest run ${i}: ${found.length === 0 ? "no failure" : `${found.length} failed`} (${Math.round((Date.now() - t0) / 1000)} s)`,
+    );
     console.log(runs.at(-1));
   }
 
   if (PLAYWRIGHT_REPEATS > 0) {
     const report = path.join(work, "playwright.json");
     const t0 = Date.now();
-    await run(BIN("playwright"), ["test", `--repeat-each=${PLAYWRIGHT_REPEATS}`, "--retries=0", "--reporter=dot,json", ...(FILTER ? [FILTER] : [])], {
-      ...process.env,
-      PLAYWRIGHT_JSON_OUTPUT_FILE: report,
-    });
+    await run(
+      BIN("playwright"),
+      [
+        "test",
+        `--repeat-each=${PLAYWRIGHT_REPEATS}`,
+        "--retries=0",
+        "--reporter=dot,json",
+        ...(FILTER ? [FILTER] : []),
+      ],
+      {
+        ...process.env,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: report,
+      },
+    );
     const found = playwrightFailures(report);
     failures.push(...found);
-    runs.push(`playwright --repeat-each=${PLAYWRIGHT_REPEATS}: ${found.length === 0 ? "no failure" : `${found.length} failed`} (${Math.round((Date.now() - t0) / 1000)} s)`);
+    runs.push(
+      `playwright --repeat-each=${PLAYWRIGHT_REPEATS}: ${found.length === 0 ? "no failure" : `${found.length} failed`} (${Math.round((Date.now() - t0) / 1000)} s)`,
+    );
   }
   stopBusy();
   rmSync(work, { recursive: true, force: true });

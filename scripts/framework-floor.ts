@@ -39,7 +39,13 @@ export async function startFrameworkFloor(log: (line: string) => void): Promise<
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     if (server.exitCode !== null) throw new Error(`the framework floor's next start exited with ${server.exitCode}`);
-    if (await fetch(`${url}/api/ping`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/api/ping`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (i === 600) {
       await stop();
       throw new Error(`the framework floor did not start within 60 s`);

@@ -35,7 +35,10 @@ function ico(images: Array<{ size: number; png: Buffer }>): Buffer {
 
 async function main(): Promise<void> {
   const svg = readFileSync(path.join(ROOT, "app", "icon.svg"), "utf8");
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: ["--no-sandbox"],
+  });
   try {
     const render = async (size: number, source = svg): Promise<Buffer> => {
       const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });

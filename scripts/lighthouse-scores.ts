@@ -39,7 +39,10 @@ export type FormFactor = (typeof FORM_FACTORS)[number];
 export interface LighthouseResult {
   runtimeError?: { code: string; message: string };
   categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] } | undefined>;
-  audits: Record<string, { title: string; score: number | null; displayValue?: string; numericValue?: number } | undefined>;
+  audits: Record<
+    string,
+    { title: string; score: number | null; displayValue?: string; numericValue?: number } | undefined
+  >;
 }
 
 export interface CategoryScore {
@@ -79,13 +82,23 @@ export function scoresOf(page: string, formFactor: FormFactor, lhr: LighthouseRe
     }
     categories[id] = { score: category?.score == null ? null : Math.round(category.score * 100), costliest };
   }
-  const run: RunScores = { page, formFactor, error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : undefined, categories };
+  const run: RunScores = {
+    page,
+    formFactor,
+    error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : undefined,
+    categories,
+  };
   const tbt = lhr.audits[TBT];
-  const weighted = (lhr.categories.performance?.auditRefs ?? []).filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score != null);
+  const weighted = (lhr.categories.performance?.auditRefs ?? []).filter(
+    (ref) => ref.weight > 0 && lhr.audits[ref.id]?.score != null,
+  );
   if (tbt?.numericValue !== undefined && weighted.some((ref) => ref.id === TBT)) {
     run.totalBlockingTimeMs = Math.round(tbt.numericValue);
     const total = weighted.reduce((sum, ref) => sum + ref.weight, 0);
-    const earned = weighted.reduce((sum, ref) => sum + ref.weight * (ref.id === TBT ? 1 : lhr.audits[ref.id]!.score!), 0);
+    const earned = weighted.reduce(
+      (sum, ref) => sum + ref.weight * (ref.id === TBT ? 1 : lhr.audits[ref.id]!.score!),
+      0,
+    );
     run.performanceWithoutTbt = Math.round((earned / total) * 100);
   }
   return run;
@@ -101,7 +114,12 @@ const SHORT: Record<Category, string> = { performance: "perf", accessibility: "a
  */
 export function scoreTable(runs: readonly RunScores[], threshold = THRESHOLD): string {
   const pages = [...new Set(runs.map((run) => run.page))];
-  const header = ["page", ...FORM_FACTORS.flatMap((formFactor) => CATEGORIES.map((category, index) => (index === 0 ? `${formFactor} ${SHORT[category]}` : SHORT[category])))];
+  const header = [
+    "page",
+    ...FORM_FACTORS.flatMap((formFactor) =>
+      CATEGORIES.map((category, index) => (index === 0 ? `${formFactor} ${SHORT[category]}` : SHORT[category])),
+    ),
+  ];
   const rows = pages.map((page) => [
     page,
     ...FORM_FACTORS.flatMap((formFactor) => {
@@ -116,7 +134,12 @@ export function scoreTable(runs: readonly RunScores[], threshold = THRESHOLD): s
   ]);
   const widths = header.map((_, column) => Math.max(...[header, ...rows].map((row) => row[column]!.length)));
   return [header, ...rows]
-    .map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ").trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .join("  ")
+        .trimEnd(),
+    )
     .join("\n");
 }
 
@@ -127,9 +150,15 @@ export function scoreTable(runs: readonly RunScores[], threshold = THRESHOLD): s
 export function passedAgainstFloor(run: RunScores, floor: RunScores | undefined, threshold = THRESHOLD): string | null {
   const score = run.categories.performance.score;
   if (score === null || score >= threshold || !floor || floor.totalBlockingTimeMs === undefined) return null;
-  if (run.totalBlockingTimeMs === undefined || run.performanceWithoutTbt === undefined || run.performanceWithoutTbt < threshold) return null;
+  if (
+    run.totalBlockingTimeMs === undefined ||
+    run.performanceWithoutTbt === undefined ||
+    run.performanceWithoutTbt < threshold
+  )
+    return null;
   if (run.totalBlockingTimeMs > FLOOR_TBT_RATIO * floor.totalBlockingTimeMs) return null;
-  const ratio = floor.totalBlockingTimeMs === 0 ? "" : ` (${(run.totalBlockingTimeMs / floor.totalBlockingTimeMs).toFixed(1)}×)`;
+  const ratio =
+    floor.totalBlockingTimeMs === 0 ? "" : ` (${(run.totalBlockingTimeMs / floor.totalBlockingTimeMs).toFixed(1)}×)`;
   return (
     `${run.page} (${run.formFactor}) performance ${score}: below ${threshold} by Total Blocking Time only, ${run.totalBlockingTimeMs} ms${ratio} ` +
     `against the bare Next.js page's ${floor.totalBlockingTimeMs} ms (score ${floor.categories.performance.score}) on this machine; at most ${FLOOR_TBT_RATIO}× passes`
@@ -140,7 +169,11 @@ export function passedAgainstFloor(run: RunScores, floor: RunScores | undefined,
  * A line for each score below the threshold (or run that failed), naming the page, form factor, category and
  * costliest audit; `floors`: the framework floor's run per form factor, for performance (passedAgainstFloor).
  */
-export function failures(runs: readonly RunScores[], threshold = THRESHOLD, floors: Partial<Record<FormFactor, RunScores>> = {}): string[] {
+export function failures(
+  runs: readonly RunScores[],
+  threshold = THRESHOLD,
+  floors: Partial<Record<FormFactor, RunScores>> = {},
+): string[] {
   const lines: string[] = [];
   for (const run of runs) {
     if (run.error) {
@@ -150,12 +183,20 @@ export function failures(runs: readonly RunScores[], threshold = THRESHOLD, floo
     for (const category of CATEGORIES) {
       const { score, costliest } = run.categories[category];
       if (score === null) lines.push(`${run.page} (${run.formFactor}) ${category}: no score`);
-      else if (score < threshold && !(category === "performance" && passedAgainstFloor(run, floors[run.formFactor], threshold))) {
+      else if (
+        score < threshold &&
+        !(category === "performance" && passedAgainstFloor(run, floors[run.formFactor], threshold))
+      ) {
         const floor = floors[run.formFactor];
-        const against = category === "performance" && floor?.totalBlockingTimeMs !== undefined && run.totalBlockingTimeMs !== undefined
-          ? `; Total Blocking Time ${run.totalBlockingTimeMs} ms against the bare Next.js page's ${floor.totalBlockingTimeMs} ms (at most ${FLOOR_TBT_RATIO}×), the rest scores ${run.performanceWithoutTbt}`
-          : "";
-        lines.push(`${run.page} (${run.formFactor}) ${category} ${score} < ${threshold}${costliest ? ` — costliest audit: ${costliest}` : ""}${against}`);
+        const against =
+          category === "performance" &&
+          floor?.totalBlockingTimeMs !== undefined &&
+          run.totalBlockingTimeMs !== undefined
+            ? `; Total Blocking Time ${run.totalBlockingTimeMs} ms against the bare Next.js page's ${floor.totalBlockingTimeMs} ms (at most ${FLOOR_TBT_RATIO}×), the rest scores ${run.performanceWithoutTbt}`
+            : "";
+        lines.push(
+          `${run.page} (${run.formFactor}) ${category} ${score} < ${threshold}${costliest ? ` — costliest audit: ${costliest}` : ""}${against}`,
+        );
       }
     }
   }
@@ -184,7 +225,9 @@ export function bestRun(runs: readonly RunScores[]): RunScores {
   const categories = { ...fastest.categories };
   for (const category of CATEGORIES) {
     if (category === "performance") continue;
-    categories[category] = [...runs].sort((a, b) => byScore(b.categories[category].score, a.categories[category].score))[0]!.categories[category];
+    categories[category] = [...runs].sort((a, b) =>
+      byScore(b.categories[category].score, a.categories[category].score),
+    )[0]!.categories[category];
   }
   const best: RunScores = { ...fastest, categories };
   const tbts = runs.flatMap((run) => (run.totalBlockingTimeMs === undefined ? [] : [run.totalBlockingTimeMs]));

@@ -59,13 +59,20 @@ const CSRF = { "X-CSRF": "1" };
 /** Where the sandbox's seeded media point (lib/sandbox/seed.ts): a host that does not exist. */
 const MADE_UP_CDN = "https://cdn.example.com/*";
 /** What that CDN answers in the audited tab: a grey 16:9 picture. */
-const CDN_PICTURE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 9"><rect width="16" height="9" fill="#8a8f98"/></svg>';
+const CDN_PICTURE =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 9"><rect width="16" height="9" fill="#8a8f98"/></svg>';
 
 const log = (line: string) => console.log(`lighthouse: ${line}`);
 
 async function untilUp(url: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
-    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not start within 60 s`);
@@ -95,14 +102,20 @@ async function makeBulkJob(url: string, cookie: string): Promise<string> {
   if (created.status !== 202) throw new Error(`making a bulk check failed: ${created.status} ${await created.text()}`);
   const id = ((await created.json()) as { data: { id: string } }).data.id;
   for (let i = 0; i < 300; i++) {
-    const job = (await (await fetch(`${url}/api/purchases/bulk/${id}`, { headers: { cookie } })).json()) as { data: { status: string } };
+    const job = (await (await fetch(`${url}/api/purchases/bulk/${id}`, { headers: { cookie } })).json()) as {
+      data: { status: string };
+    };
     if (job.data.status === "done") return id;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error("the bulk check did not finish within 30 s");
 }
 
-const slug = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const slug = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 
 /**
  * A tab in which the demo's made-up CDN answers: every request to it gets a small grey picture, as a real
@@ -132,9 +145,17 @@ async function tabWithCdn(driver: PuppeteerBrowser): Promise<Page> {
   return page;
 }
 
-async function audit(target: PortalPage, url: string, formFactor: FormFactor, driver: PuppeteerBrowser, cookie: string | null, attempt = 1): Promise<RunScores> {
+async function audit(
+  target: PortalPage,
+  url: string,
+  formFactor: FormFactor,
+  driver: PuppeteerBrowser,
+  cookie: string | null,
+  attempt = 1,
+): Promise<RunScores> {
   const { default: lighthouse } = await import("lighthouse");
-  const config = formFactor === "desktop" ? (await import("lighthouse/core/config/desktop-config.js")).default : undefined;
+  const config =
+    formFactor === "desktop" ? (await import("lighthouse/core/config/desktop-config.js")).default : undefined;
   const tab = await tabWithCdn(driver);
   const result = await lighthouse(
     url,
@@ -155,15 +176,25 @@ async function audit(target: PortalPage, url: string, formFactor: FormFactor, dr
   writeFileSync(`${base}.report.json`, json!);
   writeFileSync(`${base}.report.html`, html!);
   const screenshot = (result.lhr.audits["final-screenshot"]?.details as { data?: string } | undefined)?.data;
-  if (screenshot?.startsWith("data:image/jpeg;base64,")) writeFileSync(`${base}.jpg`, Buffer.from(screenshot.slice("data:image/jpeg;base64,".length), "base64"));
+  if (screenshot?.startsWith("data:image/jpeg;base64,"))
+    writeFileSync(`${base}.jpg`, Buffer.from(screenshot.slice("data:image/jpeg;base64,".length), "base64"));
   return scoresOf(target.name, formFactor, result.lhr as unknown as LighthouseResult);
 }
 
 /** The README's pictures (docs/images), at 1280 × 800 in light: the admin's dashboard, the reports, a checked code. */
 async function takePictures(browser: Browser, url: string, cookie: string): Promise<void> {
   mkdirSync(PICTURES, { recursive: true });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: "en-GB", timezoneId: "UTC", colorScheme: "light" });
-  await context.addCookies(cookie.split("; ").map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url })));
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    locale: "en-GB",
+    timezoneId: "UTC",
+    colorScheme: "light",
+  });
+  await context.addCookies(
+    cookie
+      .split("; ")
+      .map((pair) => ({ name: pair.slice(0, pair.indexOf("=")), value: pair.slice(pair.indexOf("=") + 1), url })),
+  );
   const page = await context.newPage();
   const shoot = async (name: string) => {
     await page.screenshot({ path: path.join(PICTURES, `${name}.png`), fullPage: false });
@@ -190,12 +221,17 @@ async function takePictures(browser: Browser, url: string, cookie: string): Prom
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { pictures: { type: "boolean" }, "pictures-only": { type: "boolean" }, page: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { pictures: { type: "boolean" }, "pictures-only": { type: "boolean" }, page: { type: "string" } },
+  });
   const started = performance.now();
   const reason = buildReason();
   if (reason) {
     log(`building the portal (${reason})…`);
-    const build = spawnSync(NEXT_BIN, ["build", ROOT], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    const build = spawnSync(NEXT_BIN, ["build", ROOT], {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (build.status !== 0) return build.status ?? 1;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), "gatehouse-lighthouse-"));
@@ -207,7 +243,14 @@ async function main(): Promise<number> {
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", `--remote-debugging-port=${devtoolsPort}`, "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      `--remote-debugging-port=${devtoolsPort}`,
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   let driver: PuppeteerBrowser | null = null;
   try {
@@ -227,7 +270,9 @@ async function main(): Promise<number> {
     // Lighthouse's own driver, connected once to the same Chromium: it opens each audit's tab.
     driver = await puppeteer.connect({ browserURL: `http://127.0.0.1:${devtoolsPort}`, defaultViewport: null });
     const filter = values.page?.toLowerCase();
-    const targets = PORTAL_PAGES.filter((target) => !filter || target.name.toLowerCase().includes(filter) || target.path.includes(filter));
+    const targets = PORTAL_PAGES.filter(
+      (target) => !filter || target.name.toLowerCase().includes(filter) || target.path.includes(filter),
+    );
     // The framework's floor, a bare Next.js page audited in the same browser: at mobile first (the CPU-bound form
     // factor), at desktop only if a desktop page turns out slow.
     const floorServer = await startFrameworkFloor(log);
@@ -237,19 +282,30 @@ async function main(): Promise<number> {
      * One page at one form factor, measured again while its best run fails (below the threshold, and not passing
      * against the floor), up to RUNS_WHEN_SLOW runs in all; the floor itself always RUNS_WHEN_SLOW times.
      */
-    const measure = async (target: PortalPage, pageUrl: string, formFactor: FormFactor, cookie: string | null): Promise<RunScores> => {
+    const measure = async (
+      target: PortalPage,
+      pageUrl: string,
+      formFactor: FormFactor,
+      cookie: string | null,
+    ): Promise<RunScores> => {
       const runStarted = performance.now();
       const tries = [await audit(target, pageUrl, formFactor, driver!, cookie)];
-      if (slowRun(tries[0]!) && target !== floorPage && !floors[formFactor]) floors[formFactor] = await measure(floorPage, floorServer.url, formFactor, null);
-      const again = (run: RunScores) => (target === floorPage ? !run.error : slowRun(run) && !passedAgainstFloor(run, floors[formFactor]));
+      if (slowRun(tries[0]!) && target !== floorPage && !floors[formFactor])
+        floors[formFactor] = await measure(floorPage, floorServer.url, formFactor, null);
+      const again = (run: RunScores) =>
+        target === floorPage ? !run.error : slowRun(run) && !passedAgainstFloor(run, floors[formFactor]);
       while (again(bestRun(tries)) && tries.length < RUNS_WHEN_SLOW) {
-        log(`${target.name} (${formFactor}): performance ${tries.at(-1)!.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`);
+        log(
+          `${target.name} (${formFactor}): performance ${tries.at(-1)!.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`,
+        );
         tries.push(await audit(target, pageUrl, formFactor, driver!, cookie, tries.length + 1));
       }
       const run = bestRun(tries);
       const scores = CATEGORIES.map((category) => `${category} ${run.categories[category].score ?? "–"}`).join(", ");
       const of = tries.length > 1 ? `, best of ${tries.length} runs` : "";
-      log(`${target.name} (${formFactor}): ${run.error ?? scores}${run.totalBlockingTimeMs === undefined ? "" : ` (Total Blocking Time ${run.totalBlockingTimeMs} ms${of})`} in ${((performance.now() - runStarted) / 1000).toFixed(1)} s`);
+      log(
+        `${target.name} (${formFactor}): ${run.error ?? scores}${run.totalBlockingTimeMs === undefined ? "" : ` (Total Blocking Time ${run.totalBlockingTimeMs} ms${of})`} in ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
+      );
       return run;
     };
     const runs: RunScores[] = [];
@@ -257,7 +313,8 @@ async function main(): Promise<number> {
       floors.mobile = await measure(floorPage, floorServer.url, "mobile", null);
       for (const target of targets) {
         const cookie = target.role === null ? null : await cookieOf(target.role);
-        for (const formFactor of FORM_FACTORS) runs.push(await measure(target, `${url}${pathOf(target, bulkJob)}`, formFactor, cookie));
+        for (const formFactor of FORM_FACTORS)
+          runs.push(await measure(target, `${url}${pathOf(target, bulkJob)}`, formFactor, cookie));
       }
     } finally {
       await floorServer.stop();
@@ -269,7 +326,9 @@ async function main(): Promise<number> {
     console.log(`\n${scoreTable([...runs, ...Object.values(floors)])}\n`);
     const failed = failures(runs, undefined, floors);
     for (const line of failed) console.log(`FAIL ${line}`);
-    log(`${runs.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s; reports and screenshots in ${path.relative(ROOT, ARTIFACTS)}/`);
+    log(
+      `${runs.length} runs in ${((performance.now() - started) / 1000).toFixed(0)} s; reports and screenshots in ${path.relative(ROOT, ARTIFACTS)}/`,
+    );
     return failed.length === 0 ? 0 : 1;
   } finally {
     await driver?.disconnect();

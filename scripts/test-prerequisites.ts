@@ -56,7 +56,8 @@ function hasNginx(probe: Probe): boolean {
 export function planPrerequisites(probe: Probe): Plan {
   const needs: Need[] = [];
   if (!hasChromium(probe)) needs.push({ what: "Chromium (for the browser tests)", apt: "chromium" });
-  if (!hasPostgres(probe)) needs.push({ what: "PostgreSQL's server programs (for the PostgreSQL suites)", apt: "postgresql" });
+  if (!hasPostgres(probe))
+    needs.push({ what: "PostgreSQL's server programs (for the PostgreSQL suites)", apt: "postgresql" });
   if (!hasRedis(probe)) needs.push({ what: "redis-server (for the several-instances suite)", apt: "redis-server" });
   if (!hasNginx(probe)) needs.push({ what: "nginx (the several-instances suite's load balancer)", apt: "nginx-light" });
   if (needs.length === 0) return { kind: "ready" };
@@ -92,7 +93,10 @@ function machine(): Probe {
 
 function run(command: string[]): void {
   console.log(`test prerequisites: ${command.join(" ")}`);
-  const result = spawnSync(command[0]!, command.slice(1), { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const result = spawnSync(command[0]!, command.slice(1), {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
   if (result.status !== 0) {
     console.error(`test prerequisites: "${command.join(" ")}" failed (exit ${result.status ?? result.signal}).`);
     process.exit(1);
@@ -112,7 +116,9 @@ function main(): void {
   run(plan.command);
   const after = planPrerequisites(machine());
   if (after.kind !== "ready") {
-    console.error(`test prerequisites: still missing after the install: ${after.needs.map((need) => need.what).join(", ")}.`);
+    console.error(
+      `test prerequisites: still missing after the install: ${after.needs.map((need) => need.what).join(", ")}.`,
+    );
     process.exit(1);
   }
 }

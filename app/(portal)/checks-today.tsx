@@ -33,7 +33,10 @@ function historyHref(email: string, day: string): string {
 
 export async function ChecksToday({ user }: { user: { id: string; email: string } }) {
   const accounts = await getAccounts();
-  const today = await userChecksOfDay(accounts.db, accounts.config.purchaseCodeHashKey, { userId: user.id, latest: LAST_CHECKS });
+  const today = await userChecksOfDay(accounts.db, accounts.config.purchaseCodeHashKey, {
+    userId: user.id,
+    latest: LAST_CHECKS,
+  });
   const shares = checkShares(today.counts);
   return (
     <Card
@@ -57,7 +60,11 @@ export async function ChecksToday({ user }: { user: { id: string; email: string 
           </div>
           {/* The bar is for the eye; the list under it says the same in words. */}
           <div className={styles.shareBar} aria-hidden="true">
-            {shares.map((share) => (share.count > 0 ? <span key={share.key} className={SHARE_CLASS[share.key]} style={{ flexGrow: share.count }} /> : null))}
+            {shares.map((share) =>
+              share.count > 0 ? (
+                <span key={share.key} className={SHARE_CLASS[share.key]} style={{ flexGrow: share.count }} />
+              ) : null,
+            )}
           </div>
           <ul className={styles.shareList} aria-label="By outcome">
             {shares.map((share) => (
@@ -95,7 +102,9 @@ export async function ChecksToday({ user }: { user: { id: string; email: string 
                       </code>
                     )}
                   </span>
-                  <span className={styles.checkOutcome}>{entry.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={entry.outcome} />}</span>
+                  <span className={styles.checkOutcome}>
+                    {entry.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={entry.outcome} />}
+                  </span>
                   <span className={styles.checkTime}>
                     <LocalTime iso={entry.checked_at} />
                   </span>
@@ -103,7 +112,9 @@ export async function ChecksToday({ user }: { user: { id: string; email: string 
                   <Link href="/purchases" className={styles.checkAgain}>
                     Check again
                     {/* The visible words first in the name, for voice control ("click Check again"). */}
-                    {entry.code_last4 === "" ? null : <span className="visually-hidden"> for the code ending {entry.code_last4}</span>}
+                    {entry.code_last4 === "" ? null : (
+                      <span className="visually-hidden"> for the code ending {entry.code_last4}</span>
+                    )}
                   </Link>
                 </li>
               ))}
@@ -119,7 +130,11 @@ export async function ChecksToday({ user }: { user: { id: string; email: string 
 export function ChecksTodayPlaceholder() {
   const shares = checkShares({ valid: 0, expired: 0, invalid: 0, failed: 0 });
   return (
-    <Card title={CHECKS_TODAY_TITLE} className={`${styles.wide} ${styles.today}`} actions={<span className={styles.actionSlot} aria-hidden="true" />}>
+    <Card
+      title={CHECKS_TODAY_TITLE}
+      className={`${styles.wide} ${styles.today}`}
+      actions={<span className={styles.actionSlot} aria-hidden="true" />}
+    >
       <p className="visually-hidden" role="status">
         Loading your checks of today…
       </p>

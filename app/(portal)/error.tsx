@@ -8,7 +8,8 @@ import { ErrorState } from "@/components/ui/error-state";
 import { PageHeader } from "@/components/ui/page-header";
 
 export default function PortalError({ error, retry }: { error: unknown; retry: () => void }) {
-  const digest = error instanceof Error && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
+  const digest =
+    error instanceof Error && "digest" in error && typeof error.digest === "string" ? error.digest : undefined;
   return (
     <>
       <PageHeader title="Something went wrong" />

@@ -21,7 +21,12 @@ export default async function PortalLayout({ children }: { children: ReactNode }
   const [user, areas] = await Promise.all([requirePageUser(), configuredAreas()]);
   // Admins see on every page that an upstream rejected its key (from the key ring's last poll: no query here).
   const rejected: RejectedKey[] = can(user, "upstream:manage")
-    ? (await rejectedKeys().catch(() => [])).map((r) => ({ api: AREA_WORDS[r.area].api.replace(/ \(area [AB]\)$/, ""), at: r.at, fingerprint: r.fingerprint, inEnvironment: r.source === "environment" }))
+    ? (await rejectedKeys().catch(() => [])).map((r) => ({
+        api: AREA_WORDS[r.area].api.replace(/ \(area [AB]\)$/, ""),
+        at: r.at,
+        fingerprint: r.fingerprint,
+        inEnvironment: r.source === "environment",
+      }))
     : [];
   return (
     <PortalProviders>

@@ -23,7 +23,9 @@ export function LogoutButton() {
     setBusy(true);
     setFailure(null);
     try {
-      const answer = await apiRequest<{ data?: { end_session_url?: unknown } } | undefined>("/api/auth/logout", { method: "POST" });
+      const answer = await apiRequest<{ data?: { end_session_url?: unknown } } | undefined>("/api/auth/logout", {
+        method: "POST",
+      });
       const endSession = answer?.data?.end_session_url;
       // The gateway built it from the provider's discovery: an http(s) URL, never anything a page could run.
       if (typeof endSession === "string" && /^https?:\/\//.test(endSession)) window.location.assign(endSession);
@@ -41,7 +43,14 @@ export function LogoutButton() {
 
   return (
     <>
-      <Button variant="secondary" size="sm" fullWidth loading={busy} loadingText="Signing out…" onClick={() => void logout()}>
+      <Button
+        variant="secondary"
+        size="sm"
+        fullWidth
+        loading={busy}
+        loadingText="Signing out…"
+        onClick={() => void logout()}
+      >
         Sign out
       </Button>
       {failure ? <FormErrorBanner message={failure} /> : null}

@@ -22,7 +22,12 @@ import { can } from "@/lib/auth/permissions";
 import type { Page } from "@/lib/contract/common";
 import type { Report } from "@/lib/contract/reports";
 import { configuredAreas } from "@/lib/portal/areas";
-import { countResults, DASHBOARD_MAX_PAGES, DASHBOARD_MAX_PROJECT_ROWS, DASHBOARD_REPORT_LIMIT } from "@/lib/portal/dashboard";
+import {
+  countResults,
+  DASHBOARD_MAX_PAGES,
+  DASHBOARD_MAX_PROJECT_ROWS,
+  DASHBOARD_REPORT_LIMIT,
+} from "@/lib/portal/dashboard";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { getReportsClient } from "@/lib/reports/service";
 import { projectMixes, resultTrend } from "@/lib/reports/trends";
@@ -41,7 +46,11 @@ export const metadata: Metadata = { title: "Dashboard" };
 
 const LATEST_COUNT = 6;
 
-export default async function DashboardPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function DashboardPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const [user, areas, params] = await Promise.all([requirePageUser(), configuredAreas(), searchParams]);
   const days = trendDaysParam(params);
   const showReports = areas.reports && can(user, "reports:read");
@@ -55,7 +64,11 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         {/* The one thing a phone user came to do comes first, above anything that loads. */}
         {showPurchases ? (
           <Card title="Check a purchase code" asSection className={styles.wide}>
-            <PurchaseChecker linkItems={showItems} format={(await getAccounts()).config.purchaseCodeFormat} id="field-dashboard-purchase-code" />
+            <PurchaseChecker
+              linkItems={showItems}
+              format={(await getAccounts()).config.purchaseCodeFormat}
+              id="field-dashboard-purchase-code"
+            />
           </Card>
         ) : null}
         {showPurchases ? (
@@ -80,7 +93,8 @@ export default async function DashboardPage({ searchParams }: { searchParams: Pr
         ) : null}
         {!showReports && !showItems && !showPurchases ? (
           <EmptyState title="Nothing to show yet" headingLevel={2}>
-            Your role does not include any part of Gatehouse that is connected right now. Ask an administrator if you need access.
+            Your role does not include any part of Gatehouse that is connected right now. Ask an administrator if you
+            need access.
           </EmptyState>
         ) : null}
       </div>
@@ -114,7 +128,11 @@ function ReportsPlaceholder() {
           ))}
         </ul>
       </Card>
-      <Card title="Reports by result" className={styles.wide} actions={<span className={styles.actionSlot} aria-hidden="true" />}>
+      <Card
+        title="Reports by result"
+        className={styles.wide}
+        actions={<span className={styles.actionSlot} aria-hidden="true" />}
+      >
         <Loading what="reports by result" />
         <ResultChartPlaceholder title="All reports" rows={1} />
         <ResultChartPlaceholder title="Per project" rows={DASHBOARD_MAX_PROJECT_ROWS + 1} />
@@ -128,7 +146,9 @@ async function newestReports(reports: ReportsClient): Promise<{ rows: Report[]; 
   const first: Page<Report> = await reports.listReports({ sort_by: "id", sort: "desc", per_page: 100 });
   const pages = Math.min(first.meta.last_page, DASHBOARD_MAX_PAGES);
   const rest = await Promise.all(
-    Array.from({ length: pages - 1 }, (_, i) => reports.listReports({ sort_by: "id", sort: "desc", per_page: 100, page: i + 2 })),
+    Array.from({ length: pages - 1 }, (_, i) =>
+      reports.listReports({ sort_by: "id", sort: "desc", per_page: 100, page: i + 2 }),
+    ),
   );
   return { rows: [first, ...rest].flatMap((page) => page.data), total: first.meta.total };
 }
@@ -148,7 +168,11 @@ async function ReportsOverview() {
   if (total === 0) {
     return (
       <Card title="Reports" asSection className={styles.wide}>
-        <EmptyState title="No reports yet" headingLevel={3} action={<ButtonLink href="/reports">Go to the reports</ButtonLink>} />
+        <EmptyState
+          title="No reports yet"
+          headingLevel={3}
+          action={<ButtonLink href="/reports">Go to the reports</ButtonLink>}
+        />
       </Card>
     );
   }
@@ -165,19 +189,33 @@ async function ReportsOverview() {
                 {report.url}
               </Link>
               <span className={styles.latestMeta}>
-                <ResultBadge result={report.result} /> <LocalTime iso={report.generated_at} missing="Not generated yet" />
+                <ResultBadge result={report.result} />{" "}
+                <LocalTime iso={report.generated_at} missing="Not generated yet" />
               </span>
             </li>
           ))}
         </ul>
       </Card>
-      <Card title="Reports by result" asSection className={styles.wide} actions={<ButtonLink href="/reports" size="sm">All reports</ButtonLink>}>
-        <ResultChart title={partial ? `The newest ${rows.length} of ${total} reports` : `All ${total} reports`} rows={overall ? [overall] : []} scale="share" />
+      <Card
+        title="Reports by result"
+        asSection
+        className={styles.wide}
+        actions={
+          <ButtonLink href="/reports" size="sm">
+            All reports
+          </ButtonLink>
+        }
+      >
+        <ResultChart
+          title={partial ? `The newest ${rows.length} of ${total} reports` : `All ${total} reports`}
+          rows={overall ? [overall] : []}
+          scale="share"
+        />
         <ResultChart title="Per project" rows={perProject} />
         {partial ? (
           <p className={styles.note}>
-            Counted from the newest {DASHBOARD_REPORT_LIMIT} reports ({DASHBOARD_MAX_PAGES} pages of 100); filter the reports list for exact
-            numbers.
+            Counted from the newest {DASHBOARD_REPORT_LIMIT} reports ({DASHBOARD_MAX_PAGES} pages of 100); filter the
+            reports list for exact numbers.
           </p>
         ) : null}
       </Card>
@@ -189,7 +227,11 @@ const TRENDS_TITLE = "Results over time";
 
 function TrendsPlaceholder({ days }: { days: TrendDays }) {
   return (
-    <Card title={TRENDS_TITLE} className={styles.wide} actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}>
+    <Card
+      title={TRENDS_TITLE}
+      className={styles.wide}
+      actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}
+    >
       <TrendChartPlaceholder title="All projects" />
     </Card>
   );
@@ -200,7 +242,12 @@ async function TrendsOverview({ days }: { days: TrendDays }) {
   const { db } = await getAccounts();
   const [trend, mixes] = await Promise.all([resultTrend(db, { days }), projectMixes(db)]);
   return (
-    <Card title={TRENDS_TITLE} asSection className={styles.wide} actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}>
+    <Card
+      title={TRENDS_TITLE}
+      asSection
+      className={styles.wide}
+      actions={<TrendRange current={days} href={(d) => `/?days=${d}`} />}
+    >
       <TrendChart title={`All projects, the last ${days} days`} days={trend.days} />
       {mixes.length > 0 ? (
         <ProjectMixTable rows={mixes} caption="Reports per project, by their newest result" />
@@ -216,7 +263,15 @@ const ITEMS_HINT = "From the item service";
 /** The items card; without a value, its placeholder (same lines, a grey box for the number). */
 function ItemsCard({ children }: { children?: ReactNode }) {
   return (
-    <Card title="Items" asSection={children !== undefined} actions={<ButtonLink href="/items" size="sm">Browse items</ButtonLink>}>
+    <Card
+      title="Items"
+      asSection={children !== undefined}
+      actions={
+        <ButtonLink href="/items" size="sm">
+          Browse items
+        </ButtonLink>
+      }
+    >
       {children ?? (
         <>
           <Loading what="the items" />

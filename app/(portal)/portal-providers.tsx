@@ -14,7 +14,8 @@ const swrDefaults: SWRConfiguration = {
   // repeat the upstream call. Later views and revalidation on focus still fetch.
   revalidateOnMount: false,
   // A 4xx will not fix itself; upstream hiccups (5xx) may.
-  shouldRetryOnError: (error: unknown) => !(error instanceof ApiRequestError) || error.status >= 500 || error.status === 0,
+  shouldRetryOnError: (error: unknown) =>
+    !(error instanceof ApiRequestError) || error.status >= 500 || error.status === 0,
   errorRetryCount: 2,
   onError: (error: unknown) => {
     if (error instanceof ApiRequestError && error.status === 401) window.location.assign(loginUrlForCurrentPage());

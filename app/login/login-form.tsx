@@ -19,7 +19,15 @@ type Fields = Partial<Record<"email" | "password", string>>;
 
 const LABELS = { email: "Email", password: "Password" };
 
-export function LoginForm({ next, initialFailure = null, provider }: { next: string; initialFailure?: string | null; provider?: ProviderWords }) {
+export function LoginForm({
+  next,
+  initialFailure = null,
+  provider,
+}: {
+  next: string;
+  initialFailure?: string | null;
+  provider?: ProviderWords;
+}) {
   const [fieldErrors, setFieldErrors] = useState<Fields>({});
   const [failure, setFailure] = useState<string | null>(initialFailure);
   const [busy, setBusy] = useState(false);
@@ -45,7 +53,9 @@ export function LoginForm({ next, initialFailure = null, provider }: { next: str
       setBusy(false);
       if (!(error instanceof ApiRequestError)) throw error;
       if (error.status === 401 || error.status === 429) {
-        setFailure(signInFailure(error.status === 401 ? "invalid_credentials" : "rate_limited", error.retryAfterSeconds));
+        setFailure(
+          signInFailure(error.status === 401 ? "invalid_credentials" : "rate_limited", error.retryAfterSeconds),
+        );
       } else if (error.code === "password_login_off") {
         setFailure(signInFailure(error.code, undefined, provider));
       } else if (error.code === "invalid_input" && error.fields) {
@@ -58,11 +68,25 @@ export function LoginForm({ next, initialFailure = null, provider }: { next: str
   };
 
   return (
-    <form method="post" action="/api/auth/login" noValidate onSubmit={(event) => void submit(event)} className={styles.form} aria-label="Sign in">
+    <form
+      method="post"
+      action="/api/auth/login"
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      className={styles.form}
+      aria-label="Sign in"
+    >
       <input type="hidden" name="next" value={next} />
       <ErrorSummary errors={presentErrors(fieldErrors)} labels={LABELS} />
       <FormErrorBanner message={failure} title="Not signed in" />
-      <TextField name="email" label={LABELS.email} type="email" autoComplete="username" required error={fieldErrors.email} />
+      <TextField
+        name="email"
+        label={LABELS.email}
+        type="email"
+        autoComplete="username"
+        required
+        error={fieldErrors.email}
+      />
       <TextField
         name="password"
         label={LABELS.password}

@@ -17,7 +17,11 @@ export interface ProviderWords {
 const SOMEONE = { label: "single sign-on", claim: "groups" };
 
 /** The sentence for an error code of POST /api/auth/login or of single sign-on, or null for a code the page does not know. */
-export function signInFailure(code: string | undefined, retryAfterSeconds?: number, provider: ProviderWords = SOMEONE): string | null {
+export function signInFailure(
+  code: string | undefined,
+  retryAfterSeconds?: number,
+  provider: ProviderWords = SOMEONE,
+): string | null {
   const name = provider.label;
   switch (code) {
     case "invalid_credentials":

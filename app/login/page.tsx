@@ -35,7 +35,8 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   }
   const retry = typeof query.retry === "string" && /^\d{1,6}$/.test(query.retry) ? Number(query.retry) : undefined;
   const failure = signInFailure(error, retry, provider);
-  const ssoFailure = failure !== null && error !== undefined && (error.startsWith("sso_") || error === "password_login_off");
+  const ssoFailure =
+    failure !== null && error !== undefined && (error.startsWith("sso_") || error === "password_login_off");
   // With password sign-in off, the form is for the break-glass admin only, behind a link.
   const showPasswordForm = passwordLogin || query.password === "1" || (error !== undefined && !ssoFailure);
   const { config } = await getUpstreams();
@@ -59,8 +60,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       footer={
         config.mode === "demo" ? (
           <p>
-            Demo mode: sign in as <code>admin@demo.test</code>, <code>editor@demo.test</code>, <code>viewer@demo.test</code> or{" "}
-            <code>support@demo.test</code> with the password <code>gatehouse-demo</code>.
+            Demo mode: sign in as <code>admin@demo.test</code>, <code>editor@demo.test</code>,{" "}
+            <code>viewer@demo.test</code> or <code>support@demo.test</code> with the password{" "}
+            <code>gatehouse-demo</code>.
           </p>
         ) : undefined
       }
@@ -76,11 +78,19 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             </a>
           </>
         ) : null}
-        {oidc && showPasswordForm ? <p className={styles.divider}>{passwordLogin ? "or with your email and password" : "Break-glass administrator: sign in with a password"}</p> : null}
-        {showPasswordForm ? <LoginForm next={next} initialFailure={oidc && ssoFailure ? null : failure} provider={provider} /> : null}
+        {oidc && showPasswordForm ? (
+          <p className={styles.divider}>
+            {passwordLogin ? "or with your email and password" : "Break-glass administrator: sign in with a password"}
+          </p>
+        ) : null}
+        {showPasswordForm ? (
+          <LoginForm next={next} initialFailure={oidc && ssoFailure ? null : failure} provider={provider} />
+        ) : null}
         {oidc && !showPasswordForm ? (
           <p className={styles.aside}>
-            <a href={`/login?${new URLSearchParams({ password: "1", ...(next !== "/" ? { next } : {}) })}`}>Break-glass administrator? Sign in with a password</a>
+            <a href={`/login?${new URLSearchParams({ password: "1", ...(next !== "/" ? { next } : {}) })}`}>
+              Break-glass administrator? Sign in with a password
+            </a>
           </p>
         ) : null}
       </div>

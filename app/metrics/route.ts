@@ -12,11 +12,16 @@ const BREAKER_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
 
 export async function GET(request: Request): Promise<Response> {
   const config = await getGatewayConfig();
-  if (!config.metricsToken) return new Response("Not found.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+  if (!config.metricsToken)
+    return new Response("Not found.\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
   if (!hasMonitoringToken(request.headers, config.metricsToken)) {
     return new Response("The metrics need Authorization: Bearer <METRICS_TOKEN>.\n", {
       status: 401,
-      headers: { "content-type": "text/plain; charset=utf-8", "www-authenticate": 'Bearer realm="metrics"', "cache-control": "no-store" },
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "www-authenticate": 'Bearer realm="metrics"',
+        "cache-control": "no-store",
+      },
     });
   }
   for (const area of ["reports", "items"] as const) {

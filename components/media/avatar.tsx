@@ -29,7 +29,16 @@ export function Avatar({ name, src, size = "md" }: AvatarProps) {
   );
   if (url) {
     // Remote upstream images: next/image would need every upstream host configured; a lazy <img> is enough.
-    return <FallbackImage src={url} alt={`${name}'s avatar`} className={className} loading="lazy" decoding="async" fallback={letters} />;
+    return (
+      <FallbackImage
+        src={url}
+        alt={`${name}'s avatar`}
+        className={className}
+        loading="lazy"
+        decoding="async"
+        fallback={letters}
+      />
+    );
   }
   return letters;
 }

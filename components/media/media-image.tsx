@@ -23,7 +23,16 @@ export interface MediaImageProps {
   fallback?: ReactNode;
 }
 
-export function MediaImage({ src, alt, width, height, fit = "contain", priority = false, className, fallback }: MediaImageProps) {
+export function MediaImage({
+  src,
+  alt,
+  width,
+  height,
+  fit = "contain",
+  priority = false,
+  className,
+  fallback,
+}: MediaImageProps) {
   const url = safeHttpUrl(src);
   if (!url) {
     return fallback === undefined ? (
@@ -53,12 +62,26 @@ export function MediaImage({ src, alt, width, height, fit = "contain", priority 
  * ratio when known) holding the alt text, read out as the image it stands for. Decoration (alt "") stays an
  * empty box, hidden from screen readers like the image was.
  */
-export function FailedMedia({ alt, className, width, height }: { alt: string; className?: string; width?: number; height?: number }) {
+export function FailedMedia({
+  alt,
+  className,
+  width,
+  height,
+}: {
+  alt: string;
+  className?: string;
+  width?: number;
+  height?: number;
+}) {
   // As custom properties read by a rule of no specificity: the caller's class (e.g. width: 5rem) wins, as it
   // does over an <img>'s width attribute.
-  const style = (width && height ? { "--media-width": `${width}px`, "--media-ratio": `${width} / ${height}` } : {}) as CSSProperties;
+  const style = (
+    width && height ? { "--media-width": `${width}px`, "--media-ratio": `${width} / ${height}` } : {}
+  ) as CSSProperties;
   // Without a known ratio the box keeps a height of its own rather than shrinking to a line of text.
-  const boxClass = [className, styles.failed, width && height ? styles.failedSized : styles.failedFree].filter(Boolean).join(" ");
+  const boxClass = [className, styles.failed, width && height ? styles.failedSized : styles.failedFree]
+    .filter(Boolean)
+    .join(" ");
   if (alt === "") return <span className={boxClass} style={style} aria-hidden="true" data-media-failed="" />;
   return (
     <span className={boxClass} style={style} role="img" aria-label={alt} data-media-failed="">

@@ -22,7 +22,9 @@ export function VideoPlayer({ src, caption, poster, captionsSrc, captionsLanguag
     <figure className={styles.figure}>
       {url ? (
         <video className={styles.video} controls preload="metadata" poster={safeHttpUrl(poster) ?? undefined} src={url}>
-          {captionsUrl ? <track kind="captions" src={captionsUrl} srcLang={captionsLanguage} label="Captions" default /> : null}
+          {captionsUrl ? (
+            <track kind="captions" src={captionsUrl} srcLang={captionsLanguage} label="Captions" default />
+          ) : null}
           Your browser cannot play this video. <a href={url}>Download it</a>.
         </video>
       ) : (

@@ -40,7 +40,14 @@ export function ScreenshotGallery({ screenshots, itemName }: ScreenshotGalleryPr
         {urls.map((url, index) => (
           <li key={`${index}-${url}`}>
             <button type="button" className={styles.thumbButton} onClick={() => setOpenIndex(index)}>
-              <FallbackImage src={url} alt={altFor(index)} loading="lazy" decoding="async" className={styles.thumb} fallback={<FailedMedia alt={altFor(index)} className={styles.thumb} />} />
+              <FallbackImage
+                src={url}
+                alt={altFor(index)}
+                loading="lazy"
+                decoding="async"
+                className={styles.thumb}
+                fallback={<FailedMedia alt={altFor(index)} className={styles.thumb} />}
+              />
             </button>
           </li>
         ))}
@@ -66,7 +73,13 @@ export function ScreenshotGallery({ screenshots, itemName }: ScreenshotGalleryPr
       >
         {current !== undefined && openIndex !== null ? (
           <div className={styles.lightbox}>
-            <FallbackImage key={current} src={current} alt={altFor(openIndex)} className={styles.lightboxImage} fallback={<FailedMedia alt={altFor(openIndex)} className={styles.lightboxFailed} />} />
+            <FallbackImage
+              key={current}
+              src={current}
+              alt={altFor(openIndex)}
+              className={styles.lightboxImage}
+              fallback={<FailedMedia alt={altFor(openIndex)} className={styles.lightboxFailed} />}
+            />
             <p className={styles.caption}>
               {urls.length > 1 ? "Use the arrow keys or the buttons to move between screenshots. " : null}
               <SafeLink href={current}>Open full size</SafeLink>

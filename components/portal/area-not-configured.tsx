@@ -18,7 +18,10 @@ export function AreaNotConfigured({ area }: { area: Area }) {
   return (
     <>
       <PageHeader title={title} />
-      <EmptyState title={`This Gatehouse is not connected to ${service}`} action={<ButtonLink href="/">Go to the dashboard</ButtonLink>}>
+      <EmptyState
+        title={`This Gatehouse is not connected to ${service}`}
+        action={<ButtonLink href="/">Go to the dashboard</ButtonLink>}
+      >
         An operator can connect one by setting {variables}, then restarting Gatehouse.
       </EmptyState>
     </>

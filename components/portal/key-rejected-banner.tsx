@@ -20,9 +20,13 @@ export function KeyRejectedBanner({ rejected }: { rejected: readonly RejectedKey
     <div role="alert" className={styles.banner} data-testid="key-rejected-banner">
       {rejected.map((key) => (
         <p key={key.api}>
-          {key.api.charAt(0).toUpperCase() + key.api.slice(1)} rejected its key ({key.fingerprint}) at <LocalTime iso={key.at} display="datetime" />;{" "}
+          {key.api.charAt(0).toUpperCase() + key.api.slice(1)} rejected its key ({key.fingerprint}) at{" "}
+          <LocalTime iso={key.at} display="datetime" />;{" "}
           {key.inEnvironment ? (
-            <>it is set in the environment, so an operator must replace it (see <Link href="/admin/upstream">Upstream connections</Link>)</>
+            <>
+              it is set in the environment, so an operator must replace it (see{" "}
+              <Link href="/admin/upstream">Upstream connections</Link>)
+            </>
           ) : (
             <Link href="/admin/upstream">rotate it here</Link>
           )}

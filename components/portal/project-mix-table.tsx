@@ -5,15 +5,30 @@ import Link from "next/link";
 import { useState } from "react";
 
 import type { ProjectMix } from "@/lib/contract/history";
-import { MIX_SORT_KEYS, MIX_SORT_LABELS, NO_PROJECT, percent, projectOverviewHref, sortMixes, type MixSortKey } from "@/lib/portal/trends";
+import {
+  MIX_SORT_KEYS,
+  MIX_SORT_LABELS,
+  NO_PROJECT,
+  percent,
+  projectOverviewHref,
+  sortMixes,
+  type MixSortKey,
+} from "@/lib/portal/trends";
 
 import styles from "./project-mix-table.module.css";
 
 export function ProjectMixTable({ rows, caption }: { rows: readonly ProjectMix[]; caption: string }) {
-  const [sort, setSort] = useState<{ key: MixSortKey; direction: "asc" | "desc" }>({ key: "reports", direction: "desc" });
+  const [sort, setSort] = useState<{ key: MixSortKey; direction: "asc" | "desc" }>({
+    key: "reports",
+    direction: "desc",
+  });
   const sorted = sortMixes(rows, sort.key, sort.direction);
   const sortBy = (key: MixSortKey) =>
-    setSort((current) => ({ key, direction: current.key === key ? (current.direction === "asc" ? "desc" : "asc") : key === "project" ? "asc" : "desc" }));
+    setSort((current) => ({
+      key,
+      direction:
+        current.key === key ? (current.direction === "asc" ? "desc" : "asc") : key === "project" ? "asc" : "desc",
+    }));
 
   return (
     <div className={styles.wrap}>
@@ -22,7 +37,11 @@ export function ProjectMixTable({ rows, caption }: { rows: readonly ProjectMix[]
         <thead>
           <tr>
             {MIX_SORT_KEYS.map((key) => (
-              <th key={key} scope="col" aria-sort={sort.key === key ? (sort.direction === "asc" ? "ascending" : "descending") : undefined}>
+              <th
+                key={key}
+                scope="col"
+                aria-sort={sort.key === key ? (sort.direction === "asc" ? "ascending" : "descending") : undefined}
+              >
                 <button type="button" className={styles.sort} onClick={() => sortBy(key)}>
                   {MIX_SORT_LABELS[key]}
                   <span aria-hidden="true">{sort.key === key ? (sort.direction === "asc" ? " ▲" : " ▼") : ""}</span>
@@ -34,7 +53,9 @@ export function ProjectMixTable({ rows, caption }: { rows: readonly ProjectMix[]
         <tbody>
           {sorted.map((row) => (
             <tr key={row.project ?? ""}>
-              <th scope="row">{row.project === null ? NO_PROJECT : <Link href={projectOverviewHref(row.project)}>{row.project}</Link>}</th>
+              <th scope="row">
+                {row.project === null ? NO_PROJECT : <Link href={projectOverviewHref(row.project)}>{row.project}</Link>}
+              </th>
               <td>{row.reports}</td>
               <td>{row.good}</td>
               <td>{row.decent}</td>

@@ -10,7 +10,12 @@ export function RefreshButton({ children = "Try again" }: { children?: ReactNode
   const router = useRouter();
   const [pending, startTransition] = useTransition();
   return (
-    <Button variant="primary" loading={pending} loadingText="Trying again…" onClick={() => startTransition(() => router.refresh())}>
+    <Button
+      variant="primary"
+      loading={pending}
+      loadingText="Trying again…"
+      onClick={() => startTransition(() => router.refresh())}
+    >
       {children}
     </Button>
   );

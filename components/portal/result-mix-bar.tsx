@@ -23,7 +23,11 @@ export function ResultMixBar({ counts }: { counts: ResultCounts }) {
       </span>
       <span className={styles.bar} role="img" aria-label={mixText(counts)} title={mixText(counts)}>
         {REPORT_RESULTS.filter((result) => counts[result] > 0).map((result) => (
-          <span key={result} className={`${styles.segment} ${resultColours[result]}`} style={{ flexGrow: counts[result] }} />
+          <span
+            key={result}
+            className={`${styles.segment} ${resultColours[result]}`}
+            style={{ flexGrow: counts[result] }}
+          />
         ))}
       </span>
     </span>

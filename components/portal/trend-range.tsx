@@ -10,7 +10,13 @@ export function TrendRange({ current, href }: { current: TrendDays; href: (days:
   return (
     <nav aria-label="Range" className={styles.range}>
       {TREND_DAYS.map((days) => (
-        <Link key={days} href={href(days)} aria-current={days === current ? "page" : undefined} className={days === current ? styles.current : styles.link} scroll={false}>
+        <Link
+          key={days}
+          href={href(days)}
+          aria-current={days === current ? "page" : undefined}
+          className={days === current ? styles.current : styles.link}
+          scroll={false}
+        >
           {days} days
         </Link>
       ))}

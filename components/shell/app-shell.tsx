@@ -53,7 +53,15 @@ export function isCurrentPath(pathname: string, href: string): boolean {
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 
-export function AppShell({ brand = "Gatehouse", brandHref = "/", nav, user, accountActions, topBarEnd, children }: AppShellProps) {
+export function AppShell({
+  brand = "Gatehouse",
+  brandHref = "/",
+  nav,
+  user,
+  accountActions,
+  topBarEnd,
+  children,
+}: AppShellProps) {
   const pathname = usePathname();
   const [menuOpen, setMenuOpen] = useState(false);
   const [menuPath, setMenuPath] = useState(pathname);

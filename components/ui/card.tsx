@@ -21,7 +21,10 @@ export function Card({ title, headingLevel = 2, actions, children, className, as
   const Tag = asSection ? "section" : "div";
   const titleId = useId();
   return (
-    <Tag className={[styles.card, className].filter(Boolean).join(" ")} aria-labelledby={asSection && title ? titleId : undefined}>
+    <Tag
+      className={[styles.card, className].filter(Boolean).join(" ")}
+      aria-labelledby={asSection && title ? titleId : undefined}
+    >
       {title || actions ? (
         <div className={styles.cardHeader}>
           {title ? (

@@ -95,7 +95,8 @@ export function nextSort<Key extends string>(
   column: Pick<Column<never, Key>, "sortKey" | "firstDirection">,
 ): SortState<Key> | null {
   if (!column.sortKey) return null;
-  if (current?.by === column.sortKey) return { by: column.sortKey, direction: current.direction === "asc" ? "desc" : "asc" };
+  if (current?.by === column.sortKey)
+    return { by: column.sortKey, direction: current.direction === "asc" ? "desc" : "asc" };
   return { by: column.sortKey, direction: column.firstDirection ?? "asc" };
 }
 
@@ -193,8 +194,9 @@ export function DataTable<Row, Key extends string = string>({
 
 function cellClassName(column: Pick<Column<never, string>, "align" | "wrap">): string | undefined {
   return (
-    [column.align === "end" ? styles.end : undefined, column.wrap ? styles[column.wrap] : undefined].filter(Boolean).join(" ") ||
-    undefined
+    [column.align === "end" ? styles.end : undefined, column.wrap ? styles[column.wrap] : undefined]
+      .filter(Boolean)
+      .join(" ") || undefined
   );
 }
 

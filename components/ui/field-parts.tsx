@@ -64,7 +64,10 @@ export function FieldFrame({
   hint,
   error,
   children,
-}: Pick<FieldCommonProps, "label" | "required" | "hint" | "error"> & { ids: ReturnType<typeof fieldIds>; children: ReactNode }) {
+}: Pick<FieldCommonProps, "label" | "required" | "hint" | "error"> & {
+  ids: ReturnType<typeof fieldIds>;
+  children: ReactNode;
+}) {
   return (
     <div className={styles.field}>
       <label htmlFor={ids.controlId} className={styles.label}>

@@ -54,7 +54,14 @@ export interface FiltersSheetProps {
   showLabel?: string | null;
 }
 
-export function FiltersSheet({ label, activeCount, search, children, onClear, showLabel = "Show results" }: FiltersSheetProps) {
+export function FiltersSheet({
+  label,
+  activeCount,
+  search,
+  children,
+  onClear,
+  showLabel = "Show results",
+}: FiltersSheetProps) {
   const narrow = useNarrow();
   const [open, setOpen] = useState(false);
 

@@ -26,7 +26,17 @@ const HEIGHT = 60;
 const ms = (value: number | null) => (value === null ? "—" : `≤ ${value.toLocaleString("en")} ms`);
 const percent = (rate: number) => `${(rate * 100).toFixed(rate > 0 && rate < 0.01 ? 2 : 1)}%`;
 
-export function HealthChart({ caption, points, rows, summary }: { caption: string; points: readonly HealthPoint[]; rows: readonly HealthRow[]; summary?: ReactNode }) {
+export function HealthChart({
+  caption,
+  points,
+  rows,
+  summary,
+}: {
+  caption: string;
+  points: readonly HealthPoint[];
+  rows: readonly HealthRow[];
+  summary?: ReactNode;
+}) {
   const max = Math.max(1, ...points.map((p) => p.requests));
   const barWidth = WIDTH / Math.max(1, points.length);
   return (
@@ -39,8 +49,20 @@ export function HealthChart({ caption, points, rows, summary }: { caption: strin
             const x = i * barWidth + 1;
             return (
               <g key={point.from}>
-                <rect className={styles.ok} x={x} y={HEIGHT - total} width={Math.max(1, barWidth - 2)} height={total - failed} />
-                <rect className={styles.error} x={x} y={HEIGHT - failed} width={Math.max(1, barWidth - 2)} height={failed} />
+                <rect
+                  className={styles.ok}
+                  x={x}
+                  y={HEIGHT - total}
+                  width={Math.max(1, barWidth - 2)}
+                  height={total - failed}
+                />
+                <rect
+                  className={styles.error}
+                  x={x}
+                  y={HEIGHT - failed}
+                  width={Math.max(1, barWidth - 2)}
+                  height={failed}
+                />
               </g>
             );
           })}

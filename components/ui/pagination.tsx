@@ -45,7 +45,15 @@ export interface PaginationProps {
   onPageChange?: (page: number) => void;
 }
 
-export function Pagination({ page, lastPage, hrefFor, total, perPage, label = "Pagination", onPageChange }: PaginationProps) {
+export function Pagination({
+  page,
+  lastPage,
+  hrefFor,
+  total,
+  perPage,
+  label = "Pagination",
+  onPageChange,
+}: PaginationProps) {
   const last = Math.max(1, lastPage);
   const current = Math.min(Math.max(1, page), last);
   const showing =

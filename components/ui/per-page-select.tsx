@@ -15,7 +15,13 @@ export interface PerPageSelectProps {
   disabled?: boolean;
 }
 
-export function PerPageSelect({ value, onChange, options = PER_PAGE_CHOICES, label = "Rows per page", disabled }: PerPageSelectProps) {
+export function PerPageSelect({
+  value,
+  onChange,
+  options = PER_PAGE_CHOICES,
+  label = "Rows per page",
+  disabled,
+}: PerPageSelectProps) {
   const id = useId();
   return (
     <div className={styles.wrapper}>

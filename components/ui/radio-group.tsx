@@ -38,11 +38,7 @@ export function RadioGroup({
 }: RadioGroupProps) {
   const ids = fieldIds({ id, name, hint, error });
   return (
-    <fieldset
-      className={`${styles.fieldset} ${styles.field}`}
-      aria-describedby={ids.describedBy}
-      disabled={disabled}
-    >
+    <fieldset className={`${styles.fieldset} ${styles.field}`} aria-describedby={ids.describedBy} disabled={disabled}>
       <legend className={styles.legend}>
         {label}
         {required ? <RequiredMark /> : null}
@@ -63,7 +59,9 @@ export function RadioGroup({
                 aria-describedby={optionHintId}
                 checked={value !== undefined ? value === option.value : undefined}
                 defaultChecked={value === undefined ? defaultValue === option.value : undefined}
-                onChange={onChange ? (event: ChangeEvent<HTMLInputElement>) => onChange(option.value, event) : undefined}
+                onChange={
+                  onChange ? (event: ChangeEvent<HTMLInputElement>) => onChange(option.value, event) : undefined
+                }
               />
               <span>
                 {option.label}

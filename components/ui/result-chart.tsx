@@ -42,7 +42,12 @@ export function barSegments(row: ResultCounts, longestTotal: number) {
   let x = 0;
   return REPORT_RESULTS.map((result) => {
     const width = rowTotal > 0 ? (row[result] / rowTotal) * span : 0;
-    const segment = { result, count: row[result], x, width: Math.max(0, width - (width > SEGMENT_GAP * 2 ? SEGMENT_GAP : 0)) };
+    const segment = {
+      result,
+      count: row[result],
+      x,
+      width: Math.max(0, width - (width > SEGMENT_GAP * 2 ? SEGMENT_GAP : 0)),
+    };
     x += width;
     return segment;
   }).filter((segment) => segment.count > 0);
@@ -91,7 +96,14 @@ function Row({ row, longest }: { row: ResultCounts; longest: number }) {
         <svg className={styles.bar} viewBox={`0 0 ${VIEW_WIDTH} 20`} preserveAspectRatio="none" focusable="false">
           <rect className={styles.track} x={0} y={0} width={VIEW_WIDTH} height={20} />
           {barSegments(row, longest).map((segment) => (
-            <rect key={segment.result} className={resultColours[segment.result]} x={segment.x} y={0} width={segment.width} height={20}>
+            <rect
+              key={segment.result}
+              className={resultColours[segment.result]}
+              x={segment.x}
+              y={0}
+              width={segment.width}
+              height={20}
+            >
               <title>{`${RESULT_LABELS[segment.result]}: ${segment.count}`}</title>
             </rect>
           ))}

@@ -10,7 +10,17 @@ export function resultTotal(counts: Record<ReportResult, number>): number {
   return REPORT_RESULTS.reduce((sum, result) => sum + counts[result], 0);
 }
 
-export function ResultCountsTable({ caption, rowHeader, rows, className }: { caption: string; rowHeader: string; rows: readonly ResultCountsRow[]; className?: string }) {
+export function ResultCountsTable({
+  caption,
+  rowHeader,
+  rows,
+  className,
+}: {
+  caption: string;
+  rowHeader: string;
+  rows: readonly ResultCountsRow[];
+  className?: string;
+}) {
   return (
     <table className={className}>
       <caption className="visually-hidden">{caption}</caption>

@@ -17,7 +17,18 @@ export interface SelectFieldProps
   emptyOption?: string;
 }
 
-export function SelectField({ name, label, hint, error, id, required, options, emptyOption, className, ...rest }: SelectFieldProps) {
+export function SelectField({
+  name,
+  label,
+  hint,
+  error,
+  id,
+  required,
+  options,
+  emptyOption,
+  className,
+  ...rest
+}: SelectFieldProps) {
   const ids = fieldIds({ id, name, hint, error });
   return (
     <FieldFrame ids={ids} label={label} required={required} hint={hint} error={error}>

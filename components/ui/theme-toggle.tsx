@@ -49,7 +49,8 @@ export function setThemeChoice(choice: ThemeChoice) {
 export function ThemeKeeper() {
   useLayoutEffect(() => {
     const choice = readChoice();
-    if (choice !== "system" && document.documentElement.getAttribute("data-theme") !== choice) document.documentElement.setAttribute("data-theme", choice);
+    if (choice !== "system" && document.documentElement.getAttribute("data-theme") !== choice)
+      document.documentElement.setAttribute("data-theme", choice);
   }, []);
   return null;
 }

@@ -21,9 +21,16 @@ export const MAX_TOASTS = 3;
  * The queue after `message` is sent: a repeat of a shown toast (same kind, same text) counts on it; otherwise a
  * new toast with `id` goes last and, past MAX_TOASTS, the oldest goes.
  */
-export function pushToast(list: readonly ToastEntry[], toast: { id: number; kind: ToastKind; message: string }, max = MAX_TOASTS): ToastEntry[] {
+export function pushToast(
+  list: readonly ToastEntry[],
+  toast: { id: number; kind: ToastKind; message: string },
+  max = MAX_TOASTS,
+): ToastEntry[] {
   const same = list.find((entry) => entry.kind === toast.kind && entry.message === toast.message);
-  if (same) return list.map((entry) => (entry === same ? { ...entry, count: entry.count + 1, shownAt: entry.shownAt + 1 } : entry));
+  if (same)
+    return list.map((entry) =>
+      entry === same ? { ...entry, count: entry.count + 1, shownAt: entry.shownAt + 1 } : entry,
+    );
   return [...list, { ...toast, count: 1, shownAt: 0 }].slice(-max);
 }
 

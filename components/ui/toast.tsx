@@ -122,7 +122,13 @@ function ToastCard({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (id: nu
           </span>
         ) : null}
       </p>
-      <Button variant="ghost" size="sm" iconOnly aria-label={`Dismiss: ${toast.message}`} onClick={() => onDismiss(toast.id)}>
+      <Button
+        variant="ghost"
+        size="sm"
+        iconOnly
+        aria-label={`Dismiss: ${toast.message}`}
+        onClick={() => onDismiss(toast.id)}
+      >
         <span aria-hidden="true">✕</span>
       </Button>
     </div>

@@ -39,7 +39,8 @@ export function dayStack(day: TrendDay, top: number) {
   }).filter((segment) => segment.count > 0);
 }
 
-const shortDay = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
+const shortDay = (day: string) =>
+  new Date(`${day}T00:00:00Z`).toLocaleDateString("en", { month: "short", day: "numeric", timeZone: "UTC" });
 
 export function TrendChart({ title, days }: TrendChartProps) {
   const id = useId();
@@ -56,7 +57,13 @@ export function TrendChart({ title, days }: TrendChartProps) {
         <figcaption id={`${id}-caption`} className={styles.caption}>
           {title}
         </figcaption>
-        <button type="button" className={styles.toggle} aria-pressed={showTable} aria-controls={`${id}-table`} onClick={() => setShowTable((shown) => !shown)}>
+        <button
+          type="button"
+          className={styles.toggle}
+          aria-pressed={showTable}
+          aria-controls={`${id}-table`}
+          onClick={() => setShowTable((shown) => !shown)}
+        >
           {showTable ? "Show as chart" : "Show as table"}
         </button>
       </div>
@@ -69,11 +76,23 @@ export function TrendChart({ title, days }: TrendChartProps) {
             <span>0</span>
           </div>
           <div className={styles.chart}>
-            <svg viewBox={`0 0 ${width} ${VIEW_HEIGHT}`} preserveAspectRatio="none" className={styles.svg} focusable="false">
+            <svg
+              viewBox={`0 0 ${width} ${VIEW_HEIGHT}`}
+              preserveAspectRatio="none"
+              className={styles.svg}
+              focusable="false"
+            >
               <line className={styles.grid} x1={0} x2={width} y1={VIEW_HEIGHT / 2} y2={VIEW_HEIGHT / 2} />
               {days.map((day, index) =>
                 dayStack(day, top).map((segment) => (
-                  <rect key={`${day.day}-${segment.result}`} className={resultColours[segment.result]} x={index * 10 + 1} width={8} y={segment.y} height={segment.height}>
+                  <rect
+                    key={`${day.day}-${segment.result}`}
+                    className={resultColours[segment.result]}
+                    x={index * 10 + 1}
+                    width={8}
+                    y={segment.y}
+                    height={segment.height}
+                  >
                     <title>{`${day.day}: ${RESULT_LABELS[segment.result]} ${segment.count}`}</title>
                   </rect>
                 )),
@@ -86,11 +105,24 @@ export function TrendChart({ title, days }: TrendChartProps) {
           </div>
         </div>
         <p className={styles.summary}>
-          {sum === 0 ? "No results recorded in this period." : `${sum} results recorded from ${first} to ${last}; axis: results a day.`}
+          {sum === 0
+            ? "No results recorded in this period."
+            : `${sum} results recorded from ${first} to ${last}; axis: results a day.`}
         </p>
         {/* Focusable when shown: the table scrolls inside the chart's box, and a keyboard must reach it. */}
-        <div id={`${id}-table`} className={showTable ? styles.tableWrap : "visually-hidden"} tabIndex={showTable ? 0 : undefined} role={showTable ? "region" : undefined} aria-label={showTable ? `${title}, by day` : undefined}>
-          <ResultCountsTable caption={`${title}, by day`} rowHeader="Day" rows={days.map((day) => ({ ...day, label: day.day }))} className={styles.table} />
+        <div
+          id={`${id}-table`}
+          className={showTable ? styles.tableWrap : "visually-hidden"}
+          tabIndex={showTable ? 0 : undefined}
+          role={showTable ? "region" : undefined}
+          aria-label={showTable ? `${title}, by day` : undefined}
+        >
+          <ResultCountsTable
+            caption={`${title}, by day`}
+            rowHeader="Day"
+            rows={days.map((day) => ({ ...day, label: day.day }))}
+            className={styles.table}
+          />
         </div>
       </div>
     </figure>

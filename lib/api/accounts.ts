@@ -43,7 +43,10 @@ export function currentSessionOutput(user: User, session: SessionData, timeouts:
 }
 
 /** The same for a request with an API token: what the role and the token's scopes both allow, and when it expires. */
-export function currentTokenOutput(user: User, token: { scopes: readonly string[]; expiresAt: string | null }): CurrentSession {
+export function currentTokenOutput(
+  user: User,
+  token: { scopes: readonly string[]; expiresAt: string | null },
+): CurrentSession {
   return {
     user: { id: user.id, email: user.email, name: user.name, role: user.role },
     permissions: PERMISSIONS.filter((permission) => can({ role: user.role, scopes: token.scopes }, permission)),
@@ -73,7 +76,11 @@ export function auditRecordOutput(record: AuditRecord): AuditRecordOutput {
 /** One page of the audit log as GET /api/admin/audit answers it (and the audit page renders first). */
 export async function auditLogPage(
   db: Db,
-  { page = 1, per_page: perPage = DEFAULT_PER_PAGE.audit, ...filters }: Omit<AuditFilter, "page" | "perPage"> & { page?: number; per_page?: number },
+  {
+    page = 1,
+    per_page: perPage = DEFAULT_PER_PAGE.audit,
+    ...filters
+  }: Omit<AuditFilter, "page" | "perPage"> & { page?: number; per_page?: number },
 ): Promise<Page<AuditRecordOutput>> {
   const { rows, total } = await listAudit(db, { ...filters, page, perPage });
   return { data: rows.map(auditRecordOutput), meta: pageMeta(page, perPage, total) };

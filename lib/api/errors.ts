@@ -61,7 +61,11 @@ export class ApiError extends Error {
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { fields?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
@@ -132,9 +136,14 @@ export function forbidden(permission: Permission): ApiError {
 /** A token request to an operation its scopes do not cover: names the scope it needs. */
 export function insufficientScope(permission: Permission | "signed_in", sessionOnly: boolean): ApiError {
   if (sessionOnly || permission === "signed_in") {
-    return new ApiError("insufficient_scope", "API tokens cannot do this: it needs a signed-in session (POST /api/auth/login).");
+    return new ApiError(
+      "insufficient_scope",
+      "API tokens cannot do this: it needs a signed-in session (POST /api/auth/login).",
+    );
   }
-  return new ApiError("insufficient_scope", `This API token does not have the scope ${permission}, which this needs.`, { fields: { scope: permission } });
+  return new ApiError("insufficient_scope", `This API token does not have the scope ${permission}, which this needs.`, {
+    fields: { scope: permission },
+  });
 }
 
 export function rateLimited(message: string, retryAfterSeconds: number): ApiError {
@@ -164,16 +173,24 @@ export function fromAccountError(error: AccountError): ApiError {
  * A refusal of the tokens or webhooks store: `invalid` names its field (400), `not_found` is 404, `too_many`
  * (a token owner at his cap) is 409.
  */
-export function fromRefusal(error: { code: "invalid" | "not_found" | "too_many"; message: string; field: string | null }): ApiError {
+export function fromRefusal(error: {
+  code: "invalid" | "not_found" | "too_many";
+  message: string;
+  field: string | null;
+}): ApiError {
   const sentence = error.message.charAt(0).toUpperCase() + error.message.slice(1);
   if (error.code === "not_found") return new ApiError("not_found", sentence);
   if (error.code === "too_many") return new ApiError("too_many_tokens", sentence);
-  return new ApiError("invalid_input", `Invalid field: ${error.field ?? "input"}. See fields for details.`, { fields: { [error.field ?? "input"]: error.message } });
+  return new ApiError("invalid_input", `Invalid field: ${error.field ?? "input"}. See fields for details.`, {
+    fields: { [error.field ?? "input"]: error.message },
+  });
 }
 
 /** A purchase code the normaliser refuses: the reason (which character, where) in fields[field]. */
 export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
-  return new ApiError("invalid_input", `Invalid field: ${error.field}. See fields for details.`, { fields: { [error.field]: error.reason } });
+  return new ApiError("invalid_input", `Invalid field: ${error.field}. See fields for details.`, {
+    fields: { [error.field]: error.reason },
+  });
 }
 
 export function areaNotConfigured(area: Area): ApiError {
@@ -199,17 +216,25 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
   const said = words.said ? `: ${redact(words.said)}` : ".";
   // Its breaker is open: Gatehouse did not even ask. 503 with the time until it tries again.
   if (isCircuitOpenError(error)) {
-    return new ApiError("upstream_unavailable", `${upstream} ${words.what}.`, { headers: { "Retry-After": String(error.retryAfterSeconds) } });
+    return new ApiError("upstream_unavailable", `${upstream} ${words.what}.`, {
+      headers: { "Retry-After": String(error.retryAfterSeconds) },
+    });
   }
   switch (error.kind) {
     case "not_found":
       return new ApiError("not_found", notFoundMessage);
     case "invalid":
       return new ApiError("invalid_input", `${upstream} ${words.what}${said}`, {
-        fields: error.fields && Object.keys(error.fields).length > 0 ? (redactDeep(error.fields) as Record<string, string>) : undefined,
+        fields:
+          error.fields && Object.keys(error.fields).length > 0
+            ? (redactDeep(error.fields) as Record<string, string>)
+            : undefined,
       });
     case "auth":
-      return new ApiError("upstream_auth", `${upstream} ${words.what}. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ${AREA_WORDS[error.area].variables.key}.`);
+      return new ApiError(
+        "upstream_auth",
+        `${upstream} ${words.what}. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ${AREA_WORDS[error.area].variables.key}.`,
+      );
     case "rate_limited":
       return new ApiError("upstream_rate_limited", `${upstream} ${words.what}; try again later.`, {
         headers: error.retryAfter ? { "Retry-After": error.retryAfter } : {},

@@ -44,7 +44,11 @@ const REF_PREFIX = "#/components/schemas/";
 
 /** One schema as JSON Schema; components inside it become $refs to components.schemas. */
 function toSchema(schema: z.ZodType, io: "input" | "output", registry: Registry): JsonSchema {
-  const { $schema: _dialect, $defs: _defs, ...json } = z.toJSONSchema(schema, {
+  const {
+    $schema: _dialect,
+    $defs: _defs,
+    ...json
+  } = z.toJSONSchema(schema, {
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
@@ -77,9 +81,12 @@ const PATH_PARAM_WORDS: Record<string, string> = { path: "path", query: "query" 
 const changesState = (spec: OperationSpec) => spec.method !== "GET";
 /** Whether an API token may be used for the operation (its permission is a scope, or any signed-in caller). */
 const takesToken = (spec: OperationSpec) =>
-  spec.permission !== "public" && spec.sessionOnly !== true && (spec.permission === "signed_in" || isOneOf(TOKEN_SCOPES, spec.permission));
+  spec.permission !== "public" &&
+  spec.sessionOnly !== true &&
+  (spec.permission === "signed_in" || isOneOf(TOKEN_SCOPES, spec.permission));
 /** The scope a token needs for the operation: null when any token will do, undefined when no token may. */
-const scopeOf = (spec: OperationSpec): string | null | undefined => (!takesToken(spec) ? undefined : spec.permission === "signed_in" ? null : spec.permission);
+const scopeOf = (spec: OperationSpec): string | null | undefined =>
+  !takesToken(spec) ? undefined : spec.permission === "signed_in" ? null : spec.permission;
 
 function parameters(spec: OperationSpec, registry: Registry): JsonSchema[] {
   const out: JsonSchema[] = [];
@@ -134,11 +141,20 @@ function errorCodes(spec: OperationSpec): ErrorCode[] {
   if (spec.permission !== "public") codes.add("unauthenticated");
   if (spec.permission !== "public" && spec.permission !== "signed_in") codes.add("forbidden");
   if (spec.permission !== "public") {
-    for (const code of ["token_invalid", "token_expired", "token_revoked", "insufficient_scope", "address_not_allowed", "rate_limited"] as const) codes.add(code);
+    for (const code of [
+      "token_invalid",
+      "token_expired",
+      "token_revoked",
+      "insufficient_scope",
+      "address_not_allowed",
+      "rate_limited",
+    ] as const)
+      codes.add(code);
   }
   if (spec.params || spec.query) codes.add("invalid_input");
   if (spec.body) {
-    for (const code of ["invalid_input", "invalid_json", "payload_too_large", "unsupported_media_type"] as const) codes.add(code);
+    for (const code of ["invalid_input", "invalid_json", "payload_too_large", "unsupported_media_type"] as const)
+      codes.add(code);
   }
   if (spec.notFound) codes.add("not_found");
   if (spec.area) for (const code of UPSTREAM_ERRORS) codes.add(code);
@@ -151,7 +167,10 @@ function requestBody(spec: OperationSpec, registry: Registry): JsonSchema {
   const schema = toSchema(spec.body!, "input", registry);
   const content: Record<string, JsonSchema> = { "application/json": { schema } };
   if (spec.form) {
-    const properties = { ...((schema.properties ?? {}) as Record<string, JsonSchema>), next: { type: "string", description: "Where to go after signing in (a path of this site)" } };
+    const properties = {
+      ...((schema.properties ?? {}) as Record<string, JsonSchema>),
+      next: { type: "string", description: "Where to go after signing in (a path of this site)" },
+    };
     content["application/x-www-form-urlencoded"] = { schema: { ...schema, properties } };
   }
   return { required: true, content };
@@ -163,8 +182,13 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
   const { success } = spec;
   out[String(success.status)] = {
     description: success.description,
-    headers: success.status === 302 || success.status === 303 ? { ...successHeaders, Location: { schema: { type: "string" } } } : successHeaders,
-    ...(success.schema ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } } : {}),
+    headers:
+      success.status === 302 || success.status === 303
+        ? { ...successHeaders, Location: { schema: { type: "string" } } }
+        : successHeaders,
+    ...(success.schema
+      ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } }
+      : {}),
     ...(success.contentType ? { content: { [success.contentType]: { schema: { type: "string" } } } } : {}),
   };
   if (spec.form) {
@@ -176,7 +200,8 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
   if (success.status === 302) {
     // A sign-in that cannot go to the provider (single sign-on off, the provider unreachable) returns to the page.
     out["303"] = {
-      description: "Back to /login with `error` (the code; the page shows its sentence): the sign-in could not go to the provider",
+      description:
+        "Back to /login with `error` (the code; the page shows its sentence): the sign-in could not go to the provider",
       headers: { ...successHeaders, Location: { schema: { type: "string" } } },
     };
   }
@@ -199,7 +224,14 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
       description: `Error: ${codes.join(", ")}`,
       headers: {
         ...successHeaders,
-        ...(status === 429 ? { "Retry-After": { description: "Seconds to wait (passed on from the upstream for upstream_rate_limited)", schema: { type: "string" } } } : {}),
+        ...(status === 429
+          ? {
+              "Retry-After": {
+                description: "Seconds to wait (passed on from the upstream for upstream_rate_limited)",
+                schema: { type: "string" },
+              },
+            }
+          : {}),
       },
       content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
     };
@@ -225,7 +257,11 @@ export function openApiDocument(): JsonSchema {
       // A public operation needs no credential: say so, rather than leave it to the document's default. Either
       // way in is enough: the session cookie, or an API token with the operation's scope.
       security:
-        spec.permission === "public" ? [] : takesToken(spec) ? [{ session: [] }, { apiToken: scopeOf(spec) ? [scopeOf(spec)] : [] }] : [{ session: [] }],
+        spec.permission === "public"
+          ? []
+          : takesToken(spec)
+            ? [{ session: [] }, { apiToken: scopeOf(spec) ? [scopeOf(spec)] : [] }]
+            : [{ session: [] }],
       ...(spec.area ? { "x-upstream-area": spec.area } : {}),
       parameters: parameters(spec, registry),
       ...(spec.body ? { requestBody: requestBody(spec, registry) } : {}),
@@ -240,7 +276,7 @@ export function openApiDocument(): JsonSchema {
       title: "Gatehouse API",
       version: "1.0.0",
       description:
-        "The portal's JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie; every request that changes something must then carry X-CSRF: 1), or send an API token as Authorization: Bearer gth_… (x-token-scope names the scope it needs). x-permission names what each operation needs of the caller's role. Every answer carries X-Request-Id; errors use the envelope {\"error\":{\"code\",\"message\",\"fields\"?,\"request_id\"}}.",
+        'The portal\'s JSON API. Gatehouse holds the upstream API keys on the server; callers never see them. Sign in with POST /api/auth/login (the session is a cookie; every request that changes something must then carry X-CSRF: 1), or send an API token as Authorization: Bearer gth_… (x-token-scope names the scope it needs). x-permission names what each operation needs of the caller\'s role. Every answer carries X-Request-Id; errors use the envelope {"error":{"code","message","fields"?,"request_id"}}.',
     },
     servers: [{ url: "/" }],
     tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),

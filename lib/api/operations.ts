@@ -6,7 +6,15 @@ import type { z } from "zod";
 
 import type { GuardedFields } from "@/lib/auth/permissions";
 
-import { CurrentSessionSchema, LoginBodySchema, SsoStartQuerySchema, UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
+import {
+  CurrentSessionSchema,
+  LoginBodySchema,
+  SsoStartQuerySchema,
+  UserCreateBodySchema,
+  UserIdParamsSchema,
+  UserSchema,
+  UserUpdateBodySchema,
+} from "@/lib/contract/accounts";
 import type { Area } from "@/lib/contract/areas";
 import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
@@ -59,7 +67,13 @@ import {
   WebhookUpdateBodySchema,
   WebhookWithSecretSchema,
 } from "@/lib/contract/webhooks";
-import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenListQuerySchema, TokenSchema } from "@/lib/contract/tokens";
+import {
+  CreatedTokenSchema,
+  TokenCreateBodySchema,
+  TokenIdParamsSchema,
+  TokenListQuerySchema,
+  TokenSchema,
+} from "@/lib/contract/tokens";
 import {
   KeyChangeResultSchema,
   KeyTestResultSchema,
@@ -68,9 +82,20 @@ import {
   UpstreamKeyBodySchema,
   UpstreamKeyParamsSchema,
 } from "@/lib/contract/upstream-keys";
-import { ReportCreateBodySchema, ReportIdParamsSchema, ReportListQuerySchema, ReportSchema, ReportUpdateBodySchema } from "@/lib/contract/reports";
+import {
+  ReportCreateBodySchema,
+  ReportIdParamsSchema,
+  ReportListQuerySchema,
+  ReportSchema,
+  ReportUpdateBodySchema,
+} from "@/lib/contract/reports";
 import { MAX_ACTIVE_TOKENS_PER_OWNER, RECENT_SIGN_IN_MINUTES } from "@/lib/contract/values";
-import type { AuditAction, AuditOutcome, Permission as AccountPermission, WebhookEventType } from "@/lib/contract/values";
+import type {
+  AuditAction,
+  AuditOutcome,
+  Permission as AccountPermission,
+  WebhookEventType,
+} from "@/lib/contract/values";
 
 import type { ErrorCode } from "./errors";
 
@@ -131,7 +156,8 @@ export interface AuditSpec {
 
 const field = (value: unknown, name: string): unknown =>
   typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
-const text = (value: unknown): string | null => (typeof value === "string" || typeof value === "number" ? String(value) : null);
+const text = (value: unknown): string | null =>
+  typeof value === "string" || typeof value === "number" ? String(value) : null;
 /** A report by id, with its URL when the answer carries it (the row then reads by name). */
 function reportTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
   const value = text(id);
@@ -150,7 +176,11 @@ function upstreamAreaTarget(area: unknown): AuditTargetSpec | null {
 /** The fingerprints before and after a key change (never the key). */
 function changeDetail(data: unknown): Record<string, string | null> {
   const change = field(data, "change");
-  return { area: text(field(change, "area")), old_fingerprint: text(field(change, "old_fingerprint")), new_fingerprint: text(field(change, "new_fingerprint")) };
+  return {
+    area: text(field(change, "area")),
+    old_fingerprint: text(field(change, "old_fingerprint")),
+    new_fingerprint: text(field(change, "new_fingerprint")),
+  };
 }
 /** A user by id, with his email when the answer carries it. */
 function userTarget(id: unknown, data?: unknown): AuditTargetSpec | null {
@@ -211,7 +241,12 @@ export interface OperationSpec {
   ignoredQuery?: readonly string[];
   body?: z.ZodType;
   /** 302: to another site (the identity provider); 303: to a page of this site. Both with Location. */
-  success: { status: 200 | 201 | 202 | 204 | 302 | 303; description: string; schema?: z.ZodType; contentType?: "text/csv" };
+  success: {
+    status: 200 | 201 | 202 | 204 | 302 | 303;
+    description: string;
+    schema?: z.ZodType;
+    contentType?: "text/csv";
+  };
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */
@@ -285,7 +320,10 @@ export const operations = {
       action: "report.create",
       target: ({ data }) => reportTarget(field(data, "id"), data),
     },
-    event: { emits: ["report.created"], describe: ({ data }) => ({ type: "report.created", data: reportEventData(field(data, "id"), data) }) },
+    event: {
+      emits: ["report.created"],
+      describe: ({ data }) => ({ type: "report.created", data: reportEventData(field(data, "id"), data) }),
+    },
   },
   updateReport: {
     id: "updateReport",
@@ -304,7 +342,10 @@ export const operations = {
       // Regenerating a report's results is its own act, not a change of its settings.
       action: ({ body }) => (body.results === true ? "report.regenerate" : "report.update"),
       target: ({ params, data }) => reportTarget(params.id, data),
-      detail: ({ body }) => ({ changes: Object.keys(body), ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}) }),
+      detail: ({ body }) => ({
+        changes: Object.keys(body),
+        ...(typeof body.privacy === "number" ? { privacy: body.privacy } : {}),
+      }),
     },
     event: {
       emits: ["report.updated", "report.regenerated"],
@@ -327,7 +368,10 @@ export const operations = {
     success: { status: 204, description: "Deleted" },
     notFound: "There is no report with id {id}.",
     audit: { action: "report.delete", target: ({ params }) => reportTarget(params.id) },
-    event: { emits: ["report.deleted"], describe: ({ params }) => ({ type: "report.deleted", data: { report: { id: Number(text(params.id)) } } }) },
+    event: {
+      emits: ["report.deleted"],
+      describe: ({ params }) => ({ type: "report.deleted", data: { report: { id: Number(text(params.id)) } } }),
+    },
   },
   listProjects: {
     id: "listProjects",
@@ -356,7 +400,10 @@ export const operations = {
       action: "project.delete",
       target: ({ params }) => projectTarget(params.project),
     },
-    event: { emits: ["project.deleted"], describe: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }) },
+    event: {
+      emits: ["project.deleted"],
+      describe: ({ params }) => ({ type: "project.deleted", data: { project: text(params.project) } }),
+    },
   },
   reportHistory: {
     id: "reportHistory",
@@ -367,13 +414,18 @@ export const operations = {
     permission: "reports:read",
     params: ReportIdParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 200, description: "The report's history (empty when Gatehouse never saw it)", schema: dataEnvelope(ReportHistorySchema) },
+    success: {
+      status: 200,
+      description: "The report's history (empty when Gatehouse never saw it)",
+      schema: dataEnvelope(ReportHistorySchema),
+    },
   },
   revealReportPassword: {
     id: "revealReportPassword",
     method: "POST",
     path: "/api/reports/{id}/password",
-    summary: "Reveal the page password Gatehouse set on a password-protected report (audited as report.password_reveal)",
+    summary:
+      "Reveal the page password Gatehouse set on a password-protected report (audited as report.password_reveal)",
     tag: "Reports",
     permission: "reports:write",
     params: ReportIdParamsSchema,
@@ -400,7 +452,11 @@ export const operations = {
     tag: "Trends",
     permission: "reports:read",
     query: EmptyQuerySchema,
-    success: { status: 200, description: "One row per project, most reports first", schema: dataEnvelope(ProjectMixSchema.array()) },
+    success: {
+      status: 200,
+      description: "One row per project, most reports first",
+      schema: dataEnvelope(ProjectMixSchema.array()),
+    },
   },
   compareProject: {
     id: "compareProject",
@@ -411,7 +467,11 @@ export const operations = {
     permission: "reports:read",
     params: ProjectParamsSchema,
     query: CompareQuerySchema,
-    success: { status: 200, description: "The reports that changed between the two days", schema: dataEnvelope(CompareSchema) },
+    success: {
+      status: 200,
+      description: "The reports that changed between the two days",
+      schema: dataEnvelope(CompareSchema),
+    },
   },
   projectSchedule: {
     id: "projectSchedule",
@@ -438,7 +498,12 @@ export const operations = {
     audit: {
       action: "project.schedule_update",
       target: ({ params }) => projectTarget(params.project),
-      detail: ({ body }) => ({ enabled: body.enabled === true, frequency: text(body.frequency), time: text(body.time), time_zone: text(body.time_zone) }),
+      detail: ({ body }) => ({
+        enabled: body.enabled === true,
+        frequency: text(body.frequency),
+        time: text(body.time),
+        time_zone: text(body.time_zone),
+      }),
     },
   },
   deleteProjectSchedule: {
@@ -467,7 +532,11 @@ export const operations = {
     area: "reports",
     params: ProjectParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 202, description: "The run, started; follow it with GET /api/projects/{project}/schedule", schema: dataEnvelope(RunSchema) },
+    success: {
+      status: 202,
+      description: "The run, started; follow it with GET /api/projects/{project}/schedule",
+      schema: dataEnvelope(RunSchema),
+    },
     errors: ["run_in_progress"],
     audit: {
       action: "project.schedule_run",
@@ -506,7 +575,8 @@ export const operations = {
     id: "listAlerts",
     method: "GET",
     path: "/api/alerts",
-    summary: "Regression alerts, newest first: unread (default), acknowledged or all, by project and by the result dropped to",
+    summary:
+      "Regression alerts, newest first: unread (default), acknowledged or all, by project and by the result dropped to",
     tag: "Alerts",
     permission: "reports:read",
     query: AlertListQuerySchema,
@@ -587,7 +657,8 @@ export const operations = {
     body: PurchaseValidateBodySchema,
     success: {
       status: 200,
-      description: "Whether the code is valid, with the purchase when it is, the code as checked, and what the history knew of it",
+      description:
+        "Whether the code is valid, with the purchase when it is, the code as checked, and what the history knew of it",
       schema: dataEnvelope(PurchaseCheckSchema),
     },
     errors: ["rate_limited"],
@@ -595,7 +666,13 @@ export const operations = {
     audit: {
       action: "purchase.validate",
       outcome: ({ data }, error) =>
-        error === "forbidden" || error === "rate_limited" ? "denied" : error !== null ? "failed" : field(data, "valid") === true ? "valid" : "invalid",
+        error === "forbidden" || error === "rate_limited"
+          ? "denied"
+          : error !== null
+            ? "failed"
+            : field(data, "valid") === true
+              ? "valid"
+              : "invalid",
       target: ({ data, body }) => {
         const checked = field(data, "checked_code");
         const code = typeof checked === "string" ? checked : body.purchase_code;
@@ -624,7 +701,13 @@ export const operations = {
             item: item === undefined ? null : { id: field(item, "id") ?? null, name: field(item, "name") ?? null },
             license_type: field(purchase, "license_type") ?? null,
             support:
-              purchase === undefined ? null : typeof supportedUntil !== "string" ? "none" : Date.parse(supportedUntil) > Date.now() ? "active" : "expired",
+              purchase === undefined
+                ? null
+                : typeof supportedUntil !== "string"
+                  ? "none"
+                  : Date.parse(supportedUntil) > Date.now()
+                    ? "active"
+                    : "expired",
             supported_until: typeof supportedUntil === "string" ? supportedUntil : null,
           },
         };
@@ -646,7 +729,8 @@ export const operations = {
     id: "exportPurchaseHistory",
     method: "GET",
     path: "/api/purchases/history.csv",
-    summary: "The checks the same filters select, as CSV, newest first: every page (the list's page and per_page may be sent and are ignored)",
+    summary:
+      "The checks the same filters select, as CSV, newest first: every page (the list's page and per_page may be sent and are ignored)",
     tag: "Purchases",
     permission: "purchases:validate",
     query: PurchaseHistoryExportQuerySchema,
@@ -669,7 +753,8 @@ export const operations = {
     id: "exportPurchaseHistorySearch",
     method: "POST",
     path: "/api/purchases/history/search.csv",
-    summary: "The checks of one full purchase code as CSV, with the same filters (page and per_page ignored), newest first",
+    summary:
+      "The checks of one full purchase code as CSV, with the same filters (page and per_page ignored), newest first",
     tag: "Purchases",
     permission: "purchases:validate",
     query: EmptyQuerySchema,
@@ -688,7 +773,11 @@ export const operations = {
     query: EmptyQuerySchema,
     body: BulkCreateBodySchema,
     maxBodyBytes: 1024 * 1024,
-    success: { status: 202, description: "The job, accepted; follow it with GET /api/purchases/bulk/{id}", schema: dataEnvelope(BulkJobSummarySchema) },
+    success: {
+      status: 202,
+      description: "The job, accepted; follow it with GET /api/purchases/bulk/{id}",
+      schema: dataEnvelope(BulkJobSummarySchema),
+    },
     errors: ["rate_limited"],
     audit: {
       action: "purchase.bulk_create",
@@ -703,7 +792,11 @@ export const operations = {
     tag: "Purchases",
     permission: "purchases:validate",
     query: EmptyQuerySchema,
-    success: { status: 200, description: "The jobs, without their results", schema: dataEnvelope(BulkJobSummarySchema.array()) },
+    success: {
+      status: 200,
+      description: "The jobs, without their results",
+      schema: dataEnvelope(BulkJobSummarySchema.array()),
+    },
   },
   getBulkJob: {
     id: "getBulkJob",
@@ -714,7 +807,11 @@ export const operations = {
     permission: "purchases:validate",
     params: BulkJobIdParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 200, description: "The job with every code's result so far", schema: dataEnvelope(BulkJobSchema) },
+    success: {
+      status: 200,
+      description: "The job with every code's result so far",
+      schema: dataEnvelope(BulkJobSchema),
+    },
     notFound: "There is no bulk job {id} (jobs are kept 7 days).",
   },
   listBulkJobResults: {
@@ -727,7 +824,11 @@ export const operations = {
     permission: "purchases:validate",
     params: BulkJobIdParamsSchema,
     query: BulkResultsQuerySchema,
-    success: { status: 200, description: "One page of results, the job, and the count under each filter", schema: BulkResultsPageSchema },
+    success: {
+      status: 200,
+      description: "One page of results, the job, and the count under each filter",
+      schema: BulkResultsPageSchema,
+    },
     notFound: "There is no bulk job {id} (jobs are kept 7 days).",
   },
   recheckBulkJob: {
@@ -741,7 +842,11 @@ export const operations = {
     area: "items",
     params: BulkJobIdParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 202, description: "The job, queued again, with how many rows were sent back", schema: dataEnvelope(BulkRecheckSchema) },
+    success: {
+      status: 202,
+      description: "The job, queued again, with how many rows were sent back",
+      schema: dataEnvelope(BulkRecheckSchema),
+    },
     notFound: "There is no bulk job {id} (jobs are kept 7 days).",
     errors: ["conflict", "rate_limited"],
     audit: {
@@ -765,7 +870,8 @@ export const operations = {
     id: "cancelBulkJob",
     method: "DELETE",
     path: "/api/purchases/bulk/{id}",
-    summary: "Cancel a bulk job: checks in flight finish, the codes not yet checked end as cancelled. A finished job is answered as it is",
+    summary:
+      "Cancel a bulk job: checks in flight finish, the codes not yet checked end as cancelled. A finished job is answered as it is",
     tag: "Purchases",
     permission: "purchases:validate",
     params: BulkJobIdParamsSchema,
@@ -807,7 +913,11 @@ export const operations = {
     query: EmptyQuerySchema,
     body: LoginBodySchema,
     form: { page: "/login" },
-    success: { status: 200, description: "Signed in; the session cookie is set", schema: dataEnvelope(CurrentSessionSchema) },
+    success: {
+      status: 200,
+      description: "Signed in; the session cookie is set",
+      schema: dataEnvelope(CurrentSessionSchema),
+    },
     errors: ["invalid_credentials", "password_login_off", "rate_limited", "server_busy"],
   },
   ssoStart: {
@@ -830,7 +940,10 @@ export const operations = {
     tag: "Accounts",
     permission: "public",
     optionalSession: true,
-    success: { status: 303, description: "To the page asked for with the session cookie, or to /login?error=<code> (one sentence there)" },
+    success: {
+      status: 303,
+      description: "To the page asked for with the session cookie, or to /login?error=<code> (one sentence there)",
+    },
   },
   logout: {
     id: "logout",
@@ -900,12 +1013,20 @@ export const operations = {
       target: ({ params, data }) => userTarget(params.id, data),
       detail: ({ body, data }) => {
         // A role set by hand on a single sign-on user is pinned without being asked (lib/auth/users.ts updateUser).
-        const pinnedByRole = body.role_pinned === undefined && typeof body.role === "string" && field(data, "identity") && field(data, "role_pinned") === true;
+        const pinnedByRole =
+          body.role_pinned === undefined &&
+          typeof body.role === "string" &&
+          field(data, "identity") &&
+          field(data, "role_pinned") === true;
         return {
           changes: [...Object.keys(body), ...(pinnedByRole ? ["role_pinned"] : [])],
           ...(typeof body.role === "string" ? { role: body.role } : {}),
           ...(typeof body.disabled === "boolean" ? { disabled: body.disabled } : {}),
-          ...(typeof body.role_pinned === "boolean" ? { role_pinned: body.role_pinned } : pinnedByRole ? { role_pinned: true } : {}),
+          ...(typeof body.role_pinned === "boolean"
+            ? { role_pinned: body.role_pinned }
+            : pinnedByRole
+              ? { role_pinned: true }
+              : {}),
         };
       },
     },
@@ -914,7 +1035,8 @@ export const operations = {
     id: "unlockUser",
     method: "POST",
     path: "/api/admin/users/{id}/unlock",
-    summary: "Clear a user's failed sign-ins, from every address: nothing then slows or refuses his next sign-in (a password reset does it too)",
+    summary:
+      "Clear a user's failed sign-ins, from every address: nothing then slows or refuses his next sign-in (a password reset does it too)",
     tag: "Admin",
     permission: "users:manage",
     params: UserIdParamsSchema,
@@ -941,14 +1063,17 @@ export const operations = {
     id: "createToken",
     method: "POST",
     path: "/api/tokens",
-    summary:
-      `Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once. A session that began more than ${RECENT_SIGN_IN_MINUTES} minutes ago must send the password too (single sign-on: sign in again); an owner may have at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens`,
+    summary: `Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once. A session that began more than ${RECENT_SIGN_IN_MINUTES} minutes ago must send the password too (single sign-on: sign in again); an owner may have at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens`,
     tag: "Tokens",
     permission: "signed_in",
     sessionOnly: true,
     query: EmptyQuerySchema,
     body: TokenCreateBodySchema,
-    success: { status: 201, description: "The token with its secret (shown once)", schema: dataEnvelope(CreatedTokenSchema) },
+    success: {
+      status: 201,
+      description: "The token with its secret (shown once)",
+      schema: dataEnvelope(CreatedTokenSchema),
+    },
     errors: ["reauthentication_required", "too_many_tokens", "server_busy"],
     audit: {
       action: "token.create",
@@ -979,7 +1104,8 @@ export const operations = {
     id: "listEveryToken",
     method: "GET",
     path: "/api/admin/tokens",
-    summary: "Every person's API tokens (or one person's: user_id), newest first; never their secrets. Revoke one with DELETE /api/tokens/{id}",
+    summary:
+      "Every person's API tokens (or one person's: user_id), newest first; never their secrets. Revoke one with DELETE /api/tokens/{id}",
     tag: "Admin",
     permission: "users:manage",
     sessionOnly: true,
@@ -1006,7 +1132,11 @@ export const operations = {
     permission: "webhooks:manage",
     query: EmptyQuerySchema,
     body: WebhookCreateBodySchema,
-    success: { status: 201, description: "The endpoint with its secret (shown once)", schema: dataEnvelope(WebhookWithSecretSchema) },
+    success: {
+      status: 201,
+      description: "The endpoint with its secret (shown once)",
+      schema: dataEnvelope(WebhookWithSecretSchema),
+    },
     audit: {
       action: "webhook.create",
       target: ({ data }) => webhookTarget(field(data, "id"), data),
@@ -1024,7 +1154,11 @@ export const operations = {
     params: WebhookIdParamsSchema,
     query: EmptyQuerySchema,
     body: WebhookUpdateBodySchema,
-    success: { status: 200, description: "The endpoint (with `secret` when it was rotated)", schema: dataEnvelope(WebhookSchema.extend({ secret: WebhookWithSecretSchema.shape.secret.optional() })) },
+    success: {
+      status: 200,
+      description: "The endpoint (with `secret` when it was rotated)",
+      schema: dataEnvelope(WebhookSchema.extend({ secret: WebhookWithSecretSchema.shape.secret.optional() })),
+    },
     notFound: "There is no webhook endpoint with id {id}.",
     audit: {
       action: "webhook.update",
@@ -1049,7 +1183,8 @@ export const operations = {
     id: "listWebhookDeliveries",
     method: "GET",
     path: "/api/admin/webhooks/{id}/deliveries",
-    summary: "The endpoint's delivery log: its latest 50 deliveries, newest first, each with every attempt (status, time, the answer's first characters)",
+    summary:
+      "The endpoint's delivery log: its latest 50 deliveries, newest first, each with every attempt (status, time, the answer's first characters)",
     tag: "Admin",
     permission: "webhooks:manage",
     params: WebhookIdParamsSchema,
@@ -1066,7 +1201,11 @@ export const operations = {
     permission: "webhooks:manage",
     params: WebhookDeliveryParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 202, description: "Queued: it is sent within moments", schema: dataEnvelope(WebhookDeliverySchema) },
+    success: {
+      status: 202,
+      description: "Queued: it is sent within moments",
+      schema: dataEnvelope(WebhookDeliverySchema),
+    },
     notFound: "There is no delivery {delivery} for webhook endpoint {id}.",
     audit: {
       action: "webhook.redeliver",
@@ -1088,7 +1227,8 @@ export const operations = {
     id: "listUpstreamKeys",
     method: "GET",
     path: "/api/admin/upstream-keys",
-    summary: "Each area's upstream connection: where its key is kept (environment or portal), the key's fingerprint and last 4 characters (never the key), the stored keys, and its health",
+    summary:
+      "Each area's upstream connection: where its key is kept (environment or portal), the key's fingerprint and last 4 characters (never the key), the stored keys, and its health",
     tag: "Admin",
     permission: "upstream:manage",
     query: EmptyQuerySchema,
@@ -1098,7 +1238,8 @@ export const operations = {
     id: "testUpstreamKey",
     method: "POST",
     path: "/api/admin/upstream-keys/{area}/test",
-    summary: "Test a key against the upstream (one read) without saving it; a key the upstream refuses is a 400 with its words in fields.key",
+    summary:
+      "Test a key against the upstream (one read) without saving it; a key the upstream refuses is a 400 with its words in fields.key",
     tag: "Admin",
     permission: "upstream:manage",
     params: UpstreamAreaParamsSchema,
@@ -1111,13 +1252,18 @@ export const operations = {
     id: "setUpstreamKey",
     method: "POST",
     path: "/api/admin/upstream-keys/{area}",
-    summary: "Rotate the area's key: tested against the upstream first, saved sealed only if it works; every instance switches within a few seconds, and the old key is kept, disabled, until removed",
+    summary:
+      "Rotate the area's key: tested against the upstream first, saved sealed only if it works; every instance switches within a few seconds, and the old key is kept, disabled, until removed",
     tag: "Admin",
     permission: "upstream:manage",
     params: UpstreamAreaParamsSchema,
     query: EmptyQuerySchema,
     body: UpstreamKeyBodySchema,
-    success: { status: 201, description: "The change and the area's new state", schema: dataEnvelope(KeyChangeResultSchema) },
+    success: {
+      status: 201,
+      description: "The change and the area's new state",
+      schema: dataEnvelope(KeyChangeResultSchema),
+    },
     notFound: "The area is not configured on this Gatehouse.",
     errors: ["key_set_in_environment", "key_encryption_off"],
     audit: {
@@ -1135,7 +1281,11 @@ export const operations = {
     permission: "upstream:manage",
     params: UpstreamKeyParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 200, description: "The change and the area's new state", schema: dataEnvelope(KeyChangeResultSchema) },
+    success: {
+      status: 200,
+      description: "The change and the area's new state",
+      schema: dataEnvelope(KeyChangeResultSchema),
+    },
     notFound: "There is no such stored key for the area.",
     errors: ["key_set_in_environment", "key_encryption_off"],
     audit: {
@@ -1153,7 +1303,11 @@ export const operations = {
     permission: "upstream:manage",
     params: UpstreamKeyParamsSchema,
     query: EmptyQuerySchema,
-    success: { status: 200, description: "The change and the area's new state", schema: dataEnvelope(KeyChangeResultSchema) },
+    success: {
+      status: 200,
+      description: "The change and the area's new state",
+      schema: dataEnvelope(KeyChangeResultSchema),
+    },
     notFound: "There is no such stored key for the area.",
     errors: ["key_in_use"],
     audit: {

@@ -74,7 +74,10 @@ export function historyCsv(accounts: Accounts, { page: _page, per_page: _perPage
   return {
     status: 200,
     download: {
-      body: purchaseHistoryCsv(accounts.db, accounts.config.purchaseCodeHashKey, { ...filters, codeFormat: accounts.config.purchaseCodeFormat }),
+      body: purchaseHistoryCsv(accounts.db, accounts.config.purchaseCodeHashKey, {
+        ...filters,
+        codeFormat: accounts.config.purchaseCodeFormat,
+      }),
       contentType: "text/csv; charset=utf-8",
       fileName: `purchase-history-${today}.csv`,
     },

@@ -17,13 +17,28 @@ const RECENT_MS = RECENT_SIGN_IN_MINUTES * 60_000;
 
 /** Returns when the session is recent or `password` is the user's; throws the ApiError to answer otherwise. */
 export async function requireRecentSignIn(
-  { accounts, user, session, password, clientAddress }: { accounts: Accounts; user: User; session: SessionData; password: string | undefined; clientAddress: string | null },
+  {
+    accounts,
+    user,
+    session,
+    password,
+    clientAddress,
+  }: {
+    accounts: Accounts;
+    user: User;
+    session: SessionData;
+    password: string | undefined;
+    clientAddress: string | null;
+  },
   now = Date.now(),
 ): Promise<void> {
   if (now - session.issuedAt <= RECENT_MS) return;
   const since = `You signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago`;
   if (session.ssoSessionId !== undefined || user.identity !== null) {
-    throw new ApiError("reauthentication_required", `${since}: sign out and sign in again with single sign-on, then make the token within ${RECENT_SIGN_IN_MINUTES} minutes.`);
+    throw new ApiError(
+      "reauthentication_required",
+      `${since}: sign out and sign in again with single sign-on, then make the token within ${RECENT_SIGN_IN_MINUTES} minutes.`,
+    );
   }
   if (password === undefined) {
     throw new ApiError("reauthentication_required", `${since}: enter your password to make a token.`, {
@@ -33,12 +48,21 @@ export async function requireRecentSignIn(
   const result = await signIn(accounts.db, { email: user.email, password, ip: clientAddress });
   if (result.ok && result.user.id === user.id) return;
   if (!result.ok && result.reason === "busy") {
-    throw new ApiError("server_busy", `Gatehouse is checking too many passwords at once. Try again in ${result.retryAfterSeconds} s.`, {
-      headers: { "Retry-After": String(result.retryAfterSeconds) },
-    });
+    throw new ApiError(
+      "server_busy",
+      `Gatehouse is checking too many passwords at once. Try again in ${result.retryAfterSeconds} s.`,
+      {
+        headers: { "Retry-After": String(result.retryAfterSeconds) },
+      },
+    );
   }
   if (!result.ok && result.reason === "throttled") {
-    throw rateLimited(`Too many wrong passwords for this account. Try again in ${result.retryAfterSeconds} s.`, result.retryAfterSeconds);
+    throw rateLimited(
+      `Too many wrong passwords for this account. Try again in ${result.retryAfterSeconds} s.`,
+      result.retryAfterSeconds,
+    );
   }
-  throw new ApiError("reauthentication_required", "The password is wrong: no token was made.", { fields: { password: "The password is wrong." } });
+  throw new ApiError("reauthentication_required", "The password is wrong: no token was made.", {
+    fields: { password: "The password is wrong." },
+  });
 }

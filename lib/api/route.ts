@@ -35,7 +35,6 @@ import { isHtmlForm, parse } from "./steps/parse";
 import { accountsOf, callerOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
 import { bearer, csrf, permission, session } from "./steps/who";
 
-
 /** The steps before the handler, in order. Each may refuse the request (it throws an ApiError). */
 const PIPELINE: ReadonlyArray<(request: ApiRequest) => Promise<void>> = [
   bearer, // an API token (Authorization: Bearer gth_…), read from the store: who asks and within which scopes
@@ -147,7 +146,10 @@ export function defineRoute<const S extends OperationSpec>(
         reply = toResponse(answer);
       } catch (error) {
         failure = { cause: error, answer: toApiError(error, spec, state.rawParams) };
-        reply = state.form && spec.form ? formFailure(spec.form.page, failure.answer, state.form.next) : errorResponse(failure.answer, requestId);
+        reply =
+          state.form && spec.form
+            ? formFailure(spec.form.page, failure.answer, state.form.next)
+            : errorResponse(failure.answer, requestId);
       }
       await auditOperation(state, reply.status, failure?.answer ?? null);
       await emitOperationEvent(state, failure === null);
@@ -192,13 +194,16 @@ async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promi
   } as unknown as HandlerContext<S>;
 }
 
-
 /** The answer without the operation's guarded fields the caller may not see (OperationSpec.guardedFields). */
 function withGuardedFields(state: ApiRequest, answer: Reply): Reply {
   const guarded = state.spec.guardedFields;
   const caller = callerOf(state);
   if (!guarded || !caller || !("json" in answer)) return answer;
   const data = (answer.json as { data?: unknown } | null)?.data;
-  const visible = (entry: unknown) => (typeof entry === "object" && entry !== null ? withoutGuardedFields(caller, guarded, entry) : entry);
-  return { ...answer, json: { ...(answer.json as object), data: Array.isArray(data) ? data.map(visible) : visible(data) } };
+  const visible = (entry: unknown) =>
+    typeof entry === "object" && entry !== null ? withoutGuardedFields(caller, guarded, entry) : entry;
+  return {
+    ...answer,
+    json: { ...(answer.json as object), data: Array.isArray(data) ? data.map(visible) : visible(data) },
+  };
 }

@@ -59,10 +59,14 @@ export async function areaStatus(db: Db, area: Area): Promise<UpstreamAreaStatus
     base_url: settings?.baseUrl ?? null,
     source: inUse.source,
     portal_keys: settings !== null && settings.apiKey === null && keyEncryption.current !== null,
-    key:
-      inUse.fingerprint
-        ? { fingerprint: inUse.fingerprint, last4: inUse.last4, set_at: inUse.stored?.activatedAt ?? null, set_by: inUse.stored?.activatedBy ?? null }
-        : null,
+    key: inUse.fingerprint
+      ? {
+          fingerprint: inUse.fingerprint,
+          last4: inUse.last4,
+          set_at: inUse.stored?.activatedAt ?? null,
+          set_by: inUse.stored?.activatedBy ?? null,
+        }
+      : null,
     stored: (await listStoredKeys(db, area)).map(storedOutput),
     rejected: rejection ? { at: rejection.at, fingerprint: rejection.fingerprint } : null,
     health: {
@@ -80,14 +84,20 @@ export async function areaStatus(db: Db, area: Area): Promise<UpstreamAreaStatus
 /** The areas whose key the upstream rejected, for the admins' banner (no store query: the ring's last poll). */
 export async function rejectedKeys(): Promise<KeyRejection[]> {
   const ring = await upstreamKeyRing();
-  return (["reports", "items"] as const).map((area) => ring.rejection(area)).filter((r): r is KeyRejection => r !== null);
+  return (["reports", "items"] as const)
+    .map((area) => ring.rejection(area))
+    .filter((r): r is KeyRejection => r !== null);
 }
 
 /** Refuses a change the environment decides, or when there is no GATEHOUSE_KEK to seal with. */
 async function portalKeysFor(area: Area): Promise<Buffer> {
   const config = await getGatewayConfig();
   const settings = config[area];
-  if (!settings) throw new ApiError("not_found", `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`);
+  if (!settings)
+    throw new ApiError(
+      "not_found",
+      `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`,
+    );
   if (settings.apiKey !== null) {
     throw new ApiError(
       "key_set_in_environment",
@@ -95,7 +105,10 @@ async function portalKeysFor(area: Area): Promise<Buffer> {
     );
   }
   if (!config.keyEncryption.current) {
-    throw new ApiError("key_encryption_off", "Keys can be kept in the portal only with GATEHOUSE_KEK set (32 random bytes in base64): an operator sets it and restarts.");
+    throw new ApiError(
+      "key_encryption_off",
+      "Keys can be kept in the portal only with GATEHOUSE_KEK set (32 random bytes in base64): an operator sets it and restarts.",
+    );
   }
   return config.keyEncryption.current;
 }
@@ -104,9 +117,16 @@ async function portalKeysFor(area: Area): Promise<Buffer> {
  * Asks the upstream one read with `key`. Refused: 400 with the upstream's words in fields.key; not answered
  * (down, timeout): the usual 502/504, so that nobody mistakes "could not ask" for "the key is wrong".
  */
-export async function testKey(area: Area, key: string): Promise<{ accepted: true; fingerprint: string; last4: string | null }> {
+export async function testKey(
+  area: Area,
+  key: string,
+): Promise<{ accepted: true; fingerprint: string; last4: string | null }> {
   const config = await getGatewayConfig();
-  if (!config[area]) throw new ApiError("not_found", `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`);
+  if (!config[area])
+    throw new ApiError(
+      "not_found",
+      `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`,
+    );
   // Not registered for redaction: only keys in use are (rotateKey, restoreKey, the key ring). A registered string
   // is cut out of every later answer and log line, and a refused "key" is anything an admin typed (testing
   // "reports:read" would redact that permission everywhere). The request body is never logged; the upstream may
@@ -156,7 +176,11 @@ export async function removeKey(db: Db, area: Area, id: string): Promise<KeyChan
   const keys = await listStoredKeys(db, area);
   const target = keys.find((k) => k.id === id);
   if (!target) throw new ApiError("not_found", `There is no stored key ${id} for ${AREA_WORDS[area].api}.`);
-  if (target.active) throw new ApiError("key_in_use", `The key ${target.fingerprint} is the one in use: set a new key or restore another before removing it.`);
+  if (target.active)
+    throw new ApiError(
+      "key_in_use",
+      `The key ${target.fingerprint} is the one in use: set a new key or restore another before removing it.`,
+    );
   const change = await removeStoredKey(db, area, id);
   if (!change) throw new ApiError("not_found", `There is no stored key ${id} for ${AREA_WORDS[area].api}.`);
   return change;
@@ -180,12 +204,24 @@ export async function keyRejected(rejection: KeyRejection): Promise<void> {
       target: { type: "upstream_area", id: rejection.area },
       outcome: "failure",
       requestId: null,
-      detail: { area: rejection.area, old_fingerprint: rejection.fingerprint, new_fingerprint: null, source: rejection.source },
+      detail: {
+        area: rejection.area,
+        old_fingerprint: rejection.fingerprint,
+        new_fingerprint: null,
+        source: rejection.source,
+      },
     });
   } catch (error) {
-    logEvent("error", "audit_write_failed", { action: "upstream.key_rejected", area: rejection.area, error: describeError(error) });
+    logEvent("error", "audit_write_failed", {
+      action: "upstream.key_rejected",
+      area: rejection.area,
+      error: describeError(error),
+    });
   }
-  await emitEvent({ type: "upstream.key_rejected", data: { area: rejection.area, fingerprint: rejection.fingerprint, source: rejection.source } });
+  await emitEvent({
+    type: "upstream.key_rejected",
+    data: { area: rejection.area, fingerprint: rejection.fingerprint, source: rejection.source },
+  });
 }
 
 const WATCH_SLOT = Symbol.for("gatehouse.api.keyRejectedWatch");

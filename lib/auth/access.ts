@@ -25,4 +25,3 @@ export async function getAccounts(): Promise<Accounts> {
 export function sessionSettingsFor(config: AuthConfig, headers: HeaderReader): SessionSettings {
   return sessionSettings(config, { secure: isHttps(headers, config.edge) });
 }
-

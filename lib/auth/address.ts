@@ -6,7 +6,11 @@ import { isIPv4, isIPv6 } from "node:net";
 /** The key a per-address limit counts under; null when the address is unknown. */
 export function addressKey(address: string | null): string | null {
   if (address === null) return null;
-  const plain = address.trim().toLowerCase().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const plain = address
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   if (isIPv4(plain)) return plain;
   if (!isIPv6(plain)) return plain.slice(0, 64);
   const groups = expandIPv6(plain);

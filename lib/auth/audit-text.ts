@@ -72,8 +72,8 @@ const FIELD_WORDS: Record<string, string> = {
   disabled: "access",
 };
 
-
-const list = (items: string[]) => (items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const list = (items: string[]) =>
+  items.length <= 1 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 const str = (value: unknown) => (typeof value === "string" ? value : null);
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 const capital = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -93,7 +93,8 @@ export function auditSummary(row: AuditRowFacts): string {
 
   switch (row.action) {
     case "auth.login_failed":
-      if (d.reason === "password_login_off") return "Refused: password sign-in is off, and this is not the break-glass admin.";
+      if (d.reason === "password_login_off")
+        return "Refused: password sign-in is off, and this is not the break-glass admin.";
       if (d.reason === "throttled") {
         return d.limited_by === "ip"
           ? "Refused without checking the password: too many failed sign-ins from this address."
@@ -112,7 +113,9 @@ export function auditSummary(row: AuditRowFacts): string {
       return typeof d.total === "number" ? `Bulk check of ${plural(d.total, "code")} started.` : "Bulk check started.";
     case "purchase.bulk_recheck":
       if (why) return `Not re-checked: ${why}${status}.`;
-      return typeof d.rechecked === "number" ? `${plural(d.rechecked, "failed code")} sent to be checked again.` : "Failed codes sent to be checked again.";
+      return typeof d.rechecked === "number"
+        ? `${plural(d.rechecked, "failed code")} sent to be checked again.`
+        : "Failed codes sent to be checked again.";
     case "auth.sso_login":
       return `Signed in with ${str(d.provider) ?? "single sign-on"}${str(d.role) ? ` as ${d.role}` : ""}${d.created === true ? "; the account was created at this first sign-in" : ""}${d.silent === true ? " (a silent re-check)" : ""}.`;
     case "auth.sso_refused": {
@@ -128,8 +131,10 @@ export function auditSummary(row: AuditRowFacts): string {
       if (why) return `Not changed: ${why}${status}.`;
       const from = str(d.old_fingerprint);
       const to = str(d.new_fingerprint);
-      if (row.action === "upstream.key_rejected") return `The upstream rejected the key ${from ?? "?"}${str(d.source) === "environment" ? " (set in the environment)" : ""}.`;
-      if (row.action === "upstream.key_removed") return `Removed the key ${from ?? "?"}${to ? `; ${to} stays in use` : ""}.`;
+      if (row.action === "upstream.key_rejected")
+        return `The upstream rejected the key ${from ?? "?"}${str(d.source) === "environment" ? " (set in the environment)" : ""}.`;
+      if (row.action === "upstream.key_removed")
+        return `Removed the key ${from ?? "?"}${to ? `; ${to} stays in use` : ""}.`;
       return `Key ${from ?? "none"} → ${to ?? "none"}${row.action === "upstream.key_restored" ? " (an earlier key restored)" : ""}.`;
     }
     case "user.create":
@@ -146,7 +151,8 @@ export function auditSummary(row: AuditRowFacts): string {
       if (change === "role" && str(d.role)) return `role set to ${d.role}`;
       if (change === "disabled" && typeof d.disabled === "boolean") return d.disabled ? "disabled" : "enabled";
       if (change === "password") return "password reset";
-      if (change === "role_pinned" && typeof d.role_pinned === "boolean") return d.role_pinned ? "role pinned" : "role unpinned (the provider's groups decide)";
+      if (change === "role_pinned" && typeof d.role_pinned === "boolean")
+        return d.role_pinned ? "role pinned" : "role unpinned (the provider's groups decide)";
       return `${FIELD_WORDS[change] ?? change} changed`;
     });
     return `${capital(list(parts))}.`;

@@ -12,10 +12,15 @@ import { z } from "zod";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { timeBound } from "@/lib/contract/common";
-import { AUDIT_ACTIONS, AUDIT_OUTCOMES, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
+import {
+  AUDIT_ACTIONS,
+  AUDIT_OUTCOMES,
+  DEFAULT_PER_PAGE,
+  type AuditAction,
+  type AuditOutcome,
+} from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 import type { AuditRow, Database } from "@/lib/db/schema";
-
 
 /**
  * What an action was about. `label` is the target's name when the row is written (a report's URL, a user's
@@ -68,11 +73,27 @@ export const auditEntrySchema = z.strictObject({
   action: z.enum(AUDIT_ACTIONS),
   target: z
     .discriminatedUnion("type", [
-      z.strictObject({ type: z.literal("report"), id: z.string().min(1), label: z.string().max(2048).nullable().optional() }),
+      z.strictObject({
+        type: z.literal("report"),
+        id: z.string().min(1),
+        label: z.string().max(2048).nullable().optional(),
+      }),
       z.strictObject({ type: z.literal("project"), name: z.string().min(1) }),
-      z.strictObject({ type: z.literal("user"), id: z.string().min(1), label: z.string().max(320).nullable().optional() }),
-      z.strictObject({ type: z.literal("token"), id: z.string().min(1), label: z.string().max(100).nullable().optional() }),
-      z.strictObject({ type: z.literal("webhook"), id: z.string().min(1), label: z.string().max(2048).nullable().optional() }),
+      z.strictObject({
+        type: z.literal("user"),
+        id: z.string().min(1),
+        label: z.string().max(320).nullable().optional(),
+      }),
+      z.strictObject({
+        type: z.literal("token"),
+        id: z.string().min(1),
+        label: z.string().max(100).nullable().optional(),
+      }),
+      z.strictObject({
+        type: z.literal("webhook"),
+        id: z.string().min(1),
+        label: z.string().max(2048).nullable().optional(),
+      }),
       z.strictObject({ type: z.literal("upstream_area"), id: z.string().min(1).max(20) }),
       z.strictObject({
         type: z.literal("purchase_code"),
@@ -98,7 +119,8 @@ export async function recordAudit(db: Db, entry: AuditEntry, { now = new Date() 
         : target.type === "purchase_code"
           ? target.hash
           : target.id;
-  const detailObject = target?.type === "purchase_code" && target.last4 !== "" ? { ...e.detail, last4: target.last4 } : e.detail;
+  const detailObject =
+    target?.type === "purchase_code" && target.last4 !== "" ? { ...e.detail, last4: target.last4 } : e.detail;
   const row = {
     at: now.toISOString(),
     user_id: e.userId,
@@ -124,7 +146,15 @@ export async function recordAudit(db: Db, entry: AuditEntry, { now = new Date() 
       .select("id")
       .where("action", "=", row.action)
       .where("outcome", "=", "denied")
-      .where((eb) => eb.and([sameAs(eb, "user_id", row.user_id), sameAs(eb, "user_email", row.user_email), sameAs(eb, "target_type", row.target_type), sameAs(eb, "target_id", row.target_id), sameAs(eb, "detail", row.detail)]))
+      .where((eb) =>
+        eb.and([
+          sameAs(eb, "user_id", row.user_id),
+          sameAs(eb, "user_email", row.user_email),
+          sameAs(eb, "target_type", row.target_type),
+          sameAs(eb, "target_id", row.target_id),
+          sameAs(eb, "detail", row.detail),
+        ]),
+      )
       .where((eb) => eb(eb.fn.coalesce("last_at", "at"), ">", since))
       .orderBy("id", "desc")
       .limit(1)
@@ -210,7 +240,8 @@ export interface AuditFilter {
   perPage?: number;
 }
 
-const boundOf = (value: string | Date, side: "start" | "end") => (typeof value === "string" ? timeBound(value, side) : value).toISOString();
+const boundOf = (value: string | Date, side: "start" | "end") =>
+  (typeof value === "string" ? timeBound(value, side) : value).toISOString();
 
 /** Newest first. `total` counts every row matching the filters, for pagination. */
 export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: AuditRecord[]; total: number }> {
@@ -218,7 +249,10 @@ export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: Aud
   const perPage = query.perPage ?? DEFAULT_PER_PAGE.audit;
   let base = db.selectFrom("audit_log");
   const user = query.user?.trim();
-  if (user) base = base.where((eb) => eb.or([eb("audit_log.user_id", "=", user), eb("audit_log.user_email", "=", normalizeEmail(user))]));
+  if (user)
+    base = base.where((eb) =>
+      eb.or([eb("audit_log.user_id", "=", user), eb("audit_log.user_email", "=", normalizeEmail(user))]),
+    );
   if (query.action !== undefined) base = base.where("audit_log.action", "=", query.action);
   if (query.from !== undefined) base = base.where("audit_log.at", ">=", boundOf(query.from, "start"));
   if (query.to !== undefined) base = base.where("audit_log.at", "<=", boundOf(query.to, "end"));
@@ -227,7 +261,9 @@ export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: Aud
     base
       // People by name: who acted, and the user a row is about, as they are named now.
       .leftJoin("users as actor", "actor.id", "audit_log.user_id")
-      .leftJoin("users as subject", (join) => join.onRef("subject.id", "=", "audit_log.target_id").on("audit_log.target_type", "=", "user"))
+      .leftJoin("users as subject", (join) =>
+        join.onRef("subject.id", "=", "audit_log.target_id").on("audit_log.target_type", "=", "user"),
+      )
       .selectAll("audit_log")
       .select(["actor.name as actor_name", "subject.name as subject_name"])
       .orderBy("audit_log.at", "desc")

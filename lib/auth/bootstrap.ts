@@ -40,7 +40,10 @@ export async function prepareAccounts(
     const email = normalizeEmail(config.firstAdmin.email);
     firstAdmin = await ensureFirstAdmin(db, config.firstAdmin, options);
     if (firstAdmin) {
-      messages.push({ level: "info", text: `Created the first admin, ${firstAdmin.email}, from ADMIN_EMAIL and ADMIN_PASSWORD.` });
+      messages.push({
+        level: "info",
+        text: `Created the first admin, ${firstAdmin.email}, from ADMIN_EMAIL and ADMIN_PASSWORD.`,
+      });
     } else if (await getUserByEmail(db, email)) {
       messages.push({
         level: "info",

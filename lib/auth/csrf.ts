@@ -38,7 +38,8 @@ export function csrfRefusal(headers: HeaderReader, settings: EdgeSettings, { htm
   const origin = headers.get("origin");
   if (origin !== null) {
     // "null" is what a browser sends from a sandboxed frame, a data: URL or after a cross-site redirect.
-    if (origin === "null") return "This request came from an opaque origin (Origin: null); Gatehouse accepts changes only from its own pages.";
+    if (origin === "null")
+      return "This request came from an opaque origin (Origin: null); Gatehouse accepts changes only from its own pages.";
     const own = portalOrigin(headers, settings);
     if (own === null || origin.toLowerCase() !== own.toLowerCase()) {
       return `This request came from ${origin.slice(0, 200)}, not from this portal${own ? ` (${own})` : ""}; Gatehouse accepts changes only from its own pages.`;

@@ -25,14 +25,21 @@ export interface DemoAccount {
 /** The accounts of the store that are demo accounts: a @demo.test address, or the demo password. */
 export async function findDemoAccounts(db: Db, now: Date = new Date()): Promise<DemoAccount[]> {
   const found: DemoAccount[] = [];
-  const byAddress = await db.selectFrom("users").select(["id", "email"]).where("email", "like", `%${DEMO_DOMAIN}`).orderBy("email").execute();
+  const byAddress = await db
+    .selectFrom("users")
+    .select(["id", "email"])
+    .where("email", "like", `%${DEMO_DOMAIN}`)
+    .orderBy("email")
+    .execute();
   for (const user of byAddress) found.push({ ...user, why: "demo address" });
 
   // Hashes not checked yet: new users, and any whose password changed (or was rehashed) since.
   const unchecked = await db
     .selectFrom("users")
     .leftJoin("password_screening", (join) =>
-      join.onRef("password_screening.user_id", "=", "users.id").onRef("password_screening.password_hash", "=", "users.password_hash"),
+      join
+        .onRef("password_screening.user_id", "=", "users.id")
+        .onRef("password_screening.password_hash", "=", "users.password_hash"),
     )
     .select(["users.id", "users.email", "users.password_hash"])
     .where("password_screening.user_id", "is", null)
@@ -53,7 +60,9 @@ export async function findDemoAccounts(db: Db, now: Date = new Date()): Promise<
     await db
       .insertInto("password_screening")
       .values(row)
-      .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ password_hash: row.password_hash, screened_at: row.screened_at }))
+      .onConflict((conflict) =>
+        conflict.column("user_id").doUpdateSet({ password_hash: row.password_hash, screened_at: row.screened_at }),
+      )
       .execute();
   }
   return found;

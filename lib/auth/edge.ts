@@ -17,7 +17,10 @@ import { commonSecurityHeaders, STATIC_CONTENT_SECURITY_POLICY } from "./securit
 
 // On globalThis: the proxy and every route bundle has its own copy of this module, and the warning is once per process.
 const SLOT = Symbol.for("gatehouse.auth.edge");
-const globalSlots = globalThis as unknown as Record<symbol, { settings: EdgeSettings; warnedOfProxy: boolean } | undefined>;
+const globalSlots = globalThis as unknown as Record<
+  symbol,
+  { settings: EdgeSettings; warnedOfProxy: boolean } | undefined
+>;
 
 /** A bad TRUST_PROXY, PUBLIC_ORIGIN or ALLOWED_HOSTS stops the server at start (instrumentation.ts); here the parse cannot fail. */
 function edgeState(): { settings: EdgeSettings; warnedOfProxy: boolean } {
@@ -34,7 +37,11 @@ export function withSecurityHeaders<R extends Response>(response: R, contentSecu
 /** 421 Misdirected Request: this server does not answer for that name. JSON for the API, text elsewhere. */
 function misdirected(request: NextRequest, host: string | null): NextResponse {
   const shown = (host ?? "").slice(0, 200);
-  logEvent("warn", "host_refused", { host: shown, method: request.method, path: request.nextUrl.pathname.slice(0, 200) });
+  logEvent("warn", "host_refused", {
+    host: shown,
+    method: request.method,
+    path: request.nextUrl.pathname.slice(0, 200),
+  });
   const message = `This portal does not answer to the host name ${JSON.stringify(shown)}. Open it at its own address.`;
   const response = request.nextUrl.pathname.startsWith("/api/")
     ? NextResponse.json({ error: { code: "misdirected_request", message } }, { status: 421 })

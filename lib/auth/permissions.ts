@@ -6,7 +6,14 @@ import { isOneOf, PERMISSIONS, ROLES, type Permission, type Role } from "@/lib/c
 
 const GRANTS: Record<Role, ReadonlySet<Permission>> = {
   admin: new Set(PERMISSIONS),
-  editor: new Set(["reports:read", "reports:write", "projects:write", "items:read", "finances:read", "purchases:validate"]),
+  editor: new Set([
+    "reports:read",
+    "reports:write",
+    "projects:write",
+    "items:read",
+    "finances:read",
+    "purchases:validate",
+  ]),
   viewer: new Set(["reports:read", "items:read", "finances:read"]),
   support: new Set(["items:read", "purchases:validate"]),
 };

@@ -8,7 +8,12 @@
 // every instance and kept as a record: lib/auth/throttle.ts and lib/purchases/bulk/allowance.ts.)
 import "server-only";
 
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from "rate-limiter-flexible";
+import {
+  RateLimiterMemory,
+  RateLimiterRedis,
+  type RateLimiterAbstract,
+  type RateLimiterRes,
+} from "rate-limiter-flexible";
 
 import { currentCluster, KEY_PREFIX, type Cluster } from "@/lib/cluster";
 import type { PurchaseRateLimits } from "@/lib/config/auth";
@@ -56,7 +61,13 @@ const globalSlots = globalThis as unknown as Record<symbol, PurchaseLimiters | u
 
 function purchaseLimiters(rules: PurchaseRateLimits, cluster: Cluster): PurchaseLimiters {
   const current = globalSlots[SLOT];
-  if (current && current.cluster === cluster && current.rules.perUser === rules.perUser && current.rules.perIp === rules.perIp) return current;
+  if (
+    current &&
+    current.cluster === cluster &&
+    current.rules.perUser === rules.perUser &&
+    current.rules.perIp === rules.perIp
+  )
+    return current;
   const created = {
     rules,
     cluster,
@@ -75,7 +86,8 @@ export function refusal(rejection: unknown): RateLimiterRes | null {
 
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
 
-export type PurchaseLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number; limitedBy: "user" | "ip" };
+export type PurchaseLimitDecision =
+  { allowed: true } | { allowed: false; retryAfterSeconds: number; limitedBy: "user" | "ip" };
 
 /**
  * One purchase validation by `userId` from `address` (null: unknown). Refused when either limit is reached; a
@@ -110,12 +122,19 @@ export async function checkPurchaseRateLimit(
 // from any user's or address's limits: a leaked or runaway script is held to it, counted once across every
 // instance like the purchase limits.
 const TOKEN_SLOT = Symbol.for("gatehouse.tokenRateLimiter");
-const tokenSlots = globalThis as unknown as Record<symbol, { perMinute: number; cluster: Cluster; limiter: RateLimiterAbstract } | undefined>;
+const tokenSlots = globalThis as unknown as Record<
+  symbol,
+  { perMinute: number; cluster: Cluster; limiter: RateLimiterAbstract } | undefined
+>;
 
 export type TokenLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** One request with a token of `ownerId`, at most `perMinute` a minute for all of them (TOKEN_RATE_LIMIT_PER_MINUTE). */
-export async function checkTokenRateLimit(perMinute: number, ownerId: string, cluster: Cluster = currentCluster()): Promise<TokenLimitDecision> {
+export async function checkTokenRateLimit(
+  perMinute: number,
+  ownerId: string,
+  cluster: Cluster = currentCluster(),
+): Promise<TokenLimitDecision> {
   let slot = tokenSlots[TOKEN_SLOT];
   if (!slot || slot.perMinute !== perMinute || slot.cluster !== cluster) {
     slot = { perMinute, cluster, limiter: minuteLimiter(cluster, "token-owner", perMinute) };

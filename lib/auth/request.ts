@@ -23,7 +23,11 @@ function listHeader(headers: HeaderReader, name: string): string[] {
  * is the trusted one; entries further left were written by the client (or an untrusted hop) and are never used.
  * The one reading of X-Forwarded-For, -Host and -Proto, so that a spoofed leftmost value fools none of them.
  */
-function trustedForwarded(headers: HeaderReader, name: "x-forwarded-for" | "x-forwarded-host" | "x-forwarded-proto", settings: EdgeSettings): string | undefined {
+function trustedForwarded(
+  headers: HeaderReader,
+  name: "x-forwarded-for" | "x-forwarded-host" | "x-forwarded-proto",
+  settings: EdgeSettings,
+): string | undefined {
   if (settings.trustProxyHops === 0) return undefined;
   const chain = listHeader(headers, name);
   return chain[Math.max(0, chain.length - settings.trustProxyHops)];
@@ -62,7 +66,6 @@ function hostnameOf(host: string): string | null {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d{1,5})?$/i.exec(host.trim());
   return match?.[1]?.toLowerCase() ?? null;
 }
-
 
 /**
  * Whether Gatehouse serves a request sent to `host`. Loopback names always; demo mode nothing else; a configured

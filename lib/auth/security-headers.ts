@@ -20,7 +20,10 @@ export function newNonce(): string {
  * chunks they need. Styles may be inline (React style attributes); images and media may come from https
  * (the upstreams' media are remote URLs).
  */
-export function pageContentSecurityPolicy(nonce: string, { https, development = false }: SecurityHeaderOptions): string {
+export function pageContentSecurityPolicy(
+  nonce: string,
+  { https, development = false }: SecurityHeaderOptions,
+): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
@@ -38,7 +41,8 @@ export function pageContentSecurityPolicy(nonce: string, { https, development = 
 }
 
 /** For answers that are not pages (JSON, files): nothing may run, load, embed or be embedded. */
-export const STATIC_CONTENT_SECURITY_POLICY = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const STATIC_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** Two years, subdomains included: the portal's host is https-only once an operator serves it over https. */
 export const HSTS_VALUE = "max-age=63072000; includeSubDomains";

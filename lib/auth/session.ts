@@ -220,7 +220,12 @@ const renewedSeals = sealMemory<{ sealed: string; session: SessionData }>();
  * `session` (read from the request's cookie) seen now: restarts its idle timeout and sets the renewed cookie.
  * Returns the renewed session.
  */
-export async function renewSession(cookies: SessionCookieStore, session: SessionData, settings: SessionSettings, now: Date = new Date()): Promise<SessionData> {
+export async function renewSession(
+  cookies: SessionCookieStore,
+  session: SessionData,
+  settings: SessionSettings,
+  now: Date = new Date(),
+): Promise<SessionData> {
   const sent = cookies.get(sessionCookie(settings).name)?.value;
   const earlier = sent === undefined ? undefined : renewedSeals.get(settings, sent);
   if (earlier && !sessionNeedsRenewal(earlier.session, now.getTime())) {
@@ -253,7 +258,13 @@ export async function writeSession(
   setSessionCookie(cookies, await sealSession(data, settings, now), data, settings, now);
 }
 
-function setSessionCookie(cookies: SessionCookieStore, sealed: string, data: SessionData, settings: SessionSettings, now: Date): void {
+function setSessionCookie(
+  cookies: SessionCookieStore,
+  sealed: string,
+  data: SessionData,
+  settings: SessionSettings,
+  now: Date,
+): void {
   const { name, options } = sessionCookie(settings);
   // The browser drops the cookie when the session would expire anyway (the server checks regardless).
   const maxAge = Math.max(1, Math.floor((sessionExpiresAt(data, settings).getTime() - now.getTime()) / 1000));
@@ -266,8 +277,7 @@ export function clearSession(cookies: SessionCookieStore, settings: Pick<Session
 }
 
 export type AuthenticatedSession =
-  | { ok: true; user: User; session: SessionData }
-  | { ok: false; reason: SessionRejection };
+  { ok: true; user: User; session: SessionData } | { ok: false; reason: SessionRejection };
 
 /**
  * The per-request check: reads the cookie, loads the user, applies checkSession. On success, write back

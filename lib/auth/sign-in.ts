@@ -15,7 +15,13 @@ import type { Db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 
 import { normalizeEmail } from "@/lib/contract/accounts";
-import { checkLoginThrottle, forgiveLoginAttempt, recordLoginFailure, releaseLoginAttempt, reserveLoginAttempt } from "./throttle";
+import {
+  checkLoginThrottle,
+  forgiveLoginAttempt,
+  recordLoginFailure,
+  releaseLoginAttempt,
+  reserveLoginAttempt,
+} from "./throttle";
 import { getUserByEmail, verifyCredentials, type User } from "./users";
 
 export type SignInResult =
@@ -48,7 +54,10 @@ function slots(): HashSlots {
 }
 
 /** Runs `work` in a hashing slot, waiting for one at most `waitMs`; false when none came free in time. */
-async function inHashSlot<T>(work: () => Promise<T>, waitMs = HASH_WAIT_MS): Promise<{ ran: true; value: T } | { ran: false }> {
+async function inHashSlot<T>(
+  work: () => Promise<T>,
+  waitMs = HASH_WAIT_MS,
+): Promise<{ ran: true; value: T } | { ran: false }> {
   const state = slots();
   if (state.active >= MAX_CONCURRENT_HASHES) {
     const granted = await new Promise<boolean>((resolve) => {
@@ -82,13 +91,23 @@ async function inHashSlot<T>(work: () => Promise<T>, waitMs = HASH_WAIT_MS): Pro
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Answers "busy" when no hashing slot came free in time; the attempt is then not counted. */
-export async function signIn(db: Db, attempt: { email: string; password: string; ip: string | null }): Promise<SignInResult> {
+export async function signIn(
+  db: Db,
+  attempt: { email: string; password: string; ip: string | null },
+): Promise<SignInResult> {
   const email = normalizeEmail(attempt.email);
   const who = { email, ip: attempt.ip };
   const userIdOf = async () => (await getUserByEmail(db, email))?.id ?? null;
 
   const decision = await checkLoginThrottle(db, who);
-  if (!decision.allowed) return { ok: false, reason: "throttled", retryAfterSeconds: decision.retryAfterSeconds, limitedBy: decision.limitedBy, userId: await userIdOf() };
+  if (!decision.allowed)
+    return {
+      ok: false,
+      reason: "throttled",
+      retryAfterSeconds: decision.retryAfterSeconds,
+      limitedBy: decision.limitedBy,
+      userId: await userIdOf(),
+    };
   const reservation = await reserveLoginAttempt(db, who);
   if (!reservation.reserved) {
     const { retryAfterSeconds, limitedBy } = reservation.decision;

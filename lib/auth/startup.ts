@@ -32,7 +32,11 @@ export async function startAccountsOrExit(): Promise<void> {
     if (!isConfigError(error)) throw error;
     exitWithProblems(error.problems);
   }
-  registerSecrets([...config.sessionSecrets, config.purchaseCodeHashKey, ...(config.firstAdmin ? [config.firstAdmin.password] : [])]);
+  registerSecrets([
+    ...config.sessionSecrets,
+    config.purchaseCodeHashKey,
+    ...(config.firstAdmin ? [config.firstAdmin.password] : []),
+  ]);
 
   const target = storeTarget();
   const where = describeTarget(target);

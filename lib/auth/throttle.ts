@@ -44,8 +44,7 @@ export const LOGIN_THROTTLE: Readonly<ThrottleLimits> = Object.freeze({
 
 /** `limitedBy`: "email" — this account from this address; "ip" — this address, any account. */
 export type ThrottleDecision =
-  | { allowed: true; delayMs: number }
-  | { allowed: false; retryAfterSeconds: number; limitedBy: "email" | "ip" };
+  { allowed: true; delayMs: number } | { allowed: false; retryAfterSeconds: number; limitedBy: "email" | "ip" };
 
 export interface ThrottleOptions {
   now?: Date;
@@ -70,11 +69,21 @@ interface Counted {
 }
 
 function counted(attempt: Attempt, now: Date, limits: ThrottleLimits): Counted {
-  return { email: emailKey(attempt.email), address: addressKey(attempt.ip), since: new Date(now.getTime() - limits.windowMs).toISOString() };
+  return {
+    email: emailKey(attempt.email),
+    address: addressKey(attempt.ip),
+    since: new Date(now.getTime() - limits.windowMs).toISOString(),
+  };
 }
 
 /** The failure times of a key in the window, newest first, at most `limit`; `upToId` counts only rows up to it. */
-async function failureTimes(db: Db, where: { email?: string; address?: string }, since: string, limit: number, upToId?: number): Promise<number[]> {
+async function failureTimes(
+  db: Db,
+  where: { email?: string; address?: string },
+  since: string,
+  limit: number,
+  upToId?: number,
+): Promise<number[]> {
   let query = db.selectFrom("login_failures").select("at").where("at", ">", since);
   if (where.email !== undefined) query = query.where("email", "=", where.email);
   if (where.address !== undefined) query = query.where("ip", "=", where.address);
@@ -97,10 +106,22 @@ export function accountDelayMs(failures: number, limits: ThrottleLimits = LOGIN_
 }
 
 /** The hard refusals: this account from this address, or this address at all. Unknown addresses have none. */
-async function refusal(db: Db, c: Counted, limits: ThrottleLimits, now: Date, upToId?: number): Promise<ThrottleDecision | null> {
+async function refusal(
+  db: Db,
+  c: Counted,
+  limits: ThrottleLimits,
+  now: Date,
+  upToId?: number,
+): Promise<ThrottleDecision | null> {
   if (c.address === null) return null;
   const waits: Array<{ limitedBy: "email" | "ip"; ms: number }> = [];
-  const pair = await failureTimes(db, { email: c.email, address: c.address }, c.since, limits.maxFailuresPerAccountAddress + 1, upToId);
+  const pair = await failureTimes(
+    db,
+    { email: c.email, address: c.address },
+    c.since,
+    limits.maxFailuresPerAccountAddress + 1,
+    upToId,
+  );
   const byAddress = await failureTimes(db, { address: c.address }, c.since, limits.maxFailuresPerAddress + 1, upToId);
   // With `upToId` the attempt's own reservation is among the rows: one more is allowed.
   const own = upToId === undefined ? 0 : 1;
@@ -117,7 +138,11 @@ async function refusal(db: Db, c: Counted, limits: ThrottleLimits, now: Date, up
  * Whether a sign-in for this email from this address may be tried now, and after what delay. Refused: how long
  * until enough counted failures leave the window (for Retry-After). Ask before verifying the password.
  */
-export async function checkLoginThrottle(db: Db, attempt: Attempt, { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {}): Promise<ThrottleDecision> {
+export async function checkLoginThrottle(
+  db: Db,
+  attempt: Attempt,
+  { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {},
+): Promise<ThrottleDecision> {
   const c = counted(attempt, now, limits);
   const refused = await refusal(db, c, limits, now);
   if (refused) return refused;
@@ -135,13 +160,16 @@ export async function reserveLoginAttempt(
   db: Db,
   attempt: Attempt,
   { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {},
-): Promise<{ reserved: true; id: number } | { reserved: false; decision: Extract<ThrottleDecision, { allowed: false }> }> {
+): Promise<
+  { reserved: true; id: number } | { reserved: false; decision: Extract<ThrottleDecision, { allowed: false }> }
+> {
   const c = counted(attempt, now, limits);
   // One reservation at a time per address (or account, when the address is unknown): on PostgreSQL a row with a
   // lower id may commit after a higher one, so without the lock two racers could each miss the other's row.
   // SQLite's write transaction already runs one at a time.
   return writeTransaction(db, async (trx) => {
-    if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse sign-in ${c.address ?? c.email}`}))`.execute(trx);
+    if (isPostgres(trx))
+      await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse sign-in ${c.address ?? c.email}`}))`.execute(trx);
     const row = await trx
       .insertInto("login_failures")
       .values({ email: c.email, ip: c.address, at: now.toISOString() })
@@ -159,7 +187,10 @@ export async function reserveLoginAttempt(
 }
 
 /** The attempt failed: its reservation stays as the failure. Prunes failures past the window. */
-export async function recordLoginFailure(db: Db, { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {}): Promise<void> {
+export async function recordLoginFailure(
+  db: Db,
+  { now = new Date(), limits = LOGIN_THROTTLE }: ThrottleOptions = {},
+): Promise<void> {
   await db
     .deleteFrom("login_failures")
     .where("at", "<=", new Date(now.getTime() - limits.windowMs).toISOString())

@@ -65,7 +65,12 @@ function usable(db: Db, cluster: Cluster): boolean {
 }
 
 /** The user of a session, from this process's copy when it is young enough, else from the store. */
-export async function sessionUser(db: Db, id: string, now = Date.now(), cluster: Cluster = currentCluster()): Promise<User | null> {
+export async function sessionUser(
+  db: Db,
+  id: string,
+  now = Date.now(),
+  cluster: Cluster = currentCluster(),
+): Promise<User | null> {
   if (!usable(db, cluster)) return getUserById(db, id);
   const current = state();
   const entry = current.entries.get(id);
@@ -95,7 +100,8 @@ export async function announceUserChange(redisUrl: string | null, id: string, ti
   if (!redisUrl) return false;
   const cluster = redisCluster(redisUrl, `cli:${process.pid}`);
   try {
-    for (const until = Date.now() + timeoutMs; !cluster.up() && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const until = Date.now() + timeoutMs; !cluster.up() && Date.now() < until;)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     if (!cluster.up()) return false;
     cluster.publish(CHANNEL, { id });
     return true;

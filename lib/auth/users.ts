@@ -13,7 +13,14 @@ import type { UserRow } from "@/lib/db/schema";
 
 import { createUserInput, normalizeEmail, updateUserInput } from "@/lib/contract/accounts";
 import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/contract/password";
-import { DEFAULT_SCRYPT_PARAMS, hashPassword, needsRehash, unmatchableHash, verifyPassword, type ScryptParams } from "./password";
+import {
+  DEFAULT_SCRYPT_PARAMS,
+  hashPassword,
+  needsRehash,
+  unmatchableHash,
+  verifyPassword,
+  type ScryptParams,
+} from "./password";
 import type { Role } from "@/lib/contract/values";
 import { clearLoginFailures } from "./throttle";
 import { forgetUser } from "./user-cache";
@@ -39,7 +46,8 @@ export interface User {
   lastSignInAt: string | null;
 }
 
-export type AccountErrorCode = "email_taken" | "user_not_found" | "last_admin" | "sso_managed" | "service_account" | "identity_taken";
+export type AccountErrorCode =
+  "email_taken" | "user_not_found" | "last_admin" | "sso_managed" | "service_account" | "identity_taken";
 
 const ACCOUNT_ERROR: unique symbol = Symbol.for("gatehouse.AccountError");
 
@@ -90,7 +98,10 @@ function toUser(row: UserRow): User {
     service: Number(row.service) === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    identity: row.oidc_issuer !== null && row.oidc_subject !== null ? { issuer: row.oidc_issuer, subject: row.oidc_subject } : null,
+    identity:
+      row.oidc_issuer !== null && row.oidc_subject !== null
+        ? { issuer: row.oidc_issuer, subject: row.oidc_subject }
+        : null,
     rolePinned: Number(row.role_pinned) === 1,
     lastSignInAt: row.last_sign_in_at,
   };
@@ -167,14 +178,22 @@ export async function updateUser(
     // The new password is checked against the account it is for; an unknown id is refused below.
     const account = await getUserById(db, id);
     if (account?.identity) {
-      throw new AccountError("sso_managed", `${account.email} signs in with single sign-on, so a password cannot be set for this account`);
+      throw new AccountError(
+        "sso_managed",
+        `${account.email} signs in with single sign-on, so a password cannot be set for this account`,
+      );
     }
     if (account?.service) {
       // It would be stored and never used (a service account never signs in): say so rather than answer 200.
-      throw new AccountError("service_account", `service accounts have no password: ${account.email} never signs in and acts only through the API tokens an admin makes for it`);
+      throw new AccountError(
+        "service_account",
+        `service accounts have no password: ${account.email} never signs in and acts only through the API tokens an admin makes for it`,
+      );
     }
-    const problem = account && passwordProblem(input.password, { email: account.email, name: input.name ?? account.name });
-    if (problem) throw new z.ZodError([{ code: "custom", path: ["password"], message: problem, input: input.password }]);
+    const problem =
+      account && passwordProblem(input.password, { email: account.email, name: input.name ?? account.name });
+    if (problem)
+      throw new z.ZodError([{ code: "custom", path: ["password"], message: problem, input: input.password }]);
   }
   const now = (options.now ?? new Date()).toISOString();
   // Hash before the transaction: scrypt is slow and must not hold row locks.
@@ -206,9 +225,7 @@ export async function updateUser(
     const roleChanges = input.role !== undefined && input.role !== current.role;
     const pinned = input.role_pinned ?? (roleChanges && current.oidc_subject !== null ? true : undefined);
     const endsSessions =
-      roleChanges ||
-      (input.disabled === true && Number(current.disabled) === 0) ||
-      passwordHash !== undefined;
+      roleChanges || (input.disabled === true && Number(current.disabled) === 0) || passwordHash !== undefined;
 
     const row = await trx
       .updateTable("users")
@@ -232,13 +249,24 @@ export async function updateUser(
 
 /** The admins someone can sign in as: not disabled, and not service accounts (which have no way in but tokens). */
 async function selectSignInAdminIds(trx: Db, lockRows: boolean): Promise<string[]> {
-  let query = trx.selectFrom("users").select("id").where("role", "=", "admin").where("disabled", "=", 0).where("service", "=", 0).orderBy("id");
+  let query = trx
+    .selectFrom("users")
+    .select("id")
+    .where("role", "=", "admin")
+    .where("disabled", "=", 0)
+    .where("service", "=", 0)
+    .orderBy("id");
   if (lockRows) query = query.forUpdate();
   return (await query.execute()).map((r) => r.id);
 }
 
 export async function getUserByIdentity(db: Db, issuer: string, subject: string): Promise<User | null> {
-  const row = await db.selectFrom("users").selectAll().where("oidc_issuer", "=", issuer).where("oidc_subject", "=", subject).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .selectAll()
+    .where("oidc_issuer", "=", issuer)
+    .where("oidc_subject", "=", subject)
+    .executeTakeFirst();
   return row ? toUser(row) : null;
 }
 
@@ -255,7 +283,12 @@ export interface ProviderProfile {
  * unmatchable hash: a password sign-in as him costs the usual work and fails). An existing account with his email
  * is never taken over: AccountError "email_taken". Two first sign-ins at once both get the one user.
  */
-export async function createSsoUser(db: Db, profile: ProviderProfile, role: Role, now: Date = new Date()): Promise<User> {
+export async function createSsoUser(
+  db: Db,
+  profile: ProviderProfile,
+  role: Role,
+  now: Date = new Date(),
+): Promise<User> {
   const at = now.toISOString();
   try {
     const row = await db
@@ -331,7 +364,12 @@ export async function updateFromProvider(
  * sessions end, and its role comes from the groups at the next sign-in. What resolves a first sign-in refused
  * because the account's email was taken: Gatehouse never links by email on its own.
  */
-export async function linkIdentity(db: Db, id: string, identity: { issuer: string; subject: string }, now: Date = new Date()): Promise<User> {
+export async function linkIdentity(
+  db: Db,
+  id: string,
+  identity: { issuer: string; subject: string },
+  now: Date = new Date(),
+): Promise<User> {
   try {
     const row = await db
       .updateTable("users")
@@ -349,7 +387,11 @@ export async function linkIdentity(db: Db, id: string, identity: { issuer: strin
     if (!row) throw new AccountError("user_not_found", `no user with id ${id}`);
     return toUser(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AccountError("identity_taken", `another user already signs in as ${identity.subject} at ${identity.issuer}`);
+    if (isUniqueViolation(error))
+      throw new AccountError(
+        "identity_taken",
+        `another user already signs in as ${identity.subject} at ${identity.issuer}`,
+      );
     throw error;
   } finally {
     forgetUser(id);

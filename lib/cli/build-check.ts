@@ -6,7 +6,20 @@ import path from "node:path";
 import { ROOT } from "./serve";
 
 // Not inputs of the build: dependencies, outputs, data, tests, VCS and CI.
-const SKIPPED = new Set(["node_modules", ".next", ".git", "data", "tests", "test-results", "playwright-report", "coverage", ".ci", "docs", "scripts", "artifacts"]);
+const SKIPPED = new Set([
+  "node_modules",
+  ".next",
+  ".git",
+  "data",
+  "tests",
+  "test-results",
+  "playwright-report",
+  "coverage",
+  ".ci",
+  "docs",
+  "scripts",
+  "artifacts",
+]);
 const SOURCE = /\.(ts|tsx|js|jsx|mjs|cjs|json|css)$/;
 const NOT_SOURCE = new Set(["next-env.d.ts", "tsconfig.tsbuildinfo"]);
 
@@ -17,7 +30,8 @@ function newestSourceTime(dir: string, inPublic = false): number {
     if (entry.name.startsWith(".") && entry.name !== ".env.production") continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIPPED.has(entry.name)) newest = Math.max(newest, newestSourceTime(full, inPublic || entry.name === "public"));
+      if (!SKIPPED.has(entry.name))
+        newest = Math.max(newest, newestSourceTime(full, inPublic || entry.name === "public"));
     } else if (entry.isFile() && !NOT_SOURCE.has(entry.name) && (inPublic || SOURCE.test(entry.name))) {
       newest = Math.max(newest, statSync(full).mtimeMs);
     }

@@ -20,10 +20,15 @@ function main(): void {
   const reason = buildReason();
   if (reason) {
     console.log(`demo: building the portal (${reason})…`);
-    const build = spawnSync(NEXT_BIN, ["build", ROOT], { stdio: "inherit", env: { ...process.env, NODE_ENV: "production" } });
+    const build = spawnSync(NEXT_BIN, ["build", ROOT], {
+      stdio: "inherit",
+      env: { ...process.env, NODE_ENV: "production" },
+    });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
-  console.log(`demo: starting Gatehouse in demo mode on http://127.0.0.1:${port}, data in ${demoDataDir()} (Ctrl-C stops it)`);
+  console.log(
+    `demo: starting Gatehouse in demo mode on http://127.0.0.1:${port}, data in ${demoDataDir()} (Ctrl-C stops it)`,
+  );
   serveNext("127.0.0.1", port, { ...process.env, NODE_ENV: "production", [DEMO_FLAG]: "1" });
 }
 

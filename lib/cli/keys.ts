@@ -20,12 +20,17 @@ Rotating the key-encryption key (docs/operations.md, "Rotating GATEHOUSE_KEK"): 
 GATEHOUSE_KEK and the old one as GATEHOUSE_KEK_PREVIOUS, run rotate-kek once, then remove GATEHOUSE_KEK_PREVIOUS.
 The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; the CLI reads .env.local too.`;
 
-
 /** Runs one command; returns the exit code. Exported for in-process tests. */
-export async function main(argv: string[], io: Output, env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Output,
+  env: Record<string, string | undefined> = process.env,
+): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || rest.length > 0 || !["list", "rotate-kek"].includes(command)) {
-    io.err(`keys: ${command ? (rest.length > 0 ? `${command} takes no arguments` : `unknown command "${command}"`) : "a command is needed"}\n\n${USAGE}`);
+    io.err(
+      `keys: ${command ? (rest.length > 0 ? `${command} takes no arguments` : `unknown command "${command}"`) : "a command is needed"}\n\n${USAGE}`,
+    );
     return 2;
   }
   let target;
@@ -41,7 +46,9 @@ export async function main(argv: string[], io: Output, env: Record<string, strin
     if (command === "list") {
       for (const area of AREAS) {
         for (const key of await listStoredKeys(store.db, area)) {
-          io.out(`${area}\t${key.fingerprint}\t${key.last4 === null ? "(short key)" : `…${key.last4}`}\t${key.active ? "in use" : "disabled"}\tset ${key.createdAt} by ${key.createdBy ?? "?"}`);
+          io.out(
+            `${area}\t${key.fingerprint}\t${key.last4 === null ? "(short key)" : `…${key.last4}`}\t${key.active ? "in use" : "disabled"}\tset ${key.createdAt} by ${key.createdBy ?? "?"}`,
+          );
         }
       }
       return 0;
@@ -52,12 +59,16 @@ export async function main(argv: string[], io: Output, env: Record<string, strin
       return 1;
     }
     if (!keys.current) {
-      io.err("keys: GATEHOUSE_KEK: is missing; set the new key-encryption key (and the old one as GATEHOUSE_KEK_PREVIOUS)");
+      io.err(
+        "keys: GATEHOUSE_KEK: is missing; set the new key-encryption key (and the old one as GATEHOUSE_KEK_PREVIOUS)",
+      );
       return 1;
     }
     try {
       const count = await resealAll(store.db, keys);
-      io.out(`Re-sealed ${count === 1 ? "1 upstream key" : `${count} upstream keys`} under the new GATEHOUSE_KEK. GATEHOUSE_KEK_PREVIOUS can now be removed from every instance.`);
+      io.out(
+        `Re-sealed ${count === 1 ? "1 upstream key" : `${count} upstream keys`} under the new GATEHOUSE_KEK. GATEHOUSE_KEK_PREVIOUS can now be removed from every instance.`,
+      );
       return 0;
     } catch (error) {
       if (!isKeyUnsealError(error)) throw error;

@@ -24,7 +24,12 @@ export function portProblem(port: string): string | null {
 export function httpServerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   // A bad value was refused by the caller's check (npm start) or is by the server's own (the demo): defaults here.
   const { settings } = parseHttpServerSettings(env);
-  return Object.fromEntries(Object.entries(HTTP_SERVER_VARIABLES).map(([field, name]) => [name, String(settings[field as keyof typeof settings])]));
+  return Object.fromEntries(
+    Object.entries(HTTP_SERVER_VARIABLES).map(([field, name]) => [
+      name,
+      String(settings[field as keyof typeof settings]),
+    ]),
+  );
 }
 
 export function serveNext(host: string, port: string, env: NodeJS.ProcessEnv): void {

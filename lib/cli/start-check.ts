@@ -40,7 +40,11 @@ function tooLateLines(): string[] {
 async function main(): Promise<void> {
   const problems: ConfigProblem[] = [];
   if (isDemoMode()) {
-    problems.push({ variable: DEMO_FLAG, problem: "npm start never runs the demo; unset it, or run the demo with: npm run demo", value: process.env[DEMO_FLAG] });
+    problems.push({
+      variable: DEMO_FLAG,
+      problem: "npm start never runs the demo; unset it, or run the demo with: npm run demo",
+      value: process.env[DEMO_FLAG],
+    });
   } else {
     problems.push(...(await explainMissingKek(checkConfiguration(process.env).problems, process.env)));
   }

@@ -24,7 +24,13 @@ function fail(message) {
 
 const check = spawnSync(
   process.execPath,
-  ["--conditions=react-server", "--import", import.meta.resolve("tsx"), path.join(HERE, "start-check.ts"), `--result-fd=${RESULT_FD}`],
+  [
+    "--conditions=react-server",
+    "--import",
+    import.meta.resolve("tsx"),
+    path.join(HERE, "start-check.ts"),
+    `--result-fd=${RESULT_FD}`,
+  ],
   {
     stdio: ["ignore", "inherit", "inherit", "pipe"],
     // tsx looks for tsconfig.json (the "@/" paths) in the working directory, which need not be the project's.

@@ -60,7 +60,6 @@ The store is DATABASE_URL (default ./data/gatehouse.db), as for the portal; like
 class UsageError extends Error {}
 class Refusal extends Error {}
 
-
 function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? "invalid value";
 }
@@ -135,7 +134,12 @@ async function findUser(db: Db, rawEmail: string | undefined): Promise<User> {
 }
 
 // Operator changes are audited like admin changes in the portal, marked as coming from the CLI.
-async function audit(db: Db, action: "user.create" | "user.update" | "user.delete", user: Pick<User, "id" | "email">, changes: string[]): Promise<void> {
+async function audit(
+  db: Db,
+  action: "user.create" | "user.update" | "user.delete",
+  user: Pick<User, "id" | "email">,
+  changes: string[],
+): Promise<void> {
   await recordAudit(db, {
     userId: null,
     userEmail: null,
@@ -154,7 +158,13 @@ async function change(db: Db, out: Output, user: User, patch: UpdateUserInput, d
   out.out(done(updated));
   if (!revokesTokens(patch)) return;
   const revoked = await revokeTokensOnRecovery(db, updated, patch, null, (entry) =>
-    recordAudit(db, { ...entry, userId: null, userEmail: null, requestId: null, detail: { ...entry.detail, via: "cli" } }),
+    recordAudit(db, {
+      ...entry,
+      userId: null,
+      userEmail: null,
+      requestId: null,
+      detail: { ...entry.detail, via: "cli" },
+    }),
   );
   if (revoked > 0) out.out(`Revoked ${revoked} API token${revoked === 1 ? "" : "s"} of ${updated.email}.`);
 }
@@ -249,7 +259,13 @@ async function run(argv: string[], out: Output): Promise<number> {
         const header = ["EMAIL", "NAME", "ROLE", "STATUS", "SIGN-IN", "CREATED"];
         const table = [header, ...rows];
         const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
-        for (const row of table) out.out(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd());
+        for (const row of table)
+          out.out(
+            row
+              .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+              .join("  ")
+              .trimEnd(),
+          );
         return 0;
       }
       case "set-role": {
@@ -262,7 +278,13 @@ async function run(argv: string[], out: Output): Promise<number> {
       case "disable": {
         exactly(positionals, 1, "<email>");
         const user = await findUser(db, positionals[0]);
-        await change(db, out, user, { disabled: true, ...keepTokens(values) }, (u) => `Disabled ${u.email}; their sessions were ended.`);
+        await change(
+          db,
+          out,
+          user,
+          { disabled: true, ...keepTokens(values) },
+          (u) => `Disabled ${u.email}; their sessions were ended.`,
+        );
         return 0;
       }
       case "enable": {
@@ -282,29 +304,47 @@ async function run(argv: string[], out: Output): Promise<number> {
           await audit(db, "user.delete", account, [account.why]);
           out.out(`Removed ${account.email} (${account.why}).`);
         }
-        out.out("Accounts created while a demo ran on this store cannot be told apart from others: review them with: npm run users -- list");
+        out.out(
+          "Accounts created while a demo ran on this store cannot be told apart from others: review them with: npm run users -- list",
+        );
         return 0;
       }
       case "link-sso": {
         exactly(positionals, 2, "<email> <subject>");
         const user = await findUser(db, positionals[0]);
         const subject = positionals[1]!.trim();
-        if (subject === "" || subject.length > 255 || /\p{Cc}/u.test(subject)) throw new Refusal("the subject must be the provider's id for the person (its sub claim), 1-255 characters");
+        if (subject === "" || subject.length > 255 || /\p{Cc}/u.test(subject))
+          throw new Refusal("the subject must be the provider's id for the person (its sub claim), 1-255 characters");
         const { settings, problems } = readSignInSettings(process.env);
-        if (!settings.oidc || problems.length > 0) throw new Refusal("single sign-on is not set up (OIDC_ISSUER and the other OIDC_ settings, as for the portal)");
-        if (user.identity) throw new Refusal(`${user.email} already signs in with single sign-on (as ${user.identity.subject} at ${user.identity.issuer})`);
-        if (settings.breakGlassEmail === user.email) throw new Refusal(`${user.email} is the break-glass admin (PASSWORD_LOGIN=off): it must keep its password`);
+        if (!settings.oidc || problems.length > 0)
+          throw new Refusal(
+            "single sign-on is not set up (OIDC_ISSUER and the other OIDC_ settings, as for the portal)",
+          );
+        if (user.identity)
+          throw new Refusal(
+            `${user.email} already signs in with single sign-on (as ${user.identity.subject} at ${user.identity.issuer})`,
+          );
+        if (settings.breakGlassEmail === user.email)
+          throw new Refusal(`${user.email} is the break-glass admin (PASSWORD_LOGIN=off): it must keep its password`);
         const linked = await linkIdentity(db, user.id, { issuer: settings.oidc.issuer, subject });
         await audit(db, "user.update", linked, ["identity"]);
         await announce(out, linked.id);
-        out.out(`${linked.email} now signs in with ${settings.oidc.label} as ${subject}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.`);
+        out.out(
+          `${linked.email} now signs in with ${settings.oidc.label} as ${subject}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.`,
+        );
         return 0;
       }
       case "reset-password": {
         exactly(positionals, 1, "<email>");
         const user = await findUser(db, positionals[0]);
         const password = await readPassword(values.password);
-        await change(db, out, user, { password, ...keepTokens(values) }, (u) => `Password changed for ${u.email}; their sessions were ended.`);
+        await change(
+          db,
+          out,
+          user,
+          { password, ...keepTokens(values) },
+          (u) => `Password changed for ${u.email}; their sessions were ended.`,
+        );
         return 0;
       }
     }

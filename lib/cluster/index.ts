@@ -68,7 +68,12 @@ export function localCluster(id: string = instanceId()): Cluster {
 /** Connects to Redis (without waiting for it: an absent Redis must not stop the start). */
 export function redisCluster(url: string, id: string = instanceId()): Cluster {
   const options = redisOptions(url);
-  const commands = new Redis({ ...options, enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: COMMAND_TIMEOUT_MS });
+  const commands = new Redis({
+    ...options,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+  });
   // Subscribing again after a reconnect is ours, not ioredis's: its own re-subscription is a promise nobody
   // holds, which rejects unhandled when the connection closes before Redis answers it.
   const subscriber = new Redis({ ...options, maxRetriesPerRequest: null, autoResubscribe: false });
@@ -80,9 +85,13 @@ export function redisCluster(url: string, id: string = instanceId()): Cluster {
   commands.on("close", () => {
     if (!wasUp) return;
     wasUp = false;
-    logEvent("warn", "redis_unavailable: the connection closed; the shared cache is bypassed, limits use their in-memory insurance and jobs wait until it returns", {
-      redis: redact(url),
-    });
+    logEvent(
+      "warn",
+      "redis_unavailable: the connection closed; the shared cache is bypassed, limits use their in-memory insurance and jobs wait until it returns",
+      {
+        redis: redact(url),
+      },
+    );
   });
   commands.on("ready", () => {
     logEvent("info", "redis_connected", { redis: redact(url) });
@@ -160,7 +169,10 @@ export async function redisReachable(cluster: Cluster, timeoutMs = 1_000): Promi
   if (!cluster.redis) return true;
   if (!cluster.up()) return false;
   try {
-    const answer = await Promise.race([cluster.redis.ping(), new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs).unref())]);
+    const answer = await Promise.race([
+      cluster.redis.ping(),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs).unref()),
+    ]);
     return answer === "PONG";
   } catch {
     return false;

@@ -50,7 +50,11 @@ export function startInstance(config: GatewayConfig): Cluster {
     if (warning) logEvent("warn", warning, { startup_warning: true });
     onShutdown("store marker", () => {
       const marker = `${target.path}.instance`;
-      if (existsSync(/*turbopackIgnore: true*/ marker) && readFileSync(/*turbopackIgnore: true*/ marker, "utf8").startsWith(`${process.pid} `)) rmSync(/*turbopackIgnore: true*/ marker, { force: true });
+      if (
+        existsSync(/*turbopackIgnore: true*/ marker) &&
+        readFileSync(/*turbopackIgnore: true*/ marker, "utf8").startsWith(`${process.pid} `)
+      )
+        rmSync(/*turbopackIgnore: true*/ marker, { force: true });
     });
   } else if (target.dialect === "postgres" && !config.redisUrl) {
     logEvent(

@@ -74,7 +74,11 @@ export interface ReportHistorySettings {
   scheduleMaxShare: number;
 }
 
-export const DEFAULT_REPORT_HISTORY: Readonly<ReportHistorySettings> = Object.freeze({ retentionDays: 400, callsPerMinute: 60, scheduleMaxShare: 0.5 });
+export const DEFAULT_REPORT_HISTORY: Readonly<ReportHistorySettings> = Object.freeze({
+  retentionDays: 400,
+  callsPerMinute: 60,
+  scheduleMaxShare: 0.5,
+});
 
 export const DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE = 600;
 
@@ -166,7 +170,9 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(100_000, "must be at most 100000")
     .default(1),
-  WEBHOOK_ALLOW_PRIVATE: z.enum(["0", "1"], { error: "must be 1 (allow http and private addresses, for development) or 0" }).default("0"),
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["0", "1"], { error: "must be 1 (allow http and private addresses, for development) or 0" })
+    .default("0"),
 });
 
 /** The environment without the settings only a configured deployment reads (the demo keeps its own). */
@@ -186,7 +192,11 @@ export function sessionSecretEntries(value: string): string[] {
 }
 
 /** Reads and validates the accounts configuration. Throws AuthConfigError listing every problem at once. */
-export function loadAuthConfig({ env: given = process.env, demoMode, dataDir = demoDataDir(given) }: LoadAuthConfigOptions): AuthConfig {
+export function loadAuthConfig({
+  env: given = process.env,
+  demoMode,
+  dataDir = demoDataDir(given),
+}: LoadAuthConfigOptions): AuthConfig {
   const env = demoMode ? withoutConfiguredSettings(given) : given;
   const present = withoutEmpty(env);
   const parsed = envSchema.safeParse(present);

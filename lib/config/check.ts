@@ -39,10 +39,14 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   const lookalikes = findLookalikes(Object.keys(env).filter((name) => set(env, name)));
   if (mode === "demo") {
     const ignored = CONFIGURED_ONLY.filter((name) => set(env, name));
-    if (ignored.length > 0) notes.push(`Demo mode ignores ${ignored.join(", ")}: it keeps its own store, secret and accounts.`);
+    if (ignored.length > 0)
+      notes.push(`Demo mode ignores ${ignored.join(", ")}: it keeps its own store, secret and accounts.`);
     for (const found of lookalikes) warnings.push(lookalikeWarning(found));
     // The upstream areas are the sandbox's; the rest (policies, limits) is read as usual.
-    readEnv(Object.fromEntries(Object.entries(env).filter(([name]) => !CONFIGURED_ONLY.includes(name as never))), problems);
+    readEnv(
+      Object.fromEntries(Object.entries(env).filter(([name]) => !CONFIGURED_ONLY.includes(name as never))),
+      problems,
+    );
     collectAuth(env, true, problems);
     return { mode, problems, warnings, notes };
   }
@@ -50,7 +54,10 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   for (const found of lookalikes) {
     // A near-miss of a setting that is not set: the operator meant it, and it would be ignored. Refused.
     if (found.typo && !set(env, found.suggestion)) {
-      problems.push({ variable: found.name, problem: `is not a Gatehouse setting, so it would be ignored; did you mean ${found.suggestion}?` });
+      problems.push({
+        variable: found.name,
+        problem: `is not a Gatehouse setting, so it would be ignored; did you mean ${found.suggestion}?`,
+      });
     } else {
       warnings.push(lookalikeWarning(found));
     }
@@ -105,6 +112,8 @@ function withLookalikeHints(problems: ConfigProblem[], lookalikes: Lookalike[], 
   return problems.map((problem) => {
     if (set(env, problem.variable)) return problem;
     const hint = lookalikes.find((found) => found.suggestion === problem.variable);
-    return hint ? { ...problem, problem: `${problem.problem} (${hint.name} is set: did you mean ${problem.variable}?)` } : problem;
+    return hint
+      ? { ...problem, problem: `${problem.problem} (${hint.name} is set: did you mean ${problem.variable}?)` }
+      : problem;
   });
 }

@@ -33,12 +33,18 @@ const edgeEnvSchema = z.object({
   TRUST_PROXY: z
     .string()
     .trim()
-    .regex(/^(\d{1,2}|true|false)$/i, "must be 0 (no proxy), 1 (one reverse proxy in front), a number of proxies, true or false")
+    .regex(
+      /^(\d{1,2}|true|false)$/i,
+      "must be 0 (no proxy), 1 (one reverse proxy in front), a number of proxies, true or false",
+    )
     .optional(),
   PUBLIC_ORIGIN: z
     .string()
     .trim()
-    .refine((value) => originOf(value) !== null, "must be the portal's origin, such as https://portal.example.com (http or https, no path, query or credentials)")
+    .refine(
+      (value) => originOf(value) !== null,
+      "must be the portal's origin, such as https://portal.example.com (http or https, no path, query or credentials)",
+    )
     .optional(),
   ALLOWED_HOSTS: z
     .string()
@@ -51,7 +57,8 @@ const edgeEnvSchema = z.object({
 });
 
 // A DNS name, an IPv4 address or a bracketed IPv6 address, with an optional port.
-const HOST_ENTRY = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+const HOST_ENTRY =
+  /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
 /** The origin of `value` when it is an http(s) origin and nothing more (no path, query or credentials), else null. */
 export function originOf(value: string): string | null {
@@ -62,7 +69,8 @@ export function originOf(value: string): string | null {
     return null;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) return null;
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== ""))
+    return null;
   return url.origin;
 }
 
@@ -75,7 +83,11 @@ function hopsFrom(value: string | undefined): number {
 }
 
 /** The settings of demo mode, whatever the environment says: loopback names only, no proxy, no public origin. */
-export const DEMO_EDGE_SETTINGS: EdgeSettings = Object.freeze({ trustProxyHops: 0, publicOrigin: null, allowedHosts: [] });
+export const DEMO_EDGE_SETTINGS: EdgeSettings = Object.freeze({
+  trustProxyHops: 0,
+  publicOrigin: null,
+  allowedHosts: [],
+});
 
 /**
  * Reads TRUST_PROXY, PUBLIC_ORIGIN and ALLOWED_HOSTS (demo mode ignores them). An empty variable counts as unset;
@@ -111,5 +123,10 @@ export function parseEdgeSettings(env: Env): { settings: EdgeSettings; problems:
 
 /** A loopback host name (lower case; "[::1]" with its brackets): always served, and fine over plain http. */
 export function isLoopbackHostname(hostname: string): boolean {
-  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    hostname === "[::1]" ||
+    /^127(?:\.\d{1,3}){3}$/.test(hostname)
+  );
 }

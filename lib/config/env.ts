@@ -12,7 +12,6 @@ import { readKeyEncryptionKeys, type KeyEncryptionKeys } from "./kek";
 import { DEFAULT_DEMO_DATA_DIR } from "./mode";
 import { isSecretVariable, quoteValue } from "./variables";
 
-
 export interface ReportsAreaConfig {
   /** Base URL without a trailing slash; its path prefix is kept (e.g. "https://api.example.com/seo"). */
   baseUrl: string;
@@ -120,7 +119,10 @@ export const NO_UPSTREAM =
 /** The lines printed when the start stops: a heading, then one line per problem. */
 export function problemLines(problems: ConfigProblem[]): string[] {
   const count = problems.length === 1 ? "1 setting needs" : `${problems.length} settings need`;
-  return [`Gatehouse cannot start: ${count} fixing (in the environment or .env.local):`, ...problems.map(formatProblem)];
+  return [
+    `Gatehouse cannot start: ${count} fixing (in the environment or .env.local):`,
+    ...problems.map(formatProblem),
+  ];
 }
 
 const CONFIG_ERROR: unique symbol = Symbol.for("gatehouse.ConfigError");
@@ -154,7 +156,10 @@ const baseUrlSchema = z
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       ctx.addIssue({ code: "custom", message: "must start with http:// or https://" });
     } else if (url.username || url.password) {
-      ctx.addIssue({ code: "custom", message: "must not contain a user name or password; the key has its own variable" });
+      ctx.addIssue({
+        code: "custom",
+        message: "must not contain a user name or password; the key has its own variable",
+      });
     } else if (url.search || url.hash) {
       ctx.addIssue({ code: "custom", message: "must not contain a query string or fragment" });
     }
@@ -166,18 +171,28 @@ const apiKeySchema = z
   .string()
   .min(8, "is too short to be an API key (at least 8 characters)")
   .max(4096, "is too long (at most 4096 characters)")
-  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces or line breaks (check for a pasted newline or quotes)");
+  .regex(
+    /^[\x21-\x7e]+$/,
+    "must be printable ASCII without spaces or line breaks (check for a pasted newline or quotes)",
+  );
 
 const metricsTokenSchema = z
   .string()
-  .min(METRICS_TOKEN_MIN_LENGTH, `is too short to be a secret token: at least ${METRICS_TOKEN_MIN_LENGTH} characters (openssl rand -base64 32)`)
+  .min(
+    METRICS_TOKEN_MIN_LENGTH,
+    `is too short to be a secret token: at least ${METRICS_TOKEN_MIN_LENGTH} characters (openssl rand -base64 32)`,
+  )
   .max(4096, "is too long (at most 4096 characters)")
   .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces (check for a pasted newline or quotes)");
 
 // The URL may carry a password: messages never quote it.
 const redisUrlSchema = z.string().superRefine((value, ctx) => {
   if (!URL.canParse(value)) {
-    ctx.addIssue({ code: "custom", message: "must be a redis:// or rediss:// URL, e.g. redis://:password@redis.example.com:6379/0 (a password with @, : or / must be percent-encoded)" });
+    ctx.addIssue({
+      code: "custom",
+      message:
+        "must be a redis:// or rediss:// URL, e.g. redis://:password@redis.example.com:6379/0 (a password with @, : or / must be percent-encoded)",
+    });
     return;
   }
   const url = new URL(value);
@@ -192,7 +207,10 @@ const redisUrlSchema = z.string().superRefine((value, ctx) => {
 
 const instanceIdSchema = z
   .string()
-  .regex(/^[A-Za-z0-9._:-]{1,64}$/, "must be 1 to 64 letters, digits, dots, colons, dashes or underscores (e.g. web-1)");
+  .regex(
+    /^[A-Za-z0-9._:-]{1,64}$/,
+    "must be 1 to 64 letters, digits, dots, colons, dashes or underscores (e.g. web-1)",
+  );
 
 const timeoutSchema = z
   .string()
@@ -275,7 +293,11 @@ function check<T>(
   if (value === undefined) return undefined;
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  problems.push({ variable, problem: result.error.issues[0]?.message ?? "is invalid", value: isSecretVariable(variable) ? undefined : value });
+  problems.push({
+    variable,
+    problem: result.error.issues[0]?.message ?? "is invalid",
+    value: isSecretVariable(variable) ? undefined : value,
+  });
   return undefined;
 }
 
@@ -290,7 +312,10 @@ function readArea(
   const rawKey = read(env, keyVar);
   if (rawUrl === undefined && rawKey === undefined) return null;
   if (rawUrl === undefined) {
-    problems.push({ variable: urlVar, problem: `is missing while ${keyVar} is set; set both, or neither to leave this area out` });
+    problems.push({
+      variable: urlVar,
+      problem: `is missing while ${keyVar} is set; set both, or neither to leave this area out`,
+    });
     return null;
   }
   if (rawKey === undefined && !keysInPortal) {

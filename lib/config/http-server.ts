@@ -16,7 +16,11 @@ export interface HttpServerSettings {
   keepAliveTimeoutMs: number;
 }
 
-export const DEFAULT_HTTP_SERVER: HttpServerSettings = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000 };
+export const DEFAULT_HTTP_SERVER: HttpServerSettings = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+};
 
 /** Each setting's variable; `npm start` also hands the resolved values to the server in these. */
 export const HTTP_SERVER_VARIABLES = {
@@ -33,7 +37,11 @@ const milliseconds = (max: number) =>
     .transform(Number)
     .pipe(z.number().min(1000, "must be at least 1000 milliseconds").max(max, `must be at most ${max} milliseconds`));
 
-const BOUNDS: Record<keyof HttpServerSettings, number> = { headersTimeoutMs: 120_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 600_000 };
+const BOUNDS: Record<keyof HttpServerSettings, number> = {
+  headersTimeoutMs: 120_000,
+  requestTimeoutMs: 600_000,
+  keepAliveTimeoutMs: 600_000,
+};
 
 export interface HttpServerProblem {
   variable: string;

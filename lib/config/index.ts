@@ -11,7 +11,15 @@ import { logEvent, registerSecrets, setLogInstance } from "@/lib/log";
 import { startDemoSandbox } from "./demo";
 import { AREA_WORDS, type Area } from "@/lib/contract/areas";
 
-import { ConfigError, NO_UPSTREAM, parseEnv, type AreaSettings, type ItemsAreaConfig, type ReportsAreaConfig, type UpstreamPolicyConfig } from "./env";
+import {
+  ConfigError,
+  NO_UPSTREAM,
+  parseEnv,
+  type AreaSettings,
+  type ItemsAreaConfig,
+  type ReportsAreaConfig,
+  type UpstreamPolicyConfig,
+} from "./env";
 import type { KeyEncryptionKeys } from "./kek";
 import { demoDataDir, isDemoMode } from "./mode";
 
@@ -82,7 +90,13 @@ async function loadConfig(): Promise<GatewayConfig> {
     const env = parseEnv(process.env);
     if (!env.reports && !env.items) throw new ConfigError([{ variable: "", problem: NO_UPSTREAM }]);
     registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => typeof k === "string"));
-    return { ...policyOf(env, "configured"), reports: env.reports, items: env.items, keyEncryption: env.keyEncryption, mode: "configured" };
+    return {
+      ...policyOf(env, "configured"),
+      reports: env.reports,
+      items: env.items,
+      keyEncryption: env.keyEncryption,
+      mode: "configured",
+    };
   }
   // Demo mode reads neither area's settings: both point at the sandbox, whose state lives in the demo's folder.
   const env = parseEnv(withoutAreas(process.env));
@@ -117,7 +131,15 @@ export function getGatewayConfig(): Promise<GatewayConfig> {
   return config;
 }
 
-const AREA_SETTINGS = ["REPORTS_API_BASE_URL", "REPORTS_API_KEY", "ITEMS_API_BASE_URL", "ITEMS_API_KEY", "ITEMS_API_KEY_LOCATION", "GATEHOUSE_KEK", "GATEHOUSE_KEK_PREVIOUS"];
+const AREA_SETTINGS = [
+  "REPORTS_API_BASE_URL",
+  "REPORTS_API_KEY",
+  "ITEMS_API_BASE_URL",
+  "ITEMS_API_KEY",
+  "ITEMS_API_KEY_LOCATION",
+  "GATEHOUSE_KEK",
+  "GATEHOUSE_KEK_PREVIOUS",
+];
 
 function withoutAreas(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !AREA_SETTINGS.includes(name)));
@@ -135,13 +157,18 @@ export async function startGateway(): Promise<GatewayConfig> {
   const config = await getGatewayConfig();
   installGracefulShutdown({ timeoutMs: config.shutdownTimeoutMs });
   if (config.mode === "demo") {
-    logEvent("info", `Gatehouse demo mode: both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys; everything the demo writes is in ${demoDataDir()}. For real upstreams, configure them and run npm start.`, {
-      mode: "demo",
-      sandbox_url: config.sandboxUrl,
-      data_dir: demoDataDir(),
-    });
+    logEvent(
+      "info",
+      `Gatehouse demo mode: both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys; everything the demo writes is in ${demoDataDir()}. For real upstreams, configure them and run npm start.`,
+      {
+        mode: "demo",
+        sandbox_url: config.sandboxUrl,
+        data_dir: demoDataDir(),
+      },
+    );
   } else {
-    const describe = (area: Area) => (config[area] ? `${AREA_WORDS[area].api} at ${config[area].baseUrl}` : `${AREA_WORDS[area].api} not configured`);
+    const describe = (area: Area) =>
+      config[area] ? `${AREA_WORDS[area].api} at ${config[area].baseUrl}` : `${AREA_WORDS[area].api} not configured`;
     logEvent("info", `Gatehouse gateway: ${describe("reports")}; ${describe("items")}.`, {
       mode: "configured",
       reports_base_url: config.reports?.baseUrl ?? null,

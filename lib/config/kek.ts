@@ -25,7 +25,8 @@ function decodeKek(value: string): Buffer | string {
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) return `must be ${HOW}; it is not base64`;
   const bytes = Buffer.from(text.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   if (bytes.length !== KEK_BYTES) return `must be ${HOW}; it decodes to ${bytes.length} bytes`;
-  if (new Set(bytes).size < MIN_DISTINCT_BYTES) return `is not random enough to seal keys (a repeated pattern); use ${HOW}`;
+  if (new Set(bytes).size < MIN_DISTINCT_BYTES)
+    return `is not random enough to seal keys (a repeated pattern); use ${HOW}`;
   return bytes;
 }
 
@@ -47,9 +48,15 @@ export function readKeyEncryptionKeys(env: Env): { keys: KeyEncryptionKeys; prob
   const previousSet = env.GATEHOUSE_KEK_PREVIOUS !== undefined && env.GATEHOUSE_KEK_PREVIOUS.trim() !== "";
   const currentSet = env.GATEHOUSE_KEK !== undefined && env.GATEHOUSE_KEK.trim() !== "";
   if (previousSet && !currentSet) {
-    problems.push({ variable: "GATEHOUSE_KEK_PREVIOUS", problem: "is set without GATEHOUSE_KEK: the previous key is only read during a rotation to a new GATEHOUSE_KEK" });
+    problems.push({
+      variable: "GATEHOUSE_KEK_PREVIOUS",
+      problem: "is set without GATEHOUSE_KEK: the previous key is only read during a rotation to a new GATEHOUSE_KEK",
+    });
   } else if (current && previous && current.equals(previous)) {
-    problems.push({ variable: "GATEHOUSE_KEK_PREVIOUS", problem: "is the same key as GATEHOUSE_KEK; leave it unset unless you are rotating to a new one" });
+    problems.push({
+      variable: "GATEHOUSE_KEK_PREVIOUS",
+      problem: "is the same key as GATEHOUSE_KEK; leave it unset unless you are rotating to a new one",
+    });
   }
   return { keys: { current, previous }, problems };
 }
@@ -57,5 +64,8 @@ export function readKeyEncryptionKeys(env: Env): { keys: KeyEncryptionKeys; prob
 /** The line that stops a start whose store holds sealed upstream keys but has no GATEHOUSE_KEK to open them. */
 export function missingKekProblem(storedKeys: number): ConfigProblem {
   const what = storedKeys === 1 ? "1 upstream key" : `${storedKeys} upstream keys`;
-  return { variable: "GATEHOUSE_KEK", problem: `is missing, and the store holds ${what} sealed under it; set the key-encryption key they were saved with (${HOW} when it was made)` };
+  return {
+    variable: "GATEHOUSE_KEK",
+    problem: `is missing, and the store holds ${what} sealed under it; set the key-encryption key they were saved with (${HOW} when it was made)`,
+  };
 }

@@ -13,7 +13,18 @@ export interface Lookalike {
 }
 
 /** The prefixes of our variable families. A name with one of them that is not ours is a look-alike. */
-const FAMILIES = ["GATEHOUSE_", "REPORTS_", "ITEMS_", "UPSTREAM_", "SESSION_", "ADMIN_", "PURCHASE_", "DEMO_", "DATABASE_", "OIDC_"];
+const FAMILIES = [
+  "GATEHOUSE_",
+  "REPORTS_",
+  "ITEMS_",
+  "UPSTREAM_",
+  "SESSION_",
+  "ADMIN_",
+  "PURCHASE_",
+  "DEMO_",
+  "DATABASE_",
+  "OIDC_",
+];
 
 /** Names in our families that other software sets (a desktop session's manager, say): not look-alikes. */
 const FOREIGN = new Set(["SESSION_MANAGER"]);
@@ -32,12 +43,15 @@ function allowedEdits(length: number): number {
 export function editDistance(a: string, b: string): number {
   const rows = a.length + 1;
   const cols = b.length + 1;
-  const d: number[][] = Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: cols }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i < rows; i++) {
     for (let j = 1; j < cols; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       let best = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, d[i - 2]![j - 2]! + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[i - 2]![j - 2]! + 1);
       d[i]![j] = best;
     }
   }
@@ -56,7 +70,8 @@ function closestInFamily(upper: string, family: string): VariableName | undefine
     if (!name.startsWith(family)) continue;
     const shared = [...words(name)].filter((word) => mine.has(word)).length;
     const distance = editDistance(upper, name);
-    if (!best || shared > best.shared || (shared === best.shared && distance < best.distance)) best = { name, shared, distance };
+    if (!best || shared > best.shared || (shared === best.shared && distance < best.distance))
+      best = { name, shared, distance };
   }
   return best?.name;
 }

@@ -81,10 +81,12 @@ function issuerProblem(value: string): string | null {
   } catch {
     return "must be the provider's issuer URL, such as https://login.example.com/realms/staff";
   }
-  if (url.username || url.password || url.search || url.hash) return "must be the issuer URL alone, without a user name, password, query or fragment";
+  if (url.username || url.password || url.search || url.hash)
+    return "must be the issuer URL alone, without a user name, password, query or fragment";
   if (url.protocol === "https:") return null;
   if (url.protocol === "http:" && isLoopbackHostname(url.hostname)) return null;
-  if (url.protocol === "http:") return "must be https:// (plain http is accepted only on a loopback address such as http://127.0.0.1:8080, for tests and local trials)";
+  if (url.protocol === "http:")
+    return "must be https:// (plain http is accepted only on a loopback address such as http://127.0.0.1:8080, for tests and local trials)";
   return "must start with https://";
 }
 
@@ -97,10 +99,19 @@ export function parseRoleMap(value: string): { map: RoleMapping[] } | { problem:
     const at = entry.lastIndexOf("=");
     const group = at > 0 ? entry.slice(0, at).trim() : "";
     const role = at > 0 ? entry.slice(at + 1).trim() : "";
-    if (group === "") return { problem: `entry ${JSON.stringify(entry.slice(0, 60))} must be <group>=<role>, such as portal-admins=admin` };
-    if (!isOneOf(ROLES, role)) return { problem: `entry ${JSON.stringify(entry.slice(0, 60))} names the role ${JSON.stringify(role.slice(0, 30))}; roles are ${ROLES.join(", ")}` };
+    if (group === "")
+      return {
+        problem: `entry ${JSON.stringify(entry.slice(0, 60))} must be <group>=<role>, such as portal-admins=admin`,
+      };
+    if (!isOneOf(ROLES, role))
+      return {
+        problem: `entry ${JSON.stringify(entry.slice(0, 60))} names the role ${JSON.stringify(role.slice(0, 30))}; roles are ${ROLES.join(", ")}`,
+      };
     const earlier = map.find((known) => known.group === group);
-    if (earlier && earlier.role !== role) return { problem: `maps ${JSON.stringify(group.slice(0, 60))} twice, to ${earlier.role} and to ${role}; keep one` };
+    if (earlier && earlier.role !== role)
+      return {
+        problem: `maps ${JSON.stringify(group.slice(0, 60))} twice, to ${earlier.role} and to ${role}; keep one`,
+      };
     if (!earlier) map.push({ group, role });
   }
   if (map.length === 0) return { problem: "names no group; write <group>=<role>, separated by commas" };
@@ -132,7 +143,11 @@ const clientValue = z
  * Reads and checks the sign-in settings. Every problem is added (one per variable); warnings are facts the
  * operator should hear at start. Unset OIDC_ISSUER with other OIDC_* set is a problem: they would be ignored.
  */
-export function readSignInSettings(env: Env): { settings: SignInSettings; problems: ConfigProblem[]; warnings: string[] } {
+export function readSignInSettings(env: Env): {
+  settings: SignInSettings;
+  problems: ConfigProblem[];
+  warnings: string[];
+} {
   const problems: ConfigProblem[] = [];
   const warnings: string[] = [];
   const problem = (variable: string, text: string) =>
@@ -142,13 +157,21 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
   let oidc: OidcSettings | null = null;
   if (issuer === undefined) {
     for (const name of SSO_SETTINGS) {
-      if (name !== "OIDC_ISSUER" && present(env, name) !== undefined) problem(name, "is set but OIDC_ISSUER is not, so single sign-on is off and it would be ignored; set OIDC_ISSUER too, or remove it");
+      if (name !== "OIDC_ISSUER" && present(env, name) !== undefined)
+        problem(
+          name,
+          "is set but OIDC_ISSUER is not, so single sign-on is off and it would be ignored; set OIDC_ISSUER too, or remove it",
+        );
     }
   } else {
     const issuerIssue = issuerProblem(issuer);
     if (issuerIssue) problem("OIDC_ISSUER", issuerIssue);
     const clientId = present(env, "OIDC_CLIENT_ID");
-    if (clientId === undefined) problem("OIDC_CLIENT_ID", "is required with OIDC_ISSUER: the client id Gatehouse was registered with at the provider");
+    if (clientId === undefined)
+      problem(
+        "OIDC_CLIENT_ID",
+        "is required with OIDC_ISSUER: the client id Gatehouse was registered with at the provider",
+      );
     const clientIdIssue = clientId === undefined ? null : issueOf(clientValue, clientId);
     if (clientIdIssue) problem("OIDC_CLIENT_ID", clientIdIssue);
     const clientSecret = present(env, "OIDC_CLIENT_SECRET") ?? null;
@@ -159,8 +182,10 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
     const scopeText = present(env, "OIDC_SCOPES");
     if (scopeText !== undefined) {
       scopes = [...new Set(scopeText.split(/[\s,]+/).filter(Boolean))];
-      if (!scopes.includes("openid")) problem("OIDC_SCOPES", 'must include "openid" (it is what makes the provider answer with an ID token)');
-      else if (scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope))) problem("OIDC_SCOPES", "must be scope names separated by spaces, such as: openid email profile groups");
+      if (!scopes.includes("openid"))
+        problem("OIDC_SCOPES", 'must include "openid" (it is what makes the provider answer with an ID token)');
+      else if (scopes.some((scope) => !/^[\x21\x23-\x5b\x5d-\x7e]+$/.test(scope)))
+        problem("OIDC_SCOPES", "must be scope names separated by spaces, such as: openid email profile groups");
     }
 
     const roleClaim = present(env, "OIDC_ROLE_CLAIM") ?? DEFAULT_ROLE_CLAIM;
@@ -179,10 +204,14 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
     let defaultRole: Role | null = null;
     if (defaultRoleText !== undefined) {
       if (isOneOf(ROLES, defaultRoleText)) defaultRole = defaultRoleText;
-      else problem("OIDC_DEFAULT_ROLE", `must be one of ${ROLES.join(", ")}, or unset to refuse users in no mapped group`);
+      else
+        problem("OIDC_DEFAULT_ROLE", `must be one of ${ROLES.join(", ")}, or unset to refuse users in no mapped group`);
     }
     if (mapText === undefined && defaultRoleText === undefined) {
-      problem("OIDC_ROLE_MAP", "is required with OIDC_ISSUER (or OIDC_DEFAULT_ROLE): without either, every single sign-on would be refused; write <group>=<role>, such as portal-admins=admin,portal-staff=viewer");
+      problem(
+        "OIDC_ROLE_MAP",
+        "is required with OIDC_ISSUER (or OIDC_DEFAULT_ROLE): without either, every single sign-on would be refused; write <group>=<role>, such as portal-admins=admin,portal-staff=viewer",
+      );
     }
 
     const label = present(env, "OIDC_LABEL") ?? DEFAULT_OIDC_LABEL;
@@ -193,29 +222,59 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
     const recheckText = present(env, "OIDC_RECHECK_MINUTES");
     if (recheckText !== undefined) {
       const minutes = Number(recheckText);
-      if (!/^\d+(\.\d+)?$/.test(recheckText) || !(minutes > 0)) problem("OIDC_RECHECK_MINUTES", "must be a number of minutes greater than 0 (a fraction is allowed: 0.5 is 30 seconds)");
-      else if (minutes > MAX_RECHECK_MINUTES) problem("OIDC_RECHECK_MINUTES", `must be at most ${MAX_RECHECK_MINUTES} (a day): a user removed at the provider keeps access until the next check`);
+      if (!/^\d+(\.\d+)?$/.test(recheckText) || !(minutes > 0))
+        problem(
+          "OIDC_RECHECK_MINUTES",
+          "must be a number of minutes greater than 0 (a fraction is allowed: 0.5 is 30 seconds)",
+        );
+      else if (minutes > MAX_RECHECK_MINUTES)
+        problem(
+          "OIDC_RECHECK_MINUTES",
+          `must be at most ${MAX_RECHECK_MINUTES} (a day): a user removed at the provider keeps access until the next check`,
+        );
       else recheckMinutes = minutes;
-      if (minutes > 0 && minutes < 1) warnings.push(`OIDC_RECHECK_MINUTES is ${recheckText}: every SSO session asks the provider again that often; fine for tests, heavy for a provider in production.`);
+      if (minutes > 0 && minutes < 1)
+        warnings.push(
+          `OIDC_RECHECK_MINUTES is ${recheckText}: every SSO session asks the provider again that often; fine for tests, heavy for a provider in production.`,
+        );
     }
 
     if (present(env, "PUBLIC_ORIGIN") === undefined) {
-      warnings.push("OIDC_ISSUER is set but PUBLIC_ORIGIN is not: the redirect URI sent to the provider follows the host name each sign-in came to (<origin>/api/auth/oidc/callback); set PUBLIC_ORIGIN so that it is the one URI registered at the provider.");
+      warnings.push(
+        "OIDC_ISSUER is set but PUBLIC_ORIGIN is not: the redirect URI sent to the provider follows the host name each sign-in came to (<origin>/api/auth/oidc/callback); set PUBLIC_ORIGIN so that it is the one URI registered at the provider.",
+      );
     }
     if (issuer.startsWith("http:") && !issuerIssue) {
-      warnings.push(`OIDC_ISSUER is plain http (${issuer}): accepted on a loopback address for tests and local trials only.`);
+      warnings.push(
+        `OIDC_ISSUER is plain http (${issuer}): accepted on a loopback address for tests and local trials only.`,
+      );
     }
     if (problems.length === 0) {
-      oidc = { issuer, clientId: clientId!, clientSecret, scopes, roleClaim, roleMap, defaultRole, label, recheckMs: Math.round(recheckMinutes * 60_000) };
+      oidc = {
+        issuer,
+        clientId: clientId!,
+        clientSecret,
+        scopes,
+        roleClaim,
+        roleMap,
+        defaultRole,
+        label,
+        recheckMs: Math.round(recheckMinutes * 60_000),
+      };
     }
   }
 
   const passwordText = present(env, "PASSWORD_LOGIN")?.toLowerCase();
   let passwordLogin = true;
-  if (passwordText !== undefined && passwordText !== "on" && passwordText !== "off") problem("PASSWORD_LOGIN", 'must be "on" (default) or "off"');
+  if (passwordText !== undefined && passwordText !== "on" && passwordText !== "off")
+    problem("PASSWORD_LOGIN", 'must be "on" (default) or "off"');
   if (passwordText === "off") {
     passwordLogin = false;
-    if (issuer === undefined) problem("PASSWORD_LOGIN", "needs OIDC_ISSUER: with password sign-in off and no single sign-on, nobody but the break-glass admin could sign in");
+    if (issuer === undefined)
+      problem(
+        "PASSWORD_LOGIN",
+        "needs OIDC_ISSUER: with password sign-in off and no single sign-on, nobody but the break-glass admin could sign in",
+      );
   }
 
   let breakGlassEmail: string | null = null;
@@ -224,14 +283,23 @@ export function readSignInSettings(env: Env): { settings: SignInSettings; proble
     const parsed = emailSchema.safeParse(breakGlassText);
     if (!parsed.success) problem("BREAK_GLASS_EMAIL", parsed.error.issues[0]!.message.replace(/^email /, ""));
     else breakGlassEmail = parsed.data;
-    if (passwordLogin && passwordText !== undefined) warnings.push("BREAK_GLASS_EMAIL is ignored: PASSWORD_LOGIN is on, so every account with a password may use it.");
+    if (passwordLogin && passwordText !== undefined)
+      warnings.push("BREAK_GLASS_EMAIL is ignored: PASSWORD_LOGIN is on, so every account with a password may use it.");
   } else if (!passwordLogin) {
     const admin = emailSchema.safeParse(present(env, "ADMIN_EMAIL") ?? "");
     if (admin.success) breakGlassEmail = admin.data;
-    else problem("BREAK_GLASS_EMAIL", "is required when PASSWORD_LOGIN is off (or ADMIN_EMAIL): the one admin who can still sign in with a password if the provider is down");
+    else
+      problem(
+        "BREAK_GLASS_EMAIL",
+        "is required when PASSWORD_LOGIN is off (or ADMIN_EMAIL): the one admin who can still sign in with a password if the provider is down",
+      );
   }
 
-  return { settings: { oidc, passwordLogin, breakGlassEmail: passwordLogin ? null : breakGlassEmail }, problems, warnings };
+  return {
+    settings: { oidc, passwordLogin, breakGlassEmail: passwordLogin ? null : breakGlassEmail },
+    problems,
+    warnings,
+  };
 }
 
 const CACHE = Symbol.for("gatehouse.config.signIn");

@@ -49,7 +49,7 @@ export function estimatedBits(value: string): number {
   const code = (i: number) => chars[i]!.codePointAt(0)!;
   const literals: string[] = [];
   let tokens = 0;
-  for (let i = 0; i < chars.length; ) {
+  for (let i = 0; i < chars.length;) {
     let repeat = 0;
     for (let start = 0; start < i; start++) {
       let length = 0;
@@ -84,7 +84,10 @@ export function reviewSafety(env: Env, facts: SafetyFacts): SafetyReview {
     const which = facts.sessionSecrets.length > 1 ? `entry ${i + 1} of ${facts.sessionSecrets.length}` : "the secret";
     const bits = estimatedBits(secret);
     if (bits < UNSAFE_SECRET_BITS) {
-      problems.push({ variable: "SESSION_SECRET", problem: `${which} is a repeated or patterned value anyone could guess (about ${bits} bits); ${GENERATE}` });
+      problems.push({
+        variable: "SESSION_SECRET",
+        problem: `${which} is a repeated or patterned value anyone could guess (about ${bits} bits); ${GENERATE}`,
+      });
     } else if (bits < WEAK_SECRET_BITS) {
       warnings.push(`SESSION_SECRET: ${which} looks weak (about ${bits} bits of randomness); ${GENERATE}.`);
     }
@@ -94,7 +97,10 @@ export function reviewSafety(env: Env, facts: SafetyFacts): SafetyReview {
   if (hashKey) {
     const bits = estimatedBits(hashKey);
     if (bits < UNSAFE_SECRET_BITS) {
-      problems.push({ variable: "PURCHASE_CODE_HASH_KEY", problem: `is a repeated or patterned value anyone could guess (about ${bits} bits); ${GENERATE}` });
+      problems.push({
+        variable: "PURCHASE_CODE_HASH_KEY",
+        problem: `is a repeated or patterned value anyone could guess (about ${bits} bits); ${GENERATE}`,
+      });
     } else if (bits < WEAK_SECRET_BITS) {
       warnings.push(`PURCHASE_CODE_HASH_KEY looks weak (about ${bits} bits of randomness); ${GENERATE}.`);
     }
@@ -115,7 +121,9 @@ export function reviewSafety(env: Env, facts: SafetyFacts): SafetyReview {
         : "PUBLIC_ORIGIN is not set: the session cookie is not Secure and no HSTS is sent; set it to the portal's https origin (e.g. https://portal.example.com).",
     );
   } else if (origin.startsWith("http:") && !isLoopbackOrigin(origin)) {
-    warnings.push(`PUBLIC_ORIGIN is ${origin}, plain http: passwords and session cookies cross the network readable, the cookie is not Secure and there is no HSTS; serve the portal over https.`);
+    warnings.push(
+      `PUBLIC_ORIGIN is ${origin}, plain http: passwords and session cookies cross the network readable, the cookie is not Secure and there is no HSTS; serve the portal over https.`,
+    );
   }
   if (origin?.startsWith("https:") && facts.trustProxyHops === 0) {
     warnings.push(

@@ -20,7 +20,9 @@ export function exitWithProblems(problems: ConfigProblem[]): never {
  * `explain` may reword the problems with what only a higher floor knows (lib/upstream/keys/missing-kek.ts: a
  * missing key that is really a missing GATEHOUSE_KEK); instrumentation.ts passes it in.
  */
-export async function startGatewayOrExit(explain: (problems: ConfigProblem[], env: NodeJS.ProcessEnv) => Promise<ConfigProblem[]>): Promise<void> {
+export async function startGatewayOrExit(
+  explain: (problems: ConfigProblem[], env: NodeJS.ProcessEnv) => Promise<ConfigProblem[]>,
+): Promise<void> {
   const check = checkConfiguration(process.env);
   if (check.problems.length > 0) exitWithProblems(await explain(check.problems, process.env));
   // From the first line on, the log names this instance (INSTANCE_ID, checked above).

@@ -23,18 +23,27 @@ export class DatabaseUrlError extends Error {
 const FORM = "use a file path (./data/gatehouse.db), a file: URL, or postgres://user:password@host:5432/database";
 
 /** DATABASE_URL: absent → ./data/gatehouse.db; a path or file: URL → SQLite; postgres(ql):// → PostgreSQL. */
-export function readDatabaseUrl(url: string | undefined, cwd = process.cwd()): { target: DatabaseTarget } | { problem: string } {
+export function readDatabaseUrl(
+  url: string | undefined,
+  cwd = process.cwd(),
+): { target: DatabaseTarget } | { problem: string } {
   const value = url?.trim() ?? "";
   if (value === "") return { target: { dialect: "sqlite", path: path.resolve(cwd, DEFAULT_DATABASE_PATH) } };
   if (/^postgres(ql)?:\/\//i.test(value)) {
     // A fragment never belongs to a connection URL: it is what a "#" in an unencoded password turns into.
     if (!URL.canParse(value) || new URL(value).hash !== "") {
-      return { problem: "is not a valid postgres:// URL (a password with @, :, / or # must be percent-encoded, e.g. %40 for @)" };
+      return {
+        problem:
+          "is not a valid postgres:// URL (a password with @, :, / or # must be percent-encoded, e.g. %40 for @)",
+      };
     }
     return { target: { dialect: "postgres", connectionString: value } };
   }
   if (/^postgres/i.test(value)) {
-    return { problem: "looks like a PostgreSQL URL with a broken scheme; write it as postgres://user:password@host:5432/database" };
+    return {
+      problem:
+        "looks like a PostgreSQL URL with a broken scheme; write it as postgres://user:password@host:5432/database",
+    };
   }
   if (value === ":memory:") return { target: { dialect: "sqlite", path: ":memory:" } };
   if (/^file:/i.test(value)) {
@@ -46,7 +55,8 @@ export function readDatabaseUrl(url: string | undefined, cwd = process.cwd()): {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
   if (scheme) return { problem: `unsupported scheme "${scheme}:"; ${FORM}` };
   // A path holds neither a user (@) nor a URL's "//host" part: such a value is a URL gone wrong, not a file name.
-  if (value.includes("@") || /^[a-z][a-z0-9+.-]*\/\//i.test(value)) return { problem: `is neither a postgres:// URL nor a file path; ${FORM}` };
+  if (value.includes("@") || /^[a-z][a-z0-9+.-]*\/\//i.test(value))
+    return { problem: `is neither a postgres:// URL nor a file path; ${FORM}` };
   return { target: { dialect: "sqlite", path: path.resolve(cwd, value) } };
 }
 
@@ -83,7 +93,11 @@ export function withoutDatabasePassword(text: string, env: Env = process.env): s
 export function describeTarget(target: DatabaseTarget, cwd = process.cwd()): string {
   if (target.dialect === "sqlite") {
     const relative = path.relative(cwd, target.path);
-    return target.path === ":memory:" ? "memory" : relative && !relative.startsWith("..") ? `./${relative}` : target.path;
+    return target.path === ":memory:"
+      ? "memory"
+      : relative && !relative.startsWith("..")
+        ? `./${relative}`
+        : target.path;
   }
   try {
     const url = new URL(target.connectionString);
@@ -99,5 +113,6 @@ export function describeTarget(target: DatabaseTarget, cwd = process.cwd()): str
  */
 export function makeStoreFolder(file: string): void {
   const folder = path.dirname(file);
-  if (!existsSync(/*turbopackIgnore: true*/ folder)) mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
+  if (!existsSync(/*turbopackIgnore: true*/ folder))
+    mkdirSync(/*turbopackIgnore: true*/ folder, { recursive: true, mode: 0o700 });
 }

@@ -34,7 +34,6 @@ export const nameSchema = z
 
 export const roleSchema = z.enum(ROLES, { error: `role must be one of: ${ROLES.join(", ")}` });
 
-
 // Characters a person cannot see: format characters (zero-width space and joiners, bidi controls, the BOM) and
 // the other default-ignorable ones (variation selectors, Hangul fillers). They do not count towards the length.
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
@@ -57,7 +56,10 @@ export const passwordSchema = z
     const control = CONTROL.exec(password);
     if (control) {
       const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-      ctx.addIssue({ code: "custom", message: `password must not contain control characters (U+${code} at position ${control.index + 1})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `password must not contain control characters (U+${code} at position ${control.index + 1})`,
+      });
       return;
     }
     const visible = visiblePassword(password);
@@ -103,7 +105,11 @@ export const createUserInput = z
   )
   .superRefine((input, ctx) => {
     if (input.service === true && input.password !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["password"], message: "password must not be given for a service account: it never signs in" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["password"],
+        message: "password must not be given for a service account: it never signs in",
+      });
     } else if (input.service !== true && input.password === undefined) {
       ctx.addIssue({ code: "custom", path: ["password"], message: "password is required" });
     }
@@ -128,11 +134,11 @@ export const updateUserInput = z
     when: (payload) => payload.issues.length === 0,
   })
   .refine((patch) => patch.revoke_tokens === undefined || patch.password !== undefined || patch.disabled === true, {
-    message: "revoke_tokens goes with a new password or disabled: true (to revoke one token, use DELETE /api/tokens/{id})",
+    message:
+      "revoke_tokens goes with a new password or disabled: true (to revoke one token, use DELETE /api/tokens/{id})",
     path: ["revoke_tokens"],
     when: (payload) => payload.issues.length === 0,
   });
-
 
 // ---------------------------------------------------------------------------------------------------------
 // The API's objects and inputs
@@ -149,9 +155,15 @@ export type LoginBody = z.output<typeof LoginBodySchema>;
 
 /** GET /api/auth/oidc/start: where to go after signing in, and "login" to choose another account at the provider. */
 export const SsoStartQuerySchema = z.strictObject({
-  next: z.string().max(2048, "next must be at most 2048 characters").optional().describe("A path of this site to open after signing in"),
+  next: z
+    .string()
+    .max(2048, "next must be at most 2048 characters")
+    .optional()
+    .describe("A path of this site to open after signing in"),
   prompt: z
-    .enum(["none", "login"], { error: 'prompt must be "none" (a silent re-check) or "login" (sign in anew, e.g. as another account)' })
+    .enum(["none", "login"], {
+      error: 'prompt must be "none" (a silent re-check) or "login" (sign in anew, e.g. as another account)',
+    })
     .optional(),
 });
 
@@ -164,10 +176,16 @@ export const SessionUserSchema = z.object({
 
 export const CurrentSessionSchema = z.object({
   user: SessionUserSchema,
-  permissions: z.array(z.enum(PERMISSIONS)).describe("What the role allows (the roles table in the README); with an API token, what the role and the token's scopes both allow"),
+  permissions: z
+    .array(z.enum(PERMISSIONS))
+    .describe(
+      "What the role allows (the roles table in the README); with an API token, what the role and the token's scopes both allow",
+    ),
   expires_at: isoTimestamp
     .nullable()
-    .describe("When the session ends unless a request renews it (idle) — never after the absolute limit; with an API token, when the token expires (null: never)"),
+    .describe(
+      "When the session ends unless a request renews it (idle) — never after the absolute limit; with an API token, when the token expires (null: never)",
+    ),
   via: z.enum(["session", "api_token"]).describe("How the caller came in: the session cookie or an API token"),
 });
 export type CurrentSession = z.infer<typeof CurrentSessionSchema>;
@@ -185,8 +203,12 @@ export const UserSchema = z
     identity: z
       .object({ issuer: z.string(), subject: z.string() })
       .nullable()
-      .describe("Single sign-on: the provider (issuer) and the user's id there (sub), by which he is matched; null for a password user"),
-    role_pinned: z.boolean().describe("Single sign-on users: the role was set by an admin and is not taken from the provider's groups"),
+      .describe(
+        "Single sign-on: the provider (issuer) and the user's id there (sub), by which he is matched; null for a password user",
+      ),
+    role_pinned: z
+      .boolean()
+      .describe("Single sign-on users: the role was set by an admin and is not taken from the provider's groups"),
     last_sign_in_at: isoTimestamp.nullable().describe("When he last signed in; null before his first sign-in"),
   })
   .describe("A portal user. The password hash is never returned.");

@@ -24,15 +24,26 @@ export const AuditRecordSchema = z.object({
   request_id: z.string().nullable().describe("The first request's, when count > 1"),
   detail: z.record(z.string(), z.unknown()).nullable(),
   summary: z.string().describe("The detail in words, for a person"),
-  count: z.number().int().positive().describe("How many times: a denial repeated within 15 minutes is counted on one row"),
+  count: z
+    .number()
+    .int()
+    .positive()
+    .describe("How many times: a denial repeated within 15 minutes is counted on one row"),
   last_at: isoTimestamp.nullable().describe("When it last happened, when count > 1"),
 });
 export type AuditRecordOutput = z.infer<typeof AuditRecordSchema>;
 
 export const AuditListQuerySchema = z
   .strictObject({
-    user: z.string().max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`).optional().describe("A user id or an email"),
-    action: z.enum(AUDIT_ACTIONS, { error: oneOf(AUDIT_ACTIONS) }).optional().describe("Only this action"),
+    user: z
+      .string()
+      .max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`)
+      .optional()
+      .describe("A user id or an email"),
+    action: z
+      .enum(AUDIT_ACTIONS, { error: oneOf(AUDIT_ACTIONS) })
+      .optional()
+      .describe("Only this action"),
     ...timeRange,
     per_page: perPage(DEFAULT_PER_PAGE.audit).optional(),
     page: page.optional(),

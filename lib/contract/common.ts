@@ -4,7 +4,14 @@
 // silently ignored.
 import { z } from "zod";
 
-import { MAX_PAGE, MAX_SEARCH_LENGTH, PER_PAGE_CHOICES, SORT_DIRECTIONS, type PerPage, type SortDirection } from "./values";
+import {
+  MAX_PAGE,
+  MAX_SEARCH_LENGTH,
+  PER_PAGE_CHOICES,
+  SORT_DIRECTIONS,
+  type PerPage,
+  type SortDirection,
+} from "./values";
 
 export const isoTimestamp = z.iso.datetime().describe("ISO 8601 timestamp in UTC, e.g. 2025-01-31T12:00:00.000Z");
 
@@ -83,7 +90,9 @@ export const positiveIdParam = z
 
 /** `from` and `to` of a time filter (audit log, purchase history): a date is the whole day (UTC), or a date-time. */
 const instant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z" })
+  .union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z",
+  })
   .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
 export const timeRange = {
   from: instant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),

@@ -11,13 +11,18 @@ export const AreaReadinessSchema = z.object({
   problem: z.string().optional(),
 });
 export const BreakerSchema = z.object({
-  state: z.enum(["closed", "open", "half_open"]).describe("open: calls are answered 503 upstream_unavailable without asking the upstream"),
+  state: z
+    .enum(["closed", "open", "half_open"])
+    .describe("open: calls are answered 503 upstream_unavailable without asking the upstream"),
   retry_in_ms: z.number().describe("Until a trial request may go through; 0 unless open"),
 });
 export const ReadinessSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
   checked_at: isoTimestamp.describe("When the upstreams were last asked (at most every 5 s, whoever asks)"),
-  mode: z.enum(["configured", "demo"]).optional().describe("Detail: for an admin's session or Authorization: Bearer <METRICS_TOKEN>"),
+  mode: z
+    .enum(["configured", "demo"])
+    .optional()
+    .describe("Detail: for an admin's session or Authorization: Bearer <METRICS_TOKEN>"),
   areas: z.object({ reports: AreaReadinessSchema, items: AreaReadinessSchema }).optional().describe("Detail, as mode"),
   breakers: z
     .object({ reports: BreakerSchema.optional(), items: BreakerSchema.optional() })
@@ -29,7 +34,9 @@ export const ReadinessSchema = z.object({
       redis: z.object({ configured: z.boolean(), reachable: z.boolean().optional() }),
     })
     .optional()
-    .describe("Detail, as mode: the store and Redis (REDIS_URL), asked at every probe; either unreachable makes the instance not ready"),
+    .describe(
+      "Detail, as mode: the store and Redis (REDIS_URL), asked at every probe; either unreachable makes the instance not ready",
+    ),
   shutting_down: z.boolean().optional().describe("true after SIGTERM, while requests in flight finish"),
 });
 export type Readiness = z.infer<typeof ReadinessSchema>;

@@ -64,11 +64,21 @@ export const TrendQuerySchema = z.strictObject({
     .transform(Number)
     .optional()
     .meta({ description: "How many days back, today included", default: String(DEFAULT_TREND_DAYS) }),
-  project: z.string().min(1).max(255, "must be at most 255 characters").optional().describe("Only this project's reports"),
+  project: z
+    .string()
+    .min(1)
+    .max(255, "must be at most 255 characters")
+    .optional()
+    .describe("Only this project's reports"),
 });
 export type TrendQuery = z.output<typeof TrendQuerySchema>;
 
-export const TrendDaySchema = z.object({ day, good: z.number().int(), decent: z.number().int(), bad: z.number().int() });
+export const TrendDaySchema = z.object({
+  day,
+  good: z.number().int(),
+  decent: z.number().int(),
+  bad: z.number().int(),
+});
 export type TrendDay = z.infer<typeof TrendDaySchema>;
 
 export const TrendSchema = z
@@ -76,7 +86,9 @@ export const TrendSchema = z
     from: day,
     to: day,
     project: z.string().nullable(),
-    days: z.array(TrendDaySchema).describe("Every day from `from` to `to`, oldest first; a day without results counts 0"),
+    days: z
+      .array(TrendDaySchema)
+      .describe("Every day from `from` to `to`, oldest first; a day without results counts 0"),
   })
   .describe("Each day counts the reports whose result was generated that day, by their last result of the day");
 export type Trend = z.infer<typeof TrendSchema>;
@@ -147,10 +159,18 @@ export const ScheduleBodySchema = z
   })
   .superRefine((body, ctx) => {
     if (body.frequency === "weekly" && body.weekday === undefined) {
-      ctx.addIssue({ code: "custom", path: ["weekday"], message: "is required for a weekly schedule: 1 (Monday) to 7 (Sunday)" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["weekday"],
+        message: "is required for a weekly schedule: 1 (Monday) to 7 (Sunday)",
+      });
     }
     if (body.frequency === "daily" && body.weekday !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["weekday"], message: "only applies to a weekly schedule; leave it out for daily" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["weekday"],
+        message: "only applies to a weekly schedule; leave it out for daily",
+      });
     }
   });
 export type ScheduleInput = z.output<typeof ScheduleBodySchema>;
@@ -196,7 +216,9 @@ export { ProjectParamsSchema };
 // Alerts
 
 export const AlertRuleBodySchema = z.strictObject({
-  rule: z.enum(ALERT_RULES, { error: oneOf(ALERT_RULES) }).describe("any: every drop; to_bad: only a drop to bad; off: none"),
+  rule: z
+    .enum(ALERT_RULES, { error: oneOf(ALERT_RULES) })
+    .describe("any: every drop; to_bad: only a drop to bad; off: none"),
 });
 export const AlertRuleSchema = z.object({
   project: z.string(),
@@ -236,13 +258,22 @@ export const AlertCountSchema = z.object({ unread: z.number().int() });
 
 export const AlertAckBodySchema = z
   .strictObject({
-    ids: z.array(z.number().int().positive(), { error: "must be a list of alert ids" }).min(1, "must name at least one alert").max(100, "must name at most 100 alerts").optional(),
+    ids: z
+      .array(z.number().int().positive(), { error: "must be a list of alert ids" })
+      .min(1, "must name at least one alert")
+      .max(100, "must name at most 100 alerts")
+      .optional(),
     all: z.literal(true, { error: "can only be true (acknowledge every unread alert)" }).optional(),
   })
-  .refine((body) => (body.ids === undefined) !== (body.all === undefined), { message: "Send either ids (a list of alert ids) or all: true", path: [] });
+  .refine((body) => (body.ids === undefined) !== (body.all === undefined), {
+    message: "Send either ids (a list of alert ids) or all: true",
+    path: [],
+  });
 export type AlertAckInput = z.output<typeof AlertAckBodySchema>;
 
-export const AlertAckSchema = z.object({ acknowledged: z.number().int().describe("Alerts acknowledged now (already acknowledged ones are not counted)") });
+export const AlertAckSchema = z.object({
+  acknowledged: z.number().int().describe("Alerts acknowledged now (already acknowledged ones are not counted)"),
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // The share password

@@ -7,7 +7,12 @@ export const AccountSchema = z.object({
   name: z.object({ firstname: z.string(), lastname: z.string(), full_name: z.string() }),
   username: z.string(),
   email: z.string(),
-  balance: z.number().optional().describe("The seller's balance; omitted without finances:read (the support role, or an API token without that scope)"),
+  balance: z
+    .number()
+    .optional()
+    .describe(
+      "The seller's balance; omitted without finances:read (the support role, or an API token without that scope)",
+    ),
   currency: z.string().optional().describe("The balance's currency; omitted with it"),
   profile: z.object({
     heading: z.string().nullable(),

@@ -73,10 +73,19 @@ export function passwordEstimator(options: { keptMs: number; resolveFrom?: strin
   const start = () => {
     const { port1, port2 } = new MessageChannel();
     const flag = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { port: port2, flag, from: options.resolveFrom ?? import.meta.url }, transferList: [port2] });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { port: port2, flag, from: options.resolveFrom ?? import.meta.url },
+      transferList: [port2],
+    });
     // Never what keeps a process (the users CLI, a test) alive.
     worker.unref();
-    const started = { worker, port: port1, flag, exited: new Promise<void>((resolve) => worker.once("exit", () => resolve())) };
+    const started = {
+      worker,
+      port: port1,
+      flag,
+      exited: new Promise<void>((resolve) => worker.once("exit", () => resolve())),
+    };
     worker.once("exit", () => {
       if (current === started) current = null;
       port1.close();
@@ -100,13 +109,18 @@ export function passwordEstimator(options: { keptMs: number; resolveFrom?: strin
       Atomics.store(flag, 0, 0);
       port.postMessage({ password, inputs: [...inputs] });
       const waited = Atomics.wait(flag, 0, 0, ANSWER_TIMEOUT_MS);
-      const answer = receiveMessageOnPort(port)?.message as (Estimate & { error?: undefined }) | { error: string } | undefined;
+      const answer = receiveMessageOnPort(port)?.message as
+        (Estimate & { error?: undefined }) | { error: string } | undefined;
       clearTimeout(idle);
       idle = setTimeout(() => void stop(), options.keptMs);
       idle.unref();
       if (!answer) {
         void stop();
-        throw new Error(waited === "timed-out" ? `the password estimator did not answer within ${ANSWER_TIMEOUT_MS / 1000} s` : "the password estimator ended without answering");
+        throw new Error(
+          waited === "timed-out"
+            ? `the password estimator did not answer within ${ANSWER_TIMEOUT_MS / 1000} s`
+            : "the password estimator ended without answering",
+        );
       }
       if (answer.error !== undefined) throw new Error(`the password estimator failed: ${answer.error}`);
       return { score: answer.score, warning: answer.warning };

@@ -6,7 +6,6 @@ import { z } from "zod";
 import { passwordSchema as passwordShape, visiblePassword } from "./accounts";
 import { passwordEstimator } from "./password-estimator";
 
-
 // Policy (OWASP ASVS 5.0, 6.2): at least 12 visible characters, no control characters, and not easy to guess —
 // not a common password, not built from the account's own email or name. The shape rules live in ./accounts.ts
 // (no dictionary, so the browser may use them); the guessability check here, with zxcvbn-ts and its offline
@@ -47,7 +46,14 @@ export function passwordProblem(password: string, context: PasswordContext = {})
   }
   const inputs = [...PRODUCT_WORDS];
   if (email !== "") inputs.push(email, ...email.split(/[@.+_-]/).filter((part) => part.length >= 3));
-  if (context.name?.trim()) inputs.push(...context.name.trim().toLowerCase().split(/\s+/).filter((part) => part.length >= 3));
+  if (context.name?.trim())
+    inputs.push(
+      ...context.name
+        .trim()
+        .toLowerCase()
+        .split(/\s+/)
+        .filter((part) => part.length >= 3),
+    );
   const result = estimator.check(visible.slice(0, CHECKED_LENGTH), inputs);
   if (result.score >= PASSWORD_MIN_SCORE) return null;
   const why = result.warning ?? "it is made of common words, names or patterns";

@@ -12,7 +12,10 @@ export type Project = z.infer<typeof ProjectSchema>;
 
 export const ProjectListQuerySchema = z.strictObject({
   search: searchText.optional().describe("Search text, matched against search_by"),
-  search_by: z.enum(["project"], { error: oneOf(["project"]) }).optional().meta({ description: "Field to search", default: "project" }),
+  search_by: z
+    .enum(["project"], { error: oneOf(["project"]) })
+    .optional()
+    .meta({ description: "Field to search", default: "project" }),
   sort_by: z
     .enum(PROJECT_SORT_FIELDS, { error: oneOf(PROJECT_SORT_FIELDS) })
     .optional()

@@ -16,7 +16,11 @@ export function purchaseCodeLast4(code: string): string {
 }
 
 /** A valid purchase's support at `now`: null for a check that found no purchase (invalid, failed, pending). */
-export function supportOf(valid: boolean, supportedUntil: string | null | undefined, now = Date.now()): SupportStateName | null {
+export function supportOf(
+  valid: boolean,
+  supportedUntil: string | null | undefined,
+  now = Date.now(),
+): SupportStateName | null {
   if (!valid) return null;
   const until = supportedUntil ? Date.parse(supportedUntil) : Number.NaN;
   if (Number.isNaN(until)) return "none";

@@ -2,7 +2,18 @@
 // and bulk jobs.
 import { z } from "zod";
 
-import { FROM_AFTER_TO, fromNotAfterTo, isoTimestamp, oneOf, page, pageEnvelope, perPage, positiveIdParam, timeRange, type PageMeta } from "./common";
+import {
+  FROM_AFTER_TO,
+  fromNotAfterTo,
+  isoTimestamp,
+  oneOf,
+  page,
+  pageEnvelope,
+  perPage,
+  positiveIdParam,
+  timeRange,
+  type PageMeta,
+} from "./common";
 import {
   BULK_CODE_STATUSES,
   BULK_RESULT_FILTERS,
@@ -31,7 +42,9 @@ export const PurchaseSchema = z.object({
     url: z.string().nullable(),
     media: z.object({ preview_image: z.string().optional() }),
   }),
-  supported_until: isoTimestamp.optional().describe("Omitted when support is disabled or the purchase is not supported"),
+  supported_until: isoTimestamp
+    .optional()
+    .describe("Omitted when support is disabled or the purchase is not supported"),
   downloaded: z.boolean(),
   date: isoTimestamp,
 });
@@ -39,24 +52,36 @@ export type Purchase = z.infer<typeof PurchaseSchema>;
 
 export const PurchaseValidationSchema = z.discriminatedUnion("valid", [
   z.object({ valid: z.literal(true), purchase: PurchaseSchema }),
-  z.object({ valid: z.literal(false), message: z.string().describe("Why the code is not valid, e.g. \"Invalid purchase code\"") }),
+  z.object({
+    valid: z.literal(false),
+    message: z.string().describe('Why the code is not valid, e.g. "Invalid purchase code"'),
+  }),
 ]);
 export type PurchaseValidation = z.infer<typeof PurchaseValidationSchema>;
 
 // The code as sent; the route runs it through lib/purchases/normalise.ts, which answers the clean code or the
 // reason it cannot be one (400 with that reason in fields.purchase_code).
 const rawPurchaseCode = z
-  .string({ error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string") })
+  .string({
+    error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string"),
+  })
   // Far above the 100 characters a code may have: room for the invisible characters the normaliser removes.
-  .max(RAW_PURCHASE_CODE_MAX_LENGTH, `must be at most ${RAW_PURCHASE_CODE_MAX_LENGTH} characters (a purchase code has at most ${PURCHASE_CODE_MAX_LENGTH})`);
+  .max(
+    RAW_PURCHASE_CODE_MAX_LENGTH,
+    `must be at most ${RAW_PURCHASE_CODE_MAX_LENGTH} characters (a purchase code has at most ${PURCHASE_CODE_MAX_LENGTH})`,
+  );
 const CLEANED = `At most ${PURCHASE_CODE_MAX_LENGTH} characters once cleaned (up to ${RAW_PURCHASE_CODE_MAX_LENGTH} as sent: invisible characters are removed, look-alike or control characters refused with the reason)`;
 
 export const PurchaseValidateBodySchema = z.strictObject({
-  purchase_code: rawPurchaseCode.describe(`The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. ${CLEANED}`),
+  purchase_code: rawPurchaseCode.describe(
+    `The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. ${CLEANED}`,
+  ),
 });
 export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;
 
-const UserRefSchema = z.object({ id: z.string().nullable(), email: z.string().nullable() }).describe("Who did it, as he was then");
+const UserRefSchema = z
+  .object({ id: z.string().nullable(), email: z.string().nullable() })
+  .describe("Who did it, as he was then");
 
 export const PurchaseHistorySummarySchema = z
   .object({
@@ -71,7 +96,11 @@ export const PurchaseCheckSchema = z.intersection(
   PurchaseValidationSchema,
   z.object({
     checked_code: z.string().describe("The code as checked, after cleaning"),
-    notes: z.array(z.string()).describe("What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)"),
+    notes: z
+      .array(z.string())
+      .describe(
+        "What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)",
+      ),
     history: PurchaseHistorySummarySchema,
   }),
 );
@@ -90,7 +119,9 @@ export const PurchaseHistoryEntrySchema = z.object({
   support: z
     .enum(SUPPORT_STATES)
     .nullable()
-    .describe("valid: the purchase's support when it was checked (expired: a real purchase whose support had ended); null otherwise"),
+    .describe(
+      "valid: the purchase's support when it was checked (expired: a real purchase whose support had ended); null otherwise",
+    ),
   checked_by: UserRefSchema,
   source: z.enum(["single", "bulk"]),
   bulk_job_id: z.uuid().nullable(),
@@ -98,7 +129,10 @@ export const PurchaseHistoryEntrySchema = z.object({
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 
 const historyFilters = {
-  outcome: z.enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) }).optional().describe("Only this outcome"),
+  outcome: z
+    .enum(PURCHASE_OUTCOMES, { error: oneOf(PURCHASE_OUTCOMES) })
+    .optional()
+    .describe("Only this outcome"),
   user: z
     .string()
     .max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`)
@@ -114,7 +148,9 @@ const historyQueryFilters = {
   ...historyFilters,
   item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
   code: z
-    .never({ error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}` })
+    .never({
+      error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}`,
+    })
     .optional()
     .describe(`Refused: a full code is searched with POST ${PURCHASE_HISTORY_SEARCH_PATH}`),
 };
@@ -132,20 +168,33 @@ export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
 export const PURCHASE_HISTORY_PAGING = ["page", "per_page"] as const;
 
 /** GET /api/purchases/history.csv: the list's filters; its paging is ignored, neither read nor refused. */
-export const PurchaseHistoryExportQuerySchema = z.strictObject(historyQueryFilters).refine(fromNotAfterTo, FROM_AFTER_TO);
+export const PurchaseHistoryExportQuerySchema = z
+  .strictObject(historyQueryFilters)
+  .refine(fromNotAfterTo, FROM_AFTER_TO);
 
 export const PurchaseHistorySearchBodySchema = z
   .strictObject({
-    code: rawPurchaseCode.describe(`A full purchase code, found through its keyed hash (cleaned like a check). ${CLEANED}`),
+    code: rawPurchaseCode.describe(
+      `A full purchase code, found through its keyed hash (cleaned like a check). ${CLEANED}`,
+    ),
     ...historyFilters,
-    item_id: z.number({ error: "must be an item id (a whole number)" }).int("must be a whole number").positive("must be a positive item id").max(Number.MAX_SAFE_INTEGER).optional().describe("Only checks of purchases of this item"),
+    item_id: z
+      .number({ error: "must be an item id (a whole number)" })
+      .int("must be a whole number")
+      .positive("must be a positive item id")
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
+      .describe("Only checks of purchases of this item"),
     per_page: z
       .union(
         PER_PAGE_CHOICES.map((size) => z.literal(size)),
         { error: `must be one of: ${PER_PAGE_CHOICES.join(", ")}` },
       )
       .optional()
-      .meta({ description: `Checks per page: ${PER_PAGE_CHOICES.join(", ")}; ignored by the CSV`, default: DEFAULT_PER_PAGE.purchaseHistory }),
+      .meta({
+        description: `Checks per page: ${PER_PAGE_CHOICES.join(", ")}; ignored by the CSV`,
+        default: DEFAULT_PER_PAGE.purchaseHistory,
+      }),
     page: z
       .number({ error: "must be a page number" })
       .int("must be a whole number")
@@ -162,12 +211,16 @@ export const BulkCreateBodySchema = z.strictObject({
     .array(rawPurchaseCode, { error: "must be a list of purchase codes" })
     .min(1, "must hold at least one purchase code")
     .max(BULK_MAX_CODES, `must hold at most ${BULK_MAX_CODES} codes; split the list`)
-    .describe(`Up to ${BULK_MAX_CODES} purchase codes as the buyers sent them; duplicates (after cleaning) are checked once`),
+    .describe(
+      `Up to ${BULK_MAX_CODES} purchase codes as the buyers sent them; duplicates (after cleaning) are checked once`,
+    ),
 });
 export type BulkCreateInput = z.output<typeof BulkCreateBodySchema>;
 
 // A UUID in either letter case; the store keeps ids in lower case.
-const bulkJobId = z.uuid({ error: "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)" }).transform((id) => id.toLowerCase());
+const bulkJobId = z
+  .uuid({ error: "must be a bulk job id (a UUID, as POST /api/purchases/bulk answered)" })
+  .transform((id) => id.toLowerCase());
 export const BulkJobIdParamsSchema = z.object({ id: bulkJobId.describe("Bulk job id") });
 /** The CSV route's segment is "<id>.csv". */
 export const BulkJobCsvParamsSchema = z.object({
@@ -192,7 +245,9 @@ export const BulkResultSchema = z.object({
   support: z
     .enum(SUPPORT_STATES)
     .nullable()
-    .describe("valid: the purchase's support when it was checked (expired: a real purchase whose support has ended); null otherwise"),
+    .describe(
+      "valid: the purchase's support when it was checked (expired: a real purchase whose support has ended); null otherwise",
+    ),
   retryable: z.boolean().describe("failed: whether a re-check may pass (network, timeout, 429, 5xx)"),
   checked_at: isoTimestamp.nullable(),
 });
@@ -200,7 +255,9 @@ export type BulkResult = z.infer<typeof BulkResultSchema>;
 
 export const BulkJobSummarySchema = z.object({
   id: z.uuid(),
-  status: z.enum(BULK_JOB_STATUSES).describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
+  status: z
+    .enum(BULK_JOB_STATUSES)
+    .describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
   total: z.number().int().nonnegative().describe("Distinct codes"),
   done: z.number().int().nonnegative().describe("valid + invalid + failed; never goes back"),
   valid: z.number().int().nonnegative(),
@@ -209,7 +266,9 @@ export const BulkJobSummarySchema = z.object({
   cancelled: z.number().int().nonnegative().describe("Codes left unchecked by a cancel"),
   settling: z
     .boolean()
-    .describe("cancelled, and checks that were under way at the cancel have yet to write their results (counts may still change)"),
+    .describe(
+      "cancelled, and checks that were under way at the cancel have yet to write their results (counts may still change)",
+    ),
   duplicates: z.number().int().nonnegative().describe("Codes in the batch that repeated an earlier one"),
   created_by: UserRefSchema,
   created_at: isoTimestamp,
@@ -217,11 +276,18 @@ export const BulkJobSummarySchema = z.object({
   finished_at: isoTimestamp.nullable(),
   expires_at: isoTimestamp.describe("When the job and its results are deleted (7 days after it was created)"),
   waiting_until: isoTimestamp.nullable().describe("status waiting: when checks resume"),
-  eta_seconds: z.number().int().nonnegative().nullable().describe("Estimated time left; null until there is a rate to go by"),
+  eta_seconds: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe("Estimated time left; null until there is a rate to go by"),
 });
 export type BulkJobSummary = z.infer<typeof BulkJobSummarySchema>;
 
-export const BulkJobSchema = BulkJobSummarySchema.extend({ results: z.array(BulkResultSchema).describe("In batch order") });
+export const BulkJobSchema = BulkJobSummarySchema.extend({
+  results: z.array(BulkResultSchema).describe("In batch order"),
+});
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
 export const BulkResultsQuerySchema = z.strictObject({
@@ -230,7 +296,9 @@ export const BulkResultsQuerySchema = z.strictObject({
   status: z
     .enum(BULK_RESULT_FILTERS, { error: oneOf(BULK_RESULT_FILTERS) })
     .optional()
-    .describe("Only these rows: a status, support_expired (valid, support ended) or retryable (failed, may pass on a re-check)"),
+    .describe(
+      "Only these rows: a status, support_expired (valid, support ended) or retryable (failed, may pass on a re-check)",
+    ),
   q: z
     .string()
     .max(BULK_RESULT_SEARCH_MAX_LENGTH, `must be at most ${BULK_RESULT_SEARCH_MAX_LENGTH} characters`)
@@ -250,7 +318,12 @@ export const BulkResultsPageSchema = pageEnvelope(BulkResultSchema).extend({
   job: BulkJobSummarySchema,
   counts: BulkResultCountsSchema,
 });
-export type BulkResultsPage = { data: BulkResult[]; meta: PageMeta; job: BulkJobSummary; counts: Record<"all" | BulkResultFilter, number> };
+export type BulkResultsPage = {
+  data: BulkResult[];
+  meta: PageMeta;
+  job: BulkJobSummary;
+  counts: Record<"all" | BulkResultFilter, number>;
+};
 
 export const BulkRecheckSchema = BulkJobSummarySchema.extend({
   rechecked: z.number().int().positive().describe("Failed rows sent back to be checked again"),

@@ -18,9 +18,15 @@ export type Report = z.infer<typeof ReportSchema>;
 
 export const ReportListQuerySchema = z.strictObject({
   search: searchText.optional().describe("Search text, matched against search_by"),
-  search_by: z.enum(["url"], { error: oneOf(["url"]) }).optional().meta({ description: "Field to search", default: "url" }),
+  search_by: z
+    .enum(["url"], { error: oneOf(["url"]) })
+    .optional()
+    .meta({ description: "Field to search", default: "url" }),
   project: searchText.optional().describe("Only reports of this project"),
-  result: z.enum(REPORT_RESULTS, { error: oneOf(REPORT_RESULTS) }).optional().describe("Only reports with this result"),
+  result: z
+    .enum(REPORT_RESULTS, { error: oneOf(REPORT_RESULTS) })
+    .optional()
+    .describe("Only reports with this result"),
   sort_by: z
     .enum(REPORT_SORT_FIELDS, { error: oneOf(REPORT_SORT_FIELDS) })
     .optional()
@@ -47,9 +53,14 @@ const PASSWORD_NEEDS_PRIVACY_2 = "only applies when privacy is 2 (Password); sen
 export const ReportCreateBodySchema = z
   .strictObject({
     url: z
-      .string({ error: (issue) => (issue.input === undefined ? "is required: the web page's URL" : "must be a string") })
+      .string({
+        error: (issue) => (issue.input === undefined ? "is required: the web page's URL" : "must be a string"),
+      })
       .max(2048, "must be at most 2048 characters")
-      .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), "must be an absolute http:// or https:// URL")
+      .refine(
+        (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
+        "must be an absolute http:// or https:// URL",
+      )
       .describe("The web page's URL (http or https)"),
     privacy: privacy.optional(),
     password: password.optional(),
@@ -68,7 +79,9 @@ export const ReportUpdateBodySchema = z
   .strictObject({
     privacy: privacy.optional(),
     password: password.optional(),
-    results: z.literal(true, { error: "can only be true (regenerate the report's results); leave it out otherwise" }).optional(),
+    results: z
+      .literal(true, { error: "can only be true (regenerate the report's results); leave it out otherwise" })
+      .optional(),
   })
   .superRefine((body, ctx) => {
     if (body.privacy === undefined && body.password === undefined && body.results === undefined) {

@@ -6,59 +6,97 @@ import { onlyFields, textError } from "./accounts";
 import { isoTimestamp, oneOf } from "./common";
 import { MAX_TOKEN_DAYS, MAX_TOKEN_IP_RANGES, RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./values";
 
-const TOKEN_FIELDS = ["name", "scopes", "expires_in_days", "expires_at", "never_expires", "allowed_ips", "user_id", "password"];
+const TOKEN_FIELDS = [
+  "name",
+  "scopes",
+  "expires_in_days",
+  "expires_at",
+  "never_expires",
+  "allowed_ips",
+  "user_id",
+  "password",
+];
 
 export const TokenCreateBodySchema = z
   .strictObject(
     {
-      name: z.string(textError("name")).trim().min(1, "name must not be empty").max(100, "name must be at most 100 characters").describe("What the token is for, e.g. helpdesk"),
+      name: z
+        .string(textError("name"))
+        .trim()
+        .min(1, "name must not be empty")
+        .max(100, "name must be at most 100 characters")
+        .describe("What the token is for, e.g. helpdesk"),
       scopes: z
         .array(z.enum(TOKEN_SCOPES, { error: oneOf(TOKEN_SCOPES) }), { error: "scopes must be a list" })
         .min(1, "scopes must name at least one scope")
         .refine((scopes) => new Set(scopes).size === scopes.length, "scopes must not repeat a scope")
         .describe("What it may do: each scope is a permission the owner's role must have"),
       expires_in_days: z
-        .union(TOKEN_EXPIRY_DAYS.map((days) => z.literal(days)), { error: `expires_in_days must be one of: ${TOKEN_EXPIRY_DAYS.join(", ")}` })
+        .union(
+          TOKEN_EXPIRY_DAYS.map((days) => z.literal(days)),
+          { error: `expires_in_days must be one of: ${TOKEN_EXPIRY_DAYS.join(", ")}` },
+        )
         .optional()
         .describe("Its lifetime in days"),
       expires_at: z.iso
         .datetime({ offset: true, error: "expires_at must be an ISO 8601 date-time, such as 2027-01-31T00:00:00Z" })
         .optional()
         .describe(`Or the moment it expires (in the future, at most ${MAX_TOKEN_DAYS} days away)`),
-      never_expires: z.literal(true, { error: "never_expires must be true when given" }).optional().describe("Or never (a service account's token only)"),
+      never_expires: z
+        .literal(true, { error: "never_expires must be true when given" })
+        .optional()
+        .describe("Or never (a service account's token only)"),
       allowed_ips: z
-        .array(z.string({ error: "each allowed_ips entry must be text" }).trim().min(1).max(50), { error: "allowed_ips must be a list" })
+        .array(z.string({ error: "each allowed_ips entry must be text" }).trim().min(1).max(50), {
+          error: "allowed_ips must be a list",
+        })
         .max(MAX_TOKEN_IP_RANGES, `allowed_ips may list at most ${MAX_TOKEN_IP_RANGES} ranges`)
         .optional()
         .describe("Client addresses or CIDR ranges it may be used from (e.g. 203.0.113.0/24); any address when absent"),
-      user_id: z.uuid({ error: "user_id must be a user id (a UUID)" }).transform((id) => id.toLowerCase()).optional().describe("Admins: a service account to make it for; yourself when absent"),
+      user_id: z
+        .uuid({ error: "user_id must be a user id (a UUID)" })
+        .transform((id) => id.toLowerCase())
+        .optional()
+        .describe("Admins: a service account to make it for; yourself when absent"),
       password: z
         .string(textError("password"))
         .min(1, "password must not be empty")
         // Longer than any password the policy allows: refused before any hashing work.
         .max(1024, "password is too long")
         .optional()
-        .describe(`Your password, when you signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago (403 reauthentication_required otherwise); never stored or logged`),
+        .describe(
+          `Your password, when you signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago (403 reauthentication_required otherwise); never stored or logged`,
+        ),
     },
     onlyFields(TOKEN_FIELDS),
   )
-  .refine((body) => [body.expires_in_days, body.expires_at, body.never_expires].filter((v) => v !== undefined).length === 1, {
-    message: "give exactly one of expires_in_days, expires_at or never_expires",
-    path: ["expires_in_days"],
-    when: (payload) => payload.issues.length === 0,
-  });
+  .refine(
+    (body) => [body.expires_in_days, body.expires_at, body.never_expires].filter((v) => v !== undefined).length === 1,
+    {
+      message: "give exactly one of expires_in_days, expires_at or never_expires",
+      path: ["expires_in_days"],
+      when: (payload) => payload.issues.length === 0,
+    },
+  );
 export type TokenCreateBody = z.output<typeof TokenCreateBodySchema>;
 
 /** GET /api/admin/tokens: every person's tokens, or one person's. */
 export const TokenListQuerySchema = z.strictObject(
   {
-    user_id: z.uuid({ error: "user_id must be a user id (a UUID)" }).transform((id) => id.toLowerCase()).optional().describe("Only this person's tokens"),
+    user_id: z
+      .uuid({ error: "user_id must be a user id (a UUID)" })
+      .transform((id) => id.toLowerCase())
+      .optional()
+      .describe("Only this person's tokens"),
   },
   onlyFields(["user_id"]),
 );
 
 export const TokenIdParamsSchema = z.object({
-  id: z.uuid({ error: "must be a token id (a UUID, as GET /api/tokens lists)" }).transform((id) => id.toLowerCase()).describe("Token id"),
+  id: z
+    .uuid({ error: "must be a token id (a UUID, as GET /api/tokens lists)" })
+    .transform((id) => id.toLowerCase())
+    .describe("Token id"),
 });
 
 export const TokenSchema = z
@@ -66,7 +104,9 @@ export const TokenSchema = z
     id: z.uuid(),
     name: z.string(),
     scopes: z.array(z.enum(TOKEN_SCOPES)),
-    user: z.object({ id: z.uuid(), email: z.string(), service: z.boolean() }).describe("The owner: the token acts as him"),
+    user: z
+      .object({ id: z.uuid(), email: z.string(), service: z.boolean() })
+      .describe("The owner: the token acts as him"),
     allowed_ips: z.array(z.string()).nullable().describe("The client ranges it may be used from; null: any"),
     created_at: isoTimestamp,
     expires_at: isoTimestamp.nullable().describe("null: never"),

@@ -22,14 +22,24 @@ export const UpstreamKeyBodySchema = z.strictObject({
     .string({ error: "is required: the new key, as the upstream's dashboard shows it" })
     .min(8, "is too short to be an API key (at least 8 characters)")
     .max(4096, "is too long (at most 4096 characters)")
-    .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces or line breaks (check for a pasted newline or quotes)"),
+    .regex(
+      /^[\x21-\x7e]+$/,
+      "must be printable ASCII without spaces or line breaks (check for a pasted newline or quotes)",
+    ),
 });
 
 export const KEY_SOURCES = ["environment", "portal", "none"] as const;
 
 export const KeyFactsSchema = z.object({
-  fingerprint: z.string().describe("The first 8 hex characters of an HMAC-SHA256 of the key under a secret of the server: it tells keys apart and cannot be checked against a guess elsewhere"),
-  last4: z.string().nullable().describe("The key's last 4 characters; null for a key under 16 characters, too short to show any of it"),
+  fingerprint: z
+    .string()
+    .describe(
+      "The first 8 hex characters of an HMAC-SHA256 of the key under a secret of the server: it tells keys apart and cannot be checked against a guess elsewhere",
+    ),
+  last4: z
+    .string()
+    .nullable()
+    .describe("The key's last 4 characters; null for a key under 16 characters, too short to show any of it"),
 });
 
 export const StoredKeySchema = KeyFactsSchema.extend({
@@ -45,7 +55,10 @@ export const WindowSummarySchema = z.object({
   requests: z.number().int(),
   errors: z.number().int().describe("No answer, 5xx, 429, 401 or 403"),
   error_rate: z.number(),
-  p50_ms: z.number().nullable().describe("At most this many ms (a histogram bucket's upper bound); null without requests"),
+  p50_ms: z
+    .number()
+    .nullable()
+    .describe("At most this many ms (a histogram bucket's upper bound); null without requests"),
   p95_ms: z.number().nullable(),
 });
 
@@ -55,11 +68,16 @@ export const UpstreamAreaStatusSchema = z.object({
   area: z.enum(AREAS),
   configured: z.boolean().describe("The area's base URL is set"),
   base_url: z.string().nullable(),
-  source: z.enum(KEY_SOURCES).describe("Where the key in use is kept: the environment (which wins), the portal, or none yet"),
+  source: z
+    .enum(KEY_SOURCES)
+    .describe("Where the key in use is kept: the environment (which wins), the portal, or none yet"),
   portal_keys: z.boolean().describe("A key can be set here: GATEHOUSE_KEK is set and the environment does not decide"),
   key: KeyFactsSchema.extend({ set_at: isoTimestamp.nullable(), set_by: z.string().nullable() }).nullable(),
   stored: z.array(StoredKeySchema),
-  rejected: z.object({ at: isoTimestamp, fingerprint: z.string() }).nullable().describe("The upstream rejected the key in use (401/403) and it has not worked since"),
+  rejected: z
+    .object({ at: isoTimestamp, fingerprint: z.string() })
+    .nullable()
+    .describe("The upstream rejected the key in use (401/403) and it has not worked since"),
   health: z.object({
     last_success_at: isoTimestamp.nullable(),
     last_failure_at: isoTimestamp.nullable(),

@@ -130,7 +130,15 @@ export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
  * What a job's results may be filtered by: a code status, or one of two views a support desk asks for — valid
  * purchases whose support had expired when checked, and failed rows that a re-check may pass.
  */
-export const BULK_RESULT_FILTERS = ["valid", "support_expired", "invalid", "failed", "retryable", "pending", "cancelled"] as const;
+export const BULK_RESULT_FILTERS = [
+  "valid",
+  "support_expired",
+  "invalid",
+  "failed",
+  "retryable",
+  "pending",
+  "cancelled",
+] as const;
 export type BulkResultFilter = (typeof BULK_RESULT_FILTERS)[number];
 /** The longest search within a job's results. */
 export const BULK_RESULT_SEARCH_MAX_LENGTH = 100;
@@ -171,7 +179,15 @@ export type Permission = (typeof PERMISSIONS)[number];
  * What an API token may be allowed to do: the permissions of the roles' everyday work. Never managing users,
  * webhooks or upstream keys: those stay with a signed-in admin.
  */
-export const TOKEN_SCOPES = ["reports:read", "reports:write", "projects:write", "items:read", "finances:read", "purchases:validate", "audit:read"] as const;
+export const TOKEN_SCOPES = [
+  "reports:read",
+  "reports:write",
+  "projects:write",
+  "items:read",
+  "finances:read",
+  "purchases:validate",
+  "audit:read",
+] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 /** The lifetimes a token may be given in days; or an exact date (at most MAX_TOKEN_DAYS away), or never (service accounts). */
 export const TOKEN_EXPIRY_DAYS = [7, 30, 90, 365] as const;
@@ -262,7 +278,15 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_OUTCOMES = ["success", "failure", "denied", "valid", "invalid", "failed"] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
-export const AUDIT_TARGET_TYPES = ["report", "project", "user", "purchase_code", "token", "webhook", "upstream_area"] as const;
+export const AUDIT_TARGET_TYPES = [
+  "report",
+  "project",
+  "user",
+  "purchase_code",
+  "token",
+  "webhook",
+  "upstream_area",
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */

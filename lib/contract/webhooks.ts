@@ -10,16 +10,25 @@ const url = z
   .string({ error: "url must be text" })
   .trim()
   .max(2048, "url must be at most 2048 characters")
-  .pipe(z.url({ protocol: /^https?$/, error: "url must be an https:// URL, such as https://example.com/hooks/gatehouse" }))
+  .pipe(
+    z.url({ protocol: /^https?$/, error: "url must be an https:// URL, such as https://example.com/hooks/gatehouse" }),
+  )
   .describe("Where to POST the events: https:// (http:// only with WEBHOOK_ALLOW_PRIVATE=1)");
 const events = z
   .array(z.enum(WEBHOOK_EVENTS, { error: oneOf(WEBHOOK_EVENTS) }), { error: "events must be a list" })
   .min(1, "events must name at least one event")
   .refine((list) => new Set(list).size === list.length, "events must not repeat an event")
   .describe("The events it wants");
-const description = z.string({ error: "description must be text" }).trim().max(200, "description must be at most 200 characters").describe("What it is, for the admins");
+const description = z
+  .string({ error: "description must be text" })
+  .trim()
+  .max(200, "description must be at most 200 characters")
+  .describe("What it is, for the admins");
 
-export const WebhookCreateBodySchema = z.strictObject({ url, events, description: description.optional() }, onlyFields(["url", "events", "description"]));
+export const WebhookCreateBodySchema = z.strictObject(
+  { url, events, description: description.optional() },
+  onlyFields(["url", "events", "description"]),
+);
 export type WebhookCreateBody = z.output<typeof WebhookCreateBodySchema>;
 
 export const WebhookUpdateBodySchema = z
@@ -28,8 +37,14 @@ export const WebhookUpdateBodySchema = z
       url: url.optional(),
       events: events.optional(),
       description: description.optional(),
-      enabled: z.boolean({ error: "enabled must be true or false" }).optional().describe("false pauses deliveries; true starts them again (after a disable for failing, too)"),
-      rotate_secret: z.literal(true, { error: "rotate_secret must be true when given" }).optional().describe("A new secret, answered once; the old one signs too for 24 hours"),
+      enabled: z
+        .boolean({ error: "enabled must be true or false" })
+        .optional()
+        .describe("false pauses deliveries; true starts them again (after a disable for failing, too)"),
+      rotate_secret: z
+        .literal(true, { error: "rotate_secret must be true when given" })
+        .optional()
+        .describe("A new secret, answered once; the old one signs too for 24 hours"),
     },
     onlyFields(["url", "events", "description", "enabled", "rotate_secret"]),
   )
@@ -40,10 +55,16 @@ export const WebhookUpdateBodySchema = z
 export type WebhookUpdateBody = z.output<typeof WebhookUpdateBodySchema>;
 
 export const WebhookIdParamsSchema = z.object({
-  id: z.uuid({ error: "must be a webhook endpoint id (a UUID)" }).transform((id) => id.toLowerCase()).describe("Endpoint id"),
+  id: z
+    .uuid({ error: "must be a webhook endpoint id (a UUID)" })
+    .transform((id) => id.toLowerCase())
+    .describe("Endpoint id"),
 });
 export const WebhookDeliveryParamsSchema = WebhookIdParamsSchema.extend({
-  delivery: z.string().regex(/^msg_[0-9a-f]{32}$/, "must be a delivery id (msg_…)").describe("Delivery id: the webhook-id header it was sent with"),
+  delivery: z
+    .string()
+    .regex(/^msg_[0-9a-f]{32}$/, "must be a delivery id (msg_…)")
+    .describe("Delivery id: the webhook-id header it was sent with"),
 });
 
 export const WebhookSchema = z
@@ -53,7 +74,10 @@ export const WebhookSchema = z
     description: z.string().nullable(),
     events: z.array(z.enum(WEBHOOK_EVENTS)),
     enabled: z.boolean(),
-    disabled_reason: z.string().nullable().describe("Why deliveries stopped: paused by an admin, or failing for three days"),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .describe("Why deliveries stopped: paused by an admin, or failing for three days"),
     disabled_at: isoTimestamp.nullable(),
     failing_since: isoTimestamp.nullable().describe("The first failed attempt since the last success"),
     previous_secret_until: isoTimestamp.nullable().describe("After a rotation: the old secret signs too until then"),
@@ -79,7 +103,9 @@ export const WebhookAttemptSchema = z.object({
 export const WebhookDeliverySchema = z.object({
   id: z.string().describe("msg_…: the webhook-id of every attempt"),
   event: z.enum(WEBHOOK_EVENTS),
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES).describe("pending (sent again at next_attempt_at), delivered, or failed (no retry left)"),
+  status: z
+    .enum(WEBHOOK_DELIVERY_STATUSES)
+    .describe("pending (sent again at next_attempt_at), delivered, or failed (no retry left)"),
   attempts: z.number().int().nonnegative(),
   created_at: isoTimestamp,
   next_attempt_at: isoTimestamp.nullable(),

@@ -69,12 +69,16 @@ function makePrivate(file: string): string[] {
       const mode = statSync(/*turbopackIgnore: true*/ each).mode & 0o777;
       if ((mode & 0o077) === 0) continue;
       chmodSync(/*turbopackIgnore: true*/ each, 0o600);
-      notes.push(`The store file ${each} was readable by other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0600.`);
+      notes.push(
+        `The store file ${each} was readable by other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0600.`,
+      );
     }
     const mode = statSync(/*turbopackIgnore: true*/ folder).mode & 0o777;
     if ((mode & 0o077) !== 0 && holdsOnlyGatehouseData(folder, file)) {
       chmodSync(/*turbopackIgnore: true*/ folder, 0o700);
-      notes.push(`The store's folder ${folder} was open to other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0700.`);
+      notes.push(
+        `The store's folder ${folder} was open to other users (mode ${mode.toString(8).padStart(4, "0")}); it is now 0700.`,
+      );
     }
   } catch (error) {
     // Not ours to change (another owner, a read-only mount): SQLite's own open says whether the store is usable.
@@ -108,7 +112,10 @@ function openSqlite(file: string): Db {
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   // Prepared once: it is read on every request (lib/auth/user-cache.ts), and pragma() prepares it anew each time.
   const dataVersion = database.prepare("PRAGMA data_version").pluck();
-  Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, { value: () => Number(dataVersion.get()), enumerable: false });
+  Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, {
+    value: () => Number(dataVersion.get()),
+    enumerable: false,
+  });
   return db;
 }
 
@@ -155,7 +162,8 @@ function tagDialect(db: Db, dialect: Dialect): void {
 /** The dialect of a handle opened by openDb (or derived from one), as its settings named it. */
 export function dialectOf(db: Db): Dialect {
   const dialect = (db.getExecutor().adapter as unknown as Record<symbol, unknown>)[DIALECT];
-  if (dialect !== "sqlite" && dialect !== "postgres") throw new Error("This database handle was not opened by openDb: its dialect is unknown.");
+  if (dialect !== "sqlite" && dialect !== "postgres")
+    throw new Error("This database handle was not opened by openDb: its dialect is unknown.");
   return dialect;
 }
 

@@ -83,11 +83,31 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("request_id", "text")
           .execute();
         await db.schema.createIndex("purchase_checks_at").on("purchase_checks").columns(["checked_at", "id"]).execute();
-        await db.schema.createIndex("purchase_checks_hash_at").on("purchase_checks").columns(["code_hash", "checked_at"]).execute();
-        await db.schema.createIndex("purchase_checks_user_id_at").on("purchase_checks").columns(["user_id", "checked_at"]).execute();
-        await db.schema.createIndex("purchase_checks_user_email_at").on("purchase_checks").columns(["user_email", "checked_at"]).execute();
-        await db.schema.createIndex("purchase_checks_item_at").on("purchase_checks").columns(["item_id", "checked_at"]).execute();
-        await db.schema.createIndex("purchase_checks_outcome_at").on("purchase_checks").columns(["outcome", "checked_at"]).execute();
+        await db.schema
+          .createIndex("purchase_checks_hash_at")
+          .on("purchase_checks")
+          .columns(["code_hash", "checked_at"])
+          .execute();
+        await db.schema
+          .createIndex("purchase_checks_user_id_at")
+          .on("purchase_checks")
+          .columns(["user_id", "checked_at"])
+          .execute();
+        await db.schema
+          .createIndex("purchase_checks_user_email_at")
+          .on("purchase_checks")
+          .columns(["user_email", "checked_at"])
+          .execute();
+        await db.schema
+          .createIndex("purchase_checks_item_at")
+          .on("purchase_checks")
+          .columns(["item_id", "checked_at"])
+          .execute();
+        await db.schema
+          .createIndex("purchase_checks_outcome_at")
+          .on("purchase_checks")
+          .columns(["outcome", "checked_at"])
+          .execute();
 
         await db.schema
           .createTable("bulk_jobs")
@@ -105,7 +125,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("lease_owner", "text")
           .addColumn("lease_until", "text")
           .execute();
-        await db.schema.createIndex("bulk_jobs_user_created").on("bulk_jobs").columns(["user_id", "created_at"]).execute();
+        await db.schema
+          .createIndex("bulk_jobs_user_created")
+          .on("bulk_jobs")
+          .columns(["user_id", "created_at"])
+          .execute();
         await db.schema.createIndex("bulk_jobs_status").on("bulk_jobs").columns(["status", "created_at"]).execute();
         await db.schema.createIndex("bulk_jobs_expires").on("bulk_jobs").column("expires_at").execute();
 
@@ -129,7 +153,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
           .addPrimaryKeyConstraint("bulk_job_codes_pk", ["job_id", "idx"])
           .execute();
-        await db.schema.createIndex("bulk_job_codes_status").on("bulk_job_codes").columns(["job_id", "status"]).execute();
+        await db.schema
+          .createIndex("bulk_job_codes_status")
+          .on("bulk_job_codes")
+          .columns(["job_id", "status"])
+          .execute();
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable("bulk_job_codes").execute();
@@ -156,7 +184,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     // the name its target had (a report's URL, a user's email) so that it reads the same after the target goes.
     "2026-12-02-001-audit-ledger": {
       async up(db: Kysely<unknown>) {
-        await db.schema.alterTable("audit_log").addColumn("repeat_count", "integer", (c) => c.notNull().defaultTo(1)).execute();
+        await db.schema
+          .alterTable("audit_log")
+          .addColumn("repeat_count", "integer", (c) => c.notNull().defaultTo(1))
+          .execute();
         await db.schema.alterTable("audit_log").addColumn("last_at", "text").execute();
         await db.schema.alterTable("audit_log").addColumn("target_label", "text").execute();
       },
@@ -173,10 +204,18 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable("users").addColumn("oidc_issuer", "text").execute();
         await db.schema.alterTable("users").addColumn("oidc_subject", "text").execute();
-        await db.schema.alterTable("users").addColumn("role_pinned", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable("users")
+          .addColumn("role_pinned", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
         await db.schema.alterTable("users").addColumn("last_sign_in_at", "text").execute();
         // NULLs are distinct in a unique index (both databases): password users have no identity.
-        await db.schema.createIndex("users_oidc_identity").on("users").columns(["oidc_issuer", "oidc_subject"]).unique().execute();
+        await db.schema
+          .createIndex("users_oidc_identity")
+          .on("users")
+          .columns(["oidc_issuer", "oidc_subject"])
+          .unique()
+          .execute();
 
         await db.schema
           .createTable("sso_sessions")
@@ -209,7 +248,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     // 2026-12-10 single-sign-on migration, so a store that applied that one accepts this one.
     "2026-12-11-001-bulk-recheck": {
       async up(db: Kysely<unknown>) {
-        await db.schema.alterTable("bulk_job_codes").addColumn("retryable", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable("bulk_job_codes")
+          .addColumn("retryable", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
         await db.schema
           .createTable("bulk_rechecks")
           .addColumn("id", "text", (c) => c.primaryKey())
@@ -218,7 +260,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("created_at", "text", (c) => c.notNull())
           .addColumn("codes", "integer", (c) => c.notNull())
           .execute();
-        await db.schema.createIndex("bulk_rechecks_user_created").on("bulk_rechecks").columns(["user_id", "created_at"]).execute();
+        await db.schema
+          .createIndex("bulk_rechecks_user_created")
+          .on("bulk_rechecks")
+          .columns(["user_id", "created_at"])
+          .execute();
         // The per-item view of /purchases (last 30 days): every column it reads, so the range is read from the index alone.
         await db.schema
           .createIndex("purchase_checks_at_item")
@@ -252,9 +298,22 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("seen_at", "text", (c) => c.notNull())
           .addColumn("source", "text", (c) => c.notNull())
           .execute();
-        await db.schema.createIndex("report_results_report_generated").on("report_results").columns(["report_id", "generated_at"]).unique().execute();
-        await db.schema.createIndex("report_results_day").on("report_results").columns(["day", "result", "report_id", "generated_at"]).execute();
-        await db.schema.createIndex("report_results_project_day").on("report_results").columns(["project", "day", "result", "report_id", "generated_at"]).execute();
+        await db.schema
+          .createIndex("report_results_report_generated")
+          .on("report_results")
+          .columns(["report_id", "generated_at"])
+          .unique()
+          .execute();
+        await db.schema
+          .createIndex("report_results_day")
+          .on("report_results")
+          .columns(["day", "result", "report_id", "generated_at"])
+          .execute();
+        await db.schema
+          .createIndex("report_results_project_day")
+          .on("report_results")
+          .columns(["project", "day", "result", "report_id", "generated_at"])
+          .execute();
 
         await db.schema
           .createTable("report_latest")
@@ -265,7 +324,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("generated_at", "text", (c) => c.notNull())
           .addColumn("history_id", "integer", (c) => c.notNull())
           .execute();
-        await db.schema.createIndex("report_latest_project").on("report_latest").columns(["project", "result"]).execute();
+        await db.schema
+          .createIndex("report_latest_project")
+          .on("report_latest")
+          .columns(["project", "result"])
+          .execute();
 
         await db.schema
           .createTable("report_schedules")
@@ -280,7 +343,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("updated_at", "text", (c) => c.notNull())
           .addColumn("updated_by", "text")
           .execute();
-        await db.schema.createIndex("report_schedules_next").on("report_schedules").columns(["enabled", "next_run_at"]).execute();
+        await db.schema
+          .createIndex("report_schedules_next")
+          .on("report_schedules")
+          .columns(["enabled", "next_run_at"])
+          .execute();
 
         await db.schema
           .createTable("report_schedule_runs")
@@ -300,9 +367,22 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("lease_until", "text")
           .execute();
         // One run per due time of a project: two instances that find the same schedule due create it once.
-        await db.schema.createIndex("report_schedule_runs_due").on("report_schedule_runs").columns(["project", "trigger", "due_at"]).unique().execute();
-        await db.schema.createIndex("report_schedule_runs_project").on("report_schedule_runs").columns(["project", "started_at"]).execute();
-        await db.schema.createIndex("report_schedule_runs_status").on("report_schedule_runs").columns(["status", "lease_until"]).execute();
+        await db.schema
+          .createIndex("report_schedule_runs_due")
+          .on("report_schedule_runs")
+          .columns(["project", "trigger", "due_at"])
+          .unique()
+          .execute();
+        await db.schema
+          .createIndex("report_schedule_runs_project")
+          .on("report_schedule_runs")
+          .columns(["project", "started_at"])
+          .execute();
+        await db.schema
+          .createIndex("report_schedule_runs_status")
+          .on("report_schedule_runs")
+          .columns(["status", "lease_until"])
+          .execute();
 
         await db.schema
           .createTable("report_alert_rules")
@@ -326,7 +406,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("acknowledged_at", "text")
           .addColumn("acknowledged_by", "text")
           .execute();
-        await db.schema.createIndex("report_alerts_unread").on("report_alerts").columns(["acknowledged_at", "id"]).execute();
+        await db.schema
+          .createIndex("report_alerts_unread")
+          .on("report_alerts")
+          .columns(["acknowledged_at", "id"])
+          .execute();
         await db.schema.createIndex("report_alerts_project").on("report_alerts").columns(["project", "id"]).execute();
 
         await db.schema
@@ -338,7 +422,15 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
       async down(db: Kysely<unknown>) {
-        for (const table of ["report_share_passwords", "report_alerts", "report_alert_rules", "report_schedule_runs", "report_schedules", "report_latest", "report_results"]) {
+        for (const table of [
+          "report_share_passwords",
+          "report_alerts",
+          "report_alert_rules",
+          "report_schedule_runs",
+          "report_schedules",
+          "report_latest",
+          "report_results",
+        ]) {
           await db.schema.dropTable(table).execute();
         }
       },
@@ -348,7 +440,10 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     // Named to sort after issue 21's single sign-on (2026-12-10), which stores on main may have applied already.
     "2026-12-13-001-tokens-webhooks": {
       async up(db: Kysely<unknown>) {
-        await db.schema.alterTable("users").addColumn("service", "integer", (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema
+          .alterTable("users")
+          .addColumn("service", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
 
         await db.schema
           .createTable("api_tokens")
@@ -402,8 +497,16 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("lease_owner", "text")
           .addColumn("lease_until", "text")
           .execute();
-        await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["status", "next_attempt_at"]).execute();
-        await db.schema.createIndex("webhook_deliveries_endpoint").on("webhook_deliveries").columns(["endpoint_id", "created_at"]).execute();
+        await db.schema
+          .createIndex("webhook_deliveries_due")
+          .on("webhook_deliveries")
+          .columns(["status", "next_attempt_at"])
+          .execute();
+        await db.schema
+          .createIndex("webhook_deliveries_endpoint")
+          .on("webhook_deliveries")
+          .columns(["endpoint_id", "created_at"])
+          .execute();
 
         await db.schema
           .createTable("webhook_attempts")
@@ -417,7 +520,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .addColumn("error", "text")
           .addColumn("response_excerpt", "text")
           .execute();
-        await db.schema.createIndex("webhook_attempts_delivery").on("webhook_attempts").columns(["delivery_id", "at"]).execute();
+        await db.schema
+          .createIndex("webhook_attempts_delivery")
+          .on("webhook_attempts")
+          .columns(["delivery_id", "at"])
+          .execute();
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable("webhook_attempts").execute();
@@ -477,14 +584,30 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     // indexes they replace carried report_id and generated_at, which no query reads through them.
     "2026-12-22-003-trend-indexes": {
       async up(db: Kysely<unknown>) {
-        await db.schema.createIndex("report_results_day_result").on("report_results").columns(["day", "result"]).execute();
-        await db.schema.createIndex("report_results_project_day_result").on("report_results").columns(["project", "day", "result"]).execute();
+        await db.schema
+          .createIndex("report_results_day_result")
+          .on("report_results")
+          .columns(["day", "result"])
+          .execute();
+        await db.schema
+          .createIndex("report_results_project_day_result")
+          .on("report_results")
+          .columns(["project", "day", "result"])
+          .execute();
         await db.schema.dropIndex("report_results_day").execute();
         await db.schema.dropIndex("report_results_project_day").execute();
       },
       async down(db: Kysely<unknown>) {
-        await db.schema.createIndex("report_results_day").on("report_results").columns(["day", "result", "report_id", "generated_at"]).execute();
-        await db.schema.createIndex("report_results_project_day").on("report_results").columns(["project", "day", "result", "report_id", "generated_at"]).execute();
+        await db.schema
+          .createIndex("report_results_day")
+          .on("report_results")
+          .columns(["day", "result", "report_id", "generated_at"])
+          .execute();
+        await db.schema
+          .createIndex("report_results_project_day")
+          .on("report_results")
+          .columns(["project", "day", "result", "report_id", "generated_at"])
+          .execute();
         await db.schema.dropIndex("report_results_day_result").execute();
         await db.schema.dropIndex("report_results_project_day_result").execute();
       },
@@ -501,4 +624,3 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     },
   };
 }
-

@@ -105,14 +105,27 @@ export async function startWorkQueue<T>(cluster: Cluster, options: KindOptions<T
     );
   };
   // Before this worker takes anything, when Redis is there to say it (a few seconds at most at start).
-  for (const until = Date.now() + 3_000; !cluster.up() && Date.now() < until; ) await sleep(20);
-  if (!(await queue.setGlobalConcurrency(options.concurrency).then(() => true, () => false))) setLimit();
+  for (const until = Date.now() + 3_000; !cluster.up() && Date.now() < until;) await sleep(20);
+  if (
+    !(await queue.setGlobalConcurrency(options.concurrency).then(
+      () => true,
+      () => false,
+    ))
+  )
+    setLimit();
   cluster.redis?.on("ready", setLimit);
-  void worker.run().catch((error: unknown) => logEvent("error", "job_worker_stopped", { kind: options.kind, error: describeError(error) }));
+  void worker
+    .run()
+    .catch((error: unknown) =>
+      logEvent("error", "job_worker_stopped", { kind: options.kind, error: describeError(error) }),
+    );
 
   onCollect(async () => {
     const counts = await queue.getJobCounts("wait", "delayed", "prioritized", "waiting-children");
-    metrics().queueDepth.set({ kind: options.kind }, Object.values(counts).reduce((sum, n) => sum + n, 0));
+    metrics().queueDepth.set(
+      { kind: options.kind },
+      Object.values(counts).reduce((sum, n) => sum + n, 0),
+    );
   });
 
   let closed = false;

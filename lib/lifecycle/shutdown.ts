@@ -91,7 +91,11 @@ export function installGracefulShutdown(options: ShutdownOptions): void {
  * Registers something to close on shutdown, after the requests in flight have finished (e.g. the demo sandbox).
  * Closers run newest first; those registered `last` (the store) after all the others.
  */
-export function onShutdown(name: string, close: () => Promise<void> | void, { last = false }: { last?: boolean } = {}): void {
+export function onShutdown(
+  name: string,
+  close: () => Promise<void> | void,
+  { last = false }: { last?: boolean } = {},
+): void {
   state().closers.push({ name, close, last });
 }
 
@@ -110,11 +114,15 @@ export async function shutDown(reason: string): Promise<void> {
   const exit = current.options?.exit ?? ((code: number) => process.exit(code));
   const started = performance.now();
 
-  logEvent("info", `${reason}: shutting down; no new connections, ${current.inFlight} request(s) in flight may finish`, {
-    event: "shutdown",
-    in_flight: current.inFlight,
-    timeout_ms: timeoutMs,
-  });
+  logEvent(
+    "info",
+    `${reason}: shutting down; no new connections, ${current.inFlight} request(s) in flight may finish`,
+    {
+      event: "shutdown",
+      in_flight: current.inFlight,
+      timeout_ms: timeoutMs,
+    },
+  );
   for (const server of current.servers) {
     server.close();
     // Keep-alive connections with no request would otherwise hold the server open until they time out.
@@ -139,7 +147,11 @@ export async function shutDown(reason: string): Promise<void> {
       logEvent("error", `shutdown: closing the ${closer.name} failed`, { event: "shutdown", error: String(error) });
     }
   }
-  logEvent("info", "shutdown complete", { event: "shutdown", closed, duration_ms: Math.round(performance.now() - started) });
+  logEvent("info", "shutdown complete", {
+    event: "shutdown",
+    closed,
+    duration_ms: Math.round(performance.now() - started),
+  });
   exit(0);
 }
 

@@ -32,7 +32,9 @@ export function instanceId(): string {
 
 /** Writes one log line. `fields` should be flat and JSON-friendly; it is redacted before it is written. */
 export function logEvent(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(`${redactedJson({ time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields })}\n`);
+  process.stdout.write(
+    `${redactedJson({ time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields })}\n`,
+  );
 }
 
 /** A loggable summary of an unexpected error: its name, message and stack, all redacted later by logEvent. */

@@ -66,7 +66,10 @@ export interface ApiRequestOptions {
 }
 
 /** Calls `/api…` and returns the parsed JSON body (undefined for 204), or throws ApiRequestError. */
-export async function apiRequest<T = unknown>(path: string, { method = "GET", body, signal }: ApiRequestOptions = {}): Promise<T> {
+export async function apiRequest<T = unknown>(
+  path: string,
+  { method = "GET", body, signal }: ApiRequestOptions = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (method !== "GET") headers["X-CSRF"] = "1";
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -101,7 +104,12 @@ export async function apiRequest<T = unknown>(path: string, { method = "GET", bo
 
   const answer = errorAnswerOf(json);
   if (response.status === 401) {
-    throw new ApiRequestError({ status: 401, code: answer?.code ?? "unauthenticated", message: SESSION_ENDED_MESSAGE, requestId });
+    throw new ApiRequestError({
+      status: 401,
+      code: answer?.code ?? "unauthenticated",
+      message: SESSION_ENDED_MESSAGE,
+      requestId,
+    });
   }
   if (answer) {
     throw new ApiRequestError({

@@ -2,7 +2,13 @@
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
 import { AUDIT_ACTIONS, isOneOf, type AuditAction } from "@/lib/contract/values";
 
-import { parseWhoWhenPaging, queryString, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
+import {
+  parseWhoWhenPaging,
+  queryString,
+  readParam,
+  type SearchParamsInput,
+  type WhoWhenPagingQuery,
+} from "./list-params";
 
 export interface AuditViewQuery extends WhoWhenPagingQuery {
   action?: AuditAction;

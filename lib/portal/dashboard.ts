@@ -79,7 +79,9 @@ export function checkShares(counts: Readonly<Record<CheckShareKey, number>>): Ch
   const percent = exact.map(Math.floor);
   let left = total === 0 ? 0 : 100 - percent.reduce((sum, n) => sum + n, 0);
   // Hand out the points lost to rounding down, biggest remainder first (ties: the earlier outcome).
-  const byRemainder = keys.map((_, i) => i).sort((a, b) => exact[b]! - percent[b]! - (exact[a]! - percent[a]!) || a - b);
+  const byRemainder = keys
+    .map((_, i) => i)
+    .sort((a, b) => exact[b]! - percent[b]! - (exact[a]! - percent[a]!) || a - b);
   for (const i of byRemainder) {
     if (left <= 0) break;
     percent[i]! += 1;

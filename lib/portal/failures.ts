@@ -24,7 +24,11 @@ export function describeUpstreamFailure(error: UpstreamError, what: string): Pag
   switch (error.kind) {
     case "rate_limited": {
       const seconds = retryAfterSeconds(error.retryAfter);
-      return { title, message: `${happened}. Try again ${seconds === null ? "in a minute" : `in ${seconds} seconds`}.`, retryable: true };
+      return {
+        title,
+        message: `${happened}. Try again ${seconds === null ? "in a minute" : `in ${seconds} seconds`}.`,
+        retryable: true,
+      };
     }
     case "auth":
       return {
@@ -34,7 +38,11 @@ export function describeUpstreamFailure(error: UpstreamError, what: string): Pag
       };
     case "bad_response":
     case "too_large":
-      return { title, message: `${happened}. Try again in a moment; if it keeps happening, tell an administrator.`, retryable: true };
+      return {
+        title,
+        message: `${happened}. Try again in a moment; if it keeps happening, tell an administrator.`,
+        retryable: true,
+      };
     case "not_found":
       return { title, message: `${happened}. It may have been deleted.`, retryable: false };
     case "invalid":

@@ -22,10 +22,21 @@ export interface ItemQuery {
   perPage: number;
 }
 
-export const DEFAULT_ITEM_QUERY: ItemQuery = { search: "", category: "", sort: "name", direction: "asc", page: 1, perPage: DEFAULT_PER_PAGE.items };
+export const DEFAULT_ITEM_QUERY: ItemQuery = {
+  search: "",
+  category: "",
+  sort: "name",
+  direction: "asc",
+  page: 1,
+  perPage: DEFAULT_PER_PAGE.items,
+};
 
 /** The first direction of each sort: names A→Z, prices low→high, newest first. */
-export const ITEM_SORT_FIRST_DIRECTION: Record<ItemSortKey, "asc" | "desc"> = { name: "asc", price: "asc", published_at: "desc" };
+export const ITEM_SORT_FIRST_DIRECTION: Record<ItemSortKey, "asc" | "desc"> = {
+  name: "asc",
+  price: "asc",
+  published_at: "desc",
+};
 
 /**
  * Reads the list's URL. Lenient on purpose: a hand-edited or stale link with a bad value still opens the list
@@ -35,9 +46,12 @@ export function parseItemQuery(params: SearchParamsInput): ItemQuery {
   const search = (readParam(params, "search") ?? "").slice(0, MAX_SEARCH_LENGTH);
   const category = (readParam(params, "category") ?? "").slice(0, MAX_SEARCH_LENGTH);
   const sortValue = readParam(params, "sort_by");
-  const sort = (ITEM_SORT_KEYS as readonly string[]).includes(sortValue ?? "") ? (sortValue as ItemSortKey) : DEFAULT_ITEM_QUERY.sort;
+  const sort = (ITEM_SORT_KEYS as readonly string[]).includes(sortValue ?? "")
+    ? (sortValue as ItemSortKey)
+    : DEFAULT_ITEM_QUERY.sort;
   const directionValue = readParam(params, "sort");
-  const direction = directionValue === "asc" || directionValue === "desc" ? directionValue : ITEM_SORT_FIRST_DIRECTION[sort];
+  const direction =
+    directionValue === "asc" || directionValue === "desc" ? directionValue : ITEM_SORT_FIRST_DIRECTION[sort];
   const perPageValue = Number(readParam(params, "per_page"));
   const perPage = isOneOf(PER_PAGE_CHOICES, perPageValue) ? perPageValue : DEFAULT_ITEM_QUERY.perPage;
   const pageValue = readParam(params, "page") ?? "";

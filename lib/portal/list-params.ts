@@ -113,7 +113,12 @@ export function parseWhoWhenPaging(params: SearchParamsInput): WhoWhenPagingQuer
  * the order of creation) is left as documented for scripts. The page's URL stays short: a view without a sort
  * asks the API for this one explicitly (reportViewRequest).
  */
-export const REPORT_DEFAULTS = { sort_by: "generated_at", sort: "desc", per_page: DEFAULT_PER_PAGE.reports, page: 1 } as const satisfies {
+export const REPORT_DEFAULTS = {
+  sort_by: "generated_at",
+  sort: "desc",
+  per_page: DEFAULT_PER_PAGE.reports,
+  page: 1,
+} as const satisfies {
   sort_by: (typeof REPORT_SORT_FIELDS)[number];
   sort: (typeof SORT_DIRECTIONS)[number];
   per_page: number;

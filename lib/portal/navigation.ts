@@ -41,7 +41,11 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage" },
 ];
 
-export function mayUse(section: Pick<PortalSection, "permission" | "area">, caller: Caller, areas: ConfiguredAreas): boolean {
+export function mayUse(
+  section: Pick<PortalSection, "permission" | "area">,
+  caller: Caller,
+  areas: ConfiguredAreas,
+): boolean {
   if (section.permission && !can(caller, section.permission)) return false;
   return section.area === undefined || areas[section.area];
 }

@@ -86,7 +86,8 @@ export function summariseBatch(codes: readonly string[], format: PurchaseCodeFor
   if (codes.length === 0) problem = "Paste at least one purchase code, or choose a file.";
   else if (codes.length > BULK_MAX_CODES)
     problem = `That is ${codes.length} codes; one check takes at most ${BULK_MAX_CODES}. Split the list and check the rest afterwards.`;
-  else if (tooLong) problem = `Code ${tooLong} is longer than ${RAW_PURCHASE_CODE_MAX_LENGTH} characters, so it cannot be a purchase code. Check what was pasted.`;
+  else if (tooLong)
+    problem = `Code ${tooLong} is longer than ${RAW_PURCHASE_CODE_MAX_LENGTH} characters, so it cannot be a purchase code. Check what was pasted.`;
   return { ...summary, problem };
 }
 
@@ -149,7 +150,6 @@ export function statusAnnouncement(job: JobCounts): string {
       return `Cancelled: ${job.done} checked (${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed), ${plural(job.cancelled, "code")} not checked.`;
   }
 }
-
 
 // ---------------------------------------------------------------------------------------------------------
 // A job's results as a view: page, filter and search live in the page's URL (reload and a shared link show the

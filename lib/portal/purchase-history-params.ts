@@ -8,7 +8,13 @@
 // gateway hashes at once.
 import { DEFAULT_PER_PAGE, isOneOf, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 
-import { parseWhoWhenPaging, queryString, readParam, type SearchParamsInput, type WhoWhenPagingQuery } from "./list-params";
+import {
+  parseWhoWhenPaging,
+  queryString,
+  readParam,
+  type SearchParamsInput,
+  type WhoWhenPagingQuery,
+} from "./list-params";
 
 export interface HistoryViewQuery extends WhoWhenPagingQuery {
   outcome?: PurchaseOutcome;

@@ -30,7 +30,8 @@ const badShare = (row: ProjectMix) => (row.reports === 0 ? 0 : row.bad / row.rep
 export function sortMixes(rows: readonly ProjectMix[], key: MixSortKey, direction: "asc" | "desc"): ProjectMix[] {
   const sign = direction === "asc" ? 1 : -1;
   const name = (row: ProjectMix) => row.project ?? NO_PROJECT;
-  const value = (row: ProjectMix): number | string => (key === "project" ? name(row).toLowerCase() : key === "bad_share" ? badShare(row) : row[key]);
+  const value = (row: ProjectMix): number | string =>
+    key === "project" ? name(row).toLowerCase() : key === "bad_share" ? badShare(row) : row[key];
   return [...rows].sort((a, b) => {
     const [x, y] = [value(a), value(b)];
     const primary = x < y ? -1 : x > y ? 1 : 0;
@@ -39,7 +40,8 @@ export function sortMixes(rows: readonly ProjectMix[], key: MixSortKey, directio
 }
 
 /** "12%" */
-export const percent = (part: number, whole: number): string => (whole === 0 ? "0%" : `${Math.round((part / whole) * 100)}%`);
+export const percent = (part: number, whole: number): string =>
+  whole === 0 ? "0%" : `${Math.round((part / whole) * 100)}%`;
 
 /**
  * A project's page over time. The name is a path segment followed by /overview: project names are host names

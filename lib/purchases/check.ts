@@ -31,7 +31,12 @@ export async function askItemService(items: ItemsClient, code: string): Promise<
  * fails must not change the answer. It is logged at error level with what the row would have held (the code only
  * as hash and last 4) and `context` (the request or the bulk job), so it can be restored.
  */
-export async function recordCheck(db: Db, hashKey: string, check: PurchaseCheckRecordInput, context: Record<string, unknown> = {}): Promise<void> {
+export async function recordCheck(
+  db: Db,
+  hashKey: string,
+  check: PurchaseCheckRecordInput,
+  context: Record<string, unknown> = {},
+): Promise<void> {
   const input = { ...check, at: check.at ?? new Date() };
   try {
     await recordPurchaseCheck(db, hashKey, input);
@@ -96,6 +101,9 @@ export async function checkPurchaseCode(
       : { ...check, outcome: "invalid", reason: answer.reason },
     context,
   );
-  const validation = answer.status === "valid" ? { valid: true as const, purchase: answer.purchase } : { valid: false as const, message: answer.reason };
+  const validation =
+    answer.status === "valid"
+      ? { valid: true as const, purchase: answer.purchase }
+      : { valid: false as const, message: answer.reason };
   return { ...validation, checked_code: code, notes, history };
 }

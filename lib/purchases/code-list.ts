@@ -23,7 +23,12 @@ export interface CodeList {
 const CODE_HEADINGS = ["purchase code", "code", "license", "licence", "license code", "licence code"];
 
 function headingRank(cell: string): number {
-  const rank = CODE_HEADINGS.indexOf(cell.trim().toLowerCase().replace(/[\s_-]+/g, " "));
+  const rank = CODE_HEADINGS.indexOf(
+    cell
+      .trim()
+      .toLowerCase()
+      .replace(/[\s_-]+/g, " "),
+  );
   return rank === -1 ? Number.POSITIVE_INFINITY : rank;
 }
 
@@ -33,7 +38,11 @@ function splitLines(text: string): string[] {
 
 /** The separator of the first line: the most frequent of comma, semicolon and tab outside quotes. */
 function detectSeparator(firstLine: string): string {
-  const counts = new Map<string, number>([[",", 0], [";", 0], ["\t", 0]]);
+  const counts = new Map<string, number>([
+    [",", 0],
+    [";", 0],
+    ["\t", 0],
+  ]);
   let quoted = false;
   for (const char of firstLine) {
     if (char === '"') quoted = !quoted;
@@ -109,7 +118,8 @@ export function parseCodeList(text: string, options: { fileName?: string } = {})
 
   const column = namedColumn ?? 0;
   const hasHeader =
-    namedColumn !== null || (!HAS_DIGIT.test(header[0] ?? "") && rows.slice(1).some((cells) => HAS_DIGIT.test(cells[0] ?? "")));
+    namedColumn !== null ||
+    (!HAS_DIGIT.test(header[0] ?? "") && rows.slice(1).some((cells) => HAS_DIGIT.test(cells[0] ?? "")));
   const codes = rows
     .slice(hasHeader ? 1 : 0)
     .map((cells) => cells[column] ?? "")

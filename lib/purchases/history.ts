@@ -9,7 +9,12 @@ import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
 import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
-import type { Purchase, PurchaseHistoryEntry, PurchaseHistoryQuery, PurchaseHistorySummary } from "@/lib/contract/purchases";
+import type {
+  Purchase,
+  PurchaseHistoryEntry,
+  PurchaseHistoryQuery,
+  PurchaseHistorySummary,
+} from "@/lib/contract/purchases";
 import type { PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
@@ -65,7 +70,11 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
  * What the history knew of a code before the check being made: ask before recording it. `forms` are the forms
  * the code may have been checked in (purchaseCodeForms: its canonical form first).
  */
-export async function purchaseHistorySummary(db: Db, hashKey: string, forms: readonly string[]): Promise<PurchaseHistorySummary> {
+export async function purchaseHistorySummary(
+  db: Db,
+  hashKey: string,
+  forms: readonly string[],
+): Promise<PurchaseHistorySummary> {
   const hash = forms.map((form) => hashPurchaseCode(form, hashKey));
   const [count, first] = await Promise.all([
     db
@@ -137,7 +146,8 @@ function matching(f: ResolvedFilters) {
     const conditions = [];
     if (f.outcome !== undefined) conditions.push(eb("outcome", "=", f.outcome));
     if (f.itemId !== undefined) conditions.push(eb("item_id", "=", f.itemId));
-    if (f.user !== undefined) conditions.push(eb.or([eb("user_id", "=", f.user), eb("user_email", "=", normalizeEmail(f.user))]));
+    if (f.user !== undefined)
+      conditions.push(eb.or([eb("user_id", "=", f.user), eb("user_email", "=", normalizeEmail(f.user))]));
     if (f.from !== undefined) conditions.push(eb("checked_at", ">=", f.from));
     if (f.to !== undefined) conditions.push(eb("checked_at", "<=", f.to));
     if (f.codeHashes !== undefined) conditions.push(eb("code_hash", "in", f.codeHashes));
@@ -264,14 +274,11 @@ export function purchaseHistoryCsv(
         let next = db.selectFrom("purchase_checks").where(where);
         if (after !== null) {
           const { checkedAt, id } = after;
-          next = next.where((eb) => eb.or([eb("checked_at", "<", checkedAt), eb.and([eb("checked_at", "=", checkedAt), eb("id", "<", id)])]));
+          next = next.where((eb) =>
+            eb.or([eb("checked_at", "<", checkedAt), eb.and([eb("checked_at", "=", checkedAt), eb("id", "<", id)])]),
+          );
         }
-        const rows = await next
-          .selectAll()
-          .orderBy("checked_at", "desc")
-          .orderBy("id", "desc")
-          .limit(limit)
-          .execute();
+        const rows = await next.selectAll().orderBy("checked_at", "desc").orderBy("id", "desc").limit(limit).execute();
         const room = maxRows - sent;
         const page = rows.slice(0, room);
         if (page.length > 0) controller.enqueue(encoder.encode(page.map((row) => csvRow(toEntry(row))).join("")));
@@ -281,7 +288,9 @@ export function purchaseHistoryCsv(
         if (rows.length > room) {
           controller.enqueue(
             encoder.encode(
-              csvLine([`This export stops at ${maxRows} checks, the newest; narrow the filters (for example from and to) to export the rest.`]),
+              csvLine([
+                `This export stops at ${maxRows} checks, the newest; narrow the filters (for example from and to) to export the rest.`,
+              ]),
             ),
           );
           controller.close();
@@ -337,7 +346,14 @@ export async function checksPerItem(
         "item_id",
         eb.fn.max("item_name").as("item_name"),
         eb.fn
-          .sum<number>(eb.case().when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))])).then(1).else(0).end())
+          .sum<number>(
+            eb
+              .case()
+              .when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
           .as("support_expired"),
         eb.fn.sum<number>(eb.case().when("outcome", "=", "valid").then(1).else(0).end()).as("all_valid"),
       ])
@@ -376,8 +392,15 @@ export async function checksPerItem(
       invalid: invalid.get(Number(row.item_id)) ?? 0,
     };
   });
-  items.sort((a, b) => b.valid + b.support_expired + b.invalid - (a.valid + a.support_expired + a.invalid) || a.item_id - b.item_id);
+  items.sort(
+    (a, b) =>
+      b.valid + b.support_expired + b.invalid - (a.valid + a.support_expired + a.invalid) || a.item_id - b.item_id,
+  );
   const attributed = [...invalid.values()].reduce((sum, n) => sum + n, 0);
   const count = (outcome: string) => Number(totals.find((row) => row.outcome === outcome)?.n ?? 0);
-  return { since, items: items.slice(0, limit), unattributed: { invalid: Math.max(0, count("invalid") - attributed), failed: count("failed") } };
+  return {
+    since,
+    items: items.slice(0, limit),
+    unattributed: { invalid: Math.max(0, count("invalid") - attributed), failed: count("failed") },
+  };
 }

@@ -203,7 +203,8 @@ for (const [char, looksLike, name] of LATIN) {
   const letter = name.replace(/^(small )?letter /, "");
   LOOKALIKES.set(char, { looksLike, name: `Latin ${name}`, described: `${article(letter)} ${letter} '${char}'` });
 }
-for (const [char, looksLike, name] of DASHES) LOOKALIKES.set(char, { looksLike, name, described: `${article(name)} ${name} '${char}'` });
+for (const [char, looksLike, name] of DASHES)
+  LOOKALIKES.set(char, { looksLike, name, described: `${article(name)} ${name} '${char}'` });
 
 function expectedPhrase(looksLike: string): string {
   if (looksLike === "-") return "a hyphen '-'";
@@ -293,11 +294,13 @@ const SPACE_NAMES: Readonly<Record<number, string>> = {
 function compatibilityKind(codePoint: number): string {
   if (codePoint >= 0xff01 && codePoint <= 0xffef) return "a full-width";
   if (codePoint >= 0xfb00 && codePoint <= 0xfb4f) return "a ligature";
-  if (codePoint === 0xb2 || codePoint === 0xb3 || codePoint === 0xb9 || (codePoint >= 0x2070 && codePoint <= 0x207f)) return "a superscript";
+  if (codePoint === 0xb2 || codePoint === 0xb3 || codePoint === 0xb9 || (codePoint >= 0x2070 && codePoint <= 0x207f))
+    return "a superscript";
   if (codePoint >= 0x2080 && codePoint <= 0x209f) return "a subscript";
   if (codePoint >= 0x1d2c && codePoint <= 0x1d6a) return "a superscript";
   if (codePoint >= 0x02b0 && codePoint <= 0x02ff) return "a modifier letter";
-  if ((codePoint >= 0x2460 && codePoint <= 0x24ff) || (codePoint >= 0x1f100 && codePoint <= 0x1f1ff)) return "an enclosed";
+  if ((codePoint >= 0x2460 && codePoint <= 0x24ff) || (codePoint >= 0x1f100 && codePoint <= 0x1f1ff))
+    return "an enclosed";
   if (codePoint >= 0x1d400 && codePoint <= 0x1d7ff) return "a mathematical";
   if (codePoint >= 0x2160 && codePoint <= 0x2188) return "a Roman numeral";
   if (codePoint >= 0x2100 && codePoint <= 0x214f) return "a letter-like symbol";
@@ -333,19 +336,34 @@ function judge(char: string, at: string): Verdict {
     const name = SPACE_NAMES[codePoint];
     return name
       ? refuse(name, `${at} is ${article(name)} ${name} (${label}); a purchase code has no spaces.`)
-      : refuse("space", codePoint === 0x20 ? `${at} is a space; a purchase code has none.` : `${at} is a space (${label}); a purchase code has none.`);
+      : refuse(
+          "space",
+          codePoint === 0x20
+            ? `${at} is a space; a purchase code has none.`
+            : `${at} is a space (${label}); a purchase code has none.`,
+        );
   }
   if (codePoint >= 0xd800 && codePoint <= 0xdfff) {
-    return refuse("lone surrogate", `${at} (${label}) is half of a character, not a character: the text was damaged when it was copied.`);
+    return refuse(
+      "lone surrogate",
+      `${at} (${label}) is half of a character, not a character: the text was damaged when it was copied.`,
+    );
   }
   if (codePoint === 0xfffd) {
-    return refuse("replacement character", `${at} is a replacement character '\ufffd' (${label}): the text was damaged when it was copied. Ask for the code again.`);
+    return refuse(
+      "replacement character",
+      `${at} is a replacement character '\ufffd' (${label}): the text was damaged when it was copied. Ask for the code again.`,
+    );
   }
   const invisible = invisibleName(codePoint, char);
   if (invisible) return { kind: "remove", name: invisible };
   const lookalike = LOOKALIKES.get(char);
   if (lookalike) {
-    return refuse(lookalike.name, `${at} is ${lookalike.described} (${label}), not ${expectedPhrase(lookalike.looksLike)}.`, lookalike.looksLike);
+    return refuse(
+      lookalike.name,
+      `${at} is ${lookalike.described} (${label}), not ${expectedPhrase(lookalike.looksLike)}.`,
+      lookalike.looksLike,
+    );
   }
 
   const folded = char.normalize("NFKC");
@@ -357,9 +375,17 @@ function judge(char: string, at: string): Verdict {
     const problem = { ...verdict.problem, char, codePoint: label };
     // Spacing accents (¨ ´ ¸) are a space plus a combining accent to Unicode.
     if (WHITE_SPACE.test(part)) {
-      return { kind: "refuse", problem: { char, codePoint: label, name: "spacing accent" }, sentence: `${at} is '${char}' (${label}), which Unicode reads as a space and an accent; a purchase code has no spaces.` };
+      return {
+        kind: "refuse",
+        problem: { char, codePoint: label, name: "spacing accent" },
+        sentence: `${at} is '${char}' (${label}), which Unicode reads as a space and an accent; a purchase code has no spaces.`,
+      };
     }
-    return { kind: "refuse", problem, sentence: `${at} is '${char}' (${label}), a form of ${verdict.sentence.replace(`${at} is `, "")}` };
+    return {
+      kind: "refuse",
+      problem,
+      sentence: `${at} is '${char}' (${label}), a form of ${verdict.sentence.replace(`${at} is `, "")}`,
+    };
   }
   const kind = compatibilityKind(codePoint);
   return { kind: "keep", text: folded, note: `${at} is ${kind} '${char}' (${label}); read as '${folded}'.` };
@@ -397,7 +423,8 @@ function cleanCode(input: string): NormalisedPurchaseCode {
     const codePoint = char.codePointAt(0) ?? 0;
     const name = invisibleName(codePoint, char);
     // Ordinary whitespace at the ends is trimmed without a word; an invisible character is worth one.
-    if (name && !WHITE_SPACE.test(char)) notes.push(`${capitalise(article(name))} ${name} (${codePointLabel(codePoint)}) ${where} the code was removed.`);
+    if (name && !WHITE_SPACE.test(char))
+      notes.push(`${capitalise(article(name))} ${name} (${codePointLabel(codePoint)}) ${where} the code was removed.`);
   };
   for (const char of chars.slice(0, start)) endNote(char, "before");
 
@@ -412,7 +439,9 @@ function cleanCode(input: string): NormalisedPurchaseCode {
       cleaned += verdict.text;
       if (verdict.note) notes.push(verdict.note);
     } else if (verdict.kind === "remove") {
-      notes.push(`Character ${position}, ${article(verdict.name)} ${verdict.name} (${codePointLabel(char.codePointAt(0) ?? 0)}), was removed.`);
+      notes.push(
+        `Character ${position}, ${article(verdict.name)} ${verdict.name} (${codePointLabel(char.codePointAt(0) ?? 0)}), was removed.`,
+      );
     } else {
       problems.push({ position, ...verdict.problem });
       sentences.push(verdict.sentence);
@@ -421,21 +450,34 @@ function cleanCode(input: string): NormalisedPurchaseCode {
   for (const char of chars.slice(end)) endNote(char, "after");
 
   if (problems.length > 0) {
-    return { ok: false, reason: listWithMore(sentences, "character like these", "characters like these").join(" "), problems };
+    return {
+      ok: false,
+      reason: listWithMore(sentences, "character like these", "characters like these").join(" "),
+      problems,
+    };
   }
   if (cleaned === "") return { ok: false, reason: "Enter a purchase code.", problems: [] };
 
   const code = cleaned.normalize("NFKC");
-  if (code !== cleaned) notes.push("Letters typed in separate parts (a letter and its accent) were joined into single characters.");
+  if (code !== cleaned)
+    notes.push("Letters typed in separate parts (a letter and its accent) were joined into single characters.");
   const tooLong = lengthRefusal(code);
   if (tooLong) return tooLong;
-  return { ok: true, code, notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way") };
+  return {
+    ok: true,
+    code,
+    notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way"),
+  };
 }
 
 function lengthRefusal(code: string): NormalisedPurchaseCode | null {
   const length = Array.from(code).length;
   if (length <= PURCHASE_CODE_MAX_LENGTH) return null;
-  return { ok: false, reason: `A purchase code has at most ${PURCHASE_CODE_MAX_LENGTH} characters; this one has ${length}.`, problems: [] };
+  return {
+    ok: false,
+    reason: `A purchase code has at most ${PURCHASE_CODE_MAX_LENGTH} characters; this one has ${length}.`,
+    problems: [],
+  };
 }
 
 /** `exact`: invisible characters are removed (with a note, as always), and nothing else is changed. */
@@ -451,11 +493,18 @@ function exactCode(input: string): NormalisedPurchaseCode {
   chars.slice(start, end).forEach((char, index) => {
     const codePoint = char.codePointAt(0) ?? 0;
     const name = invisibleName(codePoint, char);
-    if (name) notes.push(`Character ${index + 1}, ${article(name)} ${name} (${codePointLabel(codePoint)}), was removed.`);
+    if (name)
+      notes.push(`Character ${index + 1}, ${article(name)} ${name} (${codePointLabel(codePoint)}), was removed.`);
     else code += char;
   });
   if (code === "") return { ok: false, reason: "Enter a purchase code.", problems: [] };
-  return lengthRefusal(code) ?? { ok: true, code, notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way") };
+  return (
+    lengthRefusal(code) ?? {
+      ok: true,
+      code,
+      notes: listWithMore(notes, "character cleaned the same way", "characters cleaned the same way"),
+    }
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -545,7 +594,8 @@ function notAUuid(body: string, offset: number): string {
   if (hyphens === 0 && chars.length !== UUID_HEX_DIGITS) {
     return `${chars.length} ${chars.length === 1 ? "character" : "characters"}; a purchase code has ${UUID_LENGTH} (${UUID_HEX_DIGITS} without hyphens), ${example}.`;
   }
-  if (chars.length !== UUID_LENGTH) return `${chars.length} ${chars.length === 1 ? "character" : "characters"}; a purchase code has ${UUID_LENGTH}, ${example}.`;
+  if (chars.length !== UUID_LENGTH)
+    return `${chars.length} ${chars.length === 1 ? "character" : "characters"}; a purchase code has ${UUID_LENGTH}, ${example}.`;
   return `The hyphens are not where a purchase code has them: it is written in groups of 8-4-4-4-12 characters, ${example}.`;
 }
 
@@ -555,7 +605,10 @@ function notAUuid(body: string, offset: number): string {
  * was checked in: the canonical form, the form searched for, and a UUID's upper-case and hyphen-less forms.
  * (Braced or quoted forms stored before are found when searched in the same form.)
  */
-export function purchaseCodeForms(cleaned: { code: string; typed?: string }, format: PurchaseCodeFormat = "auto"): string[] {
+export function purchaseCodeForms(
+  cleaned: { code: string; typed?: string },
+  format: PurchaseCodeFormat = "auto",
+): string[] {
   const forms = [cleaned.code];
   // Under exact, a code is one code only as typed: the upstream is asked for it so.
   if (format === "exact") return forms;
@@ -583,7 +636,8 @@ export interface CorrectedPurchaseCode {
  */
 export function correctPurchaseCode(input: string, format: PurchaseCodeFormat = "auto"): CorrectedPurchaseCode | null {
   const first = normalisePurchaseCode(input, format);
-  if (first.ok || first.problems.length === 0 || first.problems.some((problem) => problem.expected === undefined)) return null;
+  if (first.ok || first.problems.length === 0 || first.problems.some((problem) => problem.expected === undefined))
+    return null;
   const byPosition = new Map(first.problems.map((problem) => [problem.position, problem.expected!]));
   const chars = Array.from(input);
   let start = 0;

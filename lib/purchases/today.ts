@@ -46,7 +46,14 @@ export async function userChecksOfDay(
         "outcome",
         eb.fn.countAll().as("n"),
         eb.fn
-          .sum<number>(eb.case().when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))])).then(1).else(0).end())
+          .sum<number>(
+            eb
+              .case()
+              .when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
           .as("expired"),
       ])
       .groupBy("outcome")
@@ -56,6 +63,11 @@ export async function userChecksOfDay(
   // PostgreSQL returns count(*) and sum() as strings.
   const count = (outcome: string) => Number(grouped.find((row) => row.outcome === outcome)?.n ?? 0);
   const expired = Number(grouped.find((row) => row.outcome === "valid")?.expired ?? 0);
-  const counts: CheckOutcomeCounts = { valid: count("valid") - expired, expired, invalid: count("invalid"), failed: count("failed") };
+  const counts: CheckOutcomeCounts = {
+    valid: count("valid") - expired,
+    expired,
+    invalid: count("invalid"),
+    failed: count("failed"),
+  };
   return { day, counts, total: counts.valid + counts.expired + counts.invalid + counts.failed, latest: page.rows };
 }

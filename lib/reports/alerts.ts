@@ -7,7 +7,13 @@ import { sql } from "kysely";
 
 import type { Alert, AlertListQuery, AlertRuleSetting } from "@/lib/contract/history";
 import { pageMeta, type Page } from "@/lib/contract/common";
-import { ALERT_RULES, DEFAULT_ALERT_RULE, DEFAULT_PER_PAGE, type AlertRule, type ReportResult } from "@/lib/contract/values";
+import {
+  ALERT_RULES,
+  DEFAULT_ALERT_RULE,
+  DEFAULT_PER_PAGE,
+  type AlertRule,
+  type ReportResult,
+} from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 
 import { isDrop, type ResultChange } from "./history";
@@ -17,7 +23,8 @@ export function ruleWants(rule: AlertRule, to: ReportResult): boolean {
   return rule === "any" || (rule === "to_bad" && to === "bad");
 }
 
-const asRule = (value: string | undefined): AlertRule => (ALERT_RULES as readonly string[]).includes(value ?? "") ? (value as AlertRule) : DEFAULT_ALERT_RULE;
+const asRule = (value: string | undefined): AlertRule =>
+  (ALERT_RULES as readonly string[]).includes(value ?? "") ? (value as AlertRule) : DEFAULT_ALERT_RULE;
 
 /** Makes the alerts of these changes' drops that their projects' rules ask for; returns how many were new. */
 export async function createAlerts(db: Db, changes: readonly ResultChange[], now = new Date()): Promise<number> {
@@ -25,9 +32,22 @@ export async function createAlerts(db: Db, changes: readonly ResultChange[], now
   if (drops.length === 0) return 0;
   const projects = [...new Set(drops.map((drop) => drop.project).filter((p): p is string => p !== null))];
   const rules = new Map(
-    projects.length === 0 ? [] : (await db.selectFrom("report_alert_rules").select(["project", "rule"]).where("project", "in", projects).execute()).map((r) => [r.project, asRule(r.rule)]),
+    projects.length === 0
+      ? []
+      : (
+          await db
+            .selectFrom("report_alert_rules")
+            .select(["project", "rule"])
+            .where("project", "in", projects)
+            .execute()
+        ).map((r) => [r.project, asRule(r.rule)]),
   );
-  const wanted = drops.filter((drop) => ruleWants(drop.project === null ? DEFAULT_ALERT_RULE : (rules.get(drop.project) ?? DEFAULT_ALERT_RULE), drop.result));
+  const wanted = drops.filter((drop) =>
+    ruleWants(
+      drop.project === null ? DEFAULT_ALERT_RULE : (rules.get(drop.project) ?? DEFAULT_ALERT_RULE),
+      drop.result,
+    ),
+  );
   if (wanted.length === 0) return 0;
   const inserted = await db
     .insertInto("report_alerts")
@@ -51,7 +71,18 @@ export async function createAlerts(db: Db, changes: readonly ResultChange[], now
   return inserted.length;
 }
 
-type AlertRow = { id: number; report_id: number; url: string; project: string | null; from_result: string; to_result: string; generated_at: string; created_at: string; acknowledged_at: string | null; acknowledged_by: string | null };
+type AlertRow = {
+  id: number;
+  report_id: number;
+  url: string;
+  project: string | null;
+  from_result: string;
+  to_result: string;
+  generated_at: string;
+  created_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+};
 
 function toAlert(row: AlertRow): Alert {
   return {
@@ -89,13 +120,25 @@ export async function listAlerts(db: Db, query: AlertListQuery): Promise<Page<Al
 }
 
 export async function unreadAlertCount(db: Db): Promise<number> {
-  const row = await db.selectFrom("report_alerts").select(sql<number>`count(*)`.as("n")).where("acknowledged_at", "is", null).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("report_alerts")
+    .select(sql<number>`count(*)`.as("n"))
+    .where("acknowledged_at", "is", null)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /** Acknowledges the named unread alerts, or every unread one; returns how many were acknowledged now. */
-export async function acknowledgeAlerts(db: Db, target: { ids: readonly number[] } | { all: true }, by: string, now = new Date()): Promise<number> {
-  let update = db.updateTable("report_alerts").set({ acknowledged_at: now.toISOString(), acknowledged_by: by }).where("acknowledged_at", "is", null);
+export async function acknowledgeAlerts(
+  db: Db,
+  target: { ids: readonly number[] } | { all: true },
+  by: string,
+  now = new Date(),
+): Promise<number> {
+  let update = db
+    .updateTable("report_alerts")
+    .set({ acknowledged_at: now.toISOString(), acknowledged_by: by })
+    .where("acknowledged_at", "is", null);
   if ("ids" in target) update = update.where("id", "in", [...target.ids]);
   const result = await update.executeTakeFirst();
   return Number(result.numUpdatedRows);
@@ -108,12 +151,20 @@ export async function getAlertRule(db: Db, project: string): Promise<AlertRuleSe
     : { project, rule: DEFAULT_ALERT_RULE, updated_at: null, updated_by: null };
 }
 
-export async function setAlertRule(db: Db, project: string, rule: AlertRule, by: string, now = new Date()): Promise<AlertRuleSetting> {
+export async function setAlertRule(
+  db: Db,
+  project: string,
+  rule: AlertRule,
+  by: string,
+  now = new Date(),
+): Promise<AlertRuleSetting> {
   const row = { project, rule, updated_at: now.toISOString(), updated_by: by };
   await db
     .insertInto("report_alert_rules")
     .values(row)
-    .onConflict((conflict) => conflict.column("project").doUpdateSet({ rule, updated_at: row.updated_at, updated_by: by }))
+    .onConflict((conflict) =>
+      conflict.column("project").doUpdateSet({ rule, updated_at: row.updated_at, updated_by: by }),
+    )
     .execute();
   return row;
 }

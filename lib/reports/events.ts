@@ -39,7 +39,11 @@ export async function emitReportEvent(event: ReportEvent): Promise<void> {
     try {
       await listener(event);
     } catch (error) {
-      logEvent("error", "report_event_listener_failed", { event: event.type, report_id: event.report_id, error: describeError(error) });
+      logEvent("error", "report_event_listener_failed", {
+        event: event.type,
+        report_id: event.report_id,
+        error: describeError(error),
+      });
     }
   }
 }

@@ -32,7 +32,13 @@ export function resultsOf(reports: readonly Report[]): SeenResult[] {
   for (const report of reports) {
     if (report.generated_at === null) continue;
     const generatedAt = new Date(report.generated_at).toISOString();
-    seen.set(`${report.id} ${generatedAt}`, { report_id: report.id, url: report.url, project: report.project, result: report.result, generated_at: generatedAt });
+    seen.set(`${report.id} ${generatedAt}`, {
+      report_id: report.id,
+      url: report.url,
+      project: report.project,
+      result: report.result,
+      generated_at: generatedAt,
+    });
   }
   return [...seen.values()];
 }
@@ -47,7 +53,12 @@ const CHUNK = 200;
  * Records results (one insert-or-ignore per chunk) and moves each report's newest result forward. Returns the
  * results that changed a report's newest one (a result seen before, or older than the newest, changes nothing).
  */
-export async function recordResults(db: Db, results: readonly SeenResult[], source: ResultSource, now = new Date()): Promise<ResultChange[]> {
+export async function recordResults(
+  db: Db,
+  results: readonly SeenResult[],
+  source: ResultSource,
+  now = new Date(),
+): Promise<ResultChange[]> {
   const changes: ResultChange[] = [];
   for (let start = 0; start < results.length; start += CHUNK) {
     changes.push(...(await recordChunk(db, results.slice(start, start + CHUNK), source, now)));
@@ -55,7 +66,12 @@ export async function recordResults(db: Db, results: readonly SeenResult[], sour
   return changes;
 }
 
-async function recordChunk(db: Db, results: readonly SeenResult[], source: ResultSource, now: Date): Promise<ResultChange[]> {
+async function recordChunk(
+  db: Db,
+  results: readonly SeenResult[],
+  source: ResultSource,
+  now: Date,
+): Promise<ResultChange[]> {
   if (results.length === 0) return [];
   const seenAt = now.toISOString();
   const inserted = await db
@@ -67,7 +83,12 @@ async function recordChunk(db: Db, results: readonly SeenResult[], source: Resul
   if (inserted.length === 0) return [];
 
   const ids = [...new Set(inserted.map((row) => row.report_id))];
-  const latest = new Map((await db.selectFrom("report_latest").selectAll().where("report_id", "in", ids).execute()).map((row) => [row.report_id, row]));
+  const latest = new Map(
+    (await db.selectFrom("report_latest").selectAll().where("report_id", "in", ids).execute()).map((row) => [
+      row.report_id,
+      row,
+    ]),
+  );
   const byKey = new Map(results.map((r) => [`${r.report_id} ${r.generated_at}`, r]));
   const changes: ResultChange[] = [];
   // Oldest first, so that two new results of one report in a batch compare with each other.
@@ -76,8 +97,16 @@ async function recordChunk(db: Db, results: readonly SeenResult[], source: Resul
     if (!result) continue;
     const before = latest.get(row.report_id);
     if (before && before.generated_at >= result.generated_at) continue; // an older result, seen late: history only
-    if (before && before.result !== result.result) changes.push({ ...result, history_id: row.id, from: before.result as ReportResult });
-    const next = { report_id: row.report_id, url: result.url, project: result.project, result: result.result, generated_at: result.generated_at, history_id: row.id };
+    if (before && before.result !== result.result)
+      changes.push({ ...result, history_id: row.id, from: before.result as ReportResult });
+    const next = {
+      report_id: row.report_id,
+      url: result.url,
+      project: result.project,
+      result: result.result,
+      generated_at: result.generated_at,
+      history_id: row.id,
+    };
     latest.set(row.report_id, next);
     await db
       .insertInto("report_latest")
@@ -85,7 +114,13 @@ async function recordChunk(db: Db, results: readonly SeenResult[], source: Resul
       .onConflict((conflict) =>
         conflict
           .column("report_id")
-          .doUpdateSet({ url: next.url, project: next.project, result: next.result, generated_at: next.generated_at, history_id: next.history_id })
+          .doUpdateSet({
+            url: next.url,
+            project: next.project,
+            result: next.result,
+            generated_at: next.generated_at,
+            history_id: next.history_id,
+          })
           .where("report_latest.generated_at", "<", next.generated_at),
       )
       .execute();
@@ -105,7 +140,12 @@ function changeOf(previous: ReportResult | null, result: ReportResult): HistoryE
 }
 
 /** A report's results, newest first, each with the change from the one before (at most `limit`). */
-export async function reportHistory(db: Db, reportId: number, retentionDays: number, limit = 500): Promise<ReportHistory> {
+export async function reportHistory(
+  db: Db,
+  reportId: number,
+  retentionDays: number,
+  limit = 500,
+): Promise<ReportHistory> {
   const rows = await db
     .selectFrom("report_results")
     .select(["url", "project", "result", "generated_at", "seen_at", "source"])
@@ -125,7 +165,13 @@ export async function reportHistory(db: Db, reportId: number, retentionDays: num
       change: changeOf(previous, result),
     };
   });
-  return { report_id: reportId, url: rows[0]?.url ?? null, project: rows[0]?.project ?? null, entries, retention_days: retentionDays };
+  return {
+    report_id: reportId,
+    url: rows[0]?.url ?? null,
+    project: rows[0]?.project ?? null,
+    entries,
+    retention_days: retentionDays,
+  };
 }
 
 /**
@@ -136,7 +182,9 @@ export async function pruneHistory(db: Db, retentionDays: number, now = new Date
   const cutoff = dayOf(new Date(now.getTime() - retentionDays * 86_400_000).toISOString());
   let removed = 0;
   for (;;) {
-    const ids = (await db.selectFrom("report_results").select("id").where("day", "<", cutoff).limit(chunk).execute()).map((row) => row.id);
+    const ids = (
+      await db.selectFrom("report_results").select("id").where("day", "<", cutoff).limit(chunk).execute()
+    ).map((row) => row.id);
     if (ids.length === 0) break;
     await db.deleteFrom("report_alerts").where("history_id", "in", ids).execute();
     const result = await db.deleteFrom("report_results").where("id", "in", ids).executeTakeFirst();
@@ -148,6 +196,9 @@ export async function pruneHistory(db: Db, retentionDays: number, now = new Date
 
 /** How many results are recorded (for tests and the benchmark). */
 export async function countHistory(db: Db): Promise<number> {
-  const row = await db.selectFrom("report_results").select(sql<number>`count(*)`.as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("report_results")
+    .select(sql<number>`count(*)`.as("n"))
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -16,7 +16,12 @@ import { emitReportEvent } from "./events";
 import { isDrop, recordResults, resultsOf } from "./history";
 
 /** Writes reports' results with their alerts and events; resolves when they are written (or the write failed). */
-export async function recordReports(db: Db, reports: readonly Report[], source: ResultSource, now = new Date()): Promise<void> {
+export async function recordReports(
+  db: Db,
+  reports: readonly Report[],
+  source: ResultSource,
+  now = new Date(),
+): Promise<void> {
   const changes = await recordResults(db, resultsOf(reports), source, now);
   if (changes.length === 0) return;
   await createAlerts(db, changes, now);
@@ -47,7 +52,9 @@ export class ResultRecorder {
 
   /** Queues reports' results not written yet; the batch is written after the current turn (never awaited by the caller). */
   see(reports: readonly Report[], source: ResultSource): void {
-    const fresh = reports.filter((report) => report.generated_at !== null && this.written.get(report.id) !== report.generated_at);
+    const fresh = reports.filter(
+      (report) => report.generated_at !== null && this.written.get(report.id) !== report.generated_at,
+    );
     if (fresh.length === 0) return;
     const queue = this.pending.get(source) ?? [];
     queue.push(...fresh);
@@ -71,7 +78,11 @@ export class ResultRecorder {
         if (this.written.size > MAX_REMEMBERED) this.written.clear();
         for (const report of reports) this.written.set(report.id, report.generated_at!);
       } catch (error) {
-        logEvent("error", "report_history_write_failed", { source, reports: reports.length, error: describeError(error) });
+        logEvent("error", "report_history_write_failed", {
+          source,
+          reports: reports.length,
+          error: describeError(error),
+        });
       }
     }
   }

@@ -10,7 +10,8 @@ import { refusal, windowLimiter } from "@/lib/auth/rate-limit";
 import { currentCluster, type Cluster } from "@/lib/cluster";
 
 /** Calls a minute all scheduled work may make: the reports API's budget times the share (never 0, so that a run always ends). */
-export const scheduledCallsPerMinute = (callsPerMinute: number, share: number): number => Math.max(callsPerMinute * share, 1 / 60);
+export const scheduledCallsPerMinute = (callsPerMinute: number, share: number): number =>
+  Math.max(callsPerMinute * share, 1 / 60);
 
 /**
  * The limiter's window for a budget: `points` calls per `seconds` (whole seconds: Redis counts no finer), so that
@@ -51,7 +52,10 @@ export function newScheduleBudget(callsPerMinute: number, cluster: Cluster): Sch
 
 // On globalThis: Next bundles routes and instrumentation separately, and all their runs must share one budget.
 const SLOT = Symbol.for("gatehouse.reports.scheduleBudget");
-const slots = globalThis as unknown as Record<symbol, { callsPerMinute: number; cluster: Cluster; budget: ScheduleBudget } | undefined>;
+const slots = globalThis as unknown as Record<
+  symbol,
+  { callsPerMinute: number; cluster: Cluster; budget: ScheduleBudget } | undefined
+>;
 
 /** The budget every scheduled run of this process takes its calls from (shared with other instances through Redis). */
 export function scheduleBudget(callsPerMinute: number, cluster: Cluster = currentCluster()): ScheduleBudget {

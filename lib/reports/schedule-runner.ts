@@ -13,7 +13,16 @@ import { isCircuitOpenError, isUpstreamError, type ReportsClient } from "@/lib/u
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
 import type { ScheduleBudget } from "./schedule-budget";
-import { advanceSchedule, claimStaleRun, createRun, dueSchedules, finishRun, getSchedule, RUN_LEASE_MS, saveProgress } from "./schedules";
+import {
+  advanceSchedule,
+  claimStaleRun,
+  createRun,
+  dueSchedules,
+  finishRun,
+  getSchedule,
+  RUN_LEASE_MS,
+  saveProgress,
+} from "./schedules";
 
 export interface ScheduleRunnerDeps {
   db: Db;
@@ -53,7 +62,11 @@ export async function runDueSchedules(now: Date, deps: ScheduleRunnerDeps): Prom
   }
   const ran: Run[] = [];
   for (const run of started) ran.push(await runOne(run, 0, deps));
-  for (let stale = await claimStaleRun(deps.db, deps.owner, now); stale; stale = await claimStaleRun(deps.db, deps.owner, now)) {
+  for (
+    let stale = await claimStaleRun(deps.db, deps.owner, now);
+    stale;
+    stale = await claimStaleRun(deps.db, deps.owner, now)
+  ) {
     ran.push(await runOne(stale, stale.cursor, deps));
   }
   return ran;
@@ -64,9 +77,18 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
   const now = deps.now ?? (() => new Date());
   const sleep = deps.sleep ?? realSleep;
   const { db, owner } = deps;
-  const finish = async (status: "done" | "partial" | "skipped" | "failed", outcome: string, progress: Partial<Run> = {}): Promise<Run> => {
+  const finish = async (
+    status: "done" | "partial" | "skipped" | "failed",
+    outcome: string,
+    progress: Partial<Run> = {},
+  ): Promise<Run> => {
     await finishRun(db, run.id, owner, status, outcome, now());
-    logEvent(status === "done" ? "info" : "warn", "report_schedule_run_finished", { project: run.project, run_id: run.id, status, outcome });
+    logEvent(status === "done" ? "info" : "warn", "report_schedule_run_finished", {
+      project: run.project,
+      run_id: run.id,
+      status,
+      outcome,
+    });
     return { ...run, ...progress, status, outcome, finished_at: now().toISOString() };
   };
   const next = async () => {
@@ -76,7 +98,10 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
 
   if (!deps.reports) return finish("skipped", `Skipped: the reports API is not configured.${await next()}`);
   if (deps.breakerOpen()) {
-    return finish("skipped", `Skipped: the reports API has been failing, and Gatehouse's circuit breaker for it is open, so no report was regenerated.${await next()}`);
+    return finish(
+      "skipped",
+      `Skipped: the reports API has been failing, and Gatehouse's circuit breaker for it is open, so no report was regenerated.${await next()}`,
+    );
   }
   const client = deps.reports;
   const progress = { total: null as number | null, done: run.done, failed: run.failed, cursor };
@@ -114,7 +139,10 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
     reports = await listProjectReports(client, run.project, paced);
   } catch (error) {
     if (error instanceof LostRun) return { ...run, ...progress };
-    return finish(isCircuitOpenError(error) ? "skipped" : "failed", `Could not list the project's reports: ${failureText(error)}.`);
+    return finish(
+      isCircuitOpenError(error) ? "skipped" : "failed",
+      `Could not list the project's reports: ${failureText(error)}.`,
+    );
   }
   const todo = reports.filter((report) => report.id > cursor).sort((a, b) => a.id - b.id);
   Object.assign(progress, { total: reports.length, done: reports.length - todo.length });
@@ -129,22 +157,40 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
     } catch (error) {
       if (error instanceof LostRun) return { ...run, ...progress }; // another process took it over
       if (isCircuitOpenError(error)) {
-        return finish("partial", `Stopped after ${progress.done} of ${total}: the reports API started failing and Gatehouse's circuit breaker for it opened.`, progress);
+        return finish(
+          "partial",
+          `Stopped after ${progress.done} of ${total}: the reports API started failing and Gatehouse's circuit breaker for it opened.`,
+          progress,
+        );
       }
       progress.failed += 1;
       progress.done += 1;
-      logEvent("warn", "report_schedule_regenerate_failed", { project: run.project, run_id: run.id, report_id: report.id, error: describeError(error) });
+      logEvent("warn", "report_schedule_regenerate_failed", {
+        project: run.project,
+        run_id: run.id,
+        report_id: report.id,
+        error: describeError(error),
+      });
     }
     progress.cursor = report.id;
     if (!(await saveProgress(db, run.id, owner, progress, now()))) return { ...run, ...progress }; // another process took it over
   }
   const regenerated = total - progress.failed;
-  if (progress.failed > 0) return finish("partial", `Regenerated ${regenerated} of ${total} reports; ${progress.failed} failed (see the log).`, progress);
+  if (progress.failed > 0)
+    return finish(
+      "partial",
+      `Regenerated ${regenerated} of ${total} reports; ${progress.failed} failed (see the log).`,
+      progress,
+    );
   return finish("done", total === 0 ? "The project has no reports." : `Regenerated all ${total} reports.`, progress);
 }
 
 /** Every report of a project, 100 a page. */
-async function listProjectReports(client: ReportsClient, project: string, paced: <T>(call: () => Promise<T>) => Promise<T>): Promise<Report[]> {
+async function listProjectReports(
+  client: ReportsClient,
+  project: string,
+  paced: <T>(call: () => Promise<T>) => Promise<T>,
+): Promise<Report[]> {
   const reports: Report[] = [];
   for (let page = 1; ; page += 1) {
     const answer = await paced(() => client.listReports({ project, per_page: 100, page, sort_by: "id", sort: "asc" }));
@@ -161,4 +207,3 @@ function failureText(error: unknown): string {
   }
   return error instanceof Error ? error.message : String(error);
 }
-

@@ -25,7 +25,11 @@ export function nextRunAt(timing: ScheduleTiming, after: Date): Date {
   if (!isTimeZone(timing.time_zone)) throw new RangeError(`unknown time zone ${timing.time_zone}`);
   const [hour = 0, minute = 0] = timing.time.split(":").map(Number);
   const start = DateTime.fromJSDate(after, { zone: timing.time_zone });
-  const at = (date: DateTime) => DateTime.fromObject({ year: date.year, month: date.month, day: date.day, hour, minute }, { zone: timing.time_zone });
+  const at = (date: DateTime) =>
+    DateTime.fromObject(
+      { year: date.year, month: date.month, day: date.day, hour, minute },
+      { zone: timing.time_zone },
+    );
   let day = start.startOf("day");
   if (timing.frequency === "weekly") day = day.plus({ days: ((timing.weekday ?? 1) - day.weekday + 7) % 7 });
   const step = timing.frequency === "weekly" ? 7 : 1;

@@ -17,7 +17,17 @@ export const RUN_LEASE_MS = 60_000;
 /** A run under way: regenerating, or waiting for the scheduled work's budget (lib/reports/schedule-budget.ts). */
 const UNDER_WAY: RunStatus[] = ["running", "waiting"];
 
-type ScheduleRow = { project: string; enabled: number; frequency: string; weekday: number | null; time: string; time_zone: string; next_run_at: string | null; updated_at: string; updated_by: string | null };
+type ScheduleRow = {
+  project: string;
+  enabled: number;
+  frequency: string;
+  weekday: number | null;
+  time: string;
+  time_zone: string;
+  next_run_at: string | null;
+  updated_at: string;
+  updated_by: string | null;
+};
 
 function toSchedule(row: ScheduleRow): Schedule {
   return {
@@ -39,8 +49,19 @@ export async function getSchedule(db: Db, project: string): Promise<Schedule | n
 }
 
 /** Creates or replaces a project's schedule; its next run is computed from `now`. */
-export async function setSchedule(db: Db, project: string, input: ScheduleInput, by: string, now = new Date()): Promise<Schedule> {
-  const timing = { frequency: input.frequency, weekday: input.frequency === "weekly" ? (input.weekday ?? 1) : null, time: input.time, time_zone: input.time_zone };
+export async function setSchedule(
+  db: Db,
+  project: string,
+  input: ScheduleInput,
+  by: string,
+  now = new Date(),
+): Promise<Schedule> {
+  const timing = {
+    frequency: input.frequency,
+    weekday: input.frequency === "weekly" ? (input.weekday ?? 1) : null,
+    time: input.time,
+    time_zone: input.time_zone,
+  };
   const at = now.toISOString();
   const row = {
     project,
@@ -65,7 +86,19 @@ export async function deleteSchedule(db: Db, project: string): Promise<boolean> 
   return Number(result.numDeletedRows) > 0;
 }
 
-type RunRow = { id: string; project: string; trigger: string; status: string; due_at: string; started_at: string; finished_at: string | null; total: number | null; done: number; failed: number; outcome: string | null };
+type RunRow = {
+  id: string;
+  project: string;
+  trigger: string;
+  status: string;
+  due_at: string;
+  started_at: string;
+  finished_at: string | null;
+  total: number | null;
+  done: number;
+  failed: number;
+  outcome: string | null;
+};
 
 export function toRun(row: RunRow): Run {
   return {
@@ -85,7 +118,13 @@ export function toRun(row: RunRow): Run {
 
 /** A project's latest runs, newest first. */
 export async function listRuns(db: Db, project: string, limit = 10): Promise<Run[]> {
-  const rows = await db.selectFrom("report_schedule_runs").selectAll().where("project", "=", project).orderBy("started_at", "desc").limit(limit).execute();
+  const rows = await db
+    .selectFrom("report_schedule_runs")
+    .selectAll()
+    .where("project", "=", project)
+    .orderBy("started_at", "desc")
+    .limit(limit)
+    .execute();
   return rows.map(toRun);
 }
 
@@ -93,7 +132,14 @@ export async function listRuns(db: Db, project: string, limit = 10): Promise<Run
  * Creates a run for `due_at` held by `owner`; null when one exists already (another instance made it). A manual
  * run is refused (null) while the project has one running.
  */
-export async function createRun(db: Db, project: string, trigger: RunTrigger, dueAt: Date, owner: string, now = new Date()): Promise<Run | null> {
+export async function createRun(
+  db: Db,
+  project: string,
+  trigger: RunTrigger,
+  dueAt: Date,
+  owner: string,
+  now = new Date(),
+): Promise<Run | null> {
   if (trigger === "manual") {
     const running = await db
       .selectFrom("report_schedule_runs")
@@ -145,13 +191,24 @@ export async function dueSchedules(db: Db, now: Date): Promise<Schedule[]> {
 export async function advanceSchedule(db: Db, schedule: Schedule, now: Date): Promise<void> {
   if (schedule.next_run_at === null) return;
   const next = nextRunAt(schedule, now).toISOString();
-  await db.updateTable("report_schedules").set({ next_run_at: next }).where("project", "=", schedule.project).where("next_run_at", "=", schedule.next_run_at).execute();
+  await db
+    .updateTable("report_schedules")
+    .set({ next_run_at: next })
+    .where("project", "=", schedule.project)
+    .where("next_run_at", "=", schedule.next_run_at)
+    .execute();
 }
 
 /** Takes over a run whose process stopped renewing its lease; returns it with where it got to. */
 export async function claimStaleRun(db: Db, owner: string, now: Date): Promise<(Run & { cursor: number }) | null> {
   const at = now.toISOString();
-  const candidate = await db.selectFrom("report_schedule_runs").selectAll().where("status", "in", UNDER_WAY).where("lease_until", "<", at).orderBy("started_at", "asc").executeTakeFirst();
+  const candidate = await db
+    .selectFrom("report_schedule_runs")
+    .selectAll()
+    .where("status", "in", UNDER_WAY)
+    .where("lease_until", "<", at)
+    .orderBy("started_at", "asc")
+    .executeTakeFirst();
   if (!candidate) return null;
   const result = await db
     .updateTable("report_schedule_runs")
@@ -182,7 +239,14 @@ export async function saveProgress(
   return Number(result.numUpdatedRows) === 1;
 }
 
-export async function finishRun(db: Db, runId: string, owner: string, status: Exclude<RunStatus, "running" | "waiting">, outcome: string, now: Date): Promise<void> {
+export async function finishRun(
+  db: Db,
+  runId: string,
+  owner: string,
+  status: Exclude<RunStatus, "running" | "waiting">,
+  outcome: string,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable("report_schedule_runs")
     .set({ status, outcome, finished_at: now.toISOString(), lease_owner: null, lease_until: null })
@@ -194,6 +258,10 @@ export async function finishRun(db: Db, runId: string, owner: string, status: Ex
 /** Runs older than `days` go (their outcome is of no use by then). */
 export async function pruneRuns(db: Db, days: number, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - days * 86_400_000).toISOString();
-  const result = await db.deleteFrom("report_schedule_runs").where("started_at", "<", cutoff).where("status", "not in", UNDER_WAY).executeTakeFirst();
+  const result = await db
+    .deleteFrom("report_schedule_runs")
+    .where("started_at", "<", cutoff)
+    .where("status", "not in", UNDER_WAY)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -80,7 +80,9 @@ export async function runProjectNow(project: string): Promise<Run | null> {
   const run = await createRun(deps.db, project, "manual", now, deps.owner, now);
   if (run) {
     void runOutsideRequestContext(() =>
-      runOne(run, 0, deps).catch((error: unknown) => logEvent("error", "report_schedule_run_failed", { project, run_id: run.id, error: describeError(error) })),
+      runOne(run, 0, deps).catch((error: unknown) =>
+        logEvent("error", "report_schedule_run_failed", { project, run_id: run.id, error: describeError(error) }),
+      ),
     );
   }
   return run;
@@ -115,7 +117,10 @@ export function startReportJobs(): void {
   const state = service();
   if (state.timers.length > 0) return;
   runOutsideRequestContext(() => {
-    state.timers.push(setInterval(() => void tick(), SCHEDULE_TICK_MS), setInterval(() => void prune(), PRUNE_EVERY_MS));
+    state.timers.push(
+      setInterval(() => void tick(), SCHEDULE_TICK_MS),
+      setInterval(() => void prune(), PRUNE_EVERY_MS),
+    );
     for (const timer of state.timers) timer.unref();
     void tick();
     void prune();

@@ -36,17 +36,32 @@ export async function keepSharePassword(
     return;
   }
   if (change.password === undefined) return;
-  const row = { report_id: reportId, sealed: sealPassword(change.password, hashKey), set_at: now.toISOString(), set_by: by };
+  const row = {
+    report_id: reportId,
+    sealed: sealPassword(change.password, hashKey),
+    set_at: now.toISOString(),
+    set_by: by,
+  };
   await db
     .insertInto("report_share_passwords")
     .values(row)
-    .onConflict((conflict) => conflict.column("report_id").doUpdateSet({ sealed: row.sealed, set_at: row.set_at, set_by: by }))
+    .onConflict((conflict) =>
+      conflict.column("report_id").doUpdateSet({ sealed: row.sealed, set_at: row.set_at, set_by: by }),
+    )
     .execute();
 }
 
 /** The kept password of a report, or null when Gatehouse did not set it (or cannot open it any more). */
-export async function revealSharePassword(db: Db, reportId: number, hashKey: string): Promise<{ password: string; set_at: string; set_by: string | null } | null> {
-  const row = await db.selectFrom("report_share_passwords").selectAll().where("report_id", "=", reportId).executeTakeFirst();
+export async function revealSharePassword(
+  db: Db,
+  reportId: number,
+  hashKey: string,
+): Promise<{ password: string; set_at: string; set_by: string | null } | null> {
+  const row = await db
+    .selectFrom("report_share_passwords")
+    .selectAll()
+    .where("report_id", "=", reportId)
+    .executeTakeFirst();
   if (!row) return null;
   const password = openPassword(row.sealed, hashKey);
   return password === null ? null : { password, set_at: row.set_at, set_by: row.set_by };

@@ -43,7 +43,8 @@ export async function resultTrend(db: Db, options: { days: number; project?: str
   const byDay = new Map<string, TrendDay>(range.map((day) => [day, { day, good: 0, decent: 0, bad: 0 }]));
   for (const row of rows) {
     const entry = byDay.get(row.day);
-    if (entry && (row.result === "good" || row.result === "decent" || row.result === "bad")) entry[row.result] += Number(row.n);
+    if (entry && (row.result === "good" || row.result === "decent" || row.result === "bad"))
+      entry[row.result] += Number(row.n);
   }
   return { from, to, project: options.project ?? null, days: [...byDay.values()] };
 }
@@ -107,9 +108,25 @@ export async function compareDays(db: Db, project: string, from: string, to: str
     }
     const step = RESULT_RANK[entry.to] - RESULT_RANK[entry.from];
     if (step === 0) same += 1;
-    else (step > 0 ? worse : better).push({ report_id: reportId, url: entry.url, from: entry.from, to: entry.to, change: step > 0 ? "worse" : "better" });
+    else
+      (step > 0 ? worse : better).push({
+        report_id: reportId,
+        url: entry.url,
+        from: entry.from,
+        to: entry.to,
+        change: step > 0 ? "worse" : "better",
+      });
   }
   const bySize = (a: CompareRow, b: CompareRow) =>
-    Math.abs(RESULT_RANK[b.to ?? "good"] - RESULT_RANK[b.from ?? "good"]) - Math.abs(RESULT_RANK[a.to ?? "good"] - RESULT_RANK[a.from ?? "good"]) || a.url.localeCompare(b.url);
-  return { project, from, to, better: better.sort(bySize), worse: worse.sort(bySize), same, new: added.sort((a, b) => a.url.localeCompare(b.url)) };
+    Math.abs(RESULT_RANK[b.to ?? "good"] - RESULT_RANK[b.from ?? "good"]) -
+      Math.abs(RESULT_RANK[a.to ?? "good"] - RESULT_RANK[a.from ?? "good"]) || a.url.localeCompare(b.url);
+  return {
+    project,
+    from,
+    to,
+    better: better.sort(bySize),
+    worse: worse.sort(bySize),
+    same,
+    new: added.sort((a, b) => a.url.localeCompare(b.url)),
+  };
 }

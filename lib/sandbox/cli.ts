@@ -19,17 +19,28 @@ async function main(): Promise<void> {
   let args;
   try {
     args = parseArgs({
-      options: { reset: { type: "boolean", default: false }, port: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: {
+        reset: { type: "boolean", default: false },
+        port: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     }).values;
   } catch (error) {
     fail(`${(error as Error).message}\nusage: npm run sandbox [-- --reset] [--port N]`);
   }
   if (args.help) {
-    console.log("usage: npm run sandbox [-- --reset] [--port N]\nenv: SANDBOX_PORT, SANDBOX_CONTROL=1, SANDBOX_DATA_DIR");
+    console.log(
+      "usage: npm run sandbox [-- --reset] [--port N]\nenv: SANDBOX_PORT, SANDBOX_CONTROL=1, SANDBOX_DATA_DIR",
+    );
     return;
   }
 
-  const port = args.port !== undefined ? portFrom(args.port, "--port") : process.env.SANDBOX_PORT ? portFrom(process.env.SANDBOX_PORT, "SANDBOX_PORT") : 4010;
+  const port =
+    args.port !== undefined
+      ? portFrom(args.port, "--port")
+      : process.env.SANDBOX_PORT
+        ? portFrom(process.env.SANDBOX_PORT, "SANDBOX_PORT")
+        : 4010;
   const control = process.env.SANDBOX_CONTROL === "1";
   const dataDir = process.env.SANDBOX_DATA_DIR || "./data/sandbox";
 
@@ -37,7 +48,8 @@ async function main(): Promise<void> {
   try {
     sandbox = await startSandbox({ port, control, dataDir, reset: args.reset });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") fail(`port ${port} is in use; pick another with --port N or SANDBOX_PORT`);
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
+      fail(`port ${port} is in use; pick another with --port N or SANDBOX_PORT`);
     throw error;
   }
 

@@ -55,7 +55,9 @@ export class FaultBook {
 
   /** The first fault, in the order they were added, that matches; counts it as used. */
   take(method: string, pathname: string): FaultSpec | undefined {
-    const fault = this.faults.find(({ spec }) => (spec.method === undefined || spec.method === method) && pathMatches(spec.path, pathname));
+    const fault = this.faults.find(
+      ({ spec }) => (spec.method === undefined || spec.method === method) && pathMatches(spec.path, pathname),
+    );
     if (!fault) return undefined;
     fault.remaining -= 1;
     if (fault.remaining <= 0) this.faults = this.faults.filter((f) => f !== fault);

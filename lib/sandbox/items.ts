@@ -14,7 +14,10 @@ function failure(status: number, msg: string): Reply {
 const INVALID_KEY = failure(401, "Invalid request");
 
 const apiKeySchema = z.string().min(1);
-const itemIdSchema = z.string().regex(/^\d{1,15}$/).transform(Number);
+const itemIdSchema = z
+  .string()
+  .regex(/^\d{1,15}$/)
+  .transform(Number);
 const purchaseCodeSchema = z.string().min(1).max(255);
 
 /**
@@ -29,7 +32,11 @@ function apiKeyOf(req: SandboxRequest): string | undefined {
 
 type SellerHandler = (req: SandboxRequest, seller: Seller) => Reply;
 
-export function createItemsArea(opts: { sellers: Sellers; keys: ReadonlyMap<string, SellerProfile>; prefix: string }): Area {
+export function createItemsArea(opts: {
+  sellers: Sellers;
+  keys: ReadonlyMap<string, SellerProfile>;
+  prefix: string;
+}): Area {
   // The route is matched (404, 405) before the key is checked, as web frameworks do.
   const authenticated =
     (handler: SellerHandler): Handler =>
@@ -67,7 +74,10 @@ export function createItemsArea(opts: { sellers: Sellers; keys: ReadonlyMap<stri
       { pattern: /^\/api\/purchases\/validation\/?$/, methods: { POST: authenticated(validatePurchase) } },
     ],
     notFound: () => failure(404, "Not Found"),
-    methodNotAllowed: (_req, allowed) => ({ ...failure(405, "Method Not Allowed"), headers: { allow: allowed.join(", ") } }),
+    methodNotAllowed: (_req, allowed) => ({
+      ...failure(405, "Method Not Allowed"),
+      headers: { allow: allowed.join(", ") },
+    }),
     errorBody: (_status, message) => ({ status: "error", msg: message }),
   };
 }

@@ -11,10 +11,12 @@ function attribute(field: string): string {
 
 export const messages = {
   required: (field: string) => `The ${attribute(field)} field is required.`,
-  requiredIf: (field: string, other: string, value: string) => `The ${attribute(field)} field is required when ${attribute(other)} is ${value}.`,
+  requiredIf: (field: string, other: string, value: string) =>
+    `The ${attribute(field)} field is required when ${attribute(other)} is ${value}.`,
   in: (field: string) => `The selected ${attribute(field)} is invalid.`,
   url: (field: string) => `The ${attribute(field)} field must be a valid URL.`,
-  maxString: (field: string, max: number) => `The ${attribute(field)} field must not be greater than ${max} characters.`,
+  maxString: (field: string, max: number) =>
+    `The ${attribute(field)} field must not be greater than ${max} characters.`,
   integer: (field: string) => `The ${attribute(field)} field must be an integer.`,
   min: (field: string, min: number) => `The ${attribute(field)} field must be at least ${min}.`,
 };
@@ -43,7 +45,8 @@ export type ValidationErrors = Record<string, string[]>;
 export function validationFailed(errors: ValidationErrors): Reply {
   const all = Object.values(errors).flat();
   const rest = all.length - 1;
-  const message = (all[0] ?? "The given data was invalid.") + (rest > 0 ? ` (and ${rest} more error${rest > 1 ? "s" : ""})` : "");
+  const message =
+    (all[0] ?? "The given data was invalid.") + (rest > 0 ? ` (and ${rest} more error${rest > 1 ? "s" : ""})` : "");
   return json(422, { message, errors });
 }
 
@@ -92,14 +95,25 @@ export function laravelInput(params: URLSearchParams | null): Record<string, str
 export interface Page<T> {
   data: T[];
   links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { current_page: number; from: number | null; last_page: number; path: string; per_page: number; to: number | null; total: number };
+  meta: {
+    current_page: number;
+    from: number | null;
+    last_page: number;
+    path: string;
+    per_page: number;
+    to: number | null;
+    total: number;
+  };
 }
 
 /**
  * Laravel's resource-collection pagination. Links keep the other query parameters (the paginator's
  * `withQueryString()`), with `page` last, and are absolute URLs that keep the area's path prefix.
  */
-export function paginate<T>(rows: T[], opts: { page: number; perPage: number; path: string; query: URLSearchParams }): Page<T> {
+export function paginate<T>(
+  rows: T[],
+  opts: { page: number; perPage: number; path: string; query: URLSearchParams },
+): Page<T> {
   const total = rows.length;
   const lastPage = Math.max(1, Math.ceil(total / opts.perPage));
   const offset = (opts.page - 1) * opts.perPage;

@@ -5,7 +5,16 @@ import { domainToUnicode } from "node:url";
 import { z } from "zod";
 
 import { json, type Area, type Handler, type Reply, type SandboxRequest } from "./area";
-import { laravelInput, messages, oneOf, optionalString, paginate, positiveInteger, validate, type ValidationErrors } from "./laravel";
+import {
+  laravelInput,
+  messages,
+  oneOf,
+  optionalString,
+  paginate,
+  positiveInteger,
+  validate,
+  type ValidationErrors,
+} from "./laravel";
 import { deriveResult, isoSeconds, type Privacy, type ReportRecord } from "./seed";
 import type { ReportsStore } from "./store";
 
@@ -98,7 +107,9 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
     (handler: Handler): Handler =>
     (req, params) => {
       const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "")?.[1];
-      return token !== undefined && opts.keys.has(token) ? handler(req, params) : json(401, { message: "Unauthenticated." });
+      return token !== undefined && opts.keys.has(token)
+        ? handler(req, params)
+        : json(401, { message: "Unauthenticated." });
     };
 
   function findReport(idParam: string | undefined): ReportRecord | undefined {
@@ -140,7 +151,8 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
     const { url, privacy = 0, password } = input.data;
     const project = projectOf(url);
     const timestamp = now();
-    if (!store.data.projects.some((p) => p.project === project)) store.data.projects.push({ project, created_at: timestamp });
+    if (!store.data.projects.some((p) => p.project === project))
+      store.data.projects.push({ project, created_at: timestamp });
     const report: ReportRecord = {
       id: store.data.nextReportId++,
       url,
@@ -163,7 +175,9 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
     if (!report) return json(404, NOT_FOUND);
     // Switching to privacy 2 needs a password unless the report already has one.
     const input = validate(updateReportSchema, laravelInput(req.form), (fields) =>
-      fields.privacy === "2" && !fields.password && !(report.privacy === 2 && report.password) ? passwordRequiredWhenPrivacyTwo(fields) : {},
+      fields.privacy === "2" && !fields.password && !(report.privacy === 2 && report.password)
+        ? passwordRequiredWhenPrivacyTwo(fields)
+        : {},
     );
     if (!input.ok) return input.reply;
     const { privacy, password, results } = input.data;
@@ -204,10 +218,16 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
     const rows = store.data.projects.filter((p) => needle === undefined || p.project.toLowerCase().includes(needle));
     const direction = sort === "asc" ? 1 : -1;
     rows.sort((a, b) => {
-      const primary = sort_by === "project" ? compareText(a.project, b.project) : compareText(a.created_at, b.created_at);
+      const primary =
+        sort_by === "project" ? compareText(a.project, b.project) : compareText(a.created_at, b.created_at);
       return direction * (primary !== 0 ? primary : compareText(a.project, b.project));
     });
-    const body = paginate(rows, { page, perPage: Number(per_page), path: `${req.baseUrl}/api/v1/projects`, query: req.query });
+    const body = paginate(rows, {
+      page,
+      perPage: Number(per_page),
+      path: `${req.baseUrl}/api/v1/projects`,
+      query: req.query,
+    });
     return json(200, { ...body, data: body.data.map((p) => ({ project: p.project, created_at: p.created_at })) });
   }
 
@@ -228,10 +248,18 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
   return {
     prefix: opts.prefix,
     routes: [
-      { pattern: /^\/api\/v1\/reports\/?$/, methods: { GET: authenticated(listReports), POST: authenticated(storeReport) } },
+      {
+        pattern: /^\/api\/v1\/reports\/?$/,
+        methods: { GET: authenticated(listReports), POST: authenticated(storeReport) },
+      },
       {
         pattern: /^\/api\/v1\/reports\/([^/]+)\/?$/,
-        methods: { GET: authenticated(showReport), PUT: authenticated(updateReport), PATCH: authenticated(updateReport), DELETE: authenticated(deleteReport) },
+        methods: {
+          GET: authenticated(showReport),
+          PUT: authenticated(updateReport),
+          PATCH: authenticated(updateReport),
+          DELETE: authenticated(deleteReport),
+        },
       },
       { pattern: /^\/api\/v1\/projects\/?$/, methods: { GET: authenticated(listProjects) } },
       { pattern: /^\/api\/v1\/projects\/([^/]+)\/?$/, methods: { DELETE: authenticated(deleteProject) } },
@@ -241,7 +269,9 @@ export function createReportsArea(opts: { store: ReportsStore; keys: ReadonlySet
       const methods = allowed.includes("GET") ? ["GET", "HEAD", ...allowed.filter((m) => m !== "GET")] : allowed;
       return json(
         405,
-        { message: `The ${req.method} method is not supported for route ${routeName(req)}. Supported methods: ${methods.join(", ")}.` },
+        {
+          message: `The ${req.method} method is not supported for route ${routeName(req)}. Supported methods: ${methods.join(", ")}.`,
+        },
         { allow: methods.join(", ") },
       );
     },
@@ -255,7 +285,9 @@ function routeName(req: SandboxRequest): string {
 }
 
 function passwordRequiredWhenPrivacyTwo(fields: Record<string, string>): ValidationErrors {
-  return fields.privacy === "2" && !fields.password ? { password: [messages.requiredIf("password", "privacy", "2")] } : {};
+  return fields.privacy === "2" && !fields.password
+    ? { password: [messages.requiredIf("password", "privacy", "2")] }
+    : {};
 }
 
 export const reportResultControlSchema = z.strictObject({
@@ -268,7 +300,11 @@ export const reportResultControlSchema = z.strictObject({
 export type ReportResultControl = z.output<typeof reportResultControlSchema>;
 
 /** The control API's "set a report's result": null when there is no such report. */
-export function setReportResult(store: ReportsStore, id: number, control: ReportResultControl): ReturnType<typeof reportResource> | null {
+export function setReportResult(
+  store: ReportsStore,
+  id: number,
+  control: ReportResultControl,
+): ReturnType<typeof reportResource> | null {
   const report = store.data.reports.find((each) => each.id === id);
   if (!report) return null;
   const generatedAt = control.generated_at === undefined ? undefined : isoSeconds(Date.parse(control.generated_at));

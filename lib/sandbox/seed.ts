@@ -158,18 +158,66 @@ interface SeedSite {
 // Most projects are named after their host, as the API names them. "my shop" was named in the upstream's own
 // UI (it holds pages of a shop on another host); café-münchen.de is an IDN host shown in Unicode.
 const SEED_SITES: readonly SeedSite[] = [
-  { project: "northwind-coffee.com", origin: "https://northwind-coffee.com", paths: ["/", "/shop", "/shop/espresso-blend", "/shop/cold-brew-kit", "/about", "/blog/how-we-roast", "/wholesale"] },
-  { project: "acme-tools.io", origin: "https://acme-tools.io", paths: ["/", "/pricing", "/docs", "/docs/getting-started", "/changelog", "/integrations/slack"] },
-  { project: "blog.fernweh-reisen.de", origin: "https://blog.fernweh-reisen.de", paths: ["/", "/island-hopping-greece", "/norway-by-train", "/packing-list", "/about-us"] },
-  { project: "shop.lumen-lighting.co.uk", origin: "https://shop.lumen-lighting.co.uk", paths: ["/", "/pendant-lights", "/floor-lamps", "/checkout", "/delivery"] },
-  { project: "docs.orbitstack.dev", origin: "https://docs.orbitstack.dev", paths: ["/", "/quickstart", "/reference/api", "/guides/deploy", "/faq"] },
-  { project: "greenleaf-market.com", origin: "https://greenleaf-market.com", paths: ["/", "/weekly-box", "/recipes", "/recipes/summer-salad", "/stores"] },
-  { project: "pixelforge.studio", origin: "https://pixelforge.studio", paths: ["/", "/work", "/work/brand-refresh", "/services", "/contact"] },
-  { project: "atlas-legal.fr", origin: "https://www.atlas-legal.fr", paths: ["/", "/expertises", "/equipe", "/actualites", "/contact"] },
-  { project: "bluefin-sailing.org", origin: "https://bluefin-sailing.org", paths: ["/", "/courses", "/courses/day-skipper", "/fleet", "/join"] },
-  { project: "kestrel-analytics.com", origin: "https://kestrel-analytics.com", paths: ["/", "/product", "/customers", "/blog/attribution-101", "/careers"] },
-  { project: "café-münchen.de", origin: "https://café-münchen.de", paths: ["/", "/speisekarte", "/reservierung", "/galerie"] },
-  { project: "my shop", origin: "https://handmade-by-lena.com", paths: ["/", "/collections/ceramics", "/products/blue-mug", "/products/oak-board", "/cart"] },
+  {
+    project: "northwind-coffee.com",
+    origin: "https://northwind-coffee.com",
+    paths: ["/", "/shop", "/shop/espresso-blend", "/shop/cold-brew-kit", "/about", "/blog/how-we-roast", "/wholesale"],
+  },
+  {
+    project: "acme-tools.io",
+    origin: "https://acme-tools.io",
+    paths: ["/", "/pricing", "/docs", "/docs/getting-started", "/changelog", "/integrations/slack"],
+  },
+  {
+    project: "blog.fernweh-reisen.de",
+    origin: "https://blog.fernweh-reisen.de",
+    paths: ["/", "/island-hopping-greece", "/norway-by-train", "/packing-list", "/about-us"],
+  },
+  {
+    project: "shop.lumen-lighting.co.uk",
+    origin: "https://shop.lumen-lighting.co.uk",
+    paths: ["/", "/pendant-lights", "/floor-lamps", "/checkout", "/delivery"],
+  },
+  {
+    project: "docs.orbitstack.dev",
+    origin: "https://docs.orbitstack.dev",
+    paths: ["/", "/quickstart", "/reference/api", "/guides/deploy", "/faq"],
+  },
+  {
+    project: "greenleaf-market.com",
+    origin: "https://greenleaf-market.com",
+    paths: ["/", "/weekly-box", "/recipes", "/recipes/summer-salad", "/stores"],
+  },
+  {
+    project: "pixelforge.studio",
+    origin: "https://pixelforge.studio",
+    paths: ["/", "/work", "/work/brand-refresh", "/services", "/contact"],
+  },
+  {
+    project: "atlas-legal.fr",
+    origin: "https://www.atlas-legal.fr",
+    paths: ["/", "/expertises", "/equipe", "/actualites", "/contact"],
+  },
+  {
+    project: "bluefin-sailing.org",
+    origin: "https://bluefin-sailing.org",
+    paths: ["/", "/courses", "/courses/day-skipper", "/fleet", "/join"],
+  },
+  {
+    project: "kestrel-analytics.com",
+    origin: "https://kestrel-analytics.com",
+    paths: ["/", "/product", "/customers", "/blog/attribution-101", "/careers"],
+  },
+  {
+    project: "café-münchen.de",
+    origin: "https://café-münchen.de",
+    paths: ["/", "/speisekarte", "/reservierung", "/galerie"],
+  },
+  {
+    project: "my shop",
+    origin: "https://handmade-by-lena.com",
+    paths: ["/", "/collections/ceramics", "/products/blue-mug", "/products/oak-board", "/cart"],
+  },
   { project: "harbor-dental.com", origin: "http://harbor-dental.com", paths: ["/", "/team", "/appointments"] },
 ];
 
@@ -181,17 +229,22 @@ export function seedReports(): ReportsData {
   const window = 90 * DAY;
 
   // Creation times spread over the 90 days, ascending, so that ids follow the date created.
-  const createdTimes = Array.from({ length: SEED_REPORTS }, () => SEED_ANCHOR - window + Math.floor(random() * (window - DAY)))
-    .sort((a, b) => a - b);
+  const createdTimes = Array.from(
+    { length: SEED_REPORTS },
+    () => SEED_ANCHOR - window + Math.floor(random() * (window - DAY)),
+  ).sort((a, b) => a - b);
 
   const projectCreated = new Map<string, number>();
   const reports: ReportRecord[] = createdTimes.map((created, index) => {
     const site = SEED_SITES[index % SEED_SITES.length]!;
-    const url = site.origin + pick(random, site.paths) + (random() < 0.15 ? `?utm_source=newsletter&v=${int(random, 1, 9)}` : "");
+    const url =
+      site.origin + pick(random, site.paths) + (random() < 0.15 ? `?utm_source=newsletter&v=${int(random, 1, 9)}` : "");
     // Every fifth report was regenerated some days later; the others were generated right after creation.
     const regenerated = random() < 0.2;
     const revision = regenerated ? int(random, 1, 3) : 0;
-    const generated = regenerated ? Math.min(SEED_ANCHOR - 60_000, created + int(random, 1, 20) * DAY) : created + int(random, 5, 90) * 1000;
+    const generated = regenerated
+      ? Math.min(SEED_ANCHOR - 60_000, created + int(random, 1, 20) * DAY)
+      : created + int(random, 5, 90) * 1000;
     // Cycle through the privacy values so that every one is present whatever the PRNG says.
     const privacy = (index % 7 === 3 ? 2 : index % 5 === 1 ? 1 : 0) as Privacy;
     if (!projectCreated.has(site.project)) projectCreated.set(site.project, created - int(random, 60, 3600) * 1000);
@@ -238,8 +291,30 @@ const CATALOGUE: Record<ItemKind, KindCatalogue> = {
   script: {
     category: "Scripts",
     subCategories: ["PHP Scripts", "JavaScript", "WordPress Plugins", "Laravel"],
-    names: ["InvoiceFlow – Invoicing & Billing", "Quillpad – Markdown Notes App", "TicketDesk – Helpdesk System", "Bookly Lite – Appointment Booking", "ShortLinker – URL Shortener", "Formcraft – Drag & Drop Form Builder", "Stocktake – Inventory Manager", "ChatNest – Live Chat Widget", "PollPro – Surveys and Polls", "Rosterly – Staff Scheduling", "Mailstack – Newsletter Manager", "Cartwheel – Lightweight Shop"],
-    nouns: ["Dashboard", "CRM", "Booking System", "Link Manager", "Form Builder", "Helpdesk", "Kanban Board", "Blog Engine"],
+    names: [
+      "InvoiceFlow – Invoicing & Billing",
+      "Quillpad – Markdown Notes App",
+      "TicketDesk – Helpdesk System",
+      "Bookly Lite – Appointment Booking",
+      "ShortLinker – URL Shortener",
+      "Formcraft – Drag & Drop Form Builder",
+      "Stocktake – Inventory Manager",
+      "ChatNest – Live Chat Widget",
+      "PollPro – Surveys and Polls",
+      "Rosterly – Staff Scheduling",
+      "Mailstack – Newsletter Manager",
+      "Cartwheel – Lightweight Shop",
+    ],
+    nouns: [
+      "Dashboard",
+      "CRM",
+      "Booking System",
+      "Link Manager",
+      "Form Builder",
+      "Helpdesk",
+      "Kanban Board",
+      "Blog Engine",
+    ],
     options: ["Responsive", "Documentation included", "REST API", "Multi-language", "Dark mode", "Installer wizard"],
     tags: ["php", "laravel", "javascript", "admin", "saas", "crm", "booking", "api", "mysql", "vue"],
     price: [19, 69],
@@ -247,7 +322,16 @@ const CATALOGUE: Record<ItemKind, KindCatalogue> = {
   video: {
     category: "Video",
     subCategories: ["After Effects Templates", "Stock Footage", "Premiere Pro Templates", "Motion Graphics"],
-    names: ["Neon Glitch Logo Reveal", "Clean Corporate Slideshow", "Drone Over Fjords 4K", "Minimal Typography Titles", "Liquid Transitions Pack", "City Timelapse at Dusk 4K", "Broadcast News Package", "Retro VHS Intro"],
+    names: [
+      "Neon Glitch Logo Reveal",
+      "Clean Corporate Slideshow",
+      "Drone Over Fjords 4K",
+      "Minimal Typography Titles",
+      "Liquid Transitions Pack",
+      "City Timelapse at Dusk 4K",
+      "Broadcast News Package",
+      "Retro VHS Intro",
+    ],
     nouns: ["Logo Reveal", "Slideshow", "Titles Pack", "Transitions", "Lower Thirds", "Promo", "Intro"],
     options: ["4K resolution", "No plugins required", "Color controls", "Music not included", "Full HD version"],
     tags: ["logo", "intro", "slideshow", "corporate", "4k", "cinematic", "transitions", "titles", "promo"],
@@ -256,7 +340,16 @@ const CATALOGUE: Record<ItemKind, KindCatalogue> = {
   audio: {
     category: "Audio",
     subCategories: ["Music", "Sound Effects", "Music Packs", "Logos & Idents"],
-    names: ["Uplifting Corporate Inspiration", "Cinematic Epic Trailer", "Lo-Fi Chill Beat", "Whoosh Transitions Pack", "Acoustic Happy Ukulele", "UI Clicks and Beeps", "Ambient Piano Dreams", "Energetic Rock Sport"],
+    names: [
+      "Uplifting Corporate Inspiration",
+      "Cinematic Epic Trailer",
+      "Lo-Fi Chill Beat",
+      "Whoosh Transitions Pack",
+      "Acoustic Happy Ukulele",
+      "UI Clicks and Beeps",
+      "Ambient Piano Dreams",
+      "Energetic Rock Sport",
+    ],
     nouns: ["Background Music", "Trailer", "Beat", "Sound Pack", "Logo Sting", "Ambient Loop"],
     options: ["WAV + MP3", "Loop version", "Short edits included", "48 kHz / 24 bit"],
     tags: ["corporate", "uplifting", "cinematic", "ambient", "lofi", "sfx", "piano", "rock", "background"],
@@ -289,7 +382,10 @@ function makeItem(seller: string, firstId: number, index: number): Item {
   const id = firstId + index;
   const slug = slugify(name);
   const regular = int(random, catalogue.price[0], catalogue.price[1]);
-  const screenshots = Array.from({ length: kind === "audio" ? 1 : int(random, 2, 4) }, (_, n) => `${CDN}/${id}/screenshot-${n + 1}.jpg`);
+  const screenshots = Array.from(
+    { length: kind === "audio" ? 1 : int(random, 2, 4) },
+    (_, n) => `${CDN}/${id}/screenshot-${n + 1}.jpg`,
+  );
   // The document's media rules per kind: audio has no preview_image; only video has preview_video.
   const media: Item["media"] = {
     thumbnail: `${CDN}/${id}/thumbnail.png`,
@@ -330,7 +426,12 @@ function uuid(random: () => number): string {
 
 type Support = "active" | "expired" | "none";
 
-function makePurchase(code: string, item: Item, random: () => number, opts: { support: Support; extended: boolean; downloaded: boolean }): Purchase {
+function makePurchase(
+  code: string,
+  item: Item,
+  random: () => number,
+  opts: { support: Support; extended: boolean; downloaded: boolean },
+): Purchase {
   const bought = SEED_ANCHOR - int(random, 20, 700) * DAY - int(random, 0, 86_399) * 1000;
   const purchase: Purchase = {
     purchase_code: code,
@@ -338,10 +439,19 @@ function makePurchase(code: string, item: Item, random: () => number, opts: { su
     price: opts.extended ? item.price.extended : item.price.regular,
     currency: item.currency,
     // Purchases always carry a preview image; an audio item has none of its own, so its thumbnail stands in.
-    item: { id: item.id, name: item.name, url: itemUrl(item), media: { preview_image: item.media.preview_image ?? item.media.thumbnail } },
+    item: {
+      id: item.id,
+      name: item.name,
+      url: itemUrl(item),
+      media: { preview_image: item.media.preview_image ?? item.media.thumbnail },
+    },
     // Active support runs well past the anchor (as if renewed) so that it stays active for years of demos.
-    ...(opts.support === "active" && { supported_until: isoSeconds(Date.parse("2031-01-01T00:00:00Z") + int(random, 0, 364) * DAY) }),
-    ...(opts.support === "expired" && { supported_until: isoSeconds(Math.min(bought + 182 * DAY, SEED_ANCHOR - 5 * DAY)) }),
+    ...(opts.support === "active" && {
+      supported_until: isoSeconds(Date.parse("2031-01-01T00:00:00Z") + int(random, 0, 364) * DAY),
+    }),
+    ...(opts.support === "expired" && {
+      supported_until: isoSeconds(Math.min(bought + 182 * DAY, SEED_ANCHOR - 5 * DAY)),
+    }),
     downloaded: opts.downloaded,
     date: isoSeconds(bought),
   };
@@ -367,15 +477,30 @@ function makeSales(
     // Purchases point at the first 30 items, so that asking for more items leaves the sales as they are.
     const item = items[n % Math.min(items.length, DEFAULT_MAIN_SELLER_ITEMS)]!;
     const code = uuid(random);
-    sales.set(code, makePurchase(code, item, random, { support: supports[n % 3]!, extended: n % 4 === 1, downloaded: n % 2 === 0 }));
+    sales.set(
+      code,
+      makePurchase(code, item, random, { support: supports[n % 3]!, extended: n % 4 === 1, downloaded: n % 2 === 0 }),
+    );
   }
   after.forEach(({ code, support }, n) => {
-    sales.set(code, makePurchase(code, items[n % items.length]!, random, { support, extended: false, downloaded: true }));
+    sales.set(
+      code,
+      makePurchase(code, items[n % items.length]!, random, { support, extended: false, downloaded: true }),
+    );
   });
   return sales;
 }
 
-function account(fields: { first: string; last: string; username: string; balance: number; heading: string; description: string; registered: string; social: Record<string, string> }): Account {
+function account(fields: {
+  first: string;
+  last: string;
+  username: string;
+  balance: number;
+  heading: string;
+  description: string;
+  registered: string;
+  social: Record<string, string>;
+}): Account {
   const email = `${fields.username}@mail.example.com`;
   return {
     name: { firstname: fields.first, lastname: fields.last, full_name: `${fields.first} ${fields.last}` },
@@ -388,7 +513,10 @@ function account(fields: { first: string; last: string; username: string; balanc
       description: fields.description,
       contact: { email: `hello@${fields.username}.example.com` },
       social_links: fields.social,
-      media: { avatar: `${CDN}/authors/${fields.username}/avatar.png`, cover: `${CDN}/authors/${fields.username}/cover.jpg` },
+      media: {
+        avatar: `${CDN}/authors/${fields.username}/avatar.png`,
+        cover: `${CDN}/authors/${fields.username}/cover.jpg`,
+      },
     },
     registered_at: fields.registered,
   };
@@ -407,14 +535,24 @@ export function seedSellers(mainSellerItems = DEFAULT_MAIN_SELLER_ITEMS): Seller
         heading: "Scripts, motion and music made in Leipzig",
         description: "Small studio building PHP scripts, After Effects templates and royalty-free music since 2017.",
         registered: "2017-03-14T09:26:41Z",
-        social: { twitter: "https://twitter.com/bytebrush", github: "https://github.com/bytebrush", youtube: "https://www.youtube.com/@bytebrush" },
+        social: {
+          twitter: "https://twitter.com/bytebrush",
+          github: "https://github.com/bytebrush",
+          youtube: "https://www.youtube.com/@bytebrush",
+        },
       }),
       items: mainItems,
-      purchases: makeSales("main", mainItems, 36, [
-        { code: FIXED_PURCHASE_CODES.active, support: "active" },
-        { code: FIXED_PURCHASE_CODES.expired, support: "expired" },
-        { code: FIXED_PURCHASE_CODES.none, support: "none" },
-      ], [{ code: FIXED_PURCHASE_CODES.letters, support: "active" }]),
+      purchases: makeSales(
+        "main",
+        mainItems,
+        36,
+        [
+          { code: FIXED_PURCHASE_CODES.active, support: "active" },
+          { code: FIXED_PURCHASE_CODES.expired, support: "expired" },
+          { code: FIXED_PURCHASE_CODES.none, support: "none" },
+        ],
+        [{ code: FIXED_PURCHASE_CODES.letters, support: "active" }],
+      ),
     },
     second: {
       account: account({

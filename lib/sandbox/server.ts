@@ -8,7 +8,15 @@ import { z } from "zod";
 
 import { dispatch, json, type Area, type Reply, type SandboxRequest } from "./area";
 import { FaultBook, faultSpecSchema } from "./faults";
-import { AREA_PREFIX, SANDBOX_KEYS, type FaultSpec, type LoggedRequest, type Sandbox, type SandboxOptions, type SellerProfile } from "./contract";
+import {
+  AREA_PREFIX,
+  SANDBOX_KEYS,
+  type FaultSpec,
+  type LoggedRequest,
+  type Sandbox,
+  type SandboxOptions,
+  type SellerProfile,
+} from "./contract";
 import { createItemsArea } from "./items";
 import { createReportsArea, reportResultControlSchema, setReportResult } from "./reports";
 import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS, seedSellers } from "./seed";
@@ -101,7 +109,9 @@ function parseRequestTarget(target: string): URL | null {
 }
 
 function isFormBody(req: IncomingMessage): boolean {
-  return (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded";
+  return (
+    (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded"
+  );
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -116,7 +126,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const store = await ReportsStore.open(path.resolve(opts.dataDir), { reset: opts.reset, warn });
   // Both sets change at run time through the control API (POST /__sandbox/keys): a test revokes a key, as an
   // upstream's dashboard would, or issues a new one to rotate to.
-  const itemKeys = new Map<string, SellerProfile>([...Object.entries(BUILT_IN_ITEM_KEYS), ...Object.entries(opts.extraKeys.items)]);
+  const itemKeys = new Map<string, SellerProfile>([
+    ...Object.entries(BUILT_IN_ITEM_KEYS),
+    ...Object.entries(opts.extraKeys.items),
+  ]);
   const reportKeys = new Set<string>([SANDBOX_KEYS.reports, ...opts.extraKeys.reports]);
   const areas: Area[] = [
     createReportsArea({ store, keys: reportKeys, prefix: AREA_PREFIX.reports }),
@@ -151,17 +164,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     res.flushHeaders();
     const chunkBytes = Math.max(1, Math.round(bytesPerSecond / 20)); // about 20 writes a second
     let offset = 0;
-    const timer = setInterval(() => {
-      if (res.destroyed) return stop();
-      const chunk = payload.body.subarray(offset, offset + chunkBytes);
-      offset += chunk.length;
-      if (offset >= payload.body.length) {
-        stop();
-        res.end(chunk);
-      } else {
-        res.write(chunk);
-      }
-    }, (1000 * chunkBytes) / bytesPerSecond);
+    const timer = setInterval(
+      () => {
+        if (res.destroyed) return stop();
+        const chunk = payload.body.subarray(offset, offset + chunkBytes);
+        offset += chunk.length;
+        if (offset >= payload.body.length) {
+          stop();
+          res.end(chunk);
+        } else {
+          res.write(chunk);
+        }
+      },
+      (1000 * chunkBytes) / bytesPerSecond,
+    );
     const stop = () => {
       clearInterval(timer);
       timers.delete(timer);
@@ -179,14 +195,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return json(200, {
         name: "Gatehouse sandbox",
         reports: { baseUrl: `${baseUrl}${AREA_PREFIX.reports}`, key: SANDBOX_KEYS.reports },
-        items: { baseUrl: `${baseUrl}${AREA_PREFIX.items}`, keys: [SANDBOX_KEYS.items, SANDBOX_KEYS.items2, SANDBOX_KEYS.itemsEmpty] },
+        items: {
+          baseUrl: `${baseUrl}${AREA_PREFIX.items}`,
+          keys: [SANDBOX_KEYS.items, SANDBOX_KEYS.items2, SANDBOX_KEYS.itemsEmpty],
+        },
         docs: "lib/sandbox/README.md",
       });
     }
-    return json(404, { message: `Not found. The sandbox serves the reports API under ${AREA_PREFIX.reports} and the item API under ${AREA_PREFIX.items}.` });
+    return json(404, {
+      message: `Not found. The sandbox serves the reports API under ${AREA_PREFIX.reports} and the item API under ${AREA_PREFIX.items}.`,
+    });
   }
 
-  async function playFault(fault: FaultSpec, res: ServerResponse, area: Area | undefined, answer: () => Reply): Promise<void> {
+  async function playFault(
+    fault: FaultSpec,
+    res: ServerResponse,
+    area: Area | undefined,
+    answer: () => Reply,
+  ): Promise<void> {
     if (fault.latencyMs) await later(fault.latencyMs);
     if (closing || res.destroyed) return;
     switch (fault.kind) {
@@ -197,13 +223,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         const reason = STATUS_CODES[status] ?? "Error";
         const custom = lowercaseKeys(fault.headers ?? {});
         if (typeof fault.body === "string") {
-          return send(res, { status, headers: { "content-type": "text/plain; charset=utf-8", ...custom }, body: Buffer.from(fault.body) });
+          return send(res, {
+            status,
+            headers: { "content-type": "text/plain; charset=utf-8", ...custom },
+            body: Buffer.from(fault.body),
+          });
         }
-        return send(res, encode({ status, body: fault.body ?? area?.errorBody(status, reason) ?? { message: reason }, headers: custom }));
+        return send(
+          res,
+          encode({
+            status,
+            body: fault.body ?? area?.errorBody(status, reason) ?? { message: reason },
+            headers: custom,
+          }),
+        );
       }
       case "malformed": {
-        const truncated = area?.prefix === AREA_PREFIX.items ? '{"status":"success","items":[{"id":100001,"name":"Invo' : '{"data":[{"id":1,"url":"https://northw';
-        return send(res, { status: fault.status ?? 200, headers: { "content-type": "application/json" }, body: Buffer.from(truncated) });
+        const truncated =
+          area?.prefix === AREA_PREFIX.items
+            ? '{"status":"success","items":[{"id":100001,"name":"Invo'
+            : '{"data":[{"id":1,"url":"https://northw';
+        return send(res, {
+          status: fault.status ?? 200,
+          headers: { "content-type": "application/json" },
+          body: Buffer.from(truncated),
+        });
       }
       case "reset":
         res.socket?.resetAndDestroy();
@@ -241,7 +285,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       method,
       path: url.pathname,
       query: toRecord(url.searchParams),
-      headers: Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : (value ?? "")])),
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([name, value]) => [
+          name,
+          Array.isArray(value) ? value.join(", ") : (value ?? ""),
+        ]),
+      ),
       form: form ? toRecord(form) : null,
       key: keyCarried(req, url.searchParams, form),
       at: new Date(started).toISOString(),
@@ -250,7 +299,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
     if (body === null) {
       const message = `The request body is larger than ${MAX_BODY_BYTES} bytes.`;
-      send(res, encode({ status: 413, body: area?.errorBody(413, message) ?? { message }, headers: { connection: "close" } }));
+      send(
+        res,
+        encode({ status: 413, body: area?.errorBody(413, message) ?? { message }, headers: { connection: "close" } }),
+      );
       res.on("finish", () => req.destroy());
       return;
     }
@@ -280,9 +332,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
   async function handleControl(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     const route = `${req.method} ${pathname.slice(CONTROL_PREFIX.length)}`;
-    const fail = (status: number, error: string, extra: object = {}) => send(res, encode(json(status, { error, ...extra })));
+    const fail = (status: number, error: string, extra: object = {}) =>
+      send(res, encode(json(status, { error, ...extra })));
     /** The JSON body by `schema`; null once the 400 is sent ("The body must be {shape}." or `invalid` with the issues). */
-    const body = async <S extends z.ZodType>(schema: S, shape: string, invalid: string): Promise<z.output<S> | null> => {
+    const body = async <S extends z.ZodType>(
+      schema: S,
+      shape: string,
+      invalid: string,
+    ): Promise<z.output<S> | null> => {
       let input: unknown;
       try {
         input = JSON.parse((await readBody(req)).toString("utf8"));
@@ -297,12 +354,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     };
     switch (route) {
       case "POST /faults": {
-        const spec = await body(faultSpecSchema, "a JSON fault spec (see lib/sandbox/README.md)", "Invalid fault spec.");
+        const spec = await body(
+          faultSpecSchema,
+          "a JSON fault spec (see lib/sandbox/README.md)",
+          "Invalid fault spec.",
+        );
         if (!spec) return;
         return send(res, encode(json(201, { id: faults.add(spec) })));
       }
       case "PUT /faults": {
-        const specs = await body(z.array(faultSpecSchema), "a JSON array of fault specs (see lib/sandbox/README.md)", "Invalid fault specs.");
+        const specs = await body(
+          z.array(faultSpecSchema),
+          "a JSON array of fault specs (see lib/sandbox/README.md)",
+          "Invalid fault specs.",
+        );
         if (!specs) return;
         return send(res, encode(json(200, { ids: faults.replace(specs) })));
       }
@@ -318,7 +383,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         log = [];
         return send(res, encode(json(204)));
       case "POST /keys": {
-        const change = await body(keyChangeSchema, 'JSON: {"area":"reports"|"items","key":"…","accept":true|false}', "Invalid key change.");
+        const change = await body(
+          keyChangeSchema,
+          'JSON: {"area":"reports"|"items","key":"…","accept":true|false}',
+          "Invalid key change.",
+        );
         if (!change) return;
         const { area, key, accept, profile } = change;
         if (area === "reports") {
@@ -339,10 +408,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       default: {
         const reportResult = /^POST \/reports\/(\d+)\/result$/.exec(route);
         if (reportResult) {
-          const spec = await body(reportResultControlSchema, 'JSON: {"result": "good"|"decent"|"bad", "generated_at"?, "when"?: "next"|"now"}', "Invalid result spec.");
+          const spec = await body(
+            reportResultControlSchema,
+            'JSON: {"result": "good"|"decent"|"bad", "generated_at"?, "when"?: "next"|"now"}',
+            "Invalid result spec.",
+          );
           if (!spec) return;
           const report = setReportResult(store, Number(reportResult[1]), spec);
-          return report ? send(res, encode(json(200, { data: report }))) : fail(404, `There is no report ${reportResult[1]}.`);
+          return report
+            ? send(res, encode(json(200, { data: report })))
+            : fail(404, `There is no report ${reportResult[1]}.`);
         }
         return fail(404, `Unknown control route ${route}. See lib/sandbox/README.md, "Control API".`);
       }

@@ -36,7 +36,12 @@ export async function revokeTokensOnRecovery(
   const reason = change.password !== undefined ? "password_reset" : "user_disabled";
   const revoked = await revokeTokensOf(db, owner.id, actor);
   for (const token of revoked) {
-    await audit({ action: "token.revoke", target: { type: "token", id: token.id, label: token.name }, outcome: "success", detail: { reason, owner: owner.email } });
+    await audit({
+      action: "token.revoke",
+      target: { type: "token", id: token.id, label: token.name },
+      outcome: "success",
+      detail: { reason, owner: owner.email },
+    });
   }
   return revoked.length;
 }

@@ -9,7 +9,13 @@ import { hasBrand } from "@/lib/brand";
 import { can } from "@/lib/auth/permissions";
 import { getUserById, type User } from "@/lib/auth/users";
 import type { TokenCreateBody, TokenOutput } from "@/lib/contract/tokens";
-import { isOneOf, MAX_ACTIVE_TOKENS_PER_OWNER, MAX_TOKEN_DAYS, TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
+import {
+  isOneOf,
+  MAX_ACTIVE_TOKENS_PER_OWNER,
+  MAX_TOKEN_DAYS,
+  TOKEN_SCOPES,
+  type TokenScope,
+} from "@/lib/contract/values";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { ApiTokenRow } from "@/lib/db/schema";
 import { inRanges, parseRange, plainAddress, type AddressRange } from "@/lib/net";
@@ -78,13 +84,20 @@ function toRecord(row: ApiTokenRow): TokenRecord {
   };
 }
 
-export function tokenStatus(token: Pick<TokenRecord, "revokedAt" | "expiresAt">, now = new Date()): TokenOutput["status"] {
+export function tokenStatus(
+  token: Pick<TokenRecord, "revokedAt" | "expiresAt">,
+  now = new Date(),
+): TokenOutput["status"] {
   if (token.revokedAt !== null) return "revoked";
   if (token.expiresAt !== null && token.expiresAt <= now.toISOString()) return "expired";
   return "active";
 }
 
-export function tokenOutput(token: TokenRecord, owner: Pick<User, "id" | "email" | "service">, now = new Date()): TokenOutput {
+export function tokenOutput(
+  token: TokenRecord,
+  owner: Pick<User, "id" | "email" | "service">,
+  now = new Date(),
+): TokenOutput {
   return {
     id: token.id,
     name: token.name,
@@ -112,13 +125,19 @@ function mayRevokeFor(actor: User, owner: User): boolean {
 
 function expiryOf(body: TokenCreateBody, owner: User, now: Date): string | null {
   if (body.never_expires) {
-    if (!owner.service) throw new TokenError("invalid", "never_expires is only for a service account's token: choose a lifetime", "never_expires");
+    if (!owner.service)
+      throw new TokenError(
+        "invalid",
+        "never_expires is only for a service account's token: choose a lifetime",
+        "never_expires",
+      );
     return null;
   }
   if (body.expires_in_days !== undefined) return new Date(now.getTime() + body.expires_in_days * DAY_MS).toISOString();
   const at = new Date(body.expires_at!);
   if (at.getTime() <= now.getTime()) throw new TokenError("invalid", "expires_at must be in the future", "expires_at");
-  if (at.getTime() > now.getTime() + MAX_TOKEN_DAYS * DAY_MS) throw new TokenError("invalid", `expires_at must be at most ${MAX_TOKEN_DAYS} days away`, "expires_at");
+  if (at.getTime() > now.getTime() + MAX_TOKEN_DAYS * DAY_MS)
+    throw new TokenError("invalid", `expires_at must be at most ${MAX_TOKEN_DAYS} days away`, "expires_at");
   return at.toISOString();
 }
 
@@ -126,7 +145,12 @@ function rangesOf(list: readonly string[] | undefined): string[] | null {
   if (list === undefined || list.length === 0) return null;
   return list.map((text, i) => {
     const range = parseRange(text);
-    if (!range) throw new TokenError("invalid", `allowed_ips.${i} must be an IP address or a CIDR range such as 203.0.113.0/24 (got ${JSON.stringify(text.slice(0, 50))})`, `allowed_ips.${i}`);
+    if (!range)
+      throw new TokenError(
+        "invalid",
+        `allowed_ips.${i} must be an IP address or a CIDR range such as 203.0.113.0/24 (got ${JSON.stringify(text.slice(0, 50))})`,
+        `allowed_ips.${i}`,
+      );
     return range.text;
   });
 }
@@ -135,15 +159,25 @@ function rangesOf(list: readonly string[] | undefined): string[] | null {
  * Makes a token for `body.user_id` (an admin, for a service account) or for `actor`. Its scopes must be
  * permissions the owner's role has. Returns the record and its secret, which is never stored or shown again.
  */
-export async function createToken(db: Db, actor: User, body: TokenCreateBody, now = new Date()): Promise<{ token: TokenRecord; owner: User; secret: string }> {
+export async function createToken(
+  db: Db,
+  actor: User,
+  body: TokenCreateBody,
+  now = new Date(),
+): Promise<{ token: TokenRecord; owner: User; secret: string }> {
   const owner = body.user_id === undefined || body.user_id === actor.id ? actor : await getUserById(db, body.user_id);
   if (!owner || !mayManageFor(actor, owner)) {
     throw new TokenError("invalid", "user_id must be your own id or, for an admin, a service account's", "user_id");
   }
-  if (owner.disabled) throw new TokenError("invalid", `${owner.email} is disabled: enable the account first`, "user_id");
+  if (owner.disabled)
+    throw new TokenError("invalid", `${owner.email} is disabled: enable the account first`, "user_id");
   const missing = body.scopes.filter((scope) => !can(owner, scope));
   if (missing.length > 0) {
-    throw new TokenError("invalid", `scopes must be permissions ${owner.email}'s role (${owner.role}) has; it does not have ${missing.join(", ")}`, "scopes");
+    throw new TokenError(
+      "invalid",
+      `scopes must be permissions ${owner.email}'s role (${owner.role}) has; it does not have ${missing.join(", ")}`,
+      "scopes",
+    );
   }
   const expiresAt = expiryOf(body, owner, now);
   const allowedIps = rangesOf(body.allowed_ips);
@@ -195,11 +229,17 @@ export interface ListedToken {
 }
 
 /** Rows with their owners (each read once), those `keep` lets through, in the rows' order. */
-async function withOwners(db: Db, actor: User, rows: ApiTokenRow[], keep: (owner: User) => boolean): Promise<ListedToken[]> {
+async function withOwners(
+  db: Db,
+  actor: User,
+  rows: ApiTokenRow[],
+  keep: (owner: User) => boolean,
+): Promise<ListedToken[]> {
   const owners = new Map<string, User | null>();
   const listed: ListedToken[] = [];
   for (const row of rows) {
-    if (!owners.has(row.user_id)) owners.set(row.user_id, row.user_id === actor.id ? actor : await getUserById(db, row.user_id));
+    if (!owners.has(row.user_id))
+      owners.set(row.user_id, row.user_id === actor.id ? actor : await getUserById(db, row.user_id));
     const owner = owners.get(row.user_id);
     if (owner && keep(owner)) listed.push({ token: toRecord(row), owner });
   }
@@ -228,7 +268,13 @@ export function revokeTokensOf(db: Db, ownerId: string, actor: User | null, now 
 }
 
 /** Revokes the active tokens whose `column` is `value` (one by id, or all of an owner's); returns those it revoked. */
-async function revokeActive(db: Db, column: "id" | "user_id", value: string, actor: User | null, now: Date): Promise<TokenRecord[]> {
+async function revokeActive(
+  db: Db,
+  column: "id" | "user_id",
+  value: string,
+  actor: User | null,
+  now: Date,
+): Promise<TokenRecord[]> {
   const rows = await db
     .updateTable("api_tokens")
     // No actor: an operator at the users CLI.
@@ -244,7 +290,8 @@ async function revokeActive(db: Db, column: "id" | "user_id", value: string, act
 export async function revokeToken(db: Db, actor: User, id: string, now = new Date()): Promise<ListedToken> {
   const row = await db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirst();
   const owner = row ? (row.user_id === actor.id ? actor : await getUserById(db, row.user_id)) : null;
-  if (!row || !owner || !mayRevokeFor(actor, owner)) throw new TokenError("not_found", `There is no token with id ${id}.`);
+  if (!row || !owner || !mayRevokeFor(actor, owner))
+    throw new TokenError("not_found", `There is no token with id ${id}.`);
   if (row.revoked_at !== null) return { token: toRecord(row), owner };
   const [updated] = await revokeActive(db, "id", id, actor, now);
   return { token: updated ?? toRecord(row), owner };
@@ -252,16 +299,26 @@ export async function revokeToken(db: Db, actor: User, id: string, now = new Dat
 
 export type TokenRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "address";
 
-export type TokenCheck = { ok: true; token: TokenRecord; user: User } | { ok: false; reason: TokenRefusal; token?: TokenRecord };
+export type TokenCheck =
+  { ok: true; token: TokenRecord; user: User } | { ok: false; reason: TokenRefusal; token?: TokenRecord };
 
 /**
  * Who a bearer secret speaks for, read from the store on every request: the token must be well formed, known,
  * not revoked, not expired, its owner present and enabled, and `address` inside its allowed ranges (when it has
  * any; an unknown address then does not pass).
  */
-export async function checkToken(db: Db, secret: string, address: string | null, now = new Date()): Promise<TokenCheck> {
+export async function checkToken(
+  db: Db,
+  secret: string,
+  address: string | null,
+  now = new Date(),
+): Promise<TokenCheck> {
   if (!isWellFormedToken(secret)) return { ok: false, reason: "malformed" };
-  const row = await db.selectFrom("api_tokens").selectAll().where("token_hash", "=", hashTokenSecret(secret)).executeTakeFirst();
+  const row = await db
+    .selectFrom("api_tokens")
+    .selectAll()
+    .where("token_hash", "=", hashTokenSecret(secret))
+    .executeTakeFirst();
   if (!row) return { ok: false, reason: "unknown" };
   const token = toRecord(row);
   const status = tokenStatus(token, now);
@@ -279,15 +336,27 @@ export async function checkToken(db: Db, secret: string, address: string | null,
  * Notes a use of the token: its last use and address are written at most once a minute, or at once from an
  * address it was not used from before (then `newAddress` is true, for the audit log). Most requests write nothing.
  */
-export async function noteTokenUse(db: Db, token: TokenRecord, address: string | null, now = new Date()): Promise<{ newAddress: boolean }> {
+export async function noteTokenUse(
+  db: Db,
+  token: TokenRecord,
+  address: string | null,
+  now = new Date(),
+): Promise<{ newAddress: boolean }> {
   const shown = address === null ? null : plainAddress(address);
   const newAddress = shown !== null && !token.seenAddresses.includes(shown);
-  const due = token.lastUsedAt === null || now.getTime() - Date.parse(token.lastUsedAt) >= LAST_USED_EVERY_MS || token.lastUsedIp !== shown;
+  const due =
+    token.lastUsedAt === null ||
+    now.getTime() - Date.parse(token.lastUsedAt) >= LAST_USED_EVERY_MS ||
+    token.lastUsedIp !== shown;
   if (!newAddress && !due) return { newAddress: false };
   const seen = newAddress ? [...token.seenAddresses, shown].slice(-MAX_SEEN_ADDRESSES) : token.seenAddresses;
   await db
     .updateTable("api_tokens")
-    .set({ last_used_at: now.toISOString(), last_used_ip: shown, ...(newAddress && { seen_addresses: JSON.stringify(seen) }) })
+    .set({
+      last_used_at: now.toISOString(),
+      last_used_ip: shown,
+      ...(newAddress && { seen_addresses: JSON.stringify(seen) }),
+    })
     .where("id", "=", token.id)
     .execute();
   return { newAddress };

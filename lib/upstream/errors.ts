@@ -50,7 +50,8 @@ export function withUpstreamWords(error: UpstreamError, redactText: (text: strin
     status: error.status,
     detail: error.detail,
     retryAfter: error.retryAfter,
-    fields: error.fields && Object.fromEntries(Object.entries(error.fields).map(([name, text]) => [name, redactText(text)])),
+    fields:
+      error.fields && Object.fromEntries(Object.entries(error.fields).map(([name, text]) => [name, redactText(text)])),
     upstreamMessage: error.upstreamMessage === undefined ? undefined : redactText(error.upstreamMessage),
   });
 }

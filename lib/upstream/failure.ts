@@ -17,7 +17,8 @@ export interface UpstreamFailureWords {
 export function upstreamFailureWords(error: UpstreamError): UpstreamFailureWords {
   const said = error.upstreamMessage ? { said: error.upstreamMessage } : {};
   // Its breaker is open: Gatehouse did not even ask.
-  if (isCircuitOpenError(error)) return { what: `is not answering; retrying in ${error.retryAfterSeconds} s`, retryable: true };
+  if (isCircuitOpenError(error))
+    return { what: `is not answering; retrying in ${error.retryAfterSeconds} s`, retryable: true };
   switch (error.kind) {
     case "timeout":
       return { what: "did not answer in time", retryable: true };
@@ -31,7 +32,11 @@ export function upstreamFailureWords(error: UpstreamError): UpstreamFailureWords
     case "too_large":
       return { what: "sent an answer Gatehouse cannot read", retryable: true };
     case "http_status":
-      return { what: `answered with an error${error.status ? ` (HTTP ${error.status})` : ""}`, retryable: true, ...said };
+      return {
+        what: `answered with an error${error.status ? ` (HTTP ${error.status})` : ""}`,
+        retryable: true,
+        ...said,
+      };
     case "not_found":
       return { what: "does not know it", retryable: false, ...said };
     case "invalid":

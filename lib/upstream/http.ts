@@ -48,7 +48,13 @@ export async function sendUpstream(request: UpstreamRequest): Promise<UpstreamRe
   let status: number | null = null;
   try {
     const response = await fetchWithCap(request, (s) => (status = s));
-    recordUpstreamCall({ area: request.area, operation: request.operation, status, duration_ms: elapsed(), outcome: "ok" });
+    recordUpstreamCall({
+      area: request.area,
+      operation: request.operation,
+      status,
+      duration_ms: elapsed(),
+      outcome: "ok",
+    });
     countCall(request, status !== null && status >= 400 ? `http_${status}` : "ok", elapsed());
     return { ...response, durationMs: elapsed() };
   } catch (error) {

@@ -32,7 +32,10 @@ export type UpstreamKeyRing = KeyRing<ReportsClient, ItemsClient>;
 
 // One ring per process and configuration, on globalThis: Next loads this module once per bundle.
 const RING_SLOT = Symbol.for("gatehouse.upstream.keyRing");
-const slots = globalThis as unknown as Record<symbol, { config: GatewayConfig; ready: Promise<UpstreamKeyRing> } | undefined>;
+const slots = globalThis as unknown as Record<
+  symbol,
+  { config: GatewayConfig; ready: Promise<UpstreamKeyRing> } | undefined
+>;
 
 /** The process's key ring: built on first use, its first read of the store awaited, then polling. */
 export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
@@ -49,9 +52,19 @@ export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
       fingerprintSecret: fingerprintSecretOf(config),
       build: {
         reports: (apiKey, watch) =>
-          watch.wrap(createReportsClient({ baseUrl: config.reports!.baseUrl, apiKey }, { timeoutMs, policy: watch.observe(resilience.for("reports")) })),
+          watch.wrap(
+            createReportsClient(
+              { baseUrl: config.reports!.baseUrl, apiKey },
+              { timeoutMs, policy: watch.observe(resilience.for("reports")) },
+            ),
+          ),
         items: (apiKey, watch) =>
-          watch.wrap(createItemsClient({ ...config.items!, apiKey }, { timeoutMs, policy: watch.observe(resilience.for("items")) })),
+          watch.wrap(
+            createItemsClient(
+              { ...config.items!, apiKey },
+              { timeoutMs, policy: watch.observe(resilience.for("items")) },
+            ),
+          ),
       },
     });
     await ring.refresh();
@@ -69,5 +82,5 @@ export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
 export async function getUpstreams(): Promise<Upstreams> {
   const ring = await upstreamKeyRing();
   const { reports, items } = ring.current();
-  return { config: (await getGatewayConfig()), reports, items };
+  return { config: await getGatewayConfig(), reports, items };
 }

@@ -50,12 +50,21 @@ export const ITEMS_TAGS = {
 
 type Answer<T> = { kind: "success"; value: T; status: number } | { kind: "error"; msg: string };
 
-export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs: number; policy?: UpstreamPolicy }): ItemsClient {
+export function createItemsClient(
+  config: ItemsAreaConfig,
+  options: { timeoutMs: number; policy?: UpstreamPolicy },
+): ItemsClient {
   const policy = options.policy ?? DIRECT;
   const fingerprint = keyFingerprint(config.apiKey);
 
   /** A GET through the cache and single flight, keyed by the normalised request (the key left out, its fingerprint in). */
-  function read<T>(path: string, params: Record<string, string>, tags: readonly string[], load: () => Promise<T>, fresh?: boolean): Promise<T> {
+  function read<T>(
+    path: string,
+    params: Record<string, string>,
+    tags: readonly string[],
+    load: () => Promise<T>,
+    fresh?: boolean,
+  ): Promise<T> {
     const key = requestKey({ area: "items", keyFingerprint: fingerprint, method: "GET", path, query: params });
     return policy.read({ key, tags, fresh }, load);
   }
@@ -76,18 +85,32 @@ export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs:
     else if (location.kind === "query" || method === "GET") url.searchParams.set("api_key", config.apiKey);
     else form = { api_key: config.apiKey, ...form };
 
-    const response = await policy.send({ area: "items", operation, method, url, headers, form, timeoutMs: options.timeoutMs });
+    const response = await policy.send({
+      area: "items",
+      operation,
+      method,
+      url,
+      headers,
+      form,
+      timeoutMs: options.timeoutMs,
+    });
     return interpret(operation, response, success);
   }
 
   return {
     async getAccount(readOptions) {
       const path = "/api/account/details";
-      return read(path, {}, [ITEMS_TAGS.account], async () => {
-        const answer = await call("items.account", "GET", path, {}, AccountEnvelopeSchema);
-        if (answer.kind === "error") throw unexpectedMessage("items.account", answer.msg);
-        return answer.value.data;
-      }, readOptions?.fresh);
+      return read(
+        path,
+        {},
+        [ITEMS_TAGS.account],
+        async () => {
+          const answer = await call("items.account", "GET", path, {}, AccountEnvelopeSchema);
+          if (answer.kind === "error") throw unexpectedMessage("items.account", answer.msg);
+          return answer.value.data;
+        },
+        readOptions?.fresh,
+      );
     },
     async listItems() {
       const path = "/api/items/all";
@@ -109,7 +132,13 @@ export function createItemsClient(config: ItemsAreaConfig, options: { timeoutMs:
         const answer = await call("items.item", "GET", path, params, ItemEnvelopeSchema);
         if (answer.kind === "error") {
           if (sameMessage(answer.msg, ITEMS_MESSAGES.itemNotFound)) {
-            throw new UpstreamError({ kind: "not_found", area: "items", operation: "items.item", detail: "has no such item", upstreamMessage: answer.msg });
+            throw new UpstreamError({
+              kind: "not_found",
+              area: "items",
+              operation: "items.item",
+              detail: "has no such item",
+              upstreamMessage: answer.msg,
+            });
           }
           throw unexpectedMessage("items.item", answer.msg);
         }
@@ -180,7 +209,13 @@ function interpret<T>(operation: string, response: UpstreamResponse, success: z.
   }
   if (status === 429) {
     const retryAfter = retryAfterOf(response.headers);
-    return fail({ ...base, kind: "rate_limited", detail: "is rate limiting Gatehouse", retryAfter, upstreamMessage: msg });
+    return fail({
+      ...base,
+      kind: "rate_limited",
+      detail: "is rate limiting Gatehouse",
+      retryAfter,
+      upstreamMessage: msg,
+    });
   }
   if (msg !== undefined) return { kind: "error", msg };
   if (status < 200 || status >= 300) {
@@ -188,11 +223,19 @@ function interpret<T>(operation: string, response: UpstreamResponse, success: z.
     return fail({ ...base, kind: "http_status", detail: "answered with an error status and no error message" });
   }
   if (response.body.kind !== "json") {
-    return fail({ ...base, kind: "bad_response", detail: response.body.kind === "empty" ? "answered an empty body" : "answered malformed JSON" });
+    return fail({
+      ...base,
+      kind: "bad_response",
+      detail: response.body.kind === "empty" ? "answered an empty body" : "answered malformed JSON",
+    });
   }
   const parsed = parseWith(success, json, "success envelope");
   if (!parsed.ok) {
-    return fail({ ...base, kind: "bad_response", detail: `answered in a shape Gatehouse does not understand (${parsed.problem})` });
+    return fail({
+      ...base,
+      kind: "bad_response",
+      detail: `answered in a shape Gatehouse does not understand (${parsed.problem})`,
+    });
   }
   return { kind: "success", value: parsed.value, status };
 }

@@ -68,7 +68,9 @@ export async function checkReadiness(
 ): Promise<ReadinessWithBreakers> {
   const { reports, items } = upstreams;
   const [reportsState, itemsState] = await Promise.all([
-    reports ? probe(() => reports.listProjects({ per_page: 10 }, { fresh: true })) : Promise.resolve<AreaReadiness>({ configured: false }),
+    reports
+      ? probe(() => reports.listProjects({ per_page: 10 }, { fresh: true }))
+      : Promise.resolve<AreaReadiness>({ configured: false }),
     items ? probe(() => items.getAccount({ fresh: true })) : Promise.resolve<AreaReadiness>({ configured: false }),
   ]);
   const areas = { reports: reportsState, items: itemsState };
@@ -76,7 +78,10 @@ export async function checkReadiness(
 }
 
 /** The breakers as they are now, and the status from the areas and the breakers together. */
-function withBreakers(readiness: ReadinessWithBreakers, breakerOf: (area: Area) => BreakerStatus): ReadinessWithBreakers {
+function withBreakers(
+  readiness: ReadinessWithBreakers,
+  breakerOf: (area: Area) => BreakerStatus,
+): ReadinessWithBreakers {
   const breakers: Partial<Record<Area, BreakerReadiness>> = {};
   for (const area of ["reports", "items"] as const) {
     if (!readiness.areas[area].configured) continue;

@@ -63,7 +63,9 @@ interface Call {
   form?: Record<string, string | number | undefined>;
 }
 
-function definedStrings(values: Record<string, string | number | undefined> | undefined): Record<string, string> | undefined {
+function definedStrings(
+  values: Record<string, string | number | undefined> | undefined,
+): Record<string, string> | undefined {
   if (!values) return undefined;
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) if (value !== undefined) out[name] = String(value);
@@ -123,8 +125,19 @@ export function createReportsClient(
   }
 
   /** A GET through the cache and single flight, keyed by the normalised request. */
-  function read<T>(spec: Call & { method: "GET" }, tags: readonly string[], parse: (response: UpstreamResponse) => T, fresh?: boolean): Promise<T> {
-    const key = requestKey({ area: "reports", keyFingerprint: fingerprint, method: spec.method, path: spec.path, query: spec.query });
+  function read<T>(
+    spec: Call & { method: "GET" },
+    tags: readonly string[],
+    parse: (response: UpstreamResponse) => T,
+    fresh?: boolean,
+  ): Promise<T> {
+    const key = requestKey({
+      area: "reports",
+      keyFingerprint: fingerprint,
+      method: spec.method,
+      path: spec.path,
+      query: spec.query,
+    });
     return policy.read({ key, tags, fresh }, async () => parse(await call(spec)));
   }
 
@@ -174,7 +187,10 @@ export function createReportsClient(
     async deleteReport(id) {
       const operation = "reports.delete";
       await change(reportChangeTags(id), async () => {
-        expectNoBodyOrJson(operation, await call({ operation, method: "DELETE", path: reportPath(id), addressesResource: true }));
+        expectNoBodyOrJson(
+          operation,
+          await call({ operation, method: "DELETE", path: reportPath(id), addressesResource: true }),
+        );
       });
     },
     async listProjects(query, options) {
@@ -211,7 +227,11 @@ function errorFromStatus({ operation, addressesResource }: Call, response: Upstr
     // A 404 on a list path is no "not found" for our client: the base URL is probably wrong.
     return addressesResource
       ? new UpstreamError({ ...base, kind: "not_found", detail: "has no such resource" })
-      : new UpstreamError({ ...base, kind: "http_status", detail: "does not know this path; check the area's base URL" });
+      : new UpstreamError({
+          ...base,
+          kind: "http_status",
+          detail: "does not know this path; check the area's base URL",
+        });
   }
   if (status === 422) {
     const { fields } = parseValidationErrors(body);
@@ -223,4 +243,3 @@ function errorFromStatus({ operation, addressesResource }: Call, response: Upstr
   }
   return new UpstreamError({ ...base, kind: "http_status", detail: "answered with an error status" });
 }
-

@@ -21,9 +21,27 @@ import { type Report } from "@/lib/contract/reports";
 // ---------------------------------------------------------------------------------------------------------
 // Lenient scalars
 
-const wholeNumber = z.union([z.number(), z.string().trim().regex(/^-?\d+$/).transform(Number)]).pipe(z.number().int());
+const wholeNumber = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+$/)
+      .transform(Number),
+  ])
+  .pipe(z.number().int());
 const positiveId = wholeNumber.pipe(z.number().positive());
-const decimal = z.union([z.number(), z.string().trim().regex(/^-?\d+(\.\d+)?$/).transform(Number)]).pipe(z.number());
+const decimal = z
+  .union([
+    z.number(),
+    z
+      .string()
+      .trim()
+      .regex(/^-?\d+(\.\d+)?$/)
+      .transform(Number),
+  ])
+  .pipe(z.number());
 const flag = z.union([
   z.boolean(),
   z.literal(0).transform(() => false),
@@ -60,12 +78,18 @@ const timestamp = z.union([z.string(), z.number()]).transform((value, ctx) => {
   }
   return iso;
 });
-const optionalText = z.string().nullish().transform((v) => v ?? null);
+const optionalText = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? null);
 const stringList = z
   .union([z.array(z.string()), z.string().transform((s) => (s.trim() === "" ? [] : s.split(",").map((t) => t.trim())))])
   .nullish()
   .transform((v) => v ?? []);
-const nullToUndefined = z.string().nullish().transform((v) => v ?? undefined);
+const nullToUndefined = z
+  .string()
+  .nullish()
+  .transform((v) => v ?? undefined);
 
 // ---------------------------------------------------------------------------------------------------------
 // Area A objects
@@ -75,7 +99,10 @@ export const UpstreamReportSchema = z
     id: positiveId,
     url: z.string(),
     project: optionalText,
-    result: z.string().transform((s) => s.toLowerCase()).pipe(z.enum(REPORT_RESULTS)),
+    result: z
+      .string()
+      .transform((s) => s.toLowerCase())
+      .pipe(z.enum(REPORT_RESULTS)),
     generated_at: timestamp.nullish().transform((v) => v ?? null),
     privacy: wholeNumber.pipe(z.union([z.literal(0), z.literal(1), z.literal(2)])),
   })
@@ -131,17 +158,29 @@ function pageMeta(page: number, perPage: number, total: number, lastPage: number
 }
 
 /** Parses a list answer of area A into `{ data, meta }`, whichever accepted shape it came in. */
-export function parseList<T>(json: unknown, item: z.ZodType<T>, requestedPerPage: number | undefined): ParseResult<Page<T>> {
+export function parseList<T>(
+  json: unknown,
+  item: z.ZodType<T>,
+  requestedPerPage: number | undefined,
+): ParseResult<Page<T>> {
   const shapes = listShapes(item);
   const resourcePage = shapes["resource page"].safeParse(json);
   if (resourcePage.success) {
     const { data, meta } = resourcePage.data;
-    return { ok: true, shape: "resource page", value: { data, meta: pageMeta(meta.current_page, meta.per_page, meta.total, meta.last_page) } };
+    return {
+      ok: true,
+      shape: "resource page",
+      value: { data, meta: pageMeta(meta.current_page, meta.per_page, meta.total, meta.last_page) },
+    };
   }
   const plain = shapes["plain paginator"].safeParse(json);
   if (plain.success) {
     const p = plain.data;
-    return { ok: true, shape: "plain paginator", value: { data: p.data, meta: pageMeta(p.current_page, p.per_page, p.total, p.last_page) } };
+    return {
+      ok: true,
+      shape: "plain paginator",
+      value: { data: p.data, meta: pageMeta(p.current_page, p.per_page, p.total, p.last_page) },
+    };
   }
   const collection = shapes.collection.safeParse(json);
   const bareArray = shapes["bare array"].safeParse(json);
@@ -150,7 +189,10 @@ export function parseList<T>(json: unknown, item: z.ZodType<T>, requestedPerPage
     return {
       ok: true,
       shape: collection.success ? "collection" : "bare array",
-      value: { data: everything, meta: pageMeta(1, requestedPerPage ?? Math.max(1, everything.length), everything.length, 1) },
+      value: {
+        data: everything,
+        meta: pageMeta(1, requestedPerPage ?? Math.max(1, everything.length), everything.length, 1),
+      },
     };
   }
   // Explain the failure against the shape the answer resembles most.
@@ -165,7 +207,10 @@ export function parseList<T>(json: unknown, item: z.ZodType<T>, requestedPerPage
           : "data" in json
             ? collection
             : null;
-  return { ok: false, problem: closest && !closest.success ? describeIssues(closest.error) : "not a list in any accepted shape" };
+  return {
+    ok: false,
+    problem: closest && !closest.success ? describeIssues(closest.error) : "not a list in any accepted shape",
+  };
 }
 
 /**
@@ -174,10 +219,14 @@ export function parseList<T>(json: unknown, item: z.ZodType<T>, requestedPerPage
 export function parseSingle<T>(json: unknown, item: z.ZodType<T>): ParseResult<T> {
   if (isRecord(json) && isRecord(json.data)) {
     const wrapped = item.safeParse(json.data);
-    return wrapped.success ? { ok: true, shape: "resource", value: wrapped.data } : { ok: false, problem: describeIssues(wrapped.error) };
+    return wrapped.success
+      ? { ok: true, shape: "resource", value: wrapped.data }
+      : { ok: false, problem: describeIssues(wrapped.error) };
   }
   const bare = item.safeParse(json);
-  return bare.success ? { ok: true, shape: "bare object", value: bare.data } : { ok: false, problem: describeIssues(bare.error) };
+  return bare.success
+    ? { ok: true, shape: "bare object", value: bare.data }
+    : { ok: false, problem: describeIssues(bare.error) };
 }
 
 /** Laravel's validation error body: `{ message, errors: { field: ["..."] } }` → one message per field. */
@@ -214,7 +263,10 @@ export const UpstreamAccountSchema = z
     profile: z.object({
       heading: optionalText,
       description: optionalText,
-      contact: z.object({ email: optionalText }).nullish().transform((c) => ({ email: c?.email ?? null })),
+      contact: z
+        .object({ email: optionalText })
+        .nullish()
+        .transform((c) => ({ email: c?.email ?? null })),
       // PHP encodes an empty associative array as [], so an empty list means "no links".
       social_links: z
         .union([z.record(z.string(), z.string()), z.array(z.never()).transform(() => ({}))])
@@ -290,7 +342,9 @@ export const PurchaseEnvelopeSchema = z.object({
 
 export function parseWith<T>(schema: z.ZodType<T>, json: unknown, shape: string): ParseResult<T> {
   const result = schema.safeParse(json);
-  return result.success ? { ok: true, shape, value: result.data } : { ok: false, problem: describeIssues(result.error) };
+  return result.success
+    ? { ok: true, shape, value: result.data }
+    : { ok: false, problem: describeIssues(result.error) };
 }
 
 // ---------------------------------------------------------------------------------------------------------

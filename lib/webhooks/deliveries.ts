@@ -40,8 +40,17 @@ const newDeliveryId = () => `msg_${randomBytes(16).toString("hex")}`;
  * The event as it is sent: {type, timestamp, data}, written once, so every attempt signs the same bytes. One row
  * per enabled endpoint that wants the event. Returns how many were queued.
  */
-export async function enqueueEvent(db: Db, type: WebhookEventType, data: Record<string, unknown>, now = new Date()): Promise<number> {
-  const endpoints = await db.selectFrom("webhook_endpoints").select(["id", "events"]).where("disabled", "=", 0).execute();
+export async function enqueueEvent(
+  db: Db,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  now = new Date(),
+): Promise<number> {
+  const endpoints = await db
+    .selectFrom("webhook_endpoints")
+    .select(["id", "events"])
+    .where("disabled", "=", 0)
+    .execute();
   const wanting = endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as unknown[]).includes(type));
   if (wanting.length === 0) return 0;
   const at = now.toISOString();
@@ -107,7 +116,10 @@ export async function claimDueDeliveries(
       "d.payload",
       "d.attempts",
       "d.next_attempt_at",
-      eb.fn.agg<number>("row_number").over((over) => over.partitionBy("d.endpoint_id").orderBy("d.next_attempt_at").orderBy("d.id")).as("place"),
+      eb.fn
+        .agg<number>("row_number")
+        .over((over) => over.partitionBy("d.endpoint_id").orderBy("d.next_attempt_at").orderBy("d.id"))
+        .as("place"),
     ])
     .where("d.status", "=", "pending")
     .where("d.next_attempt_at", "<=", at)
@@ -136,7 +148,13 @@ export async function claimDueDeliveries(
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) {
       taken.set(candidate.endpoint_id, busy + 1);
-      claimed.push({ id: candidate.id, endpointId: candidate.endpoint_id, url: candidate.url, payload: candidate.payload, attempts: Number(candidate.attempts) });
+      claimed.push({
+        id: candidate.id,
+        endpointId: candidate.endpoint_id,
+        url: candidate.url,
+        payload: candidate.payload,
+        attempts: Number(candidate.attempts),
+      });
     }
   }
   return claimed;
@@ -170,21 +188,31 @@ export interface AttemptOutcome {
  * failed when no retry is left. The endpoint's failing_since starts at its first failure and clears on a success;
  * a failure three days after it disables the endpoint.
  */
-export async function recordAttempt(db: Db, delivery: ClaimedDelivery, owner: string, attempt: AttemptRecord, timings: WebhookTimings, now = new Date()): Promise<AttemptOutcome> {
+export async function recordAttempt(
+  db: Db,
+  delivery: ClaimedDelivery,
+  owner: string,
+  attempt: AttemptRecord,
+  timings: WebhookTimings,
+  now = new Date(),
+): Promise<AttemptOutcome> {
   const at = now.toISOString();
   const attempts = delivery.attempts + 1;
   const wait = attempt.ok ? null : retryDelayMs(attempts, timings);
   const status = attempt.ok ? "delivered" : wait === null ? "failed" : "pending";
-  await db.insertInto("webhook_attempts").values({
-    delivery_id: delivery.id,
-    endpoint_id: delivery.endpointId,
-    at,
-    ok: attempt.ok ? 1 : 0,
-    status_code: attempt.status,
-    duration_ms: attempt.durationMs,
-    error: attempt.error,
-    response_excerpt: attempt.excerpt,
-  }).execute();
+  await db
+    .insertInto("webhook_attempts")
+    .values({
+      delivery_id: delivery.id,
+      endpoint_id: delivery.endpointId,
+      at,
+      ok: attempt.ok ? 1 : 0,
+      status_code: attempt.status,
+      duration_ms: attempt.durationMs,
+      error: attempt.error,
+      response_excerpt: attempt.excerpt,
+    })
+    .execute();
   await db
     .updateTable("webhook_deliveries")
     .set({
@@ -201,25 +229,53 @@ export async function recordAttempt(db: Db, delivery: ClaimedDelivery, owner: st
     .execute();
 
   if (attempt.ok) {
-    await db.updateTable("webhook_endpoints").set({ failing_since: null }).where("id", "=", delivery.endpointId).where("failing_since", "is not", null).execute();
+    await db
+      .updateTable("webhook_endpoints")
+      .set({ failing_since: null })
+      .where("id", "=", delivery.endpointId)
+      .where("failing_since", "is not", null)
+      .execute();
     return { disabledEndpoint: null };
   }
-  await db.updateTable("webhook_endpoints").set({ failing_since: at }).where("id", "=", delivery.endpointId).where("failing_since", "is", null).execute();
-  const endpoint = await db.selectFrom("webhook_endpoints").select(["id", "url", "failing_since", "disabled"]).where("id", "=", delivery.endpointId).executeTakeFirst();
+  await db
+    .updateTable("webhook_endpoints")
+    .set({ failing_since: at })
+    .where("id", "=", delivery.endpointId)
+    .where("failing_since", "is", null)
+    .execute();
+  const endpoint = await db
+    .selectFrom("webhook_endpoints")
+    .select(["id", "url", "failing_since", "disabled"])
+    .where("id", "=", delivery.endpointId)
+    .executeTakeFirst();
   if (!endpoint?.failing_since || Number(endpoint.disabled) === 1) return { disabledEndpoint: null };
-  if (now.getTime() - Date.parse(endpoint.failing_since) < DISABLE_AFTER_FAILING_MS / timings.speedup) return { disabledEndpoint: null };
+  if (now.getTime() - Date.parse(endpoint.failing_since) < DISABLE_AFTER_FAILING_MS / timings.speedup)
+    return { disabledEndpoint: null };
   const disabled = await db
     .updateTable("webhook_endpoints")
-    .set({ disabled: 1, disabled_at: at, disabled_reason: `Every delivery failed from ${endpoint.failing_since} for three days; deliveries stopped. Fix the receiver, then enable the endpoint again.` })
+    .set({
+      disabled: 1,
+      disabled_at: at,
+      disabled_reason: `Every delivery failed from ${endpoint.failing_since} for three days; deliveries stopped. Fix the receiver, then enable the endpoint again.`,
+    })
     .where("id", "=", endpoint.id)
     .where("disabled", "=", 0)
     .executeTakeFirst();
-  return { disabledEndpoint: Number(disabled.numUpdatedRows) === 1 ? { id: endpoint.id, url: endpoint.url, failingSince: endpoint.failing_since } : null };
+  return {
+    disabledEndpoint:
+      Number(disabled.numUpdatedRows) === 1
+        ? { id: endpoint.id, url: endpoint.url, failingSince: endpoint.failing_since }
+        : null,
+  };
 }
 
 /** Lets go of every delivery this process holds (shutdown), so that the next process sends them at once. */
 export async function releaseDeliveries(db: Db, owner: string): Promise<void> {
-  await db.updateTable("webhook_deliveries").set({ lease_owner: null, lease_until: null }).where("lease_owner", "=", owner).execute();
+  await db
+    .updateTable("webhook_deliveries")
+    .set({ lease_owner: null, lease_until: null })
+    .where("lease_owner", "=", owner)
+    .execute();
 }
 
 /** "Send again": the same delivery (same webhook-id, same body), due now, with its attempts kept in the log. */
@@ -230,7 +286,8 @@ export async function redeliver(db: Db, endpointId: string, deliveryId: string, 
     .where("id", "=", deliveryId)
     .where("endpoint_id", "=", endpointId)
     .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new WebhookError("not_found", `There is no delivery ${deliveryId} for this endpoint.`);
+  if (Number(result.numUpdatedRows) !== 1)
+    throw new WebhookError("not_found", `There is no delivery ${deliveryId} for this endpoint.`);
 }
 
 const toDelivery = (row: WebhookDeliveryRow) => ({
@@ -245,12 +302,23 @@ const toDelivery = (row: WebhookDeliveryRow) => ({
 
 /** The endpoint's latest deliveries, newest first, each with its attempts (newest first). */
 export async function deliveryLog(db: Db, endpointId: string, limit = 50): Promise<WebhookDeliveryOutput[]> {
-  const rows = await db.selectFrom("webhook_deliveries").selectAll().where("endpoint_id", "=", endpointId).orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  const rows = await db
+    .selectFrom("webhook_deliveries")
+    .selectAll()
+    .where("endpoint_id", "=", endpointId)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
   if (rows.length === 0) return [];
   const attempts = await db
     .selectFrom("webhook_attempts")
     .selectAll()
-    .where("delivery_id", "in", rows.map((row) => row.id))
+    .where(
+      "delivery_id",
+      "in",
+      rows.map((row) => row.id),
+    )
     .orderBy("at", "desc")
     .orderBy("id", "desc")
     .execute();

@@ -72,7 +72,10 @@ function toEndpoint(row: WebhookEndpointRow): Endpoint {
 }
 
 export function webhookOutput(endpoint: Endpoint, now = new Date()): WebhookOutput {
-  const overlap = endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > now.toISOString() ? endpoint.previousSecretUntil : null;
+  const overlap =
+    endpoint.previousSecretUntil !== null && endpoint.previousSecretUntil > now.toISOString()
+      ? endpoint.previousSecretUntil
+      : null;
   return {
     id: endpoint.id,
     url: endpoint.url,
@@ -93,7 +96,13 @@ async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
   if (!checked.ok) throw new WebhookError("invalid", `url ${checked.reason}`, "url");
 }
 
-export async function createEndpoint(db: Db, body: WebhookCreateBody, settings: WebhookSettings, createdBy: string | null, now = new Date()): Promise<{ endpoint: Endpoint; secret: string }> {
+export async function createEndpoint(
+  db: Db,
+  body: WebhookCreateBody,
+  settings: WebhookSettings,
+  createdBy: string | null,
+  now = new Date(),
+): Promise<{ endpoint: Endpoint; secret: string }> {
   await checkUrl(body.url, settings);
   const secret = generateSigningSecret();
   const at = now.toISOString();
@@ -121,7 +130,9 @@ export async function createEndpoint(db: Db, body: WebhookCreateBody, settings: 
 }
 
 export async function listEndpoints(db: Db): Promise<Endpoint[]> {
-  return (await db.selectFrom("webhook_endpoints").selectAll().orderBy("created_at", "asc").orderBy("id").execute()).map(toEndpoint);
+  return (
+    await db.selectFrom("webhook_endpoints").selectAll().orderBy("created_at", "asc").orderBy("id").execute()
+  ).map(toEndpoint);
 }
 
 export async function getEndpoint(db: Db, id: string): Promise<Endpoint> {
@@ -131,7 +142,13 @@ export async function getEndpoint(db: Db, id: string): Promise<Endpoint> {
 }
 
 /** Changes an endpoint; `secret` is the new one when the change rotated it (answered once). */
-export async function updateEndpoint(db: Db, id: string, patch: WebhookUpdateBody, settings: WebhookSettings, now = new Date()): Promise<{ endpoint: Endpoint; secret: string | null }> {
+export async function updateEndpoint(
+  db: Db,
+  id: string,
+  patch: WebhookUpdateBody,
+  settings: WebhookSettings,
+  now = new Date(),
+): Promise<{ endpoint: Endpoint; secret: string | null }> {
   const current = await db.selectFrom("webhook_endpoints").selectAll().where("id", "=", id).executeTakeFirst();
   if (!current) throw new WebhookError("not_found", `There is no webhook endpoint with id ${id}.`);
   if (patch.url !== undefined) await checkUrl(patch.url, settings);
@@ -171,9 +188,14 @@ export async function deleteEndpoint(db: Db, id: string): Promise<Endpoint> {
 
 /** The secrets that sign now: the current one, and the previous one during a rotation's overlap. */
 export async function signingSecrets(db: Db, id: string, sealKey: string, now = new Date()): Promise<string[]> {
-  const row = await db.selectFrom("webhook_endpoints").select(["secret_sealed", "previous_secret_sealed", "previous_secret_until"]).where("id", "=", id).executeTakeFirst();
+  const row = await db
+    .selectFrom("webhook_endpoints")
+    .select(["secret_sealed", "previous_secret_sealed", "previous_secret_until"])
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) return [];
   const secrets = [openSecret(row.secret_sealed, sealKey)];
-  if (row.previous_secret_sealed && row.previous_secret_until && row.previous_secret_until > now.toISOString()) secrets.push(openSecret(row.previous_secret_sealed, sealKey));
+  if (row.previous_secret_sealed && row.previous_secret_until && row.previous_secret_until > now.toISOString())
+    secrets.push(openSecret(row.previous_secret_sealed, sealKey));
   return secrets.filter((s): s is string => s !== null);
 }

@@ -8,7 +8,14 @@ import { recordAudit } from "@/lib/auth/audit";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 
-import { claimDueDeliveries, nextDueAt, recordAttempt, releaseDeliveries, type ClaimedDelivery, type WebhookTimings } from "./deliveries";
+import {
+  claimDueDeliveries,
+  nextDueAt,
+  recordAttempt,
+  releaseDeliveries,
+  type ClaimedDelivery,
+  type WebhookTimings,
+} from "./deliveries";
 import { signingSecrets, type WebhookSettings } from "./endpoints";
 import { signedHeaders } from "./sign";
 import { resolveTarget, sendToTarget, DELIVERY_TIMEOUT_MS } from "./target";
@@ -61,7 +68,9 @@ export class WebhookRunner {
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
     await Promise.all(this.sends);
-    await releaseDeliveries(await this.deps.db(), this.owner).catch((error: unknown) => logEvent("error", "webhook_release_failed", { error: describeError(error) }));
+    await releaseDeliveries(await this.deps.db(), this.owner).catch((error: unknown) =>
+      logEvent("error", "webhook_release_failed", { error: describeError(error) }),
+    );
   }
 
   private async pump(): Promise<void> {
@@ -69,7 +78,14 @@ export class WebhookRunner {
     try {
       const db = await this.deps.db();
       while (!this.stopped && this.sends.size < CONCURRENT_SENDS) {
-        const claimed = await claimDueDeliveries(db, this.owner, LEASE_MS, CONCURRENT_SENDS - this.sends.size, new Date(), this.sendingTo);
+        const claimed = await claimDueDeliveries(
+          db,
+          this.owner,
+          LEASE_MS,
+          CONCURRENT_SENDS - this.sends.size,
+          new Date(),
+          this.sendingTo,
+        );
         if (claimed.length === 0) break;
         for (const delivery of claimed) this.start(db, delivery);
       }
@@ -91,7 +107,13 @@ export class WebhookRunner {
     const endpoint = delivery.endpointId;
     this.sendingTo.set(endpoint, (this.sendingTo.get(endpoint) ?? 0) + 1);
     const send = this.send(db, delivery)
-      .catch((error: unknown) => logEvent("error", "webhook_attempt_not_recorded", { delivery: delivery.id, endpoint, error: describeError(error) }))
+      .catch((error: unknown) =>
+        logEvent("error", "webhook_attempt_not_recorded", {
+          delivery: delivery.id,
+          endpoint,
+          error: describeError(error),
+        }),
+      )
       .finally(() => {
         const left = (this.sendingTo.get(endpoint) ?? 1) - 1;
         if (left === 0) this.sendingTo.delete(endpoint);
@@ -109,13 +131,29 @@ export class WebhookRunner {
     const attempt = !checked.ok
       ? { ok: false, status: null, durationMs: 0, error: `not sent: the URL ${checked.reason}`, excerpt: null }
       : secrets.length === 0
-        ? { ok: false, status: null, durationMs: 0, error: "not sent: the signing secret cannot be read (PURCHASE_CODE_HASH_KEY changed); rotate the secret", excerpt: null }
+        ? {
+            ok: false,
+            status: null,
+            durationMs: 0,
+            error: "not sent: the signing secret cannot be read (PURCHASE_CODE_HASH_KEY changed); rotate the secret",
+            excerpt: null,
+          }
         : await sendToTarget(checked.target, signedHeaders(delivery.id, delivery.payload, secrets), delivery.payload);
     const { disabledEndpoint } = await recordAttempt(db, delivery, this.owner, attempt, this.deps.timings);
-    logEvent(attempt.ok ? "info" : "warn", "webhook_attempt", { delivery: delivery.id, endpoint: delivery.endpointId, attempt: delivery.attempts + 1, ok: attempt.ok, status: attempt.status, error: attempt.error });
+    logEvent(attempt.ok ? "info" : "warn", "webhook_attempt", {
+      delivery: delivery.id,
+      endpoint: delivery.endpointId,
+      attempt: delivery.attempts + 1,
+      ok: attempt.ok,
+      status: attempt.status,
+      error: attempt.error,
+    });
     if (disabledEndpoint) {
       // The admins hear of it in the audit log and on the webhooks page (the endpoint's disabled_reason).
-      logEvent("error", "webhook_endpoint_disabled", { endpoint: disabledEndpoint.id, failing_since: disabledEndpoint.failingSince });
+      logEvent("error", "webhook_endpoint_disabled", {
+        endpoint: disabledEndpoint.id,
+        failing_since: disabledEndpoint.failingSince,
+      });
       await recordAudit(db, {
         userId: null,
         userEmail: null,
@@ -124,7 +162,9 @@ export class WebhookRunner {
         outcome: "failure",
         requestId: null,
         detail: { failing_since: disabledEndpoint.failingSince },
-      }).catch((error: unknown) => logEvent("error", "audit_write_failed", { action: "webhook.disabled", error: describeError(error) }));
+      }).catch((error: unknown) =>
+        logEvent("error", "audit_write_failed", { action: "webhook.disabled", error: describeError(error) }),
+      );
     }
   }
 }

@@ -5,7 +5,12 @@ import "server-only";
 
 import { Webhook } from "standardwebhooks";
 
-export function signedHeaders(id: string, payload: string, secrets: readonly string[], at = new Date()): Record<string, string> {
+export function signedHeaders(
+  id: string,
+  payload: string,
+  secrets: readonly string[],
+  at = new Date(),
+): Record<string, string> {
   const signatures = secrets.map((secret) => new Webhook(secret).sign(id, at, payload));
   return {
     "webhook-id": id,

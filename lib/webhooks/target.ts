@@ -29,7 +29,11 @@ export interface Target {
 }
 
 /** Why the URL cannot be sent to, or the address to connect to. */
-export async function resolveTarget(text: string, rules: TargetRules, resolve = lookup): Promise<{ ok: true; target: Target } | { ok: false; reason: string }> {
+export async function resolveTarget(
+  text: string,
+  rules: TargetRules,
+  resolve = lookup,
+): Promise<{ ok: true; target: Target } | { ok: false; reason: string }> {
   let url: URL;
   try {
     url = new URL(text);
@@ -37,13 +41,20 @@ export async function resolveTarget(text: string, rules: TargetRules, resolve = 
     return { ok: false, reason: "is not a URL" };
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && rules.allowPrivate)) {
-    return { ok: false, reason: rules.allowPrivate ? "must be http:// or https://" : "must be https:// (http:// is allowed only with WEBHOOK_ALLOW_PRIVATE=1, for development)" };
+    return {
+      ok: false,
+      reason: rules.allowPrivate
+        ? "must be http:// or https://"
+        : "must be https:// (http:// is allowed only with WEBHOOK_ALLOW_PRIVATE=1, for development)",
+    };
   }
   if (url.username || url.password) return { ok: false, reason: "must not carry a user name or password" };
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: Array<{ address: string; family: number }>;
   try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await resolve(host, { all: true, verbatim: true });
+    addresses = isIP(host)
+      ? [{ address: host, family: isIP(host) }]
+      : await resolve(host, { all: true, verbatim: true });
   } catch {
     return { ok: false, reason: `names a host that does not resolve (${host})` };
   }
@@ -53,7 +64,8 @@ export async function resolveTarget(text: string, rules: TargetRules, resolve = 
     // connected to either.
     for (const { address } of addresses) {
       const refused = refusedAddressReason(address);
-      if (refused) return { ok: false, reason: `resolves to ${address}, ${refused}: webhooks go only to public addresses` };
+      if (refused)
+        return { ok: false, reason: `resolves to ${address}, ${refused}: webhooks go only to public addresses` };
     }
   }
   const first = addresses[0]!;
@@ -69,7 +81,12 @@ export interface SendResult {
 }
 
 /** POSTs `body` to the checked target, connecting to its checked address only. */
-export function sendToTarget(target: Target, headers: Record<string, string>, body: string, timeoutMs = DELIVERY_TIMEOUT_MS): Promise<SendResult> {
+export function sendToTarget(
+  target: Target,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs = DELIVERY_TIMEOUT_MS,
+): Promise<SendResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   // The connection goes to the checked address whatever DNS says now; the Host header and TLS name stay the URL's.
@@ -78,7 +95,10 @@ export function sendToTarget(target: Target, headers: Record<string, string>, bo
   // before TLS has set it up, and the error escapes as an uncaughtException instead of reaching the request.
   const pinned: LookupFunction = (_hostname, options, callback) =>
     process.nextTick(() => {
-      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+      if ((options as { all?: boolean }).all)
+        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [
+          { address: target.address, family: target.family },
+        ]);
       else callback(null, target.address, target.family);
     });
   const client = target.url.protocol === "https:" ? https : http;
@@ -100,7 +120,12 @@ export function sendToTarget(target: Target, headers: Record<string, string>, bo
         target.url,
         {
           method: "POST",
-          headers: { ...headers, "Content-Type": "application/json", "Content-Length": String(Buffer.byteLength(body)), "User-Agent": "Gatehouse-Webhooks/1" },
+          headers: {
+            ...headers,
+            "Content-Type": "application/json",
+            "Content-Length": String(Buffer.byteLength(body)),
+            "User-Agent": "Gatehouse-Webhooks/1",
+          },
           lookup: pinned,
           agent: false,
         },
@@ -111,7 +136,8 @@ export function sendToTarget(target: Target, headers: Record<string, string>, bo
             const status = response.statusCode ?? 0;
             const excerpt = Buffer.concat(chunks).toString("utf8").slice(0, EXCERPT_CHARS);
             const ok = status >= 200 && status < 300;
-            const redirect = status >= 300 && status < 400 ? `answered ${status} (a redirect, which webhooks do not follow)` : null;
+            const redirect =
+              status >= 300 && status < 400 ? `answered ${status} (a redirect, which webhooks do not follow)` : null;
             finish({ ok, status, error: ok ? null : redirect, excerpt: excerpt === "" ? null : excerpt });
             request?.destroy();
           };

@@ -33,7 +33,12 @@ export const floorTarget = (floor: FloorServer): Target => ({
   pid: floor.pid,
 });
 
-export const healthTarget = (portal: Portal): Target => ({ id: "health", name: "GET /api/health (no session)", url: `${portal.url}/api/health`, pid: portal.pid });
+export const healthTarget = (portal: Portal): Target => ({
+  id: "health",
+  name: "GET /api/health (no session)",
+  url: `${portal.url}/api/health`,
+  pid: portal.pid,
+});
 
 /** The reports list, signed in, as the list page asks it: with the cache on (the defaults) every call is a hit after the first. */
 export const cachedListTarget = (portal: Portal, id = "cachedList", where = ""): Target => ({
@@ -96,8 +101,16 @@ async function load(target: Target, seconds: number, connections: number): Promi
   });
   const ticks = cpuTicks(target.pid) - before;
   const failed = result.errors + result.timeouts + result.non2xx;
-  if (failed > 0) throw new Error(`${target.name}: ${failed} of ${result.requests.total} requests failed (answers by status: ${JSON.stringify(result.statusCodeStats)})`);
-  return { requests: result.requests.total, ticks, rps: result.requests.total / result.duration, p99: result.latency.p99 };
+  if (failed > 0)
+    throw new Error(
+      `${target.name}: ${failed} of ${result.requests.total} requests failed (answers by status: ${JSON.stringify(result.statusCodeStats)})`,
+    );
+  return {
+    requests: result.requests.total,
+    ticks,
+    rps: result.requests.total / result.duration,
+    p99: result.latency.p99,
+  };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -111,16 +124,24 @@ export async function measureAgainstFloor(targets: Target[], plan: Plan): Promis
     for (const target of targets) {
       const figures = await load(target, plan.seconds, plan.connections);
       rounds.get(target)!.push(figures);
-      say(`  round ${round}/${plan.rounds} ${target.name}: ${figures.rps.toFixed(0)} req/s, p99 ${figures.p99} ms, CPU ${cpuMs(figures).toFixed(3)} ms/request`);
+      say(
+        `  round ${round}/${plan.rounds} ${target.name}: ${figures.rps.toFixed(0)} req/s, p99 ${figures.p99} ms, CPU ${cpuMs(figures).toFixed(3)} ms/request`,
+      );
     }
   }
   return targets.map((target) => {
     const list = rounds.get(target)!;
-    return { target, cpuMsPerRequest: median(list.map(cpuMs)), rps: median(list.map((r) => r.rps)), p99: median(list.map((r) => r.p99)) };
+    return {
+      target,
+      cpuMsPerRequest: median(list.map(cpuMs)),
+      rps: median(list.map((r) => r.rps)),
+      p99: median(list.map((r) => r.p99)),
+    };
   });
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** CPU ratio to the floor (the first measured): floor's CPU per request ÷ the target's. */
 export const cpuRatio = (measured: Measured[], m: Measured) => measured[0]!.cpuMsPerRequest / m.cpuMsPerRequest;
@@ -141,8 +162,20 @@ export function floorTable(measured: Measured[], bars: Bars, barName = "goal"): 
     const ratio = cpuRatio(measured, m);
     const bar = bars[m.target.id];
     const verdict = bar === undefined ? "—" : `≥ ${fmt(bar, 2)}: ${ratio >= bar ? "met" : "**missed**"}`;
-    const cells = [m.target.name, `${fmt(m.cpuMsPerRequest, 3)} ms`, fmt(ratio, 2), fmt(m.rps), fmt(m.rps / floor.rps, 2), `${fmt(m.p99)} ms`, verdict];
+    const cells = [
+      m.target.name,
+      `${fmt(m.cpuMsPerRequest, 3)} ms`,
+      fmt(ratio, 2),
+      fmt(m.rps),
+      fmt(m.rps / floor.rps, 2),
+      `${fmt(m.p99)} ms`,
+      verdict,
+    ];
     return `| ${cells.join(" | ")} |`;
   });
-  return [`| route | CPU per request | ÷ floor (CPU) | req/s | ÷ floor (req/s) | p99 | ${barName} (÷ floor, CPU) |`, "|---|---|---|---|---|---|---|", ...rows].join("\n");
+  return [
+    `| route | CPU per request | ÷ floor (CPU) | req/s | ÷ floor (req/s) | p99 | ${barName} (÷ floor, CPU) |`,
+    "|---|---|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }

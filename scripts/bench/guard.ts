@@ -10,7 +10,15 @@
 // 30 s more when the floor must be built.
 import { startFrameworkFloor } from "../framework-floor";
 
-import { cachedListTarget, floorTable, floorTarget, GUARD_BARS, healthTarget, measureAgainstFloor, missedBars } from "./against-floor";
+import {
+  cachedListTarget,
+  floorTable,
+  floorTarget,
+  GUARD_BARS,
+  healthTarget,
+  measureAgainstFloor,
+  missedBars,
+} from "./against-floor";
 import { ensurePortalBuild, say, startPortal, startSandboxProcess } from "./processes";
 
 const PLAN = { rounds: 3, seconds: 3, warmupSeconds: 4, connections: 20 };
@@ -26,11 +34,19 @@ async function main(): Promise<number> {
     cleanups.push(() => sandbox.stop());
     const portal = await startPortal(sandbox, {}, "cache on");
     cleanups.push(() => portal.stop());
-    say(`bench:guard: ${PLAN.rounds} rounds of ${PLAN.seconds} s at ${PLAN.connections} connections, after ${PLAN.warmupSeconds} s of warm-up each`);
-    const measured = await measureAgainstFloor([floorTarget(floor), healthTarget(portal), cachedListTarget(portal)], PLAN);
+    say(
+      `bench:guard: ${PLAN.rounds} rounds of ${PLAN.seconds} s at ${PLAN.connections} connections, after ${PLAN.warmupSeconds} s of warm-up each`,
+    );
+    const measured = await measureAgainstFloor(
+      [floorTarget(floor), healthTarget(portal), cachedListTarget(portal)],
+      PLAN,
+    );
     console.log(`\n${floorTable(measured, GUARD_BARS, "bar")}\n`);
     const missed = missedBars(measured, GUARD_BARS);
-    for (const line of missed) console.log(`FAIL ${line} (CPU per request, ratio to the framework floor; bars: GUARD_BARS in scripts/bench/against-floor.ts)`);
+    for (const line of missed)
+      console.log(
+        `FAIL ${line} (CPU per request, ratio to the framework floor; bars: GUARD_BARS in scripts/bench/against-floor.ts)`,
+      );
     say(`bench:guard: done in ${Math.round((Date.now() - started) / 1000)} s`);
     return missed.length === 0 ? 0 : 1;
   } finally {

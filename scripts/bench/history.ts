@@ -42,7 +42,10 @@ async function time(run: () => Promise<unknown>): Promise<{ median: number; p95:
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
-  return { median: samples[Math.floor(samples.length / 2)]!, p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]! };
+  return {
+    median: samples[Math.floor(samples.length / 2)]!,
+    p95: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.95) - 1)]!,
+  };
 }
 
 interface Row {
@@ -54,13 +57,18 @@ interface Row {
 
 async function measure(name: string, store: Store): Promise<Row[]> {
   const filled = await fill(store);
-  const count = Number((await sql<{ n: number }>`select count(*) as n from report_results`.execute(store.db)).rows[0]!.n);
+  const count = Number(
+    (await sql<{ n: number }>`select count(*) as n from report_results`.execute(store.db)).rows[0]!.n,
+  );
   console.error(`${name}: ${count} rows written in ${(filled / 1000).toFixed(1)} s`);
   const rows: Row[] = [];
-  const add = async (query: string, run: () => Promise<unknown>) => rows.push({ store: name, query, ...(await time(run)) });
+  const add = async (query: string, run: () => Promise<unknown>) =>
+    rows.push({ store: name, query, ...(await time(run)) });
   await add("trend, 365 days, all projects (the dashboard)", () => resultTrend(store.db, { days: 365, today: TODAY }));
   await add("trend, 30 days, all projects", () => resultTrend(store.db, { days: 30, today: TODAY }));
-  await add("trend, 365 days, one project", () => resultTrend(store.db, { days: 365, project: "site-7.example", today: TODAY }));
+  await add("trend, 365 days, one project", () =>
+    resultTrend(store.db, { days: 365, project: "site-7.example", today: TODAY }),
+  );
   await add("each project's mix", () => projectMixes(store.db));
   return rows;
 }
@@ -87,10 +95,13 @@ async function main(): Promise<void> {
     await postgres.stop();
   }
 
-  console.log(`\n${ROWS.toLocaleString("en")} history rows, ${HISTORY_SHAPE.reports} reports in ${HISTORY_SHAPE.projects} projects over ${HISTORY_SHAPE.days} days; ${RUNS} runs each.\n`);
+  console.log(
+    `\n${ROWS.toLocaleString("en")} history rows, ${HISTORY_SHAPE.reports} reports in ${HISTORY_SHAPE.projects} projects over ${HISTORY_SHAPE.days} days; ${RUNS} runs each.\n`,
+  );
   console.log("| store | query | median | p95 |");
   console.log("|---|---|---:|---:|");
-  for (const row of results) console.log(`| ${row.store} | ${row.query} | ${row.median.toFixed(1)} ms | ${row.p95.toFixed(1)} ms |`);
+  for (const row of results)
+    console.log(`| ${row.store} | ${row.query} | ${row.median.toFixed(1)} ms | ${row.p95.toFixed(1)} ms |`);
   const slow = results.filter((row) => row.query.startsWith("trend, 365 days, all") && row.median >= LIMIT_MS);
   if (slow.length > 0) {
     console.log(`\nOver ${LIMIT_MS} ms: ${slow.map((row) => row.store).join(", ")}`);

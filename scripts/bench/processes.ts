@@ -28,7 +28,8 @@ export function runTsx(args: string[]): number {
  * only when missing or stale — so the bench, the guard and `npm test` share one build and never make a second.
  */
 export function ensurePortalBuild(force = false): void {
-  if (runTsx(["tests/support/build.ts", ...(force ? [] : ["--if-stale"])]) !== 0) throw new Error("building the portal failed");
+  if (runTsx(["tests/support/build.ts", ...(force ? [] : ["--if-stale"])]) !== 0)
+    throw new Error("building the portal failed");
 }
 
 export function stopChild(child: ChildProcess): Promise<void> {
@@ -51,7 +52,10 @@ export interface SandboxProcess {
 }
 
 export async function startSandboxProcess(): Promise<SandboxProcess> {
-  const child = spawn(TSX_BIN, [path.join(ROOT, "scripts", "bench", "sandbox-server.ts")], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(TSX_BIN, [path.join(ROOT, "scripts", "bench", "sandbox-server.ts")], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const firstLine = await new Promise<string>((resolve, reject) => {
     let buffered = "";
     child.stdout?.setEncoding("utf8");
@@ -77,10 +81,15 @@ export interface Portal {
 }
 
 /** The session cookie as request headers (none for a build without sign-in). */
-export const sessionHeaders = (portal: Portal): Record<string, string> => (portal.cookie ? { Cookie: portal.cookie } : {});
+export const sessionHeaders = (portal: Portal): Record<string, string> =>
+  portal.cookie ? { Cookie: portal.cookie } : {};
 
 /** The built portal on 127.0.0.1 at a free port, against the sandbox, with a fresh store; signed in as its admin. */
-export async function startPortal(sandbox: SandboxProcess, extraEnv: Record<string, string>, label: string): Promise<Portal> {
+export async function startPortal(
+  sandbox: SandboxProcess,
+  extraEnv: Record<string, string>,
+  label: string,
+): Promise<Portal> {
   const port = await freePort();
   const storeDir = await mkdtemp(path.join(tmpdir(), "gatehouse-bench-store-"));
   const admin = { email: "bench@gatehouse.test", password: randomBytes(18).toString("base64url") };
@@ -113,8 +122,12 @@ export async function startPortal(sandbox: SandboxProcess, extraEnv: Record<stri
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start (${label}) exited with ${child.exitCode}:\n${readFileSync(logFile, "utf8")}`);
-    const up = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+    if (child.exitCode !== null)
+      throw new Error(`next start (${label}) exited with ${child.exitCode}:\n${readFileSync(logFile, "utf8")}`);
+    const up = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline) {
       await stop();
@@ -144,7 +157,8 @@ async function signIn(url: string, credentials: { email: string; password: strin
 // /proc
 
 /** Clock ticks per second, the unit of /proc/<pid>/stat's CPU times (`getconf CLK_TCK`; 100 on Linux). */
-export const CLOCK_TICKS_PER_SECOND = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+export const CLOCK_TICKS_PER_SECOND =
+  Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
 
 /** /proc/<pid>/stat's fields from the state on (field 3): the name before it, in parentheses, may hold spaces. */
 function statFields(pid: number): string[] | null {

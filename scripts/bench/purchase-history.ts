@@ -55,11 +55,18 @@ async function main() {
       };
     });
     for (let start = 0; start < rows.length; start += 500) {
-      await store.db.insertInto("purchase_checks").values(rows.slice(start, start + 500)).execute();
+      await store.db
+        .insertInto("purchase_checks")
+        .values(rows.slice(start, start + 500))
+        .execute();
     }
     const perItem = await median(() => checksPerItem(store.db, { now: new Date(NOW) }));
-    const search = await median(() => listPurchaseHistory(store.db, KEY, { code: code(7).toUpperCase(), page: 1, perPage: 25 }));
-    console.log(`${ROWS.toLocaleString("en")} checks (SQLite): per-item view of 30 days ${perItem.toFixed(1)} ms, search by code in every form ${search.toFixed(1)} ms (median of 5)`);
+    const search = await median(() =>
+      listPurchaseHistory(store.db, KEY, { code: code(7).toUpperCase(), page: 1, perPage: 25 }),
+    );
+    console.log(
+      `${ROWS.toLocaleString("en")} checks (SQLite): per-item view of 30 days ${perItem.toFixed(1)} ms, search by code in every form ${search.toFixed(1)} ms (median of 5)`,
+    );
   } finally {
     await store.close();
     await rm(dir, { recursive: true, force: true });

@@ -30,7 +30,15 @@ import { startTestRedis } from "@/tests/support/redis";
 
 import { startFrameworkFloor } from "../framework-floor";
 
-import { cachedListTarget, floorTable, floorTarget, GOALS, healthTarget, measureAgainstFloor, type Target } from "./against-floor";
+import {
+  cachedListTarget,
+  floorTable,
+  floorTarget,
+  GOALS,
+  healthTarget,
+  measureAgainstFloor,
+  type Target,
+} from "./against-floor";
 import {
   ensurePortalBuild,
   residentMemoryMb,
@@ -43,7 +51,9 @@ import {
   type SandboxProcess,
 } from "./processes";
 
-const { values: options } = parseArgs({ options: { build: { type: "boolean", default: false }, quick: { type: "boolean", default: false } } });
+const { values: options } = parseArgs({
+  options: { build: { type: "boolean", default: false }, quick: { type: "boolean", default: false } },
+});
 
 const FLOOR_PLAN = options.quick
   ? { rounds: 2, seconds: 2, warmupSeconds: 1, connections: 20 }
@@ -75,7 +85,12 @@ interface UrlTarget {
 }
 
 async function load(target: UrlTarget, seconds: number): Promise<Figures & { failed: number }> {
-  const result = await autocannon({ url: target.url, headers: target.headers, connections: CONNECTIONS, duration: seconds });
+  const result = await autocannon({
+    url: target.url,
+    headers: target.headers,
+    connections: CONNECTIONS,
+    duration: seconds,
+  });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -96,14 +111,21 @@ async function compare(targets: UrlTarget[]): Promise<Map<string, Figures>> {
   for (let run = 1; run <= RUNS; run++) {
     for (const target of targets) {
       const figures = await load(target, RUN_SECONDS);
-      say(`  run ${run}/${RUNS} ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms`);
+      say(
+        `  run ${run}/${RUNS} ${target.name}: ${figures.rps.toFixed(0)} req/s, p50 ${figures.p50} ms, p99 ${figures.p99} ms`,
+      );
       runs.get(target.name)!.push(figures);
     }
   }
   const medians = new Map<string, Figures>();
   for (const [name, list] of runs) {
-    if (list.some((f) => f.failed > 0)) throw new Error(`${name}: ${list.map((f) => f.failed).join("/")} failed requests in the runs`);
-    medians.set(name, { rps: median(list.map((f) => f.rps)), p50: median(list.map((f) => f.p50)), p99: median(list.map((f) => f.p99)) });
+    if (list.some((f) => f.failed > 0))
+      throw new Error(`${name}: ${list.map((f) => f.failed).join("/")} failed requests in the runs`);
+    medians.set(name, {
+      rps: median(list.map((f) => f.rps)),
+      p50: median(list.map((f) => f.p50)),
+      p99: median(list.map((f) => f.p99)),
+    });
   }
   return medians;
 }
@@ -111,7 +133,12 @@ async function compare(targets: UrlTarget[]): Promise<Map<string, Figures>> {
 // ---------------------------------------------------------------------------------------------------------
 // c) coalescing, d) soak
 
-async function sandboxControl(sandbox: SandboxProcess, method: string, route: string, body?: unknown): Promise<Response> {
+async function sandboxControl(
+  sandbox: SandboxProcess,
+  method: string,
+  route: string,
+  body?: unknown,
+): Promise<Response> {
   const res = await fetch(`${sandbox.url}/__sandbox${route}`, {
     method,
     headers: body === undefined ? {} : { "Content-Type": "application/json" },
@@ -122,7 +149,9 @@ async function sandboxControl(sandbox: SandboxProcess, method: string, route: st
 }
 
 async function upstreamCallsTo(sandbox: SandboxProcess, pathname: string): Promise<number> {
-  const { requests } = (await (await sandboxControl(sandbox, "GET", "/requests")).json()) as { requests: { method: string; path: string }[] };
+  const { requests } = (await (await sandboxControl(sandbox, "GET", "/requests")).json()) as {
+    requests: { method: string; path: string }[];
+  };
   return requests.filter((r) => r.method === "GET" && r.path === pathname).length;
 }
 
@@ -130,7 +159,9 @@ async function upstreamCallsTo(sandbox: SandboxProcess, pathname: string): Promi
 async function coalesce(portal: Portal, sandbox: SandboxProcess, pathAndQuery: string): Promise<number> {
   await sandboxControl(sandbox, "DELETE", "/requests");
   const headers = sessionHeaders(portal);
-  const answers = await Promise.all(Array.from({ length: COALESCE_REQUESTS }, () => fetch(portal.url + pathAndQuery, { headers })));
+  const answers = await Promise.all(
+    Array.from({ length: COALESCE_REQUESTS }, () => fetch(portal.url + pathAndQuery, { headers })),
+  );
   const failed = answers.filter((res) => res.status !== 200).length;
   await Promise.all(answers.map((res) => res.arrayBuffer()));
   if (failed > 0) throw new Error(`coalescing: ${failed} of ${COALESCE_REQUESTS} requests failed`);
@@ -163,7 +194,9 @@ async function soakRequests(portal: Portal): Promise<autocannon.Request[]> {
  * The soak. Resident memory is sampled every second: "start" is the median of the first 10 s, "end" the median
  * of the last 10 s, so that one garbage collection at the wrong instant does not decide the figure.
  */
-async function soak(portal: Portal): Promise<{ failed: number; total: number; rssStartMb: number; rssEndMb: number; rssPeakMb: number; rps: number }> {
+async function soak(
+  portal: Portal,
+): Promise<{ failed: number; total: number; rssStartMb: number; rssEndMb: number; rssPeakMb: number; rps: number }> {
   const requests = await soakRequests(portal);
   const url = portal.url;
   const headers = sessionHeaders(portal);
@@ -188,12 +221,16 @@ async function soak(portal: Portal): Promise<{ failed: number; total: number; rs
 // ---------------------------------------------------------------------------------------------------------
 // Report
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString("en-GB", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const pct = (ratio: number) => `${fmt(ratio * 100)}%`;
 const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
 
 function machine(): string {
-  const model = /^model name\s*:\s*(.+)$/m.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ?? cpus()[0]?.model ?? "unknown CPU";
+  const model =
+    /^model name\s*:\s*(.+)$/m.exec(existsSync("/proc/cpuinfo") ? readFileSync("/proc/cpuinfo", "utf8") : "")?.[1] ??
+    cpus()[0]?.model ??
+    "unknown CPU";
   return `${availableParallelism()} cores (nproc), ${model.trim()}, Node ${process.version}, ${process.platform}`;
 }
 
@@ -211,7 +248,9 @@ async function main(): Promise<void> {
     // b) against the framework floor: the floor and three portals (cache on; on Redis; purchase checks), all up at
     // once. The purchase checks have a server of their own: the garbage and the writes of 7 ms requests would
     // otherwise be collected and flushed in the next route's window, and charged to it.
-    say(`b) against the framework floor: ${FLOOR_PLAN.rounds} rounds of ${FLOOR_PLAN.seconds} s in turns at ${FLOOR_PLAN.connections} connections`);
+    say(
+      `b) against the framework floor: ${FLOOR_PLAN.rounds} rounds of ${FLOOR_PLAN.seconds} s in turns at ${FLOOR_PLAN.connections} connections`,
+    );
     const floor = await startFrameworkFloor((line) => say(`  ${line}`));
     cleanups.push(() => floor.stop());
     const cacheOn = await startPortal(sandbox, {}, "cache on");
@@ -232,10 +271,21 @@ async function main(): Promise<void> {
       body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),
     };
     const b = await measureAgainstFloor(
-      [floorTarget(floor), healthTarget(cacheOn), cachedListTarget(cacheOn), cachedListTarget(withRedis, "cachedListRedis", ", on Redis"), purchase],
+      [
+        floorTarget(floor),
+        healthTarget(cacheOn),
+        cachedListTarget(cacheOn),
+        cachedListTarget(withRedis, "cachedListRedis", ", on Redis"),
+        purchase,
+      ],
       FLOOR_PLAN,
     );
-    const servers = { "framework floor": floor.pid, "portal (health, list)": cacheOn.pid, "portal on Redis": withRedis.pid, "portal (purchase checks)": checks.pid };
+    const servers = {
+      "framework floor": floor.pid,
+      "portal (health, list)": cacheOn.pid,
+      "portal on Redis": withRedis.pid,
+      "portal (purchase checks)": checks.pid,
+    };
     const rss = Object.entries(servers).map(([name, pid]) => `${name} ${fmt(residentMemoryMb(pid))} MB`);
     await checks.stop();
     await withRedis.stop();
@@ -259,19 +309,32 @@ async function main(): Promise<void> {
 
     // a) cache off
     say("a) cache off: GET /api/health, GET /api/auth/me, the gateway, the sandbox direct");
-    const cacheOff = await startPortal(sandbox, { UPSTREAM_CACHE_REPORTS_TTL_MS: "0", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" }, "cache off");
+    const cacheOff = await startPortal(
+      sandbox,
+      { UPSTREAM_CACHE_REPORTS_TTL_MS: "0", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" },
+      "cache off",
+    );
     cleanups.push(() => cacheOff.stop());
     const a = await compare([
       { name: "health", url: `${cacheOff.url}/api/health`, headers: {} },
       { name: "me", url: `${cacheOff.url}/api/auth/me`, headers: sessionHeaders(cacheOff) },
       { name: "gateway", url: `${cacheOff.url}/api/reports`, headers: sessionHeaders(cacheOff) },
-      { name: "direct", url: `${sandbox.reportsBaseUrl}/api/v1/reports`, headers: { Authorization: `Bearer ${SANDBOX_KEYS.reports}`, Accept: "application/json" } },
+      {
+        name: "direct",
+        url: `${sandbox.reportsBaseUrl}/api/v1/reports`,
+        headers: { Authorization: `Bearer ${SANDBOX_KEYS.reports}`, Accept: "application/json" },
+      },
     ]);
     const cacheOffRss = residentMemoryMb(cacheOff.pid);
 
     // c) coalescing, on the cache-off portal: single flight alone. The upstream is slowed to 2 s so that all
     // 100 requests (which take a while to pass the session check on 2 cores) arrive while the first call runs.
-    await sandboxControl(sandbox, "POST", "/faults", { method: "GET", path: "/seo/api/v1/reports", kind: "latency", latencyMs: 2000 });
+    await sandboxControl(sandbox, "POST", "/faults", {
+      method: "GET",
+      path: "/seo/api/v1/reports",
+      kind: "latency",
+      latencyMs: 2000,
+    });
     const coalescedCacheOff = await coalesce(cacheOff, sandbox, "/api/reports?per_page=50&sort=asc");
     await sandboxControl(sandbox, "DELETE", "/faults");
     await cacheOff.stop();
@@ -303,7 +366,10 @@ async function main(): Promise<void> {
   console.log(output.join("\n"));
   // f) The history's queries on both stores: the dashboard's 365-day trend over 100,000 results, its own table.
   console.log("\nf) The history's queries (scripts/bench/history.ts):");
-  if (runTsx(["--conditions=react-server", "scripts/bench/history.ts", ...(options.quick ? ["--runs", "5"] : [])]) !== 0) process.exitCode = 1;
+  if (
+    runTsx(["--conditions=react-server", "scripts/bench/history.ts", ...(options.quick ? ["--runs", "5"] : [])]) !== 0
+  )
+    process.exitCode = 1;
   say(`\nDone in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 

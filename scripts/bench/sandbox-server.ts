@@ -10,7 +10,9 @@ import { startSandbox } from "@/lib/sandbox";
 async function main(): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "gatehouse-bench-sandbox-"));
   const sandbox = await startSandbox({ port: 0, quiet: true, control: true, dataDir });
-  process.stdout.write(`${JSON.stringify({ url: sandbox.url, reportsBaseUrl: sandbox.reportsBaseUrl, itemsBaseUrl: sandbox.itemsBaseUrl })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ url: sandbox.url, reportsBaseUrl: sandbox.reportsBaseUrl, itemsBaseUrl: sandbox.itemsBaseUrl })}\n`,
+  );
   process.once("SIGTERM", () => {
     void sandbox
       .close()

@@ -23,7 +23,11 @@ function coverageRows(): Map<string, string[]> {
   const rows = new Map<string, string[]>();
   for (const line of doc.split("\n")) {
     const row = /^\| `(lib\/[^`]+\.tsx?)` \| (.+) \|$/.exec(line);
-    if (row) rows.set(row[1]!, [...row[2]!.matchAll(/`(tests\/[^`]+)`/g)].map((match) => match[1]!));
+    if (row)
+      rows.set(
+        row[1]!,
+        [...row[2]!.matchAll(/`(tests\/[^`]+)`/g)].map((match) => match[1]!),
+      );
   }
   return rows;
 }
@@ -48,9 +52,11 @@ describe("docs/architecture.md", () => {
     const problems: string[] = [];
     for (const [file, tests] of coverageRows()) {
       if (!existsSync(path.join(ROOT, file))) problems.push(`${file} is not a module any more`);
-      if (existsSync(path.join(ROOT, `tests/unit/${file.replace(/\.tsx?$/, "")}.test.ts`))) problems.push(`${file} has its mirrored test now: drop its row`);
+      if (existsSync(path.join(ROOT, `tests/unit/${file.replace(/\.tsx?$/, "")}.test.ts`)))
+        problems.push(`${file} has its mirrored test now: drop its row`);
       if (tests.length === 0) problems.push(`${file} names no test`);
-      for (const test of tests) if (!existsSync(path.join(ROOT, test))) problems.push(`${file}: ${test} does not exist`);
+      for (const test of tests)
+        if (!existsSync(path.join(ROOT, test))) problems.push(`${file}: ${test} does not exist`);
     }
     expect(problems).toEqual([]);
   });

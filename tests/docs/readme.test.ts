@@ -29,9 +29,13 @@ describe("the README", () => {
 
   it("names the test command CI runs", () => {
     expect(readme).toMatch(/^npm test\s+#/m);
-    const ci = readFileSync(path.join(ROOT, ".ci", "run"), "utf8").split("\n").filter((line) => line.trim() && !line.trim().startsWith("#"));
+    const ci = readFileSync(path.join(ROOT, ".ci", "run"), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() && !line.trim().startsWith("#"));
     expect(ci.at(-1)).toBe("npm test");
-    const scripts = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+    ).scripts;
     expect(scripts.test).toMatch(/^tsx scripts\/test-prerequisites\.ts && /);
   });
 });

@@ -28,7 +28,6 @@ const PAGES: { path: string; heading: string | RegExp; prepare?: (page: Page) =>
   },
 ];
 
-
 test.describe("pages in a state layout.spec does not visit, light and dark", () => {
   test.use({ storageState: as("admin") });
 
@@ -37,7 +36,11 @@ test.describe("pages in a state layout.spec does not visit, light and dark", () 
       await page.goto(target.path);
       await expect(page.getByRole("heading", { level: 1, name: target.heading })).toBeVisible();
       await target.prepare?.(page);
-      await checkBothThemes(page, testInfo, target.path.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "dashboard");
+      await checkBothThemes(
+        page,
+        testInfo,
+        target.path.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "dashboard",
+      );
     });
   }
 });
@@ -56,7 +59,9 @@ test.describe("on a phone", () => {
     await expect(page).toHaveURL(/\/projects$/);
     await expect(menu).toHaveAttribute("aria-expanded", "false");
     await page.goto("/reports");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, testInfo, "phone-reports");

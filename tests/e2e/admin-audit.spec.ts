@@ -30,10 +30,28 @@ test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone
   expect(created.status()).toBe(201);
   const id = (await created.json()).data.id as number;
   expect((await page.request.patch(`/api/reports/${id}`, { headers: CSRF, data: { privacy: 1 } })).status()).toBe(200);
-  expect((await page.request.patch(`/api/reports/${id}`, { headers: CSRF, data: { results: true } })).status()).toBe(200);
-  expect((await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: FIXED_PURCHASE_CODES.active } })).status()).toBe(200);
-  expect((await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: "44444444-4444-4444-8444-44444444d004" } })).status()).toBe(200);
-  expect((await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: "AB12" } })).status()).toBe(200);
+  expect((await page.request.patch(`/api/reports/${id}`, { headers: CSRF, data: { results: true } })).status()).toBe(
+    200,
+  );
+  expect(
+    (
+      await page.request.post("/api/purchases/validate", {
+        headers: CSRF,
+        data: { purchase_code: FIXED_PURCHASE_CODES.active },
+      })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (
+      await page.request.post("/api/purchases/validate", {
+        headers: CSRF,
+        data: { purchase_code: "44444444-4444-4444-8444-44444444d004" },
+      })
+    ).status(),
+  ).toBe(200);
+  expect(
+    (await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: "AB12" } })).status(),
+  ).toBe(200);
 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/admin/audit");
@@ -45,13 +63,17 @@ test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone
   await expect(short).toContainText("Invalid");
   await expect(short).not.toContainText("AB12");
   await expect(rows.filter({ hasText: "code ending d004" }).first()).toContainText("not a valid purchase code");
-  await expect(rows.filter({ hasText: `code ending ${FIXED_PURCHASE_CODES.active.slice(-4)}` }).first()).toContainText("Valid");
+  await expect(rows.filter({ hasText: `code ending ${FIXED_PURCHASE_CODES.active.slice(-4)}` }).first()).toContainText(
+    "Valid",
+  );
   await expect(rows.filter({ hasText: "Success" })).toHaveCount(0);
 
   // A regeneration is its own act; the change says what changed, in words; the report is named by its URL.
   const regenerated = rows.filter({ hasText: "Report regenerated" }).first();
   await expect(regenerated).toContainText("Results generated again.");
-  await expect(regenerated.getByTitle(`Report ${id}`)).toContainText("a-very-long-host-name-for-the-ledger-test.example.com");
+  await expect(regenerated.getByTitle(`Report ${id}`)).toContainText(
+    "a-very-long-host-name-for-the-ledger-test.example.com",
+  );
   const changed = rows.filter({ hasText: "Report changed" }).first();
   await expect(changed).toContainText("Changed the page privacy (now Private).");
 
@@ -70,13 +92,18 @@ test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone
   // A desk: the dates and badges on one line, nothing wider than the window.
   await page.setViewportSize({ width: 1440, height: 900 });
   await noHorizontalOverflow(page);
-  const dateLines = await rows.locator("td:first-child time").first().evaluate((time) => time.getClientRects().length);
+  const dateLines = await rows
+    .locator("td:first-child time")
+    .first()
+    .evaluate((time) => time.getClientRects().length);
   expect(dateLines).toBe(1);
   await shot(page, testInfo, "audit-1440");
 
   // A phone: one block per row, labelled, nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 844 });
-  await expect(page.getByRole("table", { name: "Audit log" }).locator("thead")).toBeHidden().catch(() => undefined);
+  await expect(page.getByRole("table", { name: "Audit log" }).locator("thead"))
+    .toBeHidden()
+    .catch(() => undefined);
   await noHorizontalOverflow(page);
   const firstCell = rows.first().locator("td").first();
   expect(await firstCell.evaluate((cell) => getComputedStyle(cell, "::before").content)).toBe('"When"');

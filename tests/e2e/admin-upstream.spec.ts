@@ -38,7 +38,10 @@ test.afterAll(async () => {
 });
 
 async function signIn(page: Page): Promise<void> {
-  const response = await page.request.post(`${portal.url}/api/auth/login`, { headers: { "X-CSRF": "1" }, data: { email: ADMIN.email, password: ADMIN.password } });
+  const response = await page.request.post(`${portal.url}/api/auth/login`, {
+    headers: { "X-CSRF": "1" },
+    data: { email: ADMIN.email, password: ADMIN.password },
+  });
   expect(response.status()).toBe(200);
 }
 
@@ -52,7 +55,9 @@ test("test, save, rotate and undo a key on the Upstream connections page", async
   // A wrong key: the upstream's words under the field, nothing saved.
   await reports.getByLabel("Key (required)", { exact: true }).fill("a-key-nobody-issued");
   await reports.getByRole("button", { name: "Test" }).click();
-  await expect(reports.getByText("The reports API (area A) refused this key: “Unauthenticated.” (HTTP 401). Nothing was saved.")).toBeVisible();
+  await expect(
+    reports.getByText("The reports API (area A) refused this key: “Unauthenticated.” (HTTP 401). Nothing was saved."),
+  ).toBeVisible();
 
   // Test, then save the sandbox's key.
   await reports.getByLabel("Key (required)", { exact: true }).fill(SANDBOX_KEYS.reports);

@@ -39,7 +39,10 @@ test("add a user, change his role, and see it in the audit log", async ({ page }
 
 test("the last admin cannot take away his own admin role", async ({ page }) => {
   await page.goto("/admin/users");
-  await page.getByRole("row", { name: /admin@e2e\.test/ }).getByRole("button", { name: /^Edit / }).click();
+  await page
+    .getByRole("row", { name: /admin@e2e\.test/ })
+    .getByRole("button", { name: /^Edit / })
+    .click();
   const edit = page.getByRole("dialog", { name: /^Edit / });
   await edit.getByLabel("Role").selectOption("viewer");
   await edit.getByRole("button", { name: "Save changes" }).click();

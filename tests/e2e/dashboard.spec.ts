@@ -24,7 +24,8 @@ async function recordLayoutShifts(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const state = { total: 0, observer: null as PerformanceObserver | null };
     const add = (entries: PerformanceEntryList) => {
-      for (const entry of entries as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) if (!entry.hadRecentInput) state.total += entry.value;
+      for (const entry of entries as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) state.total += entry.value;
     };
     state.observer = new PerformanceObserver((list) => add(list.getEntries()));
     state.observer.observe({ type: "layout-shift", buffered: true });
@@ -47,16 +48,26 @@ async function layoutShiftWhenIdle(page: Page): Promise<number> {
 }
 
 async function noSidewaysScroll(page: Page): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement!.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth, "the page scrolls sideways").toBeLessThanOrEqual(innerWidth);
 }
 
 /** A user of `role` of this test's own, signed in in a new browser context. */
-async function newUser(browser: Browser, role: Role, viewport = PHONE): Promise<{ page: Page; email: string; close: () => Promise<void> }> {
+async function newUser(
+  browser: Browser,
+  role: Role,
+  viewport = PHONE,
+): Promise<{ page: Page; email: string; close: () => Promise<void> }> {
   const admin = await browser.newContext({ storageState: as("admin") });
   const email = `dash-${role}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@e2e.test`;
   const password = "e2e-dashboard-password-1";
-  const added = await admin.request.post("/api/admin/users", { headers: CSRF, data: { email, name: "Dana Dashboard", role, password } });
+  const added = await admin.request.post("/api/admin/users", {
+    headers: CSRF,
+    data: { email, name: "Dana Dashboard", role, password },
+  });
   expect(added.status(), await added.text()).toBe(201);
   await admin.close();
   const context = await browser.newContext({ viewport });
@@ -72,17 +83,27 @@ test.describe("each role's dashboard holds still while its cards load", () => {
 
   for (const role of ["admin", "editor", "viewer", "support"] as const) {
     for (const viewport of [PHONE, DESK]) {
-      test(`${role} at ${viewport.width} px: placeholders first, then the cards, with a layout shift of at most 0.05`, async ({ browser }, testInfo) => {
+      test(`${role} at ${viewport.width} px: placeholders first, then the cards, with a layout shift of at most 0.05`, async ({
+        browser,
+      }, testInfo) => {
         await sandbox.injectFault({ path: "/seo/api/v1/*", kind: "latency", latencyMs: SLOW_MS });
         await sandbox.injectFault({ path: "/market/*", kind: "latency", latencyMs: SLOW_MS });
-        const context = await browser.newContext({ storageState: as(role), viewport, colorScheme: "light", reducedMotion: "reduce" });
+        const context = await browser.newContext({
+          storageState: as(role),
+          viewport,
+          colorScheme: "light",
+          reducedMotion: "reduce",
+        });
         const page = await context.newPage();
         await recordLayoutShifts(page);
         await page.goto("/", { waitUntil: "commit" });
         // The upstreams are slow: the cards that need them show their placeholders first.
         await expect(loadingNote(page).first()).toBeAttached();
         const shift = await layoutShiftWhenIdle(page);
-        testInfo.annotations.push({ type: "layout shift", description: `${role} ${viewport.width}px: ${shift.toFixed(4)}` });
+        testInfo.annotations.push({
+          type: "layout shift",
+          description: `${role} ${viewport.width}px: ${shift.toFixed(4)}`,
+        });
         expect(shift).toBeLessThanOrEqual(0.05);
 
         await noSidewaysScroll(page);
@@ -93,7 +114,8 @@ test.describe("each role's dashboard holds still while its cards load", () => {
           await expect(check).toBeInViewport();
         }
         if (role === "support") await expect(page.getByRole("region", { name: "Your checks today" })).toBeVisible();
-        else await expect(page.getByRole("region", { name: "Your checks today" })).toHaveCount(role === "viewer" ? 0 : 1);
+        else
+          await expect(page.getByRole("region", { name: "Your checks today" })).toHaveCount(role === "viewer" ? 0 : 1);
         // The charts stay inside their cards (the trend chart's plot once grew with the width, over the table below).
         for (const card of await page.getByRole("main").locator("section").all()) {
           const overflow = await card.evaluate((element) => element.scrollHeight - element.clientHeight);
@@ -107,7 +129,9 @@ test.describe("each role's dashboard holds still while its cards load", () => {
   }
 });
 
-test("the support dashboard counts today's checks by outcome and lists the last ones, codes masked", async ({ browser }, testInfo) => {
+test("the support dashboard counts today's checks by outcome and lists the last ones, codes masked", async ({
+  browser,
+}, testInfo) => {
   const { page, email, close } = await newUser(browser, "support");
   await page.goto("/");
   const today = page.getByRole("region", { name: "Your checks today" });
@@ -134,8 +158,15 @@ test("the support dashboard counts today's checks by outcome and lists the last 
   await page.reload();
   await expect(today.getByTestId("checks-today-total")).toHaveText("5");
   const shares = today.getByRole("list", { name: "By outcome" }).getByRole("listitem");
-  await expect(shares).toHaveText([/Valid\s*2 \(40%\)/, /Support expired\s*1 \(20%\)/, /Invalid\s*1 \(20%\)/, /Failed\s*1 \(20%\)/]);
-  const last = today.getByRole("listitem").filter({ has: page.getByRole("link", { name: /^Check again\s+for the code ending/ }) });
+  await expect(shares).toHaveText([
+    /Valid\s*2 \(40%\)/,
+    /Support expired\s*1 \(20%\)/,
+    /Invalid\s*1 \(20%\)/,
+    /Failed\s*1 \(20%\)/,
+  ]);
+  const last = today
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("link", { name: /^Check again\s+for the code ending/ }) });
   await expect(last).toHaveCount(5);
   // Newest first; the code as its last 4 characters only, as the history shows it.
   await expect(last.nth(0)).toContainText("abcd");
@@ -150,11 +181,23 @@ test("the support dashboard counts today's checks by outcome and lists the last 
   // axe, in light and in dark, with the card full (screenshots of both).
   await checkBothThemes(page, testInfo, "support-checks-today-390");
 
-  await expect(last.nth(1).getByRole("link", { name: /^Check again\s+for the code ending 9999$/ })).toHaveAttribute("href", "/purchases");
+  await expect(last.nth(1).getByRole("link", { name: /^Check again\s+for the code ending 9999$/ })).toHaveAttribute(
+    "href",
+    "/purchases",
+  );
   // "In the history" lists the same checks: this person's, today (UTC).
   await today.getByRole("link", { name: "In the history" }).click();
-  await expect(page).toHaveURL(new RegExp(`/purchases/history\\?user=${encodeURIComponent(email).replace(/\./g, "\\.")}&from=\\d{4}-\\d{2}-\\d{2}&to=\\d{4}-\\d{2}-\\d{2}`));
-  await expect(page.getByRole("main").getByText(/^5 checks?|of 5\b/).first()).toBeVisible();
+  await expect(page).toHaveURL(
+    new RegExp(
+      `/purchases/history\\?user=${encodeURIComponent(email).replace(/\./g, "\\.")}&from=\\d{4}-\\d{2}-\\d{2}&to=\\d{4}-\\d{2}-\\d{2}`,
+    ),
+  );
+  await expect(
+    page
+      .getByRole("main")
+      .getByText(/^5 checks?|of 5\b/)
+      .first(),
+  ).toBeVisible();
   await close();
 });
 
@@ -163,7 +206,11 @@ async function expectUncovered(toasts: Locator, ...controls: Locator[]): Promise
   const over = (await toasts.boundingBox())!;
   for (const control of controls) {
     const box = (await control.boundingBox())!;
-    const apart = over.y + over.height <= box.y || box.y + box.height <= over.y || over.x + over.width <= box.x || box.x + box.width <= over.x;
+    const apart =
+      over.y + over.height <= box.y ||
+      box.y + box.height <= over.y ||
+      over.x + over.width <= box.x ||
+      box.x + box.width <= over.x;
     expect(apart, `the toasts (${JSON.stringify(over)}) cover ${control} (${JSON.stringify(box)})`).toBe(true);
   }
 }
@@ -171,7 +218,10 @@ async function expectUncovered(toasts: Locator, ...controls: Locator[]): Promise
 test.describe("toasts", () => {
   test.use({ storageState: as("viewer"), viewport: PHONE });
 
-  test("a repeat is counted on the toast shown, each has a close button, and on a phone none covers the button", async ({ page, context }) => {
+  test("a repeat is counted on the toast shown, each has a close button, and on a phone none covers the button", async ({
+    page,
+    context,
+  }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"]);
     await page.goto("/reports/1");
     const copy = page.getByRole("button", { name: "Copy link" });
@@ -188,7 +238,12 @@ test.describe("toasts", () => {
 
     // On a phone the toast sits at the bottom: off the button just pressed and off the top bar's Menu and alerts.
     const toast = toasts.getByRole("status").locator("> div").first();
-    await expectUncovered(toast, copy, page.getByRole("button", { name: "Menu" }), page.getByRole("link", { name: /^Alerts, / }));
+    await expectUncovered(
+      toast,
+      copy,
+      page.getByRole("button", { name: "Menu" }),
+      page.getByRole("link", { name: /^Alerts, / }),
+    );
     await noSidewaysScroll(page);
 
     // The page ends with room for it: scrolled to the end, the page's last button is above the toast.
@@ -203,7 +258,12 @@ test.describe("toasts", () => {
     await copy.click();
     await expect(toasts.getByText("Link copied.")).toBeVisible();
     expect((await toast.boundingBox())!.y).toBeLessThan(PHONE.height / 2);
-    await expectUncovered(toast, copy, page.getByRole("button", { name: "Menu" }), page.getByRole("link", { name: /^Alerts, / }));
+    await expectUncovered(
+      toast,
+      copy,
+      page.getByRole("button", { name: "Menu" }),
+      page.getByRole("link", { name: /^Alerts, / }),
+    );
   });
 
   test("at most three show at once: the oldest goes", async ({ browser }) => {
@@ -220,7 +280,9 @@ test.describe("toasts", () => {
       await dialog.getByLabel(/^Password/).fill("toast-tester-password-1");
       await dialog.getByRole("button", { name: "Add user" }).click();
       await expect(dialog).toBeHidden();
-      await expect(page.getByRole("region", { name: "Notifications" }).getByText(`Added Toast Tester ${n}`)).toBeVisible();
+      await expect(
+        page.getByRole("region", { name: "Notifications" }).getByText(`Added Toast Tester ${n}`),
+      ).toBeVisible();
     }
     const shown = page.getByRole("region", { name: "Notifications" }).getByText(/^Added Toast Tester/);
     await expect(shown).toHaveCount(3);
@@ -259,7 +321,11 @@ test.describe("pictures that fail to load", () => {
     const screenshots = page.getByRole("img", { name: /^Screenshot 1 of / });
     await expect(screenshots).toHaveAttribute("data-media-failed", "");
     // No <img> is left broken on the page.
-    const broken = await page.locator("img").evaluateAll((images) => (images as HTMLImageElement[]).filter((image) => image.complete && image.naturalWidth === 0).length);
+    const broken = await page
+      .locator("img")
+      .evaluateAll(
+        (images) => (images as HTMLImageElement[]).filter((image) => image.complete && image.naturalWidth === 0).length,
+      );
     expect(broken).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, testInfo, "item-media-failed");
@@ -302,7 +368,9 @@ test.describe("pages outside the portal's reach show the logo once", () => {
 test.describe("the shell on a phone", () => {
   test.use({ storageState: as("admin"), viewport: PHONE });
 
-  test("the menu opens every section, the account controls fit, and nothing scrolls sideways", async ({ page }, testInfo) => {
+  test("the menu opens every section, the account controls fit, and nothing scrolls sideways", async ({
+    page,
+  }, testInfo) => {
     await page.goto("/");
     await noSidewaysScroll(page);
     const menu = page.getByRole("button", { name: "Menu" });
@@ -315,7 +383,11 @@ test.describe("the shell on a phone", () => {
     await noSidewaysScroll(page);
     // The account: who is signed in, the theme and sign-out, all inside the screen's width.
     const account = page.getByRole("region", { name: "Your account" });
-    for (const control of [account, account.getByRole("group", { name: "Theme" }), account.getByRole("button", { name: "Sign out" })]) {
+    for (const control of [
+      account,
+      account.getByRole("group", { name: "Theme" }),
+      account.getByRole("button", { name: "Sign out" }),
+    ]) {
       await control.scrollIntoViewIfNeeded();
       const box = (await control.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);

@@ -4,7 +4,9 @@ import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());
 
-test("the reports service failing at first render: an error state, and Try again recovers", async ({ page }, testInfo) => {
+test("the reports service failing at first render: an error state, and Try again recovers", async ({
+  page,
+}, testInfo) => {
   await sandbox.injectFault({ method: "GET", path: "/seo/api/v1/reports", kind: "status", status: 503 });
   await page.goto("/reports");
   const error = page.getByRole("alert").filter({ hasText: "The reports could not be loaded" });
@@ -17,7 +19,9 @@ test("the reports service failing at first render: an error state, and Try again
   await expect(page.getByRole("navigation", { name: "Reports pages" })).toContainText("Showing 1–10 of 160");
 });
 
-test("the reports service failing while paging: the error replaces the rows, and Try again recovers", async ({ page }) => {
+test("the reports service failing while paging: the error replaces the rows, and Try again recovers", async ({
+  page,
+}) => {
   // A sort no other spec asks for: its page 2 cannot be in the gateway's cache from an earlier visit, which would
   // answer without asking the upstream, and so without the fault (the spec failed that way once).
   await page.goto("/reports?sort_by=generated_at&sort=asc");
@@ -30,11 +34,15 @@ test("the reports service failing while paging: the error replaces the rows, and
   await expect(page.getByRole("navigation", { name: "Reports pages" })).toContainText("Showing 11–20 of 160");
 });
 
-test("the item service failing: the dashboard still shows the reports, the items card says what failed", async ({ page }, testInfo) => {
+test("the item service failing: the dashboard still shows the reports, the items card says what failed", async ({
+  page,
+}, testInfo) => {
   await sandbox.injectFault({ path: "/market/*", kind: "status", status: 500 });
   await page.goto("/");
   await expect(page.getByRole("region", { name: "Reports by result" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Items" }).getByRole("alert")).toContainText("The items could not be loaded");
+  await expect(page.getByRole("region", { name: "Items" }).getByRole("alert")).toContainText(
+    "The items could not be loaded",
+  );
   await shot(page, testInfo, "dashboard-items-down");
 
   await page.goto("/items");

@@ -12,20 +12,22 @@ const CSRF = { "X-CSRF": "1" };
 
 async function signIn(context: APIRequestContext, email: string, password: string): Promise<void> {
   const response = await context.post("/api/auth/login", { headers: CSRF, data: { email, password } });
-  if (response.status() !== 200) throw new Error(`Signing in ${email} failed: ${response.status()} ${await response.text()}`);
+  if (response.status() !== 200)
+    throw new Error(`Signing in ${email} failed: ${response.status()} ${await response.text()}`);
 }
 
 export default async function globalSetup(): Promise<void> {
   mkdirSync(AUTH_DIR, { recursive: true });
   const admin = await request.newContext({ baseURL: PORTAL_URL });
   await signIn(admin, ADMIN.email, ADMIN.password);
-  const newUsers = [
-    ...Object.entries(USERS).map(([role, user]) => ({ ...user, role })),
-    { ...SIGN_OUT_USER },
-  ];
+  const newUsers = [...Object.entries(USERS).map(([role, user]) => ({ ...user, role })), { ...SIGN_OUT_USER }];
   for (const user of newUsers) {
-    const response = await admin.post("/api/admin/users", { headers: CSRF, data: { email: user.email, name: user.name, role: user.role, password: user.password } });
-    if (response.status() !== 201) throw new Error(`Adding ${user.email} failed: ${response.status()} ${await response.text()}`);
+    const response = await admin.post("/api/admin/users", {
+      headers: CSRF,
+      data: { email: user.email, name: user.name, role: user.role, password: user.password },
+    });
+    if (response.status() !== 201)
+      throw new Error(`Adding ${user.email} failed: ${response.status()} ${await response.text()}`);
   }
   await admin.storageState({ path: authFile("admin") });
   await admin.dispose();

@@ -7,7 +7,8 @@ import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } 
 test.use({ storageState: as("viewer") });
 
 const rows = (page: import("@playwright/test").Page) => page.getByRole("table").locator("tbody tr");
-const summary = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Items pages" }).getByText(/^Showing/);
+const summary = (page: import("@playwright/test").Page) =>
+  page.getByRole("navigation", { name: "Items pages" }).getByText(/^Showing/);
 
 test("search, category, sort by price and pages live in the URL", async ({ page }, testInfo) => {
   // At the desk each row shows its thumbnail, fetched as it comes into view (a phone fetches none: below).
@@ -32,7 +33,9 @@ test("search, category, sort by price and pages live in the URL", async ({ page 
   await priceHeader.getByRole("button").click();
   await expect(page).toHaveURL(/\?category=Audio&sort_by=price&sort=asc$/);
   await expect(priceHeader).toHaveAttribute("aria-sort", "ascending");
-  const prices = (await rows(page).locator("td:nth-child(4)").allTextContents()).map((text) => Number(text.replace(/[^\d.]/g, "")));
+  const prices = (await rows(page).locator("td:nth-child(4)").allTextContents()).map((text) =>
+    Number(text.replace(/[^\d.]/g, "")),
+  );
   expect(prices).toEqual([...prices].sort((a, b) => a - b));
 
   await page.getByLabel("Search items").fill("sting");
@@ -43,15 +46,27 @@ test("search, category, sort by price and pages live in the URL", async ({ page 
   await expect(rows(page).getByRole("rowheader").first()).toContainText("Sting");
 });
 
-test("an audio item has an audio player; a video item a video player; screenshots open in a gallery", async ({ page }, testInfo) => {
+test("an audio item has an audio player; a video item a video player; screenshots open in a gallery", async ({
+  page,
+}, testInfo) => {
   await page.goto("/items?category=Audio");
   await page.getByRole("link", { name: "Acoustic Happy Ukulele" }).click();
   await expect(page).toHaveURL(/\/items\/100005$/);
   await expect(page.getByRole("heading", { level: 1, name: "Acoustic Happy Ukulele" })).toBeVisible();
-  await expect(page.getByRole("figure", { name: "Audio preview of Acoustic Happy Ukulele" }).locator("audio[controls]")).toHaveAttribute("src", /^https:\/\//);
+  await expect(
+    page.getByRole("figure", { name: "Audio preview of Acoustic Happy Ukulele" }).locator("audio[controls]"),
+  ).toHaveAttribute("src", /^https:\/\//);
   await expect(page.locator("video")).toHaveCount(0);
   const details = page.getByRole("region", { name: "Details" });
-  for (const term of ["Regular licence", "Extended licence", "Category", "Sub-category", "Version", "Published", "Demo"]) {
+  for (const term of [
+    "Regular licence",
+    "Extended licence",
+    "Category",
+    "Sub-category",
+    "Version",
+    "Published",
+    "Demo",
+  ]) {
     await expect(details.getByText(term, { exact: true })).toBeVisible();
   }
   await expect(page.getByRole("region", { name: "Tags" }).getByRole("listitem").first()).toBeVisible();
@@ -59,7 +74,9 @@ test("an audio item has an audio player; a video item a video player; screenshot
 
   await page.goto("/items/100002");
   await expect(page.getByRole("heading", { level: 1, name: "Clean Corporate Slideshow" })).toBeVisible();
-  await expect(page.getByRole("figure", { name: "Video preview of Clean Corporate Slideshow" }).locator("video[controls]")).toHaveAttribute("src", /^https:\/\//);
+  await expect(
+    page.getByRole("figure", { name: "Video preview of Clean Corporate Slideshow" }).locator("video[controls]"),
+  ).toHaveAttribute("src", /^https:\/\//);
   await expect(page.locator("audio")).toHaveCount(0);
   await shot(page, testInfo, "video-item");
 
@@ -87,12 +104,16 @@ test("the seller account shows its profile, balance and links", async ({ page },
   await expect(page.getByRole("heading", { level: 1, name: "Seller account" })).toBeVisible();
   await expect(page.getByText("Lena Hoffmann", { exact: true })).toBeVisible();
   await expect(page.getByText("@bytebrush", { exact: true })).toBeVisible();
-  await expect(page.getByRole("heading", { level: 2, name: "Scripts, motion and music made in Leipzig" })).toBeVisible();
+  await expect(
+    page.getByRole("heading", { level: 2, name: "Scripts, motion and music made in Leipzig" }),
+  ).toBeVisible();
   const account = page.getByRole("region", { name: "Account details" });
   await expect(account).toContainText("1,843.27");
   await expect(account).toContainText("hello@bytebrush.example.com");
   await expect(account).toContainText("2017");
-  await expect(page.getByRole("region", { name: "Social links" }).getByRole("link", { name: /github\.com\/bytebrush/ })).toHaveAttribute("rel", "noopener noreferrer");
+  await expect(
+    page.getByRole("region", { name: "Social links" }).getByRole("link", { name: /github\.com\/bytebrush/ }),
+  ).toHaveAttribute("rel", "noopener noreferrer");
   await shot(page, testInfo, "account");
 });
 

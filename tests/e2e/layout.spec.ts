@@ -9,7 +9,13 @@ import path from "node:path";
 import { request, type Page } from "@playwright/test";
 
 import { as, expect, seriousViolations, test } from "@/tests/support/e2e/fixtures";
-import { horizontalOverflow, layoutShift, primaryCells, untilSettled, watchLayoutShifts } from "@/tests/support/e2e/layout";
+import {
+  horizontalOverflow,
+  layoutShift,
+  primaryCells,
+  untilSettled,
+  watchLayoutShifts,
+} from "@/tests/support/e2e/layout";
 import { BULK_CODES, PORTAL_PAGES, pathOf, type PortalPage } from "@/tests/support/e2e/pages";
 import { PORTAL_URL } from "@/tests/support/e2e/settings";
 import { THEME_STORAGE_KEY } from "@/components/theme-script";
@@ -28,7 +34,9 @@ const THEMES = ["light", "dark"] as const;
  * (issue 23, part A). Until that part is merged into this branch the table marks none, and the first cell of
  * each row stands in, so that the rule is already checked; once DataTable knows data-primary, only it counts.
  */
-const PRIMARY_CELL = readFileSync(path.join(process.cwd(), "components", "ui", "data-table.tsx"), "utf8").includes("data-primary")
+const PRIMARY_CELL = readFileSync(path.join(process.cwd(), "components", "ui", "data-table.tsx"), "utf8").includes(
+  "data-primary",
+)
   ? "[data-primary]"
   : "tr > :first-child";
 
@@ -44,7 +52,11 @@ test.beforeAll(async () => {
   expect(created.status(), await created.text()).toBe(202);
   bulkJob = ((await created.json()) as { data: { id: string } }).data.id;
   await expect
-    .poll(async () => ((await (await admin.get(`/api/purchases/bulk/${bulkJob}`)).json()) as { data: { status: string } }).data.status)
+    .poll(
+      async () =>
+        ((await (await admin.get(`/api/purchases/bulk/${bulkJob}`)).json()) as { data: { status: string } }).data
+          .status,
+    )
     .toBe("done");
   await admin.dispose();
 });
@@ -58,7 +70,8 @@ async function checkLayout(page: Page, target: PortalPage): Promise<void> {
   const cells = await primaryCells(page, PRIMARY_CELL);
   if (target.list) {
     expect(cells.tables.length, "a list page shows a table").toBeGreaterThan(0);
-    for (const table of cells.tables) expect(table.primary, `the table "${table.name}" has primary cells (${PRIMARY_CELL})`).toBeGreaterThan(0);
+    for (const table of cells.tables)
+      expect(table.primary, `the table "${table.name}" has primary cells (${PRIMARY_CELL})`).toBeGreaterThan(0);
   }
   expect(cells.offScreen, `primary cells off screen at ${width} px`).toEqual([]);
 
@@ -78,7 +91,10 @@ for (const target of PORTAL_PAGES) {
           test.use({ viewport, colorScheme: theme, reducedMotion: "reduce" });
 
           test(`${target.name} at ${viewport.width}×${viewport.height}, ${theme}`, async ({ page }) => {
-            await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [THEME_STORAGE_KEY, theme] as const);
+            await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
+              THEME_STORAGE_KEY,
+              theme,
+            ] as const);
             await watchLayoutShifts(page);
             const response = await page.goto(pathOf(target, bulkJob));
             expect(response?.status(), "the page's HTTP status").toBe(target.status ?? 200);
@@ -86,7 +102,9 @@ for (const target of PORTAL_PAGES) {
             await expect(page.locator("html")).toHaveAttribute("data-theme", theme);
             // A private tool: no page of it is for search engines (and so Lighthouse's SEO category is left out).
             // (Next adds a noindex of its own to its error pages, so there may be two.)
-            const robots = await page.locator('meta[name="robots"]').evaluateAll((metas) => metas.map((meta) => meta.getAttribute("content") ?? ""));
+            const robots = await page
+              .locator('meta[name="robots"]')
+              .evaluateAll((metas) => metas.map((meta) => meta.getAttribute("content") ?? ""));
             expect(robots, "robots meta").not.toHaveLength(0);
             for (const content of robots) expect(content, "robots meta").toMatch(/noindex/);
           });

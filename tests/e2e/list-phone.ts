@@ -7,13 +7,17 @@ import { expect, seriousViolations } from "@/tests/support/e2e/fixtures";
 export const PHONE = { width: 390, height: 844 } as const;
 
 /** Every primary cell of the table's rows is laid out inside the viewport; the page does not scroll sideways. */
-export async function expectPrimaryCellsInView(page: Page, table: Locator = page.getByRole("table").first()): Promise<void> {
+export async function expectPrimaryCellsInView(
+  page: Page,
+  table: Locator = page.getByRole("table").first(),
+): Promise<void> {
   const cells = table.locator("tbody [data-primary]");
   await expect(cells.first()).toBeVisible();
-  const outside = await cells.evaluateAll((elements) =>
-    elements
-      .map((element) => element.getBoundingClientRect())
-      .filter((box) => box.width === 0 || box.left < 0 || box.right > window.innerWidth + 0.5).length,
+  const outside = await cells.evaluateAll(
+    (elements) =>
+      elements
+        .map((element) => element.getBoundingClientRect())
+        .filter((box) => box.width === 0 || box.left < 0 || box.right > window.innerWidth + 0.5).length,
   );
   expect(outside).toBe(0);
   expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);

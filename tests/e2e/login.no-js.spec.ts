@@ -32,6 +32,8 @@ test("a wrong password without JavaScript shows the sign-in page again, saying s
   await page.getByRole("button", { name: "Sign in" }).click();
 
   await expect(page).toHaveURL(/\/login\?error=invalid_credentials&next=%2Fprojects$/);
-  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("The email or the password is not right");
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+    "The email or the password is not right",
+  );
   expect(page.url()).not.toContain("not%20the");
 });

@@ -29,7 +29,9 @@ test.describe("signed out", () => {
     await page.getByLabel("Email").fill(ADMIN.email);
     await page.getByLabel("Password").fill("not-the-password");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("The email or the password is not right");
+    await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+      "The email or the password is not right",
+    );
     await expect(page).toHaveURL(/\/login$/);
   });
 

@@ -9,9 +9,12 @@ test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());
 
 const rows = (page: import("@playwright/test").Page) => page.getByRole("table").locator("tbody tr");
-const summary = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Projects pages" }).getByText(/^Showing/);
+const summary = (page: import("@playwright/test").Page) =>
+  page.getByRole("navigation", { name: "Projects pages" }).getByText(/^Showing/);
 
-test("search, sort by name and page size live in the URL; a project links to its reports", async ({ page }, testInfo) => {
+test("search, sort by name and page size live in the URL; a project links to its reports", async ({
+  page,
+}, testInfo) => {
   await page.goto("/projects");
   await expect(summary(page)).toHaveText("Showing 1–10 of 13");
   await shot(page, testInfo, "projects");
@@ -47,7 +50,9 @@ async function reportsOf(page: import("@playwright/test").Page, project: string)
   return answer.json();
 }
 
-test("deleting a project names how many reports go with it, from the upstream's count, and they do", async ({ page }, testInfo) => {
+test("deleting a project names how many reports go with it, from the upstream's count, and they do", async ({
+  page,
+}, testInfo) => {
   const { meta } = await reportsOf(page, "my shop");
   expect(meta.total).toBeGreaterThan(1);
   await page.goto("/projects?search=shop");
@@ -56,7 +61,9 @@ test("deleting a project names how many reports go with it, from the upstream's 
   await expect(dialog).toContainText(`its ${meta.total} reports go with it`);
   await shot(page, testInfo, "delete-project-dialog");
   await dialog.getByRole("button", { name: "Delete project and its reports" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Deleted the project my shop and its reports." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Deleted the project my shop and its reports." }),
+  ).toBeVisible();
   await expect(rows(page)).toHaveCount(1);
   await expect(rows(page).first()).toContainText("shop.lumen-lighting.co.uk");
 
@@ -64,12 +71,22 @@ test("deleting a project names how many reports go with it, from the upstream's 
   await expect(page.getByRole("heading", { name: "No reports match" })).toBeVisible();
 });
 
-test("each project shows its number of reports and their mix of results, in words for screen readers", async ({ page }, testInfo) => {
+test("each project shows its number of reports and their mix of results, in words for screen readers", async ({
+  page,
+}, testInfo) => {
   // Gatehouse counts the reports it has seen: list the project's reports once, then wait for the record.
   const { data } = await reportsOf(page, "my shop");
   const count = (result: string) => data.filter((report) => report.result === result).length;
   await expect
-    .poll(async () => ((await (await page.request.get("/api/trends/projects")).json()).data as Array<{ project: string; reports: number }>).find((mix) => mix.project === "my shop")?.reports)
+    .poll(
+      async () =>
+        (
+          (await (await page.request.get("/api/trends/projects")).json()).data as Array<{
+            project: string;
+            reports: number;
+          }>
+        ).find((mix) => mix.project === "my shop")?.reports,
+    )
     .toBe(data.length);
 
   await page.goto("/projects?search=shop");

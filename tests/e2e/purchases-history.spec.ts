@@ -31,9 +31,14 @@ const table = (page: Page) => page.getByRole("table", { name: "Purchase checks" 
 
 test.use({ storageState: as("support") });
 
-test("bulk and single checks are in the history: filter, find by full code, CSV, link to the job", async ({ page }, testInfo) => {
+test("bulk and single checks are in the history: filter, find by full code, CSV, link to the job", async ({
+  page,
+}, testInfo) => {
   const jobId = await bulkCheck(page.request, [FIXED_PURCHASE_CODES.expired, unknown(1), unknown(2)]);
-  const single = await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: unknown(3) } });
+  const single = await page.request.post("/api/purchases/validate", {
+    headers: CSRF,
+    data: { purchase_code: unknown(3) },
+  });
   expect(single.status()).toBe(200);
 
   await page.goto("/purchases/history");
@@ -53,7 +58,9 @@ test("bulk and single checks are in the history: filter, find by full code, CSV,
   // A full code is found through its fingerprint, and never put in any URL — the page's, the API's or the
   // download's: it travels in the body of a POST.
   const requests: Array<{ url: string; method: string; body: string | null }> = [];
-  page.on("request", (request) => requests.push({ url: request.url(), method: request.method(), body: request.postData() }));
+  page.on("request", (request) =>
+    requests.push({ url: request.url(), method: request.method(), body: request.postData() }),
+  );
   const codeField = page.getByLabel("Full purchase code");
   await codeField.fill(`  ${unknown(2)}\u200b `);
   await page.getByRole("button", { name: "Find" }).click();
@@ -74,7 +81,10 @@ test("bulk and single checks are in the history: filter, find by full code, CSV,
   expect(searches.map((request) => new URL(request.url).pathname)).toEqual(
     expect.arrayContaining(["/api/purchases/history/search", "/api/purchases/history/search.csv"]),
   );
-  const lines = readFileSync((await download.path())!, "utf8").replace(/^\uFEFF/, "").trimEnd().split("\r\n");
+  const lines = readFileSync((await download.path())!, "utf8")
+    .replace(/^\uFEFF/, "")
+    .trimEnd()
+    .split("\r\n");
   expect(lines).toHaveLength(2);
   expect(lines[1]).toContain(unknown(2).slice(-4));
   expect(lines[1]).toContain("invalid");
@@ -85,7 +95,9 @@ test("bulk and single checks are in the history: filter, find by full code, CSV,
   await page.goBack();
 
   // A look-alike cannot be a code anyone checked: refused with the reason, before any request.
-  await page.getByLabel("Full purchase code").fill(`${FIXED_PURCHASE_CODES.expired.slice(0, 8)}\u2010${FIXED_PURCHASE_CODES.expired.slice(9)}`);
+  await page
+    .getByLabel("Full purchase code")
+    .fill(`${FIXED_PURCHASE_CODES.expired.slice(0, 8)}\u2010${FIXED_PURCHASE_CODES.expired.slice(9)}`);
   await page.getByRole("button", { name: "Find" }).click();
   await expect(page.getByLabel("Full purchase code")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("Character 9 is a typographic hyphen")).toBeVisible();
@@ -117,9 +129,11 @@ test.describe("light and dark", () => {
   });
 });
 
-
 test("a valid purchase whose support had expired is shown as such, apart from invalid", async ({ page }) => {
-  const single = await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: FIXED_PURCHASE_CODES.expired } });
+  const single = await page.request.post("/api/purchases/validate", {
+    headers: CSRF,
+    data: { purchase_code: FIXED_PURCHASE_CODES.expired },
+  });
   expect(single.status()).toBe(200);
   await page.goto("/purchases/history?outcome=valid");
   const first = table(page).locator("tbody tr").first();
@@ -130,7 +144,9 @@ test("a valid purchase whose support had expired is shown as such, apart from in
 test.describe("at a desk", () => {
   test.use({ viewport: { width: 1440, height: 900 } });
 
-  test("the columns fit 1440 px, a badge and one quieter line a row at most, newest first, long values whole in their title", async ({ page }, testInfo) => {
+  test("the columns fit 1440 px, a badge and one quieter line a row at most, newest first, long values whole in their title", async ({
+    page,
+  }, testInfo) => {
     await bulkCheck(page.request, [FIXED_PURCHASE_CODES.active, unknown(20), unknown(21)]);
     await page.goto("/purchases/history");
     const when = table(page).getByRole("columnheader", { name: /When/ });
@@ -154,7 +170,9 @@ test.describe("at a desk", () => {
 test.describe("on a phone", () => {
   test.use({ viewport: PHONE });
 
-  test("checks are cards led by the code and its outcome; the filters wait in the Filters (N) sheet", async ({ page }, testInfo) => {
+  test("checks are cards led by the code and its outcome; the filters wait in the Filters (N) sheet", async ({
+    page,
+  }, testInfo) => {
     await bulkCheck(page.request, [FIXED_PURCHASE_CODES.active, unknown(30)]);
     await page.goto("/purchases/history");
     await expectPrimaryCellsInView(page, table(page));
@@ -173,15 +191,25 @@ test.describe("on a phone", () => {
   });
 
   test("a failed check's long reason wraps inside its card instead of pushing it past the screen", async ({ page }) => {
-    await sandbox.injectFault({ method: "POST", path: "/market/api/purchases/validation", kind: "status", status: 503 });
+    await sandbox.injectFault({
+      method: "POST",
+      path: "/market/api/purchases/validation",
+      kind: "status",
+      status: 503,
+    });
     try {
-      const failed = await page.request.post("/api/purchases/validate", { headers: CSRF, data: { purchase_code: unknown(31) } });
+      const failed = await page.request.post("/api/purchases/validate", {
+        headers: CSRF,
+        data: { purchase_code: unknown(31) },
+      });
       expect(failed.status()).toBeGreaterThanOrEqual(500);
     } finally {
       await sandbox.reset();
     }
     await page.goto("/purchases/history?outcome=failed");
-    const row = table(page).locator("tbody tr").filter({ hasText: unknown(31).slice(-4) });
+    const row = table(page)
+      .locator("tbody tr")
+      .filter({ hasText: unknown(31).slice(-4) });
     await expect(row).toContainText(/answered|not answering/);
     await expectPrimaryCellsInView(page, table(page));
   });

@@ -13,15 +13,22 @@ const LETTERS = "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f";
 const VALIDATION_PATH = "/market/api/purchases/validation";
 
 async function signIn(page: Page, portal: RunningPortal): Promise<void> {
-  const response = await page.request.post(`${portal.url}/api/auth/login`, { headers: { "X-CSRF": "1" }, data: { email: ADMIN.email, password: ADMIN.password } });
+  const response = await page.request.post(`${portal.url}/api/auth/login`, {
+    headers: { "X-CSRF": "1" },
+    data: { email: ADMIN.email, password: ADMIN.password },
+  });
   expect(response.status()).toBe(200);
 }
 
 /** The codes the portal asked the sandbox to validate. */
 async function validations(portal: RunningPortal): Promise<string[]> {
   const response = await fetch(`${portal.sandbox.url}/__sandbox/requests`);
-  const { requests: logged } = (await response.json()) as { requests: Array<{ path: string; form: Record<string, string> | null }> };
-  return logged.filter((request) => request.path === VALIDATION_PATH).map((request) => String(request.form?.purchase_code));
+  const { requests: logged } = (await response.json()) as {
+    requests: Array<{ path: string; form: Record<string, string> | null }>;
+  };
+  return logged
+    .filter((request) => request.path === VALIDATION_PATH)
+    .map((request) => String(request.form?.purchase_code));
 }
 
 async function check(page: Page, code: string) {
@@ -34,7 +41,11 @@ for (const format of ["uuid", "exact"] as const) {
     let portal: RunningPortal;
     test.beforeAll(async () => {
       test.setTimeout(90_000);
-      portal = await startPortal({ port: await freePort(), sandboxPort: await freePort(), env: { PURCHASE_CODE_FORMAT: format } });
+      portal = await startPortal({
+        port: await freePort(),
+        sandboxPort: await freePort(),
+        env: { PURCHASE_CODE_FORMAT: format },
+      });
       await waitUntilReady(portal);
     });
     test.afterAll(async () => {
@@ -58,7 +69,10 @@ for (const format of ["uuid", "exact"] as const) {
         expect(await validations(portal)).toEqual([]);
 
         // The server holds the same rule for a client that skips the form.
-        const direct = await page.request.post(`${portal.url}/api/purchases/validate`, { headers: { "X-CSRF": "1" }, data: { purchase_code: LETTERS.slice(0, 35) } });
+        const direct = await page.request.post(`${portal.url}/api/purchases/validate`, {
+          headers: { "X-CSRF": "1" },
+          data: { purchase_code: LETTERS.slice(0, 35) },
+        });
         expect(direct.status()).toBe(400);
         expect((await direct.json()).error.fields.purchase_code).toContain("35 characters; a purchase code has 36");
         expect(await validations(portal)).toEqual([]);

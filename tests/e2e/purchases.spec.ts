@@ -21,7 +21,8 @@ test("a valid code with active support shows the purchase and its item", async (
   const result = page.getByRole("main");
   await expect(result.locator("dd").filter({ hasText: /Active\s+until \d/ })).toBeVisible();
   // The result's terms (the per-item table below the form has an "Item" column too).
-  for (const term of ["Item", "Licence", "Price", "Purchased", "Downloaded", "Support"]) await expect(result.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) })).toBeVisible();
+  for (const term of ["Item", "Licence", "Price", "Purchased", "Downloaded", "Support"])
+    await expect(result.getByRole("term").filter({ hasText: new RegExp(`^${term}$`) })).toBeVisible();
   await expect(result.getByRole("img", { name: /^Preview of / })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: /^The code is valid/ })).toBeAttached();
   await shot(page, testInfo, "purchase-valid");
@@ -32,7 +33,9 @@ test("expired support, no support, and an invalid code are each said plainly", a
   await check(page, EXPIRED);
   await expect(page.locator("dd").filter({ hasText: /Expired\s+on \d/ })).toBeVisible();
   // A real purchase whose support ended: its own words and colour, never those of "invalid".
-  await expect(page.getByRole("heading", { name: /This purchase is real; its support has expired/ })).toContainText("Valid, support expired");
+  await expect(page.getByRole("heading", { name: /This purchase is real; its support has expired/ })).toContainText(
+    "Valid, support expired",
+  );
   await expect(page.getByText("Not valid")).toHaveCount(0);
 
   await check(page, NO_SUPPORT);
@@ -59,7 +62,9 @@ test("a code with an invisible character is cleaned, checked, and the seller is 
   await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
 });
 
-test("a look-alike letter or a dash is refused with the sentence naming it, without asking the server", async ({ page }, testInfo) => {
+test("a look-alike letter or a dash is refused with the sentence naming it, without asking the server", async ({
+  page,
+}, testInfo) => {
   await page.goto("/purchases");
   const validations: string[] = [];
   page.on("request", (request) => {
@@ -70,11 +75,15 @@ test("a look-alike letter or a dash is refused with the sentence naming it, with
   await check(page, "11111111-1111-4111-8111-11111111111\u0430");
   await expect(field).toHaveAccessibleDescription(/Character 36 is a Cyrillic '\u0430' \(U\+0430\), not a Latin 'a'\./);
   await expect(field).toHaveAttribute("aria-invalid", "true");
-  await expect(page.getByRole("status").filter({ hasText: /^The code was not checked\. Character 36 is a Cyrillic/ })).toBeAttached();
+  await expect(
+    page.getByRole("status").filter({ hasText: /^The code was not checked\. Character 36 is a Cyrillic/ }),
+  ).toBeAttached();
   await shot(page, testInfo, "purchase-lookalike-refused");
 
   await check(page, "11111111-1111\u20134111-8111-111111111111");
-  await expect(field).toHaveAccessibleDescription(/Character 14 is an en dash '\u2013' \(U\+2013\), not a hyphen '-'\./);
+  await expect(field).toHaveAccessibleDescription(
+    /Character 14 is an en dash '\u2013' \(U\+2013\), not a hyphen '-'\./,
+  );
 
   await check(page, "1111 1111");
   await expect(field).toHaveAccessibleDescription(/Character 5 is a space; a purchase code has none\./);
@@ -137,9 +146,16 @@ test("every form a buyer pastes a UUID in is checked as the canonical code, and 
   await page.goto("/purchases");
   const sent: string[] = [];
   page.on("request", (request) => {
-    if (new URL(request.url()).pathname === "/api/purchases/validate") sent.push(String(request.postDataJSON()?.purchase_code));
+    if (new URL(request.url()).pathname === "/api/purchases/validate")
+      sent.push(String(request.postDataJSON()?.purchase_code));
   });
-  const forms = [LETTERS.toUpperCase(), LETTERS.replace(/-/g, ""), `{${LETTERS}}`, `"${LETTERS}"`, `urn:uuid:${LETTERS}`];
+  const forms = [
+    LETTERS.toUpperCase(),
+    LETTERS.replace(/-/g, ""),
+    `{${LETTERS}}`,
+    `"${LETTERS}"`,
+    `urn:uuid:${LETTERS}`,
+  ];
   for (const pasted of forms) {
     await check(page, pasted);
     const notice = page.getByRole("status").filter({ hasText: "cleaned before checking" });
@@ -151,7 +167,9 @@ test("every form a buyer pastes a UUID in is checked as the canonical code, and 
   expect(sent).toEqual(forms);
 });
 
-test("a look-alike refusal shows the corrected code, the changed characters marked, and one button checks it", async ({ page }, testInfo) => {
+test("a look-alike refusal shows the corrected code, the changed characters marked, and one button checks it", async ({
+  page,
+}, testInfo) => {
   await page.goto("/purchases");
   // A Cyrillic 'а' at position 13 and an en dash at position 14.
   await check(page, `${LETTERS.slice(0, 12)}\u0430\u2013${LETTERS.slice(14)}`);
@@ -171,6 +189,12 @@ test("the per-item view counts the last 30 days of checks", async ({ page }) => 
   await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
   await page.reload();
   const table = page.getByRole("table", { name: "Purchase checks per item in the last 30 days" });
-  await expect(table.getByRole("columnheader")).toHaveText(["Item", "Valid", "Valid, support expired", "Invalid", "History"]);
+  await expect(table.getByRole("columnheader")).toHaveText([
+    "Item",
+    "Valid",
+    "Valid, support expired",
+    "Invalid",
+    "History",
+  ]);
   await expect(table.locator("tbody tr").first()).toBeVisible();
 });

@@ -13,10 +13,13 @@ test.afterEach(async () => sandbox.reset());
 
 const REPORT = 5;
 const DAY = 86_400_000;
-const ago = (days: number) => new Date(Math.floor((Date.now() - days * DAY) / 1000) * 1000).toISOString().replace(".000Z", "Z");
+const ago = (days: number) =>
+  new Date(Math.floor((Date.now() - days * DAY) / 1000) * 1000).toISOString().replace(".000Z", "Z");
 
 async function reportOf(id: number): Promise<{ url: string; project: string }> {
-  const res = await fetch(`${SANDBOX_URL}/seo/api/v1/reports/${id}`, { headers: { Authorization: `Bearer ${SANDBOX_KEYS.reports}` } });
+  const res = await fetch(`${SANDBOX_URL}/seo/api/v1/reports/${id}`, {
+    headers: { Authorization: `Bearer ${SANDBOX_KEYS.reports}` },
+  });
   return ((await res.json()) as { data: { url: string; project: string } }).data;
 }
 
@@ -48,7 +51,9 @@ async function dropReport(page: import("@playwright/test").Page): Promise<void> 
   await page.reload();
   await recorded(page, good);
   const timeline = page.getByRole("region", { name: "Timeline" });
-  await expect(timeline.getByRole("list", { name: "Results, newest first" }).getByRole("listitem").first()).toContainText("Good");
+  await expect(
+    timeline.getByRole("list", { name: "Results, newest first" }).getByRole("listitem").first(),
+  ).toContainText("Good");
   await sandbox.setResult(REPORT, { result: "bad", generated_at: bad });
   await page.getByRole("button", { name: "Regenerate results" }).click();
   await expect(page.getByRole("status").filter({ hasText: "The result is now Bad." })).toBeVisible();
@@ -67,7 +72,9 @@ test("a report's timeline marks the drop, and its link can be copied", async ({ 
   await shotsAtWidths(page, testInfo, "report-timeline");
 });
 
-test("the dashboard's trend has a table view and a range; axe finds nothing serious in either theme", async ({ page }, testInfo) => {
+test("the dashboard's trend has a table view and a range; axe finds nothing serious in either theme", async ({
+  page,
+}, testInfo) => {
   await dropReport(page);
   await page.goto("/");
   const trends = page.getByRole("region", { name: "Results over time" });
@@ -88,7 +95,8 @@ test("the dashboard's trend has a table view and a range; axe finds nothing seri
   await expect(mix.getByRole("columnheader", { name: /Project/ })).toHaveAttribute("aria-sort", "ascending");
   // Other tests add projects of their own: the order is checked, not a name.
   const names = await mix.locator("tbody tr").getByRole("rowheader").allTextContents();
-  const byName = (a: string, b: string) => (a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0);
+  const byName = (a: string, b: string) =>
+    a.toLowerCase() < b.toLowerCase() ? -1 : a.toLowerCase() > b.toLowerCase() ? 1 : 0;
   expect(names).toEqual([...names].sort(byName));
   expect(names).toContain("acme-tools.io");
   await trends.getByRole("button", { name: "Show as chart" }).click();
@@ -134,20 +142,33 @@ test("the bell counts unread alerts; the list filters and acknowledges them", as
   const { url } = await reportOf(REPORT);
   await dropReport(page);
   const bell = page.getByRole("link", { name: /^Alerts, / });
-  await expect.poll(async () => ((await (await page.request.get("/api/alerts/count")).json()) as { data: { unread: number } }).data.unread).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () =>
+        ((await (await page.request.get("/api/alerts/count")).json()) as { data: { unread: number } }).data.unread,
+    )
+    .toBeGreaterThan(0);
   await page.reload();
   await expect(bell).toHaveAccessibleName(/^Alerts, \d+ unread$/);
   const before = Number((await bell.getAttribute("aria-label"))!.match(/\d+/)![0]);
   await bell.click();
   await expect(page.getByRole("heading", { level: 1, name: "Alerts" })).toBeVisible();
-  const item = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: url }) }).first();
+  const item = page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("link", { name: url }) })
+    .first();
   await expect(item).toContainText("Bad");
   await page.getByLabel("Dropped to").selectOption("bad");
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/to=bad/);
   await checkBothThemes(page, testInfo, "alerts");
   await shotsAtWidths(page, testInfo, "alerts");
-  await page.getByRole("listitem").filter({ has: page.getByRole("link", { name: url }) }).first().getByRole("button", { name: /^Acknowledge the alert/ }).click();
+  await page
+    .getByRole("listitem")
+    .filter({ has: page.getByRole("link", { name: url }) })
+    .first()
+    .getByRole("button", { name: /^Acknowledge the alert/ })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: "Alert acknowledged." })).toBeVisible();
   await expect(bell).toHaveAccessibleName(before - 1 === 0 ? "Alerts, none unread" : `Alerts, ${before - 1} unread`);
 });
@@ -176,6 +197,8 @@ test.describe("on a phone", () => {
     const again = await openFilters(page, 2);
     await expect(again.getByLabel("Status")).toHaveValue("all");
     await closeFiltersWithEscape(page, 2);
-    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(
+      0,
+    );
   });
 });

@@ -7,13 +7,19 @@ import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } 
 test.use({ storageState: as("editor") });
 test.afterEach(async () => sandbox.reset());
 
-const summary = (page: import("@playwright/test").Page) => page.getByRole("navigation", { name: "Reports pages" }).getByText(/^Showing/);
+const summary = (page: import("@playwright/test").Page) =>
+  page.getByRole("navigation", { name: "Reports pages" }).getByText(/^Showing/);
 const rows = (page: import("@playwright/test").Page) => page.getByRole("table").locator("tbody tr");
 /** The value of a term in the report's Details (badges carry a decorative mark before the word). */
 const detail = (page: import("@playwright/test").Page, term: string) =>
-  page.getByRole("region", { name: "Details" }).locator("div", { has: page.getByRole("term").getByText(term, { exact: true }) }).getByRole("definition");
+  page
+    .getByRole("region", { name: "Details" })
+    .locator("div", { has: page.getByRole("term").getByText(term, { exact: true }) })
+    .getByRole("definition");
 
-test("search, filters, sort, page size and page live in the URL; reload and Back reproduce each view", async ({ page }, testInfo) => {
+test("search, filters, sort, page size and page live in the URL; reload and Back reproduce each view", async ({
+  page,
+}, testInfo) => {
   await page.goto("/reports");
   await expect(summary(page)).toHaveText("Showing 1–10 of 160");
   await shot(page, testInfo, "reports");
@@ -103,8 +109,11 @@ test("open a report from the list", async ({ page }, testInfo) => {
   await expect(page).toHaveURL(/\/reports\/\d+$/);
   await expect(page.getByRole("heading", { level: 1, name: /^Report #\d+$/ })).toBeVisible();
   const details = page.getByRole("region", { name: "Details" });
-  await expect(details.getByRole("link", { name: new RegExp(`^${url?.replace(/[.?*+^$()|[\]\\]/g, "\\$&")}`) })).toBeVisible();
-  for (const term of ["Project", "Result", "Generated", "Privacy", "Report ID"]) await expect(details.getByText(term, { exact: true })).toBeVisible();
+  await expect(
+    details.getByRole("link", { name: new RegExp(`^${url?.replace(/[.?*+^$()|[\]\\]/g, "\\$&")}`) }),
+  ).toBeVisible();
+  for (const term of ["Project", "Result", "Generated", "Privacy", "Report ID"])
+    await expect(details.getByText(term, { exact: true })).toBeVisible();
   await shot(page, testInfo, "report");
 });
 
@@ -114,18 +123,25 @@ test("create a report: the URL is checked before sending, then the new report op
   await page.getByRole("button", { name: "Create report" }).click();
   // The summary of problems takes the focus, and links to the field.
   await expect(page.getByRole("region", { name: "There is a problem" })).toBeFocused();
-  await expect(page.getByRole("link", { name: "Web page URL: Start the address with https:// or http://." })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Web page URL: Start the address with https:// or http://." }),
+  ).toBeVisible();
   await expect(page.getByLabel(/Web page URL/)).toHaveAttribute("aria-invalid", "true");
   await shot(page, testInfo, "new-report-error");
 
   await page.getByLabel(/Web page URL/).fill("https://example.com/pricing");
   await page.getByRole("button", { name: "Create report" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Report created for https://example.com/pricing." })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Report created for https://example.com/pricing." }),
+  ).toBeVisible();
   await expect(page).toHaveURL(/\/reports\/\d+$/);
   const details = page.getByRole("region", { name: "Details" });
   await expect(details.getByRole("link", { name: /https:\/\/example\.com\/pricing/ })).toBeVisible();
   await expect(detail(page, "Privacy")).toContainText("Public");
-  await expect(details.getByRole("link", { name: "example.com", exact: true })).toHaveAttribute("href", "/reports?project=example.com");
+  await expect(details.getByRole("link", { name: "example.com", exact: true })).toHaveAttribute(
+    "href",
+    "/reports?project=example.com",
+  );
 });
 
 test("a password report: the password field appears only for Password, and is then required", async ({ page }) => {
@@ -167,7 +183,8 @@ test("the gateway's field errors show inline", async ({ page }) => {
 test("change privacy, regenerate and delete a report, each confirmed truthfully", async ({ page }, testInfo) => {
   await page.goto("/reports/1");
   const details = page.getByRole("region", { name: "Details" });
-  const url = (await details.getByRole("link").first().textContent())?.replace(" (opens in a new tab)↗", "").trim() ?? "";
+  const url =
+    (await details.getByRole("link").first().textContent())?.replace(" (opens in a new tab)↗", "").trim() ?? "";
 
   await page.getByRole("radio", { name: "Private" }).check();
   await page.getByRole("button", { name: "Save privacy" }).click();
@@ -182,7 +199,9 @@ test("change privacy, regenerate and delete a report, each confirmed truthfully"
   await expect(page.getByRole("status").filter({ hasText: "Privacy changed to Password." })).toBeVisible();
 
   await page.getByRole("button", { name: "Regenerate results" }).click();
-  await expect(page.getByRole("status").filter({ hasText: /Results regenerated\. The result is now (Good|Decent|Bad)\./ })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: /Results regenerated\. The result is now (Good|Decent|Bad)\./ }),
+  ).toBeVisible();
 
   const deleteButton = page.getByRole("button", { name: "Delete report" });
   await deleteButton.click();
@@ -228,7 +247,9 @@ test("the list opens newest generated first, and says so in the header from the 
   await expect(generated).toHaveAttribute("aria-sort", "descending");
   await expect(generated).toContainText("▼");
   await expect(page.getByRole("columnheader", { name: /URL/ })).not.toHaveAttribute("aria-sort", /.+/);
-  const times = await rows(page).locator("time").evaluateAll((elements) => elements.map((element) => element.getAttribute("datetime") ?? ""));
+  const times = await rows(page)
+    .locator("time")
+    .evaluateAll((elements) => elements.map((element) => element.getAttribute("datetime") ?? ""));
   expect(times.length).toBeGreaterThan(1);
   expect(times).toEqual([...times].sort().reverse());
   // The URL stays short: the default is not written into it.
@@ -238,7 +259,9 @@ test("the list opens newest generated first, and says so in the header from the 
 test.describe("on a phone", () => {
   test.use({ viewport: PHONE });
 
-  test("rows are cards led by the URL and the result; filters fold into a Filters (N) sheet; the sort is a select", async ({ page }, testInfo) => {
+  test("rows are cards led by the URL and the result; filters fold into a Filters (N) sheet; the sort is a select", async ({
+    page,
+  }, testInfo) => {
     await page.goto("/reports");
     await expect(summary(page)).toHaveText("Showing 1–10 of 160");
     await expectPrimaryCellsInView(page);

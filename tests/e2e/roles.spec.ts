@@ -43,7 +43,15 @@ test.describe("support", () => {
 
   test("sees items and the purchase check, not reports", async ({ page }) => {
     await page.goto("/");
-    expect(await navLinks(page)).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens"]);
+    expect(await navLinks(page)).toEqual([
+      "Dashboard",
+      "Items",
+      "Check a code",
+      "Bulk check",
+      "History",
+      "Seller account",
+      "API tokens",
+    ]);
     await expect(page.getByRole("region", { name: "Reports by result" })).toHaveCount(0);
     await expect(page.getByRole("region", { name: "Check a purchase code" })).toBeVisible();
     const response = await page.goto("/reports");

@@ -28,16 +28,26 @@ test("the theme toggle switches to dark, and a reload keeps it before the first 
 
 test("the current section is marked, and the skip link moves the focus to the content", async ({ page }) => {
   await page.goto("/reports/1");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
   await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(page.locator("#main-content")).toBeFocused();
 });
 
-test("the portal has its icons: /favicon.ico, the SVG icon and the Apple touch icon, linked from every page", async ({ page, request }) => {
+test("the portal has its icons: /favicon.ico, the SVG icon and the Apple touch icon, linked from every page", async ({
+  page,
+  request,
+}) => {
   await page.goto("/");
   const links = await page.locator('head link[rel="icon"], head link[rel="apple-touch-icon"]').evaluateAll((elements) =>
-    elements.map((element) => ({ rel: element.getAttribute("rel"), href: element.getAttribute("href"), type: element.getAttribute("type") })),
+    elements.map((element) => ({
+      rel: element.getAttribute("rel"),
+      href: element.getAttribute("href"),
+      type: element.getAttribute("type"),
+    })),
   );
   expect(links).toEqual(
     expect.arrayContaining([

@@ -5,7 +5,15 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 
 import { freePort } from "@/tests/support/processes";
-import { ADMIN_GROUP, IDP_USERS, ssoEnv, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  IDP_USERS,
+  ssoEnv,
+  startTestProvider,
+  UNMAPPED_GROUP,
+  type TestIdpUser,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 
 import { checkBothThemes, shot } from "@/tests/support/e2e/fixtures";
 import { startPortal, waitUntilReady, type RunningPortal } from "@/tests/support/e2e/portal";
@@ -18,7 +26,10 @@ test.beforeAll(async () => {
   test.setTimeout(90_000);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  idp = await startTestProvider({ redirectUris: [`${url}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${url}/login`] });
+  idp = await startTestProvider({
+    redirectUris: [`${url}/api/auth/oidc/callback`],
+    postLogoutRedirectUris: [`${url}/login`],
+  });
   portal = await startPortal({
     port,
     sandboxPort: await freePort(),
@@ -40,13 +51,24 @@ let people = 0;
 /** A new person at the provider, for one test. */
 function person(groups: string[]): TestIdpUser {
   people += 1;
-  const user = { sub: `e2e-sso-${people}-${Date.now()}`, login: `e2e${people}`, password: `password of e2e person ${people}`, email: `e2e${people}.${Date.now()}@corp.test`, name: `Pat Person${people}`, groups };
+  const user = {
+    sub: `e2e-sso-${people}-${Date.now()}`,
+    login: `e2e${people}`,
+    password: `password of e2e person ${people}`,
+    email: `e2e${people}.${Date.now()}@corp.test`,
+    name: `Pat Person${people}`,
+    groups,
+  };
   idp.addUser(user);
   return user;
 }
 
 /** From the portal's sign-in page through the provider's pages, as a person does it. */
-async function signInWithProvider(page: Page, who: Pick<TestIdpUser, "login" | "password">, { next = "/", consent = "Allow" } = {}): Promise<void> {
+async function signInWithProvider(
+  page: Page,
+  who: Pick<TestIdpUser, "login" | "password">,
+  { next = "/", consent = "Allow" } = {},
+): Promise<void> {
   await page.goto(`${portal.url}/login?next=${encodeURIComponent(next)}`);
   await page.getByRole("link", { name: "Sign in with Test IdP" }).click();
   await expect(page.getByRole("heading", { name: "Sign in to the Test IdP" })).toBeVisible();
@@ -66,7 +88,10 @@ test("a user in the admin group becomes admin; the users page shows where he sig
   const started = Date.now();
   await signInWithProvider(page, IDP_USERS.admin, { next: "/admin/users" });
   await expect(page).toHaveURL(`${portal.url}/admin/users`);
-  testInfo.annotations.push({ type: "sso round trip", description: `${Date.now() - started} ms from the sign-in page to the users page, through the provider's two pages` });
+  testInfo.annotations.push({
+    type: "sso round trip",
+    description: `${Date.now() - started} ms from the sign-in page to the users page, through the provider's two pages`,
+  });
   const account = page.getByRole("region", { name: "Your account" });
   await expect(account).toContainText("Ada Lovelace");
   await expect(account).toContainText("Admin");
@@ -97,21 +122,27 @@ test("a user in no mapped group is refused with a page that names the claim read
   await signInWithProvider(page, IDP_USERS.outsider, { next: "/reports" });
   await expect(page).toHaveURL(`${portal.url}/login?error=sso_no_role&next=%2Freports`);
   await expect(page.getByRole("heading", { level: 1, name: "No access to Gatehouse" })).toBeVisible();
-  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText('You signed in with Test IdP, but none of your groups gives you a role in Gatehouse: it read the claim "groups"');
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+    'You signed in with Test IdP, but none of your groups gives you a role in Gatehouse: it read the claim "groups"',
+  );
   await expect(page.getByRole("link", { name: "Sign in with another Test IdP account" })).toBeVisible();
   await checkBothThemes(page, testInfo, "sso-no-role");
 });
 
 // Whichever request finds the removal first — the reload's page, or the page's own API call (the alert bell's count,
 // whose 401 sends the browser to /login?next=…) — the browser goes through the provider, which says why.
-test("removed from the group, the next re-check ends his access: the page goes through the provider, which says why", async ({ page }) => {
+test("removed from the group, the next re-check ends his access: the page goes through the provider, which says why", async ({
+  page,
+}) => {
   const who = person([ADMIN_GROUP]);
   await signInWithProvider(page, who);
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   idp.setGroups(who.login, [UNMAPPED_GROUP]);
   await expect(async () => {
     await page.reload();
-    await expect(page.getByRole("heading", { level: 1, name: "No access to Gatehouse" })).toBeVisible({ timeout: 1_000 });
+    await expect(page.getByRole("heading", { level: 1, name: "No access to Gatehouse" })).toBeVisible({
+      timeout: 1_000,
+    });
   }).toPass({ timeout: 20_000 });
   await expect(page).toHaveURL(/\/login\?error=sso_no_role/);
   // His session is over: any page goes through the provider again, and ends on the same refusal.
@@ -138,7 +169,9 @@ test("a tampered state and a replayed code are refused, each with one sentence",
   tampered.searchParams.set("state", "changed-on-the-way");
   await page.goto(tampered.href);
   await expect(page).toHaveURL(`${portal.url}/login?error=sso_state`);
-  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("This sign-in does not match one started in this browser (it took more than 10 minutes, or another one started since). Start again from this page.");
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+    "This sign-in does not match one started in this browser (it took more than 10 minutes, or another one started since). Start again from this page.",
+  );
 
   // The real callback, replayed by someone holding a copy of the browser's sign-in cookie, after the browser used
   // the code: the provider refuses it.
@@ -150,7 +183,9 @@ test("a tampered state and a replayed code are refused, each with one sentence",
   await attacker.context().addCookies([{ ...transaction }]);
   await attacker.goto(callback);
   await expect(attacker).toHaveURL(`${portal.url}/login?error=sso_code_rejected`);
-  await expect(attacker.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("Test IdP refused to finish this sign-in: its one-time code was already used or has expired. Start again.");
+  await expect(attacker.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+    "Test IdP refused to finish this sign-in: its one-time code was already used or has expired. Start again.",
+  );
   // And the browser that used it has no sign-in left to finish: its sign-in cookie is gone, and the callback loaded
   // again refuses. (Asked without following the redirect: the sign-in page would send this signed-in browser on,
   // or through the provider when its 1.2 s re-check is due — neither is what this asserts.)
@@ -163,7 +198,9 @@ test("a tampered state and a replayed code are refused, each with one sentence",
 // A start checks that the provider answers at most once per 5 s (START_CHECK_MS, lib/auth/oidc/provider.ts) and
 // remembers a failure as long: after the provider stops, a click may still reach its dead address (a Chromium error
 // page) until its last answer is 5 s old; once it is back, the button may say it is down for up to 5 s more.
-test("the provider down: the button answers with one readable sentence, and works once it is back", async ({ page }, testInfo) => {
+test("the provider down: the button answers with one readable sentence, and works once it is back", async ({
+  page,
+}, testInfo) => {
   const button = page.getByRole("link", { name: "Sign in with Test IdP" });
   await idp.stop();
   try {
@@ -172,7 +209,9 @@ test("the provider down: the button answers with one readable sentence, and work
       await button.click({ timeout: 2_000 });
       await expect(page).toHaveURL(`${portal.url}/login?error=sso_unavailable`, { timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
-    await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("Test IdP is not answering, so you cannot sign in with it right now. Try again in a few minutes; if it lasts, tell an administrator.");
+    await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+      "Test IdP is not answering, so you cannot sign in with it right now. Try again in a few minutes; if it lasts, tell an administrator.",
+    );
     await shot(page, testInfo, "sso-unavailable");
   } finally {
     await idp.start();
@@ -184,18 +223,28 @@ test("the provider down: the button answers with one readable sentence, and work
   }).toPass({ timeout: 20_000 });
 });
 
-test("PASSWORD_LOGIN=off hides the password form; the break-glass admin still signs in with his", async ({ page }, testInfo) => {
+test("PASSWORD_LOGIN=off hides the password form; the break-glass admin still signs in with his", async ({
+  page,
+}, testInfo) => {
   await page.goto(`${portal.url}/login`);
   await expect(page.getByRole("link", { name: "Sign in with Test IdP" })).toBeVisible();
   await expect(page.getByLabel("Password")).toHaveCount(0);
   await checkBothThemes(page, testInfo, "sso-login");
 
   // Someone else with a local account and the right password is refused.
-  const admin = await page.context().request.post(`${portal.url}/api/auth/login`, { headers: { "X-CSRF": "1" }, data: { email: ADMIN.email, password: ADMIN.password } });
+  const admin = await page.context().request.post(`${portal.url}/api/auth/login`, {
+    headers: { "X-CSRF": "1" },
+    data: { email: ADMIN.email, password: ADMIN.password },
+  });
   expect(admin.status()).toBe(200);
   const created = await page.context().request.post(`${portal.url}/api/admin/users`, {
     headers: { "X-CSRF": "1" },
-    data: { email: "local.editor@e2e.test", name: "Local Editor", role: "editor", password: "a local password for the editor" },
+    data: {
+      email: "local.editor@e2e.test",
+      name: "Local Editor",
+      role: "editor",
+      password: "a local password for the editor",
+    },
   });
   expect(created.status()).toBe(201);
   await page.context().clearCookies();
@@ -205,7 +254,9 @@ test("PASSWORD_LOGIN=off hides the password form; the break-glass admin still si
   await page.getByLabel("Email").fill("local.editor@e2e.test");
   await page.getByLabel("Password").fill("a local password for the editor");
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText("Password sign-in is turned off on this portal: sign in with Test IdP instead.");
+  await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
+    "Password sign-in is turned off on this portal: sign in with Test IdP instead.",
+  );
 
   await page.getByLabel("Email").fill(ADMIN.email);
   await page.getByLabel("Password").fill(ADMIN.password);

@@ -18,7 +18,9 @@ test("make a token, copy it, use it with curl, revoke it", async ({ page, contex
   // A fresh sign-in: the saved session may be older than the minutes after which making a token asks for the
   // password (RECENT_SIGN_IN_MINUTES), depending on how long the run took to get here.
   const { email, password } = credentialsOf("support");
-  expect((await page.request.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status()).toBe(200);
+  expect(
+    (await page.request.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status(),
+  ).toBe(200);
   await page.goto("/tokens");
   const form = page.getByRole("form", { name: "Make a token" });
   await form.getByLabel("Name").fill("helpdesk");
@@ -69,15 +71,26 @@ test("make a token, copy it, use it with curl, revoke it", async ({ page, contex
 test.describe("an admin recovering an account", () => {
   test.use({ storageState: as("admin") });
 
-  test("sees the person's token among everyone's, resets the password with 'revoke their API tokens' ticked, and the token is revoked", async ({ page, playwright }) => {
+  test("sees the person's token among everyone's, resets the password with 'revoke their API tokens' ticked, and the token is revoked", async ({
+    page,
+    playwright,
+  }) => {
     const email = `recovered-${Date.now()}@e2e.test`;
     const password = "e2e-recovered-password-1";
-    const created = await page.request.post("/api/admin/users", { headers: { "X-CSRF": "1" }, data: { email, name: "Rita Recovered", role: "viewer", password } });
+    const created = await page.request.post("/api/admin/users", {
+      headers: { "X-CSRF": "1" },
+      data: { email, name: "Rita Recovered", role: "viewer", password },
+    });
     expect(created.status()).toBe(201);
     // The person makes a token with a session of her own.
     const person = await playwright.request.newContext({ baseURL: PORTAL_URL });
-    expect((await person.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status()).toBe(200);
-    const made = await person.post("/api/tokens", { headers: { "X-CSRF": "1" }, data: { name: "rita's script", scopes: ["reports:read"], expires_in_days: 7 } });
+    expect(
+      (await person.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status(),
+    ).toBe(200);
+    const made = await person.post("/api/tokens", {
+      headers: { "X-CSRF": "1" },
+      data: { name: "rita's script", scopes: ["reports:read"], expires_in_days: 7 },
+    });
     expect(made.status()).toBe(201);
     const secret = (await made.json()).data.secret as string;
 
@@ -88,7 +101,10 @@ test.describe("an admin recovering an account", () => {
     await expect(row).toContainText("Active");
 
     await page.goto("/admin/users");
-    await page.getByRole("row", { name: new RegExp(email) }).getByRole("button", { name: "Edit Rita Recovered" }).click();
+    await page
+      .getByRole("row", { name: new RegExp(email) })
+      .getByRole("button", { name: "Edit Rita Recovered" })
+      .click();
     const edit = page.getByRole("dialog", { name: "Edit Rita Recovered" });
     await edit.getByLabel("New password").fill("e2e-recovered-password-2");
     await expect(edit.getByLabel(/Revoke their API tokens too/)).toBeChecked();
@@ -96,7 +112,9 @@ test.describe("an admin recovering an account", () => {
     await expect(page.getByRole("status").filter({ hasText: "Saved the changes to Rita Recovered." })).toBeVisible();
 
     await page.goto("/tokens");
-    await expect(page.getByRole("region", { name: "Every person's tokens" }).getByRole("row", { name: /rita's script/ })).toContainText("Revoked");
+    await expect(
+      page.getByRole("region", { name: "Every person's tokens" }).getByRole("row", { name: /rita's script/ }),
+    ).toContainText("Revoked");
     const refused = await person.get("/api/auth/me", { headers: { Authorization: `Bearer ${secret}` } });
     expect(refused.status()).toBe(401);
     await person.dispose();

@@ -23,7 +23,11 @@ async function sandboxControl(method: string, route: string, body?: unknown): Pr
 
 test.beforeAll(async () => {
   test.setTimeout(90_000);
-  portal = await startPortal({ port: await freePort(), sandboxPort: await freePort(), env: { UPSTREAM_TIMEOUT_MS: "1000" } });
+  portal = await startPortal({
+    port: await freePort(),
+    sandboxPort: await freePort(),
+    env: { UPSTREAM_TIMEOUT_MS: "1000" },
+  });
   await waitUntilReady(portal);
 });
 test.afterAll(async () => {
@@ -31,7 +35,10 @@ test.afterAll(async () => {
 });
 
 async function signIn(page: Page): Promise<void> {
-  const response = await page.request.post(`${portal.url}/api/auth/login`, { headers: { "X-CSRF": "1" }, data: { email: ADMIN.email, password: ADMIN.password } });
+  const response = await page.request.post(`${portal.url}/api/auth/login`, {
+    headers: { "X-CSRF": "1" },
+    data: { email: ADMIN.email, password: ADMIN.password },
+  });
   expect(response.status()).toBe(200);
 }
 

@@ -16,7 +16,8 @@ function staleReason(): string | null {
   if (reason) return reason;
   const buildId = path.join(process.env.NEXT_DIST_DIR || ".next", "BUILD_ID");
   // A build made since (npm run demo, npm run build) did not see the canary keys.
-  if (!existsSync(CANARY_BUILD_MARKER) || statSync(CANARY_BUILD_MARKER).mtimeMs < statSync(buildId).mtimeMs) return "the build was not made with the test keys";
+  if (!existsSync(CANARY_BUILD_MARKER) || statSync(CANARY_BUILD_MARKER).mtimeMs < statSync(buildId).mtimeMs)
+    return "the build was not made with the test keys";
   return null;
 }
 

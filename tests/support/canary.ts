@@ -25,7 +25,10 @@ export function keyEncodings(key: string): { anyCase: string[]; exact: string[] 
     const needle = encoded.slice([0, 2, 3][offset], Math.floor(((offset + bytes.length) * 8) / 6));
     exact.push(needle, needle.replace(/\+/g, "-").replace(/\//g, "_"));
   }
-  return { anyCase: [key, encodeURIComponent(key), percent, percent.replace(/%/g, "%25"), bytes.toString("hex")], exact };
+  return {
+    anyCase: [key, encodeURIComponent(key), percent, percent.replace(/%/g, "%25"), bytes.toString("hex")],
+    exact,
+  };
 }
 
 /** Every canary, and the encodings under which a leaked key could still be recognised. */
@@ -39,7 +42,9 @@ export function canaryNeedles(): string[] {
 function found(text: string, key: string): boolean {
   const { anyCase, exact } = keyEncodings(key);
   const lower = text.toLowerCase();
-  return anyCase.some((needle) => lower.includes(needle.toLowerCase())) || exact.some((needle) => text.includes(needle));
+  return (
+    anyCase.some((needle) => lower.includes(needle.toLowerCase())) || exact.some((needle) => text.includes(needle))
+  );
 }
 
 /** Throws naming the first canary found in `text` (in any encoding), with `where` to say which response, line or file held it. */

@@ -88,7 +88,10 @@ export const TEST_SESSION_SECRET = "test-session-secret-0123456789-abcdefghij";
 const SESSION_COOKIE = /^(__Host-)?gatehouse_session$/;
 
 /** Environment for a gateway whose areas both point at the sandbox with the canary keys. */
-export function sandboxEnv(sandbox: TestSandbox, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function sandboxEnv(
+  sandbox: TestSandbox,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     REPORTS_API_BASE_URL: sandbox.reportsBaseUrl,
     REPORTS_API_KEY: CANARY.reports,
@@ -122,7 +125,11 @@ export function npmStartEnv(cwd: string, sandbox: TestSandbox, port: number): Re
  * a free 127.0.0.1 port against the sandbox, with a store in `cwd`, the test session secret and admin, and `extra`
  * on top. Resolves once /api/health answers. Stop it with `server.stop()`.
  */
-export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: Record<string, string | undefined> = {}): Promise<{ server: Spawned; url: string; port: number }> {
+export async function npmStartGateway(
+  cwd: string,
+  sandbox: TestSandbox,
+  extra: Record<string, string | undefined> = {},
+): Promise<{ server: Spawned; url: string; port: number }> {
   assertBuilt();
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -135,7 +142,9 @@ export async function npmStartGateway(cwd: string, sandbox: TestSandbox, extra: 
  * The test's environment over the accounts defaults: a key the test names (even as undefined, to leave it
  * unset) wins. Returns the environment and the temporary folder holding the default store, if one was made.
  */
-async function withAccounts(env: Record<string, string | undefined>): Promise<{ env: Record<string, string>; tempDir: string | null }> {
+async function withAccounts(
+  env: Record<string, string | undefined>,
+): Promise<{ env: Record<string, string>; tempDir: string | null }> {
   let tempDir: string | null = null;
   const defaults: Record<string, string> = {
     SESSION_SECRET: TEST_SESSION_SECRET,
@@ -178,7 +187,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Starts `next start` and resolves once /api/health answers. `port`: a port chosen beforehand (an identity
  * provider must know the portal's redirect URI before the portal starts); default a free one.
  */
-export async function startGateway(testEnv: Record<string, string | undefined>, { port: chosenPort }: { port?: number } = {}): Promise<GatewayProcess> {
+export async function startGateway(
+  testEnv: Record<string, string | undefined>,
+  { port: chosenPort }: { port?: number } = {},
+): Promise<GatewayProcess> {
   assertBuilt();
   const { env, tempDir } = await withAccounts(testEnv);
   const port = chosenPort ?? (await freePort());
@@ -236,7 +248,8 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
       res = await send();
     }
     const cookie = sessionCookieFrom(res.headers);
-    if (res.status !== 200 || !cookie) throw new Error(`sign-in as ${credentials.email} failed: ${res.status} ${res.text}`);
+    if (res.status !== 200 || !cookie)
+      throw new Error(`sign-in as ${credentials.email} failed: ${res.status} ${res.text}`);
     let session = cookie;
     return {
       user: res.json.data.user,
@@ -244,7 +257,8 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
       async request(pathname, init = {}) {
         const headers = new Headers(init.headers);
         headers.set("Cookie", withSessionCookie(headers.get("Cookie"), session));
-        if (STATE_CHANGING.has((init.method ?? "GET").toUpperCase()) && !headers.has("X-CSRF")) headers.set("X-CSRF", "1");
+        if (STATE_CHANGING.has((init.method ?? "GET").toUpperCase()) && !headers.has("X-CSRF"))
+          headers.set("X-CSRF", "1");
         const answer = await request(pathname, { ...init, headers });
         session = sessionCookieFrom(answer.headers) ?? session;
         return answer;
@@ -263,7 +277,9 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
       pending = (async () => {
         adminClient ??= signInWith(TEST_ADMIN);
         const credentials = { email: `${role}@gatehouse.test`, password: TEST_USER_PASSWORD };
-        const res = await (await adminClient).request("/api/admin/users", {
+        const res = await (
+          await adminClient
+        ).request("/api/admin/users", {
           method: "POST",
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify({ ...credentials, name: `Test ${role}`, role }),
@@ -312,7 +328,9 @@ export async function startGateway(testEnv: Record<string, string | undefined>, 
 }
 
 /** Starts `next start` expecting it to refuse to start; resolves with its exit code and output. */
-export async function startGatewayExpectingFailure(testEnv: Record<string, string | undefined>): Promise<{ code: number | null; output: string[] }> {
+export async function startGatewayExpectingFailure(
+  testEnv: Record<string, string | undefined>,
+): Promise<{ code: number | null; output: string[] }> {
   assertBuilt();
   const { env, tempDir } = await withAccounts(testEnv);
   const server = nextStart(ROOT, await freePort(), env);

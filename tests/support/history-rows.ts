@@ -41,10 +41,16 @@ export async function fillHistory(store: Store, rows: number, today: Date): Prom
         source: "list",
       };
     });
-    await store.db.insertInto("report_results").values(values).onConflict((c) => c.columns(["report_id", "generated_at"]).doNothing()).execute();
+    await store.db
+      .insertInto("report_results")
+      .values(values)
+      .onConflict((c) => c.columns(["report_id", "generated_at"]).doNothing())
+      .execute();
   }
   await sql`insert into report_latest (report_id, url, project, result, generated_at, history_id)
     select r.report_id, r.url, r.project, r.result, r.generated_at, r.id from report_results r
-    where r.generated_at = (select max(generated_at) from report_results x where x.report_id = r.report_id)`.execute(store.db);
+    where r.generated_at = (select max(generated_at) from report_results x where x.report_id = r.report_id)`.execute(
+    store.db,
+  );
   await sql.raw(store.dialect === "postgres" ? "VACUUM ANALYZE" : "ANALYZE").execute(store.db);
 }

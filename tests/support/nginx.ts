@@ -81,7 +81,8 @@ export async function startTestNginx(upstreams: string[]): Promise<TestNginx> {
 
   const output: string[] = [];
   const child: ChildProcess = spawn(binary, ["-p", prefix, "-c", configFile], { stdio: ["ignore", "pipe", "pipe"] });
-  for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
+  for (const stream of [child.stdout, child.stderr])
+    stream?.on("data", (chunk: Buffer) => output.push(chunk.toString()));
   const killNow = () => child.kill("SIGKILL");
   process.once("exit", killNow);
   const url = `http://127.0.0.1:${port}`;
@@ -97,7 +98,10 @@ export async function startTestNginx(upstreams: string[]): Promise<TestNginx> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`nginx exited (${child.exitCode}): ${output.join("")}${readLog()}`);
-    const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+    const up = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) }).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     if (Date.now() > deadline) throw new Error(`nginx did not answer within 10 s: ${output.join("")}${readLog()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -36,16 +36,33 @@ export const UNMAPPED_GROUP = "contractors";
 
 export const IDP_USERS = {
   /** In the admin group (and an unmapped one: the highest mapped role wins). */
-  admin: { sub: "b7c1e0f2-0001-4d6a-9a41-ada000000001", login: "ada", password: "ada at the provider", email: "ada@corp.test", name: "Ada Lovelace", groups: [ADMIN_GROUP, "everyone"] },
+  admin: {
+    sub: "b7c1e0f2-0001-4d6a-9a41-ada000000001",
+    login: "ada",
+    password: "ada at the provider",
+    email: "ada@corp.test",
+    name: "Ada Lovelace",
+    groups: [ADMIN_GROUP, "everyone"],
+  },
   /** In no group the portal maps. */
-  outsider: { sub: "b7c1e0f2-0002-4d6a-9a41-011000000002", login: "olli", password: "olli at the provider", email: "olli@corp.test", name: "Olli Outsider", groups: [UNMAPPED_GROUP] },
+  outsider: {
+    sub: "b7c1e0f2-0002-4d6a-9a41-011000000002",
+    login: "olli",
+    password: "olli at the provider",
+    email: "olli@corp.test",
+    name: "Olli Outsider",
+    groups: [UNMAPPED_GROUP],
+  },
 } as const satisfies Record<string, TestIdpUser>;
 
 /**
  * A portal's settings for this provider, with a reports area that answers nothing (single sign-on needs no
  * upstream; a configured start needs one): the admin group maps to admin, portal-editors to editor.
  */
-export function ssoEnv(idp: Pick<TestProvider, "issuer" | "clientId" | "clientSecret">, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+export function ssoEnv(
+  idp: Pick<TestProvider, "issuer" | "clientId" | "clientSecret">,
+  extra: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
   return {
     REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo",
     REPORTS_API_KEY: CANARY.reports,
@@ -185,13 +202,25 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       rpInitiatedLogout: {
         enabled: true,
         logoutSource(ctx, form) {
-          ctx.body = html("Sign out of the Test IdP?", `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>`);
+          ctx.body = html(
+            "Sign out of the Test IdP?",
+            `${form}<button type="submit" form="op.logoutForm" name="logout" value="yes">Yes, sign me out</button>`,
+          );
         },
       },
     },
     pkce: { required: () => true },
-    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600, RefreshToken: 3600 },
-    issueRefreshToken: async (_ctx, client) => options.refreshTokens !== false && client.grantTypeAllowed("refresh_token"),
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      RefreshToken: 3600,
+    },
+    issueRefreshToken: async (_ctx, client) =>
+      options.refreshTokens !== false && client.grantTypeAllowed("refresh_token"),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     async findAccount(_ctx, sub) {
       const user = bySub(sub);
@@ -212,7 +241,10 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     },
     renderError(ctx, out) {
       ctx.type = "html";
-      ctx.body = html("Something went wrong", `<p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p>`);
+      ctx.body = html(
+        "Something went wrong",
+        `<p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p>`,
+      );
     },
   };
 
@@ -241,7 +273,10 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       const [header, payload] = body.id_token.split(".");
       const decoded = JSON.parse(Buffer.from(payload!, "base64url").toString("utf8")) as Record<string, unknown>;
       const claims = tamper ? tamper(decoded) : decoded;
-      const signedHeader = { ...(JSON.parse(Buffer.from(header!, "base64url").toString("utf8")) as Record<string, unknown>), kid: signing.kid };
+      const signedHeader = {
+        ...(JSON.parse(Buffer.from(header!, "base64url").toString("utf8")) as Record<string, unknown>),
+        kid: signing.kid,
+      };
       const signingInput = `${base64url(JSON.stringify(signedHeader))}.${base64url(JSON.stringify(claims))}`;
       const resigned = `${signingInput}.${base64url(sign("sha256", Buffer.from(signingInput), signing.privateKey))}`;
       body.id_token = resigned;
@@ -275,29 +310,53 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       return page(200, loginPage(details.uid, null));
     }
     if (req.method === "GET" && details.prompt.name === "consent") {
-      return page(200, html("Allow Gatehouse to use your account?", `<p>Gatehouse asks for your profile, your email and your groups.</p>
-<form method="post" action="/interaction/${details.uid}/consent"><button name="decision" value="allow">Allow</button> <button name="decision" value="deny">Deny</button></form>`));
+      return page(
+        200,
+        html(
+          "Allow Gatehouse to use your account?",
+          `<p>Gatehouse asks for your profile, your email and your groups.</p>
+<form method="post" action="/interaction/${details.uid}/consent"><button name="decision" value="allow">Allow</button> <button name="decision" value="deny">Deny</button></form>`,
+        ),
+      );
     }
     if (req.method === "POST" && url.pathname.endsWith("/login")) {
       const form = await readForm(req);
       const user = users.get(form.get("login") ?? "");
-      if (!user || user.password !== form.get("password") || user.disabled) return page(200, loginPage(details.uid, "Wrong username or password."));
-      await provider.interactionFinished(req, res, { login: { accountId: user.sub } }, { mergeWithLastSubmission: false });
+      if (!user || user.password !== form.get("password") || user.disabled)
+        return page(200, loginPage(details.uid, "Wrong username or password."));
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: user.sub } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     if (req.method === "POST" && url.pathname.endsWith("/consent")) {
       const form = await readForm(req);
       if (form.get("decision") !== "allow") {
-        await provider.interactionFinished(req, res, { error: "access_denied", error_description: "The user refused." }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: "access_denied", error_description: "The user refused." },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
       const { prompt, params, session } = details;
-      const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId: session!.accountId, clientId: String(params.client_id) });
+      const grant = details.grantId
+        ? await provider.Grant.find(details.grantId)
+        : new provider.Grant({ accountId: session!.accountId, clientId: String(params.client_id) });
       const missing = prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
       if (missing.missingOIDCScope) grant!.addOIDCScope(missing.missingOIDCScope.join(" "));
       if (missing.missingOIDCClaims) grant!.addOIDCClaims(missing.missingOIDCClaims);
       const grantId = await grant!.save();
-      await provider.interactionFinished(req, res, { consent: details.grantId ? {} : { grantId } }, { mergeWithLastSubmission: true });
+      await provider.interactionFinished(
+        req,
+        res,
+        { consent: details.grantId ? {} : { grantId } },
+        { mergeWithLastSubmission: true },
+      );
       return;
     }
     page(400, html("Unexpected request", ""));
@@ -317,7 +376,9 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     if (req.url?.startsWith("/interaction/")) {
       interaction(req, res).catch((error: unknown) => {
         if (!res.headersSent) res.writeHead(400, { "Content-Type": "text/html; charset=utf-8" });
-        res.end(html("Interaction failed", `<p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`));
+        res.end(
+          html("Interaction failed", `<p>${escapeHtml(error instanceof Error ? error.message : String(error))}</p>`),
+        );
       });
       return;
     }
@@ -414,28 +475,48 @@ export class SignInBrowser {
     const name = pair.slice(0, pair.indexOf("="));
     const value = pair.slice(name.length + 1);
     const path = attributes.find((a) => /^path=/i.test(a))?.slice(5) || "/";
-    const expired = attributes.some((a) => /^max-age=0$/i.test(a) || (/^expires=/i.test(a) && Date.parse(a.slice(8)) < Date.now()));
+    const expired = attributes.some(
+      (a) => /^max-age=0$/i.test(a) || (/^expires=/i.test(a) && Date.parse(a.slice(8)) < Date.now()),
+    );
     const cookies = (this.jar.get(url.host) ?? []).filter((cookie) => !(cookie.name === name && cookie.path === path));
     if (!expired && value !== "") cookies.push({ name, value, path });
     this.jar.set(url.host, cookies);
   }
 
   /** One request, no redirect followed. */
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<{ url: string; status: number; location: string | null; text: string; headers: Headers }> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<{ url: string; status: number; location: string | null; text: string; headers: Headers }> {
     const target = new URL(url);
     this.visited.push(target.href);
     const headers: Record<string, string> = { ...init.headers };
     const cookies = this.cookieHeader(target);
     if (cookies) headers.Cookie = cookies;
     if (init.form) headers["Content-Type"] = "application/x-www-form-urlencoded";
-    const res = await fetch(target, { method: init.method ?? (init.form ? "POST" : "GET"), headers, body: init.form ? new URLSearchParams(init.form) : undefined, redirect: "manual" });
+    const res = await fetch(target, {
+      method: init.method ?? (init.form ? "POST" : "GET"),
+      headers,
+      body: init.form ? new URLSearchParams(init.form) : undefined,
+      redirect: "manual",
+    });
     for (const line of res.headers.getSetCookie()) this.store(target, line);
     const location = res.headers.get("location");
-    return { url: target.href, status: res.status, location: location ? new URL(location, target).href : null, text: await res.text(), headers: res.headers };
+    return {
+      url: target.href,
+      status: res.status,
+      location: location ? new URL(location, target).href : null,
+      text: await res.text(),
+      headers: res.headers,
+    };
   }
 
   /** Follows redirects from `url` until a page answers (or `stopAt` matches a URL about to be loaded). */
-  async follow(url: string, init: { method?: string; form?: Record<string, string> } = {}, stopAt?: (url: URL) => boolean) {
+  async follow(
+    url: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+    stopAt?: (url: URL) => boolean,
+  ) {
     let answer = await this.request(url, init);
     for (let hops = 0; answer.location && hops < 20; hops++) {
       if (stopAt?.(new URL(answer.location))) return answer;
@@ -456,12 +537,21 @@ export class SignInBrowser {
  * The callback URL the provider sends the browser to for `authorizationUrl` (built in-process by a test), after its
  * sign-in page and, the first time, its consent page: what a unit test then hands to the code exchange.
  */
-export async function callbackUrlFor(authorizationUrl: URL, who: { login: string; password: string }, redirectUri: string): Promise<URL> {
+export async function callbackUrlFor(
+  authorizationUrl: URL,
+  who: { login: string; password: string },
+  redirectUri: string,
+): Promise<URL> {
   const browser = new SignInBrowser();
   const atCallback = (url: URL) => url.href.startsWith(redirectUri);
   let page = await browser.follow(authorizationUrl.href, {}, atCallback);
-  page = await browser.follow(SignInBrowser.formAction(page), { form: { login: who.login, password: who.password } }, atCallback);
-  if (!page.location) page = await browser.follow(SignInBrowser.formAction(page), { form: { decision: "allow" } }, atCallback);
+  page = await browser.follow(
+    SignInBrowser.formAction(page),
+    { form: { login: who.login, password: who.password } },
+    atCallback,
+  );
+  if (!page.location)
+    page = await browser.follow(SignInBrowser.formAction(page), { form: { decision: "allow" } }, atCallback);
   if (!page.location) throw new Error(`the provider did not send the browser back: ${page.text.slice(0, 300)}`);
   return new URL(page.location);
 }
@@ -482,20 +572,35 @@ export async function walkSsoSignIn(
   browser: SignInBrowser,
   portalUrl: string,
   who: { login: string; password: string } | null,
-  options: { next?: string; prompt?: "login" | "none"; consent?: "allow" | "deny"; tamper?: (callback: URL) => URL } = {},
+  options: {
+    next?: string;
+    prompt?: "login" | "none";
+    consent?: "allow" | "deny";
+    tamper?: (callback: URL) => URL;
+  } = {},
 ): Promise<SsoWalk> {
   const query = new URLSearchParams();
   if (options.next) query.set("next", options.next);
   if (options.prompt) query.set("prompt", options.prompt);
-  const atCallback = (url: URL) => url.origin === new URL(portalUrl).origin && url.pathname === "/api/auth/oidc/callback";
+  const atCallback = (url: URL) =>
+    url.origin === new URL(portalUrl).origin && url.pathname === "/api/auth/oidc/callback";
   let page = await browser.follow(`${portalUrl}/api/auth/oidc/start${query.size ? `?${query}` : ""}`, {}, atCallback);
   for (let step = 0; step < 4 && !(page.location && atCallback(new URL(page.location))); step++) {
-    if (page.status !== 200 || !page.url.startsWith("http") || new URL(page.url).origin === new URL(portalUrl).origin) return { callback: null, answer: page };
+    if (page.status !== 200 || !page.url.startsWith("http") || new URL(page.url).origin === new URL(portalUrl).origin)
+      return { callback: null, answer: page };
     if (page.text.includes('name="login"')) {
       if (!who) return { callback: null, answer: page };
-      page = await browser.follow(SignInBrowser.formAction(page), { form: { login: who.login, password: who.password } }, atCallback);
+      page = await browser.follow(
+        SignInBrowser.formAction(page),
+        { form: { login: who.login, password: who.password } },
+        atCallback,
+      );
     } else if (page.text.includes('name="decision"')) {
-      page = await browser.follow(SignInBrowser.formAction(page), { form: { decision: options.consent ?? "allow" } }, atCallback);
+      page = await browser.follow(
+        SignInBrowser.formAction(page),
+        { form: { decision: options.consent ?? "allow" } },
+        atCallback,
+      );
     } else {
       return { callback: null, answer: page };
     }

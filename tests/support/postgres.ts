@@ -19,7 +19,11 @@ function findBinDir(): string {
   const fromEnv = process.env.PG_BIN;
   if (fromEnv && existsSync(path.join(fromEnv, "initdb"))) return fromEnv;
   const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   for (const version of versions) {
     const dir = path.join(root, version, "bin");
     if (existsSync(path.join(dir, "initdb"))) return dir;
@@ -37,7 +41,9 @@ async function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -85,7 +91,9 @@ export async function startTestPostgres(): Promise<TestPostgres> {
   const asRoot = process.getuid?.() === 0;
   if (asRoot) chownSync(dir, numericId("postgres", "-u"), numericId("postgres", "-g"));
   const run = (tool: string, args: string[]) => {
-    const [cmd, argv] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
+    const [cmd, argv] = asRoot
+      ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]]
+      : [path.join(bin, tool), args];
     const result = spawnSync(cmd, argv as string[], { encoding: "utf8" });
     if (result.status !== 0) {
       const log = existsSync(path.join(dir, "log")) ? readFileSync(path.join(dir, "log"), "utf8").slice(-2000) : "";
@@ -109,7 +117,14 @@ export async function startTestPostgres(): Promise<TestPostgres> {
 
   try {
     run("initdb", ["-D", dataDir, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync"]);
-    const serverOptions = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"];
+    const serverOptions = [
+      `-p ${port}`,
+      `-k ${dir}`,
+      "-c listen_addresses=127.0.0.1",
+      "-c fsync=off",
+      "-c synchronous_commit=off",
+      "-c full_page_writes=off",
+    ];
     run("pg_ctl", ["-D", dataDir, "-l", path.join(dir, "log"), "-w", "-o", serverOptions.join(" "), "start"]);
   } catch (error) {
     pgCtlStop();

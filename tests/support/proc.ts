@@ -82,7 +82,8 @@ export function listenerOf(port: number, pids: number[]): number | null {
     for (const line of text.trim().split("\n").slice(1)) {
       // sl local_address(ADDR:PORT, hex) rem_address st(0A = LISTEN) tx:rx tr:when retrnsmt uid timeout inode
       const fields = line.trim().split(/\s+/);
-      if (parseInt(fields[1]?.split(":")[1] ?? "", 16) === port && fields[3] === "0A") sockets.add(`socket:[${fields[9]}]`);
+      if (parseInt(fields[1]?.split(":")[1] ?? "", 16) === port && fields[3] === "0A")
+        sockets.add(`socket:[${fields[9]}]`);
     }
   }
   for (const pid of pids) {

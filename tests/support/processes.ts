@@ -41,7 +41,11 @@ export function commandEnv(env: Record<string, string | undefined>): NodeJS.Proc
   return merged;
 }
 
-export function spawnCommand(command: string, args: string[], options: { cwd: string; env: Record<string, string | undefined> }): Spawned {
+export function spawnCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Spawned {
   // tsx finds tsconfig.json (and so the "@/" paths) in the working directory, which npm sets to the project's;
   // from another directory it is named.
   const env = { TSX_TSCONFIG_PATH: path.join(ROOT, "tsconfig.json"), ...options.env };
@@ -80,10 +84,16 @@ export function spawnCommand(command: string, args: string[], options: { cwd: st
 
 /** `npm start`, exactly as package.json's script says, run from `cwd` (without npm and its shell in front). */
 export function npmStart(cwd: string, env: Record<string, string | undefined>): Spawned {
-  const script = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts.start!;
+  const script = (
+    JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }
+  ).scripts.start!;
   const [tool, ...args] = script.split(" ");
   const command = tool === "node" ? process.execPath : path.join(BIN, tool!);
-  return spawnCommand(command, args.map((arg) => (/\.m?[jt]s$/.test(arg) ? path.join(ROOT, arg) : arg)), { cwd, env });
+  return spawnCommand(
+    command,
+    args.map((arg) => (/\.m?[jt]s$/.test(arg) ? path.join(ROOT, arg) : arg)),
+    { cwd, env },
+  );
 }
 
 /** The server `npm run demo` starts (lib/cli/demo.ts, after its build check): next start with GATEHOUSE_DEMO=1. */
@@ -101,7 +111,11 @@ export function nextStart(cwd: string, port: number, env: Record<string, string 
 
 /** `npm run users -- …` against the store `env` names. */
 export function usersCli(cwd: string, args: string[], env: Record<string, string | undefined>): Spawned {
-  return spawnCommand(path.join(BIN, "tsx"), ["--conditions=react-server", path.join(ROOT, "lib/cli/users.ts"), ...args], { cwd, env });
+  return spawnCommand(
+    path.join(BIN, "tsx"),
+    ["--conditions=react-server", path.join(ROOT, "lib/cli/users.ts"), ...args],
+    { cwd, env },
+  );
 }
 
 /** A port nothing listens on now, on 127.0.0.1, for a server the test starts. */
@@ -130,7 +144,10 @@ export async function untilHealthy(url: string, spawned: Spawned): Promise<void>
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (ended) throw new Error(`the server ended before it was ready:\n${spawned.lines().join("\n")}`);
-    const ok = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -147,7 +164,10 @@ export interface RawResponse {
  * An HTTP request with headers fetch() will not send as given (Host, Origin): what a browser sends for a page on
  * another name, or a hostile client.
  */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? "GET", headers: options.headers }, (res) => {
       let body = "";
@@ -161,7 +181,8 @@ export function rawRequest(url: string, options: { method?: string; headers?: Re
 
 /** The session cookie a response sets, as `name=value`, or undefined. */
 export function sessionCookie(response: RawResponse | Response): string | undefined {
-  const lines = response instanceof Response ? response.headers.getSetCookie() : [response.headers["set-cookie"] ?? []].flat();
+  const lines =
+    response instanceof Response ? response.headers.getSetCookie() : [response.headers["set-cookie"] ?? []].flat();
   const line = lines.find((cookie) => /^(__Host-)?gatehouse_session=[^;]/.test(cookie));
   return line?.split(";", 1)[0];
 }

@@ -23,7 +23,9 @@ export interface TestRedis {
 function findRedisServer(): string {
   const which = spawnSync("sh", ["-c", "command -v redis-server"], { encoding: "utf8" });
   if (which.status === 0 && which.stdout.trim()) return which.stdout.trim();
-  throw new Error("redis-server was not found: install the redis-server package, or set TEST_REDIS_URL to a server the tests may use");
+  throw new Error(
+    "redis-server was not found: install the redis-server package, or set TEST_REDIS_URL to a server the tests may use",
+  );
 }
 
 /** Sends PING over a raw connection; true when the answer is +PONG. */
@@ -78,10 +80,24 @@ export async function startTestRedis(): Promise<TestRedis> {
       output = "";
       child = spawn(
         binary,
-        ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir, "--protected-mode", "no"],
+        [
+          "--port",
+          String(port),
+          "--bind",
+          "127.0.0.1",
+          "--save",
+          "",
+          "--appendonly",
+          "no",
+          "--dir",
+          dir,
+          "--protected-mode",
+          "no",
+        ],
         { stdio: ["ignore", "pipe", "pipe"] },
       );
-      for (const stream of [child.stdout, child.stderr]) stream?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
+      for (const stream of [child.stdout, child.stderr])
+        stream?.on("data", (chunk: Buffer) => (output = (output + chunk.toString()).slice(-4000)));
       const started = child;
       await waitUntil(async () => {
         if (started.exitCode !== null) throw new Error(`redis-server exited (${started.exitCode}):\n${output}`);

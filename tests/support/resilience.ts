@@ -52,9 +52,17 @@ export interface Harness {
 
 export function harness(
   sandbox: TestSandbox,
-  options: { settings?: ResilienceSettings; clock?: ManualClock; timeoutMs?: number; apiKeys?: { reports?: string; items?: string } } = {},
+  options: {
+    settings?: ResilienceSettings;
+    clock?: ManualClock;
+    timeoutMs?: number;
+    apiKeys?: { reports?: string; items?: string };
+  } = {},
 ): Harness {
-  const resilience = new Resilience(options.settings ?? settings(), options.clock ?? { now: Date.now, random: Math.random });
+  const resilience = new Resilience(
+    options.settings ?? settings(),
+    options.clock ?? { now: Date.now, random: Math.random },
+  );
   return withClients(sandbox, resilience, options);
 }
 
@@ -72,7 +80,11 @@ export function withClients(
       { timeoutMs, policy: resilience.for("reports") },
     ),
     items: createItemsClient(
-      { baseUrl: sandbox.itemsBaseUrl, apiKey: options.apiKeys?.items ?? CANARY.items, keyLocation: { kind: "query-and-form" } },
+      {
+        baseUrl: sandbox.itemsBaseUrl,
+        apiKey: options.apiKeys?.items ?? CANARY.items,
+        keyLocation: { kind: "query-and-form" },
+      },
       { timeoutMs, policy: resilience.for("items") },
     ),
   };
@@ -103,7 +115,12 @@ export const ITEM = "/market/api/items/item";
 export const VALIDATION = "/market/api/purchases/validation";
 
 /** Waits until the sandbox has received `count` requests of this method and path (at most 10 s). */
-export async function waitForUpstreamCalls(sandbox: TestSandbox, method: string, path: string, count = 1): Promise<void> {
+export async function waitForUpstreamCalls(
+  sandbox: TestSandbox,
+  method: string,
+  path: string,
+  count = 1,
+): Promise<void> {
   const deadline = Date.now() + 10_000;
   while ((await upstreamCalls(sandbox, method, path)).length < count) {
     if (Date.now() > deadline) throw new Error(`the upstream never received ${count} × ${method} ${path}`);

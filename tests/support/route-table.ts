@@ -142,7 +142,12 @@ export const routeCases = (): RouteCase[] => [
     path: "/api/items/ITEM_ID",
     addressesResource: true,
     successStatus: 200,
-    upstream: { method: "GET", path: "/market/api/items/item", query: { api_key: CANARY.items, item_id: "ITEM_ID" }, form: null },
+    upstream: {
+      method: "GET",
+      path: "/market/api/items/item",
+      query: { api_key: CANARY.items, item_id: "ITEM_ID" },
+      form: null,
+    },
   },
   {
     name: "POST /api/purchases/validate",
@@ -168,7 +173,10 @@ export function withItemId(cases: RouteCase[], itemId: number): RouteCase[] {
   return cases.map((c) => ({
     ...c,
     path: fill(c.path),
-    upstream: { ...c.upstream, query: Object.fromEntries(Object.entries(c.upstream.query).map(([k, v]) => [k, fill(v)])) },
+    upstream: {
+      ...c.upstream,
+      query: Object.fromEntries(Object.entries(c.upstream.query).map(([k, v]) => [k, fill(v)])),
+    },
   }));
 }
 

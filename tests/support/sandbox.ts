@@ -17,7 +17,10 @@ export interface TestSandbox extends Sandbox {
   clearRequests(): Promise<void>;
   reset(): Promise<void>; // reseed data, clear faults and log
   /** POST /__sandbox/reports/{id}/result: the report's next regeneration (or, with when "now", the report at once) gets this result. */
-  setResult(id: number, spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" }): Promise<void>;
+  setResult(
+    id: number,
+    spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" },
+  ): Promise<void>;
   /** POST /__sandbox/keys: accept a new key (issue it) or reject one (revoke it), as the upstream's dashboard would. */
   setKey(area: "reports" | "items", key: string, accept: boolean): Promise<void>;
 }

@@ -1,6 +1,11 @@
 // Waiting for a condition, never for a duration: polls `probe` until it returns something other than false,
 // undefined or null, and returns that; throws "<what> within <timeoutMs> ms" when the deadline passes first.
-export async function until<T>(probe: () => T | Promise<T>, what: string, timeoutMs = 5_000, everyMs = 10): Promise<Exclude<T, false | undefined | null>> {
+export async function until<T>(
+  probe: () => T | Promise<T>,
+  what: string,
+  timeoutMs = 5_000,
+  everyMs = 10,
+): Promise<Exclude<T, false | undefined | null>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

@@ -48,7 +48,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     async until(count, timeoutMs = 30_000) {
       if (receiver.received.length < count) {
         await new Promise<void>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`the receiver got ${receiver.received.length} of ${count} deliveries`)), timeoutMs);
+          const timer = setTimeout(
+            () => reject(new Error(`the receiver got ${receiver.received.length} of ${count} deliveries`)),
+            timeoutMs,
+          );
           waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
         });
       }
@@ -73,10 +76,18 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
           return false;
         }
       });
-      const delivery = { id: headers["webhook-id"], timestamp: headers["webhook-timestamp"], signature: headers["webhook-signature"], body, verifiedWith: verifiedWith === -1 ? null : verifiedWith };
+      const delivery = {
+        id: headers["webhook-id"],
+        timestamp: headers["webhook-timestamp"],
+        signature: headers["webhook-signature"],
+        body,
+        verifiedWith: verifiedWith === -1 ? null : verifiedWith,
+      };
       const status = verifiedWith === -1 ? 401 : receiver.answer(receiver.received.length + 1, delivery);
       receiver.received.push({ ...delivery, status });
-      response.writeHead(status, { "Content-Type": "text/plain" }).end(status < 300 ? "thanks" : `receiver answered ${status}`);
+      response
+        .writeHead(status, { "Content-Type": "text/plain" })
+        .end(status < 300 ? "thanks" : `receiver answered ${status}`);
       for (const waiter of waiters.filter((w) => receiver.received.length >= w.count)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve();

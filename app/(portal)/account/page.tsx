@@ -45,7 +45,14 @@ export default async function AccountPage() {
       <PageHeader title="Seller account" description="The item service's account that Gatehouse's key belongs to." />
       <div className={styles.layout}>
         <section className={styles.profile} aria-labelledby="profile-heading">
-          <MediaImage src={profile.media.cover} alt="" className={styles.cover} fit="cover" priority fallback={<div className={styles.coverPlaceholder} />} />
+          <MediaImage
+            src={profile.media.cover}
+            alt=""
+            className={styles.cover}
+            fit="cover"
+            priority
+            fallback={<div className={styles.coverPlaceholder} />}
+          />
           <div className={styles.identity}>
             <span className={styles.avatar}>
               <Avatar name={account.name.full_name} src={profile.media.avatar} size="lg" />
@@ -57,7 +64,11 @@ export default async function AccountPage() {
           </div>
           <div className={styles.profileText}>
             <h2 id="profile-heading">{profile.heading || "Profile"}</h2>
-            {profile.description ? <p className={styles.description}>{profile.description}</p> : <p>No profile description.</p>}
+            {profile.description ? (
+              <p className={styles.description}>{profile.description}</p>
+            ) : (
+              <p>No profile description.</p>
+            )}
           </div>
         </section>
         <Card title="Account details" asSection>
@@ -65,7 +76,12 @@ export default async function AccountPage() {
             items={[
               ...(account.balance === undefined
                 ? []
-                : [{ term: "Balance", description: <Money amount={account.balance} currency={account.currency ?? ""} /> }]),
+                : [
+                    {
+                      term: "Balance",
+                      description: <Money amount={account.balance} currency={account.currency ?? ""} />,
+                    },
+                  ]),
               { term: "First name", description: account.name.firstname },
               { term: "Last name", description: account.name.lastname },
               { term: "Username", description: account.username },

@@ -18,7 +18,15 @@ import { projectOverviewHref } from "@/lib/portal/trends";
 
 import styles from "./alerts.module.css";
 
-export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: readonly Alert[]; total: number; showAcknowledgeAll: boolean }) {
+export function AlertsList({
+  alerts,
+  total,
+  showAcknowledgeAll,
+}: {
+  alerts: readonly Alert[];
+  total: number;
+  showAcknowledgeAll: boolean;
+}) {
   const router = useRouter();
   const toast = useToast();
   const { mutate } = useSWRConfig();
@@ -43,7 +51,11 @@ export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: read
   };
 
   if (alerts.length === 0) {
-    return <EmptyState title="No alerts" headingLevel={2}>No report dropped that matches these filters.</EmptyState>;
+    return (
+      <EmptyState title="No alerts" headingLevel={2}>
+        No report dropped that matches these filters.
+      </EmptyState>
+    );
   }
   return (
     <div className={styles.list} aria-busy={pending}>
@@ -55,7 +67,13 @@ export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: read
           <span className={styles.order}> · Newest first</span>
         </span>
         {showAcknowledgeAll ? (
-          <Button variant="secondary" size="sm" loading={busy === "all"} loadingText="Acknowledging…" onClick={() => void acknowledge("all")}>
+          <Button
+            variant="secondary"
+            size="sm"
+            loading={busy === "all"}
+            loadingText="Acknowledging…"
+            onClick={() => void acknowledge("all")}
+          >
             Acknowledge all unread
           </Button>
         ) : null}
@@ -72,8 +90,8 @@ export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: read
                 <span className="visually-hidden">dropped to</span> <ResultBadge result={alert.to} />
               </span>
               <span className={styles.meta}>
-                {alert.project ? <Link href={projectOverviewHref(alert.project)}>{alert.project}</Link> : "No project"} · generated{" "}
-                <LocalTime iso={alert.generated_at} display="both" />
+                {alert.project ? <Link href={projectOverviewHref(alert.project)}>{alert.project}</Link> : "No project"}{" "}
+                · generated <LocalTime iso={alert.generated_at} display="both" />
                 {alert.acknowledged_at ? (
                   <>
                     {" "}
@@ -83,7 +101,14 @@ export function AlertsList({ alerts, total, showAcknowledgeAll }: { alerts: read
               </span>
             </div>
             {alert.acknowledged_at ? null : (
-              <Button variant="secondary" size="sm" loading={busy === alert.id} loadingText="Acknowledging…" aria-label={`Acknowledge the alert for ${alert.url}`} onClick={() => void acknowledge(alert.id)}>
+              <Button
+                variant="secondary"
+                size="sm"
+                loading={busy === alert.id}
+                loadingText="Acknowledging…"
+                aria-label={`Acknowledge the alert for ${alert.url}`}
+                onClick={() => void acknowledge(alert.id)}
+              >
                 Acknowledge
               </Button>
             )}

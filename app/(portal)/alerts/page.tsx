@@ -20,12 +20,20 @@ export const metadata: Metadata = { title: "Alerts" };
 const STATUS_NAMES = { unread: "Unread", acknowledged: "Acknowledged", all: "All" } as const;
 
 function queryOf(params: Record<string, string | string[] | undefined>): AlertListQuery {
-  const first = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, Array.isArray(value) ? value[0] : value]).filter(([, v]) => v !== undefined && v !== ""));
+  const first = Object.fromEntries(
+    Object.entries(params)
+      .map(([name, value]) => [name, Array.isArray(value) ? value[0] : value])
+      .filter(([, v]) => v !== undefined && v !== ""),
+  );
   const parsed = AlertListQuerySchema.safeParse(first);
   return parsed.success ? parsed.data : {};
 }
 
-export default async function AlertsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AlertsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("reports:read");
   const query = queryOf(await searchParams);
   const { db } = await getAccounts();
@@ -38,9 +46,20 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
 
   return (
     <>
-      <PageHeader title="Alerts" description="A report's result dropped: good to decent or bad, decent to bad. Each project's rule says which drops alert." />
+      <PageHeader
+        title="Alerts"
+        description="A report's result dropped: good to decent or bad, decent to bad. Each project's rule says which drops alert."
+      />
       {/* A plain GET form (it works before the scripts load); on a phone it waits behind "Filters (N)". */}
-      <FiltersSheet label="Filters" showLabel={null} activeCount={countActiveFilters({ ...query, status: status === "unread" ? undefined : status }, ["status", "project", "to"])}>
+      <FiltersSheet
+        label="Filters"
+        showLabel={null}
+        activeCount={countActiveFilters({ ...query, status: status === "unread" ? undefined : status }, [
+          "status",
+          "project",
+          "to",
+        ])}
+      >
         <form method="get" action="/alerts" className={styles.filters} aria-label="Filter alerts">
           <label>
             Status{" "}
@@ -70,7 +89,11 @@ export default async function AlertsPage({ searchParams }: { searchParams: Promi
           {Object.keys(query).length > 0 ? <Link href="/alerts">Clear the filters</Link> : null}
         </form>
       </FiltersSheet>
-      <AlertsList alerts={page.data} total={page.meta.total} showAcknowledgeAll={status !== "acknowledged" && page.meta.total > 0} />
+      <AlertsList
+        alerts={page.data}
+        total={page.meta.total}
+        showAcknowledgeAll={status !== "acknowledged" && page.meta.total > 0}
+      />
       {page.meta.last_page > 1 ? (
         <nav aria-label="Alerts pages" className={styles.pages}>
           {page.meta.page > 1 ? <Link href={pageHref(page.meta.page - 1)}>Previous</Link> : null}

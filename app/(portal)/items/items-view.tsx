@@ -15,7 +15,13 @@ import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { FiltersSheet } from "@/components/ui/filters-sheet";
-import { ITEM_SORT_FIRST_DIRECTION, itemQueryString, parseItemQuery, type ItemQuery, type ItemSortKey } from "@/lib/portal/items";
+import {
+  ITEM_SORT_FIRST_DIRECTION,
+  itemQueryString,
+  parseItemQuery,
+  type ItemQuery,
+  type ItemSortKey,
+} from "@/lib/portal/items";
 import { countActiveFilters } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
@@ -50,7 +56,17 @@ const COLUMNS: ReadonlyArray<Column<ItemRow, ItemSortKey>> = [
     label: "",
     // On a phone the card leads with the name; 25 thumbnails there would cost more than they tell.
     deskOnly: true,
-    cell: (item) => <MediaImage src={item.thumbnail} alt="" width={64} height={36} fit="cover" className={itemStyles.thumb} fallback={null} />,
+    cell: (item) => (
+      <MediaImage
+        src={item.thumbnail}
+        alt=""
+        width={64}
+        height={36}
+        fit="cover"
+        className={itemStyles.thumb}
+        fallback={null}
+      />
+    ),
   },
   {
     id: "name",
@@ -145,7 +161,11 @@ export function ItemsView({ rows, total, page, lastPage, categories, allCount }:
               The seller account has no items for sale.
             </EmptyState>
           ) : (
-            <EmptyState title="No items match" headingLevel={2} action={<ButtonLink href={url.hrefFor(cleared)}>Clear search and filters</ButtonLink>}>
+            <EmptyState
+              title="No items match"
+              headingLevel={2}
+              action={<ButtonLink href={url.hrefFor(cleared)}>Clear search and filters</ButtonLink>}
+            >
               Try another search or category.
             </EmptyState>
           )

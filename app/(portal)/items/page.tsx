@@ -15,7 +15,11 @@ import { ItemsView, type ItemRow } from "./items-view";
 
 export const metadata: Metadata = { title: "Items" };
 
-export default async function ItemsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ItemsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("items:read");
   const { items } = await getUpstreams();
   if (!items) return <AreaNotConfigured area="items" />;
@@ -25,12 +29,11 @@ export default async function ItemsPage({ searchParams }: { searchParams: Promis
 
   return (
     <>
-      <PageHeader title="Items" description="The items your seller account offers. Open one for its media, options and prices." />
-      {loaded.ok ? (
-        <ItemsView {...toView(loaded.value, query)} />
-      ) : (
-        <FailureState failure={loaded.failure} />
-      )}
+      <PageHeader
+        title="Items"
+        description="The items your seller account offers. Open one for its media, options and prices."
+      />
+      {loaded.ok ? <ItemsView {...toView(loaded.value, query)} /> : <FailureState failure={loaded.failure} />}
     </>
   );
 }
@@ -47,5 +50,12 @@ function toView(all: Parameters<typeof queryItems>[0], query: Parameters<typeof 
     publishedAt: item.published_at,
     thumbnail: item.media.thumbnail,
   }));
-  return { rows, total: page.total, page: page.page, lastPage: page.lastPage, categories: page.categories, allCount: all.length };
+  return {
+    rows,
+    total: page.total,
+    page: page.page,
+    lastPage: page.lastPage,
+    categories: page.categories,
+    allCount: all.length,
+  };
 }

@@ -18,7 +18,11 @@ import { ProjectsView } from "./projects-view";
 
 export const metadata: Metadata = { title: "Projects" };
 
-export default async function ProjectsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ProjectsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePageUser("reports:read");
   const reports = await getReportsClient();
   if (!reports) return <AreaNotConfigured area="reports" />;
@@ -34,7 +38,10 @@ export default async function ProjectsPage({ searchParams }: { searchParams: Pro
 
   return (
     <>
-      <PageHeader title="Projects" description="Reports are grouped in projects, newest first. Open a project to see its reports." />
+      <PageHeader
+        title="Projects"
+        description="Reports are grouped in projects, newest first. Open a project to see its reports."
+      />
       <FreshSwrCache>
         <ProjectsView
           initialKey={projectListQueryString(query)}

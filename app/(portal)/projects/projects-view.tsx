@@ -23,7 +23,12 @@ import type { ProjectMix } from "@/lib/contract/history";
 import type { Project, ProjectListQuery } from "@/lib/contract/projects";
 import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
-import { parseProjectListParams, PROJECT_DEFAULTS, projectListQueryString, withChanges } from "@/lib/portal/list-params";
+import {
+  parseProjectListParams,
+  PROJECT_DEFAULTS,
+  projectListQueryString,
+  withChanges,
+} from "@/lib/portal/list-params";
 import { type ProjectSortField } from "@/lib/contract/values";
 import { projectOverviewHref } from "@/lib/portal/trends";
 import { useListUrl } from "@/lib/portal/use-list-url";
@@ -59,7 +64,9 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
     fallbackData: isInitialView ? initialPage : undefined,
   });
   const [deleting, setDeleting] = useState<string | null>(null);
-  const { data: mixes, mutate: mutateMixes } = useSWR<{ data: ProjectMix[] }>("/api/trends/projects", { fallbackData: { data: initialMixes } });
+  const { data: mixes, mutate: mutateMixes } = useSWR<{ data: ProjectMix[] }>("/api/trends/projects", {
+    fallbackData: { data: initialMixes },
+  });
   const mixOf = new Map((mixes?.data ?? []).map((mix) => [mix.project, mix]));
   // The upstream's own count of the project's reports: the total of its reports list (one small page).
   const { data: doomed } = useSWR<Page<Report>>(
@@ -69,7 +76,12 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
   const doomedCount = deleting !== null ? doomed?.meta.total : undefined;
 
   const failure: DataTableError | null = error
-    ? { title: "The projects could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    ? {
+        title: "The projects could not be loaded",
+        message: error.message,
+        requestId: error.requestId,
+        onRetry: () => void mutate(),
+      }
     : isInitialView && !data && !isValidating && initialFailure
       ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
       : null;
@@ -110,7 +122,10 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
       header: "Over time",
       wrap: "nowrap",
       cell: (project) => (
-        <Link href={projectOverviewHref(project.project)} aria-label={`${project.project}: trends, compare, schedule and alerts`}>
+        <Link
+          href={projectOverviewHref(project.project)}
+          aria-label={`${project.project}: trends, compare, schedule and alerts`}
+        >
           Trends and schedule
         </Link>
       ),
@@ -122,7 +137,12 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
             header: "Actions",
             wrap: "nowrap" as const,
             cell: (project: Project) => (
-              <Button size="sm" variant="danger" aria-label={`Delete ${project.project}`} onClick={() => setDeleting(project.project)}>
+              <Button
+                size="sm"
+                variant="danger"
+                aria-label={`Delete ${project.project}`}
+                onClick={() => setDeleting(project.project)}
+              >
                 Delete
               </Button>
             ),
@@ -156,7 +176,10 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
           value={query.search ?? ""}
           onSearch={(search) => url.replace(withChanges(query, { search: search || undefined }))}
         />
-        <PerPageSelect value={query.per_page ?? PROJECT_DEFAULTS.per_page} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <PerPageSelect
+          value={query.per_page ?? PROJECT_DEFAULTS.per_page}
+          onChange={(per_page) => url.push(withChanges(query, { per_page }))}
+        />
       </Toolbar>
       {query.search ? (
         <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
@@ -165,7 +188,11 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
       ) : null}
 
       <p role="status" className="visually-hidden">
-        {isValidating ? "Loading projects…" : total !== undefined ? `${total} ${total === 1 ? "project" : "projects"}` : ""}
+        {isValidating
+          ? "Loading projects…"
+          : total !== undefined
+            ? `${total} ${total === 1 ? "project" : "projects"}`
+            : ""}
       </p>
 
       <DataTable
@@ -180,7 +207,11 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
         error={failure}
         empty={
           query.search ? (
-            <EmptyState title="No projects match" headingLevel={2} action={<ButtonLink href={url.hrefFor({})}>Clear the search</ButtonLink>}>
+            <EmptyState
+              title="No projects match"
+              headingLevel={2}
+              action={<ButtonLink href={url.hrefFor({})}>Clear the search</ButtonLink>}
+            >
               Try another part of the name.
             </EmptyState>
           ) : (

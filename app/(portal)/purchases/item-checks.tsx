@@ -42,11 +42,17 @@ export function ItemChecks({ perItem, days, linkItems }: { perItem: ChecksPerIte
         columns={columns(linkItems)}
         rows={perItem.items}
         rowKey={(row) => row.item_id}
-        empty={<EmptyState title="No valid purchases checked yet">Each item whose purchase codes are checked here is counted.</EmptyState>}
+        empty={
+          <EmptyState title="No valid purchases checked yet">
+            Each item whose purchase codes are checked here is counted.
+          </EmptyState>
+        }
       />
       <p className={styles.history}>
         Most checked first. Invalid counts checks of codes that were valid for the item in the same days.
-        {invalid + failed > 0 ? ` Not tied to an item: ${invalid} invalid and ${failed} failed ${invalid + failed === 1 ? "check" : "checks"}.` : ""}
+        {invalid + failed > 0
+          ? ` Not tied to an item: ${invalid} invalid and ${failed} failed ${invalid + failed === 1 ? "check" : "checks"}.`
+          : ""}
       </p>
     </section>
   );

@@ -163,7 +163,11 @@ export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" 
       <p role="status" className="visually-hidden">
         {status}
       </p>
-      <FormErrorBanner title="The code could not be checked" message={failure?.message} requestId={failure?.requestId} />
+      <FormErrorBanner
+        title="The code could not be checked"
+        message={failure?.message}
+        requestId={failure?.requestId}
+      />
       {checked ? <PurchaseResult check={checked} linkItems={linkItems} /> : null}
     </div>
   );

@@ -54,8 +54,8 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
           This purchase code is not valid
         </h2>
         <p>
-          The item service does not know the code <code className={styles.code}>{check.checked_code}</code> ({check.message}). Check it
-          with the buyer: it may be mistyped, or belong to another seller.
+          The item service does not know the code <code className={styles.code}>{check.checked_code}</code> (
+          {check.message}). Check it with the buyer: it may be mistyped, or belong to another seller.
         </p>
         <PreviousChecks history={check.history} />
       </div>
@@ -69,8 +69,7 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
       <h2 className={styles.resultTitle}>
         {expired ? (
           <>
-            <SupportExpiredBadge />{" "}
-            This purchase is real; its support has expired
+            <SupportExpiredBadge /> This purchase is real; its support has expired
           </>
         ) : (
           <>
@@ -97,7 +96,11 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
               term: "Item",
               description: (
                 <span className={styles.itemLinks}>
-                  {linkItems ? <Link href={`/items/${purchase.item.id}`}>{purchase.item.name}</Link> : <span>{purchase.item.name}</span>}
+                  {linkItems ? (
+                    <Link href={`/items/${purchase.item.id}`}>{purchase.item.name}</Link>
+                  ) : (
+                    <span>{purchase.item.name}</span>
+                  )}
                   <SafeLink href={purchase.item.url} missing={null}>
                     Item page
                   </SafeLink>

@@ -19,7 +19,11 @@ import { ReportsView } from "./reports-view";
 
 export const metadata: Metadata = { title: "Reports" };
 
-export default async function ReportsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function ReportsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePageUser("reports:read");
   const reports = await getReportsClient();
   if (!reports) return <AreaNotConfigured area="reports" />;

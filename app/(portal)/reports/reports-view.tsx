@@ -17,7 +17,14 @@ import { SelectField } from "@/components/ui/select-field";
 import type { Page } from "@/lib/contract/common";
 import type { Report, ReportListQuery } from "@/lib/contract/reports";
 import { ApiRequestError } from "@/lib/portal/api-client";
-import { countActiveFilters, parseReportListParams, REPORT_DEFAULTS, reportListQueryString, reportViewRequest, withChanges } from "@/lib/portal/list-params";
+import {
+  countActiveFilters,
+  parseReportListParams,
+  REPORT_DEFAULTS,
+  reportListQueryString,
+  reportViewRequest,
+  withChanges,
+} from "@/lib/portal/list-params";
 import { REPORT_RESULTS, type ReportSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
@@ -43,7 +50,14 @@ const COLUMNS: ReadonlyArray<Column<Report, ReportSortField>> = [
     wrap: "wrap",
     cell: (report) => <Link href={`/reports/${report.id}`}>{report.url}</Link>,
   },
-  { id: "result", header: "Result", sortKey: "result", priority: "primary", wrap: "nowrap", cell: (report) => <ResultBadge result={report.result} /> },
+  {
+    id: "result",
+    header: "Result",
+    sortKey: "result",
+    priority: "primary",
+    wrap: "nowrap",
+    cell: (report) => <ResultBadge result={report.result} />,
+  },
   {
     id: "generated",
     header: "Generated",
@@ -53,7 +67,12 @@ const COLUMNS: ReadonlyArray<Column<Report, ReportSortField>> = [
     cell: (report) => <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" />,
   },
   { id: "privacy", header: "Privacy", wrap: "nowrap", cell: (report) => <PrivacyBadge privacy={report.privacy} /> },
-  { id: "project", header: "Project", wrap: "wrap", cell: (report) => report.project ?? <span className={styles.muted}>None</span> },
+  {
+    id: "project",
+    header: "Project",
+    wrap: "wrap",
+    cell: (report) => report.project ?? <span className={styles.muted}>None</span>,
+  },
 ];
 
 const RESULT_OPTIONS = REPORT_RESULTS.map((value) => ({ value, label: RESULT_LABELS[value] }));
@@ -69,13 +88,21 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
   });
 
   const failure: DataTableError | null = error
-    ? { title: "The reports could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    ? {
+        title: "The reports could not be loaded",
+        message: error.message,
+        requestId: error.requestId,
+        onRetry: () => void mutate(),
+      }
     : isInitialView && !data && !isValidating && initialFailure
       ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
       : null;
 
   const filtered = Boolean(query.search || query.project || query.result);
-  const projectOptions = [...new Set([...projects, ...(query.project ? [query.project] : [])])].map((name) => ({ value: name, label: name }));
+  const projectOptions = [...new Set([...projects, ...(query.project ? [query.project] : [])])].map((name) => ({
+    value: name,
+    label: name,
+  }));
   const perPage = query.per_page ?? REPORT_DEFAULTS.per_page;
   const total = data?.meta.total;
 
@@ -122,7 +149,11 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
       ) : null}
 
       <p role="status" className="visually-hidden">
-        {isValidating ? "Loading reports…" : total !== undefined ? `${total} ${total === 1 ? "report" : "reports"}` : ""}
+        {isValidating
+          ? "Loading reports…"
+          : total !== undefined
+            ? `${total} ${total === 1 ? "report" : "reports"}`
+            : ""}
       </p>
 
       <DataTable
@@ -138,7 +169,11 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         skeletonRows={Math.min(perPage, 10)}
         empty={
           filtered ? (
-            <EmptyState title="No reports match" headingLevel={2} action={<ButtonLink href={url.hrefFor({})}>Clear search and filters</ButtonLink>}>
+            <EmptyState
+              title="No reports match"
+              headingLevel={2}
+              action={<ButtonLink href={url.hrefFor({})}>Clear search and filters</ButtonLink>}
+            >
               Try another search, or another project or result.
             </EmptyState>
           ) : (

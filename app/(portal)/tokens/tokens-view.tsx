@@ -44,7 +44,12 @@ const STATUS_BADGE = {
 function tokenColumns(onRevoke: (token: TokenOutput) => void): Column<TokenOutput>[] {
   return [
     { id: "name", header: "Name", rowHeader: true, priority: "primary", wrap: "wrap", cell: (token) => token.name },
-    { id: "owner", header: "Acts as", wrap: "wrap", cell: (token) => `${token.user.email}${token.user.service ? " (service)" : ""}` },
+    {
+      id: "owner",
+      header: "Acts as",
+      wrap: "wrap",
+      cell: (token) => `${token.user.email}${token.user.service ? " (service)" : ""}`,
+    },
     { id: "scopes", header: "Scopes", wrap: "wrap", cell: (token) => token.scopes.join(", ") },
     {
       id: "status",
@@ -60,8 +65,19 @@ function tokenColumns(onRevoke: (token: TokenOutput) => void): Column<TokenOutpu
         );
       },
     },
-    { id: "created", header: "Created", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (token) => <LocalTime iso={token.created_at} display="date" /> },
-    { id: "expires", header: "Expires", wrap: "nowrap", cell: (token) => (token.expires_at ? <LocalTime iso={token.expires_at} display="date" /> : "Never") },
+    {
+      id: "created",
+      header: "Created",
+      wrap: "nowrap",
+      fixedOrder: { direction: "desc", text: "Newest first" },
+      cell: (token) => <LocalTime iso={token.created_at} display="date" />,
+    },
+    {
+      id: "expires",
+      header: "Expires",
+      wrap: "nowrap",
+      cell: (token) => (token.expires_at ? <LocalTime iso={token.expires_at} display="date" /> : "Never"),
+    },
     {
       id: "used",
       header: "Last used",
@@ -81,7 +97,12 @@ function tokenColumns(onRevoke: (token: TokenOutput) => void): Column<TokenOutpu
       wrap: "nowrap",
       cell: (token) =>
         token.status === "revoked" ? null : (
-          <Button size="sm" variant="secondary" aria-label={`Revoke ${token.name} of ${token.user.email}`} onClick={() => onRevoke(token)}>
+          <Button
+            size="sm"
+            variant="secondary"
+            aria-label={`Revoke ${token.name} of ${token.user.email}`}
+            onClick={() => onRevoke(token)}
+          >
             Revoke
           </Button>
         ),
@@ -89,7 +110,15 @@ function tokenColumns(onRevoke: (token: TokenOutput) => void): Column<TokenOutpu
   ];
 }
 
-export function TokensView({ initialTokens, initialEveryone, owners }: { initialTokens: TokenOutput[]; initialEveryone: TokenOutput[] | null; owners: TokenOwner[] }) {
+export function TokensView({
+  initialTokens,
+  initialEveryone,
+  owners,
+}: {
+  initialTokens: TokenOutput[];
+  initialEveryone: TokenOutput[] | null;
+  owners: TokenOwner[];
+}) {
   const { data, error, isValidating, mutate } = useSWR<{ data: TokenOutput[] }, ApiRequestError>("/api/tokens", {
     fallbackData: { data: initialTokens },
   });
@@ -121,13 +150,25 @@ export function TokensView({ initialTokens, initialEveryone, owners }: { initial
           rowKey={(token) => token.id}
           loading={isValidating}
           empty={<EmptyState title="No tokens yet">Make one above for a script or an integration.</EmptyState>}
-          error={error ? { title: "The tokens could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
+          error={
+            error
+              ? {
+                  title: "The tokens could not be loaded",
+                  message: error.message,
+                  requestId: error.requestId,
+                  onRetry: () => void mutate(),
+                }
+              : null
+          }
         />
       </section>
       {initialEveryone ? (
         <section aria-label="Every person's tokens">
           <h2>Every person&apos;s tokens</h2>
-          <p>Everyone&apos;s tokens, for recovering an account: revoke any that should no longer work. A password reset or disabling on the Users page revokes a person&apos;s tokens too.</p>
+          <p>
+            Everyone&apos;s tokens, for recovering an account: revoke any that should no longer work. A password reset
+            or disabling on the Users page revokes a person&apos;s tokens too.
+          </p>
           <DataTable
             caption="Every person's API tokens"
             columns={columns}
@@ -137,7 +178,12 @@ export function TokensView({ initialTokens, initialEveryone, owners }: { initial
             empty={<EmptyState title="No tokens yet">Nobody has made a token.</EmptyState>}
             error={
               everyone.error
-                ? { title: "The tokens could not be loaded", message: everyone.error.message, requestId: everyone.error.requestId, onRetry: () => void everyone.mutate() }
+                ? {
+                    title: "The tokens could not be loaded",
+                    message: everyone.error.message,
+                    requestId: everyone.error.requestId,
+                    onRetry: () => void everyone.mutate(),
+                  }
                 : null
             }
           />
@@ -157,7 +203,8 @@ export function TokensView({ initialTokens, initialEveryone, owners }: { initial
           await Promise.all([mutate(), initialEveryone ? everyone.mutate() : null]);
         }}
       >
-        Anything still using it{revoking ? ` (it acts as ${revoking.user.email})` : ""} is refused from its next request. This cannot be undone.
+        Anything still using it{revoking ? ` (it acts as ${revoking.user.email})` : ""} is refused from its next
+        request. This cannot be undone.
       </ConfirmDialog>
     </>
   );
@@ -188,7 +235,10 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
     const body: Record<string, unknown> = { name: String(form.get("name") ?? "").trim(), scopes };
     if (owner.id !== owners[0]!.id) body.user_id = owner.id;
     if (expiry === "never") body.never_expires = true;
-    else if (expiry === "date") body.expires_at = form.get("expires_on") ? new Date(`${String(form.get("expires_on"))}T23:59:59Z`).toISOString() : "";
+    else if (expiry === "date")
+      body.expires_at = form.get("expires_on")
+        ? new Date(`${String(form.get("expires_on"))}T23:59:59Z`).toISOString()
+        : "";
     else body.expires_in_days = Number(expiry);
     if (ips.length > 0) body.allowed_ips = ips;
     if (askPassword && form.get("password")) body.password = String(form.get("password"));
@@ -210,7 +260,14 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
             error={fields.user_id}
           />
         ) : null}
-        <TextField id="field-token-name" name="name" label="Name" hint="What it is for, e.g. helpdesk or licence server." required error={fields.name} />
+        <TextField
+          id="field-token-name"
+          name="name"
+          label="Name"
+          hint="What it is for, e.g. helpdesk or licence server."
+          required
+          error={fields.name}
+        />
         <fieldset>
           <legend>Scopes</legend>
           {owner.scopes.map((scope) => (
@@ -220,9 +277,24 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
           ))}
           {fields.scopes ? <p role="alert">{fields.scopes}</p> : null}
         </fieldset>
-        <SelectField id="field-token-expiry" name="expiry" label="Expires" options={expiryOptions} value={expiry} onChange={(event) => setExpiry(event.target.value)} error={fields.expires_in_days ?? fields.never_expires} />
-        {expiry === "date" ? <TextField id="field-token-date" name="expires_on" label="Expires on" type="date" error={fields.expires_at} /> : null}
-        {expiry === "never" ? <p role="note">A token that never expires stays valid until someone revokes it: keep it somewhere safe and revoke it when it is no longer needed.</p> : null}
+        <SelectField
+          id="field-token-expiry"
+          name="expiry"
+          label="Expires"
+          options={expiryOptions}
+          value={expiry}
+          onChange={(event) => setExpiry(event.target.value)}
+          error={fields.expires_in_days ?? fields.never_expires}
+        />
+        {expiry === "date" ? (
+          <TextField id="field-token-date" name="expires_on" label="Expires on" type="date" error={fields.expires_at} />
+        ) : null}
+        {expiry === "never" ? (
+          <p role="note">
+            A token that never expires stays valid until someone revokes it: keep it somewhere safe and revoke it when
+            it is no longer needed.
+          </p>
+        ) : null}
         <TextField
           id="field-token-ips"
           name="allowed_ips"

@@ -21,7 +21,10 @@ export const GET = defineRoute(operations.ready, async ({ upstreams, caller, req
   const cluster = currentCluster();
   const [{ readiness, checkedAt }, store, redis] = await Promise.all([
     readinessSnapshot(current, breakerStatus),
-    getAccounts().then(({ db }) => storeProblem(db), () => "the store cannot be opened"),
+    getAccounts().then(
+      ({ db }) => storeProblem(db),
+      () => "the store cannot be opened",
+    ),
     redisReachable(cluster),
   ]);
   const dependencies = {
@@ -29,7 +32,9 @@ export const GET = defineRoute(operations.ready, async ({ upstreams, caller, req
     redis: cluster.redis ? { configured: true, reachable: redis } : { configured: false },
   };
   const ready = readiness.status === "ready" && store === null && redis;
-  const detailed = (caller !== null && can(caller, "upstream:manage")) || hasMonitoringToken(request.headers, current.config.metricsToken);
+  const detailed =
+    (caller !== null && can(caller, "upstream:manage")) ||
+    hasMonitoringToken(request.headers, current.config.metricsToken);
   const status = ready ? "ready" : "not_ready";
   const body = { ...(detailed ? { ...readiness, dependencies } : {}), status, checked_at: checkedAt.toISOString() };
   if (draining || isShuttingDown()) return { status: 503, json: { ...body, status: "not_ready", shutting_down: true } };

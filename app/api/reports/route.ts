@@ -10,7 +10,13 @@ export const GET = defineRoute(operations.listReports, async ({ client, query })
 
 export const POST = defineRoute(operations.createReport, async ({ client, body, accounts, user }) => {
   const report = await client.createReport(body);
-  await keepSharePassword(accounts.db, report.id, { privacy: report.privacy, password: body.password }, accounts.config.purchaseCodeHashKey, user.email);
+  await keepSharePassword(
+    accounts.db,
+    report.id,
+    { privacy: report.privacy, password: body.password },
+    accounts.config.purchaseCodeHashKey,
+    user.email,
+  );
   return created(report);
 });
 

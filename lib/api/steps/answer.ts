@@ -13,7 +13,16 @@ import { isTokenError } from "@/lib/tokens/store";
 import { isWebhookError } from "@/lib/webhooks/endpoints";
 import { isUpstreamError } from "@/lib/upstream";
 
-import { ApiError, errorBody, fromAccountError, fromRefusal, fromPurchaseCodeRefused, fromUpstreamError, invalidInput, isApiError } from "../errors";
+import {
+  ApiError,
+  errorBody,
+  fromAccountError,
+  fromRefusal,
+  fromPurchaseCodeRefused,
+  fromUpstreamError,
+  invalidInput,
+  isApiError,
+} from "../errors";
 import type { OperationSpec } from "../operations";
 import type { Reply } from "../route";
 
@@ -86,7 +95,11 @@ function bodyText(body: unknown): string {
   return text;
 }
 
-export function toApiError(error: unknown, spec: OperationSpec, rawParams: Record<string, string | string[] | undefined>): ApiError {
+export function toApiError(
+  error: unknown,
+  spec: OperationSpec,
+  rawParams: Record<string, string | string[] | undefined>,
+): ApiError {
   if (isApiError(error)) return error;
   if (isAccountError(error)) return fromAccountError(error);
   if (isPurchaseCodeRefused(error)) return fromPurchaseCodeRefused(error);
@@ -94,10 +107,15 @@ export function toApiError(error: unknown, spec: OperationSpec, rawParams: Recor
   // The repositories validate again with the same schemas; a refusal there is still the client's input.
   if (isZodError(error)) return invalidInput(error, "field");
   if (isUpstreamError(error)) {
-    const notFound = (spec.notFound ?? "Not found.").replace(/\{(\w+)\}/g, (_, name: string) => String(rawParams[name] ?? ""));
+    const notFound = (spec.notFound ?? "Not found.").replace(/\{(\w+)\}/g, (_, name: string) =>
+      String(rawParams[name] ?? ""),
+    );
     return fromUpstreamError(error, notFound);
   }
-  return new ApiError("internal", "Something went wrong inside Gatehouse. The request id identifies it in the server log.");
+  return new ApiError(
+    "internal",
+    "Something went wrong inside Gatehouse. The request id identifies it in the server log.",
+  );
 }
 
 /**
@@ -106,6 +124,10 @@ export function toApiError(error: unknown, spec: OperationSpec, rawParams: Recor
  * `new z.ZodError(issues)` (the accounts store builds one for a password the policy refuses) is a plain object.
  */
 function isZodError(error: unknown): error is z.ZodError {
-  return typeof error === "object" && error !== null && (error as { name?: unknown }).name === "ZodError" && Array.isArray((error as { issues?: unknown }).issues);
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    (error as { name?: unknown }).name === "ZodError" &&
+    Array.isArray((error as { issues?: unknown }).issues)
+  );
 }
-

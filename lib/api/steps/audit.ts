@@ -20,7 +20,14 @@ export async function auditOperation(state: ApiRequest, status: number, error: A
     audit.outcome?.(state.facts, error?.code ?? null) ??
     (error === null ? "success" : error.code === "forbidden" || error.code === "rate_limited" ? "denied" : "failure");
   const action = typeof audit.action === "function" ? audit.action(state.facts) : audit.action;
-  const entry: AuditEntry = { userId: state.user.id, userEmail: state.user.email, action, target: null, outcome, requestId: state.requestId };
+  const entry: AuditEntry = {
+    userId: state.user.id,
+    userEmail: state.user.email,
+    action,
+    target: null,
+    outcome,
+    requestId: state.requestId,
+  };
   try {
     const target = audit.target?.(state.facts) ?? null;
     entry.target = target === null ? null : auditTarget(target, accounts);
@@ -35,7 +42,9 @@ export async function auditOperation(state: ApiRequest, status: number, error: A
 }
 
 function auditTarget(target: AuditTargetSpec, accounts: Accounts): AuditTarget {
-  return target.type === "purchase_code" ? purchaseCodeTarget(target.code, accounts.config.purchaseCodeHashKey) : target;
+  return target.type === "purchase_code"
+    ? purchaseCodeTarget(target.code, accounts.config.purchaseCodeHashKey)
+    : target;
 }
 
 /**
@@ -54,4 +63,3 @@ export async function writeAudit(accounts: Accounts, entry: AuditEntry): Promise
     });
   }
 }
-

@@ -23,11 +23,18 @@ export async function emitOperationEvent(state: ApiRequest, succeeded: boolean):
   // A receiver must never hear of something the operation did not do: a type the table does not declare for it
   // is a bug, logged, not sent.
   if (!event.emits.includes(described.type)) {
-    logEvent("error", "event_not_declared", { request_id: state.requestId, operation: state.spec.id, event: described.type });
+    logEvent("error", "event_not_declared", {
+      request_id: state.requestId,
+      operation: state.spec.id,
+      event: described.type,
+    });
     return;
   }
   await emitEvent({
     type: described.type,
-    data: { ...described.data, by: { user_id: state.user.id, email: state.user.email, via: state.token ? "api_token" : "session" } },
+    data: {
+      ...described.data,
+      by: { user_id: state.user.id, email: state.user.email, via: state.token ? "api_token" : "session" },
+    },
   });
 }

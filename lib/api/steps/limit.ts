@@ -32,6 +32,12 @@ export async function limit(state: ApiRequest): Promise<void> {
     address: clientAddress(state.request.headers, accounts.config.edge),
   });
   if (decision.allowed) return;
-  const which = decision.limitedBy === "user" ? `${rules.perUser} purchase checks a minute per user` : `${rules.perIp} purchase checks a minute per address`;
-  throw rateLimited(`Too many purchase checks: the limit is ${which}. Try again in ${decision.retryAfterSeconds} s.`, decision.retryAfterSeconds);
+  const which =
+    decision.limitedBy === "user"
+      ? `${rules.perUser} purchase checks a minute per user`
+      : `${rules.perIp} purchase checks a minute per address`;
+  throw rateLimited(
+    `Too many purchase checks: the limit is ${which}. Try again in ${decision.retryAfterSeconds} s.`,
+    decision.retryAfterSeconds,
+  );
 }

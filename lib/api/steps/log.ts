@@ -43,4 +43,3 @@ export function writeLogLine(
   }
   logEvent(status >= 500 ? "error" : status >= 400 ? "warn" : "info", "request", fields);
 }
-

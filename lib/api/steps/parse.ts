@@ -20,9 +20,13 @@ export async function parse(state: ApiRequest): Promise<void> {
   const { spec, request } = state;
   state.params = parseWith(spec.params, state.rawParams, "path segment");
   state.facts.params = (state.params ?? {}) as Record<string, unknown>;
-  state.query = spec.query ? parseWith(spec.query, queryObject(request, spec.ignoredQuery), "query parameter") : undefined;
+  state.query = spec.query
+    ? parseWith(spec.query, queryObject(request, spec.ignoredQuery), "query parameter")
+    : undefined;
   const maxBytes = spec.maxBodyBytes ?? MAX_BODY_BYTES;
-  const raw = spec.body && (state.form ? await readFormBody(request, maxBytes, state.form) : await readJsonBody(request, maxBytes));
+  const raw =
+    spec.body &&
+    (state.form ? await readFormBody(request, maxBytes, state.form) : await readJsonBody(request, maxBytes));
   state.body = spec.body ? parseWith(spec.body, raw, "field") : undefined;
   state.facts.body = (state.body ?? {}) as Record<string, unknown>;
 }
@@ -52,7 +56,11 @@ function queryObject(request: NextRequest, ignored: readonly string[] = []): Rec
     if (value !== "") query[name] = value;
   }
   if (Object.keys(repeated).length > 0) {
-    throw new ApiError("invalid_input", `Invalid query parameter: ${Object.keys(repeated).join(", ")}. See fields for details.`, { fields: repeated });
+    throw new ApiError(
+      "invalid_input",
+      `Invalid query parameter: ${Object.keys(repeated).join(", ")}. See fields for details.`,
+      { fields: repeated },
+    );
   }
   return query;
 }
@@ -60,14 +68,19 @@ function queryObject(request: NextRequest, ignored: readonly string[] = []): Rec
 /** JSON.parse, with every object of the result made prototype-less: `__proto__` stays an ordinary own key. */
 function parseJsonWithoutPrototypes(text: string): unknown {
   return JSON.parse(text, (_key, value: unknown) =>
-    typeof value === "object" && value !== null && !Array.isArray(value) ? Object.assign(Object.create(null), value) : value,
+    typeof value === "object" && value !== null && !Array.isArray(value)
+      ? Object.assign(Object.create(null), value)
+      : value,
   );
 }
 
 async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType)) {
-    throw new ApiError("unsupported_media_type", "Send the body as JSON with the header Content-Type: application/json.");
+    throw new ApiError(
+      "unsupported_media_type",
+      "Send the body as JSON with the header Content-Type: application/json.",
+    );
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw bodyTooLarge(maxBytes);
@@ -96,7 +109,11 @@ export function isHtmlForm(request: NextRequest, spec: OperationSpec): boolean {
  * An HTML form's fields as an object for the operation's body schema, without `next` (where to go afterwards,
  * kept in `form` once it is known to be a path of this site). A field given twice is refused, as in a query.
  */
-async function readFormBody(request: NextRequest, maxBytes: number, form: { next: string }): Promise<Record<string, string>> {
+async function readFormBody(
+  request: NextRequest,
+  maxBytes: number,
+  form: { next: string },
+): Promise<Record<string, string>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw bodyTooLarge(maxBytes);
   const fields = new URLSearchParams(await readCappedText(request.body, maxBytes, () => bodyTooLarge(maxBytes)));
@@ -109,11 +126,11 @@ async function readFormBody(request: NextRequest, maxBytes: number, form: { next
     if (name === "next") form.next = safeNextPath(value);
     else body[name] = value;
   }
-  if (Object.keys(repeated).length > 0) throw new ApiError("invalid_input", `Invalid field: ${Object.keys(repeated).join(", ")}.`, { fields: repeated });
+  if (Object.keys(repeated).length > 0)
+    throw new ApiError("invalid_input", `Invalid field: ${Object.keys(repeated).join(", ")}.`, { fields: repeated });
   return { ...body };
 }
 
 function bodyTooLarge(maxBytes: number): ApiError {
   return new ApiError("payload_too_large", `The request body is larger than ${maxBytes} bytes.`);
 }
-

@@ -35,7 +35,12 @@ export async function bearer(state: ApiRequest): Promise<void> {
   const check = await checkToken(accounts.db, secret, address);
   if (!check.ok) throw tokenRefused(check, address);
   state.user = check.user;
-  state.token = { id: check.token.id, name: check.token.name, scopes: check.token.scopes, expiresAt: check.token.expiresAt };
+  state.token = {
+    id: check.token.id,
+    name: check.token.name,
+    scopes: check.token.scopes,
+    expiresAt: check.token.expiresAt,
+  };
   try {
     const { newAddress } = await noteTokenUse(accounts.db, check.token, address);
     if (newAddress) {
@@ -60,13 +65,25 @@ function tokenRefused(check: Extract<TokenCheck, { ok: false }>, address: string
   switch (check.reason) {
     case "malformed":
     case "unknown":
-      return new ApiError("token_invalid", "This is not a valid Gatehouse API token. Tokens start with gth_; make one on the API tokens page.");
+      return new ApiError(
+        "token_invalid",
+        "This is not a valid Gatehouse API token. Tokens start with gth_; make one on the API tokens page.",
+      );
     case "revoked":
-      return new ApiError("token_revoked", `This API token was revoked${on(check.token?.revokedAt)}. Make a new one on the API tokens page.`);
+      return new ApiError(
+        "token_revoked",
+        `This API token was revoked${on(check.token?.revokedAt)}. Make a new one on the API tokens page.`,
+      );
     case "expired":
-      return new ApiError("token_expired", `This API token expired${on(check.token?.expiresAt)}. Make a new one on the API tokens page.`);
+      return new ApiError(
+        "token_expired",
+        `This API token expired${on(check.token?.expiresAt)}. Make a new one on the API tokens page.`,
+      );
     case "owner_disabled":
-      return new ApiError("token_revoked", "The account this API token belongs to is disabled, so the token no longer works.");
+      return new ApiError(
+        "token_revoked",
+        "The account this API token belongs to is disabled, so the token no longer works.",
+      );
     case "address":
       return new ApiError(
         "address_not_allowed",
@@ -99,7 +116,14 @@ export async function session(state: ApiRequest): Promise<void> {
     // A single sign-on session is also re-checked with its provider when due (lib/auth/oidc/recheck.ts) — except by
     // public operations that only look at a session (sign-out must end one whatever its provider says).
     if (spec.permission !== "public") {
-      const sso = await checkSsoSession({ db: accounts.db, config: accounts.config, user: result.user, session: result.session, page: false, requestId: state.requestId });
+      const sso = await checkSsoSession({
+        db: accounts.db,
+        config: accounts.config,
+        user: result.user,
+        session: result.session,
+        page: false,
+        requestId: state.requestId,
+      });
       if (!sso.ok) {
         if (sso.clearCookie) clearSession(state.jar, settings);
         state.endedBecause = sso.message;

@@ -18,7 +18,15 @@ import type { EdgeSettings } from "@/lib/config/edge";
 import { portalOrigin, type HeaderReader } from "../request";
 import { newSession, writeSession, type SessionCookieStore, type SessionData, type SessionSettings } from "../session";
 
-import { authorizationRequest, endSessionUrl, exchangeCode, providerConfig, SsoError, toSsoError, type SsoFailure } from "./provider";
+import {
+  authorizationRequest,
+  endSessionUrl,
+  exchangeCode,
+  providerConfig,
+  SsoError,
+  toSsoError,
+  type SsoFailure,
+} from "./provider";
 import { createSsoSession, endSsoSession, endUserSsoSessions, getSsoSession } from "./sessions";
 import { signInWithClaims } from "./sign-in";
 import { clearTransaction, readTransaction, writeTransaction } from "./transaction";
@@ -66,12 +74,20 @@ interface FlowContext {
 
 function logFailure(requestId: string, error: SsoError): void {
   // Errors Gatehouse's operator must fix are errors; what a person or the provider's weather causes, warnings.
-  const level = error.failure === "sso_client_rejected" || error.failure === "sso_misconfigured" || error.failure === "sso_token_invalid" ? "error" : "warn";
+  const level =
+    error.failure === "sso_client_rejected" ||
+    error.failure === "sso_misconfigured" ||
+    error.failure === "sso_token_invalid"
+      ? "error"
+      : "warn";
   logEvent(level, "sso_sign_in_failed", { request_id: requestId, failure: error.failure, detail: error.detail });
 }
 
 /** Sends the browser to the provider, or (provider down, misconfigured) back to the sign-in page with the reason. */
-export async function beginSignIn(context: FlowContext, { next, prompt }: { next: string; prompt?: "none" | "login" }): Promise<Destination> {
+export async function beginSignIn(
+  context: FlowContext,
+  { next, prompt }: { next: string; prompt?: "none" | "login" },
+): Promise<Destination> {
   const redirectUri = redirectUriFor(context.headers, context.edge);
   try {
     if (!redirectUri) throw new SsoError("sso_misconfigured", "no origin for the redirect URI: set PUBLIC_ORIGIN");
@@ -81,7 +97,15 @@ export async function beginSignIn(context: FlowContext, { next, prompt }: { next
     const request = await authorizationRequest(context.settings, config, { redirectUri, prompt });
     writeTransaction(
       context.cookies,
-      { state: request.state, nonce: request.nonce, codeVerifier: request.codeVerifier, redirectUri, next, silent: prompt === "none", startedAt: context.now ?? Date.now() },
+      {
+        state: request.state,
+        nonce: request.nonce,
+        codeVerifier: request.codeVerifier,
+        redirectUri,
+        next,
+        silent: prompt === "none",
+        startedAt: context.now ?? Date.now(),
+      },
       context.sessionSettings,
     );
     return { location: request.url.href, external: true };
@@ -105,7 +129,8 @@ export async function finishSignIn(
   const now = context.now ?? Date.now();
   const transaction = readTransaction(context.cookies, context.sessionSettings, now);
   // Used once — but only by the answer to it: a forged callback (another state) must not cancel a sign-in in flight.
-  if (!transaction || query.get("state") === transaction.state) clearTransaction(context.cookies, context.sessionSettings);
+  if (!transaction || query.get("state") === transaction.state)
+    clearTransaction(context.cookies, context.sessionSettings);
   const next = transaction?.next ?? "/";
   const refuse = async (error: SsoError): Promise<Destination> => {
     logFailure(context.requestId, error);
@@ -120,8 +145,16 @@ export async function finishSignIn(
     return { location: loginErrorPath(error.failure, next), external: false };
   };
 
-  if (!transaction) return refuse(new SsoError("sso_state", "no sign-in in flight in this browser (no transaction cookie, or over 10 minutes old)", { phase: "callback" }));
-  if (query.get("state") !== transaction.state) return refuse(new SsoError("sso_state", "the state does not match this browser's sign-in", { phase: "callback" }));
+  if (!transaction)
+    return refuse(
+      new SsoError(
+        "sso_state",
+        "no sign-in in flight in this browser (no transaction cookie, or over 10 minutes old)",
+        { phase: "callback" },
+      ),
+    );
+  if (query.get("state") !== transaction.state)
+    return refuse(new SsoError("sso_state", "the state does not match this browser's sign-in", { phase: "callback" }));
 
   let tokens;
   try {
@@ -141,7 +174,12 @@ export async function finishSignIn(
   const result = await signInWithClaims(db, context.settings, tokens.claims, new Date(now));
   if (!result.ok) {
     const { refusal } = result;
-    logEvent("warn", "sso_sign_in_refused", { request_id: context.requestId, failure: refusal.failure, user_id: refusal.user?.id ?? null, detail: refusal.detail });
+    logEvent("warn", "sso_sign_in_refused", {
+      request_id: context.requestId,
+      failure: refusal.failure,
+      user_id: refusal.user?.id ?? null,
+      detail: refusal.detail,
+    });
     await context.audit({
       userId: refusal.user?.id ?? null,
       userEmail: refusal.email,
@@ -176,7 +214,12 @@ export async function finishSignIn(
       action: "user.sso_role",
       target,
       outcome: "success",
-      detail: { from: result.roleChange.from, to: result.roleChange.to, phase: "sign_in", provider: context.settings.label },
+      detail: {
+        from: result.roleChange.from,
+        to: result.roleChange.to,
+        phase: "sign_in",
+        provider: context.settings.label,
+      },
     });
   }
   await context.audit({
@@ -196,17 +239,26 @@ export async function finishSignIn(
  * /login). null when there is nothing to end there, or the provider cannot be asked now (logged).
  */
 export async function endSignIn(
-  context: Omit<FlowContext, "sessionSettings" | "cookies"> & { accounts: Accounts; session: SessionData; userId: string },
+  context: Omit<FlowContext, "sessionSettings" | "cookies"> & {
+    accounts: Accounts;
+    session: SessionData;
+    userId: string;
+  },
 ): Promise<string | null> {
   const { db, config } = context.accounts;
   let url: string | null = null;
-  const row = context.session.ssoSessionId ? await getSsoSession(db, config.sessionSecrets, context.session.ssoSessionId) : null;
+  const row = context.session.ssoSessionId
+    ? await getSsoSession(db, config.sessionSecrets, context.session.ssoSessionId)
+    : null;
   const origin = context.edge.publicOrigin ?? portalOrigin(context.headers, context.edge);
   if (row && origin) {
     try {
       url = endSessionUrl(await providerConfig(context.settings), row.idToken, `${origin}/login`)?.href ?? null;
     } catch (error) {
-      logEvent("warn", "sso_logout_skipped", { request_id: context.requestId, detail: toSsoError(error, "discovery").detail });
+      logEvent("warn", "sso_logout_skipped", {
+        request_id: context.requestId,
+        detail: toSsoError(error, "discovery").detail,
+      });
     }
   }
   await endUserSsoSessions(db, context.userId);

@@ -82,17 +82,26 @@ const SLOT = Symbol.for("gatehouse.oidc.discovery");
 const slots = globalThis as unknown as Record<symbol, Discovery | undefined>;
 
 function settingsKey(settings: OidcSettings): string {
-  return createHash("sha256").update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([settings.issuer, settings.clientId, settings.clientSecret]))
+    .digest("hex");
 }
 
 async function discover(settings: OidcSettings): Promise<client.Configuration> {
-  const authentication = settings.clientSecret === null ? client.None() : client.ClientSecretBasic(settings.clientSecret);
+  const authentication =
+    settings.clientSecret === null ? client.None() : client.ClientSecretBasic(settings.clientSecret);
   // Plain http only reaches here for a loopback issuer (lib/config/oidc.ts refuses any other at start).
   const execute = settings.issuer.startsWith("http:") ? [client.allowInsecureRequests] : [];
-  return client.discovery(new URL(settings.issuer), settings.clientId, settings.clientSecret ?? undefined, authentication, {
-    timeout: PROVIDER_TIMEOUT_SECONDS,
-    execute,
-  });
+  return client.discovery(
+    new URL(settings.issuer),
+    settings.clientId,
+    settings.clientSecret ?? undefined,
+    authentication,
+    {
+      timeout: PROVIDER_TIMEOUT_SECONDS,
+      execute,
+    },
+  );
 }
 
 /**
@@ -106,7 +115,10 @@ async function discover(settings: OidcSettings): Promise<client.Configuration> {
  * key id. Requests that need it while it is being asked wait for that one answer: a burst of anonymous sign-in
  * starts costs the provider one discovery, not one each.
  */
-export async function providerConfig(settings: OidcSettings, { now = Date.now(), live = false }: { now?: number; live?: boolean } = {}): Promise<client.Configuration> {
+export async function providerConfig(
+  settings: OidcSettings,
+  { now = Date.now(), live = false }: { now?: number; live?: boolean } = {},
+): Promise<client.Configuration> {
   const key = settingsKey(settings);
   let state = slots[SLOT];
   if (!state || state.key !== key) {
@@ -248,7 +260,8 @@ export async function refreshSession(
     throw toSsoError(error, "refresh");
   }
   const claims = await vouchedClaims(settings, config, tokens, "refresh", subject);
-  if (claims.sub !== subject) throw new SsoError("sso_token_invalid", "the refreshed ID token names another subject", { expected_sub: subject });
+  if (claims.sub !== subject)
+    throw new SsoError("sso_token_invalid", "the refreshed ID token names another subject", { expected_sub: subject });
   return { claims, idToken: tokens.id_token ?? null, refreshToken: tokens.refresh_token ?? refreshToken };
 }
 
@@ -279,7 +292,11 @@ async function vouchedClaims(
 }
 
 /** RP-initiated logout: the provider's end-session URL with id_token_hint, or null when it offers none. */
-export function endSessionUrl(config: client.Configuration, idToken: string | null, postLogoutRedirectUri: string): URL | null {
+export function endSessionUrl(
+  config: client.Configuration,
+  idToken: string | null,
+  postLogoutRedirectUri: string,
+): URL | null {
   if (!config.serverMetadata().end_session_endpoint) return null;
   return client.buildEndSessionUrl(config, {
     post_logout_redirect_uri: postLogoutRedirectUri,
@@ -287,14 +304,40 @@ export function endSessionUrl(config: client.Configuration, idToken: string | nu
   });
 }
 
-const LOGIN_REQUIRED = new Set(["login_required", "interaction_required", "consent_required", "account_selection_required"]);
-const MISCONFIGURED = new Set(["invalid_scope", "unauthorized_client", "unsupported_response_type", "invalid_request", "invalid_client_metadata", "invalid_redirect_uri"]);
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+const LOGIN_REQUIRED = new Set([
+  "login_required",
+  "interaction_required",
+  "consent_required",
+  "account_selection_required",
+]);
+const MISCONFIGURED = new Set([
+  "invalid_scope",
+  "unauthorized_client",
+  "unsupported_response_type",
+  "invalid_request",
+  "invalid_client_metadata",
+  "invalid_redirect_uri",
+]);
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 
 type Phase = "discovery" | "token" | "refresh" | "userinfo";
 
-const field = (value: unknown, name: string): unknown => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined);
-const text = (value: unknown, max = 300): string | undefined => (typeof value === "string" ? value.slice(0, max) : undefined);
+const field = (value: unknown, name: string): unknown =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+const text = (value: unknown, max = 300): string | undefined =>
+  typeof value === "string" ? value.slice(0, max) : undefined;
 
 /** Claims whose expected and received values are public (the issuer, the client id): shown in the log line. */
 const PUBLIC_CLAIMS = new Set(["iss", "aud", "azp"]);
@@ -309,8 +352,13 @@ function comparedClaim(cause: unknown): Record<string, unknown> {
   const claim = text(field(check, "claim"), 40);
   if (!claim) return {};
   if (!PUBLIC_CLAIMS.has(claim)) return { claim };
-  const shownValue = (value: unknown) => (Array.isArray(value) ? value.slice(0, 10).map((entry) => text(entry, 200) ?? null) : (text(value, 200) ?? null));
-  return { claim, expected: shownValue(field(check, "expected")), got: shownValue(field(field(check, "claims"), claim)) };
+  const shownValue = (value: unknown) =>
+    Array.isArray(value) ? value.slice(0, 10).map((entry) => text(entry, 200) ?? null) : (text(value, 200) ?? null);
+  return {
+    claim,
+    expected: shownValue(field(check, "expected")),
+    got: shownValue(field(field(check, "claims"), claim)),
+  };
 }
 
 /**
@@ -332,8 +380,10 @@ export function toSsoError(error: unknown, phase: Phase): SsoError {
     error_name: name,
     ...(code ? { error_code: code } : {}),
     ...(oauthError ? { oauth_error: oauthError } : {}),
-    ...(text(field(error, "error_description")) ? { oauth_error_description: text(field(error, "error_description")) } : {}),
-    ...(status ?? causeStatus ? { http_status: status ?? causeStatus } : {}),
+    ...(text(field(error, "error_description"))
+      ? { oauth_error_description: text(field(error, "error_description")) }
+      : {}),
+    ...((status ?? causeStatus) ? { http_status: status ?? causeStatus } : {}),
     message: text(field(error, "message")) ?? String(error).slice(0, 300),
   };
   const make = (failure: SsoFailure) => new SsoError(failure, String(detail.message), detail);
@@ -346,7 +396,8 @@ export function toSsoError(error: unknown, phase: Phase): SsoError {
     return make("sso_failed");
   }
   if (name === "ResponseBodyError") {
-    if ((status ?? 0) >= 500 || oauthError === "temporarily_unavailable" || oauthError === "server_error") return make("sso_unavailable");
+    if ((status ?? 0) >= 500 || oauthError === "temporarily_unavailable" || oauthError === "server_error")
+      return make("sso_unavailable");
     if (oauthError === "invalid_client") return make("sso_client_rejected");
     if (oauthError === "invalid_grant") return make(phase === "refresh" ? "sso_ended" : "sso_code_rejected");
     if (oauthError && MISCONFIGURED.has(oauthError)) return make("sso_misconfigured");
@@ -355,12 +406,15 @@ export function toSsoError(error: unknown, phase: Phase): SsoError {
   if (name === "WWWAuthenticateChallengeError") {
     // A 401 with a challenge: at the token endpoint, the client's own authentication failed (a wrong secret, with
     // HTTP Basic); at the userinfo endpoint during a re-check, the token is no longer accepted.
-    const challenge = Array.isArray(cause) ? (cause[0] as { scheme?: unknown; parameters?: Record<string, unknown> } | undefined) : undefined;
+    const challenge = Array.isArray(cause)
+      ? (cause[0] as { scheme?: unknown; parameters?: Record<string, unknown> } | undefined)
+      : undefined;
     const challengeError = text(challenge?.parameters?.error, 80);
     if (challengeError) detail.oauth_error = challengeError;
     if (text(challenge?.scheme, 40)) detail.challenge = text(challenge?.scheme, 40);
     if (phase === "refresh") return make("sso_ended");
-    if (phase === "token" && (challengeError === "invalid_client" || (status === 401 && challengeError === undefined))) return make("sso_client_rejected");
+    if (phase === "token" && (challengeError === "invalid_client" || (status === 401 && challengeError === undefined)))
+      return make("sso_client_rejected");
     return make("sso_failed");
   }
   if (code === "OAUTH_RESPONSE_IS_NOT_CONFORM" || code === "OAUTH_RESPONSE_IS_NOT_JSON") {
@@ -378,9 +432,19 @@ export function toSsoError(error: unknown, phase: Phase): SsoError {
   ) {
     return make("sso_token_invalid");
   }
-  if (code === "OAUTH_INVALID_SERVER_METADATA" || code === "OAUTH_MISSING_SERVER_METADATA" || code === "OAUTH_HTTP_REQUEST_FORBIDDEN") return make("sso_misconfigured");
+  if (
+    code === "OAUTH_INVALID_SERVER_METADATA" ||
+    code === "OAUTH_MISSING_SERVER_METADATA" ||
+    code === "OAUTH_HTTP_REQUEST_FORBIDDEN"
+  )
+    return make("sso_misconfigured");
   const causeCode = text(field(cause, "code"), 80);
-  if (name === "TimeoutError" || name === "AbortError" || (name === "TypeError" && String(detail.message).includes("fetch failed")) || (causeCode && NETWORK_CODES.has(causeCode))) {
+  if (
+    name === "TimeoutError" ||
+    name === "AbortError" ||
+    (name === "TypeError" && String(detail.message).includes("fetch failed")) ||
+    (causeCode && NETWORK_CODES.has(causeCode))
+  ) {
     if (causeCode) detail.network_error = causeCode;
     return make("sso_unavailable");
   }

@@ -19,7 +19,15 @@ import type { SessionData } from "../session";
 import { getUserById, type User } from "../users";
 
 import { isSsoError, providerConfig, PROVIDER_TIMEOUT_SECONDS, refreshSession, type SsoFailure } from "./provider";
-import { claimCheck, confirmSsoSession, endSsoSession, getSsoSession, postponeCheck, type NoRole, type SsoSession } from "./sessions";
+import {
+  claimCheck,
+  confirmSsoSession,
+  endSsoSession,
+  getSsoSession,
+  postponeCheck,
+  type NoRole,
+  type SsoSession,
+} from "./sessions";
 import { recheckWithClaims } from "./sign-in";
 
 export type SsoCheck =
@@ -31,7 +39,13 @@ export type SsoCheck =
    * provider whichever request found out first: for a silent check, and for an ended session, where the provider
    * then says why (no group, disabled there); its row is gone, so the cookie opens nothing any more.
    */
-  | { ok: false; failure: SsoFailure | null; restart: "silent" | "interactive" | "login"; clearCookie: boolean; message: string };
+  | {
+      ok: false;
+      failure: SsoFailure | null;
+      restart: "silent" | "interactive" | "login";
+      clearCookie: boolean;
+      message: string;
+    };
 
 /** A re-check holds its session this long at most (a refresh, then userinfo, each with the provider's timeout). */
 const CHECK_LEASE_MS = (2 * PROVIDER_TIMEOUT_SECONDS + 5) * 1000;
@@ -63,7 +77,14 @@ export async function checkSsoSession(input: SsoCheckInput): Promise<SsoCheck> {
   const settings = input.settings === undefined ? getSignInSettings().oidc : input.settings;
   const now = input.now ?? Date.now();
   if (!settings) {
-    return { ok: false, failure: "sso_off", restart: "login", clearCookie: true, message: "Single sign-on has been turned off on this portal, so your session has ended. Sign in with your email and password." };
+    return {
+      ok: false,
+      failure: "sso_off",
+      restart: "login",
+      clearCookie: true,
+      message:
+        "Single sign-on has been turned off on this portal, so your session has ended. Sign in with your email and password.",
+    };
   }
   const row = await getSsoSession(input.db, input.config.sessionSecrets, session.ssoSessionId);
   if (!row || row.userId !== user.id) return ended(settings, "sso_ended");
@@ -73,21 +94,33 @@ export async function checkSsoSession(input: SsoCheckInput): Promise<SsoCheck> {
 
   const grace = now < row.checkedAt + 2 * settings.recheckMs;
   if (row.refreshToken === null) {
-    if (input.page) return { ok: false, failure: null, restart: "silent", clearCookie: false, message: confirmAgain(settings) };
-    return grace ? { ok: true, user } : { ok: false, failure: null, restart: "silent", clearCookie: false, message: confirmAgain(settings) };
+    if (input.page)
+      return { ok: false, failure: null, restart: "silent", clearCookie: false, message: confirmAgain(settings) };
+    return grace
+      ? { ok: true, user }
+      : { ok: false, failure: null, restart: "silent", clearCookie: false, message: confirmAgain(settings) };
   }
 
   const running = inFlight().get(row.id);
   if (running) return running;
-  const check = refreshCheck(input, settings, { ...row, refreshToken: row.refreshToken }, now, grace).finally(() => inFlight().delete(row.id));
+  const check = refreshCheck(input, settings, { ...row, refreshToken: row.refreshToken }, now, grace).finally(() =>
+    inFlight().delete(row.id),
+  );
   inFlight().set(row.id, check);
   return check;
 }
 
-async function refreshCheck(input: SsoCheckInput, settings: OidcSettings, row: SsoSession & { refreshToken: string }, now: number, grace: boolean): Promise<SsoCheck> {
+async function refreshCheck(
+  input: SsoCheckInput,
+  settings: OidcSettings,
+  row: SsoSession & { refreshToken: string },
+  now: number,
+  grace: boolean,
+): Promise<SsoCheck> {
   const { db, user } = input;
   // Another request or process holds the check (or a failed one is backing off): go on while in grace.
-  if (!(await claimCheck(db, row.id, now, CHECK_LEASE_MS))) return grace ? { ok: true, user } : ended(settings, "sso_unconfirmed");
+  if (!(await claimCheck(db, row.id, now, CHECK_LEASE_MS)))
+    return grace ? { ok: true, user } : ended(settings, "sso_unconfirmed");
 
   let claims;
   let tokens;
@@ -122,7 +155,11 @@ async function refreshCheck(input: SsoCheckInput, settings: OidcSettings, row: S
     await audit(db, input, result.refusal.detail, settings);
     return endedNoRole(settings, result.noRole);
   }
-  await confirmSsoSession(db, input.config.sessionSecrets, row.id, { refreshToken: tokens.refreshToken, idToken: tokens.idToken, now });
+  await confirmSsoSession(db, input.config.sessionSecrets, row.id, {
+    refreshToken: tokens.refreshToken,
+    idToken: tokens.idToken,
+    now,
+  });
   if (result.roleChange) {
     await writeAudit(db, {
       userId: user.id,
@@ -155,7 +192,9 @@ const GROUPS_NAMED = 5;
 
 /** The provider's groups give him no role any more: the sentence names them (his own groups, told to him). */
 function endedNoRole(settings: OidcSettings, { claim, values }: NoRole): SsoCheck {
-  const named = values.slice(0, GROUPS_NAMED).join(", ") + (values.length > GROUPS_NAMED ? ` and ${values.length - GROUPS_NAMED} more` : "");
+  const named =
+    values.slice(0, GROUPS_NAMED).join(", ") +
+    (values.length > GROUPS_NAMED ? ` and ${values.length - GROUPS_NAMED} more` : "");
   const why =
     values.length === 0
       ? `it names no group for you any more (claim "${claim}")`
@@ -164,7 +203,12 @@ function endedNoRole(settings: OidcSettings, { claim, values }: NoRole): SsoChec
   return { ok: false, failure: "sso_no_role", restart: "interactive", clearCookie: false, message };
 }
 
-async function audit(db: Db, input: SsoCheckInput, detail: Record<string, string | number | boolean | null | string[]>, settings: OidcSettings): Promise<void> {
+async function audit(
+  db: Db,
+  input: SsoCheckInput,
+  detail: Record<string, string | number | boolean | null | string[]>,
+  settings: OidcSettings,
+): Promise<void> {
   await writeAudit(db, {
     userId: input.user.id,
     userEmail: input.user.email,
@@ -181,6 +225,10 @@ async function writeAudit(db: Db, entry: AuditEntry): Promise<void> {
   try {
     await recordAudit(db, entry);
   } catch (error) {
-    logEvent("error", "audit_write_failed", { request_id: entry.requestId, audit: { ...entry, target: entry.target ?? null }, error: describeError(error) });
+    logEvent("error", "audit_write_failed", {
+      request_id: entry.requestId,
+      audit: { ...entry, target: entry.target ?? null },
+      error: describeError(error),
+    });
   }
 }

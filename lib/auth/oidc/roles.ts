@@ -22,7 +22,8 @@ export function readClaim(claims: Claims, path: string): unknown {
   if (Object.hasOwn(claims, path)) return claims[path];
   let value: unknown = claims;
   for (const step of path.split(".")) {
-    if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, step)) return undefined;
+    if (typeof value !== "object" || value === null || Array.isArray(value) || !Object.hasOwn(value, step))
+      return undefined;
     value = (value as Record<string, unknown>)[step];
   }
   return value;

@@ -37,14 +37,24 @@ export interface NoRole {
 
 const PURPOSE = "gatehouse sso tokens";
 
-const seal = (value: string | null, secrets: readonly string[]) => (value === null ? null : sealWithSecrets(value, secrets, PURPOSE));
-const open = (value: string | null, secrets: readonly string[]) => (value === null ? null : openWithSecrets(value, secrets, PURPOSE));
+const seal = (value: string | null, secrets: readonly string[]) =>
+  value === null ? null : sealWithSecrets(value, secrets, PURPOSE);
+const open = (value: string | null, secrets: readonly string[]) =>
+  value === null ? null : openWithSecrets(value, secrets, PURPOSE);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function createSsoSession(
   db: Db,
   secrets: readonly string[],
-  session: { userId: string; issuer: string; subject: string; refreshToken: string | null; idToken: string | null; now: number; expiresAt: number },
+  session: {
+    userId: string;
+    issuer: string;
+    subject: string;
+    refreshToken: string | null;
+    idToken: string | null;
+    now: number;
+    expiresAt: number;
+  },
 ): Promise<string> {
   const id = randomUUID();
   // Rows of sessions past their absolute end are of no use: cleared here, where rows are made.
@@ -100,7 +110,12 @@ export async function claimCheck(db: Db, id: string, now: number, leaseMs: numbe
 }
 
 /** The provider vouched for the user again: new tokens (when it rotated them), checked now, lease released. */
-export async function confirmSsoSession(db: Db, secrets: readonly string[], id: string, update: { refreshToken: string | null; idToken: string | null; now: number }): Promise<void> {
+export async function confirmSsoSession(
+  db: Db,
+  secrets: readonly string[],
+  id: string,
+  update: { refreshToken: string | null; idToken: string | null; now: number },
+): Promise<void> {
   await db
     .updateTable("sso_sessions")
     .set({
@@ -115,7 +130,11 @@ export async function confirmSsoSession(db: Db, secrets: readonly string[], id: 
 
 /** A re-check that could not reach the provider: the next attempt waits until `until`. */
 export async function postponeCheck(db: Db, id: string, until: number): Promise<void> {
-  await db.updateTable("sso_sessions").set({ check_lease_until: iso(until) }).where("id", "=", id).execute();
+  await db
+    .updateTable("sso_sessions")
+    .set({ check_lease_until: iso(until) })
+    .where("id", "=", id)
+    .execute();
 }
 
 export async function endSsoSession(db: Db, id: string): Promise<void> {
@@ -131,7 +150,12 @@ export async function endUserSsoSessions(db: Db, userId: string): Promise<void> 
 export async function endUserSsoSessionsForNoRole(db: Db, userId: string, noRole: NoRole): Promise<void> {
   await db
     .updateTable("sso_sessions")
-    .set({ ended_no_role: JSON.stringify(noRole), refresh_token_sealed: null, id_token_sealed: null, check_lease_until: null })
+    .set({
+      ended_no_role: JSON.stringify(noRole),
+      refresh_token_sealed: null,
+      id_token_sealed: null,
+      check_lease_until: null,
+    })
     .where("user_id", "=", userId)
     .execute();
 }

@@ -14,7 +14,8 @@ import { getUserByEmail } from "../users";
 import { CALLBACK_PATH } from "./flow";
 import { providerConfig, toSsoError } from "./provider";
 
-const CREATE_ADMIN = (email: string) => `npm run users -- create --email ${email} --name "Break-glass admin" --role admin`;
+const CREATE_ADMIN = (email: string) =>
+  `npm run users -- create --email ${email} --name "Break-glass admin" --role admin`;
 
 export async function startSingleSignOn(): Promise<void> {
   const settings = getSignInSettings();
@@ -29,16 +30,27 @@ export async function startSingleSignOn(): Promise<void> {
       { sso_issuer: oidc.issuer, sso_client_id: oidc.clientId },
     );
     void providerConfig(oidc).then(
-      (config) => logEvent("info", `Single sign-on: ${oidc.label} answered its discovery (${config.serverMetadata().end_session_endpoint ? "with" : "without"} RP-initiated logout).`),
+      (config) =>
+        logEvent(
+          "info",
+          `Single sign-on: ${oidc.label} answered its discovery (${config.serverMetadata().end_session_endpoint ? "with" : "without"} RP-initiated logout).`,
+        ),
       (error: unknown) =>
-        logEvent("warn", `Single sign-on: ${oidc.label} (${oidc.issuer}) cannot be reached now; the portal runs, and the next sign-in with it tries again.`, {
-          detail: toSsoError(error, "discovery").detail,
-        }),
+        logEvent(
+          "warn",
+          `Single sign-on: ${oidc.label} (${oidc.issuer}) cannot be reached now; the portal runs, and the next sign-in with it tries again.`,
+          {
+            detail: toSsoError(error, "discovery").detail,
+          },
+        ),
     );
   }
   if (!settings.passwordLogin && settings.breakGlassEmail) {
     const email = settings.breakGlassEmail;
-    logEvent("info", `Password sign-in is off (PASSWORD_LOGIN=off): only the break-glass admin ${email} may sign in with a password; everyone else signs in with ${oidc?.label ?? "single sign-on"}.`);
+    logEvent(
+      "info",
+      `Password sign-in is off (PASSWORD_LOGIN=off): only the break-glass admin ${email} may sign in with a password; everyone else signs in with ${oidc?.label ?? "single sign-on"}.`,
+    );
     const user = await getUserByEmail(db, email);
     const problem = !user
       ? `is not a user of this store; create it: ${CREATE_ADMIN(email)}`
@@ -49,6 +61,10 @@ export async function startSingleSignOn(): Promise<void> {
           : user.role !== "admin"
             ? `has the role ${user.role}, not admin; npm run users -- set-role ${email} admin`
             : null;
-    if (problem) logEvent("warn", `The break-glass admin ${email} ${problem}. Until then nobody can sign in if ${oidc?.label ?? "the provider"} is down.`);
+    if (problem)
+      logEvent(
+        "warn",
+        `The break-glass admin ${email} ${problem}. Until then nobody can sign in if ${oidc?.label ?? "the provider"} is down.`,
+      );
   }
 }

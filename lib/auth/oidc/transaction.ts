@@ -30,15 +30,30 @@ export type SignInTransaction = z.infer<typeof transactionSchema>;
 
 type CookieSettings = Pick<SessionSettings, "secrets" | "secure">;
 
-const cookieName = ({ secure }: Pick<SessionSettings, "secure">) => (secure ? SECURE_TRANSACTION_COOKIE_NAME : TRANSACTION_COOKIE_NAME);
+const cookieName = ({ secure }: Pick<SessionSettings, "secure">) =>
+  secure ? SECURE_TRANSACTION_COOKIE_NAME : TRANSACTION_COOKIE_NAME;
 
-export function writeTransaction(cookies: SessionCookieStore, transaction: SignInTransaction, settings: CookieSettings): void {
+export function writeTransaction(
+  cookies: SessionCookieStore,
+  transaction: SignInTransaction,
+  settings: CookieSettings,
+): void {
   const sealed = sealWithSecrets(JSON.stringify(transaction), settings.secrets, "gatehouse sso transaction");
-  cookies.set(cookieName(settings), sealed, { httpOnly: true, secure: settings.secure, sameSite: "lax", path: "/", maxAge: TRANSACTION_TTL_MS / 1000 });
+  cookies.set(cookieName(settings), sealed, {
+    httpOnly: true,
+    secure: settings.secure,
+    sameSite: "lax",
+    path: "/",
+    maxAge: TRANSACTION_TTL_MS / 1000,
+  });
 }
 
 /** The transaction this browser started, or null: none, altered, sealed with an unknown secret, or over 10 minutes old. */
-export function readTransaction(cookies: SessionCookieStore, settings: CookieSettings, now: number = Date.now()): SignInTransaction | null {
+export function readTransaction(
+  cookies: SessionCookieStore,
+  settings: CookieSettings,
+  now: number = Date.now(),
+): SignInTransaction | null {
   const sealed = cookies.get(cookieName(settings))?.value;
   if (!sealed) return null;
   const text = openWithSecrets(sealed, settings.secrets, "gatehouse sso transaction");
@@ -49,10 +64,17 @@ export function readTransaction(cookies: SessionCookieStore, settings: CookieSet
   } catch {
     return null;
   }
-  if (!parsed.success || now - parsed.data.startedAt > TRANSACTION_TTL_MS || parsed.data.startedAt > now + 60_000) return null;
+  if (!parsed.success || now - parsed.data.startedAt > TRANSACTION_TTL_MS || parsed.data.startedAt > now + 60_000)
+    return null;
   return parsed.data;
 }
 
 export function clearTransaction(cookies: SessionCookieStore, settings: Pick<SessionSettings, "secure">): void {
-  cookies.set(cookieName(settings), "", { httpOnly: true, secure: settings.secure, sameSite: "lax", path: "/", maxAge: 0 });
+  cookies.set(cookieName(settings), "", {
+    httpOnly: true,
+    secure: settings.secure,
+    sameSite: "lax",
+    path: "/",
+    maxAge: 0,
+  });
 }

@@ -22,8 +22,7 @@ export interface AllowanceUse {
 }
 
 export type AllowanceDecision =
-  | { allowed: true; left: number }
-  | { allowed: false; left: number; limit: number; needed: number; runAt: Date | null };
+  { allowed: true; left: number } | { allowed: false; left: number; limit: number; needed: number; runAt: Date | null };
 
 /**
  * Codes a user submitted through bulk jobs in the last hour. Every distinct code counts, refused ones too: they
@@ -65,7 +64,13 @@ export function allowanceDecision(limit: number, use: AllowanceUse, needed: numb
   for (const job of use.jobs) {
     stillUsed -= job.charged;
     if (stillUsed + needed <= limit) {
-      return { allowed: false, left, limit, needed, runAt: new Date(Date.parse(job.createdAt) + BULK_ALLOWANCE_WINDOW_MS) };
+      return {
+        allowed: false,
+        left,
+        limit,
+        needed,
+        runAt: new Date(Date.parse(job.createdAt) + BULK_ALLOWANCE_WINDOW_MS),
+      };
     }
   }
   return { allowed: false, left, limit, needed, runAt: null };
@@ -102,9 +107,16 @@ export async function allowanceRefusal(
     limitPerHour,
     now,
     countJob = true,
-  }: { userId: string; needed: number; limitPerHour: number; now: Date; /** false: a re-check, not a new job. */ countJob?: boolean },
+  }: {
+    userId: string;
+    needed: number;
+    limitPerHour: number;
+    now: Date;
+    /** false: a re-check, not a new job. */ countJob?: boolean;
+  },
 ): Promise<{ decision: Extract<AllowanceDecision, { allowed: false }> } | { tooManyJobs: JobsPerDayRefusal } | null> {
-  if (isPostgres(trx)) await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse bulk allowance ${userId}`}))`.execute(trx);
+  if (isPostgres(trx))
+    await sql`select pg_advisory_xact_lock(hashtext(${`gatehouse bulk allowance ${userId}`}))`.execute(trx);
   const today = countJob ? await jobsToday(trx, userId, now) : [];
   if (today.length >= BULK_MAX_JOBS_PER_DAY) {
     const oldest = today[today.length - BULK_MAX_JOBS_PER_DAY]!;

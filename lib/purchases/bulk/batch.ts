@@ -31,7 +31,10 @@ export interface PreparedCode {
  * Cleans every code by `format` (PURCHASE_CODE_FORMAT) and merges duplicates (same cleaned code: two pasted forms
  * of one UUID are one code), keeping the order of first appearance.
  */
-export function prepareBatch(rawCodes: readonly string[], format: PurchaseCodeFormat = "auto"): { codes: PreparedCode[]; duplicates: number } {
+export function prepareBatch(
+  rawCodes: readonly string[],
+  format: PurchaseCodeFormat = "auto",
+): { codes: PreparedCode[]; duplicates: number } {
   const byCode = new Map<string, PreparedCode>();
   for (const raw of rawCodes) {
     const result = normalisePurchaseCode(raw, format);

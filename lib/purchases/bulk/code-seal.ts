@@ -23,7 +23,8 @@ export function sealCode(code: string, hashKey: string): string {
 }
 
 /** A code whose seal no longer opens: its result, in words for the person who sent it. */
-export const UNREADABLE_CODE_REASON = "The code can no longer be read: PURCHASE_CODE_HASH_KEY changed after the job was created. Send it again.";
+export const UNREADABLE_CODE_REASON =
+  "The code can no longer be read: PURCHASE_CODE_HASH_KEY changed after the job was created. Send it again.";
 
 /** The code, or null when the seal cannot be opened (the hash key changed since the job was created). */
 export function openCode(sealed: string, hashKey: string): string | null {

@@ -84,7 +84,10 @@ export async function createBulkJob(
       .execute();
     // In chunks: SQLite and PostgreSQL cap the parameters of one statement.
     for (let start = 0; start < rows.length; start += 200) {
-      await trx.insertInto("bulk_job_codes").values(rows.slice(start, start + 200)).execute();
+      await trx
+        .insertInto("bulk_job_codes")
+        .values(rows.slice(start, start + 200))
+        .execute();
     }
     return { ok: true, id };
   });

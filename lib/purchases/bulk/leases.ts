@@ -15,7 +15,13 @@ export interface ClaimedJob {
  * Takes the oldest active job that no live process holds: its lease is free, expired, or already ours (a
  * restart of this process). The lease must be renewed (renewLeases) or another process may take the job over.
  */
-export async function claimBulkJob(db: Db, owner: string, leaseMs: number, now = new Date(), skip: readonly string[] = []): Promise<ClaimedJob | null> {
+export async function claimBulkJob(
+  db: Db,
+  owner: string,
+  leaseMs: number,
+  now = new Date(),
+  skip: readonly string[] = [],
+): Promise<ClaimedJob | null> {
   const at = now.toISOString();
   let query = db
     .selectFrom("bulk_jobs")
@@ -37,18 +43,29 @@ export async function claimBulkJob(db: Db, owner: string, leaseMs: number, now =
       .where("status", "in", [...ACTIVE_STATUSES])
       .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at), eb("lease_owner", "=", owner)]))
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return { id: candidate.id, user: { id: candidate.user_id, email: candidate.user_email } };
+    if (Number(result.numUpdatedRows) === 1)
+      return { id: candidate.id, user: { id: candidate.user_id, email: candidate.user_email } };
   }
   return null;
 }
 
 /** Whether the job is still one to work on (not cancelled, not deleted, and the lease still ours). */
 export async function jobStillOurs(db: Db, jobId: string, owner: string): Promise<boolean> {
-  const job = await db.selectFrom("bulk_jobs").select(["status", "lease_owner"]).where("id", "=", jobId).executeTakeFirst();
+  const job = await db
+    .selectFrom("bulk_jobs")
+    .select(["status", "lease_owner"])
+    .where("id", "=", jobId)
+    .executeTakeFirst();
   return !!job && job.lease_owner === owner && isActive(job.status);
 }
 
-export async function renewLeases(db: Db, owner: string, jobIds: readonly string[], leaseMs: number, now = new Date()): Promise<void> {
+export async function renewLeases(
+  db: Db,
+  owner: string,
+  jobIds: readonly string[],
+  leaseMs: number,
+  now = new Date(),
+): Promise<void> {
   if (jobIds.length === 0) return;
   await db
     .updateTable("bulk_jobs")
@@ -83,5 +100,9 @@ export async function finishJob(db: Db, jobId: string, owner: string, now = new 
 
 /** Lets go of every job this process holds (shutdown), so that the next process resumes them at once. */
 export async function releaseLeases(db: Db, owner: string): Promise<void> {
-  await db.updateTable("bulk_jobs").set({ lease_owner: null, lease_until: null }).where("lease_owner", "=", owner).execute();
+  await db
+    .updateTable("bulk_jobs")
+    .set({ lease_owner: null, lease_until: null })
+    .where("lease_owner", "=", owner)
+    .execute();
 }

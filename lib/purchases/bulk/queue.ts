@@ -72,7 +72,13 @@ export class QueuedBulkChecks implements BulkChecks {
 
   async started(jobId: string): Promise<void> {
     const db = await this.deps.db();
-    const pending = await db.selectFrom("bulk_job_codes").select("idx").where("job_id", "=", jobId).where("status", "=", "pending").orderBy("idx").execute();
+    const pending = await db
+      .selectFrom("bulk_job_codes")
+      .select("idx")
+      .where("job_id", "=", jobId)
+      .where("status", "=", "pending")
+      .orderBy("idx")
+      .execute();
     try {
       await this.queue?.add(pending.map(({ idx }) => ({ id: itemId(jobId, idx), data: { job: jobId, idx } })));
     } catch (error) {
@@ -86,7 +92,12 @@ export class QueuedBulkChecks implements BulkChecks {
     try {
       const db = await this.deps.db();
       await settleCancelledJobs(db);
-      const jobs = await db.selectFrom("bulk_jobs").select("id").where("status", "in", [...ACTIVE_STATUSES]).orderBy("created_at").execute();
+      const jobs = await db
+        .selectFrom("bulk_jobs")
+        .select("id")
+        .where("status", "in", [...ACTIVE_STATUSES])
+        .orderBy("created_at")
+        .execute();
       for (const job of jobs) await this.started(job.id);
     } catch (error) {
       logEvent("error", "bulk_sweep_failed", { error: describeError(error) });
@@ -99,16 +110,28 @@ export class QueuedBulkChecks implements BulkChecks {
     const row = await db
       .selectFrom("bulk_jobs as j")
       .innerJoin("bulk_job_codes as c", "c.job_id", "j.id")
-      .select(["j.status as jobStatus", "j.user_id as userId", "j.user_email as userEmail", "c.status as codeStatus", "c.code_sealed as sealed", "c.attempts as attempts"])
+      .select([
+        "j.status as jobStatus",
+        "j.user_id as userId",
+        "j.user_email as userEmail",
+        "c.status as codeStatus",
+        "c.code_sealed as sealed",
+        "c.attempts as attempts",
+      ])
       .where("j.id", "=", jobId)
       .where("c.idx", "=", idx)
       .executeTakeFirst();
-    if (!row || !(ACTIVE_STATUSES as readonly string[]).includes(row.jobStatus) || row.codeStatus !== "pending") return { kind: "done" };
+    if (!row || !(ACTIVE_STATUSES as readonly string[]).includes(row.jobStatus) || row.codeStatus !== "pending")
+      return { kind: "done" };
     const now = new Date().toISOString();
     if (row.jobStatus !== "running") {
       await db
         .updateTable("bulk_jobs")
-        .set((eb) => ({ status: "running", waiting_until: null, started_at: eb.fn.coalesce("started_at", eb.val(now)) }))
+        .set((eb) => ({
+          status: "running",
+          waiting_until: null,
+          started_at: eb.fn.coalesce("started_at", eb.val(now)),
+        }))
         .where("id", "=", jobId)
         .where("status", "in", ["queued", "waiting"])
         .execute();
@@ -117,10 +140,18 @@ export class QueuedBulkChecks implements BulkChecks {
     if (!(await beginCheck(db, jobId, idx))) return { kind: "done" };
     const code = openCode(row.sealed, this.deps.hashKey());
     const outcome: CodeOutcome | ItemOutcome =
-      code === null ? { status: "failed", reason: UNREADABLE_CODE_REASON } : await this.ask(db, jobId, idx, code, row.attempts);
+      code === null
+        ? { status: "failed", reason: UNREADABLE_CODE_REASON }
+        : await this.ask(db, jobId, idx, code, row.attempts);
     if ("kind" in outcome) return outcome;
     try {
-      await recordBulkCheck(db, this.deps.hashKey(), { jobId, idx, user: { id: row.userId, email: row.userEmail }, code, outcome });
+      await recordBulkCheck(db, this.deps.hashKey(), {
+        jobId,
+        idx,
+        user: { id: row.userId, email: row.userEmail },
+        code,
+        outcome,
+      });
     } catch (error) {
       // Neither the result nor its history row was written: the code stays pending, and the next sweep queues it
       // again (a failed item would keep its id, and the sweep could not add it back).
@@ -132,11 +163,20 @@ export class QueuedBulkChecks implements BulkChecks {
   }
 
   /** The upstream's answer for one code; transient failures are tried again here, a 429 pauses every instance. */
-  private async ask(db: Db, jobId: string, idx: number, code: string, attempts: number): Promise<CodeOutcome | ItemOutcome> {
+  private async ask(
+    db: Db,
+    jobId: string,
+    idx: number,
+    code: string,
+    attempts: number,
+  ): Promise<CodeOutcome | ItemOutcome> {
     const items = await this.deps.items();
     if (!items) {
       const { variables } = AREA_WORDS.items;
-      return { status: "failed", reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).` };
+      return {
+        status: "failed",
+        reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).`,
+      };
     }
     for (let transient = 1; ; transient += 1) {
       try {
@@ -147,11 +187,18 @@ export class QueuedBulkChecks implements BulkChecks {
           return { status: "invalid", reason: error.upstreamMessage ?? `${ITEM_SERVICE} refused this code.` };
         }
         if (error.kind === "auth") {
-          return { status: "failed", reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.` };
+          return {
+            status: "failed",
+            reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.`,
+          };
         }
         if (error.kind === "rate_limited") {
           if (attempts >= MAX_RATE_LIMIT_WAITS) {
-            return { status: "failed", reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`, retryable: true };
+            return {
+              status: "failed",
+              reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`,
+              retryable: true,
+            };
           }
           const ms = Math.min(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WAIT_MS);
           await countAttempt(db, jobId, idx);
@@ -164,7 +211,8 @@ export class QueuedBulkChecks implements BulkChecks {
           return { kind: "pause_all", ms };
         }
         // A failure a later try may pass (network, timeout, 5xx): a re-check of the job's failed rows takes it.
-        if (transient >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, transient), retryable: true };
+        if (transient >= MAX_TRANSIENT_ATTEMPTS)
+          return { status: "failed", reason: failureReason(error, transient), retryable: true };
         await countAttempt(db, jobId, idx);
         if (isCircuitOpenError(error)) return { kind: "pause_all", ms: error.retryAfterSeconds * 1000 };
         await sleep(BACKOFF_MS[transient - 1] ?? 3_000);
@@ -184,7 +232,13 @@ export class QueuedBulkChecks implements BulkChecks {
     if (Number(left?.n ?? 0) > 0) return;
     const result = await db
       .updateTable("bulk_jobs")
-      .set({ status: "done", finished_at: new Date().toISOString(), waiting_until: null, lease_owner: null, lease_until: null })
+      .set({
+        status: "done",
+        finished_at: new Date().toISOString(),
+        waiting_until: null,
+        lease_owner: null,
+        lease_until: null,
+      })
       .where("id", "=", jobId)
       .where("status", "in", [...ACTIVE_STATUSES])
       .executeTakeFirst();
@@ -210,13 +264,23 @@ async function start(): Promise<BulkChecks> {
     hashKey: () => config.purchaseCodeHashKey,
     items: async () => (await getUpstreams()).items,
   });
-  checks.attach(await startWorkQueue<CodeItem>(cluster, { kind: KIND, concurrency: CONCURRENCY, handle: (data) => checks.handle(data) }));
+  checks.attach(
+    await startWorkQueue<CodeItem>(cluster, {
+      kind: KIND,
+      concurrency: CONCURRENCY,
+      handle: (data) => checks.handle(data),
+    }),
+  );
   const sweeper = setInterval(() => void checks.sweep(), SWEEP_MS).unref();
   const purge = async () => {
     const removed = await purgeExpiredBulkJobs((await getAccounts()).db);
     if (removed > 0) logEvent("info", "bulk_jobs_purged", { removed });
   };
-  const purger = setInterval(() => void purge().catch((error: unknown) => logEvent("error", "bulk_purge_failed", { error: describeError(error) })), PURGE_EVERY_MS).unref();
+  const purger = setInterval(
+    () =>
+      void purge().catch((error: unknown) => logEvent("error", "bulk_purge_failed", { error: describeError(error) })),
+    PURGE_EVERY_MS,
+  ).unref();
   onShutdown("bulk sweeper", () => {
     clearInterval(sweeper);
     clearInterval(purger);

@@ -41,7 +41,10 @@ export async function recheckFailedRows(
     const refusal = await allowanceRefusal(trx, { userId, needed: codes, limitPerHour, now, countJob: false });
     if (refusal) return { ok: false, ...refusal };
     const at = now.toISOString();
-    await trx.insertInto("bulk_rechecks").values({ id: crypto.randomUUID(), job_id: jobId, user_id: userId, created_at: at, codes }).execute();
+    await trx
+      .insertInto("bulk_rechecks")
+      .values({ id: crypto.randomUUID(), job_id: jobId, user_id: userId, created_at: at, codes })
+      .execute();
     await trx
       .updateTable("bulk_job_codes")
       .set({ status: "pending", reason: null, checked_at: null, attempts: 0, retryable: 0 })

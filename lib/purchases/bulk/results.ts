@@ -11,7 +11,10 @@ import { redactSecrets } from "@/lib/log";
 import { recordPurchaseCheck } from "../history";
 import { ACTIVE_STATUSES, type BulkUser } from "./jobs";
 
-export async function pendingCodes(db: Db, jobId: string): Promise<Array<{ idx: number; sealed: string; attempts: number }>> {
+export async function pendingCodes(
+  db: Db,
+  jobId: string,
+): Promise<Array<{ idx: number; sealed: string; attempts: number }>> {
   const rows = await db
     .selectFrom("bulk_job_codes")
     .select(["idx", "code_sealed", "attempts"])
@@ -39,7 +42,13 @@ export async function beginCheck(db: Db, jobId: string, idx: number, now = new D
     .where("job_id", "=", jobId)
     .where("idx", "=", idx)
     .where("status", "=", "pending")
-    .where("job_id", "in", (eb) => eb.selectFrom("bulk_jobs").select("id").where("id", "=", jobId).where("status", "in", [...ACTIVE_STATUSES]))
+    .where("job_id", "in", (eb) =>
+      eb
+        .selectFrom("bulk_jobs")
+        .select("id")
+        .where("id", "=", jobId)
+        .where("status", "in", [...ACTIVE_STATUSES]),
+    )
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
@@ -48,7 +57,13 @@ export async function beginCheck(db: Db, jobId: string, idx: number, now = new D
  * Stores one code's result. Only a pending code changes (a cancel leaves the codes under way pending), so a result
  * is written once and `done` never goes back.
  */
-export async function recordBulkResult(db: Db, jobId: string, idx: number, outcome: CodeOutcome, now = new Date()): Promise<boolean> {
+export async function recordBulkResult(
+  db: Db,
+  jobId: string,
+  idx: number,
+  outcome: CodeOutcome,
+  now = new Date(),
+): Promise<boolean> {
   const purchase = outcome.status === "valid" ? outcome.purchase : null;
   const result = await db
     .updateTable("bulk_job_codes")
@@ -87,7 +102,12 @@ export interface BulkCheck {
  * code, no longer pending, was never checked again. Now the code stays pending and is checked again, by this
  * process or by the one that takes the job over. False (nothing written): the code has a result already.
  */
-export async function recordBulkCheck(db: Db, hashKey: string, { jobId, idx, user, code, outcome }: BulkCheck, now = new Date()): Promise<boolean> {
+export async function recordBulkCheck(
+  db: Db,
+  hashKey: string,
+  { jobId, idx, user, code, outcome }: BulkCheck,
+  now = new Date(),
+): Promise<boolean> {
   return writeTransaction(db, async (trx) => {
     if (!(await recordBulkResult(trx, jobId, idx, outcome, now))) return false;
     if (code !== null) {

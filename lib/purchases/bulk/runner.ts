@@ -20,7 +20,13 @@ import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
-import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient, type UpstreamError } from "@/lib/upstream";
+import {
+  getUpstreams,
+  isCircuitOpenError,
+  isUpstreamError,
+  type ItemsClient,
+  type UpstreamError,
+} from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
 import { askItemService } from "../check";
@@ -220,7 +226,13 @@ export class BulkRunner {
     const job: OwnedJob = {
       id: claimed.id,
       user: claimed.user,
-      queue: pending.map((code) => ({ idx: code.idx, sealed: code.sealed, transientFailures: 0, rateLimitWaits: 0, notBefore: 0 })),
+      queue: pending.map((code) => ({
+        idx: code.idx,
+        sealed: code.sealed,
+        transientFailures: 0,
+        rateLimitWaits: 0,
+        notBefore: 0,
+      })),
       inFlight: 0,
       dropped: false,
     };
@@ -239,12 +251,23 @@ export class BulkRunner {
       // A result that could not be written leaves its code pending: take it up again rather than lose it.
       const left = await pendingCodes(db, job.id);
       if (left.length > 0) {
-        job.queue.push(...left.map((code) => ({ idx: code.idx, sealed: code.sealed, transientFailures: 0, rateLimitWaits: 0, notBefore: Date.now() + 1_000 })));
+        job.queue.push(
+          ...left.map((code) => ({
+            idx: code.idx,
+            sealed: code.sealed,
+            transientFailures: 0,
+            rateLimitWaits: 0,
+            notBefore: Date.now() + 1_000,
+          })),
+        );
         return;
       }
       await finishJob(db, job.id, this.owner);
       logEvent("info", "bulk_job_finished", { job_id: job.id });
-      await emitEvent({ type: "bulk_job.finished", data: { job: (await findBulkJobSummary(db, job.id, { userId: null })) ?? { id: job.id } } });
+      await emitEvent({
+        type: "bulk_job.finished",
+        data: { job: (await findBulkJobSummary(db, job.id, { userId: null })) ?? { id: job.id } },
+      });
     }
     this.jobs.delete(job.id);
   }
@@ -261,9 +284,7 @@ export class BulkRunner {
       if (!(await beginCheck(db, job.id, task.idx))) return;
       const code = openCode(task.sealed, hashKey());
       const outcome: CodeOutcome | null =
-        code === null
-          ? { status: "failed", reason: UNREADABLE_CODE_REASON }
-          : await this.ask(job, task, code);
+        code === null ? { status: "failed", reason: UNREADABLE_CODE_REASON } : await this.ask(job, task, code);
       if (outcome === null) return; // put back: rate limited or a transient failure
       await recordBulkCheck(db, hashKey(), { jobId: job.id, idx: task.idx, user: job.user, code, outcome });
     } catch (error) {
@@ -278,7 +299,10 @@ export class BulkRunner {
     const items = await this.deps.items();
     if (!items) {
       const { variables } = AREA_WORDS.items;
-      return { status: "failed", reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).` };
+      return {
+        status: "failed",
+        reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).`,
+      };
     }
     try {
       return await askItemService(items, code);
@@ -302,10 +326,14 @@ export class BulkRunner {
         return { status: "invalid", reason: error.upstreamMessage ?? `${ITEM_SERVICE} refused this code.` };
       }
       if (error.kind === "auth") {
-        return { status: "failed", reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.` };
+        return {
+          status: "failed",
+          reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.`,
+        };
       }
       task.transientFailures += 1;
-      if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS) return { status: "failed", reason: failureReason(error, task.transientFailures), retryable: true };
+      if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS)
+        return { status: "failed", reason: failureReason(error, task.transientFailures), retryable: true };
       if (isCircuitOpenError(error)) await this.pause(error.retryAfterSeconds * 1000, false);
       task.notBefore = Date.now() + (BACKOFF_MS[task.transientFailures - 1] ?? 3_000);
       job.queue.push(task);
@@ -319,7 +347,10 @@ export class BulkRunner {
     const until = Date.now() + Math.min(Math.max(ms, 0), MAX_WAIT_MS);
     if (until <= this.pausedUntil) return;
     this.pausedUntil = until;
-    logEvent("warn", "bulk_paused", { wait_ms: until - Date.now(), reason: show ? "upstream_rate_limited" : "upstream_unavailable" });
+    logEvent("warn", "bulk_paused", {
+      wait_ms: until - Date.now(),
+      reason: show ? "upstream_rate_limited" : "upstream_unavailable",
+    });
     if (show) {
       this.waitingShown = true;
       await setWaiting(await this.deps.db(), this.owner, [...this.jobs.keys()], new Date(until));
@@ -330,10 +361,13 @@ export class BulkRunner {
   private wakeAt(at: number): void {
     if (this.stopped) return;
     if (this.wakeTimer) clearTimeout(this.wakeTimer);
-    this.wakeTimer = setTimeout(() => {
-      this.wakeTimer = null;
-      this.kick();
-    }, Math.max(0, at - Date.now()) + 5);
+    this.wakeTimer = setTimeout(
+      () => {
+        this.wakeTimer = null;
+        this.kick();
+      },
+      Math.max(0, at - Date.now()) + 5,
+    );
     this.wakeTimer.unref();
   }
 
@@ -370,7 +404,8 @@ export const ITEM_SERVICE = capitalised(AREA_WORDS.items.service);
 
 export function failureReason(error: UpstreamError, attempts: number): string {
   const tries = `after ${attempts} tries`;
-  if (isCircuitOpenError(error)) return `${ITEM_SERVICE} is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
+  if (isCircuitOpenError(error))
+    return `${ITEM_SERVICE} is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
   const { what, said } = upstreamFailureWords(error);
   const quoted = error.kind === "http_status" && !error.status && said ? ` ("${said.slice(0, 200)}")` : "";
   return `${ITEM_SERVICE} ${what}${quoted}, ${tries}.`;

@@ -98,7 +98,11 @@ function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
     item_name: row.item_name,
     license_type: row.license_type,
     supported_until: row.supported_until,
-    support: supportOf(row.status === "valid", row.supported_until, row.checked_at ? Date.parse(row.checked_at) : Date.now()),
+    support: supportOf(
+      row.status === "valid",
+      row.supported_until,
+      row.checked_at ? Date.parse(row.checked_at) : Date.now(),
+    ),
     retryable: row.status === "failed" && row.retryable === 1,
     checked_at: row.checked_at,
   };
@@ -115,10 +119,18 @@ export async function findBulkJob(
   if (userId !== null) query = query.where("user_id", "=", userId);
   const job = await query.executeTakeFirst();
   if (!job) return null;
-  const rows = await db.selectFrom("bulk_job_codes").selectAll().where("job_id", "=", id).orderBy("idx", "asc").execute();
+  const rows = await db
+    .selectFrom("bulk_job_codes")
+    .selectAll()
+    .where("job_id", "=", id)
+    .orderBy("idx", "asc")
+    .execute();
   const counts: Counts = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
   for (const row of rows) if (row.status in counts) counts[row.status as keyof Counts] += 1;
-  return { ...summaryOf(job, counts, await estimate(db, job, counts, now)), results: rows.map((row) => resultOf(row, hashKey)) };
+  return {
+    ...summaryOf(job, counts, await estimate(db, job, counts, now)),
+    results: rows.map((row) => resultOf(row, hashKey)),
+  };
 }
 
 /** Whether a result is one the filter asks for. */
@@ -159,7 +171,8 @@ export async function findBulkResultsPage(
   const { results, ...summary } = job;
   const searched = results.filter((result) => matchesSearch(result, q));
   const counts = { all: searched.length } as BulkResultsPage["counts"];
-  for (const filter of BULK_RESULT_FILTERS) counts[filter] = searched.filter((result) => matchesFilter(result, filter)).length;
+  for (const filter of BULK_RESULT_FILTERS)
+    counts[filter] = searched.filter((result) => matchesFilter(result, filter)).length;
   const selected = status === undefined ? searched : searched.filter((result) => matchesFilter(result, status));
   const data = selected.slice((page - 1) * perPage, page * perPage);
   return { data, meta: pageMeta(page, perPage, selected.length), job: summary, counts };
@@ -180,15 +193,24 @@ export async function findBulkJobSummary(
   return summaryOf(job, counts, await estimate(db, job, counts, now));
 }
 
-export async function listBulkJobs(db: Db, { userId }: JobVisibility, { now = Date.now() }: { now?: number } = {}): Promise<BulkJobSummary[]> {
+export async function listBulkJobs(
+  db: Db,
+  { userId }: JobVisibility,
+  { now = Date.now() }: { now?: number } = {},
+): Promise<BulkJobSummary[]> {
   let query = db.selectFrom("bulk_jobs").selectAll().where("expires_at", ">", new Date(now).toISOString());
   if (userId !== null) query = query.where("user_id", "=", userId);
   const jobs = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(200).execute();
-  const counts = await countsOf(db, jobs.map((job) => job.id));
-  return Promise.all(jobs.map(async (job) => {
-    const jobCounts = counts.get(job.id)!;
-    return summaryOf(job, jobCounts, await estimate(db, job, jobCounts, now));
-  }));
+  const counts = await countsOf(
+    db,
+    jobs.map((job) => job.id),
+  );
+  return Promise.all(
+    jobs.map(async (job) => {
+      const jobCounts = counts.get(job.id)!;
+      return summaryOf(job, jobCounts, await estimate(db, job, jobCounts, now));
+    }),
+  );
 }
 
 const RESULT_COLUMNS = [

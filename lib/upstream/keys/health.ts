@@ -9,7 +9,26 @@ import type { Area } from "@/lib/contract/areas";
 export const BUCKET_MS = 60_000;
 const DAY_BUCKETS = 24 * 60;
 /** Upper bounds of the latency histogram, in ms; the last catches everything slower. */
-export const LATENCY_BOUNDS_MS = [10, 25, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000, 10_000, 30_000, Number.POSITIVE_INFINITY];
+export const LATENCY_BOUNDS_MS = [
+  10,
+  25,
+  50,
+  75,
+  100,
+  150,
+  200,
+  300,
+  500,
+  750,
+  1000,
+  1500,
+  2000,
+  3000,
+  5000,
+  10_000,
+  30_000,
+  Number.POSITIVE_INFINITY,
+];
 
 interface Bucket {
   minute: number;
@@ -99,7 +118,13 @@ function summarise(buckets: Bucket[]): WindowSummary {
     errors += bucket.errors;
     bucket.latency.forEach((count, i) => (latency[i]! += count));
   }
-  return { requests, errors, error_rate: requests === 0 ? 0 : errors / requests, p50_ms: percentile(latency, requests, 0.5), p95_ms: percentile(latency, requests, 0.95) };
+  return {
+    requests,
+    errors,
+    error_rate: requests === 0 ? 0 : errors / requests,
+    p50_ms: percentile(latency, requests, 0.5),
+    p95_ms: percentile(latency, requests, 0.95),
+  };
 }
 
 function percentile(histogram: number[], total: number, p: number): number | null {

@@ -22,7 +22,9 @@ const isSet = (env: Env, name: string) => (env[name] ?? "").trim() !== "";
 
 /** The problems, with "<area>_API_KEY is missing" replaced by one GATEHOUSE_KEK line when the store holds sealed keys. */
 export async function explainMissingKek(problems: ConfigProblem[], env: Env): Promise<ConfigProblem[]> {
-  const keyless = problems.filter((problem) => AREA_KEY_VARIABLES.includes(problem.variable) && !isSet(env, problem.variable));
+  const keyless = problems.filter(
+    (problem) => AREA_KEY_VARIABLES.includes(problem.variable) && !isSet(env, problem.variable),
+  );
   if (keyless.length === 0 || isSet(env, "GATEHOUSE_KEK")) return problems;
   const stored = await storedKeys(env);
   if (stored === 0) return problems;

@@ -18,7 +18,10 @@ export async function probeKey(config: GatewayConfig, area: Area, key: string): 
   try {
     if (area === "reports") {
       const settings = config.reports!;
-      await createReportsClient({ baseUrl: settings.baseUrl, apiKey: key }, { timeoutMs }).listProjects({ per_page: 10 }, { fresh: true });
+      await createReportsClient({ baseUrl: settings.baseUrl, apiKey: key }, { timeoutMs }).listProjects(
+        { per_page: 10 },
+        { fresh: true },
+      );
     } else {
       await createItemsClient({ ...config.items!, apiKey: key }, { timeoutMs }).getAccount({ fresh: true });
     }

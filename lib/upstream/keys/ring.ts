@@ -18,7 +18,14 @@ import { isCircuitOpenError, isUpstreamError } from "../errors";
 import type { UpstreamPolicy } from "../policy";
 import { areaHealth } from "./health";
 import { keyFingerprint, last4Of } from "./fingerprint";
-import { clearRejection, readActiveKey, readKeyStates, recordRejection, type AreaKeyState, type StoredKey } from "./store";
+import {
+  clearRejection,
+  readActiveKey,
+  readKeyStates,
+  recordRejection,
+  type AreaKeyState,
+  type StoredKey,
+} from "./store";
 
 export const KEY_POLL_MS = 2_000;
 
@@ -110,7 +117,18 @@ export class KeyRing<R extends object, I extends object> {
     this.entries = { reports: { version: -1, inUse: none }, items: { version: -1, inUse: none } };
     for (const area of AREAS) {
       const settings = deps.config[area];
-      if (settings?.apiKey) this.install(area, settings.apiKey, { source: "environment", fingerprint: keyFingerprint(settings.apiKey, deps.fingerprintSecret), last4: last4Of(settings.apiKey), stored: null }, -1);
+      if (settings?.apiKey)
+        this.install(
+          area,
+          settings.apiKey,
+          {
+            source: "environment",
+            fingerprint: keyFingerprint(settings.apiKey, deps.fingerprintSecret),
+            last4: last4Of(settings.apiKey),
+            stored: null,
+          },
+          -1,
+        );
     }
   }
 
@@ -127,8 +145,15 @@ export class KeyRing<R extends object, I extends object> {
   rejection(area: Area): KeyRejection | null {
     const state = this.states[area];
     const inUse = this.entries[area].inUse;
-    if (!state?.rejectedAt || !state.rejectedFingerprint || state.rejectedFingerprint !== inUse.fingerprint) return null;
-    return { area, fingerprint: state.rejectedFingerprint, last4: inUse.last4, source: inUse.source, at: state.rejectedAt };
+    if (!state?.rejectedAt || !state.rejectedFingerprint || state.rejectedFingerprint !== inUse.fingerprint)
+      return null;
+    return {
+      area,
+      fingerprint: state.rejectedFingerprint,
+      last4: inUse.last4,
+      source: inUse.source,
+      at: state.rejectedAt,
+    };
   }
 
   /** Reads the store's versions and switches every area whose key changed. Concurrent calls share one read. */
@@ -141,7 +166,11 @@ export class KeyRing<R extends object, I extends object> {
   startPolling(): void {
     if (this.stopFeed) return;
     this.stopFeed = (this.deps.feed ?? pollingFeed()).start(() => {
-      this.refresh().catch((error: unknown) => logEvent("warn", "Could not read the upstream keys' state from the store; keeping the keys in use.", { error: describeError(error) }));
+      this.refresh().catch((error: unknown) =>
+        logEvent("warn", "Could not read the upstream keys' state from the store; keeping the keys in use.", {
+          error: describeError(error),
+        }),
+      );
     });
   }
 
@@ -163,16 +192,30 @@ export class KeyRing<R extends object, I extends object> {
       const active = await readActiveKey(db, area, this.deps.config.keyEncryption);
       if (active) {
         registerSecrets([active.key]);
-        this.install(area, active.key, { source: "portal", fingerprint: active.stored.fingerprint, last4: active.stored.last4, stored: active.stored }, version);
+        this.install(
+          area,
+          active.key,
+          {
+            source: "portal",
+            fingerprint: active.stored.fingerprint,
+            last4: active.stored.last4,
+            stored: active.stored,
+          },
+          version,
+        );
       } else {
         this.entries[area] = { version, inUse: { source: "none", fingerprint: null, last4: null, stored: null } };
         this.clients = { ...this.clients, [area]: null };
       }
-      logEvent("info", `Upstream key of ${area}: now ${active ? `the portal's key ${active.stored.fingerprint}` : "none (set one on the Upstream connections page)"}.`, {
-        area,
-        key_fingerprint: active?.stored.fingerprint ?? null,
-        key_version: version,
-      });
+      logEvent(
+        "info",
+        `Upstream key of ${area}: now ${active ? `the portal's key ${active.stored.fingerprint}` : "none (set one on the Upstream connections page)"}.`,
+        {
+          area,
+          key_fingerprint: active?.stored.fingerprint ?? null,
+          key_version: version,
+        },
+      );
     }
   }
 
@@ -198,7 +241,8 @@ export class KeyRing<R extends object, I extends object> {
             return response;
           } catch (error) {
             // An open breaker sent nothing: not an exchange with the upstream.
-            if (!isCircuitOpenError(error)) health.record(isUpstreamError(error) ? (error.status ?? null) : null, performance.now() - started);
+            if (!isCircuitOpenError(error))
+              health.record(isUpstreamError(error) ? (error.status ?? null) : null, performance.now() - started);
             throw error;
           }
         },
@@ -212,7 +256,8 @@ export class KeyRing<R extends object, I extends object> {
               : async (...args: unknown[]) => {
                   try {
                     const result: unknown = await (method as (...a: unknown[]) => Promise<unknown>)(...args);
-                    if (this.reported.get(area) === fingerprint || this.rejection(area)) this.keyWorks(area, fingerprint);
+                    if (this.reported.get(area) === fingerprint || this.rejection(area))
+                      this.keyWorks(area, fingerprint);
                     return result;
                   } catch (error) {
                     if (isUpstreamError(error) && error.kind === "auth") this.keyRejected(area, inUse);
@@ -229,9 +274,22 @@ export class KeyRing<R extends object, I extends object> {
     const fingerprint = inUse.fingerprint;
     if (!fingerprint || this.reported.get(area) === fingerprint) return;
     this.reported.set(area, fingerprint);
-    const rejection: KeyRejection = { area, fingerprint, last4: inUse.last4, source: inUse.source, at: new Date().toISOString() };
-    this.states = { ...this.states, [area]: { version: this.states[area]?.version ?? 0, rejectedAt: rejection.at, rejectedFingerprint: fingerprint } };
-    logEvent("warn", `The upstream of ${area} rejected its key ${fingerprint}: rotate it on the Upstream connections page.`, { area, key_fingerprint: fingerprint });
+    const rejection: KeyRejection = {
+      area,
+      fingerprint,
+      last4: inUse.last4,
+      source: inUse.source,
+      at: new Date().toISOString(),
+    };
+    this.states = {
+      ...this.states,
+      [area]: { version: this.states[area]?.version ?? 0, rejectedAt: rejection.at, rejectedFingerprint: fingerprint },
+    };
+    logEvent(
+      "warn",
+      `The upstream of ${area} rejected its key ${fingerprint}: rotate it on the Upstream connections page.`,
+      { area, key_fingerprint: fingerprint },
+    );
     void (async () => {
       try {
         await recordRejection(await this.deps.db(), area, fingerprint);
@@ -250,6 +308,8 @@ export class KeyRing<R extends object, I extends object> {
     void this.deps
       .db()
       .then((db) => clearRejection(db, area, fingerprint))
-      .catch((error: unknown) => logEvent("warn", "Could not clear a key's rejection in the store.", { area, error: describeError(error) }));
+      .catch((error: unknown) =>
+        logEvent("warn", "Could not clear a key's rejection in the store.", { area, error: describeError(error) }),
+      );
   }
 }

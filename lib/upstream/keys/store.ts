@@ -51,8 +51,28 @@ export function openSealed(sealed: string, area: Area, keks: KeyEncryptionKeys):
   return null;
 }
 
-type Row = { id: string; area: string; fingerprint: string; last4: string; active: number; created_at: string; created_by: string | null; activated_at: string | null; activated_by: string | null };
-const COLUMNS = ["id", "area", "fingerprint", "last4", "active", "created_at", "created_by", "activated_at", "activated_by"] as const;
+type Row = {
+  id: string;
+  area: string;
+  fingerprint: string;
+  last4: string;
+  active: number;
+  created_at: string;
+  created_by: string | null;
+  activated_at: string | null;
+  activated_by: string | null;
+};
+const COLUMNS = [
+  "id",
+  "area",
+  "fingerprint",
+  "last4",
+  "active",
+  "created_at",
+  "created_by",
+  "activated_at",
+  "activated_by",
+] as const;
 
 function toStoredKey(row: Row): StoredKey {
   return {
@@ -70,18 +90,36 @@ function toStoredKey(row: Row): StoredKey {
 
 /** An area's stored keys, the active one first, then newest first. */
 export async function listStoredKeys(db: Db, area: Area): Promise<StoredKey[]> {
-  const rows = await db.selectFrom("upstream_keys").select(COLUMNS).where("area", "=", area).orderBy("active", "desc").orderBy("created_at", "desc").execute();
+  const rows = await db
+    .selectFrom("upstream_keys")
+    .select(COLUMNS)
+    .where("area", "=", area)
+    .orderBy("active", "desc")
+    .orderBy("created_at", "desc")
+    .execute();
   return rows.map(toStoredKey);
 }
 
 export async function countStoredKeys(db: Db): Promise<number> {
-  const row = await db.selectFrom("upstream_keys").select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst();
+  const row = await db
+    .selectFrom("upstream_keys")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 
 /** The area's active key, opened; null when it has none. Throws when it cannot be opened (wrong GATEHOUSE_KEK). */
-export async function readActiveKey(db: Db, area: Area, keks: KeyEncryptionKeys): Promise<{ key: string; stored: StoredKey } | null> {
-  const row = await db.selectFrom("upstream_keys").select([...COLUMNS, "sealed"]).where("area", "=", area).where("active", "=", 1).executeTakeFirst();
+export async function readActiveKey(
+  db: Db,
+  area: Area,
+  keks: KeyEncryptionKeys,
+): Promise<{ key: string; stored: StoredKey } | null> {
+  const row = await db
+    .selectFrom("upstream_keys")
+    .select([...COLUMNS, "sealed"])
+    .where("area", "=", area)
+    .where("active", "=", 1)
+    .executeTakeFirst();
   if (!row) return null;
   const key = openSealed(row.sealed, area, keks);
   if (key === null) throw new KeyUnsealError(area, row.fingerprint);
@@ -96,7 +134,9 @@ export class KeyUnsealError extends Error {
     readonly area: Area,
     readonly fingerprint: string,
   ) {
-    super(`GATEHOUSE_KEK: does not open the stored key ${fingerprint} of area ${area}; set the key-encryption key it was saved with (and GATEHOUSE_KEK_PREVIOUS during a rotation)`);
+    super(
+      `GATEHOUSE_KEK: does not open the stored key ${fingerprint} of area ${area}; set the key-encryption key it was saved with (and GATEHOUSE_KEK_PREVIOUS during a rotation)`,
+    );
     this.name = "KeyUnsealError";
   }
 }
@@ -106,8 +146,16 @@ export function isKeyUnsealError(error: unknown): error is KeyUnsealError {
 
 /** Every area's poll row: version of its active key and its last rejection. One indexed query (a primary key). */
 export async function readKeyStates(db: Db): Promise<Partial<Record<Area, AreaKeyState>>> {
-  const rows = await db.selectFrom("upstream_key_state").select(["area", "version", "rejected_at", "rejected_fingerprint"]).execute();
-  return Object.fromEntries(rows.map((row) => [row.area, { version: row.version, rejectedAt: row.rejected_at, rejectedFingerprint: row.rejected_fingerprint }]));
+  const rows = await db
+    .selectFrom("upstream_key_state")
+    .select(["area", "version", "rejected_at", "rejected_fingerprint"])
+    .execute();
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.area,
+      { version: row.version, rejectedAt: row.rejected_at, rejectedFingerprint: row.rejected_fingerprint },
+    ]),
+  );
 }
 
 // Both write the area's row with one upsert: two first saves at once (no row yet) must not both try to insert it,
@@ -117,7 +165,12 @@ async function bumpVersion(trx: Db, area: Area, now: string): Promise<void> {
     .insertInto("upstream_key_state")
     .values({ area, version: 1, updated_at: now })
     .onConflict((conflict) =>
-      conflict.column("area").doUpdateSet((eb) => ({ version: eb("upstream_key_state.version", "+", 1), updated_at: now, rejected_at: null, rejected_fingerprint: null })),
+      conflict.column("area").doUpdateSet((eb) => ({
+        version: eb("upstream_key_state.version", "+", 1),
+        updated_at: now,
+        rejected_at: null,
+        rejected_fingerprint: null,
+      })),
     )
     .execute();
 }
@@ -131,23 +184,52 @@ export interface KeyChange {
 }
 
 async function activeFingerprint(trx: Db, area: Area): Promise<string | null> {
-  const row = await trx.selectFrom("upstream_keys").select("fingerprint").where("area", "=", area).where("active", "=", 1).executeTakeFirst();
+  const row = await trx
+    .selectFrom("upstream_keys")
+    .select("fingerprint")
+    .where("area", "=", area)
+    .where("active", "=", 1)
+    .executeTakeFirst();
   return row?.fingerprint ?? null;
 }
 
 /** Saves `key` as the area's active key; the active one becomes disabled. The caller has tested it first. */
-export async function saveActiveKey(db: Db, area: Area, key: string, by: string, kek: Buffer, fingerprintSecret: string, now = new Date()): Promise<KeyChange> {
+export async function saveActiveKey(
+  db: Db,
+  area: Area,
+  key: string,
+  by: string,
+  kek: Buffer,
+  fingerprintSecret: string,
+  now = new Date(),
+): Promise<KeyChange> {
   const at = now.toISOString();
   return writeTransaction(db, async (trx) => {
     // First: on PostgreSQL this locks the area's state row, so two saves at once take turns (one active key).
     await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
     const fingerprint = keyFingerprint(key, fingerprintSecret);
-    await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
+    await trx
+      .updateTable("upstream_keys")
+      .set({ active: 0 })
+      .where("area", "=", area)
+      .where("active", "=", 1)
+      .execute();
     const id = randomUUID();
     await trx
       .insertInto("upstream_keys")
-      .values({ id, area, sealed: seal(key, area, kek), fingerprint, last4: last4Of(key) ?? "", active: 1, created_at: at, created_by: by, activated_at: at, activated_by: by })
+      .values({
+        id,
+        area,
+        sealed: seal(key, area, kek),
+        fingerprint,
+        last4: last4Of(key) ?? "",
+        active: 1,
+        created_at: at,
+        created_by: by,
+        activated_at: at,
+        activated_by: by,
+      })
       .execute();
     const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
     return { area, oldFingerprint, newFingerprint: fingerprint, key: stored };
@@ -155,8 +237,18 @@ export async function saveActiveKey(db: Db, area: Area, key: string, by: string,
 }
 
 /** A disabled key of the area, opened (to test it before it comes back); null when there is no such key. */
-export async function readStoredKey(db: Db, area: Area, id: string, keks: KeyEncryptionKeys): Promise<{ key: string; stored: StoredKey } | null> {
-  const row = await db.selectFrom("upstream_keys").select([...COLUMNS, "sealed"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
+export async function readStoredKey(
+  db: Db,
+  area: Area,
+  id: string,
+  keks: KeyEncryptionKeys,
+): Promise<{ key: string; stored: StoredKey } | null> {
+  const row = await db
+    .selectFrom("upstream_keys")
+    .select([...COLUMNS, "sealed"])
+    .where("area", "=", area)
+    .where("id", "=", id)
+    .executeTakeFirst();
   if (!row) return null;
   const key = openSealed(row.sealed, area, keks);
   if (key === null) throw new KeyUnsealError(area, row.fingerprint);
@@ -164,16 +256,36 @@ export async function readStoredKey(db: Db, area: Area, id: string, keks: KeyEnc
 }
 
 /** Makes a stored key the active one again (undoing a rotation); the active one becomes disabled. */
-export async function activateStoredKey(db: Db, area: Area, id: string, by: string, now = new Date()): Promise<KeyChange | null> {
+export async function activateStoredKey(
+  db: Db,
+  area: Area,
+  id: string,
+  by: string,
+  now = new Date(),
+): Promise<KeyChange | null> {
   const at = now.toISOString();
   return writeTransaction(db, async (trx) => {
-    const target = await trx.selectFrom("upstream_keys").select(["id", "fingerprint", "active"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
+    const target = await trx
+      .selectFrom("upstream_keys")
+      .select(["id", "fingerprint", "active"])
+      .where("area", "=", area)
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!target) return null;
     if (target.active !== 1) await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
     if (target.active !== 1) {
-      await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
-      await trx.updateTable("upstream_keys").set({ active: 1, activated_at: at, activated_by: by }).where("id", "=", id).execute();
+      await trx
+        .updateTable("upstream_keys")
+        .set({ active: 0 })
+        .where("area", "=", area)
+        .where("active", "=", 1)
+        .execute();
+      await trx
+        .updateTable("upstream_keys")
+        .set({ active: 1, activated_at: at, activated_by: by })
+        .where("id", "=", id)
+        .execute();
     }
     const stored = (await listStoredKeys(trx, area)).find((k) => k.id === id) ?? null;
     return { area, oldFingerprint, newFingerprint: target.fingerprint, key: stored };
@@ -183,11 +295,21 @@ export async function activateStoredKey(db: Db, area: Area, id: string, by: stri
 /** Removes a stored key. The active one is removed too when asked (the area then has no portal key). */
 export async function removeStoredKey(db: Db, area: Area, id: string, now = new Date()): Promise<KeyChange | null> {
   return writeTransaction(db, async (trx) => {
-    const target = await trx.selectFrom("upstream_keys").select(["fingerprint", "active"]).where("area", "=", area).where("id", "=", id).executeTakeFirst();
+    const target = await trx
+      .selectFrom("upstream_keys")
+      .select(["fingerprint", "active"])
+      .where("area", "=", area)
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!target) return null;
     await trx.deleteFrom("upstream_keys").where("id", "=", id).execute();
     if (target.active === 1) await bumpVersion(trx, area, now.toISOString());
-    return { area, oldFingerprint: target.fingerprint, newFingerprint: target.active === 1 ? null : await activeFingerprint(trx, area), key: null };
+    return {
+      area,
+      oldFingerprint: target.fingerprint,
+      newFingerprint: target.active === 1 ? null : await activeFingerprint(trx, area),
+      key: null,
+    };
   });
 }
 
@@ -197,13 +319,20 @@ export async function recordRejection(db: Db, area: Area, fingerprint: string, n
   await db
     .insertInto("upstream_key_state")
     .values({ area, version: 0, updated_at: at, rejected_at: at, rejected_fingerprint: fingerprint })
-    .onConflict((conflict) => conflict.column("area").doUpdateSet({ rejected_at: at, rejected_fingerprint: fingerprint }))
+    .onConflict((conflict) =>
+      conflict.column("area").doUpdateSet({ rejected_at: at, rejected_fingerprint: fingerprint }),
+    )
     .execute();
 }
 
 /** The key that was rejected works again (the upstream restored it): the banner goes. */
 export async function clearRejection(db: Db, area: Area, fingerprint: string): Promise<void> {
-  await db.updateTable("upstream_key_state").set({ rejected_at: null, rejected_fingerprint: null }).where("area", "=", area).where("rejected_fingerprint", "=", fingerprint).execute();
+  await db
+    .updateTable("upstream_key_state")
+    .set({ rejected_at: null, rejected_fingerprint: null })
+    .where("area", "=", area)
+    .where("rejected_fingerprint", "=", fingerprint)
+    .execute();
 }
 
 /**
@@ -220,7 +349,11 @@ export async function resealAll(db: Db, keks: KeyEncryptionKeys): Promise<number
       const area = row.area as Area;
       const key = openSealed(row.sealed, area, keks);
       if (key === null) throw new KeyUnsealError(area, row.fingerprint);
-      await trx.updateTable("upstream_keys").set({ sealed: seal(key, area, current) }).where("id", "=", row.id).execute();
+      await trx
+        .updateTable("upstream_keys")
+        .set({ sealed: seal(key, area, current) })
+        .where("id", "=", row.id)
+        .execute();
     }
     return rows.length;
   });
@@ -232,9 +365,16 @@ export async function resealAll(db: Db, keks: KeyEncryptionKeys): Promise<number
  * (or before PURCHASE_CODE_HASH_KEY changed) keeps working, and its old unkeyed names are gone. A key neither
  * KEK opens is left as it is (startUpstreamKeysOrExit stops the start for the one in use). Returns how many changed.
  */
-export async function refingerprintStoredKeys(db: Db, keks: KeyEncryptionKeys, fingerprintSecret: string): Promise<number> {
+export async function refingerprintStoredKeys(
+  db: Db,
+  keks: KeyEncryptionKeys,
+  fingerprintSecret: string,
+): Promise<number> {
   return writeTransaction(db, async (trx) => {
-    const rows = await trx.selectFrom("upstream_keys").select(["id", "area", "sealed", "fingerprint", "last4"]).execute();
+    const rows = await trx
+      .selectFrom("upstream_keys")
+      .select(["id", "area", "sealed", "fingerprint", "last4"])
+      .execute();
     let changed = 0;
     for (const row of rows) {
       const area = row.area as Area;
@@ -244,7 +384,12 @@ export async function refingerprintStoredKeys(db: Db, keks: KeyEncryptionKeys, f
       const last4 = last4Of(key) ?? "";
       if (fingerprint === row.fingerprint && last4 === row.last4) continue;
       await trx.updateTable("upstream_keys").set({ fingerprint, last4 }).where("id", "=", row.id).execute();
-      await trx.updateTable("upstream_key_state").set({ rejected_fingerprint: fingerprint }).where("area", "=", area).where("rejected_fingerprint", "=", row.fingerprint).execute();
+      await trx
+        .updateTable("upstream_key_state")
+        .set({ rejected_fingerprint: fingerprint })
+        .where("area", "=", area)
+        .where("rejected_fingerprint", "=", row.fingerprint)
+        .execute();
       changed++;
     }
     return changed;

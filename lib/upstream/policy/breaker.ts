@@ -121,7 +121,11 @@ export class CircuitBreaker {
     // A failed trial reopens at once; an attempt that started before the breaker opened changes nothing more.
     if (isTrial || (this.state === "closed" && this.failures >= this.settings.failureThreshold)) {
       // A failed trial keeps it open; only the first opening is news.
-      if (!isTrial) void emitEvent({ type: "upstream.unavailable", data: { area: this.area, consecutive_failures: this.failures, retry_in_ms: this.settings.openMs } });
+      if (!isTrial)
+        void emitEvent({
+          type: "upstream.unavailable",
+          data: { area: this.area, consecutive_failures: this.failures, retry_in_ms: this.settings.openMs },
+        });
       this.state = "open";
       this.openedAt = this.now();
       this.listener?.opened(this.openedAt + this.settings.openMs);

@@ -56,7 +56,11 @@ export class ResponseCache {
   }
 
   /** Stores a value for `ttlMs` (then serves it stale for up to `staleMs` more, once). Too big a value is not kept. */
-  store(key: string, value: unknown, options: { ttlMs: number; staleMs: number; tags: readonly string[]; bytes: number }): void {
+  store(
+    key: string,
+    value: unknown,
+    options: { ttlMs: number; staleMs: number; tags: readonly string[]; bytes: number },
+  ): void {
     if (options.ttlMs <= 0 || options.bytes > this.limits.maxBytes) return;
     this.delete(key);
     const now = this.now();

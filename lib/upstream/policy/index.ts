@@ -22,7 +22,13 @@ import { metrics } from "@/lib/metrics";
 import { isCircuitOpenError, isUpstreamError, UpstreamError } from "../errors";
 import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from "../http";
 
-import { CircuitBreaker, DEFAULT_BREAKER, type AttemptOutcome, type BreakerSettings, type BreakerStatus } from "./breaker";
+import {
+  CircuitBreaker,
+  DEFAULT_BREAKER,
+  type AttemptOutcome,
+  type BreakerSettings,
+  type BreakerStatus,
+} from "./breaker";
 import { DEFAULT_CACHE_LIMITS, ResponseCache, type CacheSettings } from "./cache";
 import {
   backoffDelay,
@@ -157,7 +163,9 @@ export class Resilience {
     const state = new SharedPolicyState(cluster);
     this.sharedState = { cluster, state };
     cluster.subscribe(CHANNELS.invalidate, (message) => {
-      const tags = Array.isArray(message.tags) ? message.tags.filter((tag): tag is string => typeof tag === "string") : [];
+      const tags = Array.isArray(message.tags)
+        ? message.tags.filter((tag): tag is string => typeof tag === "string")
+        : [];
       this.flights.detach(tags);
       this.cache.invalidate(tags);
     });
@@ -198,7 +206,14 @@ export class Resilience {
     if (waitMs <= 0) return null;
     const retryAfter = String(Math.max(1, Math.ceil(waitMs / 1000)));
     recordUpstreamCall({ area, operation, status: null, duration_ms: 0, outcome: "held_back" });
-    return new UpstreamError({ kind: "rate_limited", area, operation, status: 429, detail: "is rate limiting Gatehouse (said to another instance)", retryAfter });
+    return new UpstreamError({
+      kind: "rate_limited",
+      area,
+      operation,
+      status: 429,
+      detail: "is rate limiting Gatehouse (said to another instance)",
+      retryAfter,
+    });
   }
 
   /** A 429 with Retry-After, with several instances: none of them calls the area again before it is over. */
@@ -238,7 +253,13 @@ export class Resilience {
         permit = breaker.acquire(request.operation);
       } catch (error) {
         if (isCircuitOpenError(error)) {
-          recordUpstreamCall({ area, operation: request.operation, status: null, duration_ms: 0, outcome: "circuit_open" });
+          recordUpstreamCall({
+            area,
+            operation: request.operation,
+            status: null,
+            duration_ms: 0,
+            outcome: "circuit_open",
+          });
         }
         throw error;
       }
@@ -283,7 +304,11 @@ export class Resilience {
       let value: T;
       if (shared) {
         // Stored in Redis under the generations read before the call: a change meanwhile makes it a miss everywhere.
-        const loaded = await shared.load(spec.key, spec.tags, load, { ttlMs, keep: () => !flight.detached, prepare: deepFreeze });
+        const loaded = await shared.load(spec.key, spec.tags, load, {
+          ttlMs,
+          keep: () => !flight.detached,
+          prepare: deepFreeze,
+        });
         value = loaded.value;
         metrics().cache.inc({ area, result: loaded.from === "shared" ? "shared" : "miss" });
       } else {

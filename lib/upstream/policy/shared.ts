@@ -27,14 +27,16 @@ export const holdKey = (area: Area, what: "breaker" | "retry_after") => `${KEY_P
 export const CHANNELS = { invalidate: "invalidate", breaker: "breaker", retryAfter: "retry-after" } as const;
 
 const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
-const RENEW = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+const RENEW =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 
 interface Stored {
   g: string[];
   v: unknown;
 }
 
-export type SharedLookup = { kind: "hit"; value: unknown } | { kind: "miss"; gens: string[]; locked: boolean } | { kind: "down" };
+export type SharedLookup =
+  { kind: "hit"; value: unknown } | { kind: "miss"; gens: string[]; locked: boolean } | { kind: "down" };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -54,7 +56,8 @@ export class SharedPolicyState {
       const current = gens.map((gen) => gen ?? "0");
       if (raw) {
         const stored = JSON.parse(raw) as Stored;
-        if (stored.g.length === current.length && stored.g.every((gen, i) => gen === current[i])) return { kind: "hit", value: stored.v };
+        if (stored.g.length === current.length && stored.g.every((gen, i) => gen === current[i]))
+          return { kind: "hit", value: stored.v };
       }
       return { kind: "miss", gens: current, locked: lock !== null };
     } catch {
@@ -106,7 +109,10 @@ export class SharedPolicyState {
     store: { ttlMs: number; keep: () => boolean; prepare: (value: T) => T },
   ): Promise<{ value: T; from: "shared" | "upstream" }> {
     const redis = this.cluster.redis!;
-    const renew = setInterval(() => void redis.eval(RENEW, 1, lockKey(key), token, LOCK_MS).catch(() => {}), LOCK_MS / 2);
+    const renew = setInterval(
+      () => void redis.eval(RENEW, 1, lockKey(key), token, LOCK_MS).catch(() => {}),
+      LOCK_MS / 2,
+    );
     try {
       // The holder before us may have stored its answer and let go between our look and our lock.
       const found = await this.lookup(key, tags);
@@ -155,7 +161,9 @@ export class SharedPolicyState {
   async holds(area: Area): Promise<{ breaker: number; retryAfter: number }> {
     const redis = this.cluster.redis;
     if (!redis || !this.cluster.up()) return { breaker: 0, retryAfter: 0 };
-    const [breaker, retryAfter] = await redis.mget(holdKey(area, "breaker"), holdKey(area, "retry_after")).catch(() => [null, null]);
+    const [breaker, retryAfter] = await redis
+      .mget(holdKey(area, "breaker"), holdKey(area, "retry_after"))
+      .catch(() => [null, null]);
     return { breaker: Number(breaker ?? 0), retryAfter: Number(retryAfter ?? 0) };
   }
 }

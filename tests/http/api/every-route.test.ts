@@ -57,9 +57,12 @@ const ALLOWED_UPSTREAM_HEADERS = new Set([
 ]);
 
 function expectDocumentedRequest(c: RouteCase, received: LoggedRequest): void {
-  expect({ method: received.method, path: received.path, query: received.query, form: received.form }).toEqual(c.upstream);
+  expect({ method: received.method, path: received.path, query: received.query, form: received.form }).toEqual(
+    c.upstream,
+  );
   const headers = received.headers;
-  for (const name of Object.keys(headers)) expect(ALLOWED_UPSTREAM_HEADERS, `unexpected upstream header ${name}`).toContain(name);
+  for (const name of Object.keys(headers))
+    expect(ALLOWED_UPSTREAM_HEADERS, `unexpected upstream header ${name}`).toContain(name);
   expect(headers.accept).toBe("application/json");
   expect(headers.authorization).toBe(c.area === "reports" ? `Bearer ${CANARY.reports}` : undefined);
   expect(headers["content-type"]).toBe(c.upstream.form ? "application/x-www-form-urlencoded" : undefined);
@@ -119,7 +122,12 @@ function upstreamErrorBody(c: RouteCase, status: number): unknown {
 }
 
 async function requestWithFault(c: RouteCase, fault: Omit<FaultSpec, "path" | "method">) {
-  await sandbox.injectFault({ ...fault, method: c.upstream.method as FaultSpec["method"], path: c.upstream.path, times: 1 });
+  await sandbox.injectFault({
+    ...fault,
+    method: c.upstream.method as FaultSpec["method"],
+    path: c.upstream.path,
+    times: 1,
+  });
   const res = await api.request(c.path, browserRequest(c));
   expect(res.headers.get("x-request-id")).toBeTruthy();
   return res;
@@ -148,7 +156,13 @@ describe("every route, upstream failures", () => {
     } else if (c.operation === "validatePurchase") {
       expect(res.status).toBe(200);
       expect(res.json).toEqual({
-        data: { valid: false, message: "Invalid purchase code", checked_code: FIXED_PURCHASE_CODES.active, notes: [], history: expect.any(Object) },
+        data: {
+          valid: false,
+          message: "Invalid purchase code",
+          checked_code: FIXED_PURCHASE_CODES.active,
+          notes: [],
+          history: expect.any(Object),
+        },
       });
     } else if (c.addressesResource) {
       expectError(res, 404, "not_found");
@@ -172,14 +186,23 @@ describe("every route, upstream failures", () => {
 
   it.each(caseNames)("%s: upstream 429 → 429 with Retry-After passed on", async (name) => {
     const c = caseNamed(name);
-    const res = await requestWithFault(c, { kind: "status", status: 429, headers: { "Retry-After": "17" }, body: { message: "Too Many Attempts." } });
+    const res = await requestWithFault(c, {
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "17" },
+      body: { message: "Too Many Attempts." },
+    });
     expectError(res, 429, "upstream_rate_limited");
     expect(res.headers.get("retry-after")).toBe("17");
   });
 
   it.each(caseNames)("%s: upstream 500 → 502 upstream_error", async (name) => {
     const c = caseNamed(name);
-    expectError(await requestWithFault(c, { kind: "status", status: 500, body: upstreamErrorBody(c, 500) }), 502, "upstream_error");
+    expectError(
+      await requestWithFault(c, { kind: "status", status: 500, body: upstreamErrorBody(c, 500) }),
+      502,
+      "upstream_error",
+    );
   });
 
   it.each(caseNames)("%s: malformed JSON → 502 upstream_bad_response", async (name) => {
@@ -222,7 +245,12 @@ describe("request ids and log lines", () => {
     const res = await requestWithFault(c, { kind: "status", status: 503, body: { message: "Down for maintenance" } });
     const line = await gateway.logLineFor(res.json.error.request_id);
     expect(res.headers.get("x-request-id")).toBe(res.json.error.request_id);
-    expect(line).toMatchObject({ level: "error", status: 502, error_code: "upstream_error", upstream: [{ status: 503 }] });
+    expect(line).toMatchObject({
+      level: "error",
+      status: 502,
+      error_code: "upstream_error",
+      upstream: [{ status: 503 }],
+    });
   });
 });
 

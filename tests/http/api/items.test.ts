@@ -30,7 +30,10 @@ beforeEach(async () => {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const validate = (body: unknown, headers: Record<string, string> = { "Content-Type": "application/json" }): RequestInit => ({
+const validate = (
+  body: unknown,
+  headers: Record<string, string> = { "Content-Type": "application/json" },
+): RequestInit => ({
   method: "POST",
   headers,
   body: typeof body === "string" ? body : JSON.stringify(body),
@@ -90,7 +93,10 @@ describe("GET /api/items/{id}", () => {
   it("answers 404 for an item the account does not have (upstream: Item Not Found)", async () => {
     const res = await api.request("/api/items/987654");
     expect(res.status).toBe(404);
-    expect(res.json.error).toMatchObject({ code: "not_found", message: "There is no item with id 987654 in this account." });
+    expect(res.json.error).toMatchObject({
+      code: "not_found",
+      message: "There is no item with id 987654 in this account.",
+    });
   });
 });
 
@@ -119,7 +125,10 @@ describe("POST /api/purchases/validate", () => {
   });
 
   it("an unknown code is an answer, not an error: valid false with the upstream's message", async () => {
-    const res = await api.request("/api/purchases/validate", validate({ purchase_code: "44444444-4444-4444-8444-444444444444" }));
+    const res = await api.request(
+      "/api/purchases/validate",
+      validate({ purchase_code: "44444444-4444-4444-8444-444444444444" }),
+    );
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
       data: {

@@ -10,7 +10,13 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const run = promisify(execFile);
@@ -35,7 +41,11 @@ interface Operation {
   security: unknown[];
   responses: Record<string, unknown>;
 }
-type Document = { info: Record<string, unknown>; tags: Array<{ name: string; description?: string }>; paths: Record<string, Record<string, Operation>> };
+type Document = {
+  info: Record<string, unknown>;
+  tags: Array<{ name: string; description?: string }>;
+  paths: Record<string, Record<string, Operation>>;
+};
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
@@ -49,7 +59,11 @@ beforeAll(async () => {
   gateway = await startGateway(sandboxEnv(sandbox));
   admin = await gateway.signIn("admin");
   // A finished job for the routes under /api/purchases/bulk/{id}: one refused code, so it is done at once.
-  const job = await admin.request("/api/purchases/bulk", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ codes: ["\u0430bc"] }) });
+  const job = await admin.request("/api/purchases/bulk", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ codes: ["\u0430bc"] }),
+  });
   bulkJobId = job.json.data.id;
   const res = await gateway.request("/api/openapi.json");
   expect(res.status).toBe(200);
@@ -69,15 +83,23 @@ describe("the served document", () => {
       const file = path.join(dir, "openapi.json");
       await writeFile(file, served);
       const cli = path.join("node_modules", ".bin", "redocly");
-      const report = await run(cli, ["lint", file, "--extends", "recommended", "--format", "json"], { env: { ...process.env, REDOCLY_TELEMETRY: "off" } }).catch(
-        (failed: { stdout?: string; stderr?: string }) => ({ stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" }),
-      );
-      const { problems } = JSON.parse(report.stdout) as { problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }> };
+      const report = await run(cli, ["lint", file, "--extends", "recommended", "--format", "json"], {
+        env: { ...process.env, REDOCLY_TELEMETRY: "off" },
+      }).catch((failed: { stdout?: string; stderr?: string }) => ({
+        stdout: failed.stdout ?? "",
+        stderr: failed.stderr ?? "",
+      }));
+      const { problems } = JSON.parse(report.stdout) as {
+        problems: Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }>;
+      };
       expect(problems.filter((p) => p.severity === "error")).toEqual([]);
       // The two steps of single sign-on are redirects by nature (to the provider, back to a page): no 2xx to give.
-      const redirectOnly = (p: (typeof problems)[number]) => p.ruleId === "operation-2xx-response" && p.location.some((at) => at.pointer.includes("~1api~1auth~1oidc~1"));
+      const redirectOnly = (p: (typeof problems)[number]) =>
+        p.ruleId === "operation-2xx-response" && p.location.some((at) => at.pointer.includes("~1api~1auth~1oidc~1"));
       expect(problems.filter(redirectOnly)).toHaveLength(2);
-      expect(problems.filter((p) => !redirectOnly(p)).map((p) => `${p.severity} ${p.ruleId}`)).toEqual(["warn info-license"]);
+      expect(problems.filter((p) => !redirectOnly(p)).map((p) => `${p.severity} ${p.ruleId}`)).toEqual([
+        "warn info-license",
+      ]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -88,7 +110,11 @@ describe("the served document", () => {
     const publicOnes = operations.filter((op) => op.security.length === 0).map((op) => op.operationId);
     expect(publicOnes.sort()).toEqual(["health", "login", "logout", "openapi", "ready", "ssoCallback", "ssoStart"]);
     for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
-    for (const op of operations) expect(Object.keys(op.responses).some((status) => status.startsWith("4")), op.operationId).toBe(true);
+    for (const op of operations)
+      expect(
+        Object.keys(op.responses).some((status) => status.startsWith("4")),
+        op.operationId,
+      ).toBe(true);
   });
 });
 
@@ -104,7 +130,20 @@ function documentedAsValid(schema: JsonSchema, value: string): boolean {
 
 /** Values to try on a parameter: its enum and just past it, its length limit and one more, and common shapes. */
 function candidates(schema: JsonSchema): string[] {
-  const out = new Set(["1", "0", "-1", "abc", "1000000", "9".repeat(16), "a\u0001b", "2025-03-01", "2025-02-30", "2025-03-01T12:00:00Z", "2025-03-01T12:00:00+02:00", "yesterday"]);
+  const out = new Set([
+    "1",
+    "0",
+    "-1",
+    "abc",
+    "1000000",
+    "9".repeat(16),
+    "a\u0001b",
+    "2025-03-01",
+    "2025-02-30",
+    "2025-03-01T12:00:00Z",
+    "2025-03-01T12:00:00+02:00",
+    "yesterday",
+  ]);
   for (const branch of [schema, ...(schema.anyOf ?? [])]) {
     for (const value of branch.enum ?? []) out.add(value);
     if (branch.enum) out.add(`${branch.enum[0]}x`);
@@ -127,9 +166,12 @@ const queryOperations = () =>
       .map((op) => {
         const query = op.parameters.filter((p) => p.in === "query");
         // A bulk job's id is the finished job made above; every other path parameter its sample.
-        const sample = (name: string) => (name === "id" && path.startsWith("/api/purchases/bulk/") ? bulkJobId : (PATH_SAMPLES[name] ?? name));
+        const sample = (name: string) =>
+          name === "id" && path.startsWith("/api/purchases/bulk/") ? bulkJobId : (PATH_SAMPLES[name] ?? name);
         const route = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(sample(name)));
-        const required = Object.fromEntries(query.filter((p) => p.required).map((p) => [p.name, REQUIRED_SAMPLES[p.name] ?? ""]));
+        const required = Object.fromEntries(
+          query.filter((p) => p.required).map((p) => [p.name, REQUIRED_SAMPLES[p.name] ?? ""]),
+        );
         return { route, op, query, required };
       }),
   );
@@ -139,7 +181,11 @@ const get = (route: string, params: Record<string, string> = {}): Promise<Gatewa
 
 describe("every documented query parameter against what the server does", () => {
   it("finds the operations with a query: the lists, the history's CSV, a bulk job's results, every person's tokens, the sign-in's start and the reports over time", () => {
-    expect(queryOperations().map(({ op }) => op.operationId).sort()).toEqual([
+    expect(
+      queryOperations()
+        .map(({ op }) => op.operationId)
+        .sort(),
+    ).toEqual([
       "compareProject",
       "exportPurchaseHistory",
       "listAlerts",
@@ -165,7 +211,9 @@ describe("every documented query parameter against what the server does", () => 
           const accepted = res.status < 400 && String(res.status) in op.responses;
           const refused = res.status === 400 && typeof res.json?.error?.fields?.[parameter.name] === "string";
           if (expected ? !accepted : !refused) {
-            disagreements.push(`${route}?${parameter.name}=${JSON.stringify(value).slice(0, 40)}: documented ${expected ? "valid" : "invalid"}, answered ${res.status}`);
+            disagreements.push(
+              `${route}?${parameter.name}=${JSON.stringify(value).slice(0, 40)}: documented ${expected ? "valid" : "invalid"}, answered ${res.status}`,
+            );
           }
         }
       }
@@ -180,7 +228,10 @@ describe("every documented query parameter against what the server does", () => 
         const without = await get(route, required);
         const withDefault = await get(route, { ...required, [parameter.name]: parameter.schema.default! });
         expect(without.status, route).toBe(200);
-        if (withDefault.text !== without.text) disagreements.push(`${route}: ${parameter.name}=${parameter.schema.default} answers otherwise than leaving it out`);
+        if (withDefault.text !== without.text)
+          disagreements.push(
+            `${route}: ${parameter.name}=${parameter.schema.default} answers otherwise than leaving it out`,
+          );
       }
     }
     expect(disagreements).toEqual([]);

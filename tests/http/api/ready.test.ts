@@ -59,12 +59,17 @@ describe("who sees the detail", () => {
     const detail = expect.objectContaining({
       status: "ready",
       mode: "configured",
-      areas: { reports: expect.objectContaining({ configured: true, reachable: true }), items: expect.objectContaining({ configured: true, key_accepted: true }) },
+      areas: {
+        reports: expect.objectContaining({ configured: true, reachable: true }),
+        items: expect.objectContaining({ configured: true, key_accepted: true }),
+      },
       breakers: expect.any(Object),
       checked_at: expect.any(String),
     });
     expect((await admin.request("/api/ready")).json).toEqual(detail);
-    expect((await gateway.request("/api/ready", { headers: { Authorization: `Bearer ${TOKEN}` } })).json).toEqual(detail);
+    expect((await gateway.request("/api/ready", { headers: { Authorization: `Bearer ${TOKEN}` } })).json).toEqual(
+      detail,
+    );
     for (const res of [
       await viewer.request("/api/ready"),
       await gateway.request("/api/ready", { headers: { Authorization: `Bearer ${TOKEN.slice(0, -1)}x` } }),
@@ -87,7 +92,10 @@ describe("who sees the detail", () => {
       expect(res.status).toBe(503);
       expect(res.json).toEqual({ status: "not_ready", checked_at: expect.any(String) });
       const admin = await gateway.signIn("admin");
-      expect((await admin.request("/api/ready")).json.areas.items).toMatchObject({ configured: true, problem: "the upstream check failed: http_status" });
+      expect((await admin.request("/api/ready")).json.areas.items).toMatchObject({
+        configured: true,
+        problem: "the upstream check failed: http_status",
+      });
     } finally {
       await sandbox.clearFaults();
     }

@@ -48,7 +48,12 @@ describe("GET /api/reports", () => {
     const res = await api.request("/api/reports");
     expect(res.status).toBe(200);
     expect(res.json.data).toHaveLength(10);
-    expect(res.json.meta).toEqual({ page: 1, per_page: 10, total: expect.any(Number), last_page: Math.ceil(res.json.meta.total / 10) });
+    expect(res.json.meta).toEqual({
+      page: 1,
+      per_page: 10,
+      total: expect.any(Number),
+      last_page: Math.ceil(res.json.meta.total / 10),
+    });
     expect(res.json.meta.total).toBeGreaterThanOrEqual(150);
     for (const report of res.json.data) {
       expect(Object.keys(report).sort()).toEqual(["generated_at", "id", "privacy", "project", "result", "url"]);
@@ -127,13 +132,20 @@ describe("POST /api/reports", () => {
   it("creates a report (201), which can then be read", async () => {
     const res = await api.request("/api/reports", json({ url: "https://newsite.example.net/about", privacy: 1 }));
     expect(res.status).toBe(201);
-    expect(res.json.data).toMatchObject({ url: "https://newsite.example.net/about", privacy: 1, project: "newsite.example.net" });
+    expect(res.json.data).toMatchObject({
+      url: "https://newsite.example.net/about",
+      privacy: 1,
+      project: "newsite.example.net",
+    });
     const again = await api.request(`/api/reports/${res.json.data.id}`);
     expect(again.json.data).toEqual(res.json.data);
   });
 
   it("creates a password-protected report without ever returning the password", async () => {
-    const res = await api.request("/api/reports", json({ url: "https://private.example.net/", privacy: 2, password: "letmein-42" }));
+    const res = await api.request(
+      "/api/reports",
+      json({ url: "https://private.example.net/", privacy: 2, password: "letmein-42" }),
+    );
     expect(res.status).toBe(201);
     expect(res.json.data.privacy).toBe(2);
     expect(res.text).not.toContain("letmein-42");
@@ -157,11 +169,23 @@ describe("POST /api/reports", () => {
 
   it("answers malformed JSON, a non-object, an empty body, the wrong content type and a huge body with 4xx", async () => {
     const cases: [RequestInit, number, string][] = [
-      [json("{\"url\": "), 400, "invalid_json"],
+      [json('{"url": '), 400, "invalid_json"],
       [json("[1,2]"), 400, "invalid_json"],
       [json(""), 400, "invalid_json"],
-      [{ method: "POST", headers: { "Content-Type": "text/plain" }, body: '{"url":"https://a.example/"}' }, 415, "unsupported_media_type"],
-      [{ method: "POST", body: "url=https://a.example/", headers: { "Content-Type": "application/x-www-form-urlencoded" } }, 415, "unsupported_media_type"],
+      [
+        { method: "POST", headers: { "Content-Type": "text/plain" }, body: '{"url":"https://a.example/"}' },
+        415,
+        "unsupported_media_type",
+      ],
+      [
+        {
+          method: "POST",
+          body: "url=https://a.example/",
+          headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        },
+        415,
+        "unsupported_media_type",
+      ],
       [json({ url: "https://a.example/", pad: "x".repeat(70 * 1024) }), 413, "payload_too_large"],
     ];
     for (const [init, status, code] of cases) {
@@ -188,7 +212,10 @@ describe("PATCH /api/reports/{id}", () => {
   it("refuses an update with nothing in it, without naming a field", async () => {
     const res = await api.request("/api/reports/10", json({}, "PATCH"));
     expect(res.status).toBe(400);
-    expect(res.json.error).toMatchObject({ code: "invalid_input", message: "Nothing to update: send privacy, password or results." });
+    expect(res.json.error).toMatchObject({
+      code: "invalid_input",
+      message: "Nothing to update: send privacy, password or results.",
+    });
     expect(res.json.error.fields).toBeUndefined();
   });
 
@@ -306,7 +333,10 @@ describe("methods, unknown routes, health, readiness", () => {
     expect(res.json).toMatchObject({
       status: "ready",
       mode: "configured",
-      areas: { reports: { configured: true, reachable: true, key_accepted: true }, items: { configured: true, reachable: true, key_accepted: true } },
+      areas: {
+        reports: { configured: true, reachable: true, key_accepted: true },
+        items: { configured: true, reachable: true, key_accepted: true },
+      },
     });
   });
 });
@@ -317,8 +347,9 @@ describe("GET /api/openapi.json", () => {
     expect(res.status).toBe(200);
     const doc = res.json;
     expect(doc.openapi).toBe("3.1.0");
-    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(([path, methods]) =>
-      Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap(
+      ([path, methods]) =>
+        Object.entries(methods).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
     );
     expect(operations.sort()).toEqual(
       [
@@ -390,9 +421,13 @@ describe("GET /api/openapi.json", () => {
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");
     expect(perPage).toMatchObject({ in: "query", required: false, schema: { enum: ["10", "25", "50", "100"] } });
-    expect(doc.paths["/api/reports/{id}"].get.parameters).toContainEqual(expect.objectContaining({ name: "id", in: "path", required: true }));
+    expect(doc.paths["/api/reports/{id}"].get.parameters).toContainEqual(
+      expect.objectContaining({ name: "id", in: "path", required: true }),
+    );
     expect(doc.paths["/api/reports"].post.requestBody.content["application/json"].schema.required).toEqual(["url"]);
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["Report", "Project", "Account", "Item", "Purchase", "Error"]));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["Report", "Project", "Account", "Item", "Purchase", "Error"]),
+    );
     expect(doc.components.schemas.Report.properties.privacy).toBeDefined();
     expect(doc.components.schemas.Report.properties.password).toBeUndefined();
     // Every $ref points at a component that exists.

@@ -8,7 +8,13 @@ import { operations, type OperationSpec } from "@/lib/api/operations";
 import { TOKEN_SCOPES, type Permission } from "@/lib/contract/values";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
@@ -18,7 +24,9 @@ let admin: SignedInClient;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   // Each token walks the whole table: its own per-minute limit must not be what answers.
-  gateway = await startGateway(sandboxEnv(sandbox, { TOKEN_RATE_LIMIT_PER_MINUTE: "10000", PURCHASE_RATE_LIMIT_PER_USER: "1000" }));
+  gateway = await startGateway(
+    sandboxEnv(sandbox, { TOKEN_RATE_LIMIT_PER_MINUTE: "10000", PURCHASE_RATE_LIMIT_PER_USER: "1000" }),
+  );
   admin = await gateway.signIn("admin");
 });
 afterAll(async () => {
@@ -28,7 +36,11 @@ afterAll(async () => {
 
 const OPERATIONS = Object.values(operations) as OperationSpec[];
 const isScope = (permission: string): boolean => (TOKEN_SCOPES as readonly string[]).includes(permission);
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 /** Runs `check` with a new token of the admin's with these scopes, then revokes it (so the test holds one at a time). */
 async function withToken(scopes: readonly string[], check: (secret: string) => Promise<void>): Promise<void> {
@@ -43,13 +55,23 @@ async function withToken(scopes: readonly string[], check: (secret: string) => P
 
 /** The operation's path with values for its parameters: ids that do not exist, so a request that passes changes nothing. */
 function pathOf(op: OperationSpec): string {
-  const id = op.path.includes("/bulk/") || op.path.includes("/admin/") || op.path.includes("/tokens/") ? "00000000-0000-4000-8000-000000000000" : "999999";
-  return op.path.replace("{id}", id).replace("{project}", "no-such-project").replace("{area}", "reports").replace("{delivery}", "00000000-0000-4000-8000-000000000000");
+  const id =
+    op.path.includes("/bulk/") || op.path.includes("/admin/") || op.path.includes("/tokens/")
+      ? "00000000-0000-4000-8000-000000000000"
+      : "999999";
+  return op.path
+    .replace("{id}", id)
+    .replace("{project}", "no-such-project")
+    .replace("{area}", "reports")
+    .replace("{delivery}", "00000000-0000-4000-8000-000000000000");
 }
 
 function send(op: OperationSpec, secret: string | null): Promise<GatewayResponse> {
   const init: RequestInit = op.body ? json({}, op.method) : { method: op.method, redirect: "manual" };
-  return gateway.request(pathOf(op), { ...init, headers: { ...(init.headers as Record<string, string>), ...(secret ? { Authorization: `Bearer ${secret}` } : {}) } });
+  return gateway.request(pathOf(op), {
+    ...init,
+    headers: { ...(init.headers as Record<string, string>), ...(secret ? { Authorization: `Bearer ${secret}` } : {}) },
+  });
 }
 
 const label = (op: OperationSpec) => `${op.method} ${op.path} (${op.permission})`;
@@ -90,25 +112,33 @@ describe("every operation against a token", () => {
     await withToken(TOKEN_SCOPES, (secret) => walkEveryOperation(secret, null));
   });
 
-  it.each(TOKEN_SCOPES)("lacking %s: exactly the operations that need it are refused, the others pass", async (missing) => {
-    await withToken(
-      TOKEN_SCOPES.filter((scope) => scope !== missing),
-      async (secret) => {
-        await walkEveryOperation(secret, missing);
-        // The token's own account of itself agrees.
-        const me = await gateway.request("/api/auth/me", { headers: { Authorization: `Bearer ${secret}` } });
-        expect(me.json.data.permissions).not.toContain(missing);
-      },
-    );
-  });
+  it.each(TOKEN_SCOPES)(
+    "lacking %s: exactly the operations that need it are refused, the others pass",
+    async (missing) => {
+      await withToken(
+        TOKEN_SCOPES.filter((scope) => scope !== missing),
+        async (secret) => {
+          await walkEveryOperation(secret, missing);
+          // The token's own account of itself agrees.
+          const me = await gateway.request("/api/auth/me", { headers: { Authorization: `Bearer ${secret}` } });
+          expect(me.json.data.permissions).not.toContain(missing);
+        },
+      );
+    },
+  );
 });
 
 /** Every field an answer shows only with a further permission, from the operations table. */
-const GUARDED = OPERATIONS.flatMap((op) => Object.entries(op.guardedFields ?? {}).map(([field, permission]) => ({ op, field, permission })));
+const GUARDED = OPERATIONS.flatMap((op) =>
+  Object.entries(op.guardedFields ?? {}).map(([field, permission]) => ({ op, field, permission })),
+);
 
 describe("every guarded field", () => {
   it("is declared (the seller's balance and currency need finances:read)", () => {
-    expect(GUARDED.map(({ op, field, permission }) => `${op.id}.${field}: ${permission}`)).toEqual(["showAccount.balance: finances:read", "showAccount.currency: finances:read"]);
+    expect(GUARDED.map(({ op, field, permission }) => `${op.id}.${field}: ${permission}`)).toEqual([
+      "showAccount.balance: finances:read",
+      "showAccount.currency: finances:read",
+    ]);
   });
 
   it("is absent for a token with only items:read (the issue's case)", async () => {

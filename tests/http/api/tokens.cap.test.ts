@@ -11,7 +11,11 @@ import { bothServerStores } from "@/tests/support/store-backends";
 
 const BEYOND = 15;
 const make = (client: SignedInClient, name: string) =>
-  client.request("/api/tokens", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ name, scopes: ["reports:read"], expires_in_days: 365 }) });
+  client.request("/api/tokens", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ name, scopes: ["reports:read"], expires_in_days: 365 }),
+  });
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
@@ -28,7 +32,9 @@ describe.each(bothServerStores())("on $name", (store) => {
 
   it(`makes at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens per person, even when ${MAX_ACTIVE_TOKENS_PER_OWNER + BEYOND} are asked for at once`, async () => {
     const viewer = await gateway.signIn("viewer");
-    const answers = await Promise.all(Array.from({ length: MAX_ACTIVE_TOKENS_PER_OWNER + BEYOND }, (_, i) => make(viewer, `burst ${i}`)));
+    const answers = await Promise.all(
+      Array.from({ length: MAX_ACTIVE_TOKENS_PER_OWNER + BEYOND }, (_, i) => make(viewer, `burst ${i}`)),
+    );
     const made = answers.filter((res) => res.status === 201);
     const refused = answers.filter((res) => res.status !== 201);
     expect(made).toHaveLength(MAX_ACTIVE_TOKENS_PER_OWNER);

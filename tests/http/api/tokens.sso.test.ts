@@ -7,7 +7,14 @@ import { sealSession, SESSION_COOKIE_NAME, unsealSession } from "@/lib/auth/sess
 import { RECENT_SIGN_IN_MINUTES } from "@/lib/contract/values";
 
 import { startGateway, type GatewayProcess } from "@/tests/support/gateway";
-import { ADMIN_GROUP, SignInBrowser, ssoEnv, startTestProvider, walkSsoSignIn, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  SignInBrowser,
+  ssoEnv,
+  startTestProvider,
+  walkSsoSignIn,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 import { freePort } from "@/tests/support/processes";
 
 let idp: TestProvider;
@@ -16,7 +23,11 @@ let gateway: GatewayProcess;
 beforeAll(async () => {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
-  idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`], refreshTokens: true });
+  idp = await startTestProvider({
+    redirectUris: [`${portal}/api/auth/oidc/callback`],
+    postLogoutRedirectUris: [`${portal}/login`],
+    refreshTokens: true,
+  });
   gateway = await startGateway(ssoEnv(idp), { port });
 });
 afterAll(async () => {
@@ -32,16 +43,31 @@ const makeToken = (sessionCookie: string, extra: Record<string, unknown> = {}) =
   });
 
 it("tells someone whose single sign-on session began long ago to sign in again; a fresh sign-in makes the token", async () => {
-  const who = { sub: "tokens-sso-1", login: "tokens1", password: "password of tokens person 1", email: "tokens1@corp.test", name: "Tokens Person", groups: [ADMIN_GROUP] };
+  const who = {
+    sub: "tokens-sso-1",
+    login: "tokens1",
+    password: "password of tokens person 1",
+    email: "tokens1@corp.test",
+    name: "Tokens Person",
+    groups: [ADMIN_GROUP],
+  };
   idp.addUser(who);
   const browser = new SignInBrowser();
   expect((await walkSsoSignIn(browser, gateway.url, who)).answer.location).toBe(`${gateway.url}/`);
 
   // The same session, as the gateway would have sealed it had it begun RECENT_SIGN_IN_MINUTES + 1 minutes ago.
-  const settings = { secrets: [gateway.env.SESSION_SECRET!], absoluteMs: 86_400_000, idleMs: 86_400_000, secure: false };
+  const settings = {
+    secrets: [gateway.env.SESSION_SECRET!],
+    absoluteMs: 86_400_000,
+    idleMs: 86_400_000,
+    secure: false,
+  };
   const session = await unsealSession(browser.cookie(gateway.url, SESSION_COOKIE_NAME), settings);
   expect(session?.ssoSessionId).toBeTruthy();
-  const aged = await sealSession({ ...session!, issuedAt: Date.now() - (RECENT_SIGN_IN_MINUTES + 1) * 60_000 }, settings);
+  const aged = await sealSession(
+    { ...session!, issuedAt: Date.now() - (RECENT_SIGN_IN_MINUTES + 1) * 60_000 },
+    settings,
+  );
 
   for (const extra of [{}, { password: who.password }]) {
     const refused = await makeToken(aged, extra);

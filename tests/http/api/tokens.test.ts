@@ -37,7 +37,9 @@ let store: Store;
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1", TOKEN_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) }));
+  gateway = await startGateway(
+    sandboxEnv(sandbox, { TRUST_PROXY: "1", TOKEN_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) }),
+  );
   admin = await gateway.signIn("admin");
   support = await gateway.signIn("support");
   store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
@@ -48,9 +50,16 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
-async function makeToken(client: SignedInClient, body: Record<string, unknown>): Promise<{ id: string; secret: string; data: Record<string, unknown> }> {
+async function makeToken(
+  client: SignedInClient,
+  body: Record<string, unknown>,
+): Promise<{ id: string; secret: string; data: Record<string, unknown> }> {
   const res = await client.request("/api/tokens", json({ name: "script", expires_in_days: 30, ...body }));
   expect(res.status, res.text).toBe(201);
   madeSecrets.push(res.json.data.secret);
@@ -58,8 +67,20 @@ async function makeToken(client: SignedInClient, body: Record<string, unknown>):
 }
 
 /** A request with the token only: no cookie, no X-CSRF. */
-function withToken(secret: string, path: string, init: RequestInit = {}, address = "203.0.113.10"): Promise<GatewayResponse> {
-  return gateway.request(path, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: `Bearer ${secret}`, "X-Forwarded-For": address } });
+function withToken(
+  secret: string,
+  path: string,
+  init: RequestInit = {},
+  address = "203.0.113.10",
+): Promise<GatewayResponse> {
+  return gateway.request(path, {
+    ...init,
+    headers: {
+      ...(init.headers as Record<string, string>),
+      Authorization: `Bearer ${secret}`,
+      "X-Forwarded-For": address,
+    },
+  });
 }
 
 const validate = (secret: string, address?: string) =>
@@ -77,13 +98,23 @@ describe("making, listing and revoking tokens", () => {
   it("answers 201 with the record and its secret once; the list never shows the secret", async () => {
     const { id, secret, data } = await makeToken(support, { name: "helpdesk", scopes: ["purchases:validate"] });
     expect(secret).toMatch(/^gth_[0-9A-Za-z]{38}$/);
-    expect(data).toMatchObject({ name: "helpdesk", scopes: ["purchases:validate"], status: "active", last_used_at: null, user: { email: "support@gatehouse.test", service: false } });
+    expect(data).toMatchObject({
+      name: "helpdesk",
+      scopes: ["purchases:validate"],
+      status: "active",
+      last_used_at: null,
+      user: { email: "support@gatehouse.test", service: false },
+    });
     const list = await support.request("/api/tokens");
     expect(list.status).toBe(200);
     expect(list.json.data.map((t: { id: string }) => t.id)).toContain(id);
     expect(list.text).not.toContain(secret);
     const rows = await auditRows("token.create");
-    expect(rows.find((row) => row.target?.id === id)).toMatchObject({ outcome: "success", user_email: "support@gatehouse.test", target: { type: "token", label: "helpdesk" } });
+    expect(rows.find((row) => row.target?.id === id)).toMatchObject({
+      outcome: "success",
+      user_email: "support@gatehouse.test",
+      target: { type: "token", label: "helpdesk" },
+    });
     expect(JSON.stringify(rows)).not.toContain(secret);
   });
 
@@ -94,7 +125,10 @@ describe("making, listing and revoking tokens", () => {
       [{ name: "x", scopes: ["purchases:validate"], never_expires: true }, "never_expires"],
       [{ name: "x", scopes: ["purchases:validate"], expires_in_days: 31 }, "expires_in_days"],
       [{ name: "x", scopes: ["users:manage"], expires_in_days: 30 }, "scopes.0"],
-      [{ name: "x", scopes: ["purchases:validate"], expires_in_days: 30, allowed_ips: ["10.0.0.0/99"] }, "allowed_ips.0"],
+      [
+        { name: "x", scopes: ["purchases:validate"], expires_in_days: 30, allowed_ips: ["10.0.0.0/99"] },
+        "allowed_ips.0",
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await support.request("/api/tokens", json(body));
@@ -104,12 +138,23 @@ describe("making, listing and revoking tokens", () => {
   });
 
   it("lets an admin make a never-expiring token for a service account, which cannot sign in", async () => {
-    const created = await admin.request("/api/admin/users", json({ email: "bot@gatehouse.test", name: "Licence bot", role: "support", service: true }));
+    const created = await admin.request(
+      "/api/admin/users",
+      json({ email: "bot@gatehouse.test", name: "Licence bot", role: "support", service: true }),
+    );
     expect(created.status, created.text).toBe(201);
     expect(created.json.data.service).toBe(true);
-    const signIn = await gateway.request("/api/auth/login", { ...json({ email: "bot@gatehouse.test", password: "anything at all 123" }), headers: { "Content-Type": "application/json", "X-CSRF": "1" } });
+    const signIn = await gateway.request("/api/auth/login", {
+      ...json({ email: "bot@gatehouse.test", password: "anything at all 123" }),
+      headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+    });
     expect(signIn.status).toBe(401);
-    const { secret, data } = await makeToken(admin, { user_id: created.json.data.id, scopes: ["purchases:validate"], expires_in_days: undefined, never_expires: true });
+    const { secret, data } = await makeToken(admin, {
+      user_id: created.json.data.id,
+      scopes: ["purchases:validate"],
+      expires_in_days: undefined,
+      never_expires: true,
+    });
     expect(data.expires_at).toBeNull();
     const res = await validate(secret);
     expect(res.status, res.text).toBe(200);
@@ -127,15 +172,23 @@ describe("Authorization: Bearer", () => {
     expect(res.json.data.valid).toBe(true);
     expect(res.headers.getSetCookie()).toEqual([]);
     // The same request with the cookie instead still needs X-CSRF.
-    const cookie = await gateway.request("/api/purchases/validate", { ...json({ purchase_code: FIXED_PURCHASE_CODES.active }), headers: { "Content-Type": "application/json", Cookie: support.cookie() } });
+    const cookie = await gateway.request("/api/purchases/validate", {
+      ...json({ purchase_code: FIXED_PURCHASE_CODES.active }),
+      headers: { "Content-Type": "application/json", Cookie: support.cookie() },
+    });
     expect(cookie.status).toBe(403);
     expect(cookie.json.error.code).toBe("csrf");
   });
 
   it("allows each scope exactly its routes: every other scoped route is 403 insufficient_scope naming the scope", async () => {
-    const scoped = (Object.values(operations) as OperationSpec[]).filter((op) => (TOKEN_SCOPES as readonly string[]).includes(op.permission));
+    const scoped = (Object.values(operations) as OperationSpec[]).filter((op) =>
+      (TOKEN_SCOPES as readonly string[]).includes(op.permission),
+    );
     const pathOf = (op: OperationSpec) =>
-      op.path.replace("{id}.csv", "00000000-0000-4000-8000-000000000000.csv").replace("{id}", op.path.includes("bulk") ? "00000000-0000-4000-8000-000000000000" : "999999").replace("{project}", "no-such-project");
+      op.path
+        .replace("{id}.csv", "00000000-0000-4000-8000-000000000000.csv")
+        .replace("{id}", op.path.includes("bulk") ? "00000000-0000-4000-8000-000000000000" : "999999")
+        .replace("{project}", "no-such-project");
     for (const scope of TOKEN_SCOPES) {
       const { secret } = await makeToken(admin, { name: `only ${scope}`, scopes: [scope] });
       for (const op of scoped) {
@@ -154,7 +207,11 @@ describe("Authorization: Bearer", () => {
       // Any token may ask who it acts as; none may manage users or tokens.
       expect((await withToken(secret, "/api/auth/me")).status).toBe(200);
       expect((await withToken(secret, "/api/admin/users")).json.error.code).toBe("insufficient_scope");
-      const tokenMaking = await withToken(secret, "/api/tokens", json({ name: "x", scopes: [scope], expires_in_days: 7 }));
+      const tokenMaking = await withToken(
+        secret,
+        "/api/tokens",
+        json({ name: "x", scopes: [scope], expires_in_days: 7 }),
+      );
       expect(tokenMaking.status).toBe(403);
       expect(tokenMaking.json.error.code).toBe("insufficient_scope");
     }
@@ -170,7 +227,11 @@ describe("Authorization: Bearer", () => {
     expect([unknown.status, unknown.json.error.code]).toEqual([401, "token_invalid"]);
 
     const expiresAt = new Date(Date.now() + 3_000).toISOString();
-    const { secret: shortLived } = await makeToken(support, { scopes: ["purchases:validate"], expires_in_days: undefined, expires_at: expiresAt });
+    const { secret: shortLived } = await makeToken(support, {
+      scopes: ["purchases:validate"],
+      expires_in_days: undefined,
+      expires_at: expiresAt,
+    });
     expect((await withToken(shortLived, "/api/auth/me")).status).toBe(200);
     // Wait for the moment to pass on the server's clock: until then it answers 200.
     let res = await withToken(shortLived, "/api/auth/me");
@@ -188,20 +249,33 @@ describe("Authorization: Bearer", () => {
     expect(revoked.json.data.status).toBe("revoked");
     const after = await validate(secret);
     expect([after.status, after.json.error.code]).toEqual([401, "token_revoked"]);
-    expect((await auditRows("token.revoke")).find((row) => row.target?.id === id)).toMatchObject({ outcome: "success" });
+    expect((await auditRows("token.revoke")).find((row) => row.target?.id === id)).toMatchObject({
+      outcome: "success",
+    });
     // Another user's token is not there to revoke.
     const { id: others } = await makeToken(admin, { scopes: ["reports:read"] });
     expect((await support.request(`/api/tokens/${others}`, { method: "DELETE" })).status).toBe(404);
   });
 
   it("follows the owner: a lowered role is 403 and a disabled owner 401 on the next request", async () => {
-    const created = await admin.request("/api/admin/users", json({ email: "editor-tokens@gatehouse.test", name: "Ed", role: "editor", password: "a long password for ed 42" }));
+    const created = await admin.request(
+      "/api/admin/users",
+      json({
+        email: "editor-tokens@gatehouse.test",
+        name: "Ed",
+        role: "editor",
+        password: "a long password for ed 42",
+      }),
+    );
     expect(created.status, created.text).toBe(201);
     const editorId = created.json.data.id;
     const { secret } = await makeToken(admin, { user_id: undefined, scopes: ["reports:read"] }); // the admin's own, untouched
     expect((await withToken(secret, "/api/reports")).status).toBe(200);
 
-    const editor = await gateway.signIn({ email: "editor-tokens@gatehouse.test", password: "a long password for ed 42" });
+    const editor = await gateway.signIn({
+      email: "editor-tokens@gatehouse.test",
+      password: "a long password for ed 42",
+    });
     const { secret: editors } = await makeToken(editor, { scopes: ["reports:read", "reports:write"] });
     expect((await withToken(editors, "/api/reports")).status).toBe(200);
 
@@ -210,14 +284,24 @@ describe("Authorization: Bearer", () => {
     expect([lowered.status, lowered.json.error.code]).toEqual([403, "forbidden"]);
 
     // Kept (revoke_tokens: false), the token still stops working while its owner is disabled.
-    expect((await admin.request(`/api/admin/users/${editorId}`, json({ role: "editor", disabled: true, revoke_tokens: false }, "PATCH"))).status).toBe(200);
+    expect(
+      (
+        await admin.request(
+          `/api/admin/users/${editorId}`,
+          json({ role: "editor", disabled: true, revoke_tokens: false }, "PATCH"),
+        )
+      ).status,
+    ).toBe(200);
     const disabled = await withToken(editors, "/api/reports");
     expect([disabled.status, disabled.json.error.code]).toEqual([401, "token_revoked"]);
     expect(disabled.json.error.message).toContain("disabled");
   });
 
   it("is refused outside its allowed client ranges", async () => {
-    const { secret } = await makeToken(support, { scopes: ["purchases:validate"], allowed_ips: ["198.51.100.0/24", "2001:db8::/32"] });
+    const { secret } = await makeToken(support, {
+      scopes: ["purchases:validate"],
+      allowed_ips: ["198.51.100.0/24", "2001:db8::/32"],
+    });
     const outside = await validate(secret, "203.0.113.10");
     expect([outside.status, outside.json.error.code]).toEqual([403, "address_not_allowed"]);
     expect((await validate(secret, "198.51.100.77")).status).toBe(200);
@@ -241,9 +325,13 @@ describe("Authorization: Bearer", () => {
 
   it(`holds all of a person's tokens to one rate limit: ${RATE_LIMIT} requests a minute together`, async () => {
     const viewer = await gateway.signIn("viewer");
-    const [first, second] = [await makeToken(viewer, { scopes: ["reports:read"] }), await makeToken(viewer, { scopes: ["reports:read"] })];
+    const [first, second] = [
+      await makeToken(viewer, { scopes: ["reports:read"] }),
+      await makeToken(viewer, { scopes: ["reports:read"] }),
+    ];
     const statuses: number[] = [];
-    for (let i = 0; i < RATE_LIMIT; i++) statuses.push((await withToken(i % 2 === 0 ? first.secret : second.secret, "/api/auth/me")).status);
+    for (let i = 0; i < RATE_LIMIT; i++)
+      statuses.push((await withToken(i % 2 === 0 ? first.secret : second.secret, "/api/auth/me")).status);
     expect(new Set(statuses)).toEqual(new Set([200]));
     // A new token buys no more requests: it is held by the same limit.
     const { secret: third } = await makeToken(viewer, { scopes: ["reports:read"] });
@@ -261,9 +349,18 @@ describe(`making a token after the first ${RECENT_SIGN_IN_MINUTES} minutes of a 
   /** support's session as the gateway would have sealed it `minutes` after it began. */
   async function sessionBegunAgo(minutes: number): Promise<string> {
     const me = await support.request("/api/auth/me");
-    const row = await store.db.selectFrom("users").select("session_version").where("id", "=", me.json.data.user.id).executeTakeFirstOrThrow();
+    const row = await store.db
+      .selectFrom("users")
+      .select("session_version")
+      .where("id", "=", me.json.data.user.id)
+      .executeTakeFirstOrThrow();
     const now = Date.now();
-    const data = { userId: me.json.data.user.id, sessionVersion: Number(row.session_version), issuedAt: now - minutes * 60_000, lastSeenAt: now };
+    const data = {
+      userId: me.json.data.user.id,
+      sessionVersion: Number(row.session_version),
+      issuedAt: now - minutes * 60_000,
+      lastSeenAt: now,
+    };
     return `gatehouse_session=${await sealSession(data, { secrets: [TEST_SESSION_SECRET], absoluteMs: 86_400_000, idleMs: 86_400_000, secure: false })}`;
   }
 
@@ -296,11 +393,22 @@ describe(`making a token after the first ${RECENT_SIGN_IN_MINUTES} minutes of a 
 
 describe("the secret at rest and in the OpenAPI document", () => {
   it("is in the store only as a one-way hash", async () => {
-    const secrets = [(await makeToken(support, { scopes: ["purchases:validate"] })).secret, (await makeToken(admin, { scopes: ["audit:read" as TokenScope] })).secret];
-    const files = await Promise.all([gateway.databaseUrl, `${gateway.databaseUrl}-wal`].map((file) => readFile(file).catch(() => Buffer.alloc(0))));
+    const secrets = [
+      (await makeToken(support, { scopes: ["purchases:validate"] })).secret,
+      (await makeToken(admin, { scopes: ["audit:read" as TokenScope] })).secret,
+    ];
+    const files = await Promise.all(
+      [gateway.databaseUrl, `${gateway.databaseUrl}-wal`].map((file) => readFile(file).catch(() => Buffer.alloc(0))),
+    );
     const bytes = Buffer.concat(files);
     for (const secret of secrets) {
-      for (const form of [secret, secret.slice(4), secret.slice(4, 20), Buffer.from(secret).toString("base64"), Buffer.from(secret).toString("hex")]) {
+      for (const form of [
+        secret,
+        secret.slice(4),
+        secret.slice(4, 20),
+        Buffer.from(secret).toString("base64"),
+        Buffer.from(secret).toString("hex"),
+      ]) {
         expect(bytes.includes(Buffer.from(form)), form).toBe(false);
       }
     }
@@ -310,14 +418,18 @@ describe("the secret at rest and in the OpenAPI document", () => {
     expect(madeSecrets.length).toBeGreaterThan(10);
     const output = gateway.output().join("\n");
     for (const secret of madeSecrets) expect(output.includes(secret.slice(4)), secret).toBe(false);
-    for (const password of [TEST_USER_PASSWORD, "not the password of this account"]) expect(output.includes(password), password).toBe(false);
+    for (const password of [TEST_USER_PASSWORD, "not the password of this account"])
+      expect(output.includes(password), password).toBe(false);
   });
 
   it("describes both ways in and each operation's scope", async () => {
     const doc = (await gateway.request("/api/openapi.json")).json;
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["apiToken", "session"]);
     expect(doc.components.securitySchemes.apiToken).toMatchObject({ type: "http", scheme: "bearer" });
-    expect(doc.paths["/api/purchases/validate"].post.security).toEqual([{ session: [] }, { apiToken: ["purchases:validate"] }]);
+    expect(doc.paths["/api/purchases/validate"].post.security).toEqual([
+      { session: [] },
+      { apiToken: ["purchases:validate"] },
+    ]);
     expect(doc.paths["/api/purchases/validate"].post["x-token-scope"]).toBe("purchases:validate");
     expect(doc.paths["/api/tokens"].post.security).toEqual([{ session: [] }]);
     expect(doc.paths["/api/admin/users"].get.security).toEqual([{ session: [] }]);

@@ -16,11 +16,16 @@ let api: SignedInClient;
 const REPORT = 150; // among the newest 100, so the first page of the list carries it
 const DAY = 86_400_000;
 /** A time `days` days before now, in whole seconds as the upstream writes them. */
-const ago = (days: number) => new Date(Math.floor((Date.now() - days * DAY) / 1000) * 1000).toISOString().replace(".000Z", "Z");
+const ago = (days: number) =>
+  new Date(Math.floor((Date.now() - days * DAY) / 1000) * 1000).toISOString().replace(".000Z", "Z");
 const dayOf = (iso: string) => iso.slice(0, 10);
 const TIMES = { good: ago(14), decent: ago(4), bad: ago(3), better: ago(1 / 24) };
 
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 const history = async (id: number) => (await api.request(`/api/reports/${id}/history`)).json.data;
 const unread = async () => (await api.request("/api/alerts/count")).json.data.unread as number;
 
@@ -44,10 +49,24 @@ describe.each(bothServerStores())("on $name", (store) => {
       const list = await api.request("/api/reports?per_page=100");
       expect(list.status).toBe(200);
       project = list.json.data.find((r: { id: number }) => r.id === REPORT).project;
-      await expect.poll(async () => (await api.request("/api/trends/projects")).json.data.reduce((n: number, p: { reports: number }) => n + p.reports, 0)).toBe(100);
+      await expect
+        .poll(async () =>
+          (await api.request("/api/trends/projects")).json.data.reduce(
+            (n: number, p: { reports: number }) => n + p.reports,
+            0,
+          ),
+        )
+        .toBe(100);
       const first = await history(REPORT);
       expect(first).toMatchObject({ report_id: REPORT, project, retention_days: 400 });
-      expect(first.entries).toEqual([expect.objectContaining({ result: "good", generated_at: new Date(TIMES.good).toISOString(), source: "list", change: "first" })]);
+      expect(first.entries).toEqual([
+        expect.objectContaining({
+          result: "good",
+          generated_at: new Date(TIMES.good).toISOString(),
+          source: "list",
+          change: "first",
+        }),
+      ]);
       // The same list again writes nothing new.
       await api.request("/api/reports?per_page=100");
       await api.request(`/api/reports/${REPORT}`);
@@ -57,7 +76,9 @@ describe.each(bothServerStores())("on $name", (store) => {
     it("makes one alert per drop (good → decent, decent → bad), none for a rise or a result seen again", async () => {
       expect(await unread()).toBe(0);
       await sandbox.setResult(REPORT, { result: "decent", generated_at: TIMES.decent });
-      expect((await api.request(`/api/reports/${REPORT}`, json({ results: true }, "PATCH"))).json.data.result).toBe("decent");
+      expect((await api.request(`/api/reports/${REPORT}`, json({ results: true }, "PATCH"))).json.data.result).toBe(
+        "decent",
+      );
       await expect.poll(unread).toBe(1);
 
       await sandbox.setResult(REPORT, { result: "bad", generated_at: TIMES.bad });
@@ -73,7 +94,9 @@ describe.each(bothServerStores())("on $name", (store) => {
       expect(await unread()).toBe(2);
 
       const { entries } = await history(REPORT);
-      expect(entries.map((e: { result: string; change: string; source: string }) => [e.result, e.change, e.source])).toEqual([
+      expect(
+        entries.map((e: { result: string; change: string; source: string }) => [e.result, e.change, e.source]),
+      ).toEqual([
         ["good", "better", "regenerate"],
         ["bad", "worse", "regenerate"],
         ["decent", "worse", "regenerate"],
@@ -81,7 +104,9 @@ describe.each(bothServerStores())("on $name", (store) => {
       ]);
       const alerts = (await api.request("/api/alerts")).json;
       expect(alerts.meta.total).toBe(2);
-      expect(alerts.data.map((a: { from: string; to: string; report_id: number }) => [a.report_id, a.from, a.to])).toEqual([
+      expect(
+        alerts.data.map((a: { from: string; to: string; report_id: number }) => [a.report_id, a.from, a.to]),
+      ).toEqual([
         [REPORT, "decent", "bad"],
         [REPORT, "good", "decent"],
       ]);
@@ -94,8 +119,13 @@ describe.each(bothServerStores())("on $name", (store) => {
       const ack = await api.request("/api/alerts/acknowledge", json({ ids: [newest.id] }));
       expect(ack.json.data).toEqual({ acknowledged: 1 });
       expect(await unread()).toBe(1);
-      expect((await api.request("/api/alerts?status=acknowledged")).json.data[0]).toMatchObject({ id: newest.id, acknowledged_by: api.user.email });
-      expect((await api.request("/api/alerts/acknowledge", json({ all: true }))).json.data).toEqual({ acknowledged: 1 });
+      expect((await api.request("/api/alerts?status=acknowledged")).json.data[0]).toMatchObject({
+        id: newest.id,
+        acknowledged_by: api.user.email,
+      });
+      expect((await api.request("/api/alerts/acknowledge", json({ all: true }))).json.data).toEqual({
+        acknowledged: 1,
+      });
       expect(await unread()).toBe(0);
       const refused = await api.request("/api/alerts/acknowledge", json({ ids: [1], all: true }));
       expect(refused.status).toBe(400);
@@ -105,10 +135,16 @@ describe.each(bothServerStores())("on $name", (store) => {
     });
 
     it("follows a project's alert rule: only drops to bad, or none", async () => {
-      expect((await api.request(`/api/projects/${encodeURIComponent(project)}/alert-rule`)).json.data).toMatchObject({ rule: "any", updated_at: null });
+      expect((await api.request(`/api/projects/${encodeURIComponent(project)}/alert-rule`)).json.data).toMatchObject({
+        rule: "any",
+        updated_at: null,
+      });
       const set = await api.request(`/api/projects/${encodeURIComponent(project)}/alert-rule`, json({ rule: "off" }));
       expect(set.json.data).toMatchObject({ project, rule: "off", updated_by: api.user.email });
-      expect((await api.request(`/api/projects/${encodeURIComponent(project)}/alert-rule`, json({ rule: "sometimes" }))).status).toBe(400);
+      expect(
+        (await api.request(`/api/projects/${encodeURIComponent(project)}/alert-rule`, json({ rule: "sometimes" })))
+          .status,
+      ).toBe(400);
       await sandbox.setResult(REPORT, { result: "bad", generated_at: ago(1 / 48) });
       await api.request(`/api/reports/${REPORT}`, json({ results: true }, "PATCH"));
       await expect.poll(async () => (await history(REPORT)).entries.length).toBe(5);
@@ -118,19 +154,35 @@ describe.each(bothServerStores())("on $name", (store) => {
     it("answers trends by day and the compare of two days", async () => {
       const trend = (await api.request(`/api/trends?days=30&project=${encodeURIComponent(project)}`)).json.data;
       expect(trend.days).toHaveLength(30);
-      expect(trend.days.find((d: { day: string }) => d.day === dayOf(TIMES.good))).toMatchObject({ good: expect.any(Number) });
+      expect(trend.days.find((d: { day: string }) => d.day === dayOf(TIMES.good))).toMatchObject({
+        good: expect.any(Number),
+      });
       expect(trend.days.find((d: { day: string }) => d.day === dayOf(TIMES.decent)).decent).toBeGreaterThanOrEqual(1);
-      expect((await api.request("/api/trends?days=7")).json.error.fields).toEqual({ days: expect.stringContaining("30, 90, 365") });
+      expect((await api.request("/api/trends?days=7")).json.error.fields).toEqual({
+        days: expect.stringContaining("30, 90, 365"),
+      });
 
-      const compare = await api.request(`/api/projects/${encodeURIComponent(project)}/compare?from=${dayOf(TIMES.good)}&to=${dayOf(TIMES.decent)}`);
+      const compare = await api.request(
+        `/api/projects/${encodeURIComponent(project)}/compare?from=${dayOf(TIMES.good)}&to=${dayOf(TIMES.decent)}`,
+      );
       expect(compare.status).toBe(200);
-      expect(compare.json.data.worse).toEqual([expect.objectContaining({ report_id: REPORT, from: "good", to: "decent", change: "worse" })]);
+      expect(compare.json.data.worse).toEqual([
+        expect.objectContaining({ report_id: REPORT, from: "good", to: "decent", change: "worse" }),
+      ]);
       expect(compare.json.data.better).toEqual([]);
-      const back = await api.request(`/api/projects/${encodeURIComponent(project)}/compare?from=${dayOf(TIMES.bad)}&to=${dayOf(TIMES.good)}`);
+      const back = await api.request(
+        `/api/projects/${encodeURIComponent(project)}/compare?from=${dayOf(TIMES.bad)}&to=${dayOf(TIMES.good)}`,
+      );
       expect(back.status).toBe(400);
-      const since = await api.request(`/api/projects/${encodeURIComponent(project)}/compare?from=${dayOf(TIMES.decent)}&to=${dayOf(TIMES.bad)}`);
-      expect(since.json.data.worse).toEqual([expect.objectContaining({ report_id: REPORT, from: "decent", to: "bad" })]);
-      const refused = await api.request(`/api/projects/${encodeURIComponent(project)}/compare?from=2026-11-05&to=2026-11-01`);
+      const since = await api.request(
+        `/api/projects/${encodeURIComponent(project)}/compare?from=${dayOf(TIMES.decent)}&to=${dayOf(TIMES.bad)}`,
+      );
+      expect(since.json.data.worse).toEqual([
+        expect.objectContaining({ report_id: REPORT, from: "decent", to: "bad" }),
+      ]);
+      const refused = await api.request(
+        `/api/projects/${encodeURIComponent(project)}/compare?from=2026-11-05&to=2026-11-01`,
+      );
       expect(refused.status).toBe(400);
       expect(refused.json.error.fields).toEqual({ from: "from must not be after to" });
     });
@@ -139,19 +191,35 @@ describe.each(bothServerStores())("on $name", (store) => {
   describe("the page password", () => {
     it("reveals the password Gatehouse set to an editor, audited; a report without one is a 404 that says why", async () => {
       const editor = await gateway.signIn("editor");
-      const created = (await editor.request("/api/reports", json({ url: "https://reveal.example/page", privacy: 2, password: "open sesame 42" }))).json.data;
+      const created = (
+        await editor.request(
+          "/api/reports",
+          json({ url: "https://reveal.example/page", privacy: 2, password: "open sesame 42" }),
+        )
+      ).json.data;
       const revealed = await editor.request(`/api/reports/${created.id}/password`, { method: "POST" });
       expect(revealed.status).toBe(200);
-      expect(revealed.json.data).toMatchObject({ report_id: created.id, password: "open sesame 42", set_by: editor.user.email });
+      expect(revealed.json.data).toMatchObject({
+        report_id: created.id,
+        password: "open sesame 42",
+        set_by: editor.user.email,
+      });
       const audit = (await api.request("/api/admin/audit?action=report.password_reveal")).json.data;
-      expect(audit[0]).toMatchObject({ action: "report.password_reveal", user_email: editor.user.email, target: { type: "report", id: String(created.id) } });
+      expect(audit[0]).toMatchObject({
+        action: "report.password_reveal",
+        user_email: editor.user.email,
+        target: { type: "report", id: String(created.id) },
+      });
       expect(JSON.stringify(audit)).not.toContain("open sesame");
 
       await editor.request(`/api/reports/${created.id}`, json({ privacy: 0 }, "PATCH"));
       const gone = await editor.request(`/api/reports/${created.id}/password`, { method: "POST" });
       expect(gone.status).toBe(404);
       expect(gone.json.error.message).toContain("only a password set through Gatehouse can be revealed");
-      expect((await (await gateway.signIn("viewer")).request(`/api/reports/${created.id}/password`, { method: "POST" })).status).toBe(403);
+      expect(
+        (await (await gateway.signIn("viewer")).request(`/api/reports/${created.id}/password`, { method: "POST" }))
+          .status,
+      ).toBe(403);
     });
   });
 
@@ -159,12 +227,20 @@ describe.each(bothServerStores())("on $name", (store) => {
     it("removes results older than REPORT_HISTORY_RETENTION_DAYS when the next process starts, keeping the recent ones", async () => {
       const databaseUrl = gateway.databaseUrl;
       await gateway.stop();
-      gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, REPORT_HISTORY_RETENTION_DAYS: "2" }));
+      gateway = await startGateway(
+        sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, REPORT_HISTORY_RETENTION_DAYS: "2" }),
+      );
       api = await gateway.signIn("admin");
-      await expect.poll(async () => (await history(REPORT)).entries.map((e: { result: string }) => e.result)).toEqual(["bad", "good"]);
+      await expect
+        .poll(async () => (await history(REPORT)).entries.map((e: { result: string }) => e.result))
+        .toEqual(["bad", "good"]);
       expect((await history(REPORT)).retention_days).toBe(2);
       const year = (await api.request("/api/trends?days=365")).json.data.days;
-      expect(year.filter((d: { day: string; good: number; decent: number; bad: number }) => d.good + d.decent + d.bad > 0).every((d: { day: string }) => d.day >= dayOf(ago(2)))).toBe(true);
+      expect(
+        year
+          .filter((d: { day: string; good: number; decent: number; bad: number }) => d.good + d.decent + d.bad > 0)
+          .every((d: { day: string }) => d.day >= dayOf(ago(2))),
+      ).toBe(true);
       expect(gateway.logLines().some((line) => line.msg === "report_history_pruned")).toBe(true);
     });
 

@@ -24,7 +24,6 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-
 describe("an upstream that hangs past UPSTREAM_TIMEOUT_MS, after the API was used first", () => {
   beforeAll(async () => {
     // The first upstream use of this process is an API route's: the Resilience and its errors are that chunk's.

@@ -7,7 +7,13 @@ import type { Role } from "@/lib/contract/values";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type LoggedRequest, type TestSandbox } from "@/tests/support/sandbox";
 
 type Who = "anonymous" | Role;
@@ -50,11 +56,21 @@ beforeAll(async () => {
     fixtures.reportToDelete[who] = (await create(`https://delete-${who}.matrix.example/`)).id;
     fixtures.projectToDelete[who] = (await create(`https://project-${who}.matrix.example/`)).project;
   }
-  fixtures.reportWithPassword = (await admin.request("/api/reports", jsonInit("POST", { url: "https://password.matrix.example/", privacy: 2, password: "matrix secret" }))).json.data.id;
+  fixtures.reportWithPassword = (
+    await admin.request(
+      "/api/reports",
+      jsonInit("POST", { url: "https://password.matrix.example/", privacy: 2, password: "matrix secret" }),
+    )
+  ).json.data.id;
   fixtures.itemId = (await admin.request("/api/items")).json.data[0].id;
   const target = await admin.request(
     "/api/admin/users",
-    jsonInit("POST", { email: "patch-target@matrix.test", name: "Patch Target", role: "viewer", password: "patch target password" }),
+    jsonInit("POST", {
+      email: "patch-target@matrix.test",
+      name: "Patch Target",
+      role: "viewer",
+      password: "patch target password",
+    }),
   );
   fixtures.userToPatch = target.json.data.id;
   for (const who of EVERYONE) {
@@ -90,13 +106,19 @@ const ROUTES: MatrixRoute[] = [
     name: "POST /api/reports",
     allowed: WRITE_REPORTS,
     success: 201,
-    request: (who) => ({ path: "/api/reports", init: jsonInit("POST", { url: `https://created-by-${who}.matrix.example/` }) }),
+    request: (who) => ({
+      path: "/api/reports",
+      init: jsonInit("POST", { url: `https://created-by-${who}.matrix.example/` }),
+    }),
   },
   {
     name: "PATCH /api/reports/{id}",
     allowed: WRITE_REPORTS,
     success: 200,
-    request: (who) => ({ path: `/api/reports/${fixtures.reportToUpdate[who]}`, init: jsonInit("PATCH", { privacy: 1 }) }),
+    request: (who) => ({
+      path: `/api/reports/${fixtures.reportToUpdate[who]}`,
+      init: jsonInit("PATCH", { privacy: 1 }),
+    }),
   },
   {
     name: "DELETE /api/reports/{id}",
@@ -109,9 +131,17 @@ const ROUTES: MatrixRoute[] = [
     name: "DELETE /api/projects/{project}",
     allowed: WRITE_REPORTS,
     success: 204,
-    request: (who) => ({ path: `/api/projects/${encodeURIComponent(fixtures.projectToDelete[who])}`, init: { method: "DELETE" } }),
+    request: (who) => ({
+      path: `/api/projects/${encodeURIComponent(fixtures.projectToDelete[who])}`,
+      init: { method: "DELETE" },
+    }),
   },
-  { name: "GET /api/reports/{id}/history", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/reports/1/history" }) },
+  {
+    name: "GET /api/reports/{id}/history",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/reports/1/history" }),
+  },
   {
     name: "POST /api/reports/{id}/password",
     allowed: WRITE_REPORTS,
@@ -119,19 +149,32 @@ const ROUTES: MatrixRoute[] = [
     request: () => ({ path: `/api/reports/${fixtures.reportWithPassword}/password`, init: { method: "POST" } }),
   },
   { name: "GET /api/trends", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/trends?days=90" }) },
-  { name: "GET /api/trends/projects", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/trends/projects" }) },
+  {
+    name: "GET /api/trends/projects",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/trends/projects" }),
+  },
   {
     name: "GET /api/projects/{project}/compare",
     allowed: READ_REPORTS,
     success: 200,
     request: () => ({ path: "/api/projects/acme-tools.io/compare?from=2026-10-01&to=2026-11-01" }),
   },
-  { name: "GET /api/projects/{project}/schedule", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/projects/acme-tools.io/schedule" }) },
+  {
+    name: "GET /api/projects/{project}/schedule",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/projects/acme-tools.io/schedule" }),
+  },
   {
     name: "POST /api/projects/{project}/schedule",
     allowed: WRITE_REPORTS,
     success: 200,
-    request: (who) => ({ path: `/api/projects/schedule-${who}.matrix.example/schedule`, init: jsonInit("POST", { enabled: true, frequency: "daily", time: "03:00", time_zone: "UTC" }) }),
+    request: (who) => ({
+      path: `/api/projects/schedule-${who}.matrix.example/schedule`,
+      init: jsonInit("POST", { enabled: true, frequency: "daily", time: "03:00", time_zone: "UTC" }),
+    }),
   },
   {
     name: "DELETE /api/projects/{project}/schedule",
@@ -146,47 +189,99 @@ const ROUTES: MatrixRoute[] = [
     // A project of no reports per role: its run ends at once, and no role's run waits for another's.
     request: (who) => ({ path: `/api/projects/runs-${who}.matrix.example/schedule/runs`, init: { method: "POST" } }),
   },
-  { name: "GET /api/projects/{project}/alert-rule", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/projects/acme-tools.io/alert-rule" }) },
+  {
+    name: "GET /api/projects/{project}/alert-rule",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/projects/acme-tools.io/alert-rule" }),
+  },
   {
     name: "POST /api/projects/{project}/alert-rule",
     allowed: WRITE_REPORTS,
     success: 200,
-    request: (who) => ({ path: `/api/projects/rule-${who}.matrix.example/alert-rule`, init: jsonInit("POST", { rule: "to_bad" }) }),
+    request: (who) => ({
+      path: `/api/projects/rule-${who}.matrix.example/alert-rule`,
+      init: jsonInit("POST", { rule: "to_bad" }),
+    }),
   },
   { name: "GET /api/alerts", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/alerts?status=all" }) },
-  { name: "GET /api/alerts/count", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/alerts/count" }) },
-  { name: "POST /api/alerts/acknowledge", allowed: READ_REPORTS, success: 200, request: () => ({ path: "/api/alerts/acknowledge", init: jsonInit("POST", { all: true }) }) },
+  {
+    name: "GET /api/alerts/count",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/alerts/count" }),
+  },
+  {
+    name: "POST /api/alerts/acknowledge",
+    allowed: READ_REPORTS,
+    success: 200,
+    request: () => ({ path: "/api/alerts/acknowledge", init: jsonInit("POST", { all: true }) }),
+  },
   { name: "GET /api/account", allowed: READ_ITEMS, success: 200, request: () => ({ path: "/api/account" }) },
   { name: "GET /api/items", allowed: READ_ITEMS, success: 200, request: () => ({ path: "/api/items" }) },
-  { name: "GET /api/items/{id}", allowed: READ_ITEMS, success: 200, request: () => ({ path: `/api/items/${fixtures.itemId}` }) },
+  {
+    name: "GET /api/items/{id}",
+    allowed: READ_ITEMS,
+    success: 200,
+    request: () => ({ path: `/api/items/${fixtures.itemId}` }),
+  },
   {
     name: "POST /api/purchases/validate",
     allowed: VALIDATE_PURCHASES,
     success: 200,
-    request: () => ({ path: "/api/purchases/validate", init: jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.active }) }),
+    request: () => ({
+      path: "/api/purchases/validate",
+      init: jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.active }),
+    }),
   },
-  { name: "GET /api/purchases/history", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history" }) },
-  { name: "GET /api/purchases/history.csv", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/history.csv" }) },
+  {
+    name: "GET /api/purchases/history",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/history" }),
+  },
+  {
+    name: "GET /api/purchases/history.csv",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/history.csv" }),
+  },
   {
     name: "POST /api/purchases/history/search",
     allowed: VALIDATE_PURCHASES,
     success: 200,
-    request: () => ({ path: "/api/purchases/history/search", init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }) }),
+    request: () => ({
+      path: "/api/purchases/history/search",
+      init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }),
+    }),
   },
   {
     name: "POST /api/purchases/history/search.csv",
     allowed: VALIDATE_PURCHASES,
     success: 200,
-    request: () => ({ path: "/api/purchases/history/search.csv", init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }) }),
+    request: () => ({
+      path: "/api/purchases/history/search.csv",
+      init: jsonInit("POST", { code: FIXED_PURCHASE_CODES.active }),
+    }),
   },
-  { name: "GET /api/purchases/bulk", allowed: VALIDATE_PURCHASES, success: 200, request: () => ({ path: "/api/purchases/bulk" }) },
+  {
+    name: "GET /api/purchases/bulk",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/bulk" }),
+  },
   {
     name: "POST /api/purchases/bulk",
     allowed: VALIDATE_PURCHASES,
     success: 202,
     request: () => ({ path: "/api/purchases/bulk", init: jsonInit("POST", { codes: [FIXED_PURCHASE_CODES.active] }) }),
   },
-  { name: "GET /api/purchases/bulk/{id}", allowed: VALIDATE_PURCHASES, success: 200, request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}` }) },
+  {
+    name: "GET /api/purchases/bulk/{id}",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}` }),
+  },
   {
     name: "GET /api/purchases/bulk/{id}.csv",
     allowed: VALIDATE_PURCHASES,
@@ -220,14 +315,22 @@ const ROUTES: MatrixRoute[] = [
     success: 201,
     request: (who) => ({
       path: "/api/admin/users",
-      init: jsonInit("POST", { email: `made-by-${who}@matrix.test`, name: "Made", role: "viewer", password: "a long enough password" }),
+      init: jsonInit("POST", {
+        email: `made-by-${who}@matrix.test`,
+        name: "Made",
+        role: "viewer",
+        password: "a long enough password",
+      }),
     }),
   },
   {
     name: "PATCH /api/admin/users/{id}",
     allowed: MANAGE_USERS,
     success: 200,
-    request: (who) => ({ path: `/api/admin/users/${fixtures.userToPatch}`, init: jsonInit("PATCH", { name: `Renamed by ${who}` }) }),
+    request: (who) => ({
+      path: `/api/admin/users/${fixtures.userToPatch}`,
+      init: jsonInit("PATCH", { name: `Renamed by ${who}` }),
+    }),
   },
   {
     name: "POST /api/admin/users/{id}/unlock",
@@ -270,12 +373,17 @@ describe("every route × anonymous and each role", () => {
     expect(res.status, res.text).toBe(expected);
     if (expected === 401) expect(res.json.error.code).toBe("unauthenticated");
     if (expected === 403) {
-      expect(res.json.error).toMatchObject({ code: "forbidden", message: expect.stringContaining("role"), request_id: expect.any(String) });
+      expect(res.json.error).toMatchObject({
+        code: "forbidden",
+        message: expect.stringContaining("role"),
+        request_id: expect.any(String),
+      });
     }
     // A refused request never reaches an upstream. The runs that earlier cases started ("Run now") share one budget
     // of calls, so theirs may still come now, in the background: they list their own projects' reports.
     const ownRuns = (request: LoggedRequest) => /^runs-\w+\.matrix\.example$/.test(String(request.query.project ?? ""));
-    if (expected === 401 || expected === 403) expect((await sandbox.requests()).filter((request) => !ownRuns(request))).toEqual([]);
+    if (expected === 401 || expected === 403)
+      expect((await sandbox.requests()).filter((request) => !ownRuns(request))).toEqual([]);
   });
 });
 
@@ -294,7 +402,10 @@ describe("role fit: support sees what it needs to answer a buyer, not the seller
   });
 
   it("the account page shows support no balance", async () => {
-    const [support, editor] = await Promise.all([clients.support.request("/account"), clients.editor.request("/account")]);
+    const [support, editor] = await Promise.all([
+      clients.support.request("/account"),
+      clients.editor.request("/account"),
+    ]);
     expect(support.status).toBe(200);
     expect(support.text).toContain("Account details");
     expect(support.text).not.toContain("Balance");
@@ -302,10 +413,24 @@ describe("role fit: support sees what it needs to answer a buyer, not the seller
   });
 
   it("support's purchase answers carry validity, licence, support and item, and no seller money", async () => {
-    const check = await clients.support.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }));
-    expect(check.json.data).toMatchObject({ valid: true, purchase: { license_type: expect.any(String), item: { id: expect.any(Number) }, supported_until: expect.any(String) } });
+    const check = await clients.support.request(
+      "/api/purchases/validate",
+      jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }),
+    );
+    expect(check.json.data).toMatchObject({
+      valid: true,
+      purchase: {
+        license_type: expect.any(String),
+        item: { id: expect.any(Number) },
+        supported_until: expect.any(String),
+      },
+    });
     // The buyer's purchase price is the buyer's; the seller's balance or earnings are in no answer support reads.
-    const answers = [check, await clients.support.request("/api/purchases/history"), await clients.support.request(`/api/purchases/bulk/${fixtures.bulkJob.support}`)];
+    const answers = [
+      check,
+      await clients.support.request("/api/purchases/history"),
+      await clients.support.request(`/api/purchases/bulk/${fixtures.bulkJob.support}`),
+    ];
     for (const answer of answers) expect(answer.text).not.toMatch(/balance|earning/i);
   });
 });
@@ -327,7 +452,10 @@ describe("pages (proxy.ts)", () => {
 });
 
 describe("cross-site request forgery", () => {
-  const createReport = (headers: Record<string, string>, body = JSON.stringify({ url: "https://csrf.matrix.example/" })): RequestInit => ({
+  const createReport = (
+    headers: Record<string, string>,
+    body = JSON.stringify({ url: "https://csrf.matrix.example/" }),
+  ): RequestInit => ({
     method: "POST",
     headers: { "Content-Type": "application/json", ...headers },
     body,
@@ -345,19 +473,33 @@ describe("cross-site request forgery", () => {
 
   it("refuses a signed-in change without the X-CSRF header", async () => {
     await expectCsrfRefusal(await clients.editor.request("/api/reports", createReport({ "X-CSRF": "" })));
-    await expectCsrfRefusal(await clients.editor.request(`/api/reports/${fixtures.reportToUpdate.editor}`, { method: "DELETE", headers: { "X-CSRF": "0" } }));
+    await expectCsrfRefusal(
+      await clients.editor.request(`/api/reports/${fixtures.reportToUpdate.editor}`, {
+        method: "DELETE",
+        headers: { "X-CSRF": "0" },
+      }),
+    );
   });
 
   it("refuses a foreign Origin, Origin: null and Sec-Fetch-Site: cross-site, even with the header", async () => {
-    await expectCsrfRefusal(await clients.editor.request("/api/reports", createReport({ Origin: "https://evil.example" })));
+    await expectCsrfRefusal(
+      await clients.editor.request("/api/reports", createReport({ Origin: "https://evil.example" })),
+    );
     await expectCsrfRefusal(await clients.editor.request("/api/reports", createReport({ Origin: "null" })));
-    await expectCsrfRefusal(await clients.editor.request("/api/reports", createReport({ "Sec-Fetch-Site": "cross-site" })));
+    await expectCsrfRefusal(
+      await clients.editor.request("/api/reports", createReport({ "Sec-Fetch-Site": "cross-site" })),
+    );
   });
 
   it("refuses a form-encoded cross-site post (what a forged HTML form sends) before reading it", async () => {
     const res = await clients.editor.request("/api/reports", {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", "X-CSRF": "" },
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "https://evil.example",
+        "Sec-Fetch-Site": "cross-site",
+        "X-CSRF": "",
+      },
       body: "url=https%3A%2F%2Fforged.example%2F",
     });
     await expectCsrfRefusal(res);
@@ -366,7 +508,10 @@ describe("cross-site request forgery", () => {
   it("accepts the portal's own origin", async () => {
     const res = await clients.editor.request(
       "/api/reports",
-      createReport({ Origin: gateway.url, "Sec-Fetch-Site": "same-origin" }, JSON.stringify({ url: "https://same-origin.matrix.example/" })),
+      createReport(
+        { Origin: gateway.url, "Sec-Fetch-Site": "same-origin" },
+        JSON.stringify({ url: "https://same-origin.matrix.example/" }),
+      ),
     );
     expect(res.status, res.text).toBe(201);
   });
@@ -388,7 +533,9 @@ describe("cross-site request forgery", () => {
   });
 
   it("lets reads through whatever their origin: a GET changes nothing", async () => {
-    const res = await clients.viewer.request("/api/reports/1", { headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" } });
+    const res = await clients.viewer.request("/api/reports/1", {
+      headers: { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -406,7 +553,8 @@ describe("security headers", () => {
     const nonces = [first, second].map((res) => {
       expectCommonHeaders(res);
       const policy = res.headers.get("content-security-policy") ?? "";
-      for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "'strict-dynamic'"]) expect(policy).toContain(directive);
+      for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'", "'strict-dynamic'"])
+        expect(policy).toContain(directive);
       return /'nonce-([^']+)'/.exec(policy)?.[1];
     });
     expect(nonces[0]).toBeTruthy();
@@ -425,7 +573,9 @@ describe("security headers", () => {
     const res = await gateway.request(path);
     expect(res.status).toBe(status);
     expectCommonHeaders(res);
-    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+    expect(res.headers.get("content-security-policy")).toBe(
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
   });
 
   it("a client's own X-Forwarded-Proto does not make plain http look like https (no trusted proxy here)", async () => {

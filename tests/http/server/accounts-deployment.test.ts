@@ -11,7 +11,13 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
 import { freePort, ROOT } from "@/tests/support/processes";
-import { sandboxEnv, startGateway, startGatewayExpectingFailure, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  startGatewayExpectingFailure,
+  type GatewayProcess,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const ORIGIN = "https://portal.example.test";
@@ -58,14 +64,22 @@ describe("served over https (PUBLIC_ORIGIN)", () => {
       const res = await gateway.request(path);
       expect(res.headers.get("strict-transport-security"), path).toMatch(/^max-age=\d{7,}; includeSubDomains$/);
     }
-    expect((await gateway.request("/login")).headers.get("content-security-policy")).toContain("upgrade-insecure-requests");
+    expect((await gateway.request("/login")).headers.get("content-security-policy")).toContain(
+      "upgrade-insecure-requests",
+    );
   });
 
   it("accepts changes from the public origin only", async () => {
-    const own = await admin.request("/api/reports", jsonInit("POST", { url: "https://https-origin.example/" }, { Origin: ORIGIN }));
+    const own = await admin.request(
+      "/api/reports",
+      jsonInit("POST", { url: "https://https-origin.example/" }, { Origin: ORIGIN }),
+    );
     expect(own.status, own.text).toBe(201);
     // The address the test connects to is not the portal's public origin.
-    const direct = await admin.request("/api/reports", jsonInit("POST", { url: "https://https-origin.example/" }, { Origin: gateway.url }));
+    const direct = await admin.request(
+      "/api/reports",
+      jsonInit("POST", { url: "https://https-origin.example/" }, { Origin: gateway.url }),
+    );
     expect(direct.status).toBe(403);
     expect(direct.json.error.code).toBe("csrf");
   });
@@ -75,7 +89,14 @@ describe("without a trusted proxy", () => {
   it("ignores X-Forwarded-For: every caller shares one per-address purchase-check bucket", async () => {
     const editor = await gateway.signIn("editor");
     const validate = (client: SignedInClient, forwardedFor: string) =>
-      client.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.none }, { "X-Forwarded-For": forwardedFor, Origin: ORIGIN }));
+      client.request(
+        "/api/purchases/validate",
+        jsonInit(
+          "POST",
+          { purchase_code: FIXED_PURCHASE_CODES.none },
+          { "X-Forwarded-For": forwardedFor, Origin: ORIGIN },
+        ),
+      );
     const statuses = [
       (await validate(admin, "203.0.113.1")).status,
       (await validate(editor, "203.0.113.2")).status,
@@ -90,11 +111,15 @@ describe("without a trusted proxy", () => {
 
 function usersCli(args: string[], stdin: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules", ".bin", "tsx"), ["--conditions=react-server", "lib/cli/users.ts", ...args], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: gateway.databaseUrl },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      path.join(ROOT, "node_modules", ".bin", "tsx"),
+      ["--conditions=react-server", "lib/cli/users.ts", ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: gateway.databaseUrl },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -108,7 +133,10 @@ function usersCli(args: string[], stdin: string): Promise<{ code: number | null;
 describe("the README's first steps, with the users CLI beside the running portal", () => {
   it("creates an admin, who signs in, adds a viewer, and the viewer is refused what he may not do", async () => {
     const password = "operator chose this one";
-    const created = await usersCli(["create", "--email", "ops@example.com", "--name", "Ops", "--role", "admin"], `${password}\n`);
+    const created = await usersCli(
+      ["create", "--email", "ops@example.com", "--name", "Ops", "--role", "admin"],
+      `${password}\n`,
+    );
     expect(created, created.stderr).toMatchObject({ code: 0 });
 
     const ops = await gateway.signIn({ email: "ops@example.com", password });
@@ -116,7 +144,11 @@ describe("the README's first steps, with the users CLI beside the running portal
     const viewerPassword = "viewer password 123";
     const added = await ops.request(
       "/api/admin/users",
-      jsonInit("POST", { email: "vera@example.com", name: "Vera", role: "viewer", password: viewerPassword }, { Origin: ORIGIN }),
+      jsonInit(
+        "POST",
+        { email: "vera@example.com", name: "Vera", role: "viewer", password: viewerPassword },
+        { Origin: ORIGIN },
+      ),
     );
     expect(added.status).toBe(201);
 

@@ -43,7 +43,8 @@ async function startInstance(): Promise<GatewayProcess> {
   return startGateway({ ...env, DATABASE_URL: url.toString(), INSTANCE_ID: name });
 }
 
-const gone = (instance: GatewayProcess) => instance.child.killed || instance.child.exitCode !== null || instance.child.signalCode !== null;
+const gone = (instance: GatewayProcess) =>
+  instance.child.killed || instance.child.exitCode !== null || instance.child.signalCode !== null;
 
 /** Two live instances behind nginx, Redis up, no fault in the sandbox: what every test starts from. */
 async function makeClusterWhole(): Promise<void> {
@@ -63,8 +64,12 @@ async function makeClusterWhole(): Promise<void> {
 }
 
 /** A request with the admin's session, to any base URL (an instance, or nginx). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
-async function send(base: string, pathname: string, init: RequestInit = {}): Promise<{ status: number; json: any; text: string }> {
+async function send(
+  base: string,
+  pathname: string,
+  init: RequestInit = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+): Promise<{ status: number; json: any; text: string }> {
   const headers = new Headers(init.headers);
   headers.set("Cookie", admin.cookie());
   if ((init.method ?? "GET") !== "GET") headers.set("X-CSRF", "1");
@@ -116,7 +121,10 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
     const bases = [instances[0]!.url, instances[1]!.url, nginx.url];
     const statuses: number[] = [];
     for (let i = 0; i < 2 * PER_USER; i++) {
-      const res = await send(bases[i % 3]!, "/api/purchases/validate", { method: "POST", body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }) });
+      const res = await send(bases[i % 3]!, "/api/purchases/validate", {
+        method: "POST",
+        body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),
+      });
       statuses.push(res.status);
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(PER_USER);
@@ -127,22 +135,42 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
     const [one, two] = instances as [GatewayProcess, GatewayProcess];
     const before = (await send(two.url, "/api/reports/3")).json.data;
     const privacy = before.privacy === 0 ? 1 : 0;
-    expect((await send(one.url, "/api/reports/3", { method: "PATCH", body: JSON.stringify({ privacy }) })).status).toBe(200);
-    await until(async () => (await send(two.url, "/api/reports/3")).json.data.privacy === privacy, "instance two shows the change", 1_000);
-    await until(async () => (await send(nginx.url, "/api/reports/3")).json.data.privacy === privacy, "nginx shows the change", 1_000);
+    expect((await send(one.url, "/api/reports/3", { method: "PATCH", body: JSON.stringify({ privacy }) })).status).toBe(
+      200,
+    );
+    await until(
+      async () => (await send(two.url, "/api/reports/3")).json.data.privacy === privacy,
+      "instance two shows the change",
+      1_000,
+    );
+    await until(
+      async () => (await send(nginx.url, "/api/reports/3")).json.data.privacy === privacy,
+      "nginx shows the change",
+      1_000,
+    );
   });
 
   it("make one upstream call for 100 identical concurrent reads over both, directly and through nginx", async () => {
     const bases = [instances[0]!.url, instances[1]!.url, nginx.url];
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => send(bases[i % 3]!, "/api/reports?per_page=10&page=3&result=good")));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => send(bases[i % 3]!, "/api/reports?per_page=10&page=3&result=good")),
+    );
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
-    const calls = (await upstreamCalls(sandbox, "GET", REPORTS)).filter((call) => call.query.per_page === "10" && call.query.page === "3");
+    const calls = (await upstreamCalls(sandbox, "GET", REPORTS)).filter(
+      (call) => call.query.per_page === "10" && call.query.page === "3",
+    );
     expect(calls).toHaveLength(1);
   });
 
   it("serve /metrics as Prometheus text to the token only", async () => {
     expect((await fetch(`${nginx.url}/metrics`)).status).toBe(401);
-    expect((await fetch(`${nginx.url}/metrics`, { headers: { Authorization: "Bearer not-the-token-at-all-0123456789abcdef" } })).status).toBe(401);
+    expect(
+      (
+        await fetch(`${nginx.url}/metrics`, {
+          headers: { Authorization: "Bearer not-the-token-at-all-0123456789abcdef" },
+        })
+      ).status,
+    ).toBe(401);
     const res = await fetch(`${instances[0]!.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -150,17 +178,29 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
     const names = new Set<string>();
     for (const line of text.split("\n").filter((each) => each !== "")) {
       // A comment (# HELP / # TYPE name …) or a sample: name{label="value",…} number.
-      const match = /^(?:# (?:HELP|TYPE) ([a-zA-Z_:][\w:]*) .*|([a-zA-Z_:][\w:]*)(?:\{(?:[a-zA-Z_]\w*="(?:[^"\\]|\\.)*",?)*\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|nan|\+inf|-inf)))$/i.exec(line);
+      const match =
+        /^(?:# (?:HELP|TYPE) ([a-zA-Z_:][\w:]*) .*|([a-zA-Z_:][\w:]*)(?:\{(?:[a-zA-Z_]\w*="(?:[^"\\]|\\.)*",?)*\})? (-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|nan|\+inf|-inf)))$/i.exec(
+          line,
+        );
       expect(match, line).not.toBeNull();
       if (match?.[2]) names.add(match[2]);
     }
-    for (const name of ["gatehouse_http_requests_total", "gatehouse_http_request_duration_seconds_bucket", "gatehouse_upstream_calls_total", "gatehouse_upstream_cache_total", "gatehouse_upstream_breaker_state", "gatehouse_jobs_waiting", "gatehouse_process_resident_memory_bytes"]) {
+    for (const name of [
+      "gatehouse_http_requests_total",
+      "gatehouse_http_request_duration_seconds_bucket",
+      "gatehouse_upstream_calls_total",
+      "gatehouse_upstream_cache_total",
+      "gatehouse_upstream_breaker_state",
+      "gatehouse_jobs_waiting",
+      "gatehouse_process_resident_memory_bytes",
+    ]) {
       expect(names, name).toContain(name);
     }
     expect(text).toContain(`gatehouse_instance="${instances[0]!.env.INSTANCE_ID}"`);
     // Every log line names the instance that wrote it.
     expect(instances[0]!.logLines().length).toBeGreaterThan(0);
-    for (const instance of instances) expect(instance.logLines().every((line) => line.instance === instance.env.INSTANCE_ID)).toBe(true);
+    for (const instance of instances)
+      expect(instance.logLines().every((line) => line.instance === instance.env.INSTANCE_ID)).toBe(true);
   });
 
   it("finish a 300-code bulk job after kill -9 of an instance between a code's result and its history row: every code checked, in the history once, none failed", async () => {
@@ -183,7 +223,9 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
         if current_setting('application_name') = '${victimConnections}' then perform pg_advisory_xact_lock(${HOLD}); end if;
         return new;
       end $$`);
-    await db.query("create trigger hold_victims_history before insert on purchase_checks for each row execute function hold_victims_history()");
+    await db.query(
+      "create trigger hold_victims_history before insert on purchase_checks for each row execute function hold_victims_history()",
+    );
 
     await sandbox.injectFault({ method: "POST", path: VALIDATION, kind: "latency", latencyMs: 30 });
     await sandbox.clearRequests();
@@ -196,24 +238,44 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
       await send(nginx.url, `/api/purchases/bulk/${id}`, { method: "DELETE" }).catch(() => {});
     });
     const heldByVictim = async () =>
-      Number((await db.query<{ n: string }>("select count(*) as n from pg_stat_activity where application_name = $1 and wait_event = 'advisory'", [victimConnections])).rows[0]!.n);
+      Number(
+        (
+          await db.query<{ n: string }>(
+            "select count(*) as n from pg_stat_activity where application_name = $1 and wait_event = 'advisory'",
+            [victimConnections],
+          )
+        ).rows[0]!.n,
+      );
     await until(async () => (await heldByVictim()) > 0, "the victim about to write a history row", 30_000);
 
     await victim.kill();
     // PostgreSQL notices a dead client only when it next reads from its socket: end the victim's sessions, as its
     // death does, so that its held insert never runs (before, its result was already committed by then).
-    await db.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [victimConnections]);
+    await db.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1", [
+      victimConnections,
+    ]);
     await db.query("select pg_advisory_unlock($1)", [HOLD]);
     // The load balancer keeps serving from the survivor.
-    const job = await until(async () => {
-      const res = await send(nginx.url, `/api/purchases/bulk/${id}`);
-      return res.json?.data?.status === "done" ? res.json.data : undefined;
-    }, "the job finishes on the surviving instance", 60_000);
+    const job = await until(
+      async () => {
+        const res = await send(nginx.url, `/api/purchases/bulk/${id}`);
+        return res.json?.data?.status === "done" ? res.json.data : undefined;
+      },
+      "the job finishes on the surviving instance",
+      60_000,
+    );
     expect(job).toMatchObject({ total: 300, done: 300, valid: 1, invalid: 299, failed: 0 });
-    expect(job.results.map((result: { index: number }) => result.index)).toEqual(Array.from({ length: 300 }, (_, i) => i));
-    expect(job.results.every((result: { status: string }) => result.status === "valid" || result.status === "invalid")).toBe(true);
+    expect(job.results.map((result: { index: number }) => result.index)).toEqual(
+      Array.from({ length: 300 }, (_, i) => i),
+    );
+    expect(
+      job.results.every((result: { status: string }) => result.status === "valid" || result.status === "invalid"),
+    ).toBe(true);
     // Once in the history each; the upstream was asked at least once for each (a check in flight at the kill again).
-    const history = await db.query<{ n: string; codes: string }>("select count(*) as n, count(distinct code_hash) as codes from purchase_checks where bulk_job_id = $1", [id]);
+    const history = await db.query<{ n: string; codes: string }>(
+      "select count(*) as n, count(distinct code_hash) as codes from purchase_checks where bulk_job_id = $1",
+      [id],
+    );
     expect(history.rows[0]).toEqual({ n: "300", codes: "300" });
     const asked = new Set((await upstreamCalls(sandbox, "POST", VALIDATION)).map((call) => call.form?.purchase_code));
     expect(asked.size).toBe(300);
@@ -231,13 +293,26 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
     }
     await redis.start();
     redisDown = false;
-    await until(async () => (await send(instances[0]!.url, "/api/ready", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).json?.dependencies?.redis?.reachable === true, "Redis is reachable again", 15_000);
-    const created = await send(nginx.url, "/api/purchases/bulk", { method: "POST", body: JSON.stringify({ codes: [code(500), code(501), FIXED_PURCHASE_CODES.expired] }) });
+    await until(
+      async () =>
+        (await send(instances[0]!.url, "/api/ready", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })).json
+          ?.dependencies?.redis?.reachable === true,
+      "Redis is reachable again",
+      15_000,
+    );
+    const created = await send(nginx.url, "/api/purchases/bulk", {
+      method: "POST",
+      body: JSON.stringify({ codes: [code(500), code(501), FIXED_PURCHASE_CODES.expired] }),
+    });
     expect(created.status, created.text).toBe(202);
-    const job = await until(async () => {
-      const res = await send(nginx.url, `/api/purchases/bulk/${created.json.data.id}`);
-      return res.json?.data?.status === "done" ? res.json.data : undefined;
-    }, "the job created after the restart finishes", 30_000);
+    const job = await until(
+      async () => {
+        const res = await send(nginx.url, `/api/purchases/bulk/${created.json.data.id}`);
+        return res.json?.data?.status === "done" ? res.json.data : undefined;
+      },
+      "the job created after the restart finishes",
+      30_000,
+    );
     expect(job).toMatchObject({ total: 3, failed: 0 });
   }, 60_000);
 
@@ -248,7 +323,9 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
     let answered = 0;
     const worker = async () => {
       for (let i = 0; running; i++) {
-        const res = await send(nginx.url, i % 2 ? "/api/reports?per_page=25&page=2" : "/api/reports/3").catch((error: Error) => ({ status: 0, text: error.message }));
+        const res = await send(nginx.url, i % 2 ? "/api/reports?per_page=25&page=2" : "/api/reports/3").catch(
+          (error: Error) => ({ status: 0, text: error.message }),
+        );
         if (res.status === 200) answered += 1;
         else failures.push(`${res.status} ${res.text.slice(0, 200)}`);
       }
@@ -271,10 +348,14 @@ describe("two instances behind nginx, on one PostgreSQL and one Redis", () => {
     const [one, two] = instances as [GatewayProcess, GatewayProcess];
     await sandbox.injectFault({ method: "GET", path: reportPath(7), kind: "status", status: 503 });
     for (let i = 0; i < 2; i++) expect((await send(one.url, "/api/reports/7")).status).toBe(502);
-    const ready = await until(async () => {
-      const res = await send(two.url, "/api/ready", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
-      return res.json?.breakers?.reports?.state === "open" ? res : undefined;
-    }, "instance two's breaker opens too", 2_000);
+    const ready = await until(
+      async () => {
+        const res = await send(two.url, "/api/ready", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+        return res.json?.breakers?.reports?.state === "open" ? res : undefined;
+      },
+      "instance two's breaker opens too",
+      2_000,
+    );
     expect(ready.status).toBe(503);
     const calls = (await upstreamCalls(sandbox, "GET", reportPath(7))).length;
     const refused = await send(two.url, "/api/reports/7");

@@ -10,7 +10,12 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
 import { freePort } from "@/tests/support/processes";
-import { startGateway, startGatewayExpectingFailure, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import {
+  startGateway,
+  startGatewayExpectingFailure,
+  type GatewayProcess,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 import { browserRequest, routeCases, withItemId, type RouteCase } from "@/tests/support/route-table";
@@ -30,7 +35,10 @@ afterAll(async () => {
  * Runs `body` against a gateway started with `env` — with a client signed in as the admin, who may use every
  * route — then checks it leaked no key, and stops it.
  */
-async function withGateway(env: Record<string, string | undefined>, body: (gateway: GatewayProcess, api: SignedInClient) => Promise<void>) {
+async function withGateway(
+  env: Record<string, string | undefined>,
+  body: (gateway: GatewayProcess, api: SignedInClient) => Promise<void>,
+) {
   const gateway = await startGateway(env);
   try {
     await body(gateway, await gateway.signIn("admin"));
@@ -69,12 +77,19 @@ describe("only area B configured", () => {
         reports: { configured: false },
         items: { configured: true, reachable: true, key_accepted: true, duration_ms: expect.any(Number) },
       });
-      expect(gateway.logLines().find((line) => line.mode === "configured")?.msg).toContain("reports API (area A) not configured");
+      expect(gateway.logLines().find((line) => line.mode === "configured")?.msg).toContain(
+        "reports API (area A) not configured",
+      );
       // No METRICS_TOKEN: /metrics does not exist, whoever asks.
       expect((await api.request("/metrics")).status).toBe(404);
-      expect((await gateway.request("/metrics", { headers: { Authorization: "Bearer anything-at-all-0123456789abcdef" } })).status).toBe(404);
+      expect(
+        (await gateway.request("/metrics", { headers: { Authorization: "Bearer anything-at-all-0123456789abcdef" } }))
+          .status,
+      ).toBe(404);
       // Every log line names its instance (INSTANCE_ID unset: host:pid).
-      expect(gateway.logLines().every((line) => typeof line.instance === "string" && /^.+:\d+$/.test(line.instance))).toBe(true);
+      expect(
+        gateway.logLines().every((line) => typeof line.instance === "string" && /^.+:\d+$/.test(line.instance)),
+      ).toBe(true);
     });
   });
 });
@@ -117,7 +132,9 @@ describe("keys rejected by the upstreams", () => {
       for (const { c, res } of await everyRoute(api)) {
         expect(res.status, c.name).toBe(502);
         expect(res.json.error.code, c.name).toBe("upstream_auth");
-        expect(res.json.error.message).toContain(c.area === "reports" ? "check REPORTS_API_KEY" : "check ITEMS_API_KEY");
+        expect(res.json.error.message).toContain(
+          c.area === "reports" ? "check REPORTS_API_KEY" : "check ITEMS_API_KEY",
+        );
         expect(res.text).not.toContain("not-a-key-the-sandbox-knows");
       }
       const ready = await api.request("/api/ready");

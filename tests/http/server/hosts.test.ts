@@ -47,9 +47,13 @@ describe("demo mode serves loopback host names only", () => {
     const host = `${ATTACKER}:${port(gateway)}`;
     const res = await signIn(gateway, host, demoAdmin);
     expect(res.status).toBe(421);
-    expect(JSON.parse(res.body)).toEqual({ error: { code: "misdirected_request", message: expect.stringContaining(ATTACKER) } });
+    expect(JSON.parse(res.body)).toEqual({
+      error: { code: "misdirected_request", message: expect.stringContaining(ATTACKER) },
+    });
     expect(sessionCookie(res)).toBeUndefined();
-    await expect.poll(() => gateway.logLines().filter((line) => line.msg === "host_refused" && line.host === host)).toHaveLength(1);
+    await expect
+      .poll(() => gateway.logLines().filter((line) => line.msg === "host_refused" && line.host === host))
+      .toHaveLength(1);
   });
 
   it("nor use the admin API, even with a session cookie it got some other way", async () => {
@@ -59,8 +63,19 @@ describe("demo mode serves loopback host names only", () => {
     const host = `${ATTACKER}:${port(gateway)}`;
     const create = await rawRequest(`${gateway.url}/api/admin/users`, {
       method: "POST",
-      headers: { Host: host, Origin: `http://${host}`, Cookie: cookie, "Content-Type": "application/json", "X-CSRF": "1" },
-      body: JSON.stringify({ email: "planted@example.com", name: "Planted", role: "admin", password: "planted password 1" }),
+      headers: {
+        Host: host,
+        Origin: `http://${host}`,
+        Cookie: cookie,
+        "Content-Type": "application/json",
+        "X-CSRF": "1",
+      },
+      body: JSON.stringify({
+        email: "planted@example.com",
+        name: "Planted",
+        role: "admin",
+        password: "planted password 1",
+      }),
     });
     expect(create.status).toBe(421);
     const list = await rawRequest(`${gateway.url}/api/admin/users`, { headers: { Host: host, Cookie: cookie } });
@@ -69,20 +84,32 @@ describe("demo mode serves loopback host names only", () => {
     expect(page.status).toBe(421);
     expect(page.body).toContain("does not answer to the host name");
     // Nobody was planted.
-    const users = await rawRequest(`${gateway.url}/api/admin/users`, { headers: { Host: `localhost:${port(gateway)}`, Cookie: cookie } });
+    const users = await rawRequest(`${gateway.url}/api/admin/users`, {
+      headers: { Host: `localhost:${port(gateway)}`, Cookie: cookie },
+    });
     expect(users.status).toBe(200);
     expect(users.body).not.toContain("planted@example.com");
   });
 
   it("serves localhost, 127.0.0.1 and [::1] names, with the origin each implies", async () => {
-    for (const host of [`localhost:${port(gateway)}`, `127.0.0.1:${port(gateway)}`, `[::1]:${port(gateway)}`, "localhost"]) {
+    for (const host of [
+      `localhost:${port(gateway)}`,
+      `127.0.0.1:${port(gateway)}`,
+      `[::1]:${port(gateway)}`,
+      "localhost",
+    ]) {
       const res = await signIn(gateway, host, demoAdmin);
       expect(res.status, host).toBe(200);
     }
     // A loopback name with another origin is still a foreign request: the CSRF rule refuses it.
     const foreign = await rawRequest(`${gateway.url}/api/auth/login`, {
       method: "POST",
-      headers: { Host: `localhost:${port(gateway)}`, Origin: `http://${ATTACKER}`, "Content-Type": "application/json", "X-CSRF": "1" },
+      headers: {
+        Host: `localhost:${port(gateway)}`,
+        Origin: `http://${ATTACKER}`,
+        "Content-Type": "application/json",
+        "X-CSRF": "1",
+      },
       body: JSON.stringify(demoAdmin),
     });
     expect(foreign.status).toBe(403);
@@ -100,10 +127,14 @@ describe("a configured portal", () => {
 
   it("serves PUBLIC_ORIGIN's and ALLOWED_HOSTS' names and loopback ones, and refuses any other", async () => {
     const gateway = await startGateway(
-      sandboxEnv(sandbox, { PUBLIC_ORIGIN: "https://portal.example.test", ALLOWED_HOSTS: "portal.internal, 10.0.0.5:3000" }),
+      sandboxEnv(sandbox, {
+        PUBLIC_ORIGIN: "https://portal.example.test",
+        ALLOWED_HOSTS: "portal.internal, 10.0.0.5:3000",
+      }),
     );
     try {
-      const status = async (host: string) => (await rawRequest(`${gateway.url}/api/health`, { headers: { Host: host } })).status;
+      const status = async (host: string) =>
+        (await rawRequest(`${gateway.url}/api/health`, { headers: { Host: host } })).status;
       expect(await status("portal.example.test")).toBe(200);
       expect(await status("PORTAL.example.test:443")).toBe(200);
       expect(await status("portal.internal:8080")).toBe(200);
@@ -134,7 +165,9 @@ describe("a configured portal", () => {
     const gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1", ALLOWED_HOSTS: "portal.internal" }));
     try {
       const health = (forwardedHost: string) =>
-        rawRequest(`${gateway.url}/api/health`, { headers: { Host: `127.0.0.1:${port(gateway)}`, "X-Forwarded-Host": forwardedHost } });
+        rawRequest(`${gateway.url}/api/health`, {
+          headers: { Host: `127.0.0.1:${port(gateway)}`, "X-Forwarded-Host": forwardedHost },
+        });
       expect((await health("portal.internal")).status).toBe(200);
       // The client wrote "portal.internal"; the proxy appended the name it was really sent to.
       expect((await health(`portal.internal, ${ATTACKER}`)).status).toBe(421);
@@ -144,7 +177,13 @@ describe("a configured portal", () => {
       const signIn = (proto: string, origin: string) =>
         rawRequest(`${gateway.url}/api/auth/login`, {
           method: "POST",
-          headers: { Host: "portal.internal", "X-Forwarded-Proto": proto, Origin: origin, "Content-Type": "application/json", "X-CSRF": "1" },
+          headers: {
+            Host: "portal.internal",
+            "X-Forwarded-Proto": proto,
+            Origin: origin,
+            "Content-Type": "application/json",
+            "X-CSRF": "1",
+          },
           body: JSON.stringify(admin),
         });
       expect((await signIn("https, http", "https://portal.internal")).status).toBe(403);

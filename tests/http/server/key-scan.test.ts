@@ -20,7 +20,11 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 describe("the canary search", () => {
   it("recognises a key as is, URL-encoded and base64-encoded", () => {
-    for (const text of [`x${CANARY.items}y`, encodeURIComponent(CANARY.reports), Buffer.from(CANARY.items).toString("base64")]) {
+    for (const text of [
+      `x${CANARY.items}y`,
+      encodeURIComponent(CANARY.reports),
+      Buffer.from(CANARY.items).toString("base64"),
+    ]) {
       expect(() => assertNoCanary(text, "a sample")).toThrow("A canary key leaked into a sample");
     }
     expect(() => assertNoCanary("nothing secret here", "a sample")).not.toThrow();
@@ -29,12 +33,18 @@ describe("the canary search", () => {
 
 describe("the build", () => {
   it("was made with the canary keys in its environment (tests/support/build.ts)", () => {
-    expect(existsSync(CANARY_BUILD_MARKER), "run `npx tsx tests/support/build.ts`: this build did not see the canary keys").toBe(true);
+    expect(
+      existsSync(CANARY_BUILD_MARKER),
+      "run `npx tsx tests/support/build.ts`: this build did not see the canary keys",
+    ).toBe(true);
   });
 
-  it.each(["static", "server"].map((dir) => `${process.env.NEXT_DIST_DIR || ".next"}/${dir}`))("no file under %s contains a key", async (dir) => {
-    const files = await filesUnder(dir);
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) assertNoCanary(await readFile(file, "latin1"), file);
-  });
+  it.each(["static", "server"].map((dir) => `${process.env.NEXT_DIST_DIR || ".next"}/${dir}`))(
+    "no file under %s contains a key",
+    async (dir) => {
+      const files = await filesUnder(dir);
+      expect(files.length).toBeGreaterThan(0);
+      for (const file of files) assertNoCanary(await readFile(file, "latin1"), file);
+    },
+  );
 });

@@ -49,7 +49,11 @@ async function cpuOfRequests(): Promise<number> {
   return treeCpuTicks(server.child.pid!) - before;
 }
 
-const lostNotices = () => server.stderr().split("\n").filter((line) => line.includes('"event":"log_stream_lost"'));
+const lostNotices = () =>
+  server
+    .stderr()
+    .split("\n")
+    .filter((line) => line.includes('"event":"log_stream_lost"'));
 
 describe("npm start with its log pipes closing", () => {
   it("keeps answering at its usual CPU, and says once, on the stream still read, that the other's lines are lost", async () => {
@@ -59,7 +63,11 @@ describe("npm start with its log pipes closing", () => {
     // stdout's reader goes; stderr is still read.
     server.child.stdout!.destroy();
     await cpuOfRequests();
-    const [notice, ...more] = await until(() => (lostNotices().length > 0 ? lostNotices() : null), "the notice on stderr", 15_000);
+    const [notice, ...more] = await until(
+      () => (lostNotices().length > 0 ? lostNotices() : null),
+      "the notice on stderr",
+      15_000,
+    );
     expect(more).toEqual([]);
     expect(JSON.parse(notice!)).toMatchObject({ level: "error", event: "log_stream_lost", stream: "stdout" });
 

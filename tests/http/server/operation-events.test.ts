@@ -30,7 +30,11 @@ interface Case {
   emits: WebhookEventType[];
 }
 
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 const newReport = async (admin: SignedInClient) => {
   const res = await admin.request("/api/reports", json({ url: `https://example.com/events-${crypto.randomUUID()}` }));
   expect(res.status, res.text).toBe(201);
@@ -38,8 +42,20 @@ const newReport = async (admin: SignedInClient) => {
 };
 
 const CASES: Case[] = [
-  { operation: "createReport", what: "a new report", call: ({ admin }) => admin.request("/api/reports", json({ url: "https://example.com/events" })), status: 201, emits: ["report.created"] },
-  { operation: "createReport", what: "a URL refused", call: ({ admin }) => admin.request("/api/reports", json({ url: "not a url" })), status: 400, emits: [] },
+  {
+    operation: "createReport",
+    what: "a new report",
+    call: ({ admin }) => admin.request("/api/reports", json({ url: "https://example.com/events" })),
+    status: 201,
+    emits: ["report.created"],
+  },
+  {
+    operation: "createReport",
+    what: "a URL refused",
+    call: ({ admin }) => admin.request("/api/reports", json({ url: "not a url" })),
+    status: 400,
+    emits: [],
+  },
   {
     operation: "updateReport",
     what: "a privacy change",
@@ -56,8 +72,20 @@ const CASES: Case[] = [
     status: 200,
     emits: ["report.regenerated"],
   },
-  { operation: "updateReport", what: "an unknown report", call: ({ admin }) => admin.request("/api/reports/999999", json({ privacy: 1 }, "PATCH")), status: 404, emits: [] },
-  { operation: "updateReport", what: "nothing to change", call: ({ admin }) => admin.request("/api/reports/5", json({}, "PATCH")), status: 400, emits: [] },
+  {
+    operation: "updateReport",
+    what: "an unknown report",
+    call: ({ admin }) => admin.request("/api/reports/999999", json({ privacy: 1 }, "PATCH")),
+    status: 404,
+    emits: [],
+  },
+  {
+    operation: "updateReport",
+    what: "nothing to change",
+    call: ({ admin }) => admin.request("/api/reports/5", json({}, "PATCH")),
+    status: 400,
+    emits: [],
+  },
   {
     operation: "deleteReport",
     what: "a report deleted",
@@ -66,8 +94,20 @@ const CASES: Case[] = [
     status: 204,
     emits: ["report.deleted"],
   },
-  { operation: "deleteReport", what: "by a viewer", call: ({ viewer }) => viewer.request("/api/reports/5", { method: "DELETE" }), status: 403, emits: [] },
-  { operation: "deleteReport", what: "an unknown report", call: ({ admin }) => admin.request("/api/reports/999999", { method: "DELETE" }), status: 404, emits: [] },
+  {
+    operation: "deleteReport",
+    what: "by a viewer",
+    call: ({ viewer }) => viewer.request("/api/reports/5", { method: "DELETE" }),
+    status: 403,
+    emits: [],
+  },
+  {
+    operation: "deleteReport",
+    what: "an unknown report",
+    call: ({ admin }) => admin.request("/api/reports/999999", { method: "DELETE" }),
+    status: 404,
+    emits: [],
+  },
   {
     operation: "deleteProject",
     what: "a project deleted",
@@ -75,8 +115,20 @@ const CASES: Case[] = [
     status: 204,
     emits: ["project.deleted"],
   },
-  { operation: "deleteProject", what: "by a viewer", call: ({ viewer }) => viewer.request("/api/projects/northwind-coffee.com", { method: "DELETE" }), status: 403, emits: [] },
-  { operation: "deleteProject", what: "an unknown project", call: ({ admin }) => admin.request("/api/projects/no-such-project.example", { method: "DELETE" }), status: 404, emits: [] },
+  {
+    operation: "deleteProject",
+    what: "by a viewer",
+    call: ({ viewer }) => viewer.request("/api/projects/northwind-coffee.com", { method: "DELETE" }),
+    status: 403,
+    emits: [],
+  },
+  {
+    operation: "deleteProject",
+    what: "an unknown project",
+    call: ({ admin }) => admin.request("/api/projects/no-such-project.example", { method: "DELETE" }),
+    status: 404,
+    emits: [],
+  },
   {
     operation: "validatePurchase",
     what: "a code checked",
@@ -87,13 +139,26 @@ const CASES: Case[] = [
   {
     operation: "validatePurchase",
     what: "a code with a control character refused",
-    call: ({ admin }) => admin.request("/api/purchases/validate", json({ purchase_code: `${FIXED_PURCHASE_CODES.active}\u0007` })),
+    call: ({ admin }) =>
+      admin.request("/api/purchases/validate", json({ purchase_code: `${FIXED_PURCHASE_CODES.active}\u0007` })),
     status: 400,
     emits: [],
   },
   // Once wired to project.deleted: a viewer's acknowledgement told every receiver a project was gone.
-  { operation: "acknowledgeAlerts", what: "every unread alert, by a viewer", call: ({ viewer }) => viewer.request("/api/alerts/acknowledge", json({ all: true })), status: 200, emits: [] },
-  { operation: "acknowledgeAlerts", what: "unknown alerts (a no-op)", call: ({ admin }) => admin.request("/api/alerts/acknowledge", json({ ids: [999999] })), status: 200, emits: [] },
+  {
+    operation: "acknowledgeAlerts",
+    what: "every unread alert, by a viewer",
+    call: ({ viewer }) => viewer.request("/api/alerts/acknowledge", json({ all: true })),
+    status: 200,
+    emits: [],
+  },
+  {
+    operation: "acknowledgeAlerts",
+    what: "unknown alerts (a no-op)",
+    call: ({ admin }) => admin.request("/api/alerts/acknowledge", json({ ids: [999999] })),
+    status: 200,
+    emits: [],
+  },
 ];
 
 let sandbox: TestSandbox;
@@ -107,7 +172,10 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   gateway = await startGateway(sandboxEnv(sandbox, { WEBHOOK_ALLOW_PRIVATE: "1" }));
   clients = { admin: await gateway.signIn("admin"), viewer: await gateway.signIn("viewer") };
-  const created = await clients.admin.request("/api/admin/webhooks", json({ url: receiver.url, events: WEBHOOK_EVENTS }));
+  const created = await clients.admin.request(
+    "/api/admin/webhooks",
+    json({ url: receiver.url, events: WEBHOOK_EVENTS }),
+  );
   expect(created.status, created.text).toBe(201);
   endpointId = created.json.data.id;
   receiver.secrets = [created.json.data.secret];
@@ -124,7 +192,11 @@ afterAll(async () => {
  * regeneration whose result changed is also a report.result_changed, from the report's history).
  */
 async function eventsOf(call: () => Promise<{ status: number; text: string }>) {
-  const log = async () => (await clients.admin.request(`/api/admin/webhooks/${endpointId}/deliveries`)).json.data as Array<{ id: string; payload: string }>;
+  const log = async () =>
+    (await clients.admin.request(`/api/admin/webhooks/${endpointId}/deliveries`)).json.data as Array<{
+      id: string;
+      payload: string;
+    }>;
   const before = new Set((await log()).map((d) => d.id));
   const answer = await call();
   const events = (await log())
@@ -138,8 +210,16 @@ describe("each operation's events, over HTTP", () => {
   it("calls every operation that declares events once per event and once failing", () => {
     for (const [id, spec] of Object.entries(operations) as Array<[OperationId, OperationSpec]>) {
       const mine = CASES.filter((c) => c.operation === id);
-      for (const type of spec.event?.emits ?? []) expect(mine.some((c) => c.emits.includes(type)), `${id} → ${type}`).toBe(true);
-      if (spec.event) expect(mine.some((c) => c.emits.length === 0 && c.status >= 400), `${id} failing`).toBe(true);
+      for (const type of spec.event?.emits ?? [])
+        expect(
+          mine.some((c) => c.emits.includes(type)),
+          `${id} → ${type}`,
+        ).toBe(true);
+      if (spec.event)
+        expect(
+          mine.some((c) => c.emits.length === 0 && c.status >= 400),
+          `${id} failing`,
+        ).toBe(true);
     }
   });
 
@@ -151,8 +231,18 @@ describe("each operation's events, over HTTP", () => {
   });
 
   it("names the deleted project in project.deleted", async () => {
-    const { status, events } = await eventsOf(() => clients.admin.request("/api/projects/blog.fernweh-reisen.de", { method: "DELETE" }));
+    const { status, events } = await eventsOf(() =>
+      clients.admin.request("/api/projects/blog.fernweh-reisen.de", { method: "DELETE" }),
+    );
     expect(status).toBe(204);
-    expect(events).toMatchObject([{ type: "project.deleted", data: { project: "blog.fernweh-reisen.de", by: expect.objectContaining({ email: "admin@gatehouse.test", via: "session" }) } }]);
+    expect(events).toMatchObject([
+      {
+        type: "project.deleted",
+        data: {
+          project: "blog.fernweh-reisen.de",
+          by: expect.objectContaining({ email: "admin@gatehouse.test", via: "session" }),
+        },
+      },
+    ]);
   });
 });

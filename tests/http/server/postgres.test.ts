@@ -15,7 +15,11 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webh
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
-const json = (method: string, body: unknown): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 let postgres: TestPostgres;
 let sandbox: TestSandbox;
@@ -31,7 +35,14 @@ beforeAll(async () => {
   ]);
   const databaseUrl = await postgres.createDatabase();
   // The breaker opens after two failed attempts and stays open for the whole file.
-  gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, UPSTREAM_BREAKER_FAILURES: "2", UPSTREAM_BREAKER_OPEN_MS: "600000", WEBHOOK_ALLOW_PRIVATE: "1" }));
+  gateway = await startGateway(
+    sandboxEnv(sandbox, {
+      DATABASE_URL: databaseUrl,
+      UPSTREAM_BREAKER_FAILURES: "2",
+      UPSTREAM_BREAKER_OPEN_MS: "600000",
+      WEBHOOK_ALLOW_PRIVATE: "1",
+    }),
+  );
   admin = await gateway.signIn("admin");
 }, 90_000);
 
@@ -66,7 +77,10 @@ describe("the breaker, when a page render was the first upstream call of the pro
 
 describe("admin changes", () => {
   it("creates a user, changes his role and disables him; each change ends his sessions", async () => {
-    const created = await admin.request("/api/admin/users", json("POST", { email: "pg-user@gatehouse.test", name: "Pat", role: "viewer", password: "a password for pat" }));
+    const created = await admin.request(
+      "/api/admin/users",
+      json("POST", { email: "pg-user@gatehouse.test", name: "Pat", role: "viewer", password: "a password for pat" }),
+    );
     expect(created.status, created.text).toBe(201);
     const pat = await gateway.signIn({ email: "pg-user@gatehouse.test", password: "a password for pat" });
 
@@ -98,10 +112,15 @@ describe("bulk purchase checks", () => {
     expect(cancelled.json.data.status).toBe("cancelled");
     // Checks under way at the cancel still finish; once the job has settled, none of them can succeed later and
     // reset area B's breaker count between the two failures the last test counts on.
-    const job = await until(async () => {
-      const answer = await admin.request(`/api/purchases/bulk/${created.json.data.id}`);
-      return !answer.json.data.settling && answer;
-    }, "the cancelled job settled", 30_000, 50);
+    const job = await until(
+      async () => {
+        const answer = await admin.request(`/api/purchases/bulk/${created.json.data.id}`);
+        return !answer.json.data.settling && answer;
+      },
+      "the cancelled job settled",
+      30_000,
+      50,
+    );
     expect(job.json.data).toMatchObject({ status: "cancelled", total: 30 });
     expect(job.json.data.cancelled).toBeGreaterThan(0);
     await sandbox.clearFaults();
@@ -111,25 +130,43 @@ describe("bulk purchase checks", () => {
 // Last: it opens area B's breaker for the rest of the file.
 describe("API tokens and webhooks", () => {
   it("a token checks a code and is refused once revoked; the check and the breaker's opening are delivered, signed", async () => {
-    const endpoint = await admin.request("/api/admin/webhooks", json("POST", { url: receiver.url, events: ["purchase.checked", "upstream.unavailable"] }));
+    const endpoint = await admin.request(
+      "/api/admin/webhooks",
+      json("POST", { url: receiver.url, events: ["purchase.checked", "upstream.unavailable"] }),
+    );
     expect(endpoint.status, endpoint.text).toBe(201);
     receiver.secrets = [endpoint.json.data.secret];
 
-    const token = await admin.request("/api/tokens", json("POST", { name: "pg", scopes: ["purchases:validate"], expires_in_days: 7 }));
+    const token = await admin.request(
+      "/api/tokens",
+      json("POST", { name: "pg", scopes: ["purchases:validate"], expires_in_days: 7 }),
+    );
     expect(token.status, token.text).toBe(201);
     const bearer = { "Content-Type": "application/json", Authorization: `Bearer ${token.json.data.secret}` };
-    const check = await gateway.request("/api/purchases/validate", { method: "POST", headers: bearer, body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }) });
+    const check = await gateway.request("/api/purchases/validate", {
+      method: "POST",
+      headers: bearer,
+      body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),
+    });
     expect(check.status, check.text).toBe(200);
     const [checked] = await receiver.until(1);
     expect(checked).toMatchObject({ status: 204, verifiedWith: 0 });
-    expect(JSON.parse(checked!.body)).toMatchObject({ type: "purchase.checked", data: { outcome: "valid", by: { via: "api_token" } } });
+    expect(JSON.parse(checked!.body)).toMatchObject({
+      type: "purchase.checked",
+      data: { outcome: "valid", by: { via: "api_token" } },
+    });
 
     expect((await admin.request(`/api/tokens/${token.json.data.id}`, { method: "DELETE" })).status).toBe(200);
-    const refused = await gateway.request("/api/purchases/validate", { method: "POST", headers: bearer, body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }) });
+    const refused = await gateway.request("/api/purchases/validate", {
+      method: "POST",
+      headers: bearer,
+      body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),
+    });
     expect([refused.status, refused.json.error.code]).toEqual([401, "token_revoked"]);
 
     await sandbox.injectFault({ path: "/market/*", kind: "status", status: 500 });
-    for (let i = 0; i < 2; i++) await admin.request("/api/purchases/validate", json("POST", { purchase_code: FIXED_PURCHASE_CODES.active }));
+    for (let i = 0; i < 2; i++)
+      await admin.request("/api/purchases/validate", json("POST", { purchase_code: FIXED_PURCHASE_CODES.active }));
     const [, opened] = await receiver.until(2);
     expect(JSON.parse(opened!.body)).toMatchObject({ type: "upstream.unavailable", data: { area: "items" } });
     await sandbox.clearFaults();

@@ -47,7 +47,9 @@ describe("query parameters", () => {
   it("a repeated inherited name is a repeat, said once", async () => {
     const res = await editor.request("/api/reports?constructor=1&constructor=2");
     expect(res.status).toBe(400);
-    expect(Object.entries(res.json.error.fields)).toEqual([["constructor", "constructor is given more than once; give it once"]]);
+    expect(Object.entries(res.json.error.fields)).toEqual([
+      ["constructor", "constructor is given more than once; give it once"],
+    ]);
   });
 });
 
@@ -55,7 +57,11 @@ describe("JSON body fields", () => {
   it.each(["__proto__", ...INHERITED])("a body key %s is an unknown field, named", async (name) => {
     await sandbox.clearRequests();
     const body = `{"url":"https://proto.example/","${name}":{"privacy":2}}`;
-    const res = await editor.request("/api/reports", { method: "POST", headers: { "Content-Type": "application/json" }, body });
+    const res = await editor.request("/api/reports", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.message).toBe(`Invalid field: ${name}. See fields for details.`);
     expect(Object.keys(res.json.error.fields)).toEqual([name]);
@@ -64,7 +70,11 @@ describe("JSON body fields", () => {
 
   it("a nested __proto__ cannot smuggle a field past the schema", async () => {
     const body = '{"__proto__":{"password":"x"},"privacy":0}';
-    const res = await editor.request("/api/reports/3", { method: "PATCH", headers: { "Content-Type": "application/json" }, body });
+    const res = await editor.request("/api/reports/3", {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
     expect(res.status).toBe(400);
     expect(Object.keys(res.json.error.fields)).toEqual(["__proto__"]);
     // The gateway's own objects were not touched by the request.

@@ -11,7 +11,8 @@ let sandbox: TestSandbox;
 let gateway: GatewayProcess;
 let editor: SignedInClient;
 
-const everyCharPercent = (key: string) => [...Buffer.from(key)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+const everyCharPercent = (key: string) =>
+  [...Buffer.from(key)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
 /** The key as the attack pass saw it come back, plus the other common encodings. */
 function echoes(key: string): string[] {
   return [
@@ -53,14 +54,25 @@ describe("the reports key echoed by area A", () => {
       body: { message: `Bad key ${said}`, errors: { url: [`The url is wrong for ${said}`] } },
       times: 1,
     });
-    const res = await editor.request("/api/reports", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ url: "https://echo.example/" }) });
+    const res = await editor.request("/api/reports", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "https://echo.example/" }),
+    });
     expect(res.status).toBe(400);
     expect(res.json.error.fields.url).toMatch(/^The url is wrong for \[REDACTED\]/);
     assertNoEcho(res.text, CANARY.reports, "the 400");
   });
 
   it("in a 500's message: the 502 and the log line say what failed, without the key", async () => {
-    await sandbox.injectFault({ method: "GET", path: "/seo/api/v1/reports/5", kind: "status", status: 500, body: { message: `Server error near ${echoes(CANARY.reports).join(", ")}` }, times: 1 });
+    await sandbox.injectFault({
+      method: "GET",
+      path: "/seo/api/v1/reports/5",
+      kind: "status",
+      status: 500,
+      body: { message: `Server error near ${echoes(CANARY.reports).join(", ")}` },
+      times: 1,
+    });
     const res = await editor.request("/api/reports/5");
     expect(res.status).toBe(502);
     assertNoEcho(res.text, CANARY.reports, "the 502");
@@ -74,7 +86,14 @@ describe("the items key echoed by area B", () => {
     const direct = await fetch(`${sandbox.itemsBaseUrl}/api/account/details?api_key=${CANARY.items}`);
     const account = (await direct.json()) as { data: { profile: { description: string } } };
     account.data.profile.description = `Our key: ${echoes(CANARY.items).join(" | ")}`;
-    await sandbox.injectFault({ method: "GET", path: "/market/api/account/details", kind: "status", status: 200, body: account, times: 1 });
+    await sandbox.injectFault({
+      method: "GET",
+      path: "/market/api/account/details",
+      kind: "status",
+      status: 200,
+      body: account,
+      times: 1,
+    });
     const res = await editor.request("/api/account");
     expect(res.status).toBe(200);
     expect(res.json.data.profile.description.startsWith("Our key: [REDACTED]")).toBe(true);
@@ -82,7 +101,14 @@ describe("the items key echoed by area B", () => {
   });
 
   it("in an error message: neither the answer nor any log line holds it", async () => {
-    await sandbox.injectFault({ method: "GET", path: "/market/api/items/all", kind: "status", status: 200, body: { status: "error", msg: `Quota for ${echoes(CANARY.items).join(" ")}` }, times: 1 });
+    await sandbox.injectFault({
+      method: "GET",
+      path: "/market/api/items/all",
+      kind: "status",
+      status: 200,
+      body: { status: "error", msg: `Quota for ${echoes(CANARY.items).join(" ")}` },
+      times: 1,
+    });
     const res = await editor.request("/api/items");
     expect(res.status).toBe(502);
     assertNoEcho(res.text, CANARY.items, "the 502");

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
 import type { TestSandbox } from "@/tests/support/sandbox";
 
-import { ITEMS, PROJECTS, reportPath, REPORTS, startSandboxWithCanaryKeys, upstreamCalls } from "@/tests/support/resilience";
+import {
+  ITEMS,
+  PROJECTS,
+  reportPath,
+  REPORTS,
+  startSandboxWithCanaryKeys,
+  upstreamCalls,
+} from "@/tests/support/resilience";
 
 /** Every policy as in production, except a shorter timeout so that the timeout test is quick. */
 const POLICIES_ON = {
@@ -77,7 +84,13 @@ describe("failures, retries and the cache", () => {
   });
 
   it("an upstream 429 → 429 with its Retry-After, not retried", async () => {
-    await sandbox.injectFault({ method: "GET", path: reportPath(5), kind: "status", status: 429, headers: { "Retry-After": "17" } });
+    await sandbox.injectFault({
+      method: "GET",
+      path: reportPath(5),
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "17" },
+    });
     const res = await api.request("/api/reports/5");
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("17");
@@ -108,7 +121,9 @@ describe("failures, retries and the cache", () => {
     expect((await api.request(list)).json.data.find((r: { id: number }) => r.id === 7).privacy).toBe(privacy);
 
     // POST /api/reports (another route) makes a new project appear in GET /api/projects (a third route).
-    expect((await api.request("/api/reports", json("POST", { url: "https://cache-test-project.example/" }))).status).toBe(201);
+    expect(
+      (await api.request("/api/reports", json("POST", { url: "https://cache-test-project.example/" }))).status,
+    ).toBe(201);
     const projects = await api.request("/api/projects?per_page=100");
     expect(projects.json.data.map((p: { project: string }) => p.project)).toContain("cache-test-project.example");
 
@@ -121,7 +136,9 @@ describe("failures, retries and the cache", () => {
 
   it("100 identical concurrent GETs make exactly 1 upstream call", async () => {
     await sandbox.injectFault({ method: "GET", path: PROJECTS, kind: "latency", latencyMs: 500, times: 1 });
-    const answers = await Promise.all(Array.from({ length: 100 }, () => api.request("/api/projects?sort_by=project&sort=asc")));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, () => api.request("/api/projects?sort_by=project&sort=asc")),
+    );
     expect(answers.every((res) => res.status === 200)).toBe(true);
     expect(new Set(answers.map((res) => res.text)).size).toBe(1);
     expect(await upstreamCalls(sandbox, "GET", PROJECTS)).toHaveLength(1);
@@ -130,7 +147,10 @@ describe("failures, retries and the cache", () => {
   it("/api/ready asks the upstreams themselves and shows each breaker", async () => {
     const res = await api.request("/api/ready");
     expect(res.status).toBe(200);
-    expect(res.json.breakers).toEqual({ reports: { state: "closed", retry_in_ms: 0 }, items: { state: "closed", retry_in_ms: 0 } });
+    expect(res.json.breakers).toEqual({
+      reports: { state: "closed", retry_in_ms: 0 },
+      items: { state: "closed", retry_in_ms: 0 },
+    });
     expect(await upstreamCalls(sandbox, "GET", PROJECTS)).toHaveLength(1);
   });
 });

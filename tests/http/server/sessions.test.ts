@@ -9,7 +9,15 @@ import { openDb, type Store } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, TEST_ADMIN, TEST_SESSION_SECRET, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  TEST_ADMIN,
+  TEST_SESSION_SECRET,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const HOUR = 3_600_000;
@@ -52,27 +60,42 @@ let addressCounter = 0;
 const newAddress = () => `198.51.100.${++addressCounter}`;
 
 function login(email: string, password: string, address = newAddress()): Promise<GatewayResponse> {
-  return gateway.request("/api/auth/login", jsonInit("POST", { email, password }, { "X-CSRF": "1", "X-Forwarded-For": address }));
+  return gateway.request(
+    "/api/auth/login",
+    jsonInit("POST", { email, password }, { "X-CSRF": "1", "X-Forwarded-For": address }),
+  );
 }
 
 let userCounter = 0;
 /** A fresh user (through the admin API) and a signed-in client for him. */
 async function freshUser(role: "admin" | "editor" | "viewer" | "support", password = "fresh user password") {
   const email = `user-${++userCounter}-${role}@sessions.test`;
-  const created = await admin.request("/api/admin/users", jsonInit("POST", { email, name: `User ${userCounter}`, role, password }));
+  const created = await admin.request(
+    "/api/admin/users",
+    jsonInit("POST", { email, name: `User ${userCounter}`, role, password }),
+  );
   expect(created.status, created.text).toBe(201);
   return { id: created.json.data.id as string, email, password, client: await gateway.signIn({ email, password }) };
 }
 
 /** The user's row as the store holds it. */
 async function sessionVersionOf(userId: string): Promise<number> {
-  const row = await store.db.selectFrom("users").select("session_version").where("id", "=", userId).executeTakeFirstOrThrow();
+  const row = await store.db
+    .selectFrom("users")
+    .select("session_version")
+    .where("id", "=", userId)
+    .executeTakeFirstOrThrow();
   return Number(row.session_version);
 }
 
 /** A session cookie sealed with the gateway's secret, as the gateway would have sealed it at another time. */
 async function forgedCookie(data: SessionData): Promise<string> {
-  const sealed = await sealSession(data, { secrets: [TEST_SESSION_SECRET], absoluteMs: 48 * HOUR, idleMs: 48 * HOUR, secure: false });
+  const sealed = await sealSession(data, {
+    secrets: [TEST_SESSION_SECRET],
+    absoluteMs: 48 * HOUR,
+    idleMs: 48 * HOUR,
+    secure: false,
+  });
   return `gatehouse_session=${sealed}`;
 }
 
@@ -108,7 +131,10 @@ describe("signing in", () => {
   });
 
   it("validates the body: a 400 naming the field", async () => {
-    const res = await gateway.request("/api/auth/login", jsonInit("POST", { email: "not-an-email", password: "" }, { "X-CSRF": "1" }));
+    const res = await gateway.request(
+      "/api/auth/login",
+      jsonInit("POST", { email: "not-an-email", password: "" }, { "X-CSRF": "1" }),
+    );
     expect(res.status).toBe(400);
     expect(Object.keys(res.json.error.fields).sort()).toEqual(["email", "password"]);
   });
@@ -116,7 +142,10 @@ describe("signing in", () => {
   it("GET /api/auth/me answers the session, or 401", async () => {
     const me = await admin.request("/api/auth/me");
     expect(me.status).toBe(200);
-    expect(me.json.data).toMatchObject({ user: { email: TEST_ADMIN.email, role: "admin" }, permissions: expect.arrayContaining(["users:manage"]) });
+    expect(me.json.data).toMatchObject({
+      user: { email: TEST_ADMIN.email, role: "admin" },
+      permissions: expect.arrayContaining(["users:manage"]),
+    });
     const ends = Date.parse(me.json.data.expires_at);
     expect(ends).toBeGreaterThan(Date.now() + 119 * MINUTE);
     expect(ends).toBeLessThanOrEqual(Date.now() + 120 * MINUTE);
@@ -143,23 +172,32 @@ describe("a copied cookie replayed after the session ended gets 401", () => {
     await expectEnded(copied);
     await expectEnded(elsewhere.cookie());
     // Logging out without a session is not an error.
-    expect((await gateway.request("/api/auth/logout", { method: "POST", headers: { "X-CSRF": "1" } })).status).toBe(204);
+    expect((await gateway.request("/api/auth/logout", { method: "POST", headers: { "X-CSRF": "1" } })).status).toBe(
+      204,
+    );
   });
 
   it("after the user is disabled; he cannot sign in again until enabled", async () => {
     const user = await freshUser("editor");
     const copied = user.client.cookie();
-    expect((await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { disabled: true }))).status).toBe(200);
+    expect((await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { disabled: true }))).status).toBe(
+      200,
+    );
     await expectEnded(copied);
     expect((await login(user.email, user.password)).json.error.code).toBe("invalid_credentials");
-    expect((await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { disabled: false }))).status).toBe(200);
+    expect((await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { disabled: false }))).status).toBe(
+      200,
+    );
     expect((await login(user.email, user.password)).status).toBe(200);
   });
 
   it("after his password changes; the new password works", async () => {
     const user = await freshUser("support");
     const copied = user.client.cookie();
-    expect((await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { password: "a brand new password" }))).status).toBe(200);
+    expect(
+      (await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { password: "a brand new password" })))
+        .status,
+    ).toBe(200);
     await expectEnded(copied);
     expect((await login(user.email, user.password)).status).toBe(401);
     expect((await login(user.email, "a brand new password")).status).toBe(200);
@@ -177,7 +215,9 @@ describe("a copied cookie replayed after the session ended gets 401", () => {
 
   it("but not after a name change", async () => {
     const user = await freshUser("viewer");
-    expect((await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { name: "Just Renamed" }))).status).toBe(200);
+    expect(
+      (await admin.request(`/api/admin/users/${user.id}`, jsonInit("PATCH", { name: "Just Renamed" }))).status,
+    ).toBe(200);
     expect((await user.client.request("/api/auth/me")).json.data.user.name).toBe("Just Renamed");
   });
 });
@@ -190,23 +230,38 @@ describe("session expiry (cookies sealed with the gateway's secret at earlier ti
 
   async function sessionAt(issuedAgoMs: number, lastSeenAgoMs: number): Promise<string> {
     const now = Date.now();
-    return forgedCookie({ userId: user.id, sessionVersion: await sessionVersionOf(user.id), issuedAt: now - issuedAgoMs, lastSeenAt: now - lastSeenAgoMs });
+    return forgedCookie({
+      userId: user.id,
+      sessionVersion: await sessionVersionOf(user.id),
+      issuedAt: now - issuedAgoMs,
+      lastSeenAt: now - lastSeenAgoMs,
+    });
   }
 
   it("ends 12 hours after sign-in however active (absolute)", async () => {
-    const res = await gateway.request("/api/auth/me", { headers: { Cookie: await sessionAt(12 * HOUR + MINUTE, MINUTE) } });
+    const res = await gateway.request("/api/auth/me", {
+      headers: { Cookie: await sessionAt(12 * HOUR + MINUTE, MINUTE) },
+    });
     expect(res.status).toBe(401);
   });
 
   it("ends after 2 hours without a request (idle)", async () => {
-    const res = await gateway.request("/api/auth/me", { headers: { Cookie: await sessionAt(3 * HOUR, 2 * HOUR + MINUTE) } });
+    const res = await gateway.request("/api/auth/me", {
+      headers: { Cookie: await sessionAt(3 * HOUR, 2 * HOUR + MINUTE) },
+    });
     expect(res.status).toBe(401);
   });
 
   it("is renewed by a request: the idle timer restarts, the absolute one does not", async () => {
-    const res = await gateway.request("/api/auth/me", { headers: { Cookie: await sessionAt(11 * HOUR, 2 * HOUR - MINUTE) } });
+    const res = await gateway.request("/api/auth/me", {
+      headers: { Cookie: await sessionAt(11 * HOUR, 2 * HOUR - MINUTE) },
+    });
     expect(res.status).toBe(200);
-    expect(res.headers.getSetCookie().some((c) => c.startsWith("gatehouse_session=") && !c.startsWith("gatehouse_session=;"))).toBe(true);
+    expect(
+      res.headers
+        .getSetCookie()
+        .some((c) => c.startsWith("gatehouse_session=") && !c.startsWith("gatehouse_session=;")),
+    ).toBe(true);
     // Two hours idle would pass the 12-hour mark: the absolute limit decides, an hour from now.
     const ends = Date.parse(res.json.data.expires_at);
     expect(ends).toBeGreaterThan(Date.now() + 55 * MINUTE);
@@ -218,7 +273,9 @@ describe("session expiry (cookies sealed with the gateway's secret at earlier ti
     const renewed = async () => {
       const res = await gateway.request("/api/auth/me", { headers: { Cookie: cookie } });
       expect(res.status).toBe(200);
-      return res.headers.getSetCookie().find((c) => c.startsWith("gatehouse_session=") && !c.startsWith("gatehouse_session=;"));
+      return res.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("gatehouse_session=") && !c.startsWith("gatehouse_session=;"));
     };
     const first = await renewed();
     expect(first).toBeDefined();
@@ -239,10 +296,17 @@ describe("session expiry (cookies sealed with the gateway's secret at earlier ti
 
   it("refuses a cookie sealed with another secret", async () => {
     const sealed = await sealSession(
-      { userId: user.id, sessionVersion: await sessionVersionOf(user.id), issuedAt: Date.now(), lastSeenAt: Date.now() },
+      {
+        userId: user.id,
+        sessionVersion: await sessionVersionOf(user.id),
+        issuedAt: Date.now(),
+        lastSeenAt: Date.now(),
+      },
       { secrets: ["another-secret-that-is-long-enough-000"], absoluteMs: HOUR, idleMs: HOUR, secure: false },
     );
-    expect((await gateway.request("/api/auth/me", { headers: { Cookie: `gatehouse_session=${sealed}` } })).status).toBe(401);
+    expect((await gateway.request("/api/auth/me", { headers: { Cookie: `gatehouse_session=${sealed}` } })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -271,7 +335,8 @@ describe("sign-in throttling", () => {
     // One after the other: sent at once, they would queue for the few password-hashing slots and some would be
     // answered 503 server_busy on a loaded machine — a count this test does not control.
     const failures: GatewayResponse[] = [];
-    for (let i = 0; i < 20; i++) failures.push(await login(`spray-${i}@sessions.test`, "Summer2025!", `10.${i}.0.1, ${proxySaw}`));
+    for (let i = 0; i < 20; i++)
+      failures.push(await login(`spray-${i}@sessions.test`, "Summer2025!", `10.${i}.0.1, ${proxySaw}`));
     expect(failures.map((r) => r.status)).toEqual(Array(20).fill(401));
     const next = await login(TEST_ADMIN.email, TEST_ADMIN.password, `172.16.9.9, ${proxySaw}`);
     expect(next.status).toBe(429);
@@ -283,14 +348,20 @@ describe("sign-in throttling", () => {
 
 describe("the purchase-check rate limit", () => {
   const validate = (client: SignedInClient, address: string) =>
-    client.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.active }, { "X-Forwarded-For": address }));
+    client.request(
+      "/api/purchases/validate",
+      jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.active }, { "X-Forwarded-For": address }),
+    );
 
   it(`allows ${PURCHASES_PER_USER} a minute per user, from any address`, async () => {
     const { client } = await freshUser("support");
     for (let i = 0; i < PURCHASES_PER_USER; i++) expect((await validate(client, newAddress())).status).toBe(200);
     const refused = await validate(client, newAddress());
     expect(refused.status).toBe(429);
-    expect(refused.json.error).toMatchObject({ code: "rate_limited", message: expect.stringContaining(`${PURCHASES_PER_USER} purchase checks a minute per user`) });
+    expect(refused.json.error).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringContaining(`${PURCHASES_PER_USER} purchase checks a minute per user`),
+    });
     const wait = Number(refused.headers.get("retry-after"));
     expect(wait).toBeGreaterThan(0);
     expect(wait).toBeLessThanOrEqual(60);
@@ -300,7 +371,8 @@ describe("the purchase-check rate limit", () => {
     const address = newAddress();
     const users = await Promise.all([freshUser("support"), freshUser("editor"), freshUser("support")]);
     const answers: number[] = [];
-    for (const user of [...users, ...users]) answers.push((await validate(user.client, `203.0.113.${answers.length}, ${address}`)).status);
+    for (const user of [...users, ...users])
+      answers.push((await validate(user.client, `203.0.113.${answers.length}, ${address}`)).status);
     expect(answers).toEqual([200, 200, 200, 200, 200, 429]);
   });
 });
@@ -311,26 +383,57 @@ describe("the audit log", () => {
     const email = editor.email;
     const idOf = (res: GatewayResponse) => res.headers.get("x-request-id");
 
-    const created = await editor.client.request("/api/reports", jsonInit("POST", { url: "https://audited.example.net/" }));
+    const created = await editor.client.request(
+      "/api/reports",
+      jsonInit("POST", { url: "https://audited.example.net/" }),
+    );
     const reportId = String(created.json.data.id);
     const updated = await editor.client.request(`/api/reports/${reportId}`, jsonInit("PATCH", { privacy: 1 }));
     const regenerated = await editor.client.request(`/api/reports/${reportId}`, jsonInit("PATCH", { results: true }));
     const deleted = await editor.client.request(`/api/reports/${reportId}`, { method: "DELETE" });
-    const projectDeleted = await editor.client.request(`/api/projects/${encodeURIComponent("audited.example.net")}`, { method: "DELETE" });
-    const purchase = await editor.client.request("/api/purchases/validate", jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }));
+    const projectDeleted = await editor.client.request(`/api/projects/${encodeURIComponent("audited.example.net")}`, {
+      method: "DELETE",
+    });
+    const purchase = await editor.client.request(
+      "/api/purchases/validate",
+      jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.expired }),
+    );
     const failed = await login(email, "not his password");
     const loggedOut = await editor.client.request("/api/auth/logout", { method: "POST" });
-    for (const res of [created, updated, regenerated, deleted, projectDeleted, purchase, failed, loggedOut]) expect(res.status).toBeLessThan(500);
+    for (const res of [created, updated, regenerated, deleted, projectDeleted, purchase, failed, loggedOut])
+      expect(res.status).toBeLessThan(500);
 
     const rows = await auditRows({ user: email });
     const row = (action: string) => rows.find((r) => r.action === action);
-    expect(row("report.create")).toMatchObject({ user_id: editor.id, target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(created) });
-    expect(row("report.update")).toMatchObject({ target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(updated), detail: { changes: ["privacy"] } });
+    expect(row("report.create")).toMatchObject({
+      user_id: editor.id,
+      target: { type: "report", id: reportId },
+      outcome: "success",
+      request_id: idOf(created),
+    });
+    expect(row("report.update")).toMatchObject({
+      target: { type: "report", id: reportId },
+      outcome: "success",
+      request_id: idOf(updated),
+      detail: { changes: ["privacy"] },
+    });
     // A regeneration is its own action, not a change.
     expect(rows.filter((r) => r.action === "report.update")).toHaveLength(1);
-    expect(row("report.regenerate")).toMatchObject({ target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(regenerated) });
-    expect(row("report.delete")).toMatchObject({ target: { type: "report", id: reportId }, outcome: "success", request_id: idOf(deleted) });
-    expect(row("project.delete")).toMatchObject({ target: { type: "project", id: "audited.example.net" }, outcome: "success", request_id: idOf(projectDeleted) });
+    expect(row("report.regenerate")).toMatchObject({
+      target: { type: "report", id: reportId },
+      outcome: "success",
+      request_id: idOf(regenerated),
+    });
+    expect(row("report.delete")).toMatchObject({
+      target: { type: "report", id: reportId },
+      outcome: "success",
+      request_id: idOf(deleted),
+    });
+    expect(row("project.delete")).toMatchObject({
+      target: { type: "project", id: "audited.example.net" },
+      outcome: "success",
+      request_id: idOf(projectDeleted),
+    });
     expect(row("purchase.validate")).toMatchObject({
       target: { type: "purchase_code", id: expect.stringMatching(/^[0-9a-f]{64}$/) },
       // What the check found, not "success".
@@ -338,14 +441,32 @@ describe("the audit log", () => {
       request_id: idOf(purchase),
       detail: { valid: true, last4: FIXED_PURCHASE_CODES.expired.slice(-4) },
     });
-    expect(row("auth.login")).toMatchObject({ user_id: editor.id, target: { type: "user", id: editor.id }, outcome: "success" });
-    expect(row("auth.login_failed")).toMatchObject({ user_id: null, user_email: email, target: { type: "user", id: editor.id }, outcome: "failure", request_id: idOf(failed) });
+    expect(row("auth.login")).toMatchObject({
+      user_id: editor.id,
+      target: { type: "user", id: editor.id },
+      outcome: "success",
+    });
+    expect(row("auth.login_failed")).toMatchObject({
+      user_id: null,
+      user_email: email,
+      target: { type: "user", id: editor.id },
+      outcome: "failure",
+      request_id: idOf(failed),
+    });
     expect(row("auth.logout")).toMatchObject({ user_id: editor.id, outcome: "success", request_id: idOf(loggedOut) });
 
     const adminRows = await auditRows({ user: TEST_ADMIN.email, action: "user.create" });
-    expect(adminRows.find((r) => r.target?.id === editor.id)).toMatchObject({ outcome: "success", detail: { email, role: "editor" } });
-    await admin.request(`/api/admin/users/${editor.id}`, jsonInit("PATCH", { role: "viewer", password: "another long password" }));
-    const update = (await auditRows({ user: TEST_ADMIN.email, action: "user.update" })).find((r) => r.target?.id === editor.id);
+    expect(adminRows.find((r) => r.target?.id === editor.id)).toMatchObject({
+      outcome: "success",
+      detail: { email, role: "editor" },
+    });
+    await admin.request(
+      `/api/admin/users/${editor.id}`,
+      jsonInit("PATCH", { role: "viewer", password: "another long password" }),
+    );
+    const update = (await auditRows({ user: TEST_ADMIN.email, action: "user.update" })).find(
+      (r) => r.target?.id === editor.id,
+    );
     expect(update).toMatchObject({ outcome: "success", detail: { changes: ["role", "password"], role: "viewer" } });
   });
 
@@ -361,13 +482,23 @@ describe("the audit log", () => {
       target: { type: "report", id: "7" },
       detail: { error_code: "forbidden" },
     });
-    expect((await auditRows({ user: editor.email, action: "report.delete" }))[0]).toMatchObject({ outcome: "failure", detail: { error_code: "not_found" } });
+    expect((await auditRows({ user: editor.email, action: "report.delete" }))[0]).toMatchObject({
+      outcome: "failure",
+      detail: { error_code: "not_found" },
+    });
   });
 
   it("never stores a purchase code, a password or a key", async () => {
     const all = JSON.stringify(await store.db.selectFrom("audit_log").selectAll().execute());
     for (const code of Object.values(FIXED_PURCHASE_CODES)) expect(all).not.toContain(code);
-    for (const secret of [TEST_ADMIN.password, "fresh user password", "a brand new password", "not his password", CANARY.items, CANARY.reports]) {
+    for (const secret of [
+      TEST_ADMIN.password,
+      "fresh user password",
+      "a brand new password",
+      "not his password",
+      CANARY.items,
+      CANARY.reports,
+    ]) {
       expect(all).not.toContain(secret);
     }
     expect(gateway.output().join("\n")).not.toContain(TEST_ADMIN.password);
@@ -403,9 +534,20 @@ describe("the audit log", () => {
 
 describe("the admin API's refusals", () => {
   it("409 for a taken email, naming the field", async () => {
-    const res = await admin.request("/api/admin/users", jsonInit("POST", { email: TEST_ADMIN.email.toUpperCase(), name: "Dup", role: "viewer", password: "a duplicate account password" }));
+    const res = await admin.request(
+      "/api/admin/users",
+      jsonInit("POST", {
+        email: TEST_ADMIN.email.toUpperCase(),
+        name: "Dup",
+        role: "viewer",
+        password: "a duplicate account password",
+      }),
+    );
     expect(res.status).toBe(409);
-    expect(res.json.error).toMatchObject({ code: "email_taken", fields: { email: expect.stringContaining("already exists") } });
+    expect(res.json.error).toMatchObject({
+      code: "email_taken",
+      fields: { email: expect.stringContaining("already exists") },
+    });
   });
 
   it("409 for removing the last admin, 404 for an unknown user, 400 for a malformed id or nothing to change", async () => {
@@ -413,7 +555,10 @@ describe("the admin API's refusals", () => {
     const demote = await admin.request(`/api/admin/users/${me.id}`, jsonInit("PATCH", { role: "viewer" }));
     expect(demote.status).toBe(409);
     expect(demote.json.error.code).toBe("last_admin");
-    const unknown = await admin.request("/api/admin/users/00000000-0000-4000-8000-000000000000", jsonInit("PATCH", { name: "Nobody" }));
+    const unknown = await admin.request(
+      "/api/admin/users/00000000-0000-4000-8000-000000000000",
+      jsonInit("PATCH", { name: "Nobody" }),
+    );
     expect(unknown.status).toBe(404);
     const malformed = await admin.request("/api/admin/users/42", jsonInit("PATCH", { name: "Nobody" }));
     expect(malformed.status).toBe(400);
@@ -426,7 +571,20 @@ describe("the admin API's refusals", () => {
   it("lists users without password hashes", async () => {
     const res = await admin.request("/api/admin/users");
     expect(res.json.data.length).toBeGreaterThan(1);
-    for (const user of res.json.data) expect(Object.keys(user).sort()).toEqual(["created_at", "disabled", "email", "id", "identity", "last_sign_in_at", "name", "role", "role_pinned", "service", "updated_at"]);
+    for (const user of res.json.data)
+      expect(Object.keys(user).sort()).toEqual([
+        "created_at",
+        "disabled",
+        "email",
+        "id",
+        "identity",
+        "last_sign_in_at",
+        "name",
+        "role",
+        "role_pinned",
+        "service",
+        "updated_at",
+      ]);
     expect(res.text).not.toContain("scrypt$");
   });
 });

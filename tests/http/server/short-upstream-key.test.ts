@@ -40,7 +40,10 @@ afterAll(async () => {
 
 describe("a short upstream key", () => {
   it("is named by a keyed fingerprint and no last 4, on the admin API and in the key_rejected webhook", async () => {
-    const areas = (await admin.request("/api/admin/upstream-keys")).json.data as Array<{ area: string; key: { fingerprint: string; last4: string | null } | null }>;
+    const areas = (await admin.request("/api/admin/upstream-keys")).json.data as Array<{
+      area: string;
+      key: { fingerprint: string; last4: string | null } | null;
+    }>;
     const key = areas.find((area) => area.area === "items")!.key!;
     expect(key.last4).toBeNull();
     expect(key.fingerprint).toMatch(/^[0-9a-f]{8}$/);
@@ -50,7 +53,10 @@ describe("a short upstream key", () => {
     expect((await admin.request("/api/items")).status).toBe(502);
     const [delivery] = await receiver.until(1);
     const event = JSON.parse(delivery!.body) as { type: string; data: Record<string, unknown> };
-    expect(event).toMatchObject({ type: "upstream.key_rejected", data: { area: "items", fingerprint: key.fingerprint } });
+    expect(event).toMatchObject({
+      type: "upstream.key_rejected",
+      data: { area: "items", fingerprint: key.fingerprint },
+    });
     expect(delivery!.body).not.toContain(SHORT.slice(-4));
     expect(delivery!.body).not.toContain(UNKEYED);
   });

@@ -53,7 +53,10 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   // /api/ready asks both areas; area A's answer is held back 1.5 s.
   await sandbox.clearRequests();
   await sandbox.injectFault({ path: "/seo/api/v1/projects", kind: "latency", latencyMs: 1500 });
-  const slow = fetch(`${url}/api/ready`).then(async (res) => ({ status: res.status, body: (await res.json()) as { status: string } }));
+  const slow = fetch(`${url}/api/ready`).then(async (res) => ({
+    status: res.status,
+    body: (await res.json()) as { status: string },
+  }));
 
   // Signal only once the request is inside the gateway, waiting on the upstream.
   await waitForUpstreamCalls(sandbox, "GET", "/seo/api/v1/projects");
@@ -79,7 +82,9 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   const drain = logLine(next, "SIGTERM: shutting down");
   expect(drain).toMatchObject({ event: "shutdown", in_flight: expect.any(Number) });
   expect(drain?.in_flight).toBeGreaterThanOrEqual(1);
-  expect(logLine(next, "shutdown complete")).toMatchObject({ closed: ["report history", "webhook deliveries", "bulk purchase checks", "store marker", "database"] });
+  expect(logLine(next, "shutdown complete")).toMatchObject({
+    closed: ["report history", "webhook deliveries", "bulk purchase checks", "store marker", "database"],
+  });
 });
 
 it("a request still running after SHUTDOWN_TIMEOUT_MS is cut off, and the process still exits 0", async () => {

@@ -22,7 +22,10 @@ let port: number;
 beforeAll(async () => {
   cwd = await mkdtemp(path.join(tmpdir(), "gatehouse-slow-clients-"));
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  ({ server, port } = await npmStartGateway(cwd, sandbox, { HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "2000" }));
+  ({ server, port } = await npmStartGateway(cwd, sandbox, {
+    HTTP_HEADERS_TIMEOUT_MS: "1000",
+    HTTP_REQUEST_TIMEOUT_MS: "2000",
+  }));
 }, 120_000);
 
 afterAll(async () => {
@@ -73,7 +76,10 @@ describe("a client that trickles its request", () => {
   }, 30_000);
 
   it("gets 408 and a closed connection once HTTP_HEADERS_TIMEOUT_MS is up, while the headers are still coming", async () => {
-    const answer = await trickle(`GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`, `X-Slow: ${"a".repeat(300)}\r\n\r\n`);
+    const answer = await trickle(
+      `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`,
+      `X-Slow: ${"a".repeat(300)}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
   }, 30_000);
 

@@ -65,7 +65,9 @@ describe("npm start", () => {
 
     process.kill(server!, "SIGTERM");
     expect(await npm.exited).toBe(0);
-    expect(npm.logLines()).toContainEqual(expect.objectContaining({ level: "info", msg: "shutdown complete", event: "shutdown" }));
+    expect(npm.logLines()).toContainEqual(
+      expect.objectContaining({ level: "info", msg: "shutdown complete", event: "shutdown" }),
+    );
     expect(npm.stderr()).not.toMatch(/^\s+at /m);
   }, 30_000);
 });

@@ -21,7 +21,8 @@ import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const SECRET = "Q8x2kLr0v9ZpA1nB7cD3eF5gH6jK4mN0pQ2rS8tU1vW=";
 const EVERY_GOOD_AREA = { REPORTS_API_BASE_URL: "https://reports.example.com/seo", REPORTS_API_KEY: CANARY.reports };
-const HEADING = /^Gatehouse cannot start: (1 setting needs|\d+ settings need) fixing \(in the environment or \.env\.local\):$/;
+const HEADING =
+  /^Gatehouse cannot start: (1 setting needs|\d+ settings need) fixing \(in the environment or \.env\.local\):$/;
 
 let cwd: string;
 beforeAll(async () => {
@@ -73,7 +74,7 @@ const EVERY_LINE = [
   'UPSTREAM_TIMEOUT_MS: "soon" must be a whole number of milliseconds',
   'UPSTREAM_RETRIES: "9" must be at most 2 retries',
   'TRUST_PROXY: "maybe" must be 0 (no proxy), 1 (one reverse proxy in front), a number of proxies, true or false',
-  "PUBLIC_ORIGIN: \"portal.example.com/app\" must be the portal's origin, such as https://portal.example.com (http or https, no path, query or credentials)",
+  'PUBLIC_ORIGIN: "portal.example.com/app" must be the portal\'s origin, such as https://portal.example.com (http or https, no path, query or credentials)',
   'ADMIN_EMAIL: "root" must be an address such as name@example.com',
   "ADMIN_PASSWORD: must be at least 12 characters",
   "PURCHASE_CODE_HASH_KEY: must be at least 32 characters",
@@ -116,9 +117,15 @@ describe("npm start refuses a bad configuration before anything listens", () => 
   });
 
   it("catches a look-alike of DATABASE_URL instead of starting on a fresh SQLite store", async () => {
-    expect(await refused(npmStart(cwd, { ...EVERY_GOOD_AREA, SESSION_SECRET: SECRET, DATABSE_URL: "postgres://gatehouse@127.0.0.1:5432/gatehouse" }))).toEqual([
-      "DATABSE_URL: is not a Gatehouse setting, so it would be ignored; did you mean DATABASE_URL?",
-    ]);
+    expect(
+      await refused(
+        npmStart(cwd, {
+          ...EVERY_GOOD_AREA,
+          SESSION_SECRET: SECRET,
+          DATABSE_URL: "postgres://gatehouse@127.0.0.1:5432/gatehouse",
+        }),
+      ),
+    ).toEqual(["DATABSE_URL: is not a Gatehouse setting, so it would be ignored; did you mean DATABASE_URL?"]);
   });
 
   it("never runs the demo", async () => {
@@ -140,7 +147,11 @@ describe("next start run directly checks the same, before it answers anything", 
 });
 
 describe("the key-encryption key", () => {
-  const AREAS_WITHOUT_KEYS = { SESSION_SECRET: SECRET, REPORTS_API_BASE_URL: "https://reports.example.com/seo", ITEMS_API_BASE_URL: "https://items.example.com/market" };
+  const AREAS_WITHOUT_KEYS = {
+    SESSION_SECRET: SECRET,
+    REPORTS_API_BASE_URL: "https://reports.example.com/seo",
+    ITEMS_API_BASE_URL: "https://items.example.com/market",
+  };
 
   it("a malformed GATEHOUSE_KEK is one line naming it, not also two asking for the variable that is set", async () => {
     expect(await refused(npmStart(cwd, { ...AREAS_WITHOUT_KEYS, GATEHOUSE_KEK: "c2hvcnQ=" }))).toEqual([
@@ -157,13 +168,18 @@ describe("the key-encryption key", () => {
     } finally {
       await store.close();
     }
-    const line = "GATEHOUSE_KEK: is missing, and the store holds 2 upstream keys sealed under it; set the key-encryption key they were saved with (32 random bytes in base64 (openssl rand -base64 32) when it was made)";
+    const line =
+      "GATEHOUSE_KEK: is missing, and the store holds 2 upstream keys sealed under it; set the key-encryption key they were saved with (32 random bytes in base64 (openssl rand -base64 32) when it was made)";
     expect(await refused(npmStart(cwd, { ...AREAS_WITHOUT_KEYS, DATABASE_URL: file }))).toEqual([line]);
-    expect(await refused(nextStart(cwd, await freePort(), { ...AREAS_WITHOUT_KEYS, DATABASE_URL: file }))).toEqual([line]);
+    expect(await refused(nextStart(cwd, await freePort(), { ...AREAS_WITHOUT_KEYS, DATABASE_URL: file }))).toEqual([
+      line,
+    ]);
   });
 
   it("missing with no stored key: the areas' keys are what to set, and no store is made", async () => {
-    const lines = await refused(npmStart(cwd, { SESSION_SECRET: SECRET, REPORTS_API_BASE_URL: "https://reports.example.com/seo" }));
+    const lines = await refused(
+      npmStart(cwd, { SESSION_SECRET: SECRET, REPORTS_API_BASE_URL: "https://reports.example.com/seo" }),
+    );
     expect(lines).toEqual([
       "REPORTS_API_KEY: is missing while REPORTS_API_BASE_URL is set; set both, neither to leave this area out, or set GATEHOUSE_KEK to keep the key in the portal (Upstream connections)",
     ]);
@@ -180,7 +196,8 @@ describe("start-up warnings", () => {
     await sandbox?.close();
   });
 
-  const warnings = (lines: Array<Record<string, unknown>>) => lines.filter((line) => line.level === "warn").map((line) => String(line.msg));
+  const warnings = (lines: Array<Record<string, unknown>>) =>
+    lines.filter((line) => line.level === "warn").map((line) => String(line.msg));
 
   it("names each missing or weak production setting, one log line each, and still starts", async () => {
     const gateway = await startGateway(
@@ -189,22 +206,38 @@ describe("start-up warnings", () => {
     try {
       expect(warnings(gateway.logLines())).toEqual([
         "REPORTS_APIKEY is not a Gatehouse setting and is ignored; did you mean REPORTS_API_KEY?",
-        expect.stringMatching(/^SESSION_SECRET: the secret looks weak \(about \d+ bits of randomness\); generate one with: openssl rand -base64 32\.$/),
-        expect.stringMatching(/^PURCHASE_CODE_HASH_KEY is not set: purchase codes are hashed with a key derived from SESSION_SECRET/),
-        expect.stringMatching(/^PUBLIC_ORIGIN is not set: the session cookie is not Secure, no HSTS is sent, every Host name is served/),
+        expect.stringMatching(
+          /^SESSION_SECRET: the secret looks weak \(about \d+ bits of randomness\); generate one with: openssl rand -base64 32\.$/,
+        ),
+        expect.stringMatching(
+          /^PURCHASE_CODE_HASH_KEY is not set: purchase codes are hashed with a key derived from SESSION_SECRET/,
+        ),
+        expect.stringMatching(
+          /^PUBLIC_ORIGIN is not set: the session cookie is not Secure, no HSTS is sent, every Host name is served/,
+        ),
       ]);
       // Requests through a proxy that Gatehouse was not told about: said once.
       for (let i = 0; i < 3; i++) await gateway.request("/api/health", { headers: { "X-Forwarded-Proto": "https" } });
-      await expect.poll(() => warnings(gateway.logLines()).filter((msg) => msg.startsWith("Requests come through a proxy"))).toHaveLength(1);
+      await expect
+        .poll(() => warnings(gateway.logLines()).filter((msg) => msg.startsWith("Requests come through a proxy")))
+        .toHaveLength(1);
     } finally {
       await gateway.stop();
     }
   });
 
   it("behind an https origin without TRUST_PROXY, says the proxy is not trusted", async () => {
-    const gateway = await startGateway(sandboxEnv(sandbox, { SESSION_SECRET: SECRET, PUBLIC_ORIGIN: "https://portal.example.test", PURCHASE_CODE_HASH_KEY: SECRET.split("").reverse().join("") }));
+    const gateway = await startGateway(
+      sandboxEnv(sandbox, {
+        SESSION_SECRET: SECRET,
+        PUBLIC_ORIGIN: "https://portal.example.test",
+        PURCHASE_CODE_HASH_KEY: SECRET.split("").reverse().join(""),
+      }),
+    );
     try {
-      expect(warnings(gateway.logLines())).toEqual([expect.stringMatching(/^TRUST_PROXY is not set, but PUBLIC_ORIGIN is https/)]);
+      expect(warnings(gateway.logLines())).toEqual([
+        expect.stringMatching(/^TRUST_PROXY is not set, but PUBLIC_ORIGIN is https/),
+      ]);
     } finally {
       await gateway.stop();
     }
@@ -233,7 +266,17 @@ describe("start-up warnings", () => {
   });
 
   it("refuses the clearly unsafe: a one-character session secret, the demo password as ADMIN_PASSWORD (the password policy's line)", async () => {
-    const lines = await refused(nextStart(cwd, await freePort(), sandboxEnv(sandbox, { SESSION_SECRET: "x".repeat(48), ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "gatehouse-demo" })));
+    const lines = await refused(
+      nextStart(
+        cwd,
+        await freePort(),
+        sandboxEnv(sandbox, {
+          SESSION_SECRET: "x".repeat(48),
+          ADMIN_EMAIL: "ops@example.com",
+          ADMIN_PASSWORD: "gatehouse-demo",
+        }),
+      ),
+    );
     expect(lines).toEqual([
       expect.stringMatching(/^ADMIN_PASSWORD: is too easy to guess: /),
       "SESSION_SECRET: the secret is a repeated or patterned value anyone could guess (about 0 bits); generate one with: openssl rand -base64 32",

@@ -23,8 +23,15 @@ let adminOne: SignedInClient;
 let adminTwo: SignedInClient;
 
 beforeAll(async () => {
-  [postgres, sandbox] = await Promise.all([startTestPostgres(), startTestSandbox({ extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.items]: "main" } } })]);
-  const env = sandboxEnv(sandbox, { REPORTS_API_KEY: undefined, GATEHOUSE_KEK: randomBytes(32).toString("base64"), DATABASE_URL: await postgres.createDatabase() });
+  [postgres, sandbox] = await Promise.all([
+    startTestPostgres(),
+    startTestSandbox({ extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.items]: "main" } } }),
+  ]);
+  const env = sandboxEnv(sandbox, {
+    REPORTS_API_KEY: undefined,
+    GATEHOUSE_KEK: randomBytes(32).toString("base64"),
+    DATABASE_URL: await postgres.createDatabase(),
+  });
   one = await startGateway(env);
   two = await startGateway(env);
   [adminOne, adminTwo] = await Promise.all([one.signIn("admin"), two.signIn("admin")]);
@@ -59,16 +66,34 @@ async function untilCarried(client: SignedInClient, key: string): Promise<number
 describe("two instances sharing one store", () => {
   it("use a key saved on one of them, and follow a rotation, without a restart", async () => {
     expect((await adminTwo.request("/api/reports")).status).toBe(503);
-    expect((await adminOne.request("/api/admin/upstream-keys/reports", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: FIRST }) })).status).toBe(201);
+    expect(
+      (
+        await adminOne.request("/api/admin/upstream-keys/reports", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ key: FIRST }),
+        })
+      ).status,
+    ).toBe(201);
     expect(await keyCarriedBy(adminOne)).toEqual({ status: 200, key: FIRST });
     const firstSwitch = await untilCarried(adminTwo, FIRST);
 
-    expect((await adminOne.request("/api/admin/upstream-keys/reports", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ key: NEXT }) })).status).toBe(201);
+    expect(
+      (
+        await adminOne.request("/api/admin/upstream-keys/reports", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ key: NEXT }),
+        })
+      ).status,
+    ).toBe(201);
     expect(await keyCarriedBy(adminOne)).toEqual({ status: 200, key: NEXT });
     const secondSwitch = await untilCarried(adminTwo, NEXT);
     // How long the other instance took is a figure, not an assertion (it depends on the machine's load): about
     // one poll interval at most when it is idle.
-    console.info(`the second instance switched after ${Math.round(firstSwitch)} ms and ${Math.round(secondSwitch)} ms (poll every ${KEY_POLL_MS} ms)`);
+    console.info(
+      `the second instance switched after ${Math.round(firstSwitch)} ms and ${Math.round(secondSwitch)} ms (poll every ${KEY_POLL_MS} ms)`,
+    );
     // Once switched, it stays switched.
     for (let i = 0; i < 5; i++) expect(await keyCarriedBy(adminTwo)).toEqual({ status: 200, key: NEXT });
   }, 60_000);

@@ -10,7 +10,6 @@ import { authFile, SANDBOX_URL } from "./settings";
 
 export { expect };
 
-
 async function control(method: string, route: string, body?: unknown): Promise<void> {
   const response = await fetch(`${SANDBOX_URL}/__sandbox${route}`, {
     method,
@@ -26,7 +25,8 @@ export const sandbox = {
   injectFault: (fault: FaultSpec) => control("POST", "/faults", fault),
   clearFaults: () => control("DELETE", "/faults"),
   /** The report's next regeneration (or, with when "now", the report at once) gets this result. */
-  setResult: (id: number, spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" }) => control("POST", `/reports/${id}/result`, spec),
+  setResult: (id: number, spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" }) =>
+    control("POST", `/reports/${id}/result`, spec),
 };
 
 /** The browser state of a signed-in user of this role, for test.use({ storageState: as("viewer") }). */
@@ -42,7 +42,10 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    );
 }
 
 /**
@@ -73,7 +76,10 @@ export async function shotsAtWidths(page: Page, testInfo: TestInfo, name: string
     await page.setViewportSize({ width, height });
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-      await page.waitForFunction((dark) => window.matchMedia("(prefers-color-scheme: dark)").matches === dark, scheme === "dark");
+      await page.waitForFunction(
+        (dark) => window.matchMedia("(prefers-color-scheme: dark)").matches === dark,
+        scheme === "dark",
+      );
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       await shot(page, testInfo, `${scheme}-${width}-${name}`);
     }

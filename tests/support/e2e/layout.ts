@@ -39,20 +39,27 @@ export async function watchLayoutShifts(page: Page): Promise<void> {
 export async function untilSettled(page: Page, heading: string | RegExp): Promise<void> {
   await expect(page.getByRole("heading", { level: 1, name: heading })).toBeVisible();
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
-  await page.waitForFunction(() => document.readyState === "complete" && [...document.images].every((image) => image.complete || image.loading === "lazy"));
+  await page.waitForFunction(
+    () =>
+      document.readyState === "complete" &&
+      [...document.images].every((image) => image.complete || image.loading === "lazy"),
+  );
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /** The layout shift summed so far (see watchLayoutShifts). */
 export async function layoutShift(page: Page): Promise<number> {
   const value = await page.evaluate(() => window.__layoutShift);
-  if (typeof value !== "number") throw new Error("the layout-shift observer did not run: was watchLayoutShifts called before the page opened?");
+  if (typeof value !== "number")
+    throw new Error("the layout-shift observer did not run: was watchLayoutShifts called before the page opened?");
   return value;
 }
 
 /** How many CSS pixels the page is wider than the window (0 when nothing scrolls sideways). */
 export async function horizontalOverflow(page: Page): Promise<number> {
-  return page.evaluate(() => Math.max(0, (document.scrollingElement ?? document.documentElement).scrollWidth - window.innerWidth));
+  return page.evaluate(() =>
+    Math.max(0, (document.scrollingElement ?? document.documentElement).scrollWidth - window.innerWidth),
+  );
 }
 
 export interface PrimaryCells {
@@ -79,7 +86,9 @@ export async function primaryCells(page: Page, selector: string): Promise<Primar
         if (!visible(cell)) continue;
         const box = cell.getBoundingClientRect();
         if (box.left < -0.5 || box.right > window.innerWidth + 0.5) {
-          offScreen.push(`"${(cell.textContent ?? "").trim().slice(0, 40)}" spans ${Math.round(box.left)}–${Math.round(box.right)} px of ${window.innerWidth}`);
+          offScreen.push(
+            `"${(cell.textContent ?? "").trim().slice(0, 40)}" spans ${Math.round(box.left)}–${Math.round(box.right)} px of ${window.innerWidth}`,
+          );
         }
       }
     }

@@ -22,7 +22,13 @@ export interface PortalPage {
 /** The codes of the bulk check each run makes to show a results page (one valid, one expired, one without support). */
 export const BULK_CODES = [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired, FIXED_PURCHASE_CODES.none];
 
-const page = (name: string, path: string, heading: string | RegExp, more: Partial<PortalPage> = {}): PortalPage => ({ name, path, heading, role: "admin", ...more });
+const page = (name: string, path: string, heading: string | RegExp, more: Partial<PortalPage> = {}): PortalPage => ({
+  name,
+  path,
+  heading,
+  role: "admin",
+  ...more,
+});
 
 /** Where a path names the bulk check made for the run (its id is known only once the portal runs). */
 const BULK_JOB = ":job";

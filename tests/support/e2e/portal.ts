@@ -28,10 +28,21 @@ export interface PortalOptions {
   env?: Record<string, string>;
 }
 
-export async function startPortal({ port, sandboxPort, quiet = true, env = {} }: PortalOptions): Promise<RunningPortal> {
+export async function startPortal({
+  port,
+  sandboxPort,
+  quiet = true,
+  env = {},
+}: PortalOptions): Promise<RunningPortal> {
   assertBuilt();
   const workDir = mkdtempSync(path.join(tmpdir(), "gatehouse-e2e-"));
-  const sandbox = await startSandbox({ port: sandboxPort, control: true, quiet: true, reset: true, dataDir: path.join(workDir, "sandbox") });
+  const sandbox = await startSandbox({
+    port: sandboxPort,
+    control: true,
+    quiet: true,
+    reset: true,
+    dataDir: path.join(workDir, "sandbox"),
+  });
 
   // The portal's settings are this file's: none of Gatehouse's variables is inherited from the caller (commandEnv).
   const next = spawn(path.join("node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {

@@ -19,7 +19,12 @@ export const USERS: Record<Exclude<Role, "admin">, { email: string; password: st
   support: { email: "support@e2e.test", password: "e2e-support-password-1", name: "Sam Support" },
 };
 /** Signs in and out in the sign-out test: signing out ends every session of a user, so no other test uses it. */
-export const SIGN_OUT_USER = { email: "leaver@e2e.test", password: "e2e-leaver-password-1", name: "Lee Leaver", role: "viewer" } as const;
+export const SIGN_OUT_USER = {
+  email: "leaver@e2e.test",
+  password: "e2e-leaver-password-1",
+  name: "Lee Leaver",
+  role: "viewer",
+} as const;
 
 export function credentialsOf(role: Role): { email: string; password: string; name: string } {
   return role === "admin" ? ADMIN : USERS[role];

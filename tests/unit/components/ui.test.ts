@@ -83,7 +83,9 @@ describe("badges carry words, not only colour", () => {
 
 describe("TextField", () => {
   it("wires the hint and the error to the input", () => {
-    const markup = html(h(TextField, { name: "url", label: "URL", hint: "Starts with https://", error: "must be an http(s) URL" }));
+    const markup = html(
+      h(TextField, { name: "url", label: "URL", hint: "Starts with https://", error: "must be an http(s) URL" }),
+    );
     expect(markup).toContain('for="field-url"');
     expect(markup).toContain('id="field-url"');
     expect(markup).toContain('aria-invalid="true"');
@@ -109,13 +111,21 @@ const columns: Column<Row, "url" | "id">[] = [
 describe("DataTable", () => {
   const base = { caption: "Reports", columns, rowKey: (row: Row) => row.id, onSortChange: () => {} };
   it("puts a button in sortable headers and aria-sort on the sorted one", () => {
-    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], sort: { by: "url", direction: "asc" } }));
+    const markup = html(
+      h(DataTable<Row, "url" | "id">, {
+        ...base,
+        rows: [{ id: 1, url: "https://a" }],
+        sort: { by: "url", direction: "asc" },
+      }),
+    );
     expect(markup.match(/<button/g)).toHaveLength(2);
     expect(markup).toContain('aria-sort="ascending"');
     expect(markup.match(/aria-sort/g)).toHaveLength(1);
   });
   it("keeps the previous rows while loading, busy, with a progress bar", () => {
-    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], loading: true }));
+    const markup = html(
+      h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], loading: true }),
+    );
     expect(markup).toContain('aria-busy="true"');
     expect(markup).toContain('role="progressbar"');
     expect(markup).toContain("https://a");
@@ -126,7 +136,9 @@ describe("DataTable", () => {
     expect(markup.match(/<tr aria-hidden="true"/g)).toHaveLength(5);
   });
   it("shows the empty state when there are no rows", () => {
-    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [], empty: h("p", null, "No reports match") }));
+    const markup = html(
+      h(DataTable<Row, "url" | "id">, { ...base, rows: [], empty: h("p", null, "No reports match") }),
+    );
     expect(markup).toContain("No reports match");
     expect(markup).not.toContain("<table");
   });
@@ -147,33 +159,79 @@ describe("DataTable", () => {
     expect(nextSort({ by: "url", direction: "asc" }, columns[1]!)).toEqual({ by: "id", direction: "desc" });
   });
   it("marks every cell of a primary column, header and body, with data-primary", () => {
-    const primary: Column<Row, "url" | "id">[] = [{ ...columns[0]!, priority: "primary", rowHeader: true }, columns[1]!];
-    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, columns: primary, rows: [{ id: 1, url: "https://a" }, { id: 2, url: "https://b" }] }));
+    const primary: Column<Row, "url" | "id">[] = [
+      { ...columns[0]!, priority: "primary", rowHeader: true },
+      columns[1]!,
+    ];
+    const markup = html(
+      h(DataTable<Row, "url" | "id">, {
+        ...base,
+        columns: primary,
+        rows: [
+          { id: 1, url: "https://a" },
+          { id: 2, url: "https://b" },
+        ],
+      }),
+    );
     expect(markup.match(/data-primary=""/g)).toHaveLength(3);
     // The other columns are labelled for the phone's card lines; the primary ones lead unlabelled.
     expect(markup.match(/data-label="Created"/g)).toHaveLength(2);
     expect(markup).not.toContain('data-label="URL"');
   });
   it("marks the cells of a deskOnly column, which a phone's card leaves out, with data-desk-only", () => {
-    const thumbnail: Column<Row, "url" | "id"> = { id: "thumb", header: "", label: "", deskOnly: true, cell: (row) => h("img", { src: `${row.url}/t.png`, alt: "" }) };
-    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, columns: [thumbnail, ...columns], rows: [{ id: 1, url: "https://a" }, { id: 2, url: "https://b" }] }));
+    const thumbnail: Column<Row, "url" | "id"> = {
+      id: "thumb",
+      header: "",
+      label: "",
+      deskOnly: true,
+      cell: (row) => h("img", { src: `${row.url}/t.png`, alt: "" }),
+    };
+    const markup = html(
+      h(DataTable<Row, "url" | "id">, {
+        ...base,
+        columns: [thumbnail, ...columns],
+        rows: [
+          { id: 1, url: "https://a" },
+          { id: 2, url: "https://b" },
+        ],
+      }),
+    );
     expect(markup.match(/<td data-desk-only="">/g)).toHaveLength(2);
     expect(markup.match(/data-desk-only/g)).toHaveLength(2);
   });
   it("offers the phone a Sort select with the current sort chosen", () => {
-    const markup = html(h(DataTable<Row, "url" | "id">, { ...base, rows: [{ id: 1, url: "https://a" }], sort: { by: "id", direction: "desc" } }));
+    const markup = html(
+      h(DataTable<Row, "url" | "id">, {
+        ...base,
+        rows: [{ id: 1, url: "https://a" }],
+        sort: { by: "id", direction: "desc" },
+      }),
+    );
     expect(markup).toMatch(/<option value="id:desc" selected="">Created ↓ descending<\/option>/);
     expect(sortChoices(columns).map((choice) => choice.value)).toEqual(["url:asc", "url:desc", "id:desc", "id:asc"]);
   });
   it("says a fixed order in its header, with aria-sort, when the list cannot be re-sorted", () => {
-    const fixed: Column<Row>[] = [{ id: "at", header: "When", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (row) => row.id }];
-    const markup = html(h(DataTable<Row>, { caption: "Log", columns: fixed, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "" }] }));
+    const fixed: Column<Row>[] = [
+      { id: "at", header: "When", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (row) => row.id },
+    ];
+    const markup = html(
+      h(DataTable<Row>, { caption: "Log", columns: fixed, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "" }] }),
+    );
     expect(markup).toContain('aria-sort="descending"');
     expect(markup.match(/Newest first/g)).toHaveLength(2);
   });
   it("keeps a truncated value whole in its title", () => {
-    const long: Column<Row>[] = [{ id: "url", header: "URL", wrap: "truncate", fullText: (row) => row.url, cell: (row) => row.url }];
-    const markup = html(h(DataTable<Row>, { caption: "Log", columns: long, rowKey: (row: Row) => row.id, rows: [{ id: 1, url: "https://a/very/long" }] }));
+    const long: Column<Row>[] = [
+      { id: "url", header: "URL", wrap: "truncate", fullText: (row) => row.url, cell: (row) => row.url },
+    ];
+    const markup = html(
+      h(DataTable<Row>, {
+        caption: "Log",
+        columns: long,
+        rowKey: (row: Row) => row.id,
+        rows: [{ id: 1, url: "https://a/very/long" }],
+      }),
+    );
     expect(markup).toContain('title="https://a/very/long"');
   });
 });
@@ -194,7 +252,9 @@ describe("browser-dependent values render a stable server form", () => {
 
 describe("ResultChart", () => {
   it("has a table with every number", () => {
-    const markup = html(h(ResultChart, { title: "Reports by result", rows: [{ label: "Shop", good: 3, decent: 2, bad: 1 }] }));
+    const markup = html(
+      h(ResultChart, { title: "Reports by result", rows: [{ label: "Shop", good: 3, decent: 2, bad: 1 }] }),
+    );
     expect(markup).toContain("<table");
     expect(markup).toMatch(/<th scope="row">Shop<\/th><td>3<\/td><td>2<\/td><td>1<\/td><td>6<\/td>/);
     expect(markup).toContain('aria-hidden="true"');
@@ -212,7 +272,15 @@ describe("ResultChart", () => {
 
 describe("ResultChart's scale", () => {
   it("labels the one scale every bar shares: 0, half and the longest bar's count", () => {
-    const markup = html(h(ResultChart, { title: "Per project", rows: [{ label: "A", good: 10, decent: 0, bad: 0 }, { label: "B", good: 1, decent: 1, bad: 0 }] }));
+    const markup = html(
+      h(ResultChart, {
+        title: "Per project",
+        rows: [
+          { label: "A", good: 10, decent: 0, bad: 0 },
+          { label: "B", good: 1, decent: 1, bad: 0 },
+        ],
+      }),
+    );
     expect(markup).toMatch(/Reports<\/span><span[^>]*><span>0<\/span><span>5<\/span><span>10<\/span>/);
   });
 });
@@ -245,7 +313,12 @@ describe("media", () => {
     expect(html(h(VideoPlayer, { src: "https://cdn.example/v.mp4", caption: "Preview" }))).toContain("<video");
   });
   it("leaves unsafe screenshots out and numbers the rest", () => {
-    const markup = html(h(ScreenshotGallery, { itemName: "Aurora", screenshots: ["https://a/1.png", "data:image/png;base64,x", "https://a/2.png"] }));
+    const markup = html(
+      h(ScreenshotGallery, {
+        itemName: "Aurora",
+        screenshots: ["https://a/1.png", "data:image/png;base64,x", "https://a/2.png"],
+      }),
+    );
     expect(markup).toContain('alt="Screenshot 2 of 2 of Aurora"');
     expect(markup).not.toContain("data:image");
   });

@@ -11,7 +11,8 @@ describe("parseRange", () => {
   });
 
   it("refuses what is not a range", () => {
-    for (const text of ["", "example.com", "10.0.0.0/33", "::/129", "10.0.0.0/8/1", "10.0.0.0/x", "300.1.1.1"]) expect(parseRange(text)).toBeNull();
+    for (const text of ["", "example.com", "10.0.0.0/33", "::/129", "10.0.0.0/8/1", "10.0.0.0/x", "300.1.1.1"])
+      expect(parseRange(text)).toBeNull();
   });
 });
 
@@ -56,7 +57,8 @@ describe("refusedAddressReason", () => {
       "64:ff9b::a00:1": "a NAT64 address",
       "224.0.0.1": "a multicast address",
     };
-    for (const [address, reason] of Object.entries(refused)) expect(refusedAddressReason(address), address).toBe(reason);
+    for (const [address, reason] of Object.entries(refused))
+      expect(refusedAddressReason(address), address).toBe(reason);
   });
 
   // One address in each entry of IANA's special-purpose registries, written out here (not read from lib/net.ts) so
@@ -118,18 +120,34 @@ describe("refusedAddressReason", () => {
     ["fe80::/10", "febf::1"],
   ];
 
-  it.each([...IANA_IPV4_SPECIAL, ...IANA_IPV6_SPECIAL])("refuses %s (e.g. %s) from IANA's special-purpose registries", (_range, inside) => {
-    expect(refusedAddressReason(inside)).not.toBeNull();
-  });
+  it.each([...IANA_IPV4_SPECIAL, ...IANA_IPV6_SPECIAL])(
+    "refuses %s (e.g. %s) from IANA's special-purpose registries",
+    (_range, inside) => {
+      expect(refusedAddressReason(inside)).not.toBeNull();
+    },
+  );
 
   it("refuses multicast, site-local and IPv6 outside global unicast (2000::/3)", () => {
-    for (const address of ["239.255.255.250", "ff02::1", "fec0::1", "::1.2.3.4", "4000::1", "e000::1"]) expect(refusedAddressReason(address), address).not.toBeNull();
+    for (const address of ["239.255.255.250", "ff02::1", "fec0::1", "::1.2.3.4", "4000::1", "e000::1"])
+      expect(refusedAddressReason(address), address).not.toBeNull();
     expect(refusedAddressReason("2001:0:4136:e378:8000:63bf:3fff:fdd2")).toBe("a Teredo address");
     expect(refusedAddressReason("4000::1")).toBe("a reserved address (outside IPv6 global unicast, 2000::/3)");
   });
 
   it("lets public addresses through", () => {
-    const publicAddresses = ["93.184.215.14", "8.8.8.8", "1.1.1.1", "192.0.1.1", "192.88.98.1", "223.255.255.254", "2606:4700:4700::1111", "2001:4860:4860::8888", "2001:200::1", "2a00:1450:4001:82a::200e", "2620:4f:8001::1"];
+    const publicAddresses = [
+      "93.184.215.14",
+      "8.8.8.8",
+      "1.1.1.1",
+      "192.0.1.1",
+      "192.88.98.1",
+      "223.255.255.254",
+      "2606:4700:4700::1111",
+      "2001:4860:4860::8888",
+      "2001:200::1",
+      "2a00:1450:4001:82a::200e",
+      "2620:4f:8001::1",
+    ];
     for (const address of publicAddresses) expect(refusedAddressReason(address), address).toBeNull();
   });
 });

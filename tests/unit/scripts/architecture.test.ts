@@ -26,10 +26,18 @@ describe("the rooms and their floors", () => {
   });
 
   it("knows an upward and a sideways import when it sees one", () => {
-    expect(importProblem({ from: "lib/db/index.ts", to: "lib/auth/users.ts", specifier: "@/lib/auth/users" })).toMatch(/a floor above it/);
-    expect(importProblem({ from: "lib/upstream/http.ts", to: "lib/auth/csrf.ts", specifier: "@/lib/auth/csrf" })).toMatch(/its own floor/);
-    expect(importProblem({ from: "components/ui/badge.tsx", to: "lib/config/index.ts", specifier: "@/lib/config" })).toMatch(/may import only/);
-    expect(importProblem({ from: "lib/api/route.ts", to: "lib/auth/csrf.ts", specifier: "@/lib/auth/csrf" })).toBeNull();
+    expect(importProblem({ from: "lib/db/index.ts", to: "lib/auth/users.ts", specifier: "@/lib/auth/users" })).toMatch(
+      /a floor above it/,
+    );
+    expect(
+      importProblem({ from: "lib/upstream/http.ts", to: "lib/auth/csrf.ts", specifier: "@/lib/auth/csrf" }),
+    ).toMatch(/its own floor/);
+    expect(
+      importProblem({ from: "components/ui/badge.tsx", to: "lib/config/index.ts", specifier: "@/lib/config" }),
+    ).toMatch(/may import only/);
+    expect(
+      importProblem({ from: "lib/api/route.ts", to: "lib/auth/csrf.ts", specifier: "@/lib/auth/csrf" }),
+    ).toBeNull();
     expect(FLOORS.flat().map((room) => room.name)).toContain("contract");
   });
 });

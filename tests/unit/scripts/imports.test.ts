@@ -10,7 +10,11 @@ const ROOT = process.cwd();
 
 function scriptFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? scriptFiles(path.join(dir, entry.name)) : entry.name.endsWith(".ts") ? [path.join(dir, entry.name)] : [],
+    entry.isDirectory()
+      ? scriptFiles(path.join(dir, entry.name))
+      : entry.name.endsWith(".ts")
+        ? [path.join(dir, entry.name)]
+        : [],
   );
 }
 
@@ -20,7 +24,8 @@ function supportImports(file: string, seen = new Set<string>()): Set<string> {
   for (const [, spec] of source.matchAll(/from "([^"]+)"/g)) {
     let target: string | null = null;
     if (spec!.startsWith("@/tests/support/")) target = path.join(ROOT, `${spec!.slice(2)}.ts`);
-    else if (spec!.startsWith(".") && file.includes(`${path.sep}tests${path.sep}support${path.sep}`)) target = `${path.resolve(path.dirname(file), spec!)}.ts`;
+    else if (spec!.startsWith(".") && file.includes(`${path.sep}tests${path.sep}support${path.sep}`))
+      target = `${path.resolve(path.dirname(file), spec!)}.ts`;
     if (target && !seen.has(target)) {
       seen.add(target);
       supportImports(target, seen);

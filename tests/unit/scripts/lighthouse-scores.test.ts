@@ -2,12 +2,32 @@
 // most, the table it prints and the lines that fail the run.
 import { describe, expect, it } from "vitest";
 
-import { bestRun, failures, FLOOR_PAGE, FLOOR_TBT_RATIO, passedAgainstFloor, scoresOf, scoreTable, slowRun, type LighthouseResult } from "@/scripts/lighthouse-scores";
+import {
+  bestRun,
+  failures,
+  FLOOR_PAGE,
+  FLOOR_TBT_RATIO,
+  passedAgainstFloor,
+  scoresOf,
+  scoreTable,
+  slowRun,
+  type LighthouseResult,
+} from "@/scripts/lighthouse-scores";
 
-function lhr(scores: { performance: number; accessibility: number; "best-practices": number }, audits: LighthouseResult["audits"] = {}): LighthouseResult {
+function lhr(
+  scores: { performance: number; accessibility: number; "best-practices": number },
+  audits: LighthouseResult["audits"] = {},
+): LighthouseResult {
   return {
     categories: {
-      performance: { score: scores.performance, auditRefs: [{ id: "cumulative-layout-shift", weight: 25 }, { id: "largest-contentful-paint", weight: 25 }, { id: "metrics", weight: 0 }] },
+      performance: {
+        score: scores.performance,
+        auditRefs: [
+          { id: "cumulative-layout-shift", weight: 25 },
+          { id: "largest-contentful-paint", weight: 25 },
+          { id: "metrics", weight: 0 },
+        ],
+      },
       accessibility: { score: scores.accessibility, auditRefs: [{ id: "color-contrast", weight: 7 }] },
       "best-practices": { score: scores["best-practices"], auditRefs: [{ id: "errors-in-console", weight: 1 }] },
     },
@@ -43,7 +63,10 @@ describe("scoresOf", () => {
   });
 
   it("an audit of weight 0 (informative) never counts as the costliest", () => {
-    expect(scoresOf("a", "desktop", lhr({ performance: 1, accessibility: 1, "best-practices": 1 })).categories.performance.costliest).toBeNull();
+    expect(
+      scoresOf("a", "desktop", lhr({ performance: 1, accessibility: 1, "best-practices": 1 })).categories.performance
+        .costliest,
+    ).toBeNull();
   });
 
   it("keeps a run Lighthouse could not finish, with its error and no scores", () => {
@@ -82,28 +105,53 @@ describe("scoreTable", () => {
 describe("failures", () => {
   it("names each page, form factor and category below the threshold with its costliest audit, and nothing else", () => {
     const runs = [
-      scoresOf("dashboard", "mobile", lhr({ performance: 0.79, accessibility: 1, "best-practices": 1 }, { "cumulative-layout-shift": { title: "Cumulative Layout Shift", score: 0.1, displayValue: "0.48" } })),
+      scoresOf(
+        "dashboard",
+        "mobile",
+        lhr(
+          { performance: 0.79, accessibility: 1, "best-practices": 1 },
+          { "cumulative-layout-shift": { title: "Cumulative Layout Shift", score: 0.1, displayValue: "0.48" } },
+        ),
+      ),
       scoresOf("dashboard", "desktop", lhr({ performance: 0.95, accessibility: 1, "best-practices": 1 })),
     ];
-    expect(failures(runs, 95)).toEqual(["dashboard (mobile) performance 79 < 95 — costliest audit: Cumulative Layout Shift (0.48)"]);
+    expect(failures(runs, 95)).toEqual([
+      "dashboard (mobile) performance 79 < 95 — costliest audit: Cumulative Layout Shift (0.48)",
+    ]);
   });
 
   it("fails a run Lighthouse could not finish", () => {
-    const failed = scoresOf("404", "desktop", { runtimeError: { code: "ERRORED_DOCUMENT_REQUEST", message: "Status code: 404" }, categories: {}, audits: {} });
-    expect(failures([failed])).toEqual(["404 (desktop): Lighthouse could not audit it — ERRORED_DOCUMENT_REQUEST: Status code: 404"]);
+    const failed = scoresOf("404", "desktop", {
+      runtimeError: { code: "ERRORED_DOCUMENT_REQUEST", message: "Status code: 404" },
+      categories: {},
+      audits: {},
+    });
+    expect(failures([failed])).toEqual([
+      "404 (desktop): Lighthouse could not audit it — ERRORED_DOCUMENT_REQUEST: Status code: 404",
+    ]);
   });
 
   it("passes when every score reaches the threshold", () => {
-    expect(failures([scoresOf("reports", "mobile", lhr({ performance: 0.95, accessibility: 0.95, "best-practices": 0.95 }))], 95)).toEqual([]);
+    expect(
+      failures(
+        [scoresOf("reports", "mobile", lhr({ performance: 0.95, accessibility: 0.95, "best-practices": 0.95 }))],
+        95,
+      ),
+    ).toEqual([]);
   });
 });
 
 describe("a slow page measured again", () => {
-  const run = (performance: number) => scoresOf("items", "mobile", lhr({ performance, accessibility: 1, "best-practices": 1 }));
+  const run = (performance: number) =>
+    scoresOf("items", "mobile", lhr({ performance, accessibility: 1, "best-practices": 1 }));
 
   it("measures again only a run whose performance is below the threshold", () => {
     expect([slowRun(run(0.94), 95), slowRun(run(0.95), 95)]).toEqual([true, false]);
-    const failed = scoresOf("404", "desktop", { runtimeError: { code: "ERRORED_DOCUMENT_REQUEST", message: "Status code: 404" }, categories: {}, audits: {} });
+    const failed = scoresOf("404", "desktop", {
+      runtimeError: { code: "ERRORED_DOCUMENT_REQUEST", message: "Status code: 404" },
+      categories: {},
+      audits: {},
+    });
     expect(slowRun(failed)).toBe(false);
   });
 
@@ -114,10 +162,24 @@ describe("a slow page measured again", () => {
   });
 
   it("keeps accessibility and best practices at their worst run, and a run Lighthouse could not finish fails the page", () => {
-    const consoleErrorOnce = scoresOf("items", "mobile", lhr({ performance: 0.99, accessibility: 1, "best-practices": 0.92 }));
-    expect(bestRun([run(0.9), consoleErrorOnce, run(0.93)]).categories).toMatchObject({ performance: { score: 99 }, "best-practices": { score: 92 }, accessibility: { score: 100 } });
-    const unfinished = scoresOf("items", "mobile", { runtimeError: { code: "NO_FCP", message: "no paint" }, categories: {}, audits: {} });
-    expect(failures([bestRun([run(0.99), unfinished])])).toEqual(["items (mobile): Lighthouse could not audit it — NO_FCP: no paint"]);
+    const consoleErrorOnce = scoresOf(
+      "items",
+      "mobile",
+      lhr({ performance: 0.99, accessibility: 1, "best-practices": 0.92 }),
+    );
+    expect(bestRun([run(0.9), consoleErrorOnce, run(0.93)]).categories).toMatchObject({
+      performance: { score: 99 },
+      "best-practices": { score: 92 },
+      accessibility: { score: 100 },
+    });
+    const unfinished = scoresOf("items", "mobile", {
+      runtimeError: { code: "NO_FCP", message: "no paint" },
+      categories: {},
+      audits: {},
+    });
+    expect(failures([bestRun([run(0.99), unfinished])])).toEqual([
+      "items (mobile): Lighthouse could not audit it — NO_FCP: no paint",
+    ]);
     expect(() => bestRun([])).toThrow("no runs");
   });
 });
@@ -125,11 +187,22 @@ describe("a slow page measured again", () => {
 describe("a performance score below the threshold, judged against the framework floor", () => {
   /** A mobile run whose performance is Total Blocking Time (weight 30) and LCP (weight 70). */
   const withTbt = (page: string, tbtMs: number, tbtScore: number, lcpScore = 1) => {
-    const result = lhr({ performance: 0.3 * tbtScore + 0.7 * lcpScore, accessibility: 1, "best-practices": 1 }, {
-      "total-blocking-time": { title: "Total Blocking Time", score: tbtScore, displayValue: `${tbtMs} ms`, numericValue: tbtMs },
-      "largest-contentful-paint": { title: "Largest Contentful Paint", score: lcpScore, displayValue: "1.0 s" },
-    });
-    result.categories.performance!.auditRefs = [{ id: "total-blocking-time", weight: 30 }, { id: "largest-contentful-paint", weight: 70 }];
+    const result = lhr(
+      { performance: 0.3 * tbtScore + 0.7 * lcpScore, accessibility: 1, "best-practices": 1 },
+      {
+        "total-blocking-time": {
+          title: "Total Blocking Time",
+          score: tbtScore,
+          displayValue: `${tbtMs} ms`,
+          numericValue: tbtMs,
+        },
+        "largest-contentful-paint": { title: "Largest Contentful Paint", score: lcpScore, displayValue: "1.0 s" },
+      },
+    );
+    result.categories.performance!.auditRefs = [
+      { id: "total-blocking-time", weight: 30 },
+      { id: "largest-contentful-paint", weight: 70 },
+    ];
     return scoresOf(page, "mobile", result);
   };
   const floor = withTbt(FLOOR_PAGE, 300, 0.8);
@@ -168,10 +241,16 @@ describe("a performance score below the threshold, judged against the framework 
     expect([passedAgainstFloor(slowPaint, floor), passedAgainstFloor(slowScript, floor)]).toEqual([null, null]);
     const best = bestRun([slowPaint, slowScript]);
     expect(best).toMatchObject({ totalBlockingTimeMs: 420, performanceWithoutTbt: 100 });
-    const floors = bestRun([withTbt(FLOOR_PAGE, 500, 0.6), withTbt(FLOOR_PAGE, 300, 0.8), withTbt(FLOOR_PAGE, 350, 0.75)]);
+    const floors = bestRun([
+      withTbt(FLOOR_PAGE, 500, 0.6),
+      withTbt(FLOOR_PAGE, 300, 0.8),
+      withTbt(FLOOR_PAGE, 350, 0.75),
+    ]);
     expect(floors.totalBlockingTimeMs).toBe(300);
     expect(failures([best], 95, { mobile: floors })).toEqual([]);
     // A page whose every run blocks more than 3× the floor's best still fails.
-    expect(failures([bestRun([withTbt("items", 950, 0.3), withTbt("items", 1200, 0.2)])], 95, { mobile: floors })).toHaveLength(1);
+    expect(
+      failures([bestRun([withTbt("items", 950, 0.3), withTbt("items", 1200, 0.2)])], 95, { mobile: floors }),
+    ).toHaveLength(1);
   });
 });

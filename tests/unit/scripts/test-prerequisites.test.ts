@@ -10,7 +10,10 @@ function probe(overrides: Partial<Probe> & { files?: string[]; commands?: string
   return {
     env: {},
     exists: (file) => files.has(file),
-    list: (folder) => [...files].filter((file) => file.startsWith(`${folder}/`)).map((file) => file.slice(folder.length + 1).split("/")[0]!),
+    list: (folder) =>
+      [...files]
+        .filter((file) => file.startsWith(`${folder}/`))
+        .map((file) => file.slice(folder.length + 1).split("/")[0]!),
     onPath: (command) => commands.has(command),
     isRoot: false,
     canSudo: () => false,
@@ -27,24 +30,59 @@ describe("planPrerequisites", () => {
   });
 
   it("takes CHROMIUM_PATH, PG_BIN, initdb on PATH or TEST_POSTGRES_URL instead", () => {
-    expect(planPrerequisites(probe({ files: ["/opt/chrome", "/opt/pg/initdb", ...SERVERS], env: { CHROMIUM_PATH: "/opt/chrome", PG_BIN: "/opt/pg" } }))).toEqual({ kind: "ready" });
-    expect(planPrerequisites(probe({ files: ["/usr/bin/chromium", ...SERVERS], commands: ["initdb"] }))).toEqual({ kind: "ready" });
-    expect(planPrerequisites(probe({ files: ["/usr/bin/chromium", "/usr/sbin/nginx"], env: { TEST_POSTGRES_URL: "postgres://db/x", TEST_REDIS_URL: "redis://r:6379" } }))).toEqual({ kind: "ready" });
+    expect(
+      planPrerequisites(
+        probe({
+          files: ["/opt/chrome", "/opt/pg/initdb", ...SERVERS],
+          env: { CHROMIUM_PATH: "/opt/chrome", PG_BIN: "/opt/pg" },
+        }),
+      ),
+    ).toEqual({ kind: "ready" });
+    expect(planPrerequisites(probe({ files: ["/usr/bin/chromium", ...SERVERS], commands: ["initdb"] }))).toEqual({
+      kind: "ready",
+    });
+    expect(
+      planPrerequisites(
+        probe({
+          files: ["/usr/bin/chromium", "/usr/sbin/nginx"],
+          env: { TEST_POSTGRES_URL: "postgres://db/x", TEST_REDIS_URL: "redis://r:6379" },
+        }),
+      ),
+    ).toEqual({ kind: "ready" });
   });
 
   it("installs what is missing with apt as root", () => {
     expect(planPrerequisites(probe({ commands: ["apt-get"], isRoot: true }))).toMatchObject({
       kind: "install",
-      command: ["apt-get", "install", "-y", "--no-install-recommends", "chromium", "postgresql", "redis-server", "nginx-light"],
+      command: [
+        "apt-get",
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "chromium",
+        "postgresql",
+        "redis-server",
+        "nginx-light",
+      ],
     });
-    expect(planPrerequisites(probe({ files: ["/usr/bin/chromium", ...SERVERS], commands: ["apt-get"], isRoot: true }))).toMatchObject({
+    expect(
+      planPrerequisites(probe({ files: ["/usr/bin/chromium", ...SERVERS], commands: ["apt-get"], isRoot: true })),
+    ).toMatchObject({
       kind: "install",
       command: ["apt-get", "install", "-y", "--no-install-recommends", "postgresql"],
     });
   });
 
   it("or through sudo when it needs no password", () => {
-    expect(planPrerequisites(probe({ files: ["/usr/lib/postgresql/16/bin/initdb", ...SERVERS], commands: ["apt-get", "sudo"], canSudo: () => true }))).toMatchObject({
+    expect(
+      planPrerequisites(
+        probe({
+          files: ["/usr/lib/postgresql/16/bin/initdb", ...SERVERS],
+          commands: ["apt-get", "sudo"],
+          canSudo: () => true,
+        }),
+      ),
+    ).toMatchObject({
       kind: "install",
       command: ["sudo", "apt-get", "install", "-y", "--no-install-recommends", "chromium"],
     });
@@ -55,10 +93,15 @@ describe("planPrerequisites", () => {
     expect(plan).toEqual({
       kind: "cannot",
       needs: ["chromium", "postgresql", "redis-server", "nginx-light"].map((apt) => expect.objectContaining({ apt })),
-      message: expect.stringContaining("install them with: sudo apt-get update && sudo apt-get install -y chromium postgresql redis-server nginx-light"),
+      message: expect.stringContaining(
+        "install them with: sudo apt-get update && sudo apt-get install -y chromium postgresql redis-server nginx-light",
+      ),
     });
     const elsewhere = planPrerequisites(probe({ files: ["/usr/bin/chromium", ...SERVERS] }));
-    expect(elsewhere).toMatchObject({ kind: "cannot", message: expect.stringContaining("install postgresql with your system's package manager") });
+    expect(elsewhere).toMatchObject({
+      kind: "cannot",
+      message: expect.stringContaining("install postgresql with your system's package manager"),
+    });
     expect(elsewhere).toMatchObject({ message: expect.stringContaining("TEST_POSTGRES_URL") });
   });
 });

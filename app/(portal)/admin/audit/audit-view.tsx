@@ -17,7 +17,12 @@ import type { Page } from "@/lib/contract/common";
 import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import { ApiRequestError } from "@/lib/portal/api-client";
-import { AUDIT_ACTION_LABELS, auditQueryString, parseAuditParams, type AuditViewQuery } from "@/lib/portal/audit-params";
+import {
+  AUDIT_ACTION_LABELS,
+  auditQueryString,
+  parseAuditParams,
+  type AuditViewQuery,
+} from "@/lib/portal/audit-params";
 import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
@@ -57,11 +62,19 @@ function Target({ row }: { row: AuditRecordOutput }) {
     case "project":
       return <span title={`Project ${target.id}`}>Project {target.id}</span>;
     case "user":
-      return <span title={[target.label, target.id].filter(Boolean).join(" · ")}>{target.name ?? target.label ?? "A user no longer in Gatehouse"}</span>;
+      return (
+        <span title={[target.label, target.id].filter(Boolean).join(" · ")}>
+          {target.name ?? target.label ?? "A user no longer in Gatehouse"}
+        </span>
+      );
     case "upstream_area":
       return <span>{target.id === "reports" ? "The reports API (area A)" : "The item API (area B)"}</span>;
     case "purchase_code":
-      return <span title={`Fingerprint ${target.id}`}>{purchaseCodeText(row.detail).replace(/^./, (c) => c.toUpperCase())}</span>;
+      return (
+        <span title={`Fingerprint ${target.id}`}>
+          {purchaseCodeText(row.detail).replace(/^./, (c) => c.toUpperCase())}
+        </span>
+      );
   }
 }
 
@@ -71,7 +84,8 @@ function When({ row }: { row: AuditRecordOutput }) {
       <LocalTime iso={row.at} display="both" />
       {row.count > 1 ? (
         <span className={auditStyles.secondary}>
-          {row.count.toLocaleString("en")} times, the last at {row.last_at ? <LocalTime iso={row.last_at} display="datetime" /> : "—"}
+          {row.count.toLocaleString("en")} times, the last at{" "}
+          {row.last_at ? <LocalTime iso={row.last_at} display="datetime" /> : "—"}
         </span>
       ) : null}
     </>
@@ -101,7 +115,13 @@ function What({ row }: { row: AuditRecordOutput }) {
 // (the email and id in its title), what happened wraps within its column. On a phone each row is a card led by
 // what happened and its outcome.
 const COLUMNS: ReadonlyArray<Column<AuditRecordOutput>> = [
-  { id: "at", header: "When", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (row) => <When row={row} /> },
+  {
+    id: "at",
+    header: "When",
+    wrap: "nowrap",
+    fixedOrder: { direction: "desc", text: "Newest first" },
+    cell: (row) => <When row={row} />,
+  },
   { id: "user", header: "Who", wrap: "truncate", cell: (row) => <Actor row={row} /> },
   { id: "what", header: "What", rowHeader: true, priority: "primary", cell: (row) => <What row={row} /> },
   {
@@ -117,11 +137,19 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
   const url = useListUrl<AuditViewQuery>(parseAuditParams, auditQueryString, "shallow");
   const { query } = url;
   const key = auditQueryString(query);
-  const { data, error, isValidating, mutate } = useSWR<Page<AuditRecordOutput>, ApiRequestError>(`/api/admin/audit${key}`, {
-    fallbackData: key === initialKey ? initialPage : undefined,
-  });
+  const { data, error, isValidating, mutate } = useSWR<Page<AuditRecordOutput>, ApiRequestError>(
+    `/api/admin/audit${key}`,
+    {
+      fallbackData: key === initialKey ? initialPage : undefined,
+    },
+  );
   const failure: DataTableError | null = error
-    ? { title: "The audit log could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    ? {
+        title: "The audit log could not be loaded",
+        message: error.message,
+        requestId: error.requestId,
+        onRetry: () => void mutate(),
+      }
     : null;
   const filtered = Boolean(query.user || query.action || query.from || query.to);
 
@@ -139,18 +167,41 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         onClear={() => url.push({})}
         showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "entry" : "entries"}` : undefined}
       >
-        <SearchField label="User (email or id)" name="user" value={query.user ?? ""} onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))} />
+        <SearchField
+          label="User (email or id)"
+          name="user"
+          value={query.user ?? ""}
+          onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))}
+        />
         <SelectField
           name="action"
           label="Action"
           emptyOption="All actions"
           options={ACTION_OPTIONS}
           value={query.action ?? ""}
-          onChange={(event) => url.push(withChanges(query, { action: (event.target.value || undefined) as AuditAction | undefined }))}
+          onChange={(event) =>
+            url.push(withChanges(query, { action: (event.target.value || undefined) as AuditAction | undefined }))
+          }
         />
-        <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
-        <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
-        <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.audit} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <TextField
+          name="from"
+          label="From (UTC)"
+          type="date"
+          value={query.from ?? ""}
+          onChange={(event) => setDate("from", event.target.value)}
+        />
+        <TextField
+          name="to"
+          label="To (UTC)"
+          type="date"
+          value={query.to ?? ""}
+          min={query.from}
+          onChange={(event) => setDate("to", event.target.value)}
+        />
+        <PerPageSelect
+          value={query.per_page ?? DEFAULT_PER_PAGE.audit}
+          onChange={(per_page) => url.push(withChanges(query, { per_page }))}
+        />
       </FiltersSheet>
       {filtered ? (
         <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>

@@ -13,7 +13,11 @@ import { AuditView } from "./audit-view";
 
 export const metadata: Metadata = { title: "Audit log" };
 
-export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function AuditPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   await requirePageUser("audit:read");
   const query = parseAuditParams(await searchParams);
   const { db } = await getAccounts();

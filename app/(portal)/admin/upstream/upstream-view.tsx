@@ -25,7 +25,11 @@ import formStyles from "../../forms.module.css";
 
 type StoredKey = UpstreamAreaStatus["stored"][number];
 
-const BREAKER_WORDS = { closed: "Closed (calls go through)", open: "Open (calls refused for now)", half_open: "Half open (one trial call)" } as const;
+const BREAKER_WORDS = {
+  closed: "Closed (calls go through)",
+  open: "Open (calls refused for now)",
+  half_open: "Half open (one trial call)",
+} as const;
 
 export function UpstreamView({ initialAreas }: { initialAreas: UpstreamAreaStatus[] }) {
   const { data, mutate } = useSWR<{ data: UpstreamAreaStatus[] }, ApiRequestError>("/api/admin/upstream-keys", {
@@ -52,7 +56,10 @@ function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: ()
   if (!area.configured) {
     return (
       <Card title={title} asSection>
-        <p>Not configured: set {words.variables.baseUrl} (and the key in {words.variables.key}, or GATEHOUSE_KEK to keep it here).</p>
+        <p>
+          Not configured: set {words.variables.baseUrl} (and the key in {words.variables.key}, or GATEHOUSE_KEK to keep
+          it here).
+        </p>
       </Card>
     );
   }
@@ -69,8 +76,11 @@ function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: ()
         <FormErrorBanner
           message={
             <>
-              The upstream rejected the key {area.rejected.fingerprint} at <LocalTime iso={area.rejected.at} display="datetime" />.{" "}
-              {area.source === "environment" ? `Replace ${words.variables.key} in the environment.` : "Set a new key below."}
+              The upstream rejected the key {area.rejected.fingerprint} at{" "}
+              <LocalTime iso={area.rejected.at} display="datetime" />.{" "}
+              {area.source === "environment"
+                ? `Replace ${words.variables.key} in the environment.`
+                : "Set a new key below."}
             </>
           }
         />
@@ -78,11 +88,31 @@ function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: ()
       <DescriptionList
         items={[
           { term: "Base URL", description: <code>{area.base_url}</code> },
-          { term: "Key", description: area.key ? <code>{keyText(area.key.fingerprint, area.key.last4)}</code> : "No key" },
+          {
+            term: "Key",
+            description: area.key ? <code>{keyText(area.key.fingerprint, area.key.last4)}</code> : "No key",
+          },
           { term: "Kept in", description: source },
-          ...(area.key?.set_at ? [{ term: "Set", description: <><LocalTime iso={area.key.set_at} display="both" /> by {area.key.set_by ?? "?"}</> }] : []),
-          { term: "Last success", description: <LocalTime iso={health.last_success_at} missing="None since this instance started" /> },
-          { term: "Last auth failure", description: area.rejected ? <LocalTime iso={area.rejected.at} display="both" /> : "None" },
+          ...(area.key?.set_at
+            ? [
+                {
+                  term: "Set",
+                  description: (
+                    <>
+                      <LocalTime iso={area.key.set_at} display="both" /> by {area.key.set_by ?? "?"}
+                    </>
+                  ),
+                },
+              ]
+            : []),
+          {
+            term: "Last success",
+            description: <LocalTime iso={health.last_success_at} missing="None since this instance started" />,
+          },
+          {
+            term: "Last auth failure",
+            description: area.rejected ? <LocalTime iso={area.rejected.at} display="both" /> : "None",
+          },
           { term: "Circuit breaker", description: BREAKER_WORDS[health.breaker.state] },
         ]}
       />
@@ -91,8 +121,22 @@ function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: ()
         caption="Upstream requests over the last hour, in 5-minute spans; errors in red."
         points={health.hour_series}
         rows={[
-          { label: "Last hour", requests: health.hour.requests, errors: health.hour.errors, errorRate: health.hour.error_rate, p50: health.hour.p50_ms, p95: health.hour.p95_ms },
-          { label: "Last day", requests: health.day.requests, errors: health.day.errors, errorRate: health.day.error_rate, p50: health.day.p50_ms, p95: health.day.p95_ms },
+          {
+            label: "Last hour",
+            requests: health.hour.requests,
+            errors: health.hour.errors,
+            errorRate: health.hour.error_rate,
+            p50: health.hour.p50_ms,
+            p95: health.hour.p95_ms,
+          },
+          {
+            label: "Last day",
+            requests: health.day.requests,
+            errors: health.day.errors,
+            errorRate: health.day.error_rate,
+            p50: health.day.p50_ms,
+            p95: health.day.p95_ms,
+          },
         ]}
       />
       {area.portal_keys ? <NewKeyForm area={area} onChanged={onChanged} /> : null}
@@ -115,17 +159,27 @@ function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
     setTested(null);
     try {
       if (kind === "test") {
-        const answer = await apiRequest<{ data: { fingerprint: string; last4: string | null } }>(`/api/admin/upstream-keys/${area.area}/test`, { method: "POST", body: { key } });
-        setTested(`The upstream accepted the key ${keyText(answer.data.fingerprint, answer.data.last4)}. Nothing is saved yet.`);
+        const answer = await apiRequest<{ data: { fingerprint: string; last4: string | null } }>(
+          `/api/admin/upstream-keys/${area.area}/test`,
+          { method: "POST", body: { key } },
+        );
+        setTested(
+          `The upstream accepted the key ${keyText(answer.data.fingerprint, answer.data.last4)}. Nothing is saved yet.`,
+        );
       } else {
-        const answer = await apiRequest<{ data: { change: { new_fingerprint: string | null } } }>(`/api/admin/upstream-keys/${area.area}`, { method: "POST", body: { key } });
+        const answer = await apiRequest<{ data: { change: { new_fingerprint: string | null } } }>(
+          `/api/admin/upstream-keys/${area.area}`,
+          { method: "POST", body: { key } },
+        );
         setKey("");
         toast.success(`Saved: ${AREA_WORDS[area.area].api} now uses the key ${answer.data.change.new_fingerprint}.`);
         onChanged();
       }
     } catch (caught) {
       if (!(caught instanceof ApiRequestError)) throw caught;
-      setError(caught.fields?.key ? { field: caught.fields.key } : { message: caught.message, requestId: caught.requestId });
+      setError(
+        caught.fields?.key ? { field: caught.fields.key } : { message: caught.message, requestId: caught.requestId },
+      );
     } finally {
       setBusy(null);
     }
@@ -153,10 +207,21 @@ function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
       />
       {tested ? <p role="status">{tested}</p> : null}
       <div className={formStyles.buttons}>
-        <Button variant="secondary" loading={busy === "test"} loadingText="Testing…" onClick={() => void run("test")} disabled={key === "" || busy !== null}>
+        <Button
+          variant="secondary"
+          loading={busy === "test"}
+          loadingText="Testing…"
+          onClick={() => void run("test")}
+          disabled={key === "" || busy !== null}
+        >
           Test
         </Button>
-        <Button type="submit" loading={busy === "save"} loadingText="Testing and saving…" disabled={key === "" || busy !== null}>
+        <Button
+          type="submit"
+          loading={busy === "save"}
+          loadingText="Testing and saving…"
+          disabled={key === "" || busy !== null}
+        >
           Save and switch
         </Button>
       </div>
@@ -207,7 +272,14 @@ function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
         rows={area.stored}
         rowKey={(key) => key.id}
         columns={[
-          { id: "key", header: "Key", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (key) => <code>{keyText(key.fingerprint, key.last4)}</code> },
+          {
+            id: "key",
+            header: "Key",
+            rowHeader: true,
+            priority: "primary",
+            wrap: "nowrap",
+            cell: (key) => <code>{keyText(key.fingerprint, key.last4)}</code>,
+          },
           {
             id: "state",
             header: "State",
@@ -231,10 +303,21 @@ function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
             cell: (key) =>
               key.active ? null : (
                 <>
-                  <Button size="sm" variant="secondary" loading={busy === key.id} onClick={() => void restore(key)} aria-label={`Restore the key ${key.fingerprint}`}>
+                  <Button
+                    size="sm"
+                    variant="secondary"
+                    loading={busy === key.id}
+                    onClick={() => void restore(key)}
+                    aria-label={`Restore the key ${key.fingerprint}`}
+                  >
                     Restore
                   </Button>{" "}
-                  <Button size="sm" variant="ghost" onClick={() => setRemoving(key)} aria-label={`Remove the key ${key.fingerprint}`}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => setRemoving(key)}
+                    aria-label={`Remove the key ${key.fingerprint}`}
+                  >
                     Remove
                   </Button>
                 </>

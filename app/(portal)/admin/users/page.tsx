@@ -30,7 +30,11 @@ export default async function UsersPage() {
         }
       />
       <FreshSwrCache>
-        <UsersView initialUsers={users} currentUserId={me.id} provider={oidc ? { issuer: oidc.issuer, label: oidc.label } : null} />
+        <UsersView
+          initialUsers={users}
+          currentUserId={me.id}
+          provider={oidc ? { issuer: oidc.issuer, label: oidc.label } : null}
+        />
       </FreshSwrCache>
     </>
   );

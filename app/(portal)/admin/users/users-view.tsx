@@ -28,8 +28,18 @@ import styles from "../../lists.module.css";
 const ROLE_OPTIONS = ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
 const PASSWORD_HINT = `At least ${PASSWORD_MIN_LENGTH} characters, hard to guess (a phrase of unrelated words works well), not the email.`;
 
-type Fields = Partial<Record<"email" | "name" | "role" | "password" | "disabled" | "role_pinned" | "revoke_tokens", string>>;
-const LABELS = { email: "Email", name: "Name", role: "Role", password: "Password", disabled: "Access", role_pinned: "Role source", revoke_tokens: "API tokens" };
+type Fields = Partial<
+  Record<"email" | "name" | "role" | "password" | "disabled" | "role_pinned" | "revoke_tokens", string>
+>;
+const LABELS = {
+  email: "Email",
+  name: "Name",
+  role: "Role",
+  password: "Password",
+  disabled: "Access",
+  role_pinned: "Role source",
+  revoke_tokens: "API tokens",
+};
 
 /** The identity provider the portal is configured with (its issuer names its users). */
 export interface ProviderInfo {
@@ -57,12 +67,21 @@ interface Failure {
 function splitError(error: unknown): { fields: Fields; failure: Failure | null } {
   if (!(error instanceof ApiRequestError)) throw error;
   const fields: Fields = {};
-  for (const name of Object.keys(LABELS) as (keyof Fields)[]) if (error.fields?.[name]) fields[name] = error.fields[name];
+  for (const name of Object.keys(LABELS) as (keyof Fields)[])
+    if (error.fields?.[name]) fields[name] = error.fields[name];
   const hasFields = Object.keys(fields).length > 0;
   return { fields, failure: hasFields ? null : { message: error.message, requestId: error.requestId } };
 }
 
-export function UsersView({ initialUsers, currentUserId, provider = null }: { initialUsers: UserOutput[]; currentUserId: string; provider?: ProviderInfo | null }) {
+export function UsersView({
+  initialUsers,
+  currentUserId,
+  provider = null,
+}: {
+  initialUsers: UserOutput[];
+  currentUserId: string;
+  provider?: ProviderInfo | null;
+}) {
   const { data, error, isValidating, mutate } = useSWR<{ data: UserOutput[] }, ApiRequestError>("/api/admin/users", {
     fallbackData: { data: initialUsers },
   });
@@ -70,8 +89,21 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
   const [editing, setEditing] = useState<UserOutput | null>(null);
 
   const columns: Column<UserOutput>[] = [
-    { id: "name", header: "Name", rowHeader: true, priority: "primary", wrap: "wrap", cell: (user) => (user.id === currentUserId ? `${user.name} (you)` : user.name) },
-    { id: "email", header: "Email", wrap: "wrap", fixedOrder: { direction: "asc", text: "A to Z" }, cell: (user) => user.email },
+    {
+      id: "name",
+      header: "Name",
+      rowHeader: true,
+      priority: "primary",
+      wrap: "wrap",
+      cell: (user) => (user.id === currentUserId ? `${user.name} (you)` : user.name),
+    },
+    {
+      id: "email",
+      header: "Email",
+      wrap: "wrap",
+      fixedOrder: { direction: "asc", text: "A to Z" },
+      cell: (user) => user.email,
+    },
     {
       id: "role",
       header: "Role",
@@ -107,11 +139,24 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
         <>
           {signInMethod(user, provider)}
           <br />
-          <span className={styles.muted}>{user.last_sign_in_at ? <>signed in <LocalTime iso={user.last_sign_in_at} /></> : "not signed in yet"}</span>
+          <span className={styles.muted}>
+            {user.last_sign_in_at ? (
+              <>
+                signed in <LocalTime iso={user.last_sign_in_at} />
+              </>
+            ) : (
+              "not signed in yet"
+            )}
+          </span>
         </>
       ),
     },
-    { id: "created", header: "Added", wrap: "nowrap", cell: (user) => <LocalTime iso={user.created_at} display="date" /> },
+    {
+      id: "created",
+      header: "Added",
+      wrap: "nowrap",
+      cell: (user) => <LocalTime iso={user.created_at} display="date" />,
+    },
     {
       id: "actions",
       header: "Actions",
@@ -138,10 +183,24 @@ export function UsersView({ initialUsers, currentUserId, provider = null }: { in
         rows={data?.data}
         rowKey={(user) => user.id}
         loading={isValidating}
-        error={error ? { title: "The users could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
+        error={
+          error
+            ? {
+                title: "The users could not be loaded",
+                message: error.message,
+                requestId: error.requestId,
+                onRetry: () => void mutate(),
+              }
+            : null
+        }
       />
       <AddUserDialog open={adding} onClose={() => setAdding(false)} onAdded={() => void mutate()} />
-      <EditUserDialog user={editing} provider={provider} onClose={() => setEditing(null)} onSaved={() => void mutate()} />
+      <EditUserDialog
+        user={editing}
+        provider={provider}
+        onClose={() => setEditing(null)}
+        onSaved={() => void mutate()}
+      />
     </section>
   );
 }
@@ -197,7 +256,10 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
     const found: Fields = {
       email: body.email ? undefined : "Enter the person's email address.",
       name: body.name ? undefined : "Enter the person's name.",
-      password: service || password.length >= PASSWORD_MIN_LENGTH ? undefined : `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+      password:
+        service || password.length >= PASSWORD_MIN_LENGTH
+          ? undefined
+          : `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
     };
     setFields(found);
     setFailure(null);
@@ -212,13 +274,40 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
   return (
     <Modal open={open} onClose={close} title="Add a user" dismissible={!busy}>
       <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Add a user">
-        <ErrorSummary errors={presentErrors(fields)} labels={LABELS} ids={{ email: "field-new-email", name: "field-new-name", password: "field-new-password" }} />
+        <ErrorSummary
+          errors={presentErrors(fields)}
+          labels={LABELS}
+          ids={{ email: "field-new-email", name: "field-new-name", password: "field-new-password" }}
+        />
         <FormErrorBanner title="The user was not added" message={failure?.message} requestId={failure?.requestId} />
-        <TextField id="field-new-email" name="email" label={LABELS.email} type="email" autoComplete="off" required error={fields.email} />
-        <TextField id="field-new-name" name="name" label={LABELS.name} autoComplete="off" required error={fields.name} />
-        <SelectField id="field-new-role" name="role" label={LABELS.role} options={ROLE_OPTIONS} defaultValue="viewer" error={fields.role} />
+        <TextField
+          id="field-new-email"
+          name="email"
+          label={LABELS.email}
+          type="email"
+          autoComplete="off"
+          required
+          error={fields.email}
+        />
+        <TextField
+          id="field-new-name"
+          name="name"
+          label={LABELS.name}
+          autoComplete="off"
+          required
+          error={fields.name}
+        />
+        <SelectField
+          id="field-new-role"
+          name="role"
+          label={LABELS.role}
+          options={ROLE_OPTIONS}
+          defaultValue="viewer"
+          error={fields.role}
+        />
         <label>
-          <input type="checkbox" name="service" /> Service account: no password, never signs in; acts only through the API tokens you make for it
+          <input type="checkbox" name="service" /> Service account: no password, never signs in; acts only through the
+          API tokens you make for it
         </label>
         <TextField
           id="field-new-password"
@@ -242,7 +331,17 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
   );
 }
 
-function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput | null; provider: ProviderInfo | null; onClose: () => void; onSaved: () => void }) {
+function EditUserDialog({
+  user,
+  provider,
+  onClose,
+  onSaved,
+}: {
+  user: UserOutput | null;
+  provider: ProviderInfo | null;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const toast = useToast();
   // For a single sign-on user: whether the role is pinned; choosing another role pins it (else the next sign-in
   // would take it from the groups again), and the admin may still unpin it.
@@ -272,7 +371,10 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
     if (password !== "" || (disabled && !user.disabled)) body.revoke_tokens = form.get("revoke_tokens") === "on";
     const found: Fields = {
       name: name ? undefined : "Enter a name.",
-      password: password === "" || password.length >= PASSWORD_MIN_LENGTH ? undefined : `A new password needs at least ${PASSWORD_MIN_LENGTH} characters.`,
+      password:
+        password === "" || password.length >= PASSWORD_MIN_LENGTH
+          ? undefined
+          : `A new password needs at least ${PASSWORD_MIN_LENGTH} characters.`,
     };
     setFields(found);
     setFailure(null);
@@ -291,19 +393,37 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
   return (
     <Modal open={user !== null} onClose={close} title={user ? `Edit ${user.name}` : "Edit user"} dismissible={!busy}>
       {user ? (
-        <form key={user.id} noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label={`Edit ${user.name}`}>
-          <ErrorSummary errors={presentErrors(fields)} labels={LABELS} ids={{ name: "field-edit-name", password: "field-edit-password" }} />
+        <form
+          key={user.id}
+          noValidate
+          className={formStyles.form}
+          onSubmit={(event) => void submit(event)}
+          aria-label={`Edit ${user.name}`}
+        >
+          <ErrorSummary
+            errors={presentErrors(fields)}
+            labels={LABELS}
+            ids={{ name: "field-edit-name", password: "field-edit-password" }}
+          />
           <FormErrorBanner title="Nothing was saved" message={failure?.message} requestId={failure?.requestId} />
           <p>
             {user.email}
             {user.identity ? (
               <>
                 <br />
-                Signs in with {signInMethod(user, provider)} (its id for this person: <code>{user.identity.subject}</code>)
+                Signs in with {signInMethod(user, provider)} (its id for this person:{" "}
+                <code>{user.identity.subject}</code>)
               </>
             ) : null}
           </p>
-          <TextField id="field-edit-name" name="name" label={LABELS.name} defaultValue={user.name} required error={fields.name} />
+          <TextField
+            id="field-edit-name"
+            name="name"
+            label={LABELS.name}
+            defaultValue={user.name}
+            required
+            error={fields.name}
+          />
           <SelectField
             id="field-edit-role"
             name="role"
@@ -354,7 +474,8 @@ function EditUserDialog({ user, provider, onClose, onSaved }: { user: UserOutput
             />
           )}
           <label>
-            <input type="checkbox" name="revoke_tokens" defaultChecked /> Revoke their API tokens too, when the password is reset or the account disabled
+            <input type="checkbox" name="revoke_tokens" defaultChecked /> Revoke their API tokens too, when the password
+            is reset or the account disabled
           </label>
           {fields.revoke_tokens ? <p role="alert">{fields.revoke_tokens}</p> : null}
           <div className={formStyles.buttons}>

@@ -22,7 +22,9 @@ import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import formStyles from "../../forms.module.css";
 
 export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOutput[] }) {
-  const { data, error, mutate } = useSWR<{ data: WebhookOutput[] }, ApiRequestError>("/api/admin/webhooks", { fallbackData: { data: initialEndpoints } });
+  const { data, error, mutate } = useSWR<{ data: WebhookOutput[] }, ApiRequestError>("/api/admin/webhooks", {
+    fallbackData: { data: initialEndpoints },
+  });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [removing, setRemoving] = useState<WebhookOutput | null>(null);
@@ -31,7 +33,10 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
 
   const change = async (endpoint: WebhookOutput, body: Record<string, unknown>, done: string) => {
     try {
-      const { data: changed } = await apiRequest<{ data: WebhookOutput & { secret?: string } }>(`/api/admin/webhooks/${endpoint.id}`, { method: "PATCH", body });
+      const { data: changed } = await apiRequest<{ data: WebhookOutput & { secret?: string } }>(
+        `/api/admin/webhooks/${endpoint.id}`,
+        { method: "PATCH", body },
+      );
       if (changed.secret) setSecret({ url: changed.url, secret: changed.secret });
       toast.success(done);
       await mutate();
@@ -50,7 +55,10 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
       />
       {secret ? (
         <Card title="Signing secret">
-          <p>Copy it now for {secret.url}: Gatehouse shows it only this once. Verify each delivery&apos;s webhook-signature with it (docs/http-api.md).</p>
+          <p>
+            Copy it now for {secret.url}: Gatehouse shows it only this once. Verify each delivery&apos;s
+            webhook-signature with it (docs/http-api.md).
+          </p>
           <p>
             <code data-testid="webhook-secret">{secret.secret}</code>
           </p>
@@ -59,7 +67,13 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
           </Button>
         </Card>
       ) : null}
-      {error ? <FormErrorBanner title="The endpoints could not be loaded" message={error.message} requestId={error.requestId} /> : null}
+      {error ? (
+        <FormErrorBanner
+          title="The endpoints could not be loaded"
+          message={error.message}
+          requestId={error.requestId}
+        />
+      ) : null}
       {endpoints.length === 0 ? (
         <EmptyState title="No endpoints yet">Add one above to be told when something happens.</EmptyState>
       ) : (
@@ -77,7 +91,8 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
                 <Badge tone="warning" mark="▲">
                   Failing
                 </Badge>{" "}
-                Every delivery has failed since <LocalTime iso={endpoint.failing_since} />; after three days the endpoint is disabled.
+                Every delivery has failed since <LocalTime iso={endpoint.failing_since} />; after three days the
+                endpoint is disabled.
               </p>
             ) : (
               <p>
@@ -89,19 +104,42 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
             {endpoint.description ? <p>{endpoint.description}</p> : null}
             <p>Events: {endpoint.events.join(", ")}</p>
             <div className={formStyles.buttons}>
-              <Button size="sm" variant="secondary" onClick={() => setOpen(open === endpoint.id ? null : endpoint.id)} aria-expanded={open === endpoint.id}>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => setOpen(open === endpoint.id ? null : endpoint.id)}
+                aria-expanded={open === endpoint.id}
+              >
                 {open === endpoint.id ? "Hide deliveries" : "Deliveries"}
               </Button>
               {endpoint.enabled ? (
-                <Button size="sm" variant="secondary" onClick={() => void change(endpoint, { enabled: false }, `Paused ${endpoint.url}.`)}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => void change(endpoint, { enabled: false }, `Paused ${endpoint.url}.`)}
+                >
                   Pause
                 </Button>
               ) : (
-                <Button size="sm" variant="secondary" onClick={() => void change(endpoint, { enabled: true }, `Enabled ${endpoint.url} again.`)}>
+                <Button
+                  size="sm"
+                  variant="secondary"
+                  onClick={() => void change(endpoint, { enabled: true }, `Enabled ${endpoint.url} again.`)}
+                >
                   Enable
                 </Button>
               )}
-              <Button size="sm" variant="secondary" onClick={() => void change(endpoint, { rotate_secret: true }, "Rotated the secret: the old one signs too for 24 hours.")}>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() =>
+                  void change(
+                    endpoint,
+                    { rotate_secret: true },
+                    "Rotated the secret: the old one signs too for 24 hours.",
+                  )
+                }
+              >
                 Rotate secret
               </Button>
               <Button size="sm" variant="secondary" onClick={() => setRemoving(endpoint)}>
@@ -139,15 +177,33 @@ function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: 
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const description = String(form.get("description") ?? "").trim();
-    const body = { url: String(form.get("url") ?? "").trim(), events: form.getAll("events").map(String), ...(description ? { description } : {}) };
-    await post<WebhookOutput & { secret: string }>(event, "/api/admin/webhooks", body, (data) => onAdded({ url: data.url, secret: data.secret }));
+    const body = {
+      url: String(form.get("url") ?? "").trim(),
+      events: form.getAll("events").map(String),
+      ...(description ? { description } : {}),
+    };
+    await post<WebhookOutput & { secret: string }>(event, "/api/admin/webhooks", body, (data) =>
+      onAdded({ url: data.url, secret: data.secret }),
+    );
   };
 
   return (
     <Card title="Add an endpoint">
-      <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Add an endpoint">
+      <form
+        noValidate
+        className={formStyles.form}
+        onSubmit={(event) => void submit(event)}
+        aria-label="Add an endpoint"
+      >
         <FormErrorBanner title="The endpoint was not added" message={failure?.message} requestId={failure?.requestId} />
-        <TextField id="field-webhook-url" name="url" label="URL" hint="https://… on a public address." required error={fields.url} />
+        <TextField
+          id="field-webhook-url"
+          name="url"
+          label="URL"
+          hint="https://… on a public address."
+          required
+          error={fields.url}
+        />
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((name) => (
@@ -155,9 +211,16 @@ function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: 
               <input type="checkbox" name="events" value={name} /> {name}
             </label>
           ))}
-          {Object.entries(fields).find(([name]) => name.startsWith("events"))?.[1] ? <p role="alert">{Object.entries(fields).find(([name]) => name.startsWith("events"))?.[1]}</p> : null}
+          {Object.entries(fields).find(([name]) => name.startsWith("events"))?.[1] ? (
+            <p role="alert">{Object.entries(fields).find(([name]) => name.startsWith("events"))?.[1]}</p>
+          ) : null}
         </fieldset>
-        <TextField id="field-webhook-description" name="description" label="Description (optional)" error={fields.description} />
+        <TextField
+          id="field-webhook-description"
+          name="description"
+          label="Description (optional)"
+          error={fields.description}
+        />
         <div className={formStyles.buttons}>
           <Button type="submit" variant="primary" loading={busy} loadingText="Adding…">
             Add endpoint
@@ -170,10 +233,26 @@ function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: 
 
 function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
   const toast = useToast();
-  const { data, error, mutate } = useSWR<{ data: WebhookDeliveryOutput[] }, ApiRequestError>(`/api/admin/webhooks/${endpoint.id}/deliveries`, { refreshInterval: 2_000 });
+  const { data, error, mutate } = useSWR<{ data: WebhookDeliveryOutput[] }, ApiRequestError>(
+    `/api/admin/webhooks/${endpoint.id}/deliveries`,
+    { refreshInterval: 2_000 },
+  );
   const columns: Column<WebhookDeliveryOutput>[] = [
-    { id: "event", header: "Event", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (delivery) => delivery.event },
-    { id: "created", header: "Created", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (delivery) => <LocalTime iso={delivery.created_at} /> },
+    {
+      id: "event",
+      header: "Event",
+      rowHeader: true,
+      priority: "primary",
+      wrap: "nowrap",
+      cell: (delivery) => delivery.event,
+    },
+    {
+      id: "created",
+      header: "Created",
+      wrap: "nowrap",
+      fixedOrder: { direction: "desc", text: "Newest first" },
+      cell: (delivery) => <LocalTime iso={delivery.created_at} />,
+    },
     {
       id: "status",
       header: "Status",
@@ -202,7 +281,8 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
         <ol>
           {delivery.log.map((attempt) => (
             <li key={attempt.at}>
-              <LocalTime iso={attempt.at} /> — {attempt.status ?? "no answer"} in {attempt.duration_ms} ms{attempt.error ? `: ${attempt.error}` : ""}
+              <LocalTime iso={attempt.at} /> — {attempt.status ?? "no answer"} in {attempt.duration_ms} ms
+              {attempt.error ? `: ${attempt.error}` : ""}
               {attempt.response_excerpt ? <code> {attempt.response_excerpt.slice(0, 200)}</code> : null}
             </li>
           ))}
@@ -219,7 +299,9 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
           variant="secondary"
           aria-label={`Send ${delivery.id} again`}
           onClick={() =>
-            void apiRequest(`/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, { method: "POST" }).then(
+            void apiRequest(`/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, {
+              method: "POST",
+            }).then(
               () => {
                 toast.success("Sending it again.");
                 void mutate();
@@ -239,8 +321,19 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
       columns={columns}
       rows={data?.data}
       rowKey={(delivery) => delivery.id}
-      empty={<EmptyState title="No deliveries yet">Nothing it subscribes to has happened since it was added.</EmptyState>}
-      error={error ? { title: "The deliveries could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() } : null}
+      empty={
+        <EmptyState title="No deliveries yet">Nothing it subscribes to has happened since it was added.</EmptyState>
+      }
+      error={
+        error
+          ? {
+              title: "The deliveries could not be loaded",
+              message: error.message,
+              requestId: error.requestId,
+              onRetry: () => void mutate(),
+            }
+          : null
+      }
     />
   );
 }

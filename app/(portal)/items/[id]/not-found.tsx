@@ -6,7 +6,10 @@ export default function ItemNotFound() {
   return (
     <>
       <PageHeader title="Item not found" />
-      <EmptyState title="The item service has no item at this address" action={<ButtonLink href="/items">Go to the items</ButtonLink>}>
+      <EmptyState
+        title="The item service has no item at this address"
+        action={<ButtonLink href="/items">Go to the items</ButtonLink>}
+      >
         It may have been removed, or belong to another seller account.
       </EmptyState>
     </>

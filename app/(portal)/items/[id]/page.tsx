@@ -67,17 +67,36 @@ export default async function ItemPage({ params }: { params: Promise<{ id: strin
           <Card title="Details" asSection>
             <DescriptionList
               items={[
-                { term: "Regular licence", description: <Money amount={item.price.regular} currency={item.currency} /> },
-                { term: "Extended licence", description: <Money amount={item.price.extended} currency={item.currency} /> },
+                {
+                  term: "Regular licence",
+                  description: <Money amount={item.price.regular} currency={item.currency} />,
+                },
+                {
+                  term: "Extended licence",
+                  description: <Money amount={item.price.extended} currency={item.currency} />,
+                },
                 { term: "Category", description: item.category },
                 { term: "Sub-category", description: item.sub_category ?? "None" },
                 { term: "Version", description: item.version },
                 { term: "Published", description: <LocalTime iso={item.published_at} display="both" /> },
-                { term: "Demo", description: <SafeLink href={item.demo_link} missing="No demo">Open the demo</SafeLink> },
+                {
+                  term: "Demo",
+                  description: (
+                    <SafeLink href={item.demo_link} missing="No demo">
+                      Open the demo
+                    </SafeLink>
+                  ),
+                },
                 {
                   term: "Thumbnail",
                   description: (
-                    <MediaImage src={item.media.thumbnail} alt={`Thumbnail of ${item.name}`} className={styles.smallThumb} width={160} height={90} />
+                    <MediaImage
+                      src={item.media.thumbnail}
+                      alt={`Thumbnail of ${item.name}`}
+                      className={styles.smallThumb}
+                      width={160}
+                      height={90}
+                    />
                   ),
                 },
                 { term: "Item ID", description: <span className="tabular-nums">{item.id}</span> },
@@ -117,7 +136,9 @@ export default async function ItemPage({ params }: { params: Promise<{ id: strin
 function Preview({ item }: { item: Item }) {
   const { media } = item;
   if (media.preview_video) {
-    return <VideoPlayer src={media.preview_video} poster={media.preview_image} caption={`Video preview of ${item.name}`} />;
+    return (
+      <VideoPlayer src={media.preview_video} poster={media.preview_image} caption={`Video preview of ${item.name}`} />
+    );
   }
   if (media.preview_audio) {
     return (
@@ -132,7 +153,10 @@ function Preview({ item }: { item: Item }) {
 
 /** Upstream text, shown as paragraphs: React escapes it, and no HTML from it is ever interpreted. */
 function Description({ text }: { text: string | null }) {
-  const paragraphs = (text ?? "").split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean);
+  const paragraphs = (text ?? "")
+    .split(/\n\s*\n/)
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (paragraphs.length === 0) return <p>No description.</p>;
   return (
     <div className={styles.description}>

@@ -51,7 +51,9 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
       return;
     }
     if (file.size > BULK_FILE_MAX_BYTES) {
-      setFileError(`${file.name} is larger than ${BULK_FILE_MAX_BYTES / 1024 / 1024} MB; a list of ${BULK_MAX_CODES} codes is far smaller. Check that it is the right file.`);
+      setFileError(
+        `${file.name} is larger than ${BULK_FILE_MAX_BYTES / 1024 / 1024} MB; a list of ${BULK_MAX_CODES} codes is far smaller. Check that it is the right file.`,
+      );
       return;
     }
     const parsed = parseCodeList(await file.text(), { fileName: file.name });
@@ -62,7 +64,9 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
     setFileError(undefined);
     setText(parsed.codes.join("\n"));
     const column = parsed.column ? ` (column “${parsed.column}”)` : "";
-    setFileNote(`Read ${parsed.codes.length} ${parsed.codes.length === 1 ? "code" : "codes"} from ${file.name}${column}. Review them below, then check them.`);
+    setFileNote(
+      `Read ${parsed.codes.length} ${parsed.codes.length === 1 ? "code" : "codes"} from ${file.name}${column}. Review them below, then check them.`,
+    );
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -80,7 +84,10 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
     setFieldError(undefined);
     setBusy(true);
     try {
-      const { data } = await apiRequest<{ data: BulkJobSummary }>("/api/purchases/bulk", { method: "POST", body: { codes: list } });
+      const { data } = await apiRequest<{ data: BulkJobSummary }>("/api/purchases/bulk", {
+        method: "POST",
+        body: { codes: list },
+      });
       router.push(`/purchases/bulk/${data.id}`);
     } catch (error) {
       setBusy(false);
@@ -126,8 +133,11 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
       {refused.length > 0 ? (
         <div className={styles.refused}>
           <p>
-            {refused.length === 1 ? "1 code cannot be a purchase code" : `${refused.length} codes cannot be purchase codes`}; {refused.length === 1 ? "it is" : "they are"} listed as invalid
-            with the reason, without asking the item service:
+            {refused.length === 1
+              ? "1 code cannot be a purchase code"
+              : `${refused.length} codes cannot be purchase codes`}
+            ; {refused.length === 1 ? "it is" : "they are"} listed as invalid with the reason, without asking the item
+            service:
           </p>
           <ul>
             {refused.slice(0, REFUSED_SHOWN).map((code) => (
@@ -145,7 +155,8 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
           Or read the codes from a file
         </label>
         <p id={`${fileId}-hint`} className={fieldStyles.hint}>
-          A .csv (the column named like “purchase code”, or the first) or a .txt with one code per line. The file is read here, in your browser.
+          A .csv (the column named like “purchase code”, or the first) or a .txt with one code per line. The file is
+          read here, in your browser.
         </p>
         <input
           id={fileId}
@@ -170,7 +181,9 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
       <FormErrorBanner title={failure?.title} message={failure?.message} requestId={failure?.requestId} />
       <div>
         <Button type="submit" variant="primary" loading={busy} loadingText="Starting…">
-          {summary.distinct > 0 && !summary.problem ? `Check ${summary.distinct} ${summary.distinct === 1 ? "code" : "codes"}` : "Check codes"}
+          {summary.distinct > 0 && !summary.problem
+            ? `Check ${summary.distinct} ${summary.distinct === 1 ? "code" : "codes"}`
+            : "Check codes"}
         </Button>
       </div>
     </form>

@@ -30,14 +30,32 @@ function columns(showOwner: boolean): ReadonlyArray<Column<BulkJobSummary>> {
         </Link>
       ),
     },
-    { id: "status", header: "Status", priority: "primary", wrap: "nowrap", cell: (job) => <JobStatusBadge status={job.status} /> },
+    {
+      id: "status",
+      header: "Status",
+      priority: "primary",
+      wrap: "nowrap",
+      cell: (job) => <JobStatusBadge status={job.status} />,
+    },
     { id: "total", header: "Codes", align: "end", cell: (job) => job.total },
-    { id: "done", header: "Checked", align: "end", wrap: "nowrap", cell: (job) => `${job.done} (${percentDone(job)}%)` },
+    {
+      id: "done",
+      header: "Checked",
+      align: "end",
+      wrap: "nowrap",
+      cell: (job) => `${job.done} (${percentDone(job)}%)`,
+    },
     { id: "valid", header: "Valid", align: "end", cell: (job) => job.valid },
     { id: "invalid", header: "Invalid", align: "end", cell: (job) => job.invalid },
     { id: "failed", header: "Failed", align: "end", cell: (job) => job.failed },
     showOwner
-      ? { id: "by", header: "Started by", wrap: "truncate", fullText: (job) => job.created_by.email ?? "", cell: (job) => job.created_by.email ?? "Unknown" }
+      ? {
+          id: "by",
+          header: "Started by",
+          wrap: "truncate",
+          fullText: (job) => job.created_by.email ?? "",
+          cell: (job) => job.created_by.email ?? "Unknown",
+        }
       : null,
   ];
   return all.filter((column): column is Column<BulkJobSummary> => column !== null);
@@ -46,19 +64,29 @@ function columns(showOwner: boolean): ReadonlyArray<Column<BulkJobSummary>> {
 export function RecentJobs({ initialJobs, showOwner }: { initialJobs: BulkJobSummary[]; showOwner: boolean }) {
   // Asked again while a job runs or settles (a cancel waits for the checks under way), so its counts end right.
   const running = (jobs: readonly BulkJobSummary[]) => jobs.some((job) => !isSettled(job));
-  const { data, error, isLoading, mutate } = useSWR<{ data: BulkJobSummary[] }, ApiRequestError>("/api/purchases/bulk", {
-    fallbackData: { data: initialJobs },
-    revalidateOnMount: running(initialJobs),
-    refreshInterval: (latest) => (latest && running(latest.data) ? RUNNING_REFRESH_MS : 0),
-  });
+  const { data, error, isLoading, mutate } = useSWR<{ data: BulkJobSummary[] }, ApiRequestError>(
+    "/api/purchases/bulk",
+    {
+      fallbackData: { data: initialJobs },
+      revalidateOnMount: running(initialJobs),
+      refreshInterval: (latest) => (latest && running(latest.data) ? RUNNING_REFRESH_MS : 0),
+    },
+  );
   const failure: DataTableError | null = error
-    ? { title: "The recent bulk checks could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    ? {
+        title: "The recent bulk checks could not be loaded",
+        message: error.message,
+        requestId: error.requestId,
+        onRetry: () => void mutate(),
+      }
     : null;
 
   return (
     <section aria-labelledby="recent-bulk-checks" className={styles.recent}>
       <h2 id="recent-bulk-checks">Recent bulk checks</h2>
-      <p className={styles.muted}>Bulk checks and their results are kept for 7 days{showOwner ? "; as an admin you see everyone’s" : ""}.</p>
+      <p className={styles.muted}>
+        Bulk checks and their results are kept for 7 days{showOwner ? "; as an admin you see everyone’s" : ""}.
+      </p>
       <DataTable
         caption="Recent bulk checks"
         captionHidden

@@ -24,8 +24,23 @@ import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purcha
 import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
-import { OUTCOME_LABELS, HISTORY_SEARCH_CSV_PATH, HISTORY_SEARCH_PATH, historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams, type HistoryViewQuery } from "@/lib/portal/purchase-history-params";
-import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseCodeFormat, type PurchaseOutcome } from "@/lib/contract/values";
+import {
+  OUTCOME_LABELS,
+  HISTORY_SEARCH_CSV_PATH,
+  HISTORY_SEARCH_PATH,
+  historyApiPath,
+  historyCsvPath,
+  historyQueryString,
+  historySearchBody,
+  parseHistoryParams,
+  type HistoryViewQuery,
+} from "@/lib/portal/purchase-history-params";
+import {
+  DEFAULT_PER_PAGE,
+  PURCHASE_OUTCOMES,
+  type PurchaseCodeFormat,
+  type PurchaseOutcome,
+} from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
@@ -67,7 +82,14 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       fixedOrder: { direction: "desc", text: "Newest first" },
       cell: (row) => <LocalTime iso={row.checked_at} display="both" />,
     },
-    { id: "code", header: "Code", rowHeader: true, priority: "primary", wrap: "nowrap", cell: (row) => <CodeEnding last4={row.code_last4} /> },
+    {
+      id: "code",
+      header: "Code",
+      rowHeader: true,
+      priority: "primary",
+      wrap: "nowrap",
+      cell: (row) => <CodeEnding last4={row.code_last4} />,
+    },
     {
       id: "outcome",
       header: "Outcome",
@@ -150,22 +172,33 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
   const [codeError, setCodeError] = useState<string | undefined>();
 
   // With a code: the search's path and body as the key, fetched by POST; without: the list's path.
-  const key: string | [string, string] = code ? [HISTORY_SEARCH_PATH, JSON.stringify(historySearchBody(query, code))] : historyApiPath(query);
+  const key: string | [string, string] = code
+    ? [HISTORY_SEARCH_PATH, JSON.stringify(historySearchBody(query, code))]
+    : historyApiPath(query);
   const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(
     key,
     (requested: string | [string, string]) =>
-      typeof requested === "string" ? swrFetcher<Page<PurchaseHistoryEntry>>(requested) : apiRequest<Page<PurchaseHistoryEntry>>(requested[0], { method: "POST", body: JSON.parse(requested[1]) }),
+      typeof requested === "string"
+        ? swrFetcher<Page<PurchaseHistoryEntry>>(requested)
+        : apiRequest<Page<PurchaseHistoryEntry>>(requested[0], { method: "POST", body: JSON.parse(requested[1]) }),
     { fallbackData: key === initialKey ? initialPage : undefined },
   );
   // Bulk rows link to their job while it is kept (7 days) and this user may open it.
   const hasBulkRows = Boolean(data?.data.some((row) => row.source === "bulk"));
-  const { data: jobs } = useSWR<{ data: BulkJobSummary[] }>(hasBulkRows ? "/api/purchases/bulk" : null, { revalidateOnMount: true });
+  const { data: jobs } = useSWR<{ data: BulkJobSummary[] }>(hasBulkRows ? "/api/purchases/bulk" : null, {
+    revalidateOnMount: true,
+  });
   const jobIds = new Set(jobs?.data.map((job) => job.id));
 
   const codeRefused = error?.status === 400 && error.fields?.code !== undefined;
   const failure: DataTableError | null =
     error && !codeRefused
-      ? { title: "The history could not be loaded", message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+      ? {
+          title: "The history could not be loaded",
+          message: error.message,
+          requestId: error.requestId,
+          onRetry: () => void mutate(),
+        }
       : null;
   const filtered = Boolean(query.outcome || query.item_id || query.user || query.from || query.to || code);
 
@@ -205,7 +238,17 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
       <FiltersSheet
         label="Filters"
         activeCount={countActiveFilters(query, ["outcome", "item_id", "user", "from", "to"])}
-        onClear={() => url.push(withChanges(query, { outcome: undefined, item_id: undefined, user: undefined, from: undefined, to: undefined }))}
+        onClear={() =>
+          url.push(
+            withChanges(query, {
+              outcome: undefined,
+              item_id: undefined,
+              user: undefined,
+              from: undefined,
+              to: undefined,
+            }),
+          )
+        }
         showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "check" : "checks"}` : undefined}
       >
         <SelectField
@@ -214,16 +257,23 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           emptyOption="All outcomes"
           options={OUTCOME_OPTIONS}
           value={query.outcome ?? ""}
-          onChange={(event) => url.push(withChanges(query, { outcome: (event.target.value || undefined) as PurchaseOutcome | undefined }))}
+          onChange={(event) =>
+            url.push(withChanges(query, { outcome: (event.target.value || undefined) as PurchaseOutcome | undefined }))
+          }
         />
         {items ? (
           <SelectField
             name="item_id"
             label="Item"
             emptyOption="All items"
-            options={withCurrentItem(items, query.item_id).map((item) => ({ value: String(item.id), label: item.name }))}
+            options={withCurrentItem(items, query.item_id).map((item) => ({
+              value: String(item.id),
+              label: item.name,
+            }))}
             value={query.item_id === undefined ? "" : String(query.item_id)}
-            onChange={(event) => url.push(withChanges(query, { item_id: event.target.value ? Number(event.target.value) : undefined }))}
+            onChange={(event) =>
+              url.push(withChanges(query, { item_id: event.target.value ? Number(event.target.value) : undefined }))
+            }
           />
         ) : (
           <SearchField
@@ -232,17 +282,46 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
             value={query.item_id === undefined ? "" : String(query.item_id)}
             maxLength={15}
             onSearch={(value) => {
-              if (value === "" || /^[1-9]\d{0,14}$/.test(value)) url.replace(withChanges(query, { item_id: value ? Number(value) : undefined }));
+              if (value === "" || /^[1-9]\d{0,14}$/.test(value))
+                url.replace(withChanges(query, { item_id: value ? Number(value) : undefined }));
             }}
           />
         )}
-        <SearchField label="Checked by (email)" name="user" value={query.user ?? ""} maxLength={320} onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))} />
-        <TextField name="from" label="From (UTC)" type="date" value={query.from ?? ""} onChange={(event) => setDate("from", event.target.value)} />
-        <TextField name="to" label="To (UTC)" type="date" value={query.to ?? ""} min={query.from} onChange={(event) => setDate("to", event.target.value)} />
-        <PerPageSelect value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
+        <SearchField
+          label="Checked by (email)"
+          name="user"
+          value={query.user ?? ""}
+          maxLength={320}
+          onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))}
+        />
+        <TextField
+          name="from"
+          label="From (UTC)"
+          type="date"
+          value={query.from ?? ""}
+          onChange={(event) => setDate("from", event.target.value)}
+        />
+        <TextField
+          name="to"
+          label="To (UTC)"
+          type="date"
+          value={query.to ?? ""}
+          min={query.from}
+          onChange={(event) => setDate("to", event.target.value)}
+        />
+        <PerPageSelect
+          value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory}
+          onChange={(per_page) => url.push(withChanges(query, { per_page }))}
+        />
       </FiltersSheet>
 
-      <form className={historyStyles.codeSearch} noValidate role="search" aria-label="Find a purchase code" onSubmit={searchCode}>
+      <form
+        className={historyStyles.codeSearch}
+        noValidate
+        role="search"
+        aria-label="Find a purchase code"
+        onSubmit={searchCode}
+      >
         <TextField
           name="code"
           label="Full purchase code"
@@ -279,7 +358,15 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
       </div>
       {code ? (
         <p className={historyStyles.codeNote}>
-          Showing the checks of {purchaseCodeLast4(code) ? <>the code ending <code>{purchaseCodeLast4(code)}</code></> : "the code you entered"}.
+          Showing the checks of{" "}
+          {purchaseCodeLast4(code) ? (
+            <>
+              the code ending <code>{purchaseCodeLast4(code)}</code>
+            </>
+          ) : (
+            "the code you entered"
+          )}
+          .
         </p>
       ) : null}
 
@@ -298,7 +385,13 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           <EmptyState
             title={filtered ? "No checks match" : "No checks yet"}
             headingLevel={2}
-            action={filtered ? <Button onClick={clearAll}>Clear the filters</Button> : <ButtonLink href="/purchases">Check a code</ButtonLink>}
+            action={
+              filtered ? (
+                <Button onClick={clearAll}>Clear the filters</Button>
+              ) : (
+                <ButtonLink href="/purchases">Check a code</ButtonLink>
+              )
+            }
           >
             {filtered
               ? "Try another outcome, item, user or dates. A code is found only if it was checked here."
@@ -337,7 +430,8 @@ function SearchCsvButton({ body }: { body: ReturnType<typeof historySearchBody> 
         const answer = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
         throw new Error(answer?.error?.message ?? `The CSV could not be made (HTTP ${response.status}).`);
       }
-      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "purchase-history.csv";
+      const name =
+        /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "purchase-history.csv";
       const url = URL.createObjectURL(await response.blob());
       const link = document.createElement("a");
       link.href = url;
@@ -354,7 +448,13 @@ function SearchCsvButton({ body }: { body: ReturnType<typeof historySearchBody> 
   };
   return (
     <span>
-      <Button variant="secondary" size="sm" loading={state.busy} loadingText="Making the CSV…" onClick={() => void download()}>
+      <Button
+        variant="secondary"
+        size="sm"
+        loading={state.busy}
+        loadingText="Making the CSV…"
+        onClick={() => void download()}
+      >
         Download CSV
       </Button>
       {state.error ? (

@@ -29,7 +29,11 @@ async function itemOptions(): Promise<ItemOption[] | null> {
   return loaded.value.map((item) => ({ id: item.id, name: item.name })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
-export default async function PurchaseHistoryPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function PurchaseHistoryPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const user = await requirePageUser("purchases:validate");
   const query = parseHistoryParams(await searchParams);
   const accounts = await getAccounts();
@@ -41,7 +45,13 @@ export default async function PurchaseHistoryPage({ searchParams }: { searchPara
         description="Every purchase code checked here, one by one or in bulk, newest first. Codes are kept only as a fingerprint and their last 4 characters."
       />
       <FreshSwrCache>
-        <HistoryView initialKey={historyApiPath(query)} initialPage={initialPage} items={items} linkItems={can(user, "items:read")} codeFormat={accounts.config.purchaseCodeFormat} />
+        <HistoryView
+          initialKey={historyApiPath(query)}
+          initialPage={initialPage}
+          items={items}
+          linkItems={can(user, "items:read")}
+          codeFormat={accounts.config.purchaseCodeFormat}
+        />
       </FreshSwrCache>
     </>
   );

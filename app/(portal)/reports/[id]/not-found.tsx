@@ -6,7 +6,10 @@ export default function ReportNotFound() {
   return (
     <>
       <PageHeader title="Report not found" />
-      <EmptyState title="There is no report at this address" action={<ButtonLink href="/reports">Go to the reports</ButtonLink>}>
+      <EmptyState
+        title="There is no report at this address"
+        action={<ButtonLink href="/reports">Go to the reports</ButtonLink>}
+      >
         It may have been deleted, or the link may be mistyped.
       </EmptyState>
     </>

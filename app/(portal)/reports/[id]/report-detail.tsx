@@ -54,7 +54,10 @@ export function ReportDetail({ initialReport, canWrite }: ReportDetailProps) {
               ),
             },
             { term: "Result", description: <ResultBadge result={report.result} /> },
-            { term: "Generated", description: <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" /> },
+            {
+              term: "Generated",
+              description: <LocalTime iso={report.generated_at} display="both" missing="Not generated yet" />,
+            },
             { term: "Privacy", description: <PrivacyBadge privacy={report.privacy} /> },
             { term: "Report ID", description: <span className="tabular-nums">{report.id}</span> },
           ]}
@@ -87,7 +90,10 @@ function ReportTimeline({ report }: { report: Report }) {
   // The history is written just after an answer: until it holds the report's current result, ask again.
   const { data, error } = useSWR<{ data: ReportHistory }, ApiRequestError>(key, {
     revalidateOnMount: true, // the server did not render it
-    refreshInterval: (latest) => (report.generated_at && latest?.data.entries[0]?.generated_at !== new Date(report.generated_at).toISOString() ? 1000 : 0),
+    refreshInterval: (latest) =>
+      report.generated_at && latest?.data.entries[0]?.generated_at !== new Date(report.generated_at).toISOString()
+        ? 1000
+        : 0,
   });
   const entries = data?.data.entries ?? [];
   const changes = entries.filter((entry) => entry.change === "better" || entry.change === "worse").length;
@@ -99,11 +105,14 @@ function ReportTimeline({ report }: { report: Report }) {
           Loading the timeline…
         </p>
       ) : null}
-      {data && entries.length === 0 ? <p className={styles.hint}>Gatehouse has not recorded a result of this report yet.</p> : null}
+      {data && entries.length === 0 ? (
+        <p className={styles.hint}>Gatehouse has not recorded a result of this report yet.</p>
+      ) : null}
       {entries.length > 0 ? (
         <>
           <p className={styles.hint}>
-            {entries.length} {entries.length === 1 ? "result" : "results"} recorded, {changes} {changes === 1 ? "change" : "changes"}; kept {data?.data.retention_days} days.
+            {entries.length} {entries.length === 1 ? "result" : "results"} recorded, {changes}{" "}
+            {changes === 1 ? "change" : "changes"}; kept {data?.data.retention_days} days.
           </p>
           <ol className={styles.timeline} aria-label="Results, newest first">
             {entries.map((entry) => (
@@ -158,7 +167,9 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
     setBusy(true);
     setRevealError(null);
     try {
-      const { data } = await apiRequest<{ data: { password: string } }>(`/api/reports/${report.id}/password`, { method: "POST" });
+      const { data } = await apiRequest<{ data: { password: string } }>(`/api/reports/${report.id}/password`, {
+        method: "POST",
+      });
       setRevealed(data.password);
     } catch (error) {
       setRevealError(error instanceof Error ? error.message : String(error));
@@ -174,7 +185,13 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
           Link to this report
         </label>
         <div className={styles.shareRow}>
-          <input id={`share-link-${report.id}`} className={styles.shareInput} readOnly value={link} onFocus={(event) => event.currentTarget.select()} />
+          <input
+            id={`share-link-${report.id}`}
+            className={styles.shareInput}
+            readOnly
+            value={link}
+            onFocus={(event) => event.currentTarget.select()}
+          />
           <Button variant="secondary" onClick={() => void copy(link, "Link")}>
             Copy link
           </Button>
@@ -208,7 +225,11 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
             <p className={styles.hint}>The report page asks for a password; an editor can reveal it.</p>
           )
         ) : (
-          <p className={styles.hint}>{report.privacy === 0 ? "The report page is public." : "The report page is private: only its owner can open it."}</p>
+          <p className={styles.hint}>
+            {report.privacy === 0
+              ? "The report page is public."
+              : "The report page is private: only its owner can open it."}
+          </p>
         )}
         {revealError ? (
           <p className={styles.error} role="alert">
@@ -262,8 +283,17 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
 
   return (
     <Card title="Privacy and password" asSection>
-      <form key={formKey} noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Privacy and password">
-        <ErrorSummary errors={presentErrors({ password: passwordError })} labels={{ password: "Report page password" }} />
+      <form
+        key={formKey}
+        noValidate
+        className={formStyles.form}
+        onSubmit={(event) => void submit(event)}
+        aria-label="Privacy and password"
+      >
+        <ErrorSummary
+          errors={presentErrors({ password: passwordError })}
+          labels={{ password: "Report page password" }}
+        />
         <FormErrorBanner title="Nothing was changed" message={failure?.message} requestId={failure?.requestId} />
         <RadioGroup
           name="privacy"
@@ -280,7 +310,11 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
             type="password"
             autoComplete="new-password"
             required={!keepsPassword}
-            hint={keepsPassword ? "Leave it empty to keep the current password." : "Visitors of the report page must enter it."}
+            hint={
+              keepsPassword
+                ? "Leave it empty to keep the current password."
+                : "Visitors of the report page must enter it."
+            }
             error={passwordError}
             maxLength={255}
           />
@@ -304,7 +338,10 @@ function ReportActions({ report, onRegenerated }: { report: Report; onRegenerate
   const regenerate = async () => {
     setRegenerating(true);
     try {
-      const { data } = await apiRequest<{ data: Report }>(`/api/reports/${report.id}`, { method: "PATCH", body: { results: true } });
+      const { data } = await apiRequest<{ data: Report }>(`/api/reports/${report.id}`, {
+        method: "PATCH",
+        body: { results: true },
+      });
       onRegenerated(data);
       toast.success(`Results regenerated. The result is now ${RESULT_LABELS[data.result]}.`);
     } catch (error) {
@@ -331,7 +368,12 @@ function ReportActions({ report, onRegenerated }: { report: Report; onRegenerate
     <Card title="Actions" asSection>
       <p className={styles.hint}>Regenerating runs the report again; its result may change.</p>
       <div className={formStyles.buttons}>
-        <Button variant="secondary" loading={regenerating} loadingText="Regenerating…" onClick={() => void regenerate()}>
+        <Button
+          variant="secondary"
+          loading={regenerating}
+          loadingText="Regenerating…"
+          onClick={() => void regenerate()}
+        >
           Regenerate results
         </Button>
         <Button variant="danger" onClick={() => setConfirming(true)}>
@@ -348,8 +390,8 @@ function ReportActions({ report, onRegenerated }: { report: Report; onRegenerate
         onConfirm={remove}
       >
         <p>
-          The report for <strong className={styles.url}>{report.url}</strong> will be deleted for everyone. This cannot be
-          undone.
+          The report for <strong className={styles.url}>{report.url}</strong> will be deleted for everyone. This cannot
+          be undone.
         </p>
       </ConfirmDialog>
     </Card>

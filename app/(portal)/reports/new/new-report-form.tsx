@@ -13,7 +13,13 @@ import { useToast } from "@/components/ui/toast";
 import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
-import { checkReportPassword, checkReportUrl, parsePrivacy, PRIVACY_OPTIONS, type PrivacyValue } from "@/lib/portal/report-form";
+import {
+  checkReportPassword,
+  checkReportUrl,
+  parsePrivacy,
+  PRIVACY_OPTIONS,
+  type PrivacyValue,
+} from "@/lib/portal/report-form";
 
 import styles from "../../forms.module.css";
 
@@ -33,7 +39,10 @@ export function NewReportForm() {
     const form = new FormData(event.currentTarget);
     const url = String(form.get("url") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    const found = { url: checkReportUrl(url), password: privacy === 2 ? checkReportPassword(password, true) : undefined };
+    const found = {
+      url: checkReportUrl(url),
+      password: privacy === 2 ? checkReportPassword(password, true) : undefined,
+    };
     setErrors(found);
     setFailure(null);
     if (found.url || found.password) return;
@@ -51,7 +60,8 @@ export function NewReportForm() {
       const known = { url: fields.url, privacy: fields.privacy, password: fields.password };
       setErrors(known);
       // A message that belongs to no field of this form is shown above it, with the request id for support.
-      if (!known.url && !known.privacy && !known.password) setFailure({ message: error.message, requestId: error.requestId });
+      if (!known.url && !known.privacy && !known.password)
+        setFailure({ message: error.message, requestId: error.requestId });
     }
   };
 

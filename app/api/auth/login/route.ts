@@ -13,58 +13,71 @@ const INVALID_CREDENTIALS = "The email or the password is wrong.";
 
 // Also the sign-in page's form posted without JavaScript (operations.login.form): the same checks, and a 303 to
 // the page asked for (or back to /login with the error) instead of JSON.
-export const POST = defineRoute(operations.login, async ({ body, accounts, sessionSettings, cookies, clientAddress, audit, form }) => {
-  const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
-  // Nothing was checked: no audit row, a 503 the person can wait out.
-  if (!result.ok && result.reason === "busy") {
-    throw new ApiError("server_busy", `Gatehouse is checking too many sign-ins at once. Try again in ${result.retryAfterSeconds} s.`, {
-      headers: { "Retry-After": String(result.retryAfterSeconds) },
-    });
-  }
-  if (!result.ok) {
-    await audit({
-      userId: null,
-      userEmail: body.email,
-      action: "auth.login_failed",
-      target: result.userId ? { type: "user", id: result.userId } : null,
-      outcome: result.reason === "throttled" ? "denied" : "failure",
-      detail: result.reason === "throttled" ? { reason: "throttled", limited_by: result.limitedBy } : { reason: "invalid_credentials" },
-    });
-    if (result.reason === "throttled") {
-      throw rateLimited(
-        `Too many failed sign-ins ${result.limitedBy === "email" ? "for this email" : "from this address"}. Try again in ${result.retryAfterSeconds} s.`,
-        result.retryAfterSeconds,
+export const POST = defineRoute(
+  operations.login,
+  async ({ body, accounts, sessionSettings, cookies, clientAddress, audit, form }) => {
+    const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
+    // Nothing was checked: no audit row, a 503 the person can wait out.
+    if (!result.ok && result.reason === "busy") {
+      throw new ApiError(
+        "server_busy",
+        `Gatehouse is checking too many sign-ins at once. Try again in ${result.retryAfterSeconds} s.`,
+        {
+          headers: { "Retry-After": String(result.retryAfterSeconds) },
+        },
       );
     }
-    throw new ApiError("invalid_credentials", INVALID_CREDENTIALS);
-  }
+    if (!result.ok) {
+      await audit({
+        userId: null,
+        userEmail: body.email,
+        action: "auth.login_failed",
+        target: result.userId ? { type: "user", id: result.userId } : null,
+        outcome: result.reason === "throttled" ? "denied" : "failure",
+        detail:
+          result.reason === "throttled"
+            ? { reason: "throttled", limited_by: result.limitedBy }
+            : { reason: "invalid_credentials" },
+      });
+      if (result.reason === "throttled") {
+        throw rateLimited(
+          `Too many failed sign-ins ${result.limitedBy === "email" ? "for this email" : "from this address"}. Try again in ${result.retryAfterSeconds} s.`,
+          result.retryAfterSeconds,
+        );
+      }
+      throw new ApiError("invalid_credentials", INVALID_CREDENTIALS);
+    }
 
-  // PASSWORD_LOGIN=off: the right password still signs in only the break-glass admin (a wrong one, or an unknown
-  // email, got the usual answer above, so this says nothing to someone who does not know the password).
-  const { passwordLogin, breakGlassEmail, oidc } = getSignInSettings();
-  if (!passwordLogin && result.user.email !== breakGlassEmail) {
+    // PASSWORD_LOGIN=off: the right password still signs in only the break-glass admin (a wrong one, or an unknown
+    // email, got the usual answer above, so this says nothing to someone who does not know the password).
+    const { passwordLogin, breakGlassEmail, oidc } = getSignInSettings();
+    if (!passwordLogin && result.user.email !== breakGlassEmail) {
+      await audit({
+        userId: null,
+        userEmail: result.user.email,
+        action: "auth.login_failed",
+        target: { type: "user", id: result.user.id },
+        outcome: "denied",
+        detail: { reason: "password_login_off" },
+      });
+      throw new ApiError(
+        "password_login_off",
+        `Password sign-in is turned off on this portal: sign in with ${oidc?.label ?? "single sign-on"}.`,
+      );
+    }
+
+    const session = newSession(result.user);
+    await writeSession(cookies, session, sessionSettings);
+    await recordSignIn(accounts.db, result.user.id);
     await audit({
-      userId: null,
+      userId: result.user.id,
       userEmail: result.user.email,
-      action: "auth.login_failed",
+      action: "auth.login",
       target: { type: "user", id: result.user.id },
-      outcome: "denied",
-      detail: { reason: "password_login_off" },
+      outcome: "success",
     });
-    throw new ApiError("password_login_off", `Password sign-in is turned off on this portal: sign in with ${oidc?.label ?? "single sign-on"}.`);
-  }
-
-  const session = newSession(result.user);
-  await writeSession(cookies, session, sessionSettings);
-  await recordSignIn(accounts.db, result.user.id);
-  await audit({
-    userId: result.user.id,
-    userEmail: result.user.email,
-    action: "auth.login",
-    target: { type: "user", id: result.user.id },
-    outcome: "success",
-  });
-  return form ? seeOther(form.next) : ok(currentSessionOutput(result.user, session, sessionSettings));
-});
+    return form ? seeOther(form.next) : ok(currentSessionOutput(result.user, session, sessionSettings));
+  },
+);
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

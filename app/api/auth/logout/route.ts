@@ -9,18 +9,29 @@ import { getSignInSettings } from "@/lib/config/oidc";
 // Signing out ends every session of the user (his session version moves on), not only this browser's: a copied
 // cookie must not outlive the sign-out. Without a valid session there is nothing to end; the cookie is cleared.
 // After a single sign-on, the answer also names the provider's logout page (RP-initiated logout), when it has one.
-export const POST = defineRoute(operations.logout, async ({ user, session, accounts, sessionSettings, cookies, audit, request, requestId }) => {
-  let endSessionUrl: string | null = null;
-  if (user) {
-    const settings = getSignInSettings().oidc;
-    if (settings && session) {
-      endSessionUrl = await endSignIn({ settings, edge: accounts.config.edge, headers: request.headers, requestId, accounts, session, userId: user.id });
+export const POST = defineRoute(
+  operations.logout,
+  async ({ user, session, accounts, sessionSettings, cookies, audit, request, requestId }) => {
+    let endSessionUrl: string | null = null;
+    if (user) {
+      const settings = getSignInSettings().oidc;
+      if (settings && session) {
+        endSessionUrl = await endSignIn({
+          settings,
+          edge: accounts.config.edge,
+          headers: request.headers,
+          requestId,
+          accounts,
+          session,
+          userId: user.id,
+        });
+      }
+      await revokeSessions(accounts.db, user.id);
+      await audit({ action: "auth.logout", target: { type: "user", id: user.id }, outcome: "success" });
     }
-    await revokeSessions(accounts.db, user.id);
-    await audit({ action: "auth.logout", target: { type: "user", id: user.id }, outcome: "success" });
-  }
-  clearSession(cookies, sessionSettings);
-  return endSessionUrl ? ok({ end_session_url: endSessionUrl }) : noContent();
-});
+    clearSession(cookies, sessionSettings);
+    return endSessionUrl ? ok({ end_session_url: endSessionUrl }) : noContent();
+  },
+);
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

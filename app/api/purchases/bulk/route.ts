@@ -7,7 +7,9 @@ import { bulkChecks } from "@/lib/purchases/bulk/queue";
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
 import { findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 
-export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) => ok(await listBulkJobs(accounts.db, jobVisibility(user))));
+export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) =>
+  ok(await listBulkJobs(accounts.db, jobVisibility(user))),
+);
 
 export const POST = defineRoute(operations.createBulkJob, async ({ accounts, user, body }) => {
   const { db, config } = accounts;
@@ -17,7 +19,8 @@ export const POST = defineRoute(operations.createBulkJob, async ({ accounts, use
     limitPerHour: config.purchaseBulkLimitPerHour,
     format: config.purchaseCodeFormat,
   });
-  if (!created.ok) throw "tooManyJobs" in created ? jobsPerDayRefusal(created.tooManyJobs) : allowanceRefusal(created.decision);
+  if (!created.ok)
+    throw "tooManyJobs" in created ? jobsPerDayRefusal(created.tooManyJobs) : allowanceRefusal(created.decision);
   await (await bulkChecks()).started(created.id);
   const job = await findBulkJobSummary(db, created.id, { userId: null });
   if (!job) throw new Error(`bulk job ${created.id} vanished right after it was created`);

@@ -3,6 +3,8 @@ import { defineRoute } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { historyPage } from "@/lib/api/purchases";
 
-export const GET = defineRoute(operations.listPurchaseHistory, async ({ accounts, query }) => historyPage(accounts, query));
+export const GET = defineRoute(operations.listPurchaseHistory, async ({ accounts, query }) =>
+  historyPage(accounts, query),
+);
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -8,7 +8,12 @@ import { isUpstreamError } from "@/lib/upstream";
 export const POST = defineRoute(operations.validatePurchase, async ({ client, body, accounts, user, requestId }) =>
   ok(
     await checkPurchaseCode(
-      { db: accounts.db, hashKey: accounts.config.purchaseCodeHashKey, items: client, format: accounts.config.purchaseCodeFormat },
+      {
+        db: accounts.db,
+        hashKey: accounts.config.purchaseCodeHashKey,
+        items: client,
+        format: accounts.config.purchaseCodeFormat,
+      },
       { rawCode: body.purchase_code, user: { id: user.id, email: user.email }, requestId, failureReason },
     ),
   ),

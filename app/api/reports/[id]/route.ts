@@ -3,13 +3,21 @@ import { defineRoute, noContent, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { keepSharePassword } from "@/lib/reports/share-password";
 
-export const GET = defineRoute(operations.showReport, async ({ client, params }) => ok(await client.getReport(params.id)));
+export const GET = defineRoute(operations.showReport, async ({ client, params }) =>
+  ok(await client.getReport(params.id)),
+);
 
 export const PATCH = defineRoute(operations.updateReport, async ({ client, params, body, accounts, user }) => {
   const report = await client.updateReport(params.id, body);
   // Gatehouse keeps the page password it set (sealed) so that an editor can reveal it; the API never returns it.
   if (body.privacy !== undefined || body.password !== undefined) {
-    await keepSharePassword(accounts.db, report.id, { privacy: report.privacy, password: body.password }, accounts.config.purchaseCodeHashKey, user.email);
+    await keepSharePassword(
+      accounts.db,
+      report.id,
+      { privacy: report.privacy, password: body.password },
+      accounts.config.purchaseCodeHashKey,
+      user.email,
+    );
   }
   return ok(report);
 });

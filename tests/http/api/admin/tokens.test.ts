@@ -3,7 +3,13 @@
 // unless told not to, each revocation an audit row, and enabling the account again revives none of them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
@@ -20,7 +26,11 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 let people = 0;
 /** A new person of `role`, signed in. */
@@ -39,9 +49,12 @@ async function makeToken(client: SignedInClient, name = "script"): Promise<{ id:
 }
 
 const requestWithToken = (secret: string): Promise<GatewayResponse> =>
-  gateway.request("/api/auth/me", { headers: { Authorization: `Bearer ${secret}`, "X-Forwarded-For": "203.0.113.20" } });
+  gateway.request("/api/auth/me", {
+    headers: { Authorization: `Bearer ${secret}`, "X-Forwarded-For": "203.0.113.20" },
+  });
 
-async function revocationRows(tokenId: string): Promise<Array<Record<string, any>>> { // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON rows
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON rows
+async function revocationRows(tokenId: string): Promise<Array<Record<string, any>>> {
   const res = await admin.request("/api/admin/audit?action=token.revoke&per_page=100");
   expect(res.status, res.text).toBe(200);
   return res.json.data.filter((row: { target?: { id?: string } }) => row.target?.id === tokenId);
@@ -56,7 +69,10 @@ describe("an admin sees every person's tokens", () => {
     expect(all.status, all.text).toBe(200);
     const ids = all.json.data.map((token: { id: string }) => token.id);
     expect(ids).toEqual(expect.arrayContaining([mine.id, theirs.id]));
-    expect(all.json.data.find((token: { id: string }) => token.id === mine.id)).toMatchObject({ name: "first's", user: { id: first.id, email: first.email } });
+    expect(all.json.data.find((token: { id: string }) => token.id === mine.id)).toMatchObject({
+      name: "first's",
+      user: { id: first.id, email: first.email },
+    });
     expect(all.text).not.toContain(mine.secret);
 
     const one = await admin.request(`/api/admin/tokens?user_id=${second.id}`);
@@ -90,13 +106,20 @@ describe("recovering an account revokes its tokens", () => {
   it("a password reset revokes every token of the person, one audit row each", async () => {
     const person = await newPerson("support");
     const tokens = [await makeToken(person.client, "one"), await makeToken(person.client, "two")];
-    const reset = await admin.request(`/api/admin/users/${person.id}`, json({ password: "a brand new password 77" }, "PATCH"));
+    const reset = await admin.request(
+      `/api/admin/users/${person.id}`,
+      json({ password: "a brand new password 77" }, "PATCH"),
+    );
     expect(reset.status, reset.text).toBe(200);
     for (const token of tokens) {
       const refused = await requestWithToken(token.secret);
       expect([refused.status, refused.json.error.code]).toEqual([401, "token_revoked"]);
       expect(await revocationRows(token.id)).toEqual([
-        expect.objectContaining({ outcome: "success", user_email: "admin@gatehouse.test", detail: expect.objectContaining({ reason: "password_reset", owner: person.email }) }),
+        expect.objectContaining({
+          outcome: "success",
+          user_email: "admin@gatehouse.test",
+          detail: expect.objectContaining({ reason: "password_reset", owner: person.email }),
+        }),
       ]);
     }
   });
@@ -104,7 +127,14 @@ describe("recovering an account revokes its tokens", () => {
   it("keeps them with revoke_tokens: false", async () => {
     const person = await newPerson("support");
     const token = await makeToken(person.client);
-    expect((await admin.request(`/api/admin/users/${person.id}`, json({ password: "a brand new password 78", revoke_tokens: false }, "PATCH"))).status).toBe(200);
+    expect(
+      (
+        await admin.request(
+          `/api/admin/users/${person.id}`,
+          json({ password: "a brand new password 78", revoke_tokens: false }, "PATCH"),
+        )
+      ).status,
+    ).toBe(200);
     expect((await requestWithToken(token.secret)).status).toBe(200);
   });
 
@@ -115,12 +145,17 @@ describe("recovering an account revokes its tokens", () => {
     expect((await admin.request(`/api/admin/users/${person.id}`, json({ disabled: false }, "PATCH"))).status).toBe(200);
     const refused = await requestWithToken(token.secret);
     expect([refused.status, refused.json.error.code]).toEqual([401, "token_revoked"]);
-    expect(await revocationRows(token.id)).toEqual([expect.objectContaining({ detail: expect.objectContaining({ reason: "user_disabled" }) })]);
+    expect(await revocationRows(token.id)).toEqual([
+      expect.objectContaining({ detail: expect.objectContaining({ reason: "user_disabled" }) }),
+    ]);
   });
 
   it("refuses revoke_tokens without a new password or disabling, naming the field", async () => {
     const person = await newPerson("viewer");
-    const res = await admin.request(`/api/admin/users/${person.id}`, json({ name: "Renamed", revoke_tokens: true }, "PATCH"));
+    const res = await admin.request(
+      `/api/admin/users/${person.id}`,
+      json({ name: "Renamed", revoke_tokens: true }, "PATCH"),
+    );
     expect([res.status, res.json.error.code]).toEqual([400, "invalid_input"]);
     expect(res.json.error.fields.revoke_tokens).toContain("goes with a new password or disabled: true");
   });

@@ -13,7 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { main as keysCli } from "@/lib/cli/keys";
 import { CANARY, keyEncodings } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, startGatewayExpectingFailure, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  startGatewayExpectingFailure,
+  type GatewayProcess,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const FIRST = CANARY.portalReports;
@@ -63,11 +69,18 @@ async function reportsArea(client: SignedInClient) {
 async function auditRows(client: SignedInClient, action: string) {
   const res = await client.request(`/api/admin/audit?action=${action}`);
   expect(res.status).toBe(200);
-  return res.json.data as Array<{ action: string; outcome: string; detail: Record<string, unknown> | null; user_id: string | null }>;
+  return res.json.data as Array<{
+    action: string;
+    outcome: string;
+    detail: Record<string, unknown> | null;
+    user_id: string | null;
+  }>;
 }
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.portalItems]: "main", [SHORT]: "main" } } });
+  sandbox = await startTestSandbox({
+    extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.portalItems]: "main", [SHORT]: "main" } },
+  });
   storeDir = await mkdtemp(path.join(tmpdir(), "gatehouse-keys-"));
   gateway = await startGateway(portalEnv());
   admin = await gateway.signIn("admin");
@@ -90,9 +103,14 @@ describe("an area whose key is kept in the portal", () => {
   });
 
   it("refuses a wrong key before saving it, with the upstream's words", async () => {
-    const res = await admin.request("/api/admin/upstream-keys/reports", post({ key: "a-key-the-upstream-never-issued" }));
+    const res = await admin.request(
+      "/api/admin/upstream-keys/reports",
+      post({ key: "a-key-the-upstream-never-issued" }),
+    );
     expect(res.status).toBe(400);
-    expect(res.json.error.fields.key).toBe("The reports API (area A) refused this key: “Unauthenticated.” (HTTP 401). Nothing was saved.");
+    expect(res.json.error.fields.key).toBe(
+      "The reports API (area A) refused this key: “Unauthenticated.” (HTTP 401). Nothing was saved.",
+    );
     expect((await reportsArea(admin)).stored).toEqual([]);
     const [row] = await auditRows(admin, "upstream.key_set");
     expect(row).toMatchObject({ outcome: "failure" });
@@ -124,11 +142,25 @@ describe("an area whose key is kept in the portal", () => {
     // An upstream that quotes the refused key, in a refusal and in an error: neither the answer nor the log has it.
     const candidate = `never-issued-${randomBytes(8).toString("hex")}`;
     const quoting = { message: `No such key: ${candidate}` };
-    await sandbox.injectFault({ method: "GET", path: "/seo/api/v1/projects", kind: "status", status: 401, body: quoting, times: 1 });
+    await sandbox.injectFault({
+      method: "GET",
+      path: "/seo/api/v1/projects",
+      kind: "status",
+      status: 401,
+      body: quoting,
+      times: 1,
+    });
     const quoted = await admin.request("/api/admin/upstream-keys/reports/test", post({ key: candidate }));
     expect(quoted.status).toBe(400);
     expect(quoted.json.error.fields.key).toContain("No such key: [REDACTED]");
-    await sandbox.injectFault({ method: "GET", path: "/seo/api/v1/projects", kind: "status", status: 422, body: { ...quoting, errors: { key: [`${candidate} is unknown`] } }, times: 1 });
+    await sandbox.injectFault({
+      method: "GET",
+      path: "/seo/api/v1/projects",
+      kind: "status",
+      status: 422,
+      body: { ...quoting, errors: { key: [`${candidate} is unknown`] } },
+      times: 1,
+    });
     const invalid = await admin.request("/api/admin/upstream-keys/reports/test", post({ key: candidate }));
     expect(invalid.status).toBe(400);
     await gateway.logLineFor(invalid.headers.get("x-request-id")!);
@@ -152,12 +184,18 @@ describe("an area whose key is kept in the portal", () => {
     const res = await admin.request("/api/admin/upstream-keys/reports", post({ key: FIRST }));
     expect(res.status).toBe(201);
     expect(res.json.data.change).toMatchObject({ area: "reports", old_fingerprint: null });
-    expect(res.json.data.status).toMatchObject({ source: "portal", key: { last4: FIRST.slice(-4), set_by: "admin@gatehouse.test" } });
+    expect(res.json.data.status).toMatchObject({
+      source: "portal",
+      key: { last4: FIRST.slice(-4), set_by: "admin@gatehouse.test" },
+    });
     expect((await admin.request("/api/reports")).status).toBe(200);
     const requests = await sandbox.requests();
     expect(requests.filter((r) => r.path === "/seo/api/v1/reports").map((r) => r.key)).toEqual([FIRST]);
     const [row] = await auditRows(admin, "upstream.key_set");
-    expect(row).toMatchObject({ outcome: "success", detail: { area: "reports", old_fingerprint: null, new_fingerprint: res.json.data.change.new_fingerprint } });
+    expect(row).toMatchObject({
+      outcome: "success",
+      detail: { area: "reports", old_fingerprint: null, new_fingerprint: res.json.data.change.new_fingerprint },
+    });
     gateway.assertNoKeyLeaked();
   });
 
@@ -168,8 +206,10 @@ describe("an area whose key is kept in the portal", () => {
       const bytes = await readFile(path.join(storeDir, file));
       const latin1 = bytes.toString("latin1");
       const { anyCase, exact } = keyEncodings(FIRST);
-      for (const needle of anyCase) expect(latin1.toLowerCase().includes(needle.toLowerCase()), `${file} holds the key as ${needle}`).toBe(false);
-      for (const needle of exact) expect(latin1.includes(needle), `${file} holds the key in base64 (${needle})`).toBe(false);
+      for (const needle of anyCase)
+        expect(latin1.toLowerCase().includes(needle.toLowerCase()), `${file} holds the key as ${needle}`).toBe(false);
+      for (const needle of exact)
+        expect(latin1.includes(needle), `${file} holds the key in base64 (${needle})`).toBe(false);
       expect(bytes.includes(Buffer.from(FIRST, "utf16le")), `${file} holds the key in UTF-16`).toBe(false);
     }
   });
@@ -194,13 +234,22 @@ describe("an area whose key is kept in the portal", () => {
     expect(rotated.status).toBe(201);
     switched = true;
     const afterCount = started.length;
-    await until("some reads after the switch", async () => started.slice(afterCount).filter((s) => s.status !== undefined).length >= 20);
+    await until(
+      "some reads after the switch",
+      async () => started.slice(afterCount).filter((s) => s.status !== undefined).length >= 20,
+    );
     stop = true;
     await Promise.all(workers);
 
     expect(started.filter((s) => s.status !== 200)).toEqual([]);
-    console.info(`rotation under load: ${started.length} reads by 4 clients, ${started.filter((s) => s.afterSwitch).length} started after the switch, none lost`);
-    const keyOf = new Map((await sandbox.requests()).filter((r) => r.path === "/seo/api/v1/reports").map((r) => [r.query.search as string, r.key]));
+    console.info(
+      `rotation under load: ${started.length} reads by 4 clients, ${started.filter((s) => s.afterSwitch).length} started after the switch, none lost`,
+    );
+    const keyOf = new Map(
+      (await sandbox.requests())
+        .filter((r) => r.path === "/seo/api/v1/reports")
+        .map((r) => [r.query.search as string, r.key]),
+    );
     for (const request of started) {
       const key = keyOf.get(request.tag);
       if (request.afterSwitch) expect(key, `${request.tag} started after the switch`).toBe(NEXT);
@@ -219,13 +268,21 @@ describe("an area whose key is kept in the portal", () => {
     const res = await admin.request("/api/reports");
     expect(res.status).toBe(502);
     expect(res.json.error.code).toBe("upstream_auth");
-    const row = await until("the key_rejected audit row", async () => (await auditRows(admin, "upstream.key_rejected"))[0]);
+    const row = await until(
+      "the key_rejected audit row",
+      async () => (await auditRows(admin, "upstream.key_rejected"))[0],
+    );
     expect(row).toMatchObject({ outcome: "failure", user_id: null, detail: { area: "reports", source: "portal" } });
     const page = await until("the banner", async () => {
       const html = (await admin.request("/")).text.replace(/<!-- -->/g, "");
       return html.includes("key-rejected-banner") ? html : null;
     });
-    expect(/The reports API rejected its key \([0-9a-f]{8}\) at <time[^>]*>[^<]+<\/time>; <a href="\/admin\/upstream">rotate it here<\/a>/.test(page), "the banner's sentence").toBe(true);
+    expect(
+      /The reports API rejected its key \([0-9a-f]{8}\) at <time[^>]*>[^<]+<\/time>; <a href="\/admin\/upstream">rotate it here<\/a>/.test(
+        page,
+      ),
+      "the banner's sentence",
+    ).toBe(true);
     const area = await reportsArea(admin);
     expect(area.rejected).toMatchObject({ fingerprint: row.detail!.old_fingerprint });
     // The health numbers count this instance's exchanges: the reads above, and this rejection as an error.
@@ -249,10 +306,15 @@ describe("an area whose key is kept in the portal", () => {
     expect((await admin.request("/api/reports")).status).toBe(200);
     expect((await admin.request("/")).text).not.toContain("key-rejected-banner");
     const [row] = await auditRows(admin, "upstream.key_restored");
-    expect(row).toMatchObject({ outcome: "success", detail: { old_fingerprint: res.json.data.change.old_fingerprint, new_fingerprint: earlier.fingerprint } });
+    expect(row).toMatchObject({
+      outcome: "success",
+      detail: { old_fingerprint: res.json.data.change.old_fingerprint, new_fingerprint: earlier.fingerprint },
+    });
     // The key in use cannot be removed; the disabled one can.
     const active = res.json.data.status.stored.find((k: { active: boolean }) => k.active);
-    expect((await admin.request(`/api/admin/upstream-keys/reports/${active.id}`, { method: "DELETE" })).status).toBe(409);
+    expect((await admin.request(`/api/admin/upstream-keys/reports/${active.id}`, { method: "DELETE" })).status).toBe(
+      409,
+    );
     const disabled = res.json.data.status.stored.find((k: { active: boolean }) => !k.active);
     const removed = await admin.request(`/api/admin/upstream-keys/reports/${disabled.id}`, { method: "DELETE" });
     expect(removed.status).toBe(200);
@@ -269,26 +331,40 @@ describe("the key-encryption key", () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = { out: (line: string) => out.push(line), err: (line: string) => err.push(line) };
-    const code = await keysCli(["rotate-kek"], io, { DATABASE_URL: databaseUrl, GATEHOUSE_KEK: NEW_KEK, GATEHOUSE_KEK_PREVIOUS: OLD_KEK });
+    const code = await keysCli(["rotate-kek"], io, {
+      DATABASE_URL: databaseUrl,
+      GATEHOUSE_KEK: NEW_KEK,
+      GATEHOUSE_KEK_PREVIOUS: OLD_KEK,
+    });
     expect({ code, err }).toEqual({ code: 0, err: [] });
     expect(out.join("\n")).toMatch(/^Re-sealed 1 upstream key under the new GATEHOUSE_KEK/);
 
     // Keys in the environment, none to seal with: the stored key could not be read, so the start stops.
-    const withoutKek = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: undefined, REPORTS_API_KEY: NEXT, ITEMS_API_KEY: CANARY.portalItems }));
+    const withoutKek = await startGatewayExpectingFailure(
+      portalEnv({ GATEHOUSE_KEK: undefined, REPORTS_API_KEY: NEXT, ITEMS_API_KEY: CANARY.portalItems }),
+    );
     expect(withoutKek.code).toBe(1);
-    expect(withoutKek.output.join("\n")).toContain("GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it");
+    expect(withoutKek.output.join("\n")).toContain(
+      "GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it",
+    );
     expect(withoutKek.output.join("\n")).not.toMatch(/\n\s+at /);
 
     const withOld = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: OLD_KEK }));
     expect(withOld.code).toBe(1);
-    expect(withOld.output.join("\n")).toMatch(/GATEHOUSE_KEK: does not open the stored key [0-9a-f]{8} of area reports/);
+    expect(withOld.output.join("\n")).toMatch(
+      /GATEHOUSE_KEK: does not open the stored key [0-9a-f]{8} of area reports/,
+    );
 
     // No key in the environment either: the one line is the missing KEK, not the areas' key variables.
     const noKeyAnywhere = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: undefined }));
-    expect(noKeyAnywhere.output.join("\n")).toContain("GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it");
+    expect(noKeyAnywhere.output.join("\n")).toContain(
+      "GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it",
+    );
     expect(noKeyAnywhere.output.join("\n")).not.toContain("_API_KEY: is missing");
 
-    const weak = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: Buffer.alloc(32, 7).toString("base64") }));
+    const weak = await startGatewayExpectingFailure(
+      portalEnv({ GATEHOUSE_KEK: Buffer.alloc(32, 7).toString("base64") }),
+    );
     expect(weak.output.join("\n")).toContain("GATEHOUSE_KEK: is not random enough to seal keys");
 
     gateway = await startGateway(portalEnv({ GATEHOUSE_KEK: NEW_KEK }));

@@ -22,7 +22,11 @@ let receiver: WebhookReceiver;
 let storeDir: string;
 const gateways: GatewayProcess[] = [];
 
-const json = (body: unknown, method = "POST"): RequestInit => ({ method, headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown, method = "POST"): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
@@ -42,7 +46,11 @@ async function gatewayWith(env: Record<string, string>): Promise<{ gateway: Gate
   return { gateway, admin: await gateway.signIn("admin") };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  what: string,
+  probe: () => Promise<T | null | undefined | false>,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -80,21 +88,37 @@ describe("without WEBHOOK_ALLOW_PRIVATE", STARTS_A_PORTAL, () => {
     const { gateway, admin } = await gatewayWith({});
     const editor = await gateway.signIn("editor");
     expect((await editor.request("/api/admin/webhooks")).status).toBe(403);
-    const token = await admin.request("/api/tokens", json({ name: "all", scopes: ["reports:read", "audit:read"], expires_in_days: 7 }));
-    const res = await gateway.request("/api/admin/webhooks", { headers: { Authorization: `Bearer ${token.json.data.secret}` } });
+    const token = await admin.request(
+      "/api/tokens",
+      json({ name: "all", scopes: ["reports:read", "audit:read"], expires_in_days: 7 }),
+    );
+    const res = await gateway.request("/api/admin/webhooks", {
+      headers: { Authorization: `Bearer ${token.json.data.secret}` },
+    });
     expect([res.status, res.json.error.code]).toEqual([403, "insufficient_scope"]);
   });
 });
 
 describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
-  const env = () => ({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "1000", DATABASE_URL: path.join(storeDir, "gatehouse.db") });
+  const env = () => ({
+    WEBHOOK_ALLOW_PRIVATE: "1",
+    WEBHOOK_RETRY_SPEEDUP: "1000",
+    DATABASE_URL: path.join(storeDir, "gatehouse.db"),
+  });
   let gateway: GatewayProcess;
   let admin: SignedInClient;
   let endpoint: { id: string; secret: string };
 
   it("adds an endpoint and answers its secret once", async () => {
     ({ gateway, admin } = await gatewayWith(env()));
-    const res = await admin.request("/api/admin/webhooks", json({ url: receiver.url, events: ["purchase.checked", "report.deleted", "report.created"], description: "test receiver" }));
+    const res = await admin.request(
+      "/api/admin/webhooks",
+      json({
+        url: receiver.url,
+        events: ["purchase.checked", "report.deleted", "report.created"],
+        description: "test receiver",
+      }),
+    );
     expect(res.status, res.text).toBe(201);
     expect(res.json.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     endpoint = { id: res.json.data.id, secret: res.json.data.secret };
@@ -103,7 +127,10 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     expect(list.json.data).toHaveLength(1);
     expect(list.text).not.toContain(endpoint.secret);
     const audit = await admin.request("/api/admin/audit?action=webhook.create");
-    expect(audit.json.data[0]).toMatchObject({ outcome: "success", target: { type: "webhook", id: endpoint.id, label: receiver.url } });
+    expect(audit.json.data[0]).toMatchObject({
+      outcome: "success",
+      target: { type: "webhook", id: endpoint.id, label: receiver.url },
+    });
   });
 
   it("fails the receiver's first three deliveries and delivers the fourth, signed, with one webhook-id", async () => {
@@ -117,7 +144,15 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     expect(new Set(four.map((d) => d.id)).size).toBe(1);
     expect(four[0]!.id).toMatch(/^msg_[0-9a-f]{32}$/);
     const event = JSON.parse(four[3]!.body);
-    expect(event).toMatchObject({ type: "purchase.checked", data: { outcome: "valid", code_last4: code.slice(-4), support: expect.any(String), by: { email: "admin@gatehouse.test", via: "session" } } });
+    expect(event).toMatchObject({
+      type: "purchase.checked",
+      data: {
+        outcome: "valid",
+        code_last4: code.slice(-4),
+        support: expect.any(String),
+        by: { email: "admin@gatehouse.test", via: "session" },
+      },
+    });
     expect(event.data.code_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(four[3]!.body).not.toContain(code);
     expect(four[3]!.body).not.toContain(code.slice(0, 8));
@@ -135,11 +170,19 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     const before = receiver.received.length;
     receiver.answer = () => 204;
     const first = (await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries`)).json.data[0];
-    const res = await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries/${first.id}/resend`, { method: "POST" });
+    const res = await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries/${first.id}/resend`, {
+      method: "POST",
+    });
     expect(res.status, res.text).toBe(202);
     const again = (await receiver.until(before + 1))[before]!;
     expect(again).toMatchObject({ id: first.id, status: 204, verifiedWith: 0 });
-    expect((await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries/msg_${"0".repeat(32)}/resend`, { method: "POST" })).status).toBe(404);
+    expect(
+      (
+        await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries/msg_${"0".repeat(32)}/resend`, {
+          method: "POST",
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it("signs with both secrets during a rotation's overlap", async () => {
@@ -158,7 +201,11 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     expect(receiver.secrets.length).toBe(1);
     // Each secret alone verifies it.
     const { Webhook } = await import("standardwebhooks");
-    const headers = { "webhook-id": delivery.id, "webhook-timestamp": delivery.timestamp, "webhook-signature": delivery.signature };
+    const headers = {
+      "webhook-id": delivery.id,
+      "webhook-timestamp": delivery.timestamp,
+      "webhook-signature": delivery.signature,
+    };
     expect(() => new Webhook(newSecret).verify(delivery.body, headers)).not.toThrow();
     expect(() => new Webhook(endpoint.secret).verify(delivery.body, headers)).not.toThrow();
     endpoint.secret = newSecret;
@@ -174,7 +221,9 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     // The first attempt is written down; the next waits for its backoff. Then the process dies.
     const id = await until("the first failed attempt in the log", async () => {
       const log = (await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries`)).json.data;
-      const mine = log.find((d: { event: string; attempts: number }) => d.event === "report.created" && d.attempts >= 1);
+      const mine = log.find(
+        (d: { event: string; attempts: number }) => d.event === "report.created" && d.attempts >= 1,
+      );
       return mine?.id as string | undefined;
     });
     await gateway.kill();
@@ -183,11 +232,18 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     receiver.answer = () => 204;
     const accepted = receiver.received.length;
     ({ gateway, admin } = await gatewayWith(env()));
-    const delivered = await until("the delivery after the restart", async () => receiver.received.slice(accepted).find((d) => d.id === id && d.status === 204));
+    const delivered = await until("the delivery after the restart", async () =>
+      receiver.received.slice(accepted).find((d) => d.id === id && d.status === 204),
+    );
     expect(delivered.verifiedWith).toBe(0);
-    expect(JSON.parse(delivered.body)).toMatchObject({ type: "report.created", data: { report: { url: "https://example.com/killed-mid-retry" } } });
+    expect(JSON.parse(delivered.body)).toMatchObject({
+      type: "report.created",
+      data: { report: { url: "https://example.com/killed-mid-retry" } },
+    });
     const log = await until("the log to say delivered", async () => {
-      const entry = (await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries`)).json.data.find((d: { id: string }) => d.id === id);
+      const entry = (await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries`)).json.data.find(
+        (d: { id: string }) => d.id === id,
+      );
       return entry?.status === "delivered" ? entry : null;
     });
     expect(log.log[0]).toMatchObject({ ok: true, status: 204 });
@@ -196,15 +252,25 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
   it("tells of a finished bulk check with its counts and no code", async () => {
     receiver.secrets = [endpoint.secret];
     receiver.answer = () => 204;
-    const subscribed = await admin.request(`/api/admin/webhooks/${endpoint.id}`, json({ events: ["bulk_job.finished"] }, "PATCH"));
+    const subscribed = await admin.request(
+      `/api/admin/webhooks/${endpoint.id}`,
+      json({ events: ["bulk_job.finished"] }, "PATCH"),
+    );
     expect(subscribed.status, subscribed.text).toBe(200);
     const before = receiver.received.length;
     const codes = [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired];
     const job = await admin.request("/api/purchases/bulk", json({ codes }));
     expect(job.status, job.text).toBe(202);
-    const delivery = await until("the bulk_job.finished delivery", async () => receiver.received.slice(before).find((d) => JSON.parse(d.body).type === "bulk_job.finished"));
+    const delivery = await until("the bulk_job.finished delivery", async () =>
+      receiver.received.slice(before).find((d) => JSON.parse(d.body).type === "bulk_job.finished"),
+    );
     expect(delivery.verifiedWith).toBe(0);
-    expect(JSON.parse(delivery.body).data.job).toMatchObject({ id: job.json.data.id, status: "done", total: 2, valid: 2 });
+    expect(JSON.parse(delivery.body).data.job).toMatchObject({
+      id: job.json.data.id,
+      status: "done",
+      total: 2,
+      valid: 2,
+    });
     for (const code of codes) expect(delivery.body).not.toContain(code);
   });
 
@@ -220,45 +286,64 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
   });
 });
 
-describe("an endpoint failing for three days (WEBHOOK_RETRY_SPEEDUP=100000: three days are 2.6 s)", STARTS_A_PORTAL, () => {
-  it("is disabled, with an audit row and a notice on the webhooks page; enabling it again sends what waited", async () => {
-    const { admin } = await gatewayWith({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "100000" });
-    const failing = await startWebhookReceiver();
-    try {
-      failing.answer = () => 500;
-      const created = await admin.request("/api/admin/webhooks", json({ url: failing.url, events: ["report.created"] }));
-      failing.secrets = [created.json.data.secret];
-      const id = created.json.data.id as string;
-      // Events keep failing until one fails three (scaled) days after the first failure.
-      const disabled = await until(
-        "the endpoint to be disabled",
-        async () => {
-          await admin.request("/api/reports", json({ url: `https://example.com/failing-${Date.now()}` }));
-          const endpoint = (await admin.request("/api/admin/webhooks")).json.data.find((e: { id: string }) => e.id === id);
-          return endpoint.enabled === false ? endpoint : null;
-        },
-        60_000,
-      );
-      expect(disabled.disabled_reason).toMatch(/failed .* for three days/);
-      expect(disabled.failing_since).not.toBeNull();
-      const audit = await admin.request("/api/admin/audit?action=webhook.disabled");
-      expect(audit.json.data[0]).toMatchObject({ outcome: "failure", user_id: null, target: { type: "webhook", id, label: failing.url } });
-      const page = await admin.request("/admin/webhooks");
-      expect(page.text).toContain("for three days; deliveries stopped");
+describe(
+  "an endpoint failing for three days (WEBHOOK_RETRY_SPEEDUP=100000: three days are 2.6 s)",
+  STARTS_A_PORTAL,
+  () => {
+    it("is disabled, with an audit row and a notice on the webhooks page; enabling it again sends what waited", async () => {
+      const { admin } = await gatewayWith({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "100000" });
+      const failing = await startWebhookReceiver();
+      try {
+        failing.answer = () => 500;
+        const created = await admin.request(
+          "/api/admin/webhooks",
+          json({ url: failing.url, events: ["report.created"] }),
+        );
+        failing.secrets = [created.json.data.secret];
+        const id = created.json.data.id as string;
+        // Events keep failing until one fails three (scaled) days after the first failure.
+        const disabled = await until(
+          "the endpoint to be disabled",
+          async () => {
+            await admin.request("/api/reports", json({ url: `https://example.com/failing-${Date.now()}` }));
+            const endpoint = (await admin.request("/api/admin/webhooks")).json.data.find(
+              (e: { id: string }) => e.id === id,
+            );
+            return endpoint.enabled === false ? endpoint : null;
+          },
+          60_000,
+        );
+        expect(disabled.disabled_reason).toMatch(/failed .* for three days/);
+        expect(disabled.failing_since).not.toBeNull();
+        const audit = await admin.request("/api/admin/audit?action=webhook.disabled");
+        expect(audit.json.data[0]).toMatchObject({
+          outcome: "failure",
+          user_id: null,
+          target: { type: "webhook", id, label: failing.url },
+        });
+        const page = await admin.request("/admin/webhooks");
+        expect(page.text).toContain("for three days; deliveries stopped");
 
-      // The receiver is fixed; enabling the endpoint sends what was still pending.
-      failing.answer = () => 204;
-      const pendingBefore = (await admin.request(`/api/admin/webhooks/${id}/deliveries`)).json.data.filter((d: { status: string }) => d.status === "pending");
-      expect((await admin.request(`/api/admin/webhooks/${id}`, json({ enabled: true }, "PATCH"))).json.data.enabled).toBe(true);
-      // The delivery whose failure disabled it still had retries left: it waited, and goes now.
-      expect(pendingBefore.length).toBeGreaterThan(0);
-      const sent = await until("a delivery after enabling", async () => failing.received.find((d) => d.status === 204));
-      expect(pendingBefore.map((d: { id: string }) => d.id)).toContain(sent.id);
-    } finally {
-      await failing.close();
-    }
-  });
-});
+        // The receiver is fixed; enabling the endpoint sends what was still pending.
+        failing.answer = () => 204;
+        const pendingBefore = (await admin.request(`/api/admin/webhooks/${id}/deliveries`)).json.data.filter(
+          (d: { status: string }) => d.status === "pending",
+        );
+        expect(
+          (await admin.request(`/api/admin/webhooks/${id}`, json({ enabled: true }, "PATCH"))).json.data.enabled,
+        ).toBe(true);
+        // The delivery whose failure disabled it still had retries left: it waited, and goes now.
+        expect(pendingBefore.length).toBeGreaterThan(0);
+        const sent = await until("a delivery after enabling", async () =>
+          failing.received.find((d) => d.status === 204),
+        );
+        expect(pendingBefore.map((d: { id: string }) => d.id)).toContain(sent.id);
+      } finally {
+        await failing.close();
+      }
+    });
+  },
+);
 
 describe("receivers that cannot be reached or never answer", () => {
   it("record each failure to connect as an attempt, and hold up no other endpoint's deliveries", async () => {
@@ -286,8 +371,11 @@ describe("receivers that cannot be reached or never answer", () => {
       healthy.answer = () => ((closedWhenHealthyArrived ??= hanging.closed), 204);
 
       // Nine events for each stuck endpoint (more than the eight sends a process makes at once), then one for the healthy one.
-      for (let i = 0; i < 9; i++) expect((await admin.request("/api/reports", json({ url: `https://example.com/stuck-${i}` }))).status).toBe(201);
-      expect((await admin.request("/api/purchases/validate", json({ purchase_code: FIXED_PURCHASE_CODES.active }))).status).toBe(200);
+      for (let i = 0; i < 9; i++)
+        expect((await admin.request("/api/reports", json({ url: `https://example.com/stuck-${i}` }))).status).toBe(201);
+      expect(
+        (await admin.request("/api/purchases/validate", json({ purchase_code: FIXED_PURCHASE_CODES.active }))).status,
+      ).toBe(200);
 
       const [delivery] = await healthy.until(1);
       expect(delivery).toMatchObject({ status: 204, verifiedWith: 0 });
@@ -297,11 +385,14 @@ describe("receivers that cannot be reached or never answer", () => {
 
       // Every delivery to the unreachable endpoint gets its attempt, logged, and waits for its retry.
       const log = await until("an attempt on each unreachable delivery", async () => {
-        const deliveries = (await admin.request(`/api/admin/webhooks/${unreachable.id}/deliveries`)).json.data as Array<{ attempts: number; log: Array<{ error: string | null }> }>;
+        const deliveries = (await admin.request(`/api/admin/webhooks/${unreachable.id}/deliveries`)).json
+          .data as Array<{ attempts: number; log: Array<{ error: string | null }> }>;
         return deliveries.length === 9 && deliveries.every((d) => d.attempts >= 1) ? deliveries : null;
       });
       expect(log[0]!.log[0]!.error).toBe("the host cannot be reached");
-      const attempts = gateway.logLines().filter((line) => line.msg === "webhook_attempt" && line.endpoint === unreachable.id);
+      const attempts = gateway
+        .logLines()
+        .filter((line) => line.msg === "webhook_attempt" && line.endpoint === unreachable.id);
       expect(attempts.length).toBeGreaterThanOrEqual(9);
       expect(attempts[0]).toMatchObject({ ok: false, error: "the host cannot be reached" });
       const output = gateway.output().join("\n");

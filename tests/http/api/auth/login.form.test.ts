@@ -30,7 +30,11 @@ function post(fields: Record<string, string>, headers: Record<string, string> = 
   });
 }
 
-const sessionCookie = (headers: Headers) => headers.getSetCookie().find((line) => /^gatehouse_session=[^;]/.test(line))?.split(";", 1)[0];
+const sessionCookie = (headers: Headers) =>
+  headers
+    .getSetCookie()
+    .find((line) => /^gatehouse_session=[^;]/.test(line))
+    ?.split(";", 1)[0];
 
 describe("the sign-in page's form", () => {
   it("posts itself to the sign-in route, never by GET", async () => {
@@ -63,13 +67,19 @@ describe("the sign-in page's form", () => {
 
     const empty = await post({ email: "", password: "" });
     expect(empty.headers.get("location")).toBe("/login?error=invalid_input");
-    expect((await gateway.request(empty.headers.get("location")!)).text).toContain("Enter your email address and your password.");
+    expect((await gateway.request(empty.headers.get("location")!)).text).toContain(
+      "Enter your email address and your password.",
+    );
   });
 
   it("follows only a path of this site, percent-encoded", async () => {
     const away = await post({ email: TEST_ADMIN.email, password: TEST_ADMIN.password, next: "//evil.example/" });
     expect(away.headers.get("location")).toBe("/");
-    const accented = await post({ email: TEST_ADMIN.email, password: TEST_ADMIN.password, next: "/reports?search=café" });
+    const accented = await post({
+      email: TEST_ADMIN.email,
+      password: TEST_ADMIN.password,
+      next: "/reports?search=café",
+    });
     expect(accented.headers.get("location")).toBe("/reports?search=caf%C3%A9");
   });
 
@@ -110,7 +120,11 @@ describe("the sign-in page's form", () => {
     expect(res.status).toBe(200);
     expect(res.json.data.user.email).toBe(TEST_ADMIN.email);
     // JSON without X-CSRF is still refused, Origin or not.
-    const bare = await gateway.request("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json", Origin: gateway.url }, body: JSON.stringify(TEST_ADMIN) });
+    const bare = await gateway.request("/api/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: gateway.url },
+      body: JSON.stringify(TEST_ADMIN),
+    });
     expect(bare.status).toBe(403);
   });
 

@@ -10,7 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/auth/sign-in";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, TEST_ADMIN, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  TEST_ADMIN,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
@@ -34,14 +41,20 @@ afterAll(async () => {
 });
 
 function login(target: GatewayProcess, email: string, password: string, address?: string): Promise<GatewayResponse> {
-  return target.request("/api/auth/login", jsonInit("POST", { email, password }, { "X-CSRF": "1", ...(address ? { "X-Forwarded-For": address } : {}) }));
+  return target.request(
+    "/api/auth/login",
+    jsonInit("POST", { email, password }, { "X-CSRF": "1", ...(address ? { "X-Forwarded-For": address } : {}) }),
+  );
 }
 
 let users = 0;
 async function newUser(role = "viewer"): Promise<{ id: string; email: string; password: string }> {
   const email = `throttle-${++users}@gatehouse.test`;
   const password = "a sound passphrase for throttling";
-  const res = await admin.request("/api/admin/users", jsonInit("POST", { email, name: `Throttle ${users}`, role, password }));
+  const res = await admin.request(
+    "/api/admin/users",
+    jsonInit("POST", { email, name: `Throttle ${users}`, role, password }),
+  );
   expect(res.status, res.text).toBe(201);
   return { id: res.json.data.id, email, password };
 }
@@ -49,7 +62,8 @@ async function newUser(role = "viewer"): Promise<{ id: string; email: string; pa
 describe("failed sign-ins from one address do not lock the account elsewhere", () => {
   it("5 wrong passwords from address A: A is refused, the correct password from B signs in (after a short delay)", async () => {
     const victim = await newUser("admin");
-    for (let i = 0; i < 5; i++) expect((await login(gateway, victim.email, `wrong guess ${i}`, "203.0.113.10")).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await login(gateway, victim.email, `wrong guess ${i}`, "203.0.113.10")).status).toBe(401);
     const fromAttacker = await login(gateway, victim.email, victim.password, "203.0.113.10");
     expect(fromAttacker.status).toBe(429);
     expect(fromAttacker.json.error.message).toMatch(/^Too many failed sign-ins for this email\. Try again in \d+ s\.$/);
@@ -67,7 +81,9 @@ describe("failed sign-ins from one address do not lock the account elsewhere", (
       let password = victim.password;
       if (lift === "reset") {
         password = "a brand new sound passphrase";
-        expect((await admin.request(`/api/admin/users/${victim.id}`, jsonInit("PATCH", { password }))).status).toBe(200);
+        expect((await admin.request(`/api/admin/users/${victim.id}`, jsonInit("PATCH", { password }))).status).toBe(
+          200,
+        );
       } else {
         const unlocked = await admin.request(`/api/admin/users/${victim.id}/unlock`, { method: "POST" });
         expect(unlocked.status).toBe(200);
@@ -87,11 +103,17 @@ describe("a flood of throttled sign-ins", () => {
     for (let i = 0; i < 5; i++) await login(gateway, victim.email, `wrong guess ${i}`, "203.0.113.12");
     const statuses: number[] = [];
     for (let round = 0; round < 15; round++) {
-      const answers = await Promise.all(Array.from({ length: 20 }, () => login(gateway, victim.email, "another guess", "203.0.113.12")));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => login(gateway, victim.email, "another guess", "203.0.113.12")),
+      );
       statuses.push(...answers.map((res) => res.status));
     }
     expect(statuses).toEqual(Array(300).fill(429));
-    const rows = (await admin.request(`/api/admin/audit?user=${encodeURIComponent(victim.email)}&action=auth.login_failed&per_page=100`)).json.data as Array<{
+    const rows = (
+      await admin.request(
+        `/api/admin/audit?user=${encodeURIComponent(victim.email)}&action=auth.login_failed&per_page=100`,
+      )
+    ).json.data as Array<{
       outcome: string;
       count: number;
     }>;
@@ -103,7 +125,10 @@ describe("a flood of throttled sign-ins", () => {
 describe("IPv6 clients", () => {
   it("count per /64: 20 failures from ::1…::14 of one /64 refuse its ::99, not another /64", async () => {
     for (let i = 1; i <= 20; i++) {
-      expect((await login(gateway, `spray-v6-${i}@gatehouse.test`, "Summer2025!", `2001:db8:aa:bb::${i.toString(16)}`)).status).toBe(401);
+      expect(
+        (await login(gateway, `spray-v6-${i}@gatehouse.test`, "Summer2025!", `2001:db8:aa:bb::${i.toString(16)}`))
+          .status,
+      ).toBe(401);
     }
     const sameBlock = await login(gateway, TEST_ADMIN.email, TEST_ADMIN.password, "2001:db8:aa:bb::99");
     expect(sameBlock.status).toBe(429);
@@ -119,12 +144,14 @@ describe("without TRUST_PROXY, a flood of sign-ins with unknown emails", () => {
       const flood = Promise.all(
         Array.from({ length: 3 }, async (_, wave) => {
           const answers: GatewayResponse[] = [];
-          for (let i = 0; i < 40; i++) answers.push(await login(direct, `nobody-${wave}-${i}@gatehouse.test`, "some guess or other"));
+          for (let i = 0; i < 40; i++)
+            answers.push(await login(direct, `nobody-${wave}-${i}@gatehouse.test`, "some guess or other"));
           return answers;
         }).concat(
           Array.from({ length: 37 }, async (_, lane) => {
             const answers: GatewayResponse[] = [];
-            for (let i = 0; i < 2; i++) answers.push(await login(direct, `nobody-lane-${lane}-${i}@gatehouse.test`, "some guess or other"));
+            for (let i = 0; i < 2; i++)
+              answers.push(await login(direct, `nobody-lane-${lane}-${i}@gatehouse.test`, "some guess or other"));
             return answers;
           }),
         ),

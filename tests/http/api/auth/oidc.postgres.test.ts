@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
 import { freePort } from "@/tests/support/processes";
-import { ADMIN_GROUP, SignInBrowser, ssoEnv, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  SignInBrowser,
+  ssoEnv,
+  startTestProvider,
+  UNMAPPED_GROUP,
+  walkSsoSignIn,
+  type TestIdpUser,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
 
 let postgres: TestPostgres;
@@ -17,8 +26,14 @@ let admin: SignedInClient;
 beforeAll(async () => {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
-  [postgres, idp] = await Promise.all([startTestPostgres(), startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`] })]);
-  gateway = await startGateway(ssoEnv(idp, { DATABASE_URL: await postgres.createDatabase(), OIDC_RECHECK_MINUTES: "0.02" }), { port });
+  [postgres, idp] = await Promise.all([
+    startTestPostgres(),
+    startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`] }),
+  ]);
+  gateway = await startGateway(
+    ssoEnv(idp, { DATABASE_URL: await postgres.createDatabase(), OIDC_RECHECK_MINUTES: "0.02" }),
+    { port },
+  );
   admin = await gateway.signIn("admin");
 }, 90_000);
 afterAll(async () => {
@@ -30,7 +45,15 @@ afterAll(async () => {
 let people = 0;
 function person(groups: string[], over: Partial<TestIdpUser> = {}): TestIdpUser {
   people += 1;
-  const user = { sub: `pg-sub-${people}`, login: `pg${people}`, password: `password of pg person ${people}`, email: `pg${people}@corp.test`, name: `Pg Person ${people}`, groups, ...over };
+  const user = {
+    sub: `pg-sub-${people}`,
+    login: `pg${people}`,
+    password: `password of pg person ${people}`,
+    email: `pg${people}@corp.test`,
+    name: `Pg Person ${people}`,
+    groups,
+    ...over,
+  };
   idp.addUser(user);
   return user;
 }
@@ -53,12 +76,17 @@ describe("single sign-on on PostgreSQL", () => {
     const holder = person([ADMIN_GROUP]);
     await walkSsoSignIn(new SignInBrowser(), gateway.url, holder);
     const twin = person([ADMIN_GROUP], { email: holder.email });
-    expect((await walkSsoSignIn(new SignInBrowser(), gateway.url, twin)).answer.location).toBe(`${gateway.url}/login?error=sso_email_taken`);
+    expect((await walkSsoSignIn(new SignInBrowser(), gateway.url, twin)).answer.location).toBe(
+      `${gateway.url}/login?error=sso_email_taken`,
+    );
 
     idp.setGroups(holder.login, ["portal-editors"]);
     const browser = new SignInBrowser();
     await walkSsoSignIn(browser, gateway.url, holder);
-    expect(JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text).data.user).toMatchObject({ email: holder.email, role: "editor" });
+    expect(JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text).data.user).toMatchObject({
+      email: holder.email,
+      role: "editor",
+    });
   });
 
   it("re-checks with the refresh token, one request at a time, and ends access when the group goes", async () => {
@@ -70,7 +98,9 @@ describe("single sign-on on PostgreSQL", () => {
     let statuses: number[] = [];
     // Requests sent together when the check is due: one refreshes, the others go on meanwhile.
     while (Date.now() < deadline) {
-      statuses = await Promise.all([0, 1, 2].map(async () => (await browser.request(`${gateway.url}/api/auth/me`)).status));
+      statuses = await Promise.all(
+        [0, 1, 2].map(async () => (await browser.request(`${gateway.url}/api/auth/me`)).status),
+      );
       if (statuses.every((status) => status === 401)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startGateway, type GatewayProcess } from "@/tests/support/gateway";
 import { freePort } from "@/tests/support/processes";
-import { ADMIN_GROUP, SignInBrowser, ssoEnv, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  SignInBrowser,
+  ssoEnv,
+  startTestProvider,
+  UNMAPPED_GROUP,
+  walkSsoSignIn,
+  type TestIdpUser,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 
 interface Pair {
   idp: TestProvider;
@@ -17,7 +26,12 @@ interface Pair {
 async function startPair(refreshTokens: boolean, claimsInIdToken = true): Promise<Pair> {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
-  const idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`], refreshTokens, claimsInIdToken });
+  const idp = await startTestProvider({
+    redirectUris: [`${portal}/api/auth/oidc/callback`],
+    postLogoutRedirectUris: [`${portal}/login`],
+    refreshTokens,
+    claimsInIdToken,
+  });
   const gateway = await startGateway(ssoEnv(idp, { OIDC_RECHECK_MINUTES: "0.02" }), { port });
   return { idp, gateway };
 }
@@ -28,7 +42,11 @@ let withoutRefresh: Pair;
 let groupsFromUserinfo: Pair;
 
 beforeAll(async () => {
-  [withRefresh, withoutRefresh, groupsFromUserinfo] = await Promise.all([startPair(true), startPair(false), startPair(true, false)]);
+  [withRefresh, withoutRefresh, groupsFromUserinfo] = await Promise.all([
+    startPair(true),
+    startPair(false),
+    startPair(true, false),
+  ]);
 });
 afterAll(async () => {
   for (const pair of [withRefresh, withoutRefresh, groupsFromUserinfo]) {
@@ -40,7 +58,14 @@ afterAll(async () => {
 let people = 0;
 function person(idp: TestProvider, groups: string[]): TestIdpUser {
   people += 1;
-  const user = { sub: `recheck-http-${people}`, login: `recheck${people}`, password: `password of recheck person ${people}`, email: `recheck${people}@corp.test`, name: `Recheck Person ${people}`, groups };
+  const user = {
+    sub: `recheck-http-${people}`,
+    login: `recheck${people}`,
+    password: `password of recheck person ${people}`,
+    email: `recheck${people}@corp.test`,
+    name: `Recheck Person ${people}`,
+    groups,
+  };
   idp.addUser(user);
   return user;
 }
@@ -82,7 +107,11 @@ describe("with a refresh token", () => {
     const { idp, gateway } = withRefresh;
     const { who, browser } = await signedIn(withRefresh);
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
-    const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
+    const refused = await until(
+      () => browser.request(`${gateway.url}/api/auth/me`),
+      (answer) => answer.status !== 200,
+      "refused",
+    );
     expect(refused.status).toBe(401);
     const why = `Your access was re-checked with Test IdP: your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse, so your session has ended. Ask an administrator which group you need.`;
     expect(JSON.parse(refused.text).error).toMatchObject({ code: "unauthenticated", message: why });
@@ -103,7 +132,11 @@ describe("with a refresh token", () => {
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
     // A page's background call (the alert bell's count) finds it first; the portal answers a 401 by opening the
     // sign-in page for the page he is on (lib/portal/api-client.ts loginUrlForCurrentPage).
-    const refused = await until(() => browser.request(`${gateway.url}/api/alerts/count`), (answer) => answer.status !== 200, "refused");
+    const refused = await until(
+      () => browser.request(`${gateway.url}/api/alerts/count`),
+      (answer) => answer.status !== 200,
+      "refused",
+    );
     expect(refused.status).toBe(401);
     const login = await browser.request(`${gateway.url}/login?next=%2Freports`);
     expect(login.status).toBe(307);
@@ -124,7 +157,11 @@ describe("with a refresh token", () => {
     const { idp, gateway } = withRefresh;
     const { who, browser } = await signedIn(withRefresh);
     idp.setDisabled(who.login, true);
-    const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
+    const refused = await until(
+      () => browser.request(`${gateway.url}/api/auth/me`),
+      (answer) => answer.status !== 200,
+      "refused",
+    );
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.text).error.message).toBe(
       "Test IdP no longer confirms your sign-in (your account there may be disabled or signed out), so your Gatehouse session has ended. Sign in again.",
@@ -135,7 +172,11 @@ describe("with a refresh token", () => {
     const { idp, gateway } = withRefresh;
     const { who, browser } = await signedIn(withRefresh);
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
-    const page = await until(() => browser.request(`${gateway.url}/reports`), (answer) => answer.status !== 200, "sent away");
+    const page = await until(
+      () => browser.request(`${gateway.url}/reports`),
+      (answer) => answer.status !== 200,
+      "sent away",
+    );
     expect(page.status).toBe(307);
     expect(page.location).toBe(`${gateway.url}/api/auth/oidc/start?next=%2Freports`);
     // The provider still knows him (no page of its own), and the callback refuses him with the reason.
@@ -152,10 +193,14 @@ describe("with a refresh token", () => {
       // The check comes due and fails; the session goes on within its grace.
       await until(
         () => browser.request(`${gateway.url}/api/auth/me`),
-        () => gateway.logLines().some((line) => line.msg === "sso_recheck_failed" && line.failure === "sso_unavailable"),
+        () =>
+          gateway.logLines().some((line) => line.msg === "sso_recheck_failed" && line.failure === "sso_unavailable"),
         "re-checked",
       );
-      const logout = await browser.request(`${gateway.url}/api/auth/logout`, { method: "POST", headers: { "X-CSRF": "1" } });
+      const logout = await browser.request(`${gateway.url}/api/auth/logout`, {
+        method: "POST",
+        headers: { "X-CSRF": "1" },
+      });
       expect(logout.status).toBe(200);
       expect(logout.headers.getSetCookie().some((line) => /^gatehouse_session=;/.test(line))).toBe(true);
     } finally {
@@ -170,7 +215,11 @@ describe("without a refresh token", () => {
     const { gateway } = withoutRefresh;
     const { browser } = await signedIn(withoutRefresh);
     const first = browser.cookie(gateway.url, "gatehouse_session");
-    const page = await until(() => browser.request(`${gateway.url}/reports`), (answer) => answer.status !== 200, "sent through the provider");
+    const page = await until(
+      () => browser.request(`${gateway.url}/reports`),
+      (answer) => answer.status !== 200,
+      "sent through the provider",
+    );
     expect(page.status).toBe(307);
     expect(page.location).toBe(`${gateway.url}/api/auth/oidc/start?next=%2Freports&prompt=none`);
     const start = await browser.request(page.location!);
@@ -179,15 +228,25 @@ describe("without a refresh token", () => {
     expect(back.url).toBe(`${gateway.url}/reports`);
     expect(back.status).toBe(200);
     expect(browser.cookie(gateway.url, "gatehouse_session")).not.toBe(first);
-    expect(gateway.logLines().some((line) => line.msg === "request" && line.operation === "ssoCallback" && line.status === 303)).toBe(true);
+    expect(
+      gateway
+        .logLines()
+        .some((line) => line.msg === "request" && line.operation === "ssoCallback" && line.status === 303),
+    ).toBe(true);
   });
 
   it("API calls go on for one more interval, then ask for a reload (the cookie stays for it)", async () => {
     const { gateway } = withoutRefresh;
     const { browser } = await signedIn(withoutRefresh);
-    const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
+    const refused = await until(
+      () => browser.request(`${gateway.url}/api/auth/me`),
+      (answer) => answer.status !== 200,
+      "refused",
+    );
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.text).error.message).toBe("Your sign-in must be confirmed again with Test IdP: reload the page to continue.");
+    expect(JSON.parse(refused.text).error.message).toBe(
+      "Your sign-in must be confirmed again with Test IdP: reload the page to continue.",
+    );
     expect(refused.headers.getSetCookie().some((line) => line.startsWith("gatehouse_session="))).toBe(false);
   });
 
@@ -195,7 +254,11 @@ describe("without a refresh token", () => {
     const { idp, gateway } = withoutRefresh;
     const { who, browser } = await signedIn(withoutRefresh);
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
-    const page = await until(() => browser.request(`${gateway.url}/items`), (answer) => answer.status !== 200, "sent through the provider");
+    const page = await until(
+      () => browser.request(`${gateway.url}/items`),
+      (answer) => answer.status !== 200,
+      "sent through the provider",
+    );
     const back = await browser.follow(page.location!);
     expect(back.url).toBe(`${gateway.url}/login?error=sso_no_role&next=%2Fitems`);
   });
@@ -204,7 +267,11 @@ describe("without a refresh token", () => {
     const { idp, gateway } = withoutRefresh;
     const { browser } = await signedIn(withoutRefresh);
     browser.forget(idp.issuer);
-    const page = await until(() => browser.request(`${gateway.url}/reports`), (answer) => answer.status !== 200, "sent through the provider");
+    const page = await until(
+      () => browser.request(`${gateway.url}/reports`),
+      (answer) => answer.status !== 200,
+      "sent through the provider",
+    );
     const landed = await browser.follow(page.location!);
     expect(new URL(landed.url).origin).toBe(idp.issuer);
     expect(landed.text).toContain('name="login"');
@@ -232,8 +299,14 @@ describe("with a refresh token, groups only at the userinfo endpoint", () => {
     const { idp, gateway } = groupsFromUserinfo;
     const { who, browser } = await signedIn(groupsFromUserinfo);
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
-    const refused = await until(() => browser.request(`${gateway.url}/api/auth/me`), (answer) => answer.status !== 200, "refused");
+    const refused = await until(
+      () => browser.request(`${gateway.url}/api/auth/me`),
+      (answer) => answer.status !== 200,
+      "refused",
+    );
     expect(refused.status).toBe(401);
-    expect(JSON.parse(refused.text).error.message).toContain(`your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse`);
+    expect(JSON.parse(refused.text).error.message).toContain(
+      `your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse`,
+    );
   });
 });

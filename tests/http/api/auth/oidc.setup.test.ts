@@ -7,41 +7,74 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANARY } from "@/tests/support/canary";
 import { startGateway, startGatewayExpectingFailure, TEST_ADMIN, type GatewayProcess } from "@/tests/support/gateway";
 import { freePort } from "@/tests/support/processes";
-import { IDP_USERS, SignInBrowser, ssoEnv, startTestProvider, walkSsoSignIn, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  IDP_USERS,
+  SignInBrowser,
+  ssoEnv,
+  startTestProvider,
+  walkSsoSignIn,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 
 const AREA = { REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo", REPORTS_API_KEY: CANARY.reports };
 const WRONG_SECRET = "not-the-client-secret-4f9a1c77e2";
 
-const pageText = (html: string) => html.replace(/<[^>]+>/g, " ").replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/\s+/g, " ");
+const pageText = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/\s+/g, " ");
 
 let confidential: TestProvider;
 let publicIdp: TestProvider;
 const ports = { down: 0, wrongSecret: 0, public: 0, passwordOff: 0 };
-const gateways: Record<keyof typeof ports, GatewayProcess | undefined> = { down: undefined, wrongSecret: undefined, public: undefined, passwordOff: undefined };
+const gateways: Record<keyof typeof ports, GatewayProcess | undefined> = {
+  down: undefined,
+  wrongSecret: undefined,
+  public: undefined,
+  passwordOff: undefined,
+};
 const urlOf = (port: number) => `http://127.0.0.1:${port}`;
 
 beforeAll(async () => {
   for (const name of Object.keys(ports) as (keyof typeof ports)[]) ports[name] = await freePort();
-  const callbacks = (names: (keyof typeof ports)[]) => names.map((name) => `${urlOf(ports[name])}/api/auth/oidc/callback`);
+  const callbacks = (names: (keyof typeof ports)[]) =>
+    names.map((name) => `${urlOf(ports[name])}/api/auth/oidc/callback`);
   // Down when the first portal starts.
-  confidential = await startTestProvider({ redirectUris: callbacks(["down", "wrongSecret", "passwordOff"]), listen: false });
-  publicIdp = await startTestProvider({ redirectUris: callbacks(["public"]), publicClient: true, claimsInIdToken: false });
+  confidential = await startTestProvider({
+    redirectUris: callbacks(["down", "wrongSecret", "passwordOff"]),
+    listen: false,
+  });
+  publicIdp = await startTestProvider({
+    redirectUris: callbacks(["public"]),
+    publicClient: true,
+    claimsInIdToken: false,
+  });
   const sso = (idp: TestProvider, secret: string | null) => ssoEnv({ ...idp, clientSecret: secret });
   gateways.down = await startGateway(sso(confidential, confidential.clientSecret), { port: ports.down });
   // Its start asks the provider in the background: wait until it has said it could not, then bring the provider up.
   const down = gateways.down;
   const deadline = Date.now() + 20_000;
-  while (!down.logLines().some((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))) {
+  while (
+    !down.logLines().some((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))
+  ) {
     if (Date.now() > deadline) throw new Error("the portal never said the provider could not be reached");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await confidential.start();
   [gateways.wrongSecret, gateways.public, gateways.passwordOff] = await Promise.all([
     // Password sign-in off, with a break-glass admin the store does not hold: the start warns.
-    startGateway({ ...sso(confidential, WRONG_SECRET), PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "nobody@gatehouse.test" }, { port: ports.wrongSecret }),
+    startGateway(
+      { ...sso(confidential, WRONG_SECRET), PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "nobody@gatehouse.test" },
+      { port: ports.wrongSecret },
+    ),
     startGateway(sso(publicIdp, null), { port: ports.public }),
     // The break-glass admin is ADMIN_EMAIL, the first admin.
-    startGateway({ ...sso(confidential, confidential.clientSecret), PASSWORD_LOGIN: "off" }, { port: ports.passwordOff }),
+    startGateway(
+      { ...sso(confidential, confidential.clientSecret), PASSWORD_LOGIN: "off" },
+      { port: ports.passwordOff },
+    ),
   ]);
 });
 afterAll(async () => {
@@ -54,7 +87,11 @@ describe("a provider that is down when the portal starts", () => {
   it("does not stop the portal: the start says it, the button says so in one sentence, and works once it is back", async () => {
     const gateway = gateways.down!;
     expect((await gateway.request("/api/health")).status).toBe(200);
-    expect(gateway.logLines().find((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))?.msg).toBe(
+    expect(
+      gateway
+        .logLines()
+        .find((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))?.msg,
+    ).toBe(
       `Single sign-on: Test IdP (${confidential.issuer}) cannot be reached now; the portal runs, and the next sign-in with it tries again.`,
     );
 
@@ -63,8 +100,14 @@ describe("a provider that is down when the portal starts", () => {
     expect(refused.status).toBe(303);
     expect(refused.headers.get("location")).toBe("/login?error=sso_unavailable&next=%2Fitems");
     const page = await gateway.request("/login?error=sso_unavailable&next=%2Fitems");
-    expect(pageText(page.text)).toContain("Test IdP is not answering, so you cannot sign in with it right now. Try again in a few minutes; if it lasts, tell an administrator.");
-    expect(gateway.logLines().find((line) => line.msg === "sso_sign_in_failed")).toMatchObject({ level: "warn", failure: "sso_unavailable", detail: { phase: "discovery" } });
+    expect(pageText(page.text)).toContain(
+      "Test IdP is not answering, so you cannot sign in with it right now. Try again in a few minutes; if it lasts, tell an administrator.",
+    );
+    expect(gateway.logLines().find((line) => line.msg === "sso_sign_in_failed")).toMatchObject({
+      level: "warn",
+      failure: "sso_unavailable",
+      detail: { phase: "discovery" },
+    });
 
     // A start remembers the provider's failure START_CHECK_MS (5 s) before asking it again: once it is back, the
     // button reaches it within that time.
@@ -74,7 +117,8 @@ describe("a provider that is down when the portal starts", () => {
       const start = await gateway.request("/api/auth/oidc/start?next=%2Fitems");
       if (start.status === 302 && new URL(start.headers.get("location")!).origin === confidential.issuer) break;
       expect(start.headers.get("location")).toBe("/login?error=sso_unavailable&next=%2Fitems");
-      if (Date.now() > deadline) throw new Error("the start still says sso_unavailable 20 s after the provider came back");
+      if (Date.now() > deadline)
+        throw new Error("the start still says sso_unavailable 20 s after the provider came back");
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, IDP_USERS.admin, { next: "/items" });
@@ -88,7 +132,9 @@ describe("a wrong client secret", () => {
     const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, IDP_USERS.admin);
     expect(answer.location).toBe(`${gateway.url}/login?error=sso_client_rejected`);
     const page = await gateway.request("/login?error=sso_client_rejected");
-    expect(pageText(page.text)).toContain("Test IdP refused Gatehouse's own credentials (its client id or secret), so nobody can sign in with it right now. Tell an administrator.");
+    expect(pageText(page.text)).toContain(
+      "Test IdP refused Gatehouse's own credentials (its client id or secret), so nobody can sign in with it right now. Tell an administrator.",
+    );
     expect(gateway.logLines().find((line) => line.msg === "sso_sign_in_failed")).toMatchObject({
       level: "error",
       failure: "sso_client_rejected",
@@ -98,7 +144,9 @@ describe("a wrong client secret", () => {
   });
 
   it("(with password sign-in off) the start warns about a break-glass admin the store does not hold", () => {
-    expect(gateways.wrongSecret!.logLines().find((line) => String(line.msg).startsWith("The break-glass admin"))).toMatchObject({
+    expect(
+      gateways.wrongSecret!.logLines().find((line) => String(line.msg).startsWith("The break-glass admin")),
+    ).toMatchObject({
       level: "warn",
       msg: 'The break-glass admin nobody@gatehouse.test is not a user of this store; create it: npm run users -- create --email nobody@gatehouse.test --name "Break-glass admin" --role admin. Until then nobody can sign in if Test IdP is down.',
     });
@@ -114,7 +162,9 @@ describe("a public client (no secret) whose provider keeps the claims at the use
     expect(answer.location).toBe(`${gateway.url}/`);
     const me = JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text);
     expect(me.data.user).toMatchObject({ email: "ada@corp.test", name: "Ada Lovelace", role: "admin" });
-    expect(gateway.logLines().find((line) => String(line.msg).startsWith("Single sign-on with"))?.msg).toContain("client gatehouse (public, PKCE only)");
+    expect(gateway.logLines().find((line) => String(line.msg).startsWith("Single sign-on with"))?.msg).toContain(
+      "client gatehouse (public, PKCE only)",
+    );
   });
 });
 
@@ -134,7 +184,15 @@ describe("PASSWORD_LOGIN=off", () => {
     const gateway = gateways.passwordOff!;
     const admin = await gateway.signIn("admin");
     expect(admin.user).toMatchObject({ email: TEST_ADMIN.email, role: "admin" });
-    expect(gateway.logLines().some((line) => line.msg === `Password sign-in is off (PASSWORD_LOGIN=off): only the break-glass admin ${TEST_ADMIN.email} may sign in with a password; everyone else signs in with Test IdP.`)).toBe(true);
+    expect(
+      gateway
+        .logLines()
+        .some(
+          (line) =>
+            line.msg ===
+            `Password sign-in is off (PASSWORD_LOGIN=off): only the break-glass admin ${TEST_ADMIN.email} may sign in with a password; everyone else signs in with Test IdP.`,
+        ),
+    ).toBe(true);
   });
 
   it("refuses anyone else's right password with a sentence, and a wrong one as ever", async () => {
@@ -143,14 +201,26 @@ describe("PASSWORD_LOGIN=off", () => {
     const created = await admin.request("/api/admin/users", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email: "local@gatehouse.test", name: "Local", role: "editor", password: "the local password of somebody" }),
+      body: JSON.stringify({
+        email: "local@gatehouse.test",
+        name: "Local",
+        role: "editor",
+        password: "the local password of somebody",
+      }),
     });
     expect(created.status).toBe(201);
     const json = (password: string) =>
-      gateway.request("/api/auth/login", { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF": "1" }, body: JSON.stringify({ email: "local@gatehouse.test", password }) });
+      gateway.request("/api/auth/login", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+        body: JSON.stringify({ email: "local@gatehouse.test", password }),
+      });
     const right = await json("the local password of somebody");
     expect(right.status).toBe(403);
-    expect(right.json.error).toMatchObject({ code: "password_login_off", message: "Password sign-in is turned off on this portal: sign in with Test IdP." });
+    expect(right.json.error).toMatchObject({
+      code: "password_login_off",
+      message: "Password sign-in is turned off on this portal: sign in with Test IdP.",
+    });
     expect(right.headers.getSetCookie().some((line) => /^gatehouse_session=[^;]/.test(line))).toBe(false);
     expect((await json("not the password at all, no")).json.error.code).toBe("invalid_credentials");
 
@@ -158,13 +228,21 @@ describe("PASSWORD_LOGIN=off", () => {
     const form = await gateway.request("/api/auth/login", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: gateway.url },
-      body: new URLSearchParams({ email: "local@gatehouse.test", password: "the local password of somebody", next: "/items" }).toString(),
+      body: new URLSearchParams({
+        email: "local@gatehouse.test",
+        password: "the local password of somebody",
+        next: "/items",
+      }).toString(),
     });
     expect(form.status).toBe(303);
     expect(form.headers.get("location")).toBe("/login?error=password_login_off&next=%2Fitems");
-    expect(pageText((await gateway.request("/login?error=password_login_off&next=%2Fitems")).text)).toContain("Password sign-in is turned off on this portal: sign in with Test IdP instead.");
+    expect(pageText((await gateway.request("/login?error=password_login_off&next=%2Fitems")).text)).toContain(
+      "Password sign-in is turned off on this portal: sign in with Test IdP instead.",
+    );
     // Both refusals (JSON and form) on one row: a repeated denial is counted.
-    const refusals = (await admin.request("/api/admin/audit?action=auth.login_failed")).json.data as Array<{ detail: { reason?: string } }>;
+    const refusals = (await admin.request("/api/admin/audit?action=auth.login_failed")).json.data as Array<{
+      detail: { reason?: string };
+    }>;
     expect(refusals.find((row) => row.detail.reason === "password_login_off")).toMatchObject({
       user_email: "local@gatehouse.test",
       outcome: "denied",

@@ -9,7 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
 import { freePort, ROOT, usersCli } from "@/tests/support/processes";
-import { ADMIN_GROUP, IDP_USERS, SignInBrowser, ssoEnv, startTestProvider, UNMAPPED_GROUP, walkSsoSignIn, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  IDP_USERS,
+  SignInBrowser,
+  ssoEnv,
+  startTestProvider,
+  UNMAPPED_GROUP,
+  walkSsoSignIn,
+  type TestIdpUser,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 
 let idp: TestProvider;
 let gateway: GatewayProcess;
@@ -28,8 +38,14 @@ const pageText = (html: string) =>
 beforeAll(async () => {
   const port = await freePort();
   const portal = `http://127.0.0.1:${port}`;
-  idp = await startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`], postLogoutRedirectUris: [`${portal}/login`] });
-  gateway = await startGateway(ssoEnv(idp, { OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor,staff=viewer` }), { port });
+  idp = await startTestProvider({
+    redirectUris: [`${portal}/api/auth/oidc/callback`],
+    postLogoutRedirectUris: [`${portal}/login`],
+  });
+  gateway = await startGateway(
+    ssoEnv(idp, { OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor,staff=viewer` }),
+    { port },
+  );
   admin = await gateway.signIn("admin");
 });
 afterAll(async () => {
@@ -41,12 +57,21 @@ let people = 0;
 /** A new person at the provider (each test its own, so none depends on another's sign-ins or consents). */
 function person(groups: string[], over: Partial<TestIdpUser> = {}): TestIdpUser {
   people += 1;
-  const user = { sub: `http-sub-${people}`, login: `http${people}`, password: `password of http person ${people}`, email: `http${people}@corp.test`, name: `Http Person ${people}`, groups, ...over };
+  const user = {
+    sub: `http-sub-${people}`,
+    login: `http${people}`,
+    password: `password of http person ${people}`,
+    email: `http${people}@corp.test`,
+    name: `Http Person ${people}`,
+    groups,
+    ...over,
+  };
   idp.addUser(user);
   return user;
 }
 
-const sessionCookieSet = (headers: Headers) => headers.getSetCookie().some((line) => /^gatehouse_session=[^;]/.test(line));
+const sessionCookieSet = (headers: Headers) =>
+  headers.getSetCookie().some((line) => /^gatehouse_session=[^;]/.test(line));
 
 async function usersByEmail(): Promise<Map<string, Record<string, unknown>>> {
   const res = await admin.request("/api/admin/users");
@@ -62,7 +87,9 @@ describe("signing in with the provider", () => {
     const page = await gateway.request("/login");
     expect(page.status).toBe(200);
     const text = pageText(page.text);
-    expect(text).toMatch(/Sign in to Gatehouse Sign in with Test IdP or with your email and password .*Email .*Password/);
+    expect(text).toMatch(
+      /Sign in to Gatehouse Sign in with Test IdP or with your email and password .*Email .*Password/,
+    );
     expect(page.text.indexOf('href="/api/auth/oidc/start"')).toBeLessThan(page.text.indexOf('name="password"'));
   });
 
@@ -108,22 +135,35 @@ describe("signing in with the provider", () => {
 
   it("a user in the admin group becomes admin, lands where he was going, and shows his provider and last sign-in", async () => {
     const browser = new SignInBrowser();
-    const { callback, answer } = await walkSsoSignIn(browser, gateway.url, IDP_USERS.admin, { next: "/reports?result=bad" });
+    const { callback, answer } = await walkSsoSignIn(browser, gateway.url, IDP_USERS.admin, {
+      next: "/reports?result=bad",
+    });
     expect(callback).toMatch(/\?code=[^&]+&state=/);
     expect(answer.status).toBe(303);
     expect(answer.location).toBe(`${gateway.url}/reports?result=bad`);
     expect(sessionCookieSet(answer.headers)).toBe(true);
     // The transaction cookie is used once.
-    expect(answer.headers.getSetCookie().find((line) => line.startsWith("gatehouse_sso="))).toMatch(/^gatehouse_sso=;.*Max-Age=0/i);
+    expect(answer.headers.getSetCookie().find((line) => line.startsWith("gatehouse_sso="))).toMatch(
+      /^gatehouse_sso=;.*Max-Age=0/i,
+    );
 
     const me = await browser.request(`${gateway.url}/api/auth/me`);
     expect(me.status).toBe(200);
-    expect(JSON.parse(me.text).data.user).toMatchObject({ email: "ada@corp.test", name: "Ada Lovelace", role: "admin" });
+    expect(JSON.parse(me.text).data.user).toMatchObject({
+      email: "ada@corp.test",
+      name: "Ada Lovelace",
+      role: "admin",
+    });
     const page = await browser.request(`${gateway.url}/admin/users`);
     expect(page.status).toBe(200);
 
     const ada = (await usersByEmail()).get("ada@corp.test")!;
-    expect(ada).toMatchObject({ role: "admin", role_pinned: false, identity: { issuer: idp.issuer, subject: IDP_USERS.admin.sub }, disabled: false });
+    expect(ada).toMatchObject({
+      role: "admin",
+      role_pinned: false,
+      identity: { issuer: idp.issuer, subject: IDP_USERS.admin.sub },
+      disabled: false,
+    });
     expect(Date.parse(ada.last_sign_in_at as string)).toBeGreaterThan(Date.now() - 60_000);
     const signIns = await audit("auth.sso_login");
     expect(signIns.find((row) => row.user_email === "ada@corp.test")).toMatchObject({
@@ -153,12 +193,18 @@ describe("signing in with the provider", () => {
     const page = await gateway.request("/login?error=sso_no_role&next=%2Freports");
     const text = pageText(page.text);
     expect(text).toContain("No access to Gatehouse");
-    expect(text).toContain('You signed in with Test IdP, but none of your groups gives you a role in Gatehouse: it read the claim "groups" and found no group it maps to a role.');
+    expect(text).toContain(
+      'You signed in with Test IdP, but none of your groups gives you a role in Gatehouse: it read the claim "groups" and found no group it maps to a role.',
+    );
     expect(text).toContain("Sign in with another Test IdP account");
     expect(page.text).toContain('href="/api/auth/oidc/start?next=%2Freports&amp;prompt=login"');
     expect((await usersByEmail()).has(IDP_USERS.outsider.email)).toBe(false);
     const refusal = (await audit("auth.sso_refused")).find((row) => row.user_email === IDP_USERS.outsider.email);
-    expect(refusal).toMatchObject({ outcome: "denied", summary: 'Refused: no value of the claim "groups" maps to a role.', detail: expect.objectContaining({ values: [UNMAPPED_GROUP], subject: IDP_USERS.outsider.sub }) });
+    expect(refusal).toMatchObject({
+      outcome: "denied",
+      summary: 'Refused: no value of the claim "groups" maps to a role.',
+      detail: expect.objectContaining({ values: [UNMAPPED_GROUP], subject: IDP_USERS.outsider.sub }),
+    });
   });
 
   it("an existing password account with the same email is not taken over: refused and unchanged, until the operator links them", async () => {
@@ -166,7 +212,12 @@ describe("signing in with the provider", () => {
     const created = await admin.request("/api/admin/users", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ email, name: "Local Mallory", role: "viewer", password: "a long local password for mallory" }),
+      body: JSON.stringify({
+        email,
+        name: "Local Mallory",
+        role: "viewer",
+        password: "a long local password for mallory",
+      }),
     });
     expect(created.status).toBe(201);
     const who = person([ADMIN_GROUP], { email });
@@ -176,7 +227,12 @@ describe("signing in with the provider", () => {
     expect(pageText((await gateway.request("/login?error=sso_email_taken")).text)).toContain(
       "Gatehouse already has an account with your email address that signs in with a password, and Test IdP does not take it over. Ask an administrator to sort it out.",
     );
-    expect((await usersByEmail()).get(email)).toMatchObject({ id: created.json.data.id, name: "Local Mallory", role: "viewer", identity: null });
+    expect((await usersByEmail()).get(email)).toMatchObject({
+      id: created.json.data.id,
+      name: "Local Mallory",
+      role: "viewer",
+      identity: null,
+    });
     // The local account still signs in with its password, and is still a viewer.
     const local = await gateway.signIn({ email, password: "a long local password for mallory" });
     expect(local.user.role).toBe("viewer");
@@ -188,11 +244,16 @@ describe("signing in with the provider", () => {
     // The operator links them on purpose: the account then signs in with the provider only, its role from the groups.
     const cli = usersCli(ROOT, ["link-sso", email, who.sub], { ...gateway.env });
     expect(await cli.exited, cli.stderr()).toBe(0);
-    expect(cli.stdout()).toBe(`${email} now signs in with Test IdP as ${who.sub}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.\n`);
+    expect(cli.stdout()).toBe(
+      `${email} now signs in with Test IdP as ${who.sub}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.\n`,
+    );
     expect((await local.request("/api/auth/me")).status).toBe(401);
     const browser = new SignInBrowser();
     expect((await walkSsoSignIn(browser, gateway.url, who)).answer.location).toBe(`${gateway.url}/`);
-    expect(JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text).data.user).toMatchObject({ id: created.json.data.id, role: "admin" });
+    expect(JSON.parse((await browser.request(`${gateway.url}/api/auth/me`)).text).data.user).toMatchObject({
+      id: created.json.data.id,
+      role: "admin",
+    });
     const password = await gateway.request("/api/auth/login", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF": "1" },
@@ -202,11 +263,19 @@ describe("signing in with the provider", () => {
     const listed = usersCli(ROOT, ["list"], { ...gateway.env });
     expect(await listed.exited).toBe(0);
     // The provider's name and role now; and how he signs in.
-    expect(listed.stdout().split("\n").find((line) => line.startsWith(email))?.split(/\s{2,}/)).toEqual([email, who.name, "admin", "active", "sso", expect.stringMatching(/^\d{4}-\d\d-\d\d$/)]);
+    expect(
+      listed
+        .stdout()
+        .split("\n")
+        .find((line) => line.startsWith(email))
+        ?.split(/\s{2,}/),
+    ).toEqual([email, who.name, "admin", "active", "sso", expect.stringMatching(/^\d{4}-\d\d-\d\d$/)]);
     // Linking twice is refused in a sentence.
     const again = usersCli(ROOT, ["link-sso", email, who.sub], { ...gateway.env });
     expect(await again.exited).toBe(1);
-    expect(again.stderr()).toBe(`users: ${email} already signs in with single sign-on (as ${who.sub} at ${idp.issuer})\n`);
+    expect(again.stderr()).toBe(
+      `users: ${email} already signs in with single sign-on (as ${who.sub} at ${idp.issuer})\n`,
+    );
   });
 
   it("the role follows the groups at every sign-in, unless an admin pins it; each change is audited", async () => {
@@ -220,17 +289,29 @@ describe("signing in with the provider", () => {
     idp.setGroups(who.login, ["staff", ADMIN_GROUP]);
     expect(await signInRole()).toBe("admin");
     const id = (await usersByEmail()).get(who.email)!.id as string;
-    expect((await audit("user.sso_role")).find((row) => (row.target as { id: string }).id === id)).toMatchObject({ summary: "Role changed from editor to admin by the provider's groups (at sign-in)." });
+    expect((await audit("user.sso_role")).find((row) => (row.target as { id: string }).id === id)).toMatchObject({
+      summary: "Role changed from editor to admin by the provider's groups (at sign-in).",
+    });
 
     // An admin sets the role by hand: it is pinned, and sign-ins keep it.
-    const pinned = await admin.request(`/api/admin/users/${id}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role: "support" }) });
+    const pinned = await admin.request(`/api/admin/users/${id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ role: "support" }),
+    });
     expect(pinned.json.data).toMatchObject({ role: "support", role_pinned: true });
     expect(await signInRole()).toBe("support");
     // Unpinned: the groups decide again at the next sign-in.
-    const unpinned = await admin.request(`/api/admin/users/${id}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ role_pinned: false }) });
+    const unpinned = await admin.request(`/api/admin/users/${id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ role_pinned: false }),
+    });
     expect(unpinned.json.data).toMatchObject({ role: "support", role_pinned: false });
     expect(await signInRole()).toBe("admin");
-    const changes = (await audit("user.update")).filter((row) => (row.target as { id: string }).id === id).map((row) => row.summary);
+    const changes = (await audit("user.update"))
+      .filter((row) => (row.target as { id: string }).id === id)
+      .map((row) => row.summary);
     // Newest first.
     expect(changes).toEqual(["Role unpinned (the provider's groups decide).", "Role set to support and role pinned."]);
   });
@@ -243,9 +324,15 @@ describe("signing in with the provider", () => {
     });
     expect(refused.status).toBe(401);
     const id = (await usersByEmail()).get("ada@corp.test")!.id as string;
-    const res = await admin.request(`/api/admin/users/${id}`, { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: "a new password nobody can guess 42" }) });
+    const res = await admin.request(`/api/admin/users/${id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ password: "a new password nobody can guess 42" }),
+    });
     expect(res.status).toBe(400);
-    expect(res.json.error.fields.password).toBe("Ada@corp.test signs in with single sign-on, so a password cannot be set for this account.");
+    expect(res.json.error.fields.password).toBe(
+      "Ada@corp.test signs in with single sign-on, so a password cannot be set for this account.",
+    );
   });
 });
 
@@ -267,7 +354,9 @@ describe("what the provider or an attacker may send back", () => {
     // A forged answer does not cancel the sign-in in flight.
     expect((await browser.request(original)).location).toBe(`${gateway.url}/`);
     expect((await browser.request(`${gateway.url}/api/auth/me`)).status).toBe(200);
-    expect(pageText((await gateway.request("/login?error=sso_state")).text)).toContain("This sign-in does not match one started in this browser (it took more than 10 minutes, or another one started since). Start again from this page.");
+    expect(pageText((await gateway.request("/login?error=sso_state")).text)).toContain(
+      "This sign-in does not match one started in this browser (it took more than 10 minutes, or another one started since). Start again from this page.",
+    );
   });
 
   it("a replayed code is refused: by Gatehouse without the browser's sign-in, by the provider with a copy of it", async () => {
@@ -289,16 +378,27 @@ describe("what the provider or an attacker may send back", () => {
     const replay = await attacker.request(callback!);
     expect(replay.location).toBe(`${gateway.url}/login?error=sso_code_rejected`);
     expect(sessionCookieSet(replay.headers)).toBe(false);
-    expect(pageText((await gateway.request("/login?error=sso_code_rejected")).text)).toContain("Test IdP refused to finish this sign-in: its one-time code was already used or has expired. Start again.");
-    const line = gateway.logLines().find((l) => l.msg === "sso_sign_in_failed" && (l.detail as Record<string, unknown>)?.oauth_error === "invalid_grant");
+    expect(pageText((await gateway.request("/login?error=sso_code_rejected")).text)).toContain(
+      "Test IdP refused to finish this sign-in: its one-time code was already used or has expired. Start again.",
+    );
+    const line = gateway
+      .logLines()
+      .find(
+        (l) => l.msg === "sso_sign_in_failed" && (l.detail as Record<string, unknown>)?.oauth_error === "invalid_grant",
+      );
     expect(line).toMatchObject({ failure: "sso_code_rejected", detail: { phase: "token", http_status: 400 } });
   });
 
   it("denied consent says so in one sentence; nothing the provider wrote is shown", async () => {
-    const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, person([ADMIN_GROUP]), { consent: "deny", next: "/items" });
+    const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, person([ADMIN_GROUP]), {
+      consent: "deny",
+      next: "/items",
+    });
     expect(answer.location).toBe(`${gateway.url}/login?error=sso_denied&next=%2Fitems`);
     const page = await gateway.request("/login?error=sso_denied&next=%2Fitems");
-    expect(pageText(page.text)).toContain("You did not allow Gatehouse to use your Test IdP account, so you are not signed in. To sign in, start again and allow it.");
+    expect(pageText(page.text)).toContain(
+      "You did not allow Gatehouse to use your Test IdP account, so you are not signed in. To sign in, start again and allow it.",
+    );
     expect(page.text).not.toContain("The user refused");
     expect(page.text).not.toContain("access_denied");
   });
@@ -319,11 +419,20 @@ describe("what the provider or an attacker may send back", () => {
     );
     const line = gateway.logLines().find((l) => l.msg === "sso_sign_in_failed" && l.failure === "sso_token_invalid");
     // The operator reads which claim did not match, and both values (the audience is not secret).
-    expect(line).toMatchObject({ level: "error", detail: { error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED", claim: "aud", expected: idp.clientId, got: "another-application" } });
+    expect(line).toMatchObject({
+      level: "error",
+      detail: {
+        error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED",
+        claim: "aud",
+        expected: idp.clientId,
+        got: "another-application",
+      },
+    });
   });
 
   it("a callback nobody started, with a hostile query, gets one sentence and reflects nothing", async () => {
-    const hostile = "?code=abc&state=def&error=%3Cscript%3Ealert(1)%3C%2Fscript%3E&error_description=%3Cimg%20src%3Dx%3E";
+    const hostile =
+      "?code=abc&state=def&error=%3Cscript%3Ealert(1)%3C%2Fscript%3E&error_description=%3Cimg%20src%3Dx%3E";
     const res = await gateway.request(`/api/auth/oidc/callback${hostile}`);
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/login?error=sso_state");
@@ -349,7 +458,10 @@ describe("signing out", () => {
     const who = person([ADMIN_GROUP]);
     const browser = new SignInBrowser();
     await walkSsoSignIn(browser, gateway.url, who);
-    const logout = await browser.request(`${gateway.url}/api/auth/logout`, { method: "POST", headers: { "X-CSRF": "1" } });
+    const logout = await browser.request(`${gateway.url}/api/auth/logout`, {
+      method: "POST",
+      headers: { "X-CSRF": "1" },
+    });
     expect(logout.status).toBe(200);
     const endSession = new URL(JSON.parse(logout.text).data.end_session_url);
     expect(endSession.origin + endSession.pathname).toBe(`${idp.issuer}/session/end`);
@@ -363,8 +475,14 @@ describe("signing out", () => {
     const confirm = await browser.follow(endSession.href);
     expect(confirm.status).toBe(200);
     const form = /<form[^>]*action="([^"]+)"[\s\S]*?<\/form>/.exec(confirm.text)!;
-    const fields = Object.fromEntries([...form[0].matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
-    const back = await browser.follow(new URL(form[1]!, confirm.url).href, { form: { ...fields, logout: "yes" } }, (url) => url.href.startsWith(`${gateway.url}/login`));
+    const fields = Object.fromEntries(
+      [...form[0].matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]),
+    );
+    const back = await browser.follow(
+      new URL(form[1]!, confirm.url).href,
+      { form: { ...fields, logout: "yes" } },
+      (url) => url.href.startsWith(`${gateway.url}/login`),
+    );
     expect(back.location).toBe(`${gateway.url}/login`);
 
     // The provider's session is over: signing in again shows its sign-in page.
@@ -393,7 +511,8 @@ describe("secrets", () => {
     });
     for (const secret of secrets) {
       expect(output.includes(secret), `a secret in the log: ${secret.slice(0, 12)}…`).toBe(false);
-      for (const file of store) expect(file.includes(secret), `a secret in the store: ${secret.slice(0, 12)}…`).toBe(false);
+      for (const file of store)
+        expect(file.includes(secret), `a secret in the store: ${secret.slice(0, 12)}…`).toBe(false);
     }
     expect(() => gateway.assertNoKeyLeaked()).not.toThrow();
   });

@@ -13,7 +13,11 @@ import { busiestWindow } from "@/tests/support/windows";
 
 const PROJECT = "harbor-dental.com"; // 12 reports in the sandbox
 const path = (rest = "") => `/api/projects/${encodeURIComponent(PROJECT)}/schedule${rest}`;
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
@@ -45,24 +49,48 @@ describe("the schedule", () => {
   });
 
   it("refuses an unknown zone, a bad time and a weekly schedule without its day, naming each field", async () => {
-    const res = await editor.request(path(), json({ enabled: true, frequency: "weekly", time: "25:00", time_zone: "Mars/Olympus" }));
+    const res = await editor.request(
+      path(),
+      json({ enabled: true, frequency: "weekly", time: "25:00", time_zone: "Mars/Olympus" }),
+    );
     expect(res.status).toBe(400);
     expect(Object.keys(res.json.error.fields).sort()).toEqual(["time", "time_zone", "weekday"]);
     expect(res.json.error.fields.time_zone).toContain("IANA time zone name");
   });
 
   it("stores a weekly schedule with its next run in the zone, audited", async () => {
-    const res = await editor.request(path(), json({ enabled: true, frequency: "weekly", weekday: 1, time: "06:30", time_zone: "America/New_York" }));
+    const res = await editor.request(
+      path(),
+      json({ enabled: true, frequency: "weekly", weekday: 1, time: "06:30", time_zone: "America/New_York" }),
+    );
     expect(res.status).toBe(200);
     const { next_run_at } = res.json.data;
-    expect(res.json.data).toMatchObject({ project: PROJECT, enabled: true, weekday: 1, time: "06:30", time_zone: "America/New_York", updated_by: editor.user.email });
+    expect(res.json.data).toMatchObject({
+      project: PROJECT,
+      enabled: true,
+      weekday: 1,
+      time: "06:30",
+      time_zone: "America/New_York",
+      updated_by: editor.user.email,
+    });
     // A Monday, 06:30 in New York (11:30 or 10:30 UTC by the season), in the future.
     const next = new Date(next_run_at);
     expect(next.getTime()).toBeGreaterThan(Date.now());
-    expect(new Intl.DateTimeFormat("en-US", { timeZone: "America/New_York", weekday: "long", hour: "2-digit", minute: "2-digit", hour12: false }).format(next)).toBe("Monday 06:30");
+    expect(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone: "America/New_York",
+        weekday: "long",
+        hour: "2-digit",
+        minute: "2-digit",
+        hour12: false,
+      }).format(next),
+    ).toBe("Monday 06:30");
     const admin = await gateway.signIn("admin");
     const audit = (await admin.request("/api/admin/audit?action=project.schedule_update")).json.data;
-    expect(audit[0]).toMatchObject({ target: { type: "project", id: PROJECT }, detail: { frequency: "weekly", time_zone: "America/New_York" } });
+    expect(audit[0]).toMatchObject({
+      target: { type: "project", id: PROJECT },
+      detail: { frequency: "weekly", time_zone: "America/New_York" },
+    });
   });
 });
 
@@ -74,11 +102,22 @@ describe("a run", () => {
     expect(started.json.data).toMatchObject({ project: PROJECT, trigger: "manual", status: "running" });
     await expect.poll(async () => (await editor.request(path())).json.data.runs[0].status).toBe("done");
     const [run] = (await editor.request(path())).json.data.runs;
-    expect(run).toMatchObject({ id: started.json.data.id, total: 12, done: 12, failed: 0, outcome: "Regenerated all 12 reports." });
+    expect(run).toMatchObject({
+      id: started.json.data.id,
+      total: 12,
+      done: 12,
+      failed: 0,
+      outcome: "Regenerated all 12 reports.",
+    });
     const calls = await sandbox.requests();
     expect(calls.filter((c) => c.method === "PUT")).toHaveLength(12);
     // What the run saw is in the history.
-    const reportId = Number(calls.find((c) => c.method === "PUT")!.path.split("/").pop());
+    const reportId = Number(
+      calls
+        .find((c) => c.method === "PUT")!
+        .path.split("/")
+        .pop(),
+    );
     const history = (await editor.request(`/api/reports/${reportId}/history`)).json.data;
     expect(history.entries[0]).toMatchObject({ source: "schedule" });
   });
@@ -107,7 +146,9 @@ describe("runs started at once on several projects", () => {
   let shared: GatewayProcess;
   beforeAll(async () => {
     // 60 calls a minute for all scheduled work: a call a second.
-    shared = await startGateway(sandboxEnv(sandbox, { REPORTS_API_CALLS_PER_MINUTE: "120", REPORT_SCHEDULE_MAX_SHARE: "0.5" }));
+    shared = await startGateway(
+      sandboxEnv(sandbox, { REPORTS_API_CALLS_PER_MINUTE: "120", REPORT_SCHEDULE_MAX_SHARE: "0.5" }),
+    );
   });
   afterAll(async () => {
     await shared?.stop();
@@ -118,18 +159,35 @@ describe("runs started at once on several projects", () => {
     const projects = ["harbor-dental.com", "pixelforge.studio", "atlas-legal.fr"];
     const schedule = (project: string) => `/api/projects/${encodeURIComponent(project)}/schedule`;
     await sandbox.clearRequests();
-    for (const project of projects) expect((await client.request(`${schedule(project)}/runs`, { method: "POST" })).status).toBe(202);
+    for (const project of projects)
+      expect((await client.request(`${schedule(project)}/runs`, { method: "POST" })).status).toBe(202);
 
-    const statuses = async () => Promise.all(projects.map(async (project) => (await client.request(schedule(project))).json.data.runs[0]));
-    const waiting = await until(async () => (await statuses()).find((run) => run.status === "waiting"), "a run waiting for the budget", 20_000, 100);
+    const statuses = async () =>
+      Promise.all(projects.map(async (project) => (await client.request(schedule(project))).json.data.runs[0]));
+    const waiting = await until(
+      async () => (await statuses()).find((run) => run.status === "waiting"),
+      "a run waiting for the budget",
+      20_000,
+      100,
+    );
     expect(waiting).toMatchObject({ status: "waiting", outcome: null, finished_at: null });
 
-    const calls = await until(async () => {
-      const seen = await sandbox.requests();
-      return seen.length >= 15 && seen;
-    }, "15 calls of the runs", 60_000, 200);
+    const calls = await until(
+      async () => {
+        const seen = await sandbox.requests();
+        return seen.length >= 15 && seen;
+      },
+      "15 calls of the runs",
+      60_000,
+      200,
+    );
     // A call a second at most: any 10 s hold at most 10, 11 when one call's way to the sandbox was slower than the
     // next one's. (Each run with a pace of its own made three a second.)
-    expect(busiestWindow(calls.map((call) => Date.parse(call.at)), 10_000)).toBeLessThanOrEqual(11);
+    expect(
+      busiestWindow(
+        calls.map((call) => Date.parse(call.at)),
+        10_000,
+      ),
+    ).toBeLessThanOrEqual(11);
   }, 90_000);
 });

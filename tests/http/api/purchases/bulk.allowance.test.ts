@@ -14,7 +14,11 @@ let sandbox: TestSandbox;
 let gateway: GatewayProcess;
 let support: SignedInClient;
 
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
@@ -28,7 +32,11 @@ afterAll(async () => {
 
 async function storeBytes(): Promise<number> {
   let total = 0;
-  for (const suffix of ["", "-wal"]) total += await stat(`${gateway.databaseUrl}${suffix}`).then((s) => s.size, () => 0);
+  for (const suffix of ["", "-wal"])
+    total += await stat(`${gateway.databaseUrl}${suffix}`).then(
+      (s) => s.size,
+      () => 0,
+    );
   return total;
 }
 
@@ -43,11 +51,14 @@ describe("30 jobs of 500 one-kilobyte junk codes from one support user", () => {
     for (let job = 0; job < 30; job++) {
       const res = await support.request("/api/purchases/bulk", json({ codes: junkBatch(job) }));
       statuses.push(res.status);
-      if (res.status === 429) lastRefusal = { message: res.json.error.message, retryAfter: res.headers.get("retry-after") };
+      if (res.status === 429)
+        lastRefusal = { message: res.json.error.message, retryAfter: res.headers.get("retry-after") };
     }
     expect(statuses.slice(0, 2)).toEqual([202, 202]);
     expect(statuses.slice(2)).toEqual(Array(28).fill(429));
-    expect(lastRefusal?.message).toMatch(/^This batch needs 500 codes but your bulk allowance has 0 of 1,000 codes left this hour\./);
+    expect(lastRefusal?.message).toMatch(
+      /^This batch needs 500 codes but your bulk allowance has 0 of 1,000 codes left this hour\./,
+    );
     expect(Number(lastRefusal?.retryAfter)).toBeGreaterThan(0);
     // 15 MB of junk sent; two jobs of it kept, each code cut to 100 characters (about 1.8 MB with the WAL).
     expect(await storeBytes()).toBeLessThan(before + 4 * 1024 * 1024);
@@ -55,7 +66,9 @@ describe("30 jobs of 500 one-kilobyte junk codes from one support user", () => {
 
   it("keeps each refused code at most 100 characters long, saying why it was refused", async () => {
     const jobs = (await support.request("/api/purchases/bulk")).json.data as Array<{ id: string }>;
-    const job = (await support.request(`/api/purchases/bulk/${jobs[0]!.id}`)).json.data as { results: Array<{ code: string; status: string; reason: string }> };
+    const job = (await support.request(`/api/purchases/bulk/${jobs[0]!.id}`)).json.data as {
+      results: Array<{ code: string; status: string; reason: string }>;
+    };
     expect(job.results).toHaveLength(500);
     for (const result of job.results) {
       expect(result.status).toBe("invalid");
@@ -76,10 +89,15 @@ describe("jobs per user per day", () => {
       }
       const refused = await user.request("/api/purchases/bulk", json({ codes: ["junk-201-\u0007"] }));
       expect(refused.status).toBe(429);
-      expect(refused.json.error.message).toMatch(/^You have started 200 bulk checks in the last 24 hours, the most one user may\. The next can start at \S+Z \(in (1440|1439) minutes\)/);
+      expect(refused.json.error.message).toMatch(
+        /^You have started 200 bulk checks in the last 24 hours, the most one user may\. The next can start at \S+Z \(in (1440|1439) minutes\)/,
+      );
       expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(86_000);
       // Another user is not affected.
-      expect((await (await small.signIn("editor")).request("/api/purchases/bulk", json({ codes: ["junk-editor-\u0007"] }))).status).toBe(202);
+      expect(
+        (await (await small.signIn("editor")).request("/api/purchases/bulk", json({ codes: ["junk-editor-\u0007"] })))
+          .status,
+      ).toBe(202);
     } finally {
       await small.stop();
     }

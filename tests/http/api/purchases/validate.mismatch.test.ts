@@ -19,7 +19,11 @@ let admin: SignedInClient;
 /** A real "valid" answer of the sandbox, for another code than ASKED. */
 let otherCodesAnswer: unknown;
 
-const json = (body: unknown): RequestInit => ({ method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+const json = (body: unknown): RequestInit => ({
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
   sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
@@ -31,7 +35,9 @@ beforeAll(async () => {
     body: new URLSearchParams({ api_key: CANARY.items, purchase_code: FIXED_PURCHASE_CODES.active }).toString(),
   });
   otherCodesAnswer = await direct.json();
-  expect((otherCodesAnswer as { data: { purchase: { purchase_code: string } } }).data.purchase.purchase_code).toBe(FIXED_PURCHASE_CODES.active);
+  expect((otherCodesAnswer as { data: { purchase: { purchase_code: string } } }).data.purchase.purchase_code).toBe(
+    FIXED_PURCHASE_CODES.active,
+  );
 });
 afterAll(async () => {
   await gateway?.stop();
@@ -40,7 +46,14 @@ afterAll(async () => {
 
 describe("a single check", () => {
   it("answers 502 instead of valid, keeps the check as failed, audits it as failed and logs why", async () => {
-    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 200, body: otherCodesAnswer, times: 1 });
+    await sandbox.injectFault({
+      method: "POST",
+      path: VALIDATION_PATH,
+      kind: "status",
+      status: 200,
+      body: otherCodesAnswer,
+      times: 1,
+    });
     const res = await support.request("/api/purchases/validate", json({ purchase_code: ASKED }));
     expect(res.status).toBe(502);
     expect(res.json.error.code).toBe("upstream_bad_response");
@@ -50,7 +63,11 @@ describe("a single check", () => {
     expect(history.json.data[0]).toMatchObject({ outcome: "failed", code_last4: ASKED.slice(-4), item_id: null });
 
     const audit = await admin.request("/api/admin/audit?action=purchase.validate&per_page=10");
-    expect(audit.json.data[0]).toMatchObject({ action: "purchase.validate", outcome: "failed", request_id: res.headers.get("x-request-id") });
+    expect(audit.json.data[0]).toMatchObject({
+      action: "purchase.validate",
+      outcome: "failed",
+      request_id: res.headers.get("x-request-id"),
+    });
 
     const line = await gateway.logLineFor(res.headers.get("x-request-id") ?? "");
     expect(line).toMatchObject({ status: 502, error_code: "upstream_bad_response" });
@@ -60,7 +77,14 @@ describe("a single check", () => {
   it("still answers valid when the upstream gives the same code in another letter case", async () => {
     const upper = structuredClone(otherCodesAnswer) as { data: { purchase: { purchase_code: string } } };
     upper.data.purchase.purchase_code = FIXED_PURCHASE_CODES.active.toUpperCase();
-    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 200, body: upper, times: 1 });
+    await sandbox.injectFault({
+      method: "POST",
+      path: VALIDATION_PATH,
+      kind: "status",
+      status: 200,
+      body: upper,
+      times: 1,
+    });
     const res = await support.request("/api/purchases/validate", json({ purchase_code: FIXED_PURCHASE_CODES.active }));
     expect(res.status).toBe(200);
     expect(res.json.data.valid).toBe(true);
@@ -69,7 +93,13 @@ describe("a single check", () => {
 
 describe("a bulk job", () => {
   it("records the mismatched code as failed, never valid", async () => {
-    await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "status", status: 200, body: otherCodesAnswer });
+    await sandbox.injectFault({
+      method: "POST",
+      path: VALIDATION_PATH,
+      kind: "status",
+      status: 200,
+      body: otherCodesAnswer,
+    });
     const created = await support.request("/api/purchases/bulk", json({ codes: [ASKED] }));
     expect(created.status).toBe(202);
     const id = created.json.data.id as string;

@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 
 import { dismissToast, MAX_TOASTS, pushToast, type ToastEntry } from "@/components/ui/toast-queue";
 
-const send = (list: readonly ToastEntry[], id: number, message: string, kind: "success" | "error" = "success") => pushToast(list, { id, kind, message });
+const send = (list: readonly ToastEntry[], id: number, message: string, kind: "success" | "error" = "success") =>
+  pushToast(list, { id, kind, message });
 
 describe("pushToast", () => {
   it("adds a new message last, counted once", () => {

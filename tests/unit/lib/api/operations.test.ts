@@ -18,13 +18,25 @@ const EMITS: Partial<Record<OperationId, readonly WebhookEventType[]>> = {
   validatePurchase: ["purchase.checked"],
 };
 /** Events that no request emits: background work tells of them (bulk jobs, report history, the breaker, keys). */
-const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = ["bulk_job.finished", "report.result_changed", "upstream.unavailable", "upstream.recovered", "upstream.key_rejected"];
+const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
+  "bulk_job.finished",
+  "report.result_changed",
+  "upstream.unavailable",
+  "upstream.recovered",
+  "upstream.key_rejected",
+];
 
 /** Facts for calling `describe` and an audit action: a success with a report, a project and a checked code. */
 const facts = (body: Record<string, unknown> = {}): AuditFacts => ({
   params: { id: "7", project: "my shop" },
   body,
-  data: { id: 7, url: "https://example.com/", project: "my shop", checked_code: "86781236-23d0-4b3a-b9a7-4ff5c7b1e2f0", valid: true },
+  data: {
+    id: 7,
+    url: "https://example.com/",
+    project: "my shop",
+    checked_code: "86781236-23d0-4b3a-b9a7-4ff5c7b1e2f0",
+    valid: true,
+  },
 });
 const code = () => ({ hash: "h".repeat(64), last4: "e2f0" });
 const noun = (name: string) => name.split(".")[0];
@@ -37,23 +49,34 @@ describe("the operations' webhook events", () => {
   it("has every event emitted by some operation or by background work, never both", () => {
     const byOperations = Object.values(EMITS).flat();
     for (const type of WEBHOOK_EVENTS) {
-      expect([byOperations.includes(type), EMITTED_IN_THE_BACKGROUND.includes(type)], type).toSatisfy(([a, b]: boolean[]) => a !== b);
+      expect([byOperations.includes(type), EMITTED_IN_THE_BACKGROUND.includes(type)], type).toSatisfy(
+        ([a, b]: boolean[]) => a !== b,
+      );
     }
   });
 
-  it.each(table.filter(([, spec]) => spec.event))("%s: its event is about what its audit row is about, and describe picks a declared type", (id, spec) => {
-    const event = spec.event!;
-    // A change to a thing is audited and announced under the same noun (project.delete ↔ project.deleted).
-    const action = spec.audit?.action;
-    const actions = typeof action === "function" ? [action(facts()), action(facts({ results: true }))] : [action];
-    for (const type of event.emits) for (const audited of actions) expect(noun(type), `${id}: ${type} vs ${audited}`).toBe(noun(String(audited)));
-    // Each declared type is reachable, and nothing else is.
-    const described = [facts(), facts({ results: true }), facts({ privacy: 1 })].map((f) => event.describe(f, code)?.type);
-    expect(new Set(described.filter(Boolean)), id).toEqual(new Set(event.emits));
-  });
+  it.each(table.filter(([, spec]) => spec.event))(
+    "%s: its event is about what its audit row is about, and describe picks a declared type",
+    (id, spec) => {
+      const event = spec.event!;
+      // A change to a thing is audited and announced under the same noun (project.delete ↔ project.deleted).
+      const action = spec.audit?.action;
+      const actions = typeof action === "function" ? [action(facts()), action(facts({ results: true }))] : [action];
+      for (const type of event.emits)
+        for (const audited of actions) expect(noun(type), `${id}: ${type} vs ${audited}`).toBe(noun(String(audited)));
+      // Each declared type is reachable, and nothing else is.
+      const described = [facts(), facts({ results: true }), facts({ privacy: 1 })].map(
+        (f) => event.describe(f, code)?.type,
+      );
+      expect(new Set(described.filter(Boolean)), id).toEqual(new Set(event.emits));
+    },
+  );
 
   it("tells of a project's deletion from deleteProject, naming the project, and of nothing from acknowledging alerts", () => {
-    expect((operations.deleteProject as OperationSpec).event?.describe(facts(), code)).toEqual({ type: "project.deleted", data: { project: "my shop" } });
+    expect((operations.deleteProject as OperationSpec).event?.describe(facts(), code)).toEqual({
+      type: "project.deleted",
+      data: { project: "my shop" },
+    });
     expect("event" in operations.acknowledgeAlerts).toBe(false);
   });
 });

@@ -51,11 +51,21 @@ export function auditSuite(backend: Backend) {
 
     it("collapses a denial repeated within 15 minutes into one row with a count; other rows are never collapsed", async () => {
       const { db } = store();
-      const denied = entry({ userId: null, action: "auth.login_failed", outcome: "denied", detail: { reason: "throttled", limited_by: "email" } });
+      const denied = entry({
+        userId: null,
+        action: "auth.login_failed",
+        outcome: "denied",
+        detail: { reason: "throttled", limited_by: "email" },
+      });
       const T = Date.parse("2025-03-01T10:00:00Z");
-      for (let i = 0; i < 300; i++) await recordAudit(db, { ...denied, requestId: `r${i}` }, { now: new Date(T + i * 1000) });
+      for (let i = 0; i < 300; i++)
+        await recordAudit(db, { ...denied, requestId: `r${i}` }, { now: new Date(T + i * 1000) });
       // Another reason, another email, or a failure (not a denial) is a row of its own.
-      await recordAudit(db, { ...denied, detail: { reason: "throttled", limited_by: "ip" } }, { now: new Date(T + 301_000) });
+      await recordAudit(
+        db,
+        { ...denied, detail: { reason: "throttled", limited_by: "ip" } },
+        { now: new Date(T + 301_000) },
+      );
       await recordAudit(db, { ...denied, userEmail: "bob@example.com" }, { now: new Date(T + 302_000) });
       await recordAudit(db, { ...denied, outcome: "failure" }, { now: new Date(T + 303_000) });
       await recordAudit(db, { ...denied, outcome: "failure" }, { now: new Date(T + 304_000) });
@@ -71,17 +81,39 @@ export function auditSuite(backend: Backend) {
         ["denied", "alice@example.com", "ip", 1],
         ["denied", "alice@example.com", "email", 300],
       ]);
-      expect(rows.at(-1)).toMatchObject({ at: new Date(T).toISOString(), lastAt: new Date(T + 299_000).toISOString(), requestId: "r0" });
+      expect(rows.at(-1)).toMatchObject({
+        at: new Date(T).toISOString(),
+        lastAt: new Date(T + 299_000).toISOString(),
+        requestId: "r0",
+      });
     });
 
     it("names people and reports: the actor and a user target as they are named now, a report by its URL then", async () => {
       const { db } = store();
       await db
         .insertInto("users")
-        .values(["u-alice", "u-bob"].map((id) => ({ id, email: `${id}@example.com`, name: id === "u-alice" ? "Alice Archer" : "Bob Baker", role: "admin" as const, password_hash: "x", disabled: 0, session_version: 1, created_at: "2025-01-01T00:00:00Z", updated_at: "2025-01-01T00:00:00Z" })))
+        .values(
+          ["u-alice", "u-bob"].map((id) => ({
+            id,
+            email: `${id}@example.com`,
+            name: id === "u-alice" ? "Alice Archer" : "Bob Baker",
+            role: "admin" as const,
+            password_hash: "x",
+            disabled: 0,
+            session_version: 1,
+            created_at: "2025-01-01T00:00:00Z",
+            updated_at: "2025-01-01T00:00:00Z",
+          })),
+        )
         .execute();
-      await recordAudit(db, entry({ action: "user.update", target: { type: "user", id: "u-bob", label: "bob@old.example" } }));
-      await recordAudit(db, entry({ action: "report.create", target: { type: "report", id: "42", label: "https://shop.example/" } }));
+      await recordAudit(
+        db,
+        entry({ action: "user.update", target: { type: "user", id: "u-bob", label: "bob@old.example" } }),
+      );
+      await recordAudit(
+        db,
+        entry({ action: "report.create", target: { type: "report", id: "42", label: "https://shop.example/" } }),
+      );
       const { rows } = await listAudit(db, {});
       expect(rows.map((r) => [r.userName, r.target])).toEqual([
         ["Alice Archer", { type: "report", id: "42", label: "https://shop.example/", name: null }],
@@ -111,7 +143,10 @@ export function auditSuite(backend: Backend) {
       const [row] = (await listAudit(db, {})).rows;
       expect(row?.target).toEqual({ type: "purchase_code", id: hashPurchaseCode(CODE, KEY), label: null, name: null });
       expect(row?.detail).toEqual({ last4: "abcd" });
-      await recordAudit(db, entry({ action: "purchase.validate", target: purchaseCodeTarget("AB12", KEY), outcome: "invalid" }));
+      await recordAudit(
+        db,
+        entry({ action: "purchase.validate", target: purchaseCodeTarget("AB12", KEY), outcome: "invalid" }),
+      );
       const [short] = (await listAudit(db, {})).rows;
       expect(short?.detail).toBeNull();
       expect(JSON.stringify(await db.selectFrom("audit_log").selectAll().execute())).not.toContain("AB12");
@@ -158,9 +193,13 @@ export function auditSuite(backend: Backend) {
           ["alice", "auth.logout"],
         ];
         for (const [i, [who, action]] of plan.entries()) {
-          await recordAudit(db, entry({ userId: `u-${who}`, userEmail: `${who}@example.com`, action, requestId: `r${i}` }), {
-            now: new Date(Date.UTC(2025, 2, 1, i)),
-          });
+          await recordAudit(
+            db,
+            entry({ userId: `u-${who}`, userEmail: `${who}@example.com`, action, requestId: `r${i}` }),
+            {
+              now: new Date(Date.UTC(2025, 2, 1, i)),
+            },
+          );
         }
         return db;
       }
@@ -206,7 +245,12 @@ export function auditSuite(backend: Backend) {
 
       it("takes the contract's dates, with or without a time; a bare `to` date is the whole day", async () => {
         const db = await seed();
-        const { rows, total } = await listAudit(db, { page: 2, perPage: 2, from: "2025-03-01T01:00:00Z", to: "2025-03-01" });
+        const { rows, total } = await listAudit(db, {
+          page: 2,
+          perPage: 2,
+          from: "2025-03-01T01:00:00Z",
+          to: "2025-03-01",
+        });
         expect(total).toBe(6);
         expect(rows.map((r) => r.requestId)).toEqual(["r4", "r3"]);
         expect((await listAudit(db, { from: "2025-03-02" })).total).toBe(0);
@@ -221,7 +265,9 @@ export function auditSuite(backend: Backend) {
       expect(messages({ per_page: "500" })).toEqual(["per_page must be one of: 10, 25, 50, 100"]);
       expect(messages({ page: "0" })).toEqual(["page must be a whole number from 1 to 999999"]);
       expect(messages({ action: "delete" })[0]).toMatch(/^action must be one of: report.create, /);
-      expect(messages({ from: "yesterday" })).toEqual(["from must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z"]);
+      expect(messages({ from: "yesterday" })).toEqual([
+        "from must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z",
+      ]);
       expect(messages({ from: "2025-03-02", to: "2025-03-01" })).toEqual(["from must not be after to"]);
       expect(messages({ sort: "asc" })).toHaveLength(1);
     });

@@ -14,10 +14,16 @@ describe("prepareAccounts at server start", () => {
     const { db } = store();
     const first = await prepareAccounts(db, { config: { firstAdmin: admin }, demoMode: false }, fast);
     expect(first.firstAdmin).toMatchObject({ email: "root@example.com", role: "admin" });
-    expect(first.messages).toEqual([{ level: "info", text: "Created the first admin, root@example.com, from ADMIN_EMAIL and ADMIN_PASSWORD." }]);
+    expect(first.messages).toEqual([
+      { level: "info", text: "Created the first admin, root@example.com, from ADMIN_EMAIL and ADMIN_PASSWORD." },
+    ]);
     expect(await verifyCredentials(db, "root@example.com", admin.password, fast)).not.toBeNull();
 
-    const again = await prepareAccounts(db, { config: { firstAdmin: { ...admin, password: "another password!" } }, demoMode: false }, fast);
+    const again = await prepareAccounts(
+      db,
+      { config: { firstAdmin: { ...admin, password: "another password!" } }, demoMode: false },
+      fast,
+    );
     expect(again.firstAdmin).toBeNull();
     expect(again.messages).toEqual([
       {
@@ -31,7 +37,11 @@ describe("prepareAccounts at server start", () => {
   it("says so, with the command that creates it, when ADMIN_EMAIL names nobody in a store that has users", async () => {
     const { db } = store();
     await createUser(db, { email: "someone@example.com", name: "S", role: "admin", password: admin.password }, fast);
-    const result = await prepareAccounts(db, { config: { firstAdmin: { email: "ops@example.com", password: admin.password } }, demoMode: false }, fast);
+    const result = await prepareAccounts(
+      db,
+      { config: { firstAdmin: { email: "ops@example.com", password: admin.password } }, demoMode: false },
+      fast,
+    );
     expect(result.firstAdmin).toBeNull();
     expect(result.messages).toEqual([
       {
@@ -62,7 +72,10 @@ describe("prepareAccounts at server start", () => {
       const result = await prepareAccounts(db, { config: { firstAdmin: null }, demoMode: true }, fast);
       expect(result.demoPassword).toBe(DEMO_PASSWORD);
       expect(result.messages).toEqual([
-        { level: "info", text: `Demo accounts (password "${DEMO_PASSWORD}"): admin@demo.test (admin), editor@demo.test (editor), viewer@demo.test (viewer), support@demo.test (support).` },
+        {
+          level: "info",
+          text: `Demo accounts (password "${DEMO_PASSWORD}"): admin@demo.test (admin), editor@demo.test (editor), viewer@demo.test (viewer), support@demo.test (support).`,
+        },
       ]);
     }
     expect((await listUsers(db)).map((u) => u.role).sort()).toEqual(["admin", "editor", "support", "viewer"]);

@@ -24,7 +24,10 @@ describe("the CSRF rule", () => {
 
   it.each([
     ["X-CSRF and no Origin (a script)", { "x-csrf": "1" }],
-    ["X-CSRF and our own Origin", { "x-csrf": "1", origin: "http://portal.test:3000", "sec-fetch-site": "same-origin" }],
+    [
+      "X-CSRF and our own Origin",
+      { "x-csrf": "1", origin: "http://portal.test:3000", "sec-fetch-site": "same-origin" },
+    ],
   ])("accepts %s", (_name, extra) => {
     expect(csrfRefusal(headers({ ...own, ...extra }), direct)).toBeNull();
   });

@@ -24,7 +24,11 @@ export function demoAccountsSuite(backend: Backend) {
 
     it("finds none in a store of real accounts, and remembers each hash it checked", async () => {
       const { db } = store();
-      const ops = await createUser(db, { email: "ops@example.com", name: "Ops", role: "admin", password: "an operator password" }, fast);
+      const ops = await createUser(
+        db,
+        { email: "ops@example.com", name: "Ops", role: "admin", password: "an operator password" },
+        fast,
+      );
       expect(await findDemoAccounts(db)).toEqual([]);
       expect(await db.selectFrom("password_screening").selectAll().execute()).toEqual([
         { user_id: ops.id, password_hash: expect.stringMatching(/^scrypt\$/), screened_at: expect.any(String) },
@@ -34,7 +38,11 @@ export function demoAccountsSuite(backend: Backend) {
     it("finds the seeded demo accounts by address, and any account with the demo password", async () => {
       const { db } = store();
       await seedDemoUsers(db, fast);
-      const user = await createUser(db, { email: "vera@example.com", name: "Vera", role: "viewer", password: "plum-orbit-velvet-harbor" }, fast);
+      const user = await createUser(
+        db,
+        { email: "vera@example.com", name: "Vera", role: "viewer", password: "plum-orbit-velvet-harbor" },
+        fast,
+      );
       expect((await findDemoAccounts(db)).map((a) => [a.email, a.why])).toEqual([
         ["admin@demo.test", "demo address"],
         ["editor@demo.test", "demo address"],
@@ -43,7 +51,9 @@ export function demoAccountsSuite(backend: Backend) {
       ]);
       // A password changed to the demo's: its new hash is checked at the next start.
       await givenOldPassword(db, user.id, DEMO_PASSWORD);
-      expect((await findDemoAccounts(db)).filter((a) => a.why === "demo password")).toEqual([{ id: user.id, email: "vera@example.com", why: "demo password" }]);
+      expect((await findDemoAccounts(db)).filter((a) => a.why === "demo password")).toEqual([
+        { id: user.id, email: "vera@example.com", why: "demo password" },
+      ]);
       // Still found while it has it (a hash with the demo password is never remembered as clean).
       expect((await findDemoAccounts(db)).map((a) => a.email)).toContain("vera@example.com");
       await updateUser(db, user.id, { password: "kettle-saffron-meadow-quartz" }, fast);
@@ -53,11 +63,25 @@ export function demoAccountsSuite(backend: Backend) {
     it("removes them, and only them", async () => {
       const { db } = store();
       await seedDemoUsers(db, fast);
-      const same = await createUser(db, { email: "same@example.com", name: "Same", role: "editor", password: "plum-orbit-velvet-harbor" }, fast);
+      const same = await createUser(
+        db,
+        { email: "same@example.com", name: "Same", role: "editor", password: "plum-orbit-velvet-harbor" },
+        fast,
+      );
       await givenOldPassword(db, same.id, DEMO_PASSWORD);
-      await createUser(db, { email: "ops@example.com", name: "Ops", role: "admin", password: "an operator password" }, fast);
+      await createUser(
+        db,
+        { email: "ops@example.com", name: "Ops", role: "admin", password: "an operator password" },
+        fast,
+      );
       const removed = await removeDemoAccounts(db);
-      expect(removed.map((a) => a.email).sort()).toEqual(["admin@demo.test", "editor@demo.test", "same@example.com", "support@demo.test", "viewer@demo.test"]);
+      expect(removed.map((a) => a.email).sort()).toEqual([
+        "admin@demo.test",
+        "editor@demo.test",
+        "same@example.com",
+        "support@demo.test",
+        "viewer@demo.test",
+      ]);
       expect((await listUsers(db)).map((u) => u.email)).toEqual(["ops@example.com"]);
       expect(await findDemoAccounts(db)).toEqual([]);
       expect(await removeDemoAccounts(db)).toEqual([]);

@@ -38,7 +38,8 @@ describe("roles and permissions", () => {
 
   it("lets a token be given the seller's finances, and never user, webhook or key management", () => {
     expect(TOKEN_SCOPES).toContain("finances:read");
-    for (const permission of ["users:manage", "webhooks:manage", "upstream:manage"] as const) expect(TOKEN_SCOPES).not.toContain(permission);
+    for (const permission of ["users:manage", "webhooks:manage", "upstream:manage"] as const)
+      expect(TOKEN_SCOPES).not.toContain(permission);
   });
 
   it("removes the guarded fields a caller may not see, and only those", () => {
@@ -46,7 +47,9 @@ describe("roles and permissions", () => {
     const guarded = { balance: "finances:read", currency: "finances:read" } as const;
     expect(withoutGuardedFields({ role: "viewer" }, guarded, account)).toEqual(account);
     expect(withoutGuardedFields({ role: "support" }, guarded, account)).toEqual({ username: "seller" });
-    expect(withoutGuardedFields({ role: "admin", scopes: ["items:read"] }, guarded, account)).toEqual({ username: "seller" });
+    expect(withoutGuardedFields({ role: "admin", scopes: ["items:read"] }, guarded, account)).toEqual({
+      username: "seller",
+    });
   });
 
   it("knows exactly the four roles", () => {

@@ -14,7 +14,10 @@ describe("checkPurchaseRateLimit in one process", () => {
     const rules = { perUser: 2, perIp: 3 };
     expect((await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.1" }, cluster)).allowed).toBe(true);
     expect((await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.2" }, cluster)).allowed).toBe(true);
-    expect(await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.3" }, cluster)).toMatchObject({ allowed: false, limitedBy: "user" });
+    expect(await checkPurchaseRateLimit(rules, { userId: "u1", address: "10.0.0.3" }, cluster)).toMatchObject({
+      allowed: false,
+      limitedBy: "user",
+    });
     expect((await checkPurchaseRateLimit(rules, { userId: "u2", address: null }, cluster)).allowed).toBe(true);
     expect((await checkPurchaseRateLimit(rules, { userId: "u3", address: null }, cluster)).allowed).toBe(true);
     expect((await checkPurchaseRateLimit(rules, { userId: "u4", address: null }, cluster)).allowed).toBe(true);
@@ -37,14 +40,18 @@ describe("checkPurchaseRateLimit on Redis", () => {
     await until(() => a.up() && b.up(), "both connected");
     const rules = { perUser: 4, perIp: 100 };
     const results = [];
-    for (let i = 0; i < 8; i++) results.push((await checkPurchaseRateLimit(rules, { userId: "shared", address: "10.0.0.1" }, i % 2 ? a : b)).allowed);
+    for (let i = 0; i < 8; i++)
+      results.push(
+        (await checkPurchaseRateLimit(rules, { userId: "shared", address: "10.0.0.1" }, i % 2 ? a : b)).allowed,
+      );
     expect(results.filter(Boolean)).toHaveLength(4);
 
     await redis().kill();
     await until(() => !a.up(), "a notices Redis is gone");
     // The insurance limiter: this instance's own count, the limit as written.
     const offline = [];
-    for (let i = 0; i < 6; i++) offline.push((await checkPurchaseRateLimit(rules, { userId: "offline", address: "10.0.0.2" }, a)).allowed);
+    for (let i = 0; i < 6; i++)
+      offline.push((await checkPurchaseRateLimit(rules, { userId: "offline", address: "10.0.0.2" }, a)).allowed);
     expect(offline).toEqual([true, true, true, true, false, false]);
 
     await redis().start();

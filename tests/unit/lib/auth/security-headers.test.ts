@@ -15,7 +15,9 @@ describe("security headers", () => {
     }
     expect(policy).not.toContain("unsafe-eval");
     expect(policy).not.toContain("upgrade-insecure-requests");
-    expect(pageContentSecurityPolicy(a, { https: true, development: true })).toMatch(/'unsafe-eval'.*upgrade-insecure-requests/);
+    expect(pageContentSecurityPolicy(a, { https: true, development: true })).toMatch(
+      /'unsafe-eval'.*upgrade-insecure-requests/,
+    );
   });
 
   it("sends HSTS only over https", () => {

@@ -207,13 +207,17 @@ describe("session cookie", () => {
 
   it("seals with an expiry at the absolute timeout", async () => {
     const now = Date.now();
-    const sealed = await sealSession(session({ issuedAt: now - HOUR, lastSeenAt: now }), settings([SECRET_A]), new Date(now));
+    const sealed = await sealSession(
+      session({ issuedAt: now - HOUR, lastSeenAt: now }),
+      settings([SECRET_A]),
+      new Date(now),
+    );
     // Iron's format: Fe26.2*<password id>*<salt>*<iv>*<data>*<expiration ms>*<hmac salt>*<hmac>~2
     const expiration = Number(sealed.split("*")[5]);
     expect(Math.abs(expiration - (now + 11 * HOUR))).toBeLessThan(2000);
-    await expect(sealSession(session({ issuedAt: now - 12 * HOUR }), settings([SECRET_A]), new Date(now))).rejects.toThrow(
-      /absolute expiry/,
-    );
+    await expect(
+      sealSession(session({ issuedAt: now - 12 * HOUR }), settings([SECRET_A]), new Date(now)),
+    ).rejects.toThrow(/absolute expiry/);
   });
 
   it("reads nothing from a forged, altered, foreign or malformed value", async () => {
@@ -276,8 +280,16 @@ describe("authenticateSession against the store: a copied cookie replayed later"
   beforeEach(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "gatehouse-session-"));
     store = await openDb(parseDatabaseUrl(path.join(dir, "test.db")));
-    admin = await createUser(store.db, { email: "root@example.com", name: "Root", role: "admin", password: "correct horse battery" }, fast);
-    alice = await createUser(store.db, { email: "alice@example.com", name: "Alice", role: "editor", password: "correct horse battery" }, fast);
+    admin = await createUser(
+      store.db,
+      { email: "root@example.com", name: "Root", role: "admin", password: "correct horse battery" },
+      fast,
+    );
+    alice = await createUser(
+      store.db,
+      { email: "alice@example.com", name: "Alice", role: "editor", password: "correct horse battery" },
+      fast,
+    );
   });
   afterEach(async () => {
     await store.close();
@@ -355,7 +367,9 @@ describe("authenticateSession against the store: a copied cookie replayed later"
     // Kept busy: renewed 11 hours in, it still ends 12 hours after sign-in.
     const renewedAt = new Date(signedInAt + 11 * HOUR);
     await writeSession(jar, touchSession(newSession(alice, new Date(signedInAt)), renewedAt), s, renewedAt);
-    expect(await authenticateSession(store.db, jar, s, new Date(signedInAt + 12 * HOUR - 1))).toMatchObject({ ok: true });
+    expect(await authenticateSession(store.db, jar, s, new Date(signedInAt + 12 * HOUR - 1))).toMatchObject({
+      ok: true,
+    });
     expect(await authenticateSession(store.db, jar, s, new Date(signedInAt + 12 * HOUR))).toEqual({
       ok: false,
       reason: "expired_absolute",

@@ -30,12 +30,21 @@ afterAll(async () => {
 });
 
 /** A change made behind the cache's back (as another instance would make it). */
-const bumpInStore = (id: string) => store.db.updateTable("users").set((eb) => ({ session_version: eb("session_version", "+", 1) })).where("id", "=", id).execute();
+const bumpInStore = (id: string) =>
+  store.db
+    .updateTable("users")
+    .set((eb) => ({ session_version: eb("session_version", "+", 1) }))
+    .where("id", "=", id)
+    .execute();
 
 describe("sessionUser", () => {
   it("on SQLite: keeps the row up to TTL_MS, and a change through this process is seen at once", async () => {
     const solo = localCluster("solo");
-    const user = await createUser(store.db, { email: "solo@example.com", name: "Solo", role: "viewer", password: "a long enough password here" }, fast);
+    const user = await createUser(
+      store.db,
+      { email: "solo@example.com", name: "Solo", role: "viewer", password: "a long enough password here" },
+      fast,
+    );
     const t = Date.now();
     expect((await sessionUser(store.db, user.id, t, solo))?.sessionVersion).toBe(1);
     await bumpInStore(user.id);
@@ -52,7 +61,11 @@ describe("sessionUser", () => {
     const cli = await openDb(parseDatabaseUrl(file));
     try {
       const solo = localCluster("solo");
-      const user = await createUser(server.db, { email: "cli@example.com", name: "Cli", role: "viewer", password: "a long enough password here" }, fast);
+      const user = await createUser(
+        server.db,
+        { email: "cli@example.com", name: "Cli", role: "viewer", password: "a long enough password here" },
+        fast,
+      );
       const t = Date.now();
       expect((await sessionUser(server.db, user.id, t, solo))?.disabled).toBe(false);
       await cli.db.updateTable("users").set({ disabled: 1 }).where("id", "=", user.id).execute();
@@ -68,14 +81,22 @@ describe("sessionUser", () => {
     const there = redisCluster(redis.url, "there");
     clusters.push(here, there);
     await until(async () => here.up() && there.up(), "both connected");
-    const user = await createUser(store.db, { email: "pair@example.com", name: "Pair", role: "viewer", password: "a long enough password here" }, fast);
+    const user = await createUser(
+      store.db,
+      { email: "pair@example.com", name: "Pair", role: "viewer", password: "a long enough password here" },
+      fast,
+    );
     await sessionUser(store.db, user.id, Date.now(), here); // subscribes, and keeps a copy
     await until(async () => {
       await bumpInStore(user.id);
       forgetUser(user.id, there);
       await new Promise((resolve) => setTimeout(resolve, 20));
       const seen = await sessionUser(store.db, user.id, Date.now(), here);
-      const row = await store.db.selectFrom("users").select("session_version").where("id", "=", user.id).executeTakeFirstOrThrow();
+      const row = await store.db
+        .selectFrom("users")
+        .select("session_version")
+        .where("id", "=", user.id)
+        .executeTakeFirstOrThrow();
       return seen?.sessionVersion === Number(row.session_version);
     }, "the other instance's change is seen here");
 

@@ -62,7 +62,13 @@ export function usersSuite(backend: Backend) {
       it("stores the email trimmed and lowercased, and finds it whatever the case", async () => {
         const { db } = store();
         const user = await createUser(db, { ...person("x@x.test"), email: "  Alice@Example.COM " }, fast);
-        expect(user).toMatchObject({ email: "alice@example.com", name: "x", role: "viewer", disabled: false, sessionVersion: 1 });
+        expect(user).toMatchObject({
+          email: "alice@example.com",
+          name: "x",
+          role: "viewer",
+          disabled: false,
+          sessionVersion: 1,
+        });
         expect(user.id).toMatch(/^[0-9a-f-]{36}$/);
         expect(user.createdAt).toBe(user.updatedAt);
         expect((await getUserByEmail(db, "ALICE@example.com"))?.id).toBe(user.id);
@@ -95,18 +101,20 @@ export function usersSuite(backend: Backend) {
         expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "short" }, fast))).toEqual([
           "password must be at least 12 characters",
         ]);
-        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "x".repeat(257) }, fast))).toEqual([
-          "password must be at most 256 characters",
-        ]);
-        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: " \u200b".repeat(8) }, fast))).toEqual([
-          "password must not be only spaces or invisible characters",
-        ]);
-        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "password1234" }, fast))).toEqual([
+        expect(
+          await zodMessages(createUser(db, { ...person("a@example.com"), password: "x".repeat(257) }, fast)),
+        ).toEqual(["password must be at most 256 characters"]);
+        expect(
+          await zodMessages(createUser(db, { ...person("a@example.com"), password: " \u200b".repeat(8) }, fast)),
+        ).toEqual(["password must not be only spaces or invisible characters"]);
+        expect(
+          await zodMessages(createUser(db, { ...person("a@example.com"), password: "password1234" }, fast)),
+        ).toEqual([
           "password is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words",
         ]);
-        expect(await zodMessages(createUser(db, { ...person("a@example.com"), password: "a@example.com" }, fast))).toEqual([
-          "password must not contain the account's email",
-        ]);
+        expect(
+          await zodMessages(createUser(db, { ...person("a@example.com"), password: "a@example.com" }, fast)),
+        ).toEqual(["password must not contain the account's email"]);
         expect(await zodMessages(createUser(db, { ...person("a@example.com"), email: "not-an-email" }, fast))).toEqual([
           "email must be an address such as name@example.com",
         ]);
@@ -150,7 +158,10 @@ export function usersSuite(backend: Backend) {
         const disabled = await updateUser(db, user.id, { disabled: true });
         expect(disabled).toMatchObject({ disabled: true, sessionVersion: 4 });
         expect((await updateUser(db, user.id, { disabled: true })).sessionVersion).toBe(4);
-        expect(await updateUser(db, user.id, { disabled: false })).toMatchObject({ disabled: false, sessionVersion: 4 });
+        expect(await updateUser(db, user.id, { disabled: false })).toMatchObject({
+          disabled: false,
+          sessionVersion: 4,
+        });
       });
 
       it("replaces the password: the new one signs in, the old one no longer does", async () => {
@@ -163,10 +174,20 @@ export function usersSuite(backend: Backend) {
 
       it("refuses a password for a service account, saying why, and changes nothing", async () => {
         const { db } = store();
-        const bot = await createUser(db, { email: "bot@example.com", name: "Bot", role: "support", service: true }, fast);
+        const bot = await createUser(
+          db,
+          { email: "bot@example.com", name: "Bot", role: "support", service: true },
+          fast,
+        );
         const before = await storedHash(db, bot.id);
-        const error = await rejection(updateUser(db, bot.id, { password: "a brand new password", name: "Renamed" }, fast));
-        expect(error).toMatchObject({ code: "service_account", message: "service accounts have no password: bot@example.com never signs in and acts only through the API tokens an admin makes for it" });
+        const error = await rejection(
+          updateUser(db, bot.id, { password: "a brand new password", name: "Renamed" }, fast),
+        );
+        expect(error).toMatchObject({
+          code: "service_account",
+          message:
+            "service accounts have no password: bot@example.com never signs in and acts only through the API tokens an admin makes for it",
+        });
         expect(await storedHash(db, bot.id)).toBe(before);
         expect(await getUserById(db, bot.id)).toMatchObject({ name: "Bot", sessionVersion: 1 });
       });
@@ -269,7 +290,11 @@ export function usersSuite(backend: Backend) {
         const signedIn = await verifyCredentials(db, "alice@example.com", PASSWORD); // production cost
         expect(signedIn?.sessionVersion).toBe(1);
         const rehashed = await storedHash(db, user.id);
-        expect(rehashed.startsWith(`scrypt$${DEFAULT_SCRYPT_PARAMS.N}$${DEFAULT_SCRYPT_PARAMS.r}$${DEFAULT_SCRYPT_PARAMS.p}$`)).toBe(true);
+        expect(
+          rehashed.startsWith(
+            `scrypt$${DEFAULT_SCRYPT_PARAMS.N}$${DEFAULT_SCRYPT_PARAMS.r}$${DEFAULT_SCRYPT_PARAMS.p}$`,
+          ),
+        ).toBe(true);
         expect((await verifyCredentials(db, "alice@example.com", PASSWORD))?.id).toBe(user.id);
       });
     });
@@ -310,9 +335,9 @@ export function usersSuite(backend: Backend) {
 
       it("refuses a weak password with the policy's message", async () => {
         const { db } = store();
-        expect(await zodMessages(ensureFirstAdmin(db, { email: "root@example.com", password: "admin" }, fast))).toEqual([
-          "password must be at least 12 characters",
-        ]);
+        expect(await zodMessages(ensureFirstAdmin(db, { email: "root@example.com", password: "admin" }, fast))).toEqual(
+          ["password must be at least 12 characters"],
+        );
       });
     });
 

@@ -29,8 +29,16 @@ describe("the last-admin guard against another process writing at the same momen
     const file = path.join(dir, "race.db");
     const store = await openDb(parseDatabaseUrl(file));
     try {
-      const a = await createUser(store.db, { email: "a@example.com", name: "A", role: "admin", password: "correct horse battery" }, fast);
-      const b = await createUser(store.db, { email: "b@example.com", name: "B", role: "admin", password: "correct horse battery" }, fast);
+      const a = await createUser(
+        store.db,
+        { email: "a@example.com", name: "A", role: "admin", password: "correct horse battery" },
+        fast,
+      );
+      const b = await createUser(
+        store.db,
+        { email: "b@example.com", name: "B", role: "admin", password: "correct horse battery" },
+        fast,
+      );
 
       // Another process (say, the users CLI) demotes A and holds its transaction open briefly.
       const other = spawn(process.execPath, ["-e", OTHER_WRITER, file, a.id], { stdio: ["ignore", "pipe", "inherit"] });

@@ -39,7 +39,15 @@ describe("buildReason", () => {
 
   it("asks again once a source changes, but not for a test, a doc, a script or data", async () => {
     await file(".next/BUILD_ID", 10);
-    for (const notSource of ["tests/x.test.ts", "docs/a.md", "scripts/b.ts", "data/c.json", "artifacts/lighthouse/d.report.json", "README.md"]) await file(notSource, 20);
+    for (const notSource of [
+      "tests/x.test.ts",
+      "docs/a.md",
+      "scripts/b.ts",
+      "data/c.json",
+      "artifacts/lighthouse/d.report.json",
+      "README.md",
+    ])
+      await file(notSource, 20);
     expect(buildReason(root)).toBeNull();
     await file("components/ui/d.tsx", 20);
     expect(buildReason(root)).toBe("sources changed since the last build");

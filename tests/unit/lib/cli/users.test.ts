@@ -86,11 +86,17 @@ describe("as a child process (npm run users)", () => {
       users(["reset-password", "root@example.com"]), // nothing on stdin
       users(["list"]),
     ]);
-    expect(taken).toMatchObject({ code: 1, stdout: "", stderr: "users: a user with email root@example.com already exists\n" });
+    expect(taken).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: "users: a user with email root@example.com already exists\n",
+    });
     expect(noPassword.code).toBe(2);
     expect(noPassword.stderr).toContain("users: no password: give --password, type it on a terminal, or pipe it");
     expect(list).toMatchObject({ code: 0, stderr: "" });
-    expect(list.stdout).toMatch(/^EMAIL\s+NAME\s+ROLE\s+STATUS\s+SIGN-IN\s+CREATED\nroot@example\.com\s+Root\s+admin\s+active\s+password\s+\d{4}-\d\d-\d\d\n$/);
+    expect(list.stdout).toMatch(
+      /^EMAIL\s+NAME\s+ROLE\s+STATUS\s+SIGN-IN\s+CREATED\nroot@example\.com\s+Root\s+admin\s+active\s+password\s+\d{4}-\d\d-\d\d\n$/,
+    );
 
     await inStore(databaseUrl, async ({ db }) => {
       expect((await verifyCredentials(db, "root@example.com", PASSWORD))?.role).toBe("admin");
@@ -154,10 +160,24 @@ describe("every command, in-process", () => {
 
   // One story, in order: each step starts from what the previous ones left.
   it("creates an admin and a viewer", async () => {
-    expect(await users("create", "--email", "root@example.com", "--name", "Root", "--role", "admin", "--password", PASSWORD)).toMatchObject({
+    expect(
+      await users("create", "--email", "root@example.com", "--name", "Root", "--role", "admin", "--password", PASSWORD),
+    ).toMatchObject({
       code: 0,
     });
-    expect(await users("create", "--email", "Vera@Example.com", "--name", "Vera", "--role", "viewer", "--password", PASSWORD)).toMatchObject({
+    expect(
+      await users(
+        "create",
+        "--email",
+        "Vera@Example.com",
+        "--name",
+        "Vera",
+        "--role",
+        "viewer",
+        "--password",
+        PASSWORD,
+      ),
+    ).toMatchObject({
       code: 0,
       stderr: "",
     });
@@ -177,7 +197,8 @@ describe("every command, in-process", () => {
     });
     expect(await create("w@example.com", "viewer", "password1234")).toMatchObject({
       code: 1,
-      stderr: "users: password is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words\n",
+      stderr:
+        "users: password is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words\n",
     });
     expect(await create("w@example.com", "viewer", "lantern w@example.com harbour")).toMatchObject({
       code: 1,
@@ -242,7 +263,9 @@ describe("every command, in-process", () => {
       code: 0,
       stdout: "Disabled vera@example.com; their sessions were ended.\n",
     });
-    expect(await users("list")).toMatchObject({ stdout: expect.stringMatching(/vera@example\.com\s+Vera\s+support\s+disabled/) });
+    expect(await users("list")).toMatchObject({
+      stdout: expect.stringMatching(/vera@example\.com\s+Vera\s+support\s+disabled/),
+    });
     expect(await users("enable", "vera@example.com")).toMatchObject({ code: 0, stdout: "Enabled vera@example.com.\n" });
     expect(await users("reset-password", "vera@example.com", "--password", "a brand new password")).toMatchObject({
       code: 0,
@@ -286,11 +309,23 @@ describe("every command, in-process", () => {
 
   it("revokes the user's API tokens with a password reset or disabling, unless --keep-tokens; enabling revives none", async () => {
     const newToken = () =>
-      inStore(databaseUrl, async ({ db }) => (await createToken(db, (await getUserByEmail(db, "vera@example.com"))!, { name: "script", scopes: ["items:read"], expires_in_days: 30 })).secret);
+      inStore(
+        databaseUrl,
+        async ({ db }) =>
+          (
+            await createToken(db, (await getUserByEmail(db, "vera@example.com"))!, {
+              name: "script",
+              scopes: ["items:read"],
+              expires_in_days: 30,
+            })
+          ).secret,
+      );
     const check = (secret: string) => inStore(databaseUrl, ({ db }) => checkToken(db, secret, null));
 
     const first = await newToken();
-    expect(await users("reset-password", "vera@example.com", "--password", "violet harbour lantern 7", "--keep-tokens")).toEqual({
+    expect(
+      await users("reset-password", "vera@example.com", "--password", "violet harbour lantern 7", "--keep-tokens"),
+    ).toEqual({
       code: 0,
       stdout: "Password changed for vera@example.com; their sessions were ended.\n",
       stderr: "",
@@ -298,12 +333,16 @@ describe("every command, in-process", () => {
     expect((await check(first)).ok).toBe(true);
     expect(await users("reset-password", "vera@example.com", "--password", "copper meadow signal 9")).toMatchObject({
       code: 0,
-      stdout: "Password changed for vera@example.com; their sessions were ended.\nRevoked 1 API token of vera@example.com.\n",
+      stdout:
+        "Password changed for vera@example.com; their sessions were ended.\nRevoked 1 API token of vera@example.com.\n",
     });
     expect(await check(first)).toMatchObject({ ok: false, reason: "revoked" });
 
     const second = await newToken();
-    expect(await users("disable", "vera@example.com")).toMatchObject({ code: 0, stdout: expect.stringContaining("Revoked 1 API token of vera@example.com.") });
+    expect(await users("disable", "vera@example.com")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Revoked 1 API token of vera@example.com."),
+    });
     expect(await users("enable", "vera@example.com")).toMatchObject({ code: 0 });
     expect(await check(second)).toMatchObject({ ok: false, reason: "revoked" });
 

@@ -57,10 +57,14 @@ describe("redisCluster", () => {
     await redis().start();
     await until(() => a.up() && b.up(), "both reconnected", 10_000);
     const before = atB.length;
-    await until(() => {
-      a.publish("test", { value: "again" });
-      return atB.length > before;
-    }, "b hears a after the restart", 10_000);
+    await until(
+      () => {
+        a.publish("test", { value: "again" });
+        return atB.length > before;
+      },
+      "b hears a after the restart",
+      10_000,
+    );
     expect(atB).not.toContain("lost");
     expect(atB).toContain("again");
   });

@@ -36,7 +36,9 @@ describe("claimSqliteFile", () => {
     try {
       writeFileSync(`${file}.instance`, `${other.pid} web-1\n`);
       const warning = claimSqliteFile(file, process.pid, "web-2");
-      expect(warning).toContain(`Another Gatehouse process (web-1, pid ${other.pid}) uses the same SQLite store ${file}`);
+      expect(warning).toContain(
+        `Another Gatehouse process (web-1, pid ${other.pid}) uses the same SQLite store ${file}`,
+      );
       expect(warning).toContain("REDIS_URL");
     } finally {
       other.kill("SIGKILL");

@@ -67,20 +67,29 @@ describe("accounts configuration", () => {
   });
 
   it("reads session lifetimes in hours and minutes", () => {
-    const config = load({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "24", SESSION_IDLE_TIMEOUT_MINUTES: "30" });
+    const config = load({
+      SESSION_SECRET: SECRET,
+      SESSION_ABSOLUTE_TIMEOUT_HOURS: "24",
+      SESSION_IDLE_TIMEOUT_MINUTES: "30",
+    });
     expect(config.sessionAbsoluteTimeoutMs).toBe(24 * 3_600_000);
     expect(config.sessionIdleTimeoutMs).toBe(30 * 60_000);
-    expect(load({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "0.5", SESSION_IDLE_TIMEOUT_MINUTES: "10" }).sessionAbsoluteTimeoutMs).toBe(
-      1_800_000,
-    );
+    expect(
+      load({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "0.5", SESSION_IDLE_TIMEOUT_MINUTES: "10" })
+        .sessionAbsoluteTimeoutMs,
+    ).toBe(1_800_000);
   });
 
   it("explains bad lifetimes, all at once", () => {
-    expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "twelve", SESSION_IDLE_TIMEOUT_MINUTES: "0" })).toEqual([
+    expect(
+      problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "twelve", SESSION_IDLE_TIMEOUT_MINUTES: "0" }),
+    ).toEqual([
       "SESSION_ABSOLUTE_TIMEOUT_HOURS: must be a number of hours",
       "SESSION_IDLE_TIMEOUT_MINUTES: must be more than 0",
     ]);
-    expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "1", SESSION_IDLE_TIMEOUT_MINUTES: "90" })).toEqual([
+    expect(
+      problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "1", SESSION_IDLE_TIMEOUT_MINUTES: "90" }),
+    ).toEqual([
       "SESSION_IDLE_TIMEOUT_MINUTES: longer than SESSION_ABSOLUTE_TIMEOUT_HOURS, so it would never apply; shorten it or leave it unset",
     ]);
     expect(problems({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "9999" })).toEqual([
@@ -90,7 +99,11 @@ describe("accounts configuration", () => {
 
   describe("first admin", () => {
     it("comes from ADMIN_EMAIL and ADMIN_PASSWORD together, the email normalised", () => {
-      const config = load({ SESSION_SECRET: SECRET, ADMIN_EMAIL: " Root@Example.com ", ADMIN_PASSWORD: "correct horse battery" });
+      const config = load({
+        SESSION_SECRET: SECRET,
+        ADMIN_EMAIL: " Root@Example.com ",
+        ADMIN_PASSWORD: "correct horse battery",
+      });
       expect(config.firstAdmin).toEqual({ email: "root@example.com", password: "correct horse battery" });
     });
 
@@ -107,15 +120,17 @@ describe("accounts configuration", () => {
         "ADMIN_PASSWORD: must be at least 12 characters",
       ]);
       expect(weak.join(" ")).not.toContain("hunter2");
-      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "password1234" })).toEqual([
+      expect(
+        problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "password1234" }),
+      ).toEqual([
         "ADMIN_PASSWORD: is too easy to guess: This is similar to a commonly used password. Use a longer phrase of unrelated words",
       ]);
-      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "root@example.com" })).toEqual([
-        "ADMIN_PASSWORD: must not contain the account's email",
-      ]);
-      expect(problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "\u200b".repeat(12) })).toEqual([
-        "ADMIN_PASSWORD: must not be only spaces or invisible characters",
-      ]);
+      expect(
+        problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "root@example.com" }),
+      ).toEqual(["ADMIN_PASSWORD: must not contain the account's email"]);
+      expect(
+        problems({ SESSION_SECRET: SECRET, ADMIN_EMAIL: "root@example.com", ADMIN_PASSWORD: "\u200b".repeat(12) }),
+      ).toEqual(["ADMIN_PASSWORD: must not be only spaces or invisible characters"]);
     });
   });
 
@@ -159,10 +174,21 @@ describe("accounts configuration", () => {
 
     it("ignores a configured deployment's secrets, first admin, origin and proxy: the demo keeps its own", () => {
       const config = load(
-        { SESSION_SECRET: SECRET, ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "an operator password", PURCHASE_CODE_HASH_KEY: SECRET, PUBLIC_ORIGIN: "https://portal.example.com", TRUST_PROXY: "1" },
+        {
+          SESSION_SECRET: SECRET,
+          ADMIN_EMAIL: "ops@example.com",
+          ADMIN_PASSWORD: "an operator password",
+          PURCHASE_CODE_HASH_KEY: SECRET,
+          PUBLIC_ORIGIN: "https://portal.example.com",
+          TRUST_PROXY: "1",
+        },
         true,
       );
-      expect(config).toMatchObject({ sessionSecretSource: "demo-file", firstAdmin: null, purchaseCodeHashKeySource: "derived" });
+      expect(config).toMatchObject({
+        sessionSecretSource: "demo-file",
+        firstAdmin: null,
+        purchaseCodeHashKeySource: "derived",
+      });
       expect(config.sessionSecrets).not.toContain(SECRET);
       expect(config.edge).toEqual({ trustProxyHops: 0, publicOrigin: null, allowedHosts: [] });
     });

@@ -18,7 +18,13 @@ const AREAS = {
   ITEMS_API_BASE_URL: "https://items.example.com/market",
   ITEMS_API_KEY: "items-key-value-456",
 };
-const GOOD = { ...AREAS, SESSION_SECRET: SECRET, PURCHASE_CODE_HASH_KEY: HASH_KEY, PUBLIC_ORIGIN: "https://portal.example.com", TRUST_PROXY: "1" };
+const GOOD = {
+  ...AREAS,
+  SESSION_SECRET: SECRET,
+  PURCHASE_CODE_HASH_KEY: HASH_KEY,
+  PUBLIC_ORIGIN: "https://portal.example.com",
+  TRUST_PROXY: "1",
+};
 
 const lines = (env: Record<string, string | undefined>) => checkConfiguration(env).problems.map(formatProblem);
 
@@ -35,7 +41,15 @@ describe("a configured start", () => {
   });
 
   it("refuses misspelled names it would ignore, with the name it means", () => {
-    expect(lines({ SESSION_SECRET: SECRET, REPORTS_API_BASEURL: AREAS.REPORTS_API_BASE_URL, REPORTS_APIKEY: "k", ITEMS_API_BASE_URL: AREAS.ITEMS_API_BASE_URL, ITEMS_APIKEY: "k" })).toEqual([
+    expect(
+      lines({
+        SESSION_SECRET: SECRET,
+        REPORTS_API_BASEURL: AREAS.REPORTS_API_BASE_URL,
+        REPORTS_APIKEY: "k",
+        ITEMS_API_BASE_URL: AREAS.ITEMS_API_BASE_URL,
+        ITEMS_APIKEY: "k",
+      }),
+    ).toEqual([
       "REPORTS_API_BASEURL: is not a Gatehouse setting, so it would be ignored; did you mean REPORTS_API_BASE_URL?",
       "REPORTS_APIKEY: is not a Gatehouse setting, so it would be ignored; did you mean REPORTS_API_KEY?",
       "ITEMS_APIKEY: is not a Gatehouse setting, so it would be ignored; did you mean ITEMS_API_KEY?",
@@ -82,7 +96,7 @@ describe("a configured start", () => {
       'ITEMS_API_KEY_LOCATION: "cookie" must be "query-and-form" (default), "query" or "header:<Header-Name>"',
       'UPSTREAM_TIMEOUT_MS: "soon" must be a whole number of milliseconds',
       'TRUST_PROXY: "maybe" must be 0 (no proxy), 1 (one reverse proxy in front), a number of proxies, true or false',
-      "PUBLIC_ORIGIN: \"portal.example.com\" must be the portal's origin, such as https://portal.example.com (http or https, no path, query or credentials)",
+      'PUBLIC_ORIGIN: "portal.example.com" must be the portal\'s origin, such as https://portal.example.com (http or https, no path, query or credentials)',
       'ALLOWED_HOSTS: "portal.example.com, not a host" must be host names separated by commas, each with an optional port (portal.example.com, 10.0.0.5:3000)',
       'ADMIN_EMAIL: "root" must be an address such as name@example.com',
       "ADMIN_PASSWORD: must be at least 12 characters",
@@ -108,7 +122,13 @@ describe("a configured start", () => {
       expect(lines({ ...GOOD, DATABASE_URL: url }), url).toEqual([expect.stringMatching(/^DATABASE_URL: /)]);
       expect(lines({ ...GOOD, DATABASE_URL: url }).join(""), url).not.toContain(url);
     }
-    for (const url of ["./data/gatehouse.db", "/var/lib/gatehouse/g.db", "file:./x.db", "postgres://gatehouse:p%40ss@db:5432/gatehouse", "postgresql:///gatehouse?host=/run/postgresql"]) {
+    for (const url of [
+      "./data/gatehouse.db",
+      "/var/lib/gatehouse/g.db",
+      "file:./x.db",
+      "postgres://gatehouse:p%40ss@db:5432/gatehouse",
+      "postgresql:///gatehouse?host=/run/postgresql",
+    ]) {
       expect(readDatabaseUrl(url), url).toHaveProperty("target");
     }
   });
@@ -138,26 +158,41 @@ describe("the safety review", () => {
   });
 
   it("warns about each missing or weak production setting, one line each", () => {
-    const bare = checkConfiguration({ ...AREAS, SESSION_SECRET: SECRET, ADMIN_EMAIL: "ops@example.com", ADMIN_PASSWORD: "plum-orbit-velvet-harbor" });
+    const bare = checkConfiguration({
+      ...AREAS,
+      SESSION_SECRET: SECRET,
+      ADMIN_EMAIL: "ops@example.com",
+      ADMIN_PASSWORD: "plum-orbit-velvet-harbor",
+    });
     expect(bare.problems).toEqual([]);
     expect(bare.warnings).toEqual([
       expect.stringMatching(/^PURCHASE_CODE_HASH_KEY is not set: /),
-      expect.stringMatching(/^PUBLIC_ORIGIN is not set: the session cookie is not Secure, no HSTS is sent, every Host name is served/),
+      expect.stringMatching(
+        /^PUBLIC_ORIGIN is not set: the session cookie is not Secure, no HSTS is sent, every Host name is served/,
+      ),
     ]);
     expect(checkConfiguration({ ...GOOD, PUBLIC_ORIGIN: "http://portal.example.com" }).warnings).toEqual([
       expect.stringMatching(/^PUBLIC_ORIGIN is http:\/\/portal\.example\.com, plain http/),
     ]);
     // Plain http on a loopback name is a local trial, not a deployment.
-    expect(checkConfiguration({ ...GOOD, PUBLIC_ORIGIN: "http://localhost:3000", TRUST_PROXY: undefined }).warnings).toEqual([]);
-    expect(checkConfiguration({ ...GOOD, TRUST_PROXY: undefined }).warnings).toEqual([expect.stringMatching(/^TRUST_PROXY is not set, but PUBLIC_ORIGIN is https/)]);
-    expect(checkConfiguration({ ...GOOD, SESSION_SECRET: "test-session-secret-0123456789-abcdefghij" }).warnings).toEqual([
-      expect.stringMatching(/^SESSION_SECRET: the secret looks weak/),
+    expect(
+      checkConfiguration({ ...GOOD, PUBLIC_ORIGIN: "http://localhost:3000", TRUST_PROXY: undefined }).warnings,
+    ).toEqual([]);
+    expect(checkConfiguration({ ...GOOD, TRUST_PROXY: undefined }).warnings).toEqual([
+      expect.stringMatching(/^TRUST_PROXY is not set, but PUBLIC_ORIGIN is https/),
     ]);
+    expect(
+      checkConfiguration({ ...GOOD, SESSION_SECRET: "test-session-secret-0123456789-abcdefghij" }).warnings,
+    ).toEqual([expect.stringMatching(/^SESSION_SECRET: the secret looks weak/)]);
     // No purchase checks without the item API: its hash key does not matter.
     const { ITEMS_API_BASE_URL: _u, ITEMS_API_KEY: _k, ...reportsOnly } = GOOD;
     expect(checkConfiguration({ ...reportsOnly, PURCHASE_CODE_HASH_KEY: undefined }).warnings).toEqual([]);
     // Webhooks to private addresses are for development and tests: a deployment that allows them is told so.
-    expect(checkConfiguration({ ...GOOD, WEBHOOK_ALLOW_PRIVATE: "1" }).warnings).toEqual([expect.stringMatching(/^WEBHOOK_ALLOW_PRIVATE=1: webhooks may go over plain http and to loopback, private and cloud-metadata addresses/)]);
+    expect(checkConfiguration({ ...GOOD, WEBHOOK_ALLOW_PRIVATE: "1" }).warnings).toEqual([
+      expect.stringMatching(
+        /^WEBHOOK_ALLOW_PRIVATE=1: webhooks may go over plain http and to loopback, private and cloud-metadata addresses/,
+      ),
+    ]);
     expect(checkConfiguration({ ...GOOD, WEBHOOK_ALLOW_PRIVATE: "0" }).warnings).toEqual([]);
   });
 });
@@ -172,11 +207,22 @@ describe("demo mode (GATEHOUSE_DEMO=1)", () => {
   });
 
   it("is what GATEHOUSE_DEMO=1 asks for (npm start refuses that itself: lib/cli/start-check.ts)", () => {
-    expect(checkConfiguration({ GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: dir })).toEqual({ mode: "demo", problems: [], warnings: [], notes: [] });
+    expect(checkConfiguration({ GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: dir })).toEqual({
+      mode: "demo",
+      problems: [],
+      warnings: [],
+      notes: [],
+    });
   });
 
   it("needs nothing, and says which configured settings it ignores", () => {
-    const check = checkConfiguration({ GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: dir, ...GOOD, DATABASE_URL: "postgres//broken", ADMIN_PASSWORD: "aaaaaaaaaaaaaaaa" });
+    const check = checkConfiguration({
+      GATEHOUSE_DEMO: "1",
+      DEMO_DATA_DIR: dir,
+      ...GOOD,
+      DATABASE_URL: "postgres//broken",
+      ADMIN_PASSWORD: "aaaaaaaaaaaaaaaa",
+    });
     expect(check.problems).toEqual([]);
     expect(check.warnings).toEqual([]);
     expect(check.notes).toEqual([
@@ -185,8 +231,14 @@ describe("demo mode (GATEHOUSE_DEMO=1)", () => {
   });
 
   it("keeps its store in its own folder, whatever DATABASE_URL says", () => {
-    expect(storeTarget({ GATEHOUSE_DEMO: "1", DATABASE_URL: "postgres://prod/gatehouse" }, "/srv/g")).toEqual({ dialect: "sqlite", path: "/srv/g/data/demo/gatehouse.db" });
-    expect(storeTarget({ GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: "/tmp/d" }, "/srv/g")).toEqual({ dialect: "sqlite", path: "/tmp/d/gatehouse.db" });
+    expect(storeTarget({ GATEHOUSE_DEMO: "1", DATABASE_URL: "postgres://prod/gatehouse" }, "/srv/g")).toEqual({
+      dialect: "sqlite",
+      path: "/srv/g/data/demo/gatehouse.db",
+    });
+    expect(storeTarget({ GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: "/tmp/d" }, "/srv/g")).toEqual({
+      dialect: "sqlite",
+      path: "/tmp/d/gatehouse.db",
+    });
     expect(storeTarget({}, "/srv/g")).toEqual(parseDatabaseUrl(undefined, "/srv/g"));
     expect(storeTarget({}, "/srv/g")).toEqual({ dialect: "sqlite", path: "/srv/g/data/gatehouse.db" });
   });

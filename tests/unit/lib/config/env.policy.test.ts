@@ -55,13 +55,29 @@ describe("resilience settings", () => {
 
   it("become the policies' settings: the defaults are the policies' own defaults", () => {
     expect(resilienceSettingsFrom(parseEnv({}).upstreamPolicy)).toEqual(DEFAULT_RESILIENCE);
-    const settings = resilienceSettingsFrom(parseEnv({ UPSTREAM_RETRIES: "1", UPSTREAM_BREAKER_OPEN_MS: "2000", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" }).upstreamPolicy);
-    expect(settings).toMatchObject({ retry: { maxRetries: 1 }, breaker: { openMs: 2000 }, cache: { ttlMs: { reports: 15_000, items: 0 } } });
+    const settings = resilienceSettingsFrom(
+      parseEnv({ UPSTREAM_RETRIES: "1", UPSTREAM_BREAKER_OPEN_MS: "2000", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" })
+        .upstreamPolicy,
+    );
+    expect(settings).toMatchObject({
+      retry: { maxRetries: 1 },
+      breaker: { openMs: 2000 },
+      cache: { ttlMs: { reports: 15_000, items: 0 } },
+    });
   });
 
   it("0 turns retries, the breaker and each area's cache off", () => {
-    const config = parseEnv({ UPSTREAM_RETRIES: "0", UPSTREAM_BREAKER_FAILURES: "0", UPSTREAM_CACHE_REPORTS_TTL_MS: "0", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" });
-    expect(config.upstreamPolicy).toMatchObject({ retries: 0, breakerFailures: 0, cacheTtlMs: { reports: 0, items: 0 } });
+    const config = parseEnv({
+      UPSTREAM_RETRIES: "0",
+      UPSTREAM_BREAKER_FAILURES: "0",
+      UPSTREAM_CACHE_REPORTS_TTL_MS: "0",
+      UPSTREAM_CACHE_ITEMS_TTL_MS: "0",
+    });
+    expect(config.upstreamPolicy).toMatchObject({
+      retries: 0,
+      breakerFailures: 0,
+      cacheTtlMs: { reports: 0, items: 0 },
+    });
   });
 
   it("refuses what it cannot use, naming the variable and the bounds", () => {
@@ -76,9 +92,17 @@ describe("resilience settings", () => {
       }),
     ).toEqual([
       { variable: "UPSTREAM_RETRIES", problem: "must be at most 2 retries", value: "3" },
-      { variable: "UPSTREAM_BREAKER_FAILURES", problem: "must be a whole number of failures (0 turns the breaker off)", value: "-1" },
+      {
+        variable: "UPSTREAM_BREAKER_FAILURES",
+        problem: "must be a whole number of failures (0 turns the breaker off)",
+        value: "-1",
+      },
       { variable: "UPSTREAM_BREAKER_OPEN_MS", problem: "must be at least 1000 milliseconds", value: "500" },
-      { variable: "UPSTREAM_CACHE_REPORTS_TTL_MS", problem: "must be a whole number of milliseconds (0 turns the cache off)", value: "15s" },
+      {
+        variable: "UPSTREAM_CACHE_REPORTS_TTL_MS",
+        problem: "must be a whole number of milliseconds (0 turns the cache off)",
+        value: "15s",
+      },
       { variable: "UPSTREAM_CACHE_MAX_ENTRIES", problem: "must be at least 10 entries", value: "0" },
       { variable: "SHUTDOWN_TIMEOUT_MS", problem: "must be at most 120000 milliseconds", value: "999999" },
     ]);

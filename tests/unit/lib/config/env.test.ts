@@ -90,6 +90,10 @@ describe("parseEnv", () => {
 
   it("lists every problem at once", () => {
     const error = problemsOf({ REPORTS_API_BASE_URL: "nope", REPORTS_API_KEY: "x", UPSTREAM_TIMEOUT_MS: "soon" });
-    expect(error.problems.map((p) => p.variable)).toEqual(["REPORTS_API_BASE_URL", "REPORTS_API_KEY", "UPSTREAM_TIMEOUT_MS"]);
+    expect(error.problems.map((p) => p.variable)).toEqual([
+      "REPORTS_API_BASE_URL",
+      "REPORTS_API_KEY",
+      "UPSTREAM_TIMEOUT_MS",
+    ]);
   });
 });

@@ -32,11 +32,17 @@ describe("the key-encryption key", () => {
   });
 
   it("refuses a previous key without a current one, or the same key twice", () => {
-    expect(readKeyEncryptionKeys({ GATEHOUSE_KEK_PREVIOUS: KEK }).problems[0]?.problem).toMatch(/without GATEHOUSE_KEK/);
-    expect(readKeyEncryptionKeys({ GATEHOUSE_KEK: KEK, GATEHOUSE_KEK_PREVIOUS: KEK }).problems[0]?.problem).toMatch(/the same key/);
+    expect(readKeyEncryptionKeys({ GATEHOUSE_KEK_PREVIOUS: KEK }).problems[0]?.problem).toMatch(
+      /without GATEHOUSE_KEK/,
+    );
+    expect(readKeyEncryptionKeys({ GATEHOUSE_KEK: KEK, GATEHOUSE_KEK_PREVIOUS: KEK }).problems[0]?.problem).toMatch(
+      /the same key/,
+    );
   });
 
   it("says what to set when the store holds sealed keys and there is no KEK", () => {
-    expect(formatProblem(missingKekProblem(2))).toMatch(/^GATEHOUSE_KEK: is missing, and the store holds 2 upstream keys sealed under it/);
+    expect(formatProblem(missingKekProblem(2))).toMatch(
+      /^GATEHOUSE_KEK: is missing, and the store holds 2 upstream keys sealed under it/,
+    );
   });
 });

@@ -30,10 +30,44 @@ describe("findLookalikes", () => {
   });
 
   it("leaves our own names and the usual environment alone", () => {
-    const usual = ["PATH", "HOME", "HOSTNAME", "PWD", "SHELL", "USER", "LANG", "TERM", "NODE_ENV", "NODE_OPTIONS", "TZ", "HTTP_PROXY",
-      "HTTPS_PROXY", "NO_PROXY", "SESSION_MANAGER", "XDG_SESSION_ID", "CI", "npm_config_cache", "npm_lifecycle_event", "NEXT_RUNTIME",
-      "E2E_PORT", "E2E_SANDBOX_PORT", "CHROMIUM_PATH", "TEST_POSTGRES_URL", "PG_BIN", "VITEST_POOL_ID"];
-    const ours = ["REPORTS_API_BASE_URL", "ITEMS_API_KEY", "DATABASE_URL", "SESSION_SECRET", "HOST", "PORT", "GATEHOUSE_DEMO", "ALLOWED_HOSTS"];
+    const usual = [
+      "PATH",
+      "HOME",
+      "HOSTNAME",
+      "PWD",
+      "SHELL",
+      "USER",
+      "LANG",
+      "TERM",
+      "NODE_ENV",
+      "NODE_OPTIONS",
+      "TZ",
+      "HTTP_PROXY",
+      "HTTPS_PROXY",
+      "NO_PROXY",
+      "SESSION_MANAGER",
+      "XDG_SESSION_ID",
+      "CI",
+      "npm_config_cache",
+      "npm_lifecycle_event",
+      "NEXT_RUNTIME",
+      "E2E_PORT",
+      "E2E_SANDBOX_PORT",
+      "CHROMIUM_PATH",
+      "TEST_POSTGRES_URL",
+      "PG_BIN",
+      "VITEST_POOL_ID",
+    ];
+    const ours = [
+      "REPORTS_API_BASE_URL",
+      "ITEMS_API_KEY",
+      "DATABASE_URL",
+      "SESSION_SECRET",
+      "HOST",
+      "PORT",
+      "GATEHOUSE_DEMO",
+      "ALLOWED_HOSTS",
+    ];
     expect(findLookalikes([...usual, ...ours])).toEqual([]);
   });
 

@@ -17,7 +17,11 @@ const lines = (env: Record<string, string | undefined>) => readSignInSettings(en
 
 describe("single sign-on settings", () => {
   it("are off without OIDC_ISSUER, and password sign-in is on", () => {
-    expect(readSignInSettings({})).toEqual({ settings: { oidc: null, passwordLogin: true, breakGlassEmail: null }, problems: [], warnings: [] });
+    expect(readSignInSettings({})).toEqual({
+      settings: { oidc: null, passwordLogin: true, breakGlassEmail: null },
+      problems: [],
+      warnings: [],
+    });
   });
 
   it("read a complete configuration, with the defaults", () => {
@@ -41,9 +45,10 @@ describe("single sign-on settings", () => {
   });
 
   it("keep the issuer exactly as given (a trailing slash is part of Authentik's)", () => {
-    expect(readSignInSettings({ ...SSO, OIDC_ISSUER: "https://auth.example.com/application/o/gatehouse/" }).settings.oidc?.issuer).toBe(
-      "https://auth.example.com/application/o/gatehouse/",
-    );
+    expect(
+      readSignInSettings({ ...SSO, OIDC_ISSUER: "https://auth.example.com/application/o/gatehouse/" }).settings.oidc
+        ?.issuer,
+    ).toBe("https://auth.example.com/application/o/gatehouse/");
   });
 
   it("take a public client (no secret), scopes, a nested claim, a default role, a label and minutes", () => {
@@ -71,7 +76,9 @@ describe("single sign-on settings", () => {
     for (const issuer of ["http://127.0.0.1:8080", "http://localhost:8080/realms/dev", "http://[::1]:9000"]) {
       const read = readSignInSettings({ ...SSO, OIDC_ISSUER: issuer });
       expect(read.problems, issuer).toEqual([]);
-      expect(read.warnings, issuer).toContain(`OIDC_ISSUER is plain http (${issuer}): accepted on a loopback address for tests and local trials only.`);
+      expect(read.warnings, issuer).toContain(
+        `OIDC_ISSUER is plain http (${issuer}): accepted on a loopback address for tests and local trials only.`,
+      );
     }
     expect(lines({ ...SSO, OIDC_ISSUER: "http://login.example.com" })).toEqual([
       'OIDC_ISSUER: "http://login.example.com" must be https:// (plain http is accepted only on a loopback address such as http://127.0.0.1:8080, for tests and local trials)',
@@ -129,17 +136,28 @@ describe("single sign-on settings", () => {
   });
 
   it("warn without PUBLIC_ORIGIN: the redirect URI would follow each request's host", () => {
-    expect(readSignInSettings({ ...SSO, PUBLIC_ORIGIN: undefined }).warnings[0]).toMatch(/^OIDC_ISSUER is set but PUBLIC_ORIGIN is not/);
+    expect(readSignInSettings({ ...SSO, PUBLIC_ORIGIN: undefined }).warnings[0]).toMatch(
+      /^OIDC_ISSUER is set but PUBLIC_ORIGIN is not/,
+    );
   });
 });
 
 describe("password sign-in", () => {
   it("off keeps one break-glass admin: BREAK_GLASS_EMAIL, else ADMIN_EMAIL", () => {
-    expect(readSignInSettings({ ...SSO, PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "Root@Example.com", ADMIN_EMAIL: "admin@example.com" }).settings).toMatchObject({
+    expect(
+      readSignInSettings({
+        ...SSO,
+        PASSWORD_LOGIN: "off",
+        BREAK_GLASS_EMAIL: "Root@Example.com",
+        ADMIN_EMAIL: "admin@example.com",
+      }).settings,
+    ).toMatchObject({
       passwordLogin: false,
       breakGlassEmail: "root@example.com",
     });
-    expect(readSignInSettings({ ...SSO, PASSWORD_LOGIN: "OFF", ADMIN_EMAIL: "admin@example.com" }).settings).toMatchObject({ passwordLogin: false, breakGlassEmail: "admin@example.com" });
+    expect(
+      readSignInSettings({ ...SSO, PASSWORD_LOGIN: "OFF", ADMIN_EMAIL: "admin@example.com" }).settings,
+    ).toMatchObject({ passwordLogin: false, breakGlassEmail: "admin@example.com" });
   });
 
   it("off needs single sign-on and a break-glass admin", () => {
@@ -147,13 +165,17 @@ describe("password sign-in", () => {
       'PASSWORD_LOGIN: "off" needs OIDC_ISSUER: with password sign-in off and no single sign-on, nobody but the break-glass admin could sign in',
       "BREAK_GLASS_EMAIL: is required when PASSWORD_LOGIN is off (or ADMIN_EMAIL): the one admin who can still sign in with a password if the provider is down",
     ]);
-    expect(lines({ ...SSO, PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "not-an-email" })).toEqual(['BREAK_GLASS_EMAIL: "not-an-email" must be an address such as name@example.com']);
+    expect(lines({ ...SSO, PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "not-an-email" })).toEqual([
+      'BREAK_GLASS_EMAIL: "not-an-email" must be an address such as name@example.com',
+    ]);
   });
 
   it("on (the default) has no break-glass admin: everyone with a password may use it", () => {
     const read = readSignInSettings({ ...SSO, PASSWORD_LOGIN: "on", BREAK_GLASS_EMAIL: "root@example.com" });
     expect(read.settings).toMatchObject({ passwordLogin: true, breakGlassEmail: null });
-    expect(read.warnings).toContain("BREAK_GLASS_EMAIL is ignored: PASSWORD_LOGIN is on, so every account with a password may use it.");
+    expect(read.warnings).toContain(
+      "BREAK_GLASS_EMAIL is ignored: PASSWORD_LOGIN is on, so every account with a password may use it.",
+    );
   });
 });
 
@@ -171,11 +193,15 @@ describe("OIDC_ROLE_MAP", () => {
     expect(lines({ ...SSO, OIDC_ROLE_MAP: "portal-admins=admin, portal-editors=owner" })).toEqual([
       'OIDC_ROLE_MAP: entry "portal-editors=owner" names the role "owner"; roles are admin, editor, viewer, support',
     ]);
-    expect(lines({ ...SSO, OIDC_ROLE_MAP: "portal-admins" })).toEqual(['OIDC_ROLE_MAP: entry "portal-admins" must be <group>=<role>, such as portal-admins=admin']);
+    expect(lines({ ...SSO, OIDC_ROLE_MAP: "portal-admins" })).toEqual([
+      'OIDC_ROLE_MAP: entry "portal-admins" must be <group>=<role>, such as portal-admins=admin',
+    ]);
   });
 
   it("refuses an entry without a role, a value mapped twice, and an empty map", () => {
-    expect(parseRoleMap("portal-admins")).toEqual({ problem: 'entry "portal-admins" must be <group>=<role>, such as portal-admins=admin' });
+    expect(parseRoleMap("portal-admins")).toEqual({
+      problem: 'entry "portal-admins" must be <group>=<role>, such as portal-admins=admin',
+    });
     expect(parseRoleMap("a=admin,a=viewer")).toEqual({ problem: 'maps "a" twice, to admin and to viewer; keep one' });
     expect(parseRoleMap(" , ")).toEqual({ problem: "names no group; write <group>=<role>, separated by commas" });
   });
@@ -191,7 +217,12 @@ describe("inside the start-up check", () => {
   };
 
   it("adds its problems to the others', and names look-alikes of its variables", () => {
-    const check = checkConfiguration({ ...BASE, SESSION_SECRET: "short", OIDC_ISUER: "https://login.example.com", OIDC_CLIENT_ID: "gatehouse" });
+    const check = checkConfiguration({
+      ...BASE,
+      SESSION_SECRET: "short",
+      OIDC_ISUER: "https://login.example.com",
+      OIDC_CLIENT_ID: "gatehouse",
+    });
     expect(check.problems.map(formatProblem)).toEqual([
       "OIDC_ISUER: is not a Gatehouse setting, so it would be ignored; did you mean OIDC_ISSUER?",
       "SESSION_SECRET: the secret has 5 characters; each secret needs at least 32 (generate one with: openssl rand -base64 32)",
@@ -200,7 +231,12 @@ describe("inside the start-up check", () => {
   });
 
   it("never prints the client secret", () => {
-    const check = checkConfiguration({ ...BASE, ...SSO, OIDC_ISSUER: "http://login.example.com", OIDC_CLIENT_SECRET: "bad secret value 0123" });
+    const check = checkConfiguration({
+      ...BASE,
+      ...SSO,
+      OIDC_ISSUER: "http://login.example.com",
+      OIDC_CLIENT_SECRET: "bad secret value 0123",
+    });
     expect(check.problems.map(formatProblem).join("\n")).not.toContain("bad secret value");
   });
 

@@ -12,7 +12,8 @@ import { ROOT } from "@/tests/support/processes";
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 
 // Environment names of our families, as string literals or property accesses (env.NAME, "NAME").
-const NAME = /\b(?:GATEHOUSE|DEMO|SANDBOX|REPORTS_API|ITEMS_API|UPSTREAM|SHUTDOWN|DATABASE|SESSION|ADMIN|PURCHASE|PUBLIC|ALLOWED|TRUST|OIDC|PASSWORD|BREAK_GLASS)_[A-Z0-9_]*[A-Z0-9]\b/g;
+const NAME =
+  /\b(?:GATEHOUSE|DEMO|SANDBOX|REPORTS_API|ITEMS_API|UPSTREAM|SHUTDOWN|DATABASE|SESSION|ADMIN|PURCHASE|PUBLIC|ALLOWED|TRUST|OIDC|PASSWORD|BREAK_GLASS)_[A-Z0-9_]*[A-Z0-9]\b/g;
 
 function sources(): string[] {
   const files = [
@@ -30,10 +31,17 @@ describe("the variables list", () => {
     const unknown = new Set<string>();
     for (const file of sources()) {
       // Comments name look-alikes as examples; only code counts.
-      const code = read(file).replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|\s)\/\/.*$/gm, "$1");
+      const code = read(file)
+        .replace(/\/\*[\s\S]*?\*\//g, "")
+        .replace(/(^|\s)\/\/.*$/gm, "$1");
       for (const [name] of code.matchAll(NAME)) {
         // Constants of our own that are not variables (DEMO_FLAG names GATEHOUSE_DEMO; DEMO_PASSWORD is a value).
-        if (/^(DEMO_(FLAG|PASSWORD|USERS|DOMAIN|DATABASE_FILE|EDGE_SETTINGS|SESSION_SECRET_FILE)|SANDBOX_KEYS|SESSION_SECRET_MIN_LENGTH|SESSION_MANAGER)$/.test(name)) continue;
+        if (
+          /^(DEMO_(FLAG|PASSWORD|USERS|DOMAIN|DATABASE_FILE|EDGE_SETTINGS|SESSION_SECRET_FILE)|SANDBOX_KEYS|SESSION_SECRET_MIN_LENGTH|SESSION_MANAGER)$/.test(
+            name,
+          )
+        )
+          continue;
         if (!isKnownVariable(name)) unknown.add(`${name} (${file})`);
       }
     }

@@ -2,36 +2,67 @@
 // compare's two days in order, and the acknowledge body (ids or all).
 import { describe, expect, it } from "vitest";
 
-import { AlertAckBodySchema, AlertListQuerySchema, CompareQuerySchema, isIanaTimeZone, ScheduleBodySchema, TrendQuerySchema } from "@/lib/contract/history";
+import {
+  AlertAckBodySchema,
+  AlertListQuerySchema,
+  CompareQuerySchema,
+  isIanaTimeZone,
+  ScheduleBodySchema,
+  TrendQuerySchema,
+} from "@/lib/contract/history";
 
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
   result.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [];
 
 describe("ScheduleBodySchema", () => {
   it("takes a daily or weekly schedule at a local time in an IANA zone", () => {
-    expect(ScheduleBodySchema.parse({ enabled: true, frequency: "daily", time: "06:00", time_zone: "Europe/Berlin" })).toEqual({
+    expect(
+      ScheduleBodySchema.parse({ enabled: true, frequency: "daily", time: "06:00", time_zone: "Europe/Berlin" }),
+    ).toEqual({
       enabled: true,
       frequency: "daily",
       time: "06:00",
       time_zone: "Europe/Berlin",
     });
-    expect(ScheduleBodySchema.safeParse({ enabled: true, frequency: "weekly", weekday: 7, time: "23:59", time_zone: "UTC" }).success).toBe(true);
+    expect(
+      ScheduleBodySchema.safeParse({ enabled: true, frequency: "weekly", weekday: 7, time: "23:59", time_zone: "UTC" })
+        .success,
+    ).toBe(true);
   });
 
   it("refuses what a person could get wrong, with a sentence for each field", () => {
-    expect(issues(ScheduleBodySchema.safeParse({ enabled: true, frequency: "weekly", time: "24:00", time_zone: "Berlin" }))).toEqual([
+    expect(
+      issues(ScheduleBodySchema.safeParse({ enabled: true, frequency: "weekly", time: "24:00", time_zone: "Berlin" })),
+    ).toEqual([
       "time: must be a time of day, HH:MM (00:00 to 23:59)",
       "time_zone: must be an IANA time zone name such as Europe/Berlin, America/New_York or UTC",
       "weekday: is required for a weekly schedule: 1 (Monday) to 7 (Sunday)",
     ]);
-    expect(issues(ScheduleBodySchema.safeParse({ enabled: true, frequency: "daily", weekday: 1, time: "06:00", time_zone: "UTC" }))).toEqual([
-      "weekday: only applies to a weekly schedule; leave it out for daily",
-    ]);
-    expect(issues(ScheduleBodySchema.safeParse({ enabled: "yes", frequency: "hourly", time: "6", time_zone: "+01:00", extra: 1 })).length).toBeGreaterThanOrEqual(4);
+    expect(
+      issues(
+        ScheduleBodySchema.safeParse({
+          enabled: true,
+          frequency: "daily",
+          weekday: 1,
+          time: "06:00",
+          time_zone: "UTC",
+        }),
+      ),
+    ).toEqual(["weekday: only applies to a weekly schedule; leave it out for daily"]);
+    expect(
+      issues(
+        ScheduleBodySchema.safeParse({ enabled: "yes", frequency: "hourly", time: "6", time_zone: "+01:00", extra: 1 }),
+      ).length,
+    ).toBeGreaterThanOrEqual(4);
   });
 
   it("knows IANA names and not offsets or paths", () => {
-    expect(["Europe/Berlin", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT+5"].map(isIanaTimeZone)).toEqual([true, true, true, true]);
+    expect(["Europe/Berlin", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT+5"].map(isIanaTimeZone)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(["+01:00", "Mars/Olympus", "../etc/passwd", ""].map(isIanaTimeZone)).toEqual([false, false, false, false]);
   });
 });
@@ -43,11 +74,17 @@ describe("the queries", () => {
   });
   it("compare wants from no later than to", () => {
     expect(CompareQuerySchema.safeParse({ from: "2026-11-01", to: "2026-11-02" }).success).toBe(true);
-    expect(issues(CompareQuerySchema.safeParse({ from: "2026-11-03", to: "2026-11-02" }))).toEqual(["from: must not be after to"]);
+    expect(issues(CompareQuerySchema.safeParse({ from: "2026-11-03", to: "2026-11-02" }))).toEqual([
+      "from: must not be after to",
+    ]);
     expect(CompareQuerySchema.safeParse({ from: "2026-11-31", to: "2026-12-01" }).success).toBe(false);
   });
   it("alerts filter by status, project and result", () => {
-    expect(AlertListQuerySchema.parse({ status: "all", to: "bad", per_page: "50" })).toMatchObject({ status: "all", to: "bad", per_page: 50 });
+    expect(AlertListQuerySchema.parse({ status: "all", to: "bad", per_page: "50" })).toMatchObject({
+      status: "all",
+      to: "bad",
+      per_page: 50,
+    });
     expect(AlertListQuerySchema.safeParse({ status: "new" }).success).toBe(false);
   });
   it("acknowledge takes ids or all, not both or neither", () => {

@@ -12,7 +12,11 @@ describe("passwordEstimator", () => {
   afterAll(() => estimator.stop());
 
   it("gives zxcvbn-ts's own score and warning, synchronously", () => {
-    const inProcess = new ZxcvbnFactory({ dictionary: { ...common, ...english }, graphs: adjacencyGraphs, translations });
+    const inProcess = new ZxcvbnFactory({
+      dictionary: { ...common, ...english },
+      graphs: adjacencyGraphs,
+      translations,
+    });
     for (const [password, inputs] of [
       ["password1234", []],
       ["correct horse battery staple", []],
@@ -20,7 +24,10 @@ describe("passwordEstimator", () => {
       ["alice.smith@example.com rules", ["alice", "smith", "example"]],
     ] as const) {
       const expected = inProcess.check(password, [...inputs]);
-      expect(estimator.check(password, inputs)).toEqual({ score: expected.score, warning: expected.feedback.warning || null });
+      expect(estimator.check(password, inputs)).toEqual({
+        score: expected.score,
+        warning: expected.feedback.warning || null,
+      });
     }
     expect(estimator.running).toBe(true);
   });
@@ -38,7 +45,9 @@ describe("passwordEstimator", () => {
 
   it("says so when the estimator cannot be loaded, and keeps saying it (no hang, no crash)", async () => {
     const nowhere = passwordEstimator({ keptMs: 60_000, resolveFrom: "file:///nonexistent/gatehouse/estimator.js" });
-    expect(() => nowhere.check("password1234", [])).toThrow(/^the password estimator failed: Cannot find module '@zxcvbn-ts\/core'/);
+    expect(() => nowhere.check("password1234", [])).toThrow(
+      /^the password estimator failed: Cannot find module '@zxcvbn-ts\/core'/,
+    );
     expect(() => nowhere.check("password1234", [])).toThrow(/^the password estimator failed/);
     await nowhere.stop();
   });

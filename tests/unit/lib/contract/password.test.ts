@@ -25,21 +25,36 @@ describe("password policy", () => {
   });
 
   it("refuses control characters, naming the first one and where it is", () => {
-    expect(problems("\u0000".repeat(12))).toEqual(["password must not contain control characters (U+0000 at position 1)"]);
-    expect(problems("good phrase\twith a tab")).toEqual(["password must not contain control characters (U+0009 at position 12)"]);
-    expect(problems("line one\nline two words")).toEqual(["password must not contain control characters (U+000A at position 9)"]);
+    expect(problems("\u0000".repeat(12))).toEqual([
+      "password must not contain control characters (U+0000 at position 1)",
+    ]);
+    expect(problems("good phrase\twith a tab")).toEqual([
+      "password must not contain control characters (U+0009 at position 12)",
+    ]);
+    expect(problems("line one\nline two words")).toEqual([
+      "password must not contain control characters (U+000A at position 9)",
+    ]);
   });
 
   it("refuses invisible-only passwords, and does not count invisible characters towards the length", () => {
     expect(problems("\u200b".repeat(12))).toEqual(["password must not be only spaces or invisible characters"]);
-    expect(problems("\u200d\u2060\ufeff\u180e".repeat(3))).toEqual(["password must not be only spaces or invisible characters"]);
+    expect(problems("\u200d\u2060\ufeff\u180e".repeat(3))).toEqual([
+      "password must not be only spaces or invisible characters",
+    ]);
     expect(problems(`Kq8#vZ2${"\u200b".repeat(6)}`)).toEqual([
       "password must be at least 12 characters, not counting invisible ones (such as zero-width spaces)",
     ]);
   });
 
   it("refuses common and easily guessed passwords, saying why", () => {
-    for (const weak of ["aaaaaaaaaaaa", "password1234", "qwertyuiopas", "123456789012", "iloveyou2024!", "gatehouse-admin"]) {
+    for (const weak of [
+      "aaaaaaaaaaaa",
+      "password1234",
+      "qwertyuiopas",
+      "123456789012",
+      "iloveyou2024!",
+      "gatehouse-admin",
+    ]) {
       const [message, ...rest] = problems(weak);
       expect(rest).toEqual([]);
       expect(message).toMatch(/^password is too easy to guess: .+\. Use a longer phrase of unrelated words$/);
@@ -48,9 +63,15 @@ describe("password policy", () => {
   });
 
   it("refuses the account's own email, or a password built on it, when the account is known", () => {
-    expect(passwordProblem("vera@example.com", { email: "Vera@Example.com" })).toBe("password must not contain the account's email");
-    expect(passwordProblem("my vera@example.com!", { email: "vera@example.com" })).toBe("password must not contain the account's email");
-    expect(passwordProblem("verahoffmann1", { email: "vera@example.com", name: "Vera Hoffmann" })).toMatch(/^password is too easy to guess/);
+    expect(passwordProblem("vera@example.com", { email: "Vera@Example.com" })).toBe(
+      "password must not contain the account's email",
+    );
+    expect(passwordProblem("my vera@example.com!", { email: "vera@example.com" })).toBe(
+      "password must not contain the account's email",
+    );
+    expect(passwordProblem("verahoffmann1", { email: "vera@example.com", name: "Vera Hoffmann" })).toMatch(
+      /^password is too easy to guess/,
+    );
     expect(passwordProblem("admin password for tests", { email: "vera@example.com" })).toBeNull();
   });
 

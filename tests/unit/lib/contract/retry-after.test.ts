@@ -19,7 +19,17 @@ describe("Retry-After", () => {
   });
 
   it("refuses what HTTP does not define: null, so each caller applies its own fallback", () => {
-    for (const value of [undefined, null, "", "soon", "-1", "1.5", "12345678", "2026-03-01T12:00:30Z", "1 Mar 2026 12:00:30 GMT"]) {
+    for (const value of [
+      undefined,
+      null,
+      "",
+      "soon",
+      "-1",
+      "1.5",
+      "12345678",
+      "2026-03-01T12:00:30Z",
+      "1 Mar 2026 12:00:30 GMT",
+    ]) {
       expect(retryAfterMs(value, NOW), String(value)).toBeNull();
       expect(retryAfterSeconds(value, NOW), String(value)).toBeNull();
     }

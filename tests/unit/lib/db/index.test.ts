@@ -76,7 +76,20 @@ describe("SQLite store", () => {
     const other = await openDb(parseDatabaseUrl(file));
     expect(await storeProblem(store.db)).toBeNull();
     const mark = externalChangeMark(store.db);
-    await store.db.insertInto("users").values({ id: "u1", email: "a@example.com", name: "A", role: "viewer", password_hash: "x", disabled: 0, session_version: 1, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" }).execute();
+    await store.db
+      .insertInto("users")
+      .values({
+        id: "u1",
+        email: "a@example.com",
+        name: "A",
+        role: "viewer",
+        password_hash: "x",
+        disabled: 0,
+        session_version: 1,
+        created_at: "2026-01-01T00:00:00.000Z",
+        updated_at: "2026-01-01T00:00:00.000Z",
+      })
+      .execute();
     expect(externalChangeMark(store.db)).toBe(mark); // its own commit
     await other.db.updateTable("users").set({ disabled: 1 }).execute();
     expect(externalChangeMark(store.db)).not.toBe(mark); // another connection's
@@ -87,11 +100,16 @@ describe("SQLite store", () => {
   it("keeps data across restarts and migrates only once", async () => {
     const file = path.join(dir, "g.db");
     const first = await openDb(parseDatabaseUrl(file));
-    await first.db.insertInto("login_failures").values({ email: "a@example.com", ip: null, at: new Date().toISOString() }).execute();
+    await first.db
+      .insertInto("login_failures")
+      .values({ email: "a@example.com", ip: null, at: new Date().toISOString() })
+      .execute();
     await first.close();
     const second = await openDb(parseDatabaseUrl(`file:${file}`));
     try {
-      expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([{ email: "a@example.com" }]);
+      expect(await second.db.selectFrom("login_failures").select("email").execute()).toEqual([
+        { email: "a@example.com" },
+      ]);
       const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(second.db);
       expect(applied.rows.map((row) => row.name)).toEqual(Object.keys(migrations("sqlite")));
     } finally {
@@ -106,7 +124,10 @@ describe("SQLite store", () => {
       const file = path.join(dir, "new", "deeper", "g.db");
       const store = await openDb(parseDatabaseUrl(file));
       try {
-        await store.db.insertInto("login_failures").values({ email: "a@example.com", ip: null, at: new Date().toISOString() }).execute();
+        await store.db
+          .insertInto("login_failures")
+          .values({ email: "a@example.com", ip: null, at: new Date().toISOString() })
+          .execute();
         expect(await mode(path.join(dir, "new"))).toBe(0o700);
         expect(await mode(path.join(dir, "new", "deeper"))).toBe(0o700);
         for (const each of [file, `${file}-wal`, `${file}-shm`]) expect(await mode(each), each).toBe(0o600);
@@ -152,7 +173,9 @@ describe("SQLite store", () => {
   it("explains a file that is not a database", async () => {
     const file = path.join(dir, "notes.txt");
     await writeFile(file, "these are not the tables you are looking for ".repeat(100));
-    await expect(openDb(parseDatabaseUrl(file))).rejects.toThrow(`Cannot open the SQLite database at ${file} (DATABASE_URL): file is not a database`);
+    await expect(openDb(parseDatabaseUrl(file))).rejects.toThrow(
+      `Cannot open the SQLite database at ${file} (DATABASE_URL): file is not a database`,
+    );
   });
 
   describe("getDb", () => {

@@ -79,7 +79,9 @@ describe("PostgreSQL store", () => {
   });
 
   it("reports an unreachable server as an error, not a hang", async () => {
-    await expect(openDb(parseDatabaseUrl("postgres://postgres@127.0.0.1:1/none"))).rejects.toThrow(/ECONNREFUSED|connect/);
+    await expect(openDb(parseDatabaseUrl("postgres://postgres@127.0.0.1:1/none"))).rejects.toThrow(
+      /ECONNREFUSED|connect/,
+    );
   });
 });
 

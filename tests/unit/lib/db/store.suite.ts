@@ -70,7 +70,21 @@ export function storeSuite(backend: Backend) {
         ].sort(),
       );
       expect(columns.bulk_jobs).toEqual(
-        ["created_at", "duplicates", "expires_at", "finished_at", "id", "lease_owner", "lease_until", "started_at", "status", "total", "user_email", "user_id", "waiting_until"].sort(),
+        [
+          "created_at",
+          "duplicates",
+          "expires_at",
+          "finished_at",
+          "id",
+          "lease_owner",
+          "lease_until",
+          "started_at",
+          "status",
+          "total",
+          "user_email",
+          "user_id",
+          "waiting_until",
+        ].sort(),
       );
       expect(columns.bulk_job_codes).toEqual(
         [
@@ -97,32 +111,147 @@ export function storeSuite(backend: Backend) {
       expect(columns.bulk_rechecks).toEqual(["codes", "created_at", "id", "job_id", "user_id"]);
       expect(columns.password_screening).toEqual(["password_hash", "screened_at", "user_id"]);
       expect(columns.sso_sessions).toEqual(
-        ["check_lease_until", "checked_at", "created_at", "ended_no_role", "expires_at", "id", "id_token_sealed", "issuer", "refresh_token_sealed", "subject", "user_id"].sort(),
+        [
+          "check_lease_until",
+          "checked_at",
+          "created_at",
+          "ended_no_role",
+          "expires_at",
+          "id",
+          "id_token_sealed",
+          "issuer",
+          "refresh_token_sealed",
+          "subject",
+          "user_id",
+        ].sort(),
       );
       // Reports over time (lib/reports).
-      expect(columns.report_results).toEqual(["day", "generated_at", "id", "project", "report_id", "result", "seen_at", "source", "url"]);
+      expect(columns.report_results).toEqual([
+        "day",
+        "generated_at",
+        "id",
+        "project",
+        "report_id",
+        "result",
+        "seen_at",
+        "source",
+        "url",
+      ]);
       expect(columns.report_latest).toEqual(["generated_at", "history_id", "project", "report_id", "result", "url"]);
       expect(columns.report_schedules).toEqual(
-        ["created_at", "enabled", "frequency", "next_run_at", "project", "time", "time_zone", "updated_at", "updated_by", "weekday"].sort(),
+        [
+          "created_at",
+          "enabled",
+          "frequency",
+          "next_run_at",
+          "project",
+          "time",
+          "time_zone",
+          "updated_at",
+          "updated_by",
+          "weekday",
+        ].sort(),
       );
       expect(columns.report_schedule_runs).toEqual(
-        ["cursor", "done", "due_at", "failed", "finished_at", "id", "lease_owner", "lease_until", "outcome", "project", "started_at", "status", "total", "trigger"].sort(),
+        [
+          "cursor",
+          "done",
+          "due_at",
+          "failed",
+          "finished_at",
+          "id",
+          "lease_owner",
+          "lease_until",
+          "outcome",
+          "project",
+          "started_at",
+          "status",
+          "total",
+          "trigger",
+        ].sort(),
       );
       expect(columns.report_alert_rules).toEqual(["project", "rule", "updated_at", "updated_by"]);
       expect(columns.report_alerts).toEqual(
-        ["acknowledged_at", "acknowledged_by", "created_at", "from_result", "generated_at", "history_id", "id", "project", "report_id", "to_result", "url"].sort(),
+        [
+          "acknowledged_at",
+          "acknowledged_by",
+          "created_at",
+          "from_result",
+          "generated_at",
+          "history_id",
+          "id",
+          "project",
+          "report_id",
+          "to_result",
+          "url",
+        ].sort(),
       );
       expect(columns.report_share_passwords).toEqual(["report_id", "sealed", "set_at", "set_by"]);
       expect(columns.api_tokens).toEqual(
-        ["allowed_ips", "created_at", "created_by", "expires_at", "id", "last_used_at", "last_used_ip", "name", "revoked_at", "revoked_by", "scopes", "seen_addresses", "token_hash", "user_id"].sort(),
+        [
+          "allowed_ips",
+          "created_at",
+          "created_by",
+          "expires_at",
+          "id",
+          "last_used_at",
+          "last_used_ip",
+          "name",
+          "revoked_at",
+          "revoked_by",
+          "scopes",
+          "seen_addresses",
+          "token_hash",
+          "user_id",
+        ].sort(),
       );
       expect(columns.webhook_endpoints).toEqual(
-        ["created_at", "created_by", "description", "disabled", "disabled_at", "disabled_reason", "events", "failing_since", "id", "previous_secret_sealed", "previous_secret_until", "secret_sealed", "updated_at", "url"].sort(),
+        [
+          "created_at",
+          "created_by",
+          "description",
+          "disabled",
+          "disabled_at",
+          "disabled_reason",
+          "events",
+          "failing_since",
+          "id",
+          "previous_secret_sealed",
+          "previous_secret_until",
+          "secret_sealed",
+          "updated_at",
+          "url",
+        ].sort(),
       );
       expect(columns.webhook_deliveries).toEqual(
-        ["attempts", "created_at", "endpoint_id", "event_type", "id", "last_attempt_at", "last_status", "lease_owner", "lease_until", "next_attempt_at", "payload", "status"].sort(),
+        [
+          "attempts",
+          "created_at",
+          "endpoint_id",
+          "event_type",
+          "id",
+          "last_attempt_at",
+          "last_status",
+          "lease_owner",
+          "lease_until",
+          "next_attempt_at",
+          "payload",
+          "status",
+        ].sort(),
       );
-      expect(columns.webhook_attempts).toEqual(["at", "delivery_id", "duration_ms", "endpoint_id", "error", "id", "ok", "response_excerpt", "status_code"].sort());
+      expect(columns.webhook_attempts).toEqual(
+        [
+          "at",
+          "delivery_id",
+          "duration_ms",
+          "endpoint_id",
+          "error",
+          "id",
+          "ok",
+          "response_excerpt",
+          "status_code",
+        ].sort(),
+      );
       expect(await migrate({ db, dialect })).toEqual([]);
       // Migrations run in the order of their names: each new one's name sorts after the last.
       expect(Object.keys(migrations(dialect))).toEqual(Object.keys(migrations(dialect)).sort());
@@ -131,7 +260,8 @@ export function storeSuite(backend: Backend) {
     it("numbers log rows in insertion order", async () => {
       const { db } = store();
       const at = new Date().toISOString();
-      for (const email of ["a", "b", "c"]) await db.insertInto("login_failures").values({ email, ip: null, at }).execute();
+      for (const email of ["a", "b", "c"])
+        await db.insertInto("login_failures").values({ email, ip: null, at }).execute();
       const rows = await db.selectFrom("login_failures").select(["id", "email"]).orderBy("id").execute();
       expect(rows.map((r) => r.email)).toEqual(["a", "b", "c"]);
       expect(rows.map((r) => typeof r.id)).toEqual(["number", "number", "number"]);

@@ -22,7 +22,11 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-async function worker<T>(kind: string, name: string, handle: (data: T) => Promise<ItemOutcome>): Promise<{ queue: WorkQueue<T>; cluster: Cluster }> {
+async function worker<T>(
+  kind: string,
+  name: string,
+  handle: (data: T) => Promise<ItemOutcome>,
+): Promise<{ queue: WorkQueue<T>; cluster: Cluster }> {
   const cluster = redisCluster(redis.url, name);
   const queue = await startWorkQueue<T>(cluster, { kind, concurrency: 2, handle });
   closers.push(async () => {
@@ -45,7 +49,10 @@ describe("startWorkQueue", () => {
       return { kind: "done" };
     });
     await queue.add([{ id: "one", data: { n: 1 } }]);
-    await queue.add([{ id: "one", data: { n: 1 } }, { id: "two", data: { n: 2 } }]);
+    await queue.add([
+      { id: "one", data: { n: 1 } },
+      { id: "two", data: { n: 2 } },
+    ]);
     await until(() => runs.filter((run) => run === "n2").length === 2, "item two runs again after its pause");
     await until(async () => (await queue.waiting()) === 0, "nothing waits");
     expect(runs.filter((run) => run === "n1")).toHaveLength(1);
@@ -53,9 +60,13 @@ describe("startWorkQueue", () => {
 
   it("an item whose worker was killed (SIGKILL) is run again by another, and never failed for it", async () => {
     // node itself runs the worker (tsx as a loader, not its CLI, which would run it in a grandchild SIGKILL misses).
-    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "tests/support/work-queue-child.ts", redis.url, "unit-b"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=react-server", "--import", "tsx", "tests/support/work-queue-child.ts", redis.url, "unit-b"],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     closers.push(async () => {
@@ -74,7 +85,11 @@ describe("startWorkQueue", () => {
     const taken = finished.length + 1;
     child.kill("SIGKILL");
     const t0 = Date.now();
-    await until(() => finished.length === taken, "the survivor runs the killed worker's item", LOCK_MS + 3 * STALLED_INTERVAL_MS);
+    await until(
+      () => finished.length === taken,
+      "the survivor runs the killed worker's item",
+      LOCK_MS + 3 * STALLED_INTERVAL_MS,
+    );
     expect(Date.now() - t0).toBeLessThan(30_000);
     expect(await survivor.queue.waiting()).toBe(0);
   }, 60_000);

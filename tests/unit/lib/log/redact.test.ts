@@ -16,7 +16,9 @@ describe("redact", () => {
     );
     expect(redact('{"api_key":"abc123","x":1}')).toBe('{"api_key":"[REDACTED]","x":1}');
     expect(redact("Authorization: Bearer abc.def-123")).toBe("Authorization: Bearer [REDACTED]");
-    expect(redact(`token gth_${"a1B2".repeat(9)}xy, secret whsec_${"QUJD".repeat(10)}AB==.`)).toBe("token [REDACTED], secret [REDACTED].");
+    expect(redact(`token gth_${"a1B2".repeat(9)}xy, secret whsec_${"QUJD".repeat(10)}AB==.`)).toBe(
+      "token [REDACTED], secret [REDACTED].",
+    );
   });
 
   it("redacts deeply, and replaces fields named like credentials whole", () => {
@@ -44,7 +46,9 @@ describe("redact", () => {
 
   it("redactedJson removes an api_key quoted inside a string, and cuts a cycle", () => {
     const body = JSON.stringify({ api_key: "abc123", ok: false });
-    expect(JSON.parse(redactedJson({ upstream_body: body }))).toEqual({ upstream_body: '{"api_key":"[REDACTED]","ok":false}' });
+    expect(JSON.parse(redactedJson({ upstream_body: body }))).toEqual({
+      upstream_body: '{"api_key":"[REDACTED]","ok":false}',
+    });
     const looped: Record<string, unknown> = { name: "loop" };
     looped.self = looped;
     expect(redactedJson(looped)).toContain('"[…]"');
@@ -61,7 +65,8 @@ describe("a registered key in other encodings", () => {
   registerSecrets([KEY]);
   const b64 = (text: string) => Buffer.from(text).toString("base64");
   const b64url = (text: string) => Buffer.from(text).toString("base64url");
-  const everyCharPercent = (text: string) => [...Buffer.from(text)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
+  const everyCharPercent = (text: string) =>
+    [...Buffer.from(text)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
 
   it.each([
     ["upper case", KEY.toUpperCase()],
@@ -84,6 +89,8 @@ describe("a registered key in other encodings", () => {
   });
 
   it("redactSecrets removes keys only, leaving words that merely look like credentials", () => {
-    expect(redactSecrets(`Bearer of news api_key=demo ${KEY.toUpperCase()}`)).toBe("Bearer of news api_key=demo [REDACTED]");
+    expect(redactSecrets(`Bearer of news api_key=demo ${KEY.toUpperCase()}`)).toBe(
+      "Bearer of news api_key=demo [REDACTED]",
+    );
   });
 });

@@ -27,12 +27,34 @@ describe("metrics", () => {
     onCollect(() => metrics().queueDepth.set({ kind: "bulk-check" }, 7));
     const { text, contentType } = await metricsText("web-1");
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
-    expect(sample(text, "gatehouse_http_requests_total", { operation: "reports.list", status: "200", gatehouse_instance: "web-1" })).toBe(1);
-    expect(sample(text, "gatehouse_upstream_call_duration_seconds_bucket", { le: "0.025", area: "reports", operation: "reports.list" })).toBe(1);
-    expect(sample(text, "gatehouse_upstream_call_duration_seconds_bucket", { le: "0.01", area: "reports", operation: "reports.list" })).toBe(0);
+    expect(
+      sample(text, "gatehouse_http_requests_total", {
+        operation: "reports.list",
+        status: "200",
+        gatehouse_instance: "web-1",
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, "gatehouse_upstream_call_duration_seconds_bucket", {
+        le: "0.025",
+        area: "reports",
+        operation: "reports.list",
+      }),
+    ).toBe(1);
+    expect(
+      sample(text, "gatehouse_upstream_call_duration_seconds_bucket", {
+        le: "0.01",
+        area: "reports",
+        operation: "reports.list",
+      }),
+    ).toBe(0);
     expect(sample(text, "gatehouse_jobs_waiting", { kind: "bulk-check", gatehouse_instance: "web-1" })).toBe(7);
     expect(sample(text, "gatehouse_process_resident_memory_bytes", { gatehouse_instance: "web-1" })).toBeGreaterThan(0);
     // Every line is a comment (# HELP, # TYPE) or a sample: name{labels} value.
-    for (const line of text.trim().split("\n").filter((each) => each !== "")) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+-]+|\w+(\{[^}]*\})? (NaN|\+Inf|-Inf))$/i);
+    for (const line of text
+      .trim()
+      .split("\n")
+      .filter((each) => each !== ""))
+      expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+-]+|\w+(\{[^}]*\})? (NaN|\+Inf|-Inf))$/i);
   });
 });

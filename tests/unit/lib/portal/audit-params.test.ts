@@ -5,7 +5,16 @@ import { auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
 
 describe("audit filters in the URL", () => {
   it("keep valid values, drop the rest, and drop an end before the start", () => {
-    expect(parseAuditParams({ user: "a@b.c", action: "report.delete", from: "2026-01-02", to: "2026-01-05", per_page: "50", page: "2" })).toEqual({
+    expect(
+      parseAuditParams({
+        user: "a@b.c",
+        action: "report.delete",
+        from: "2026-01-02",
+        to: "2026-01-05",
+        per_page: "50",
+        page: "2",
+      }),
+    ).toEqual({
       user: "a@b.c",
       action: "report.delete",
       from: "2026-01-02",

@@ -12,7 +12,16 @@ const query = (patch: Partial<ItemQuery> = {}): ItemQuery => ({ ...DEFAULT_ITEM_
 describe("parseItemQuery / itemQueryString", () => {
   it("reads the URL leniently: a bad value falls back to its default", () => {
     expect(parseItemQuery({})).toEqual(DEFAULT_ITEM_QUERY);
-    expect(parseItemQuery({ search: "  sting ", category: "Audio", sort_by: "price", sort: "desc", per_page: "50", page: "3" })).toEqual({
+    expect(
+      parseItemQuery({
+        search: "  sting ",
+        category: "Audio",
+        sort_by: "price",
+        sort: "desc",
+        per_page: "50",
+        page: "3",
+      }),
+    ).toEqual({
       search: "sting",
       category: "Audio",
       sort: "price",
@@ -67,7 +76,11 @@ describe("queryItems over 2,000 items", () => {
               expect(direction === "asc" ? step >= 0 : step <= 0).toBe(true);
             }
             if (previous && sort === "published_at") {
-              expect(direction === "asc" ? item.published_at >= previous.published_at : item.published_at <= previous.published_at).toBe(true);
+              expect(
+                direction === "asc"
+                  ? item.published_at >= previous.published_at
+                  : item.published_at <= previous.published_at,
+              ).toBe(true);
             }
             previous = item;
           }
@@ -91,11 +104,21 @@ describe("queryItems over 2,000 items", () => {
     const runs: number[] = [];
     for (let i = 0; i < 30; i++) {
       const started = performance.now();
-      queryItems(ITEMS, query({ search: i % 2 ? "pro" : "", sort: (["name", "price", "published_at"] as const)[i % 3], perPage: 100, page: 2 }));
+      queryItems(
+        ITEMS,
+        query({
+          search: i % 2 ? "pro" : "",
+          sort: (["name", "price", "published_at"] as const)[i % 3],
+          perPage: 100,
+          page: 2,
+        }),
+      );
       runs.push(performance.now() - started);
     }
     runs.sort((a, b) => a - b);
-    console.log(`queryItems over ${ITEMS.length} items: median ${runs[15]?.toFixed(2)} ms, slowest ${runs[29]?.toFixed(2)} ms`);
+    console.log(
+      `queryItems over ${ITEMS.length} items: median ${runs[15]?.toFixed(2)} ms, slowest ${runs[29]?.toFixed(2)} ms`,
+    );
     expect(runs).toHaveLength(30);
   });
 });

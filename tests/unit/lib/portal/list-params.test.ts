@@ -16,17 +16,53 @@ import {
 describe("reports list URL", () => {
   it("keeps valid values and drops the others", () => {
     expect(
-      parseReportListParams({ search: " coffee ", project: "my shop", result: "bad", sort_by: "url", sort: "asc", per_page: "25", page: "2", junk: "x" }),
-    ).toEqual({ search: "coffee", project: "my shop", result: "bad", sort_by: "url", sort: "asc", per_page: 25, page: 2 });
-    expect(parseReportListParams({ result: "great", sort_by: "colour", sort: "up", per_page: "7", page: "-1", search: "a\u0001b" })).toEqual({});
+      parseReportListParams({
+        search: " coffee ",
+        project: "my shop",
+        result: "bad",
+        sort_by: "url",
+        sort: "asc",
+        per_page: "25",
+        page: "2",
+        junk: "x",
+      }),
+    ).toEqual({
+      search: "coffee",
+      project: "my shop",
+      result: "bad",
+      sort_by: "url",
+      sort: "asc",
+      per_page: 25,
+      page: 2,
+    });
+    expect(
+      parseReportListParams({
+        result: "great",
+        sort_by: "colour",
+        sort: "up",
+        per_page: "7",
+        page: "-1",
+        search: "a\u0001b",
+      }),
+    ).toEqual({});
     expect(parseReportListParams({ search: "x".repeat(256) })).toEqual({});
     expect(parseReportListParams(new URLSearchParams("result=good&result=bad&search="))).toEqual({ result: "good" });
   });
 
   it("writes a stable query string the API accepts as it is", () => {
-    const query = parseReportListParams({ page: "3", per_page: "50", sort: "desc", sort_by: "generated_at", result: "good", project: "café-münchen.de", search: "a&b c" });
+    const query = parseReportListParams({
+      page: "3",
+      per_page: "50",
+      sort: "desc",
+      sort_by: "generated_at",
+      result: "good",
+      project: "café-münchen.de",
+      search: "a&b c",
+    });
     const text = reportListQueryString(query);
-    expect(text).toBe("?search=a%26b+c&project=caf%C3%A9-m%C3%BCnchen.de&result=good&sort_by=generated_at&sort=desc&per_page=50&page=3");
+    expect(text).toBe(
+      "?search=a%26b+c&project=caf%C3%A9-m%C3%BCnchen.de&result=good&sort_by=generated_at&sort=desc&per_page=50&page=3",
+    );
     const asTheApiReadsIt = Object.fromEntries(new URLSearchParams(text.slice(1)));
     expect(ReportListQuerySchema.parse(asTheApiReadsIt)).toEqual(query);
     expect(reportListQueryString({})).toBe("");
@@ -35,7 +71,14 @@ describe("reports list URL", () => {
 
 describe("projects list URL", () => {
   it("reads, writes and agrees with the API", () => {
-    const query = parseProjectListParams({ search: "shop", sort_by: "project", sort: "asc", per_page: "100", page: "1", result: "good" });
+    const query = parseProjectListParams({
+      search: "shop",
+      sort_by: "project",
+      sort: "asc",
+      per_page: "100",
+      page: "1",
+      result: "good",
+    });
     expect(query).toEqual({ search: "shop", sort_by: "project", sort: "asc", per_page: 100, page: 1 });
     const text = projectListQueryString(query);
     expect(ProjectListQuerySchema.parse(Object.fromEntries(new URLSearchParams(text.slice(1))))).toEqual(query);
@@ -45,7 +88,11 @@ describe("projects list URL", () => {
 
 describe("withChanges", () => {
   it("goes back to page 1 when anything but the page changes, and removes emptied values", () => {
-    const current: { search?: string; result?: "good" | "decent" | "bad"; page?: number } = { search: "coffee", result: "bad", page: 4 };
+    const current: { search?: string; result?: "good" | "decent" | "bad"; page?: number } = {
+      search: "coffee",
+      result: "bad",
+      page: 4,
+    };
     expect(withChanges(current, { result: "good" })).toEqual({ search: "coffee", result: "good" });
     expect(withChanges(current, { search: undefined })).toEqual({ result: "bad" });
     expect(withChanges(current, { page: 5 })).toEqual({ search: "coffee", result: "bad", page: 5 });
@@ -58,13 +105,20 @@ describe("reportViewRequest", () => {
     expect(reportListQueryString(reportViewRequest({}))).toBe("?sort_by=generated_at&sort=desc");
   });
   it("keeps the sort the URL names", () => {
-    expect(reportViewRequest({ sort_by: "url", sort: "asc", result: "bad" })).toEqual({ sort_by: "url", sort: "asc", result: "bad" });
+    expect(reportViewRequest({ sort_by: "url", sort: "asc", result: "bad" })).toEqual({
+      sort_by: "url",
+      sort: "asc",
+      result: "bad",
+    });
   });
 });
 
 describe("countActiveFilters", () => {
   it("counts the named filters that are set, and nothing else", () => {
-    const query = { search: "shop", project: "a", result: undefined, per_page: 25 } as Record<string, string | number | undefined>;
+    const query = { search: "shop", project: "a", result: undefined, per_page: 25 } as Record<
+      string,
+      string | number | undefined
+    >;
     expect(countActiveFilters(query, ["project", "result"])).toBe(1);
     expect(countActiveFilters({ project: "a", result: "bad" }, ["project", "result"])).toBe(2);
     expect(countActiveFilters({} as { project?: string }, ["project"])).toBe(0);

@@ -9,15 +9,15 @@ describe("the navigation's Purchases group", () => {
 
   it("gathers the purchase pages under one heading, for the roles that may check codes", () => {
     const rows = navRows(navigationFor({ role: "support" }, all));
-    expect(rows.map((row) => (row.kind === "item" ? row.item.label : `${row.label}: ${row.items.map((item) => item.label).join(", ")}`))).toEqual([
-      "Dashboard",
-      "Items",
-      "Purchases: Check a code, Bulk check, History",
-      "Seller account",
-      "API tokens",
-    ]);
+    expect(
+      rows.map((row) =>
+        row.kind === "item" ? row.item.label : `${row.label}: ${row.items.map((item) => item.label).join(", ")}`,
+      ),
+    ).toEqual(["Dashboard", "Items", "Purchases: Check a code, Bulk check, History", "Seller account", "API tokens"]);
     expect(navigationFor({ role: "viewer" }, all).some((item) => item.group === "Purchases")).toBe(false);
-    expect(navigationFor({ role: "admin" }, { reports: true, items: false }).some((item) => item.group === "Purchases")).toBe(false);
+    expect(
+      navigationFor({ role: "admin" }, { reports: true, items: false }).some((item) => item.group === "Purchases"),
+    ).toBe(false);
   });
 
   it("a group split by another item starts again", () => {

@@ -6,17 +6,67 @@ import { navigationFor } from "@/lib/portal/navigation";
 
 describe("navigationFor", () => {
   const all = { reports: true, items: true };
-  const labels = (role: (typeof ROLES)[number], areas = all) => navigationFor({ role }, areas).map((item) => item.label);
+  const labels = (role: (typeof ROLES)[number], areas = all) =>
+    navigationFor({ role }, areas).map((item) => item.label);
 
   it("shows each role only what it may use", () => {
-    expect(labels("admin")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens", "Users", "Audit log", "Webhooks", "Upstream connections"]);
-    expect(labels("editor")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens"]);
+    expect(labels("admin")).toEqual([
+      "Dashboard",
+      "Reports",
+      "Projects",
+      "Items",
+      "Check a code",
+      "Bulk check",
+      "History",
+      "Seller account",
+      "API tokens",
+      "Users",
+      "Audit log",
+      "Webhooks",
+      "Upstream connections",
+    ]);
+    expect(labels("editor")).toEqual([
+      "Dashboard",
+      "Reports",
+      "Projects",
+      "Items",
+      "Check a code",
+      "Bulk check",
+      "History",
+      "Seller account",
+      "API tokens",
+    ]);
     expect(labels("viewer")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account", "API tokens"]);
-    expect(labels("support")).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens"]);
+    expect(labels("support")).toEqual([
+      "Dashboard",
+      "Items",
+      "Check a code",
+      "Bulk check",
+      "History",
+      "Seller account",
+      "API tokens",
+    ]);
   });
 
   it("hides an area that is not configured", () => {
-    expect(labels("admin", { reports: false, items: true })).toEqual(["Dashboard", "Items", "Check a code", "Bulk check", "History", "Seller account", "API tokens", "Users", "Audit log", "Webhooks", "Upstream connections"]);
-    expect(labels("editor", { reports: true, items: false })).toEqual(["Dashboard", "Reports", "Projects", "API tokens"]);
+    expect(labels("admin", { reports: false, items: true })).toEqual([
+      "Dashboard",
+      "Items",
+      "Check a code",
+      "Bulk check",
+      "History",
+      "Seller account",
+      "API tokens",
+      "Users",
+      "Audit log",
+      "Webhooks",
+      "Upstream connections",
+    ]);
+    expect(labels("editor", { reports: true, items: false })).toEqual([
+      "Dashboard",
+      "Reports",
+      "Projects",
+      "API tokens",
+    ]);
   });
 });

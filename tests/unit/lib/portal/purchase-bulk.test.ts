@@ -45,7 +45,9 @@ describe("the bulk form's count", () => {
       const gateway = prepareBatch(batch);
       expect(ours.duplicates).toBe(gateway.duplicates);
       expect(ours.distinct).toBe(gateway.codes.length);
-      expect(ours.refused.map((code) => code.reason)).toEqual(gateway.codes.filter((code) => code.refused).map((code) => code.reason));
+      expect(ours.refused.map((code) => code.reason)).toEqual(
+        gateway.codes.filter((code) => code.refused).map((code) => code.reason),
+      );
     }
   });
 
@@ -60,7 +62,16 @@ describe("the bulk form's count", () => {
 });
 
 describe("a running job in words", () => {
-  const job = (patch: Partial<JobCounts>): JobCounts => ({ status: "running", total: 200, done: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0, ...patch });
+  const job = (patch: Partial<JobCounts>): JobCounts => ({
+    status: "running",
+    total: 200,
+    done: 0,
+    valid: 0,
+    invalid: 0,
+    failed: 0,
+    cancelled: 0,
+    ...patch,
+  });
 
   it.each([
     [null, "running", "Estimating the time left"],
@@ -89,26 +100,34 @@ describe("a running job in words", () => {
     expect(codesLeft(job({ status: "cancelled", done: 120, cancelled: 80 }))).toBe(0);
     expect(statusAnnouncement(job({ status: "queued", total: 1 }))).toBe("Queued: 1 code will be checked shortly.");
     expect(statusAnnouncement(job({}))).toBe("Checking 200 codes.");
-    expect(statusAnnouncement(job({ status: "waiting" }))).toMatch(/^Paused: the item service asked Gatehouse to slow down/);
-    expect(statusAnnouncement(job({ status: "done", done: 200, valid: 180, invalid: 15, failed: 5 }))).toBe("Finished: 180 valid, 15 invalid, 5 failed.");
+    expect(statusAnnouncement(job({ status: "waiting" }))).toMatch(
+      /^Paused: the item service asked Gatehouse to slow down/,
+    );
+    expect(statusAnnouncement(job({ status: "done", done: 200, valid: 180, invalid: 15, failed: 5 }))).toBe(
+      "Finished: 180 valid, 15 invalid, 5 failed.",
+    );
     expect(statusAnnouncement(job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 80 }))).toBe(
       "Cancelled: 120 checked (100 valid, 20 invalid, 0 failed), 80 codes not checked.",
     );
     // Cancelled with 3 checks under way: the counts are not final until they land, and the page says so.
     const settling = job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 77, settling: true });
     expect(statusAnnouncement(settling)).toBe("Cancelling: 3 checks under way will finish first.");
-    expect([isSettled(settling), isSettled({ ...settling, settling: false }), isSettled(job({ status: "done" })), isSettled(job({}))]).toEqual([
-      false,
-      true,
-      true,
-      false,
-    ]);
+    expect([
+      isSettled(settling),
+      isSettled({ ...settling, settling: false }),
+      isSettled(job({ status: "done" })),
+      isSettled(job({})),
+    ]).toEqual([false, true, true, false]);
   });
 });
 
 describe("a job's results as a view", () => {
   it("reads page, filter and search from the URL, ignoring what is not theirs", () => {
-    expect(parseJobResultsParams(new URLSearchParams("status=support_expired&q=%20ab12%20&page=3"))).toEqual({ status: "support_expired", q: "ab12", page: 3 });
+    expect(parseJobResultsParams(new URLSearchParams("status=support_expired&q=%20ab12%20&page=3"))).toEqual({
+      status: "support_expired",
+      q: "ab12",
+      page: 3,
+    });
     expect(parseJobResultsParams(new URLSearchParams("status=maybe&page=0&q=%20"))).toEqual({});
     expect(parseJobResultsParams({ q: "x".repeat(150) }).q).toHaveLength(100);
   });
@@ -123,7 +142,14 @@ describe("a job's results as a view", () => {
   });
 
   it("copies the valid codes only, one a line", () => {
-    expect(validCodesText([{ code: "a", status: "valid" }, { code: "b", status: "invalid" }, { code: "c", status: "valid" }, { code: "d", status: "failed" }])).toBe("a\nc");
+    expect(
+      validCodesText([
+        { code: "a", status: "valid" },
+        { code: "b", status: "invalid" },
+        { code: "c", status: "valid" },
+        { code: "d", status: "failed" },
+      ]),
+    ).toBe("a\nc");
     expect(validCodesText([])).toBe("");
   });
 });

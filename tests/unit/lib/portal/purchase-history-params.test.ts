@@ -4,10 +4,21 @@ import { randomUUID } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import { BulkCreateBodySchema, BulkJobIdParamsSchema, PurchaseHistoryQuerySchema, PurchaseHistorySearchBodySchema } from "@/lib/contract/purchases";
+import {
+  BulkCreateBodySchema,
+  BulkJobIdParamsSchema,
+  PurchaseHistoryQuerySchema,
+  PurchaseHistorySearchBodySchema,
+} from "@/lib/contract/purchases";
 import { BULK_JOB_ID_PATTERN, BULK_MAX_CODES, RAW_PURCHASE_CODE_MAX_LENGTH } from "@/lib/contract/values";
 import { summariseBatch } from "@/lib/portal/purchase-bulk";
-import { historyApiPath, historyCsvPath, historyQueryString, historySearchBody, parseHistoryParams } from "@/lib/portal/purchase-history-params";
+import {
+  historyApiPath,
+  historyCsvPath,
+  historyQueryString,
+  historySearchBody,
+  parseHistoryParams,
+} from "@/lib/portal/purchase-history-params";
 
 const ACTIVE = "11111111-1111-4111-8111-111111111111";
 
@@ -30,12 +41,15 @@ describe("the pages' checks agree with the contract's schemas", () => {
     const id = randomUUID();
     expect(BULK_JOB_ID_PATTERN.test(id)).toBe(true);
     expect(BulkJobIdParamsSchema.safeParse({ id }).success).toBe(true);
-    for (const bad of ["", "123", `${id}x`, `${id}.csv`, "../../etc/passwd"]) expect(BULK_JOB_ID_PATTERN.test(bad)).toBe(false);
+    for (const bad of ["", "123", `${id}x`, `${id}.csv`, "../../etc/passwd"])
+      expect(BULK_JOB_ID_PATTERN.test(bad)).toBe(false);
   });
 
   it("every query the history page sends is one the API takes", () => {
     const query = parseHistoryParams(
-      new URLSearchParams("outcome=failed&item_id=100005&user=support%40e2e.test&from=2025-03-01&to=2025-03-31&per_page=50&page=3"),
+      new URLSearchParams(
+        "outcome=failed&item_id=100005&user=support%40e2e.test&from=2025-03-01&to=2025-03-31&per_page=50&page=3",
+      ),
     );
     const sent = new URL(historyApiPath(query), "http://x").searchParams;
     expect(PurchaseHistoryQuerySchema.safeParse(Object.fromEntries(sent)).success).toBe(true);
@@ -48,9 +62,34 @@ describe("the pages' checks agree with the contract's schemas", () => {
 describe("the history's URL", () => {
   it("keeps valid filters and drops what the API would refuse", () => {
     expect(
-      parseHistoryParams({ outcome: "valid", item_id: "100005", user: "a@b.c", from: "2025-03-01", to: "2025-03-31", per_page: "50", page: "2" }),
-    ).toEqual({ outcome: "valid", item_id: 100005, user: "a@b.c", from: "2025-03-01", to: "2025-03-31", per_page: 50, page: 2 });
-    expect(parseHistoryParams({ outcome: "maybe", item_id: "-1", user: "a\u0000b", from: "2025-13-45", per_page: "7", page: "0" })).toEqual({});
+      parseHistoryParams({
+        outcome: "valid",
+        item_id: "100005",
+        user: "a@b.c",
+        from: "2025-03-01",
+        to: "2025-03-31",
+        per_page: "50",
+        page: "2",
+      }),
+    ).toEqual({
+      outcome: "valid",
+      item_id: 100005,
+      user: "a@b.c",
+      from: "2025-03-01",
+      to: "2025-03-31",
+      per_page: 50,
+      page: 2,
+    });
+    expect(
+      parseHistoryParams({
+        outcome: "maybe",
+        item_id: "-1",
+        user: "a\u0000b",
+        from: "2025-13-45",
+        per_page: "7",
+        page: "0",
+      }),
+    ).toEqual({});
     // A range that ends before it starts: the start is kept.
     expect(parseHistoryParams({ from: "2025-03-10", to: "2025-03-01" })).toEqual({ from: "2025-03-10" });
     expect(parseHistoryParams({ item_id: ["12", "13"] })).toEqual({ item_id: 12 });

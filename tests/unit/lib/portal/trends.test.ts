@@ -3,11 +3,23 @@ import { describe, expect, it } from "vitest";
 import type { ProjectMix } from "@/lib/contract/history";
 import { percent, projectFromSegment, projectOverviewHref, sortMixes, trendDaysParam } from "@/lib/portal/trends";
 
-const mix = (project: string | null, good: number, decent: number, bad: number): ProjectMix => ({ project, reports: good + decent + bad, good, decent, bad, last_generated_at: null });
+const mix = (project: string | null, good: number, decent: number, bad: number): ProjectMix => ({
+  project,
+  reports: good + decent + bad,
+  good,
+  decent,
+  bad,
+  last_generated_at: null,
+});
 
 describe("trendDaysParam", () => {
   it("takes 30, 90 or 365 and falls back to 30", () => {
-    expect([trendDaysParam({ days: "90" }), trendDaysParam({ days: ["365", "30"] }), trendDaysParam({ days: "7" }), trendDaysParam({})]).toEqual([90, 365, 30, 30]);
+    expect([
+      trendDaysParam({ days: "90" }),
+      trendDaysParam({ days: ["365", "30"] }),
+      trendDaysParam({ days: "7" }),
+      trendDaysParam({}),
+    ]).toEqual([90, 365, 30, 30]);
   });
 });
 

@@ -17,7 +17,10 @@ describe("parseCodeList: lines", () => {
   });
 
   it("keeps codes raw: spaces and look-alikes are the normaliser's to judge", () => {
-    expect(parseCodeList(`  ${A}  \n${B.replace("-", "\u2013")}`).codes).toEqual([`  ${A}  `, B.replace("-", "\u2013")]);
+    expect(parseCodeList(`  ${A}  \n${B.replace("-", "\u2013")}`).codes).toEqual([
+      `  ${A}  `,
+      B.replace("-", "\u2013"),
+    ]);
   });
 
   it("drops a line of nothing but invisible characters, and a leading byte-order mark", () => {
@@ -25,7 +28,11 @@ describe("parseCodeList: lines", () => {
   });
 
   it("reads a .txt file as lines even when its codes hold commas", () => {
-    expect(parseCodeList(`a,1\nb,2`, { fileName: "codes.txt" })).toEqual({ codes: ["a,1", "b,2"], format: "lines", column: null });
+    expect(parseCodeList(`a,1\nb,2`, { fileName: "codes.txt" })).toEqual({
+      codes: ["a,1", "b,2"],
+      format: "lines",
+      column: null,
+    });
   });
 
   it("answers no codes for empty text", () => {
@@ -37,11 +44,19 @@ describe("parseCodeList: lines", () => {
 describe("parseCodeList: CSV", () => {
   it("takes the purchase_code column of a header row, wherever it is", () => {
     const csv = `buyer,purchase_code,amount\nann,${A},10\nbob,${B},12\n`;
-    expect(parseCodeList(csv, { fileName: "sales.csv" })).toEqual({ codes: [A, B], format: "csv", column: "purchase_code" });
+    expect(parseCodeList(csv, { fileName: "sales.csv" })).toEqual({
+      codes: [A, B],
+      format: "csv",
+      column: "purchase_code",
+    });
   });
 
   it("recognises pasted CSV by its header, without a file name", () => {
-    expect(parseCodeList(`Buyer;Purchase Code\r\nann;${A}\r\nbob;${B}\r\n`)).toEqual({ codes: [A, B], format: "csv", column: "Purchase Code" });
+    expect(parseCodeList(`Buyer;Purchase Code\r\nann;${A}\r\nbob;${B}\r\n`)).toEqual({
+      codes: [A, B],
+      format: "csv",
+      column: "Purchase Code",
+    });
   });
 
   it("matches headings whatever their case, spaces or underscores, and prefers purchase code over code and license", () => {
@@ -62,7 +77,11 @@ describe("parseCodeList: CSV", () => {
   });
 
   it("strips a byte-order mark before the header", () => {
-    expect(parseCodeList(`\ufeffpurchase_code\n${A}`, { fileName: "e.csv" })).toEqual({ codes: [A], format: "csv", column: "purchase_code" });
+    expect(parseCodeList(`\ufeffpurchase_code\n${A}`, { fileName: "e.csv" })).toEqual({
+      codes: [A],
+      format: "csv",
+      column: "purchase_code",
+    });
   });
 
   it("drops blank rows and blank cells, keeping order and duplicates", () => {
@@ -71,12 +90,24 @@ describe("parseCodeList: CSV", () => {
   });
 
   it("without a named column takes the first, and skips a header row that has no digits", () => {
-    expect(parseCodeList(`Key,Buyer\n${A},ann\n${B},bob`, { fileName: "k.csv" })).toEqual({ codes: [A, B], format: "csv", column: "Key" });
+    expect(parseCodeList(`Key,Buyer\n${A},ann\n${B},bob`, { fileName: "k.csv" })).toEqual({
+      codes: [A, B],
+      format: "csv",
+      column: "Key",
+    });
   });
 
   it("keeps every code of a .csv without a header row", () => {
-    expect(parseCodeList(`${A},ann\n${B},bob\n`, { fileName: "k.CSV" })).toEqual({ codes: [A, B], format: "csv", column: null });
-    expect(parseCodeList(`${A}\r\n${B}\r\n`, { fileName: "k.csv" })).toEqual({ codes: [A, B], format: "csv", column: null });
+    expect(parseCodeList(`${A},ann\n${B},bob\n`, { fileName: "k.CSV" })).toEqual({
+      codes: [A, B],
+      format: "csv",
+      column: null,
+    });
+    expect(parseCodeList(`${A}\r\n${B}\r\n`, { fileName: "k.csv" })).toEqual({
+      codes: [A, B],
+      format: "csv",
+      column: null,
+    });
   });
 
   it("answers no codes for a header alone", () => {

@@ -6,7 +6,16 @@ import { fromPurchaseCodeRefused } from "@/lib/api/errors";
 import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/errors";
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import { checksPerItem, listPurchaseHistory, PURCHASE_HISTORY_CSV_COLUMNS, purchaseHistoryCsv, purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput, type PurchaseHistoryFilters } from "@/lib/purchases/history";
+import {
+  checksPerItem,
+  listPurchaseHistory,
+  PURCHASE_HISTORY_CSV_COLUMNS,
+  purchaseHistoryCsv,
+  purchaseHistorySummary,
+  recordPurchaseCheck,
+  type PurchaseCheckRecordInput,
+  type PurchaseHistoryFilters,
+} from "@/lib/purchases/history";
 
 import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
@@ -31,7 +40,14 @@ const purchase: Purchase = {
 };
 
 function check(overrides: Partial<PurchaseCheckRecordInput> = {}): PurchaseCheckRecordInput {
-  return { user: ALICE, code: CODE_A, outcome: "invalid", reason: "Invalid purchase code", source: "single", ...overrides };
+  return {
+    user: ALICE,
+    code: CODE_A,
+    outcome: "invalid",
+    reason: "Invalid purchase code",
+    source: "single",
+    ...overrides,
+  };
 }
 
 const at = (iso: string) => new Date(iso);
@@ -61,7 +77,11 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
   describe("recordPurchaseCheck", () => {
     it("keeps the keyed hash and last 4 of the code, never the code, and the purchase's facts when valid", async () => {
-      await recordPurchaseCheck(store().db, KEY, check({ outcome: "valid", reason: null, purchase, requestId: "req-1", at: at("2025-03-01T10:00:00.000Z") }));
+      await recordPurchaseCheck(
+        store().db,
+        KEY,
+        check({ outcome: "valid", reason: null, purchase, requestId: "req-1", at: at("2025-03-01T10:00:00.000Z") }),
+      );
       const row = await store().db.selectFrom("purchase_checks").selectAll().executeTakeFirstOrThrow();
       expect(row).toMatchObject({
         checked_at: "2025-03-01T10:00:00.000Z",
@@ -83,14 +103,32 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
     });
 
     it("keeps no purchase facts for a check that was not valid", async () => {
-      await recordPurchaseCheck(store().db, KEY, check({ outcome: "failed", reason: "The item service did not answer in time.", purchase }));
+      await recordPurchaseCheck(
+        store().db,
+        KEY,
+        check({ outcome: "failed", reason: "The item service did not answer in time.", purchase }),
+      );
       const [entry] = (await list()).rows;
-      expect(entry).toMatchObject({ outcome: "failed", reason: "The item service did not answer in time.", item_id: null, item_name: null, license_type: null, supported_until: null });
+      expect(entry).toMatchObject({
+        outcome: "failed",
+        reason: "The item service did not answer in time.",
+        item_id: null,
+        item_name: null,
+        license_type: null,
+        supported_until: null,
+      });
     });
 
     it("keeps a bulk check's job id", async () => {
-      await recordPurchaseCheck(store().db, KEY, check({ source: "bulk", bulkJobId: "0b7f6a1e-9d2c-4c1e-8f3a-2b5d7e9f1a3c" }));
-      expect((await list()).rows[0]).toMatchObject({ source: "bulk", bulk_job_id: "0b7f6a1e-9d2c-4c1e-8f3a-2b5d7e9f1a3c" });
+      await recordPurchaseCheck(
+        store().db,
+        KEY,
+        check({ source: "bulk", bulkJobId: "0b7f6a1e-9d2c-4c1e-8f3a-2b5d7e9f1a3c" }),
+      );
+      expect((await list()).rows[0]).toMatchObject({
+        source: "bulk",
+        bulk_job_id: "0b7f6a1e-9d2c-4c1e-8f3a-2b5d7e9f1a3c",
+      });
     });
 
     it("refuses an empty code", async () => {
@@ -100,7 +138,11 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
   describe("purchaseHistorySummary", () => {
     it("knows nothing of a new code", async () => {
-      expect(await purchaseHistorySummary(store().db, KEY, [CODE_A])).toEqual({ previous_checks: 0, first_checked_at: null, first_checked_by: null });
+      expect(await purchaseHistorySummary(store().db, KEY, [CODE_A])).toEqual({
+        previous_checks: 0,
+        first_checked_at: null,
+        first_checked_by: null,
+      });
     });
 
     it("counts every check of the code by anyone and names the first, whatever order they were written in", async () => {
@@ -125,7 +167,9 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
     it("does not link codes under another hash key", async () => {
       await recordPurchaseCheck(store().db, KEY, check());
-      expect((await purchaseHistorySummary(store().db, "another-key-0123456789abcdefghij", [CODE_A])).previous_checks).toBe(0);
+      expect(
+        (await purchaseHistorySummary(store().db, "another-key-0123456789abcdefghij", [CODE_A])).previous_checks,
+      ).toBe(0);
     });
   });
 
@@ -136,8 +180,19 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       const rows: PurchaseCheckRecordInput[] = [
         check({ at: at("2025-03-01T00:00:00.000Z"), outcome: "valid", reason: null, purchase, user: ALICE }),
         check({ at: at("2025-03-01T23:59:59.999Z"), outcome: "invalid", code: CODE_B, user: BOB }),
-        check({ at: at("2025-03-02T00:00:00.000Z"), outcome: "failed", reason: "The item service did not answer in time.", user: BOB }),
-        check({ at: at("2025-03-02T12:00:00.000Z"), outcome: "valid", reason: null, purchase: { ...purchase, item: { ...purchase.item, id: 202, name: "Other" } }, user: ALICE }),
+        check({
+          at: at("2025-03-02T00:00:00.000Z"),
+          outcome: "failed",
+          reason: "The item service did not answer in time.",
+          user: BOB,
+        }),
+        check({
+          at: at("2025-03-02T12:00:00.000Z"),
+          outcome: "valid",
+          reason: null,
+          purchase: { ...purchase, item: { ...purchase.item, id: 202, name: "Other" } },
+          user: ALICE,
+        }),
         check({ at: at("2025-03-03T06:00:00.000Z"), outcome: "invalid", code: CODE_B, user: ALICE }),
         check({ at: at("2025-03-03T06:00:00.000Z"), outcome: "valid", reason: null, purchase, user: BOB }),
       ];
@@ -158,7 +213,12 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
         "2025-03-01T00:00:00.000Z",
       ]);
       expect(rows[0]!.id).toBeGreaterThan(rows[1]!.id);
-      expect(rows[0]).toMatchObject({ outcome: "valid", checked_by: { id: "u-bob", email: "bob@example.com" }, code_last4: "a001", item_id: 101 });
+      expect(rows[0]).toMatchObject({
+        outcome: "valid",
+        checked_by: { id: "u-bob", email: "bob@example.com" },
+        code_last4: "a001",
+        item_id: 101,
+      });
     });
 
     it("pages: page 2 of 4 per page holds the last 2, and a page past the end is empty with the same total", async () => {
@@ -172,7 +232,9 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
     it("filters by outcome, item, user id, user email in any case", async () => {
       await seed();
       expect((await list({ outcome: "valid" })).total).toBe(3);
-      expect((await list({ outcome: "failed" })).rows.map((r) => r.reason)).toEqual(["The item service did not answer in time."]);
+      expect((await list({ outcome: "failed" })).rows.map((r) => r.reason)).toEqual([
+        "The item service did not answer in time.",
+      ]);
       expect((await list({ item_id: 202 })).rows.map((r) => r.item_name)).toEqual(["Other"]);
       expect((await list({ user: "u-bob" })).total).toBe(3);
       expect((await list({ user: "  BOB@Example.COM " })).total).toBe(3);
@@ -181,7 +243,10 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
     it("reads a bare date as the whole UTC day on either side, and a date-time with its offset", async () => {
       await seed();
-      expect(times((await list({ from: "2025-03-01", to: "2025-03-01" })).rows)).toEqual(["2025-03-01T23:59:59.999Z", "2025-03-01T00:00:00.000Z"]);
+      expect(times((await list({ from: "2025-03-01", to: "2025-03-01" })).rows)).toEqual([
+        "2025-03-01T23:59:59.999Z",
+        "2025-03-01T00:00:00.000Z",
+      ]);
       expect((await list({ from: "2025-03-02" })).total).toBe(4);
       expect((await list({ to: "2025-03-02" })).total).toBe(4);
       // 08:00 at +02:00 is 06:00 UTC: both checks of that moment, inclusive.
@@ -231,15 +296,28 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       const kit = item(101, "Dashboard Kit", "2030-01-01T00:00:00.000Z");
       const expiredKit = item(101, "Dashboard Kit", "2025-01-01T00:00:00.000Z");
       const theme = item(202, "Old Theme", undefined);
-      const valid = (code: string, p: Purchase, when: string) => check({ code, outcome: "valid", reason: null, purchase: p, at: at(when) });
+      const valid = (code: string, p: Purchase, when: string) =>
+        check({ code, outcome: "valid", reason: null, purchase: p, at: at(when) });
       await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-03-20T10:00:00.000Z"));
       await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-03-21T10:00:00.000Z"));
       await recordPurchaseCheck(db, KEY, valid(CODE_B, expiredKit, "2025-03-22T10:00:00.000Z"));
-      await recordPurchaseCheck(db, KEY, valid("cccccccc-3333-4333-8333-33333333c003", theme, "2025-03-23T10:00:00.000Z"));
+      await recordPurchaseCheck(
+        db,
+        KEY,
+        valid("cccccccc-3333-4333-8333-33333333c003", theme, "2025-03-23T10:00:00.000Z"),
+      );
       // CODE_B later refused by the item API (a refund): counted against its item.
       await recordPurchaseCheck(db, KEY, check({ code: CODE_B, at: at("2025-03-24T10:00:00.000Z") }));
-      await recordPurchaseCheck(db, KEY, check({ code: "dddddddd-4444-4444-8444-44444444d004", at: at("2025-03-25T10:00:00.000Z") }));
-      await recordPurchaseCheck(db, KEY, check({ code: CODE_A, outcome: "failed", reason: "timeout", at: at("2025-03-25T11:00:00.000Z") }));
+      await recordPurchaseCheck(
+        db,
+        KEY,
+        check({ code: "dddddddd-4444-4444-8444-44444444d004", at: at("2025-03-25T10:00:00.000Z") }),
+      );
+      await recordPurchaseCheck(
+        db,
+        KEY,
+        check({ code: CODE_A, outcome: "failed", reason: "timeout", at: at("2025-03-25T11:00:00.000Z") }),
+      );
       // Older than 30 days: not counted.
       await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-02-01T10:00:00.000Z"));
 
@@ -256,8 +334,16 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
 
   describe("purchaseHistoryCsv", () => {
     it("starts with a BOM and the header; rows are the list's, newest first, with the same values", async () => {
-      await recordPurchaseCheck(store().db, KEY, check({ at: at("2025-03-01T10:00:00.000Z"), outcome: "valid", reason: null, purchase }));
-      await recordPurchaseCheck(store().db, KEY, check({ at: at("2025-03-02T10:00:00.000Z"), user: { id: null, email: null } }));
+      await recordPurchaseCheck(
+        store().db,
+        KEY,
+        check({ at: at("2025-03-01T10:00:00.000Z"), outcome: "valid", reason: null, purchase }),
+      );
+      await recordPurchaseCheck(
+        store().db,
+        KEY,
+        check({ at: at("2025-03-02T10:00:00.000Z"), user: { id: null, email: null } }),
+      );
       const text = await csvText(purchaseHistoryCsv(store().db, KEY, {}));
       expect(text.startsWith("\ufeffid,checked_at,code_last4,")).toBe(true);
       expect(text.endsWith("\r\n")).toBe(true);
@@ -286,7 +372,11 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
     });
 
     it("quotes commas, quotes and line breaks, and puts an apostrophe before a cell that starts like a formula", async () => {
-      const hostile = { ...purchase, item: { ...purchase.item, name: '=HYPERLINK("http://evil.example","open")' }, license_type: "Regular, \"extended\"\nlicence" };
+      const hostile = {
+        ...purchase,
+        item: { ...purchase.item, name: '=HYPERLINK("http://evil.example","open")' },
+        license_type: 'Regular, "extended"\nlicence',
+      };
       await recordPurchaseCheck(store().db, KEY, check({ outcome: "valid", reason: null, purchase: hostile }));
       const text = await csvText(purchaseHistoryCsv(store().db, KEY, {}));
       expect(text).toContain(`"'=HYPERLINK(""http://evil.example"",""open"")"`);
@@ -301,12 +391,23 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       // An older row: the code was sent (and hashed) as the buyer pasted it.
       await recordPurchaseCheck(db, KEY, check({ code: CODE_B.toUpperCase(), at: at("2025-03-01T08:00:00.000Z") }));
       await recordPurchaseCheck(db, KEY, check({ code: CODE_A }));
-      const pasted = [CODE_B.toUpperCase(), `{${CODE_B}}`, CODE_B.replace(/-/g, ""), `urn:uuid:${CODE_B}`, `"${CODE_B.toUpperCase()}"`];
+      const pasted = [
+        CODE_B.toUpperCase(),
+        `{${CODE_B}}`,
+        CODE_B.replace(/-/g, ""),
+        `urn:uuid:${CODE_B}`,
+        `"${CODE_B.toUpperCase()}"`,
+      ];
       for (const code of pasted) {
         const rows = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, { code }))).slice(1)).slice(1);
-        expect(rows.map((r) => r[1]), code).toEqual(["2025-03-02T08:00:00.000Z", "2025-03-01T08:00:00.000Z"]);
+        expect(
+          rows.map((r) => r[1]),
+          code,
+        ).toEqual(["2025-03-02T08:00:00.000Z", "2025-03-01T08:00:00.000Z"]);
       }
-      const exact = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, { code: CODE_B.toUpperCase(), codeFormat: "exact" }))).slice(1)).slice(1);
+      const exact = parseCsv(
+        (await csvText(purchaseHistoryCsv(db, KEY, { code: CODE_B.toUpperCase(), codeFormat: "exact" }))).slice(1),
+      ).slice(1);
       expect(exact.map((r) => r[1])).toEqual(["2025-03-01T08:00:00.000Z"]);
     });
 
@@ -321,10 +422,22 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       const db = store().db;
       for (let i = 0; i < 7; i++) {
         // Three rows share each moment: a page boundary falls between rows of the same checked_at.
-        await recordPurchaseCheck(db, KEY, check({ at: at(`2025-03-0${1 + Math.floor(i / 3)}T10:00:00.000Z`), reason: `check ${i}` }));
+        await recordPurchaseCheck(
+          db,
+          KEY,
+          check({ at: at(`2025-03-0${1 + Math.floor(i / 3)}T10:00:00.000Z`), reason: `check ${i}` }),
+        );
       }
       const rows = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, {}, { pageRows: 2 }))).slice(1)).slice(1);
-      expect(rows.map((r) => r[4])).toEqual(["check 6", "check 5", "check 4", "check 3", "check 2", "check 1", "check 0"]);
+      expect(rows.map((r) => r[4])).toEqual([
+        "check 6",
+        "check 5",
+        "check 4",
+        "check 3",
+        "check 2",
+        "check 1",
+        "check 0",
+      ]);
     });
 
     it("stops at the cap with a last line saying so, and says nothing when the rows fit exactly", async () => {
@@ -332,14 +445,18 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       for (let i = 0; i < 5; i++) await recordPurchaseCheck(db, KEY, check({ reason: `check ${i}` }));
       const capped = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, {}, { maxRows: 3, pageRows: 2 }))).slice(1));
       expect(capped).toHaveLength(1 + 3 + 1);
-      expect(capped.at(-1)).toEqual(["This export stops at 3 checks, the newest; narrow the filters (for example from and to) to export the rest."]);
+      expect(capped.at(-1)).toEqual([
+        "This export stops at 3 checks, the newest; narrow the filters (for example from and to) to export the rest.",
+      ]);
       const exact = parseCsv((await csvText(purchaseHistoryCsv(db, KEY, {}, { maxRows: 5, pageRows: 2 }))).slice(1));
       expect(exact).toHaveLength(1 + 5);
       expect(exact.at(-1)?.[4]).toBe("check 0");
     });
 
     it("an empty history is the header alone", async () => {
-      expect(await csvText(purchaseHistoryCsv(store().db, KEY, {}))).toBe(`\ufeff${PURCHASE_HISTORY_CSV_COLUMNS.join(",")}\r\n`);
+      expect(await csvText(purchaseHistoryCsv(store().db, KEY, {}))).toBe(
+        `\ufeff${PURCHASE_HISTORY_CSV_COLUMNS.join(",")}\r\n`,
+      );
     });
 
     it("refuses a code the normaliser refuses before any byte is produced", () => {

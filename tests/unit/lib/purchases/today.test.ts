@@ -27,14 +27,37 @@ const purchase = (supportedUntil?: string): Purchase => ({
 describe.each<Backend>(bothBackends())("userChecksOfDay on $name", (backend) => {
   const store = useStore(backend);
   const record = (at: string, code: string, overrides: Partial<PurchaseCheckRecordInput> = {}) =>
-    recordPurchaseCheck(store().db, KEY, { at: new Date(at), user: ALICE, code, outcome: "invalid", reason: "Invalid purchase code", source: "single", ...overrides });
+    recordPurchaseCheck(store().db, KEY, {
+      at: new Date(at),
+      user: ALICE,
+      code,
+      outcome: "invalid",
+      reason: "Invalid purchase code",
+      source: "single",
+      ...overrides,
+    });
 
   it("counts the day's checks by outcome and lists the newest first, masked", async () => {
-    await record("2026-03-10T08:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a001", { outcome: "valid", reason: null, purchase: purchase("2030-01-01T00:00:00.000Z") });
-    await record("2026-03-10T09:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a002", { outcome: "valid", reason: null, purchase: purchase("2025-01-01T00:00:00.000Z") });
-    await record("2026-03-10T10:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a003", { outcome: "valid", reason: null, purchase: purchase() });
+    await record("2026-03-10T08:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a001", {
+      outcome: "valid",
+      reason: null,
+      purchase: purchase("2030-01-01T00:00:00.000Z"),
+    });
+    await record("2026-03-10T09:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a002", {
+      outcome: "valid",
+      reason: null,
+      purchase: purchase("2025-01-01T00:00:00.000Z"),
+    });
+    await record("2026-03-10T10:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a003", {
+      outcome: "valid",
+      reason: null,
+      purchase: purchase(),
+    });
     await record("2026-03-10T11:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a004");
-    await record("2026-03-10T12:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a005", { outcome: "failed", reason: "The item service did not answer in time." });
+    await record("2026-03-10T12:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a005", {
+      outcome: "failed",
+      reason: "The item service did not answer in time.",
+    });
     await record("2026-03-10T13:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a006", { source: "bulk" });
     // Not counted: another person's check today, and Alice's of yesterday (UTC) and of tomorrow.
     await record("2026-03-10T14:00:00.000Z", "bbbbbbbb-1111-4111-8111-11111111b001", { user: BOB });

@@ -2,7 +2,15 @@
 // second instance), the project's rule, the list's filters, acknowledging.
 import { describe, expect, it } from "vitest";
 
-import { acknowledgeAlerts, createAlerts, getAlertRule, listAlerts, ruleWants, setAlertRule, unreadAlertCount } from "@/lib/reports/alerts";
+import {
+  acknowledgeAlerts,
+  createAlerts,
+  getAlertRule,
+  listAlerts,
+  ruleWants,
+  setAlertRule,
+  unreadAlertCount,
+} from "@/lib/reports/alerts";
 import { recordResults, type SeenResult } from "@/lib/reports/history";
 
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
@@ -19,13 +27,13 @@ const at = (report_id: number, result: SeenResult["result"], day: string, projec
 
 describe("ruleWants", () => {
   it("any: every drop; to_bad: only a drop to bad; off: none", () => {
-    expect([ruleWants("any", "decent"), ruleWants("any", "bad"), ruleWants("to_bad", "decent"), ruleWants("to_bad", "bad"), ruleWants("off", "bad")]).toEqual([
-      true,
-      true,
-      false,
-      true,
-      false,
-    ]);
+    expect([
+      ruleWants("any", "decent"),
+      ruleWants("any", "bad"),
+      ruleWants("to_bad", "decent"),
+      ruleWants("to_bad", "bad"),
+      ruleWants("off", "bad"),
+    ]).toEqual([true, true, false, true, false]);
   });
 });
 
@@ -34,8 +42,16 @@ describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
 
   it("makes one alert per drop, none for a rise, and none again for the same history row", async () => {
     const { db } = store();
-    await recordResults(db, [at(1, "good", "2026-11-01"), at(2, "bad", "2026-11-01"), at(3, "decent", "2026-11-01")], "list");
-    const changes = await recordResults(db, [at(1, "decent", "2026-11-02"), at(2, "good", "2026-11-02"), at(3, "bad", "2026-11-02")], "list");
+    await recordResults(
+      db,
+      [at(1, "good", "2026-11-01"), at(2, "bad", "2026-11-01"), at(3, "decent", "2026-11-01")],
+      "list",
+    );
+    const changes = await recordResults(
+      db,
+      [at(1, "decent", "2026-11-02"), at(2, "good", "2026-11-02"), at(3, "bad", "2026-11-02")],
+      "list",
+    );
     expect(await createAlerts(db, changes)).toBe(2);
     expect(await createAlerts(db, changes)).toBe(0); // a second instance recording the same rows
     expect(await unreadAlertCount(db)).toBe(2);
@@ -49,14 +65,33 @@ describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
 
   it("follows the project's rule, filters the list, and acknowledges by id or all", async () => {
     const { db } = store();
-    expect(await getAlertRule(db, "beta.io")).toEqual({ project: "beta.io", rule: "any", updated_at: null, updated_by: null });
+    expect(await getAlertRule(db, "beta.io")).toEqual({
+      project: "beta.io",
+      rule: "any",
+      updated_at: null,
+      updated_by: null,
+    });
     await setAlertRule(db, "beta.io", "to_bad", "ed@example.com");
     await setAlertRule(db, "off.io", "off", "ed@example.com");
     expect(await getAlertRule(db, "beta.io")).toMatchObject({ rule: "to_bad", updated_by: "ed@example.com" });
-    await recordResults(db, [at(1, "good", "2026-11-01"), at(2, "good", "2026-11-01", "beta.io"), at(3, "good", "2026-11-01", "beta.io"), at(4, "good", "2026-11-01", "off.io")], "list");
+    await recordResults(
+      db,
+      [
+        at(1, "good", "2026-11-01"),
+        at(2, "good", "2026-11-01", "beta.io"),
+        at(3, "good", "2026-11-01", "beta.io"),
+        at(4, "good", "2026-11-01", "off.io"),
+      ],
+      "list",
+    );
     const changes = await recordResults(
       db,
-      [at(1, "bad", "2026-11-02"), at(2, "decent", "2026-11-02", "beta.io"), at(3, "bad", "2026-11-02", "beta.io"), at(4, "bad", "2026-11-02", "off.io")],
+      [
+        at(1, "bad", "2026-11-02"),
+        at(2, "decent", "2026-11-02", "beta.io"),
+        at(3, "bad", "2026-11-02", "beta.io"),
+        at(4, "bad", "2026-11-02", "off.io"),
+      ],
       "list",
     );
     expect(await createAlerts(db, changes)).toBe(2);
@@ -64,10 +99,16 @@ describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
     expect((await listAlerts(db, { to: "bad" })).meta.total).toBe(2);
 
     const [first] = (await listAlerts(db, { project: "acme.io" })).data;
-    expect(await acknowledgeAlerts(db, { ids: [first!.id] }, "ed@example.com", new Date("2026-11-03T00:00:00Z"))).toBe(1);
+    expect(await acknowledgeAlerts(db, { ids: [first!.id] }, "ed@example.com", new Date("2026-11-03T00:00:00Z"))).toBe(
+      1,
+    );
     expect(await acknowledgeAlerts(db, { ids: [first!.id] }, "ed@example.com")).toBe(0);
     expect((await listAlerts(db, { status: "acknowledged" })).data).toEqual([
-      expect.objectContaining({ id: first!.id, acknowledged_at: "2026-11-03T00:00:00.000Z", acknowledged_by: "ed@example.com" }),
+      expect.objectContaining({
+        id: first!.id,
+        acknowledged_at: "2026-11-03T00:00:00.000Z",
+        acknowledged_by: "ed@example.com",
+      }),
     ]);
     expect(await acknowledgeAlerts(db, { all: true }, "ed@example.com")).toBe(1);
     expect(await unreadAlertCount(db)).toBe(0);

@@ -4,13 +4,26 @@
 import { describe, expect, it } from "vitest";
 
 import type { Report } from "@/lib/contract/reports";
-import { countHistory, isDrop, pruneHistory, recordResults, reportHistory, resultsOf, type SeenResult } from "@/lib/reports/history";
+import {
+  countHistory,
+  isDrop,
+  pruneHistory,
+  recordResults,
+  reportHistory,
+  resultsOf,
+  type SeenResult,
+} from "@/lib/reports/history";
 
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
 const BACKENDS = bothBackends();
 
-const seen = (report_id: number, result: SeenResult["result"], generated_at: string, project: string | null = "acme.io"): SeenResult => ({
+const seen = (
+  report_id: number,
+  result: SeenResult["result"],
+  generated_at: string,
+  project: string | null = "acme.io",
+): SeenResult => ({
   report_id,
   url: `https://acme.io/${report_id}`,
   project,
@@ -20,13 +33,34 @@ const seen = (report_id: number, result: SeenResult["result"], generated_at: str
 
 describe("resultsOf", () => {
   it("takes each report's result once, skips reports not generated yet, and writes times in one form", () => {
-    const report = (id: number, generated_at: string | null): Report => ({ id, url: `https://a.io/${id}`, project: "a.io", result: "good", generated_at, privacy: 0 });
-    expect(resultsOf([report(1, "2026-11-01T10:00:00Z"), report(1, "2026-11-01T10:00:00.000Z"), report(2, null)])).toEqual([
-      { report_id: 1, url: "https://a.io/1", project: "a.io", result: "good", generated_at: "2026-11-01T10:00:00.000Z" },
+    const report = (id: number, generated_at: string | null): Report => ({
+      id,
+      url: `https://a.io/${id}`,
+      project: "a.io",
+      result: "good",
+      generated_at,
+      privacy: 0,
+    });
+    expect(
+      resultsOf([report(1, "2026-11-01T10:00:00Z"), report(1, "2026-11-01T10:00:00.000Z"), report(2, null)]),
+    ).toEqual([
+      {
+        report_id: 1,
+        url: "https://a.io/1",
+        project: "a.io",
+        result: "good",
+        generated_at: "2026-11-01T10:00:00.000Z",
+      },
     ]);
   });
   it("calls a move to a later result a drop", () => {
-    expect([isDrop("good", "decent"), isDrop("good", "bad"), isDrop("decent", "bad"), isDrop("bad", "good"), isDrop("decent", "decent")]).toEqual([true, true, true, false, false]);
+    expect([
+      isDrop("good", "decent"),
+      isDrop("good", "bad"),
+      isDrop("decent", "bad"),
+      isDrop("bad", "good"),
+      isDrop("decent", "decent"),
+    ]).toEqual([true, true, true, false, false]);
   });
 });
 
@@ -40,10 +74,20 @@ describe.each<Backend>(BACKENDS)("history on $name", (backend) => {
     expect(await recordResults(db, batch, "list")).toEqual([]); // seen again: nothing written
     expect(await countHistory(db)).toBe(100);
 
-    const changes = await recordResults(db, [seen(1, "bad", "2026-11-02T10:00:00.000Z"), seen(2, "good", "2026-11-02T10:00:00.000Z")], "regenerate");
-    expect(changes).toEqual([expect.objectContaining({ report_id: 1, from: "good", result: "bad", history_id: expect.any(Number) })]);
+    const changes = await recordResults(
+      db,
+      [seen(1, "bad", "2026-11-02T10:00:00.000Z"), seen(2, "good", "2026-11-02T10:00:00.000Z")],
+      "regenerate",
+    );
+    expect(changes).toEqual([
+      expect.objectContaining({ report_id: 1, from: "good", result: "bad", history_id: expect.any(Number) }),
+    ]);
     expect(await countHistory(db)).toBe(102);
-    const latest = await db.selectFrom("report_latest").selectAll().where("report_id", "=", 1).executeTakeFirstOrThrow();
+    const latest = await db
+      .selectFrom("report_latest")
+      .selectAll()
+      .where("report_id", "=", 1)
+      .executeTakeFirstOrThrow();
     expect(latest).toMatchObject({ result: "bad", generated_at: "2026-11-02T10:00:00.000Z" });
   });
 
@@ -51,9 +95,16 @@ describe.each<Backend>(BACKENDS)("history on $name", (backend) => {
     const { db } = store();
     await recordResults(db, [seen(5, "good", "2026-11-03T00:00:00.000Z")], "show");
     expect(await recordResults(db, [seen(5, "bad", "2026-11-01T00:00:00.000Z")], "list")).toEqual([]);
-    expect((await db.selectFrom("report_latest").select("result").where("report_id", "=", 5).executeTakeFirstOrThrow()).result).toBe("good");
+    expect(
+      (await db.selectFrom("report_latest").select("result").where("report_id", "=", 5).executeTakeFirstOrThrow())
+        .result,
+    ).toBe("good");
     // Two new results of one report in one batch compare with each other, oldest first.
-    const changes = await recordResults(db, [seen(5, "good", "2026-11-05T00:00:00.000Z"), seen(5, "decent", "2026-11-04T00:00:00.000Z")], "list");
+    const changes = await recordResults(
+      db,
+      [seen(5, "good", "2026-11-05T00:00:00.000Z"), seen(5, "decent", "2026-11-04T00:00:00.000Z")],
+      "list",
+    );
     expect(changes.map((c) => [c.from, c.result])).toEqual([
       ["good", "decent"],
       ["decent", "good"],
@@ -79,16 +130,34 @@ describe.each<Backend>(BACKENDS)("history on $name", (backend) => {
 
   it("prunes results older than the retention, with their alerts, and keeps the newest result known", async () => {
     const { db } = store();
-    await recordResults(db, [seen(1, "good", "2025-01-01T00:00:00.000Z"), seen(2, "good", "2026-11-01T00:00:00.000Z")], "list");
+    await recordResults(
+      db,
+      [seen(1, "good", "2025-01-01T00:00:00.000Z"), seen(2, "good", "2026-11-01T00:00:00.000Z")],
+      "list",
+    );
     const [change] = await recordResults(db, [seen(1, "bad", "2025-01-02T00:00:00.000Z")], "list");
     await db
       .insertInto("report_alerts")
-      .values({ history_id: change!.history_id, report_id: 1, url: "u", project: null, from_result: "good", to_result: "bad", generated_at: change!.generated_at, created_at: change!.generated_at, acknowledged_at: null, acknowledged_by: null })
+      .values({
+        history_id: change!.history_id,
+        report_id: 1,
+        url: "u",
+        project: null,
+        from_result: "good",
+        to_result: "bad",
+        generated_at: change!.generated_at,
+        created_at: change!.generated_at,
+        acknowledged_at: null,
+        acknowledged_by: null,
+      })
       .execute();
     expect(await pruneHistory(db, 400, new Date("2026-11-20T00:00:00Z"), 1)).toBe(2);
     expect(await countHistory(db)).toBe(1);
     expect(await db.selectFrom("report_alerts").selectAll().execute()).toEqual([]);
-    expect(await db.selectFrom("report_latest").select("report_id").orderBy("report_id").execute()).toEqual([{ report_id: 1 }, { report_id: 2 }]);
+    expect(await db.selectFrom("report_latest").select("report_id").orderBy("report_id").execute()).toEqual([
+      { report_id: 1 },
+      { report_id: 2 },
+    ]);
     expect(await pruneHistory(db, 400, new Date("2026-11-20T00:00:00Z"))).toBe(0);
   });
 });

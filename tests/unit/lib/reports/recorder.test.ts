@@ -80,7 +80,11 @@ describe("observed client and ResultRecorder", () => {
     expect(await countHistory(store().db)).toBe(10);
 
     const first = page.data[0]!;
-    await sandbox.setResult(first.id, { result: first.result === "bad" ? "good" : "bad", generated_at: new Date(Date.now() + 120_000).toISOString(), when: "now" });
+    await sandbox.setResult(first.id, {
+      result: first.result === "bad" ? "good" : "bad",
+      generated_at: new Date(Date.now() + 120_000).toISOString(),
+      when: "now",
+    });
     await client.listReports({ per_page: 10 });
     await recorder.flush();
     expect(await countHistory(store().db)).toBe(11);
@@ -93,10 +97,18 @@ describe("observed client and ResultRecorder", () => {
     const created = await client.createReport({ url: "https://recorder.example/page", privacy: 0 });
     await client.getReport(created.id);
     // The sandbox's times have whole seconds: the regeneration is given a later one of its own.
-    await sandbox.setResult(created.id, { result: created.result === "bad" ? "good" : "bad", generated_at: new Date(Date.now() + 60_000).toISOString() });
+    await sandbox.setResult(created.id, {
+      result: created.result === "bad" ? "good" : "bad",
+      generated_at: new Date(Date.now() + 60_000).toISOString(),
+    });
     await client.updateReport(created.id, { results: true });
     await recorder.flush();
-    const rows = await store().db.selectFrom("report_results").select(["source", "result"]).where("report_id", "=", created.id).orderBy("id").execute();
+    const rows = await store()
+      .db.selectFrom("report_results")
+      .select(["source", "result"])
+      .where("report_id", "=", created.id)
+      .orderBy("id")
+      .execute();
     expect(rows.map((r) => r.source)).toEqual(["create", "regenerate"]);
   });
 
@@ -115,7 +127,14 @@ describe("observed client and ResultRecorder", () => {
 
 describe("recordReports", () => {
   const store = useStore(sqliteBackend);
-  const report = (result: Report["result"], generated_at: string): Report => ({ id: 3, url: "https://acme.io/3", project: "acme.io", result, generated_at, privacy: 0 });
+  const report = (result: Report["result"], generated_at: string): Report => ({
+    id: 3,
+    url: "https://acme.io/3",
+    project: "acme.io",
+    result,
+    generated_at,
+    privacy: 0,
+  });
 
   it("makes a drop an alert and an event, once", async () => {
     const events: ReportEvent[] = [];
@@ -125,7 +144,15 @@ describe("recordReports", () => {
       await recordReports(store().db, [report("bad", "2026-11-02T00:00:00Z")], "show");
       await recordReports(store().db, [report("bad", "2026-11-02T00:00:00Z")], "list");
       expect(await unreadAlertCount(store().db)).toBe(1);
-      expect(events).toEqual([expect.objectContaining({ type: "report.result_changed", report_id: 3, from: "good", to: "bad", direction: "worse" })]);
+      expect(events).toEqual([
+        expect.objectContaining({
+          type: "report.result_changed",
+          report_id: 3,
+          from: "good",
+          to: "bad",
+          direction: "worse",
+        }),
+      ]);
     } finally {
       remove();
     }

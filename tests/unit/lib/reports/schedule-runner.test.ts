@@ -75,7 +75,6 @@ function sharedClock() {
   };
 }
 
-
 describe("runDueSchedules", () => {
   const store = useStore(sqliteBackend);
   let sleeps: number[];
@@ -89,7 +88,12 @@ describe("runDueSchedules", () => {
     await nextTurn();
     if (wake > Date.now()) vi.setSystemTime(wake);
   };
-  const deps = (db: Store["db"], reports: ReportsClient | null, breakerOpen = () => false, callsPerMinute = scheduledCallsPerMinute(60, 0.5)): ScheduleRunnerDeps => ({
+  const deps = (
+    db: Store["db"],
+    reports: ReportsClient | null,
+    breakerOpen = () => false,
+    callsPerMinute = scheduledCallsPerMinute(60, 0.5),
+  ): ScheduleRunnerDeps => ({
     db,
     reports,
     breakerOpen,
@@ -115,24 +119,48 @@ describe("runDueSchedules", () => {
     const [target] = first.data;
     // The report's next regeneration drops it to bad (or from bad, rises to good: a change either way).
     await sandbox.setResult(target!.id, { result: target!.result === "bad" ? "good" : "bad" });
-    await setSchedule(db, PROJECT, { enabled: true, frequency: "daily", time: "10:30", time_zone: "UTC" }, "ed@example.com", T0);
+    await setSchedule(
+      db,
+      PROJECT,
+      { enabled: true, frequency: "daily", time: "10:30", time_zone: "UTC" },
+      "ed@example.com",
+      T0,
+    );
     await sandbox.clearRequests();
 
     expect(await runDueSchedules(later(29 * 60_000), deps(db, reports))).toEqual([]);
     expect(await sandbox.requests()).toEqual([]);
 
     const [run] = await runDueSchedules(later(30 * 60_000), deps(db, reports));
-    expect(run).toMatchObject({ project: PROJECT, trigger: "schedule", status: "done", total: 12, done: 12, failed: 0, outcome: "Regenerated all 12 reports." });
+    expect(run).toMatchObject({
+      project: PROJECT,
+      trigger: "schedule",
+      status: "done",
+      total: 12,
+      done: 12,
+      failed: 0,
+      outcome: "Regenerated all 12 reports.",
+    });
     const calls = await sandbox.requests();
     expect(calls.filter((c) => c.method === "GET")).toHaveLength(1);
-    expect(calls.filter((c) => c.method === "PUT").map((c) => c.form)).toEqual(Array.from({ length: 12 }, () => ({ results: "1" })));
+    expect(calls.filter((c) => c.method === "PUT").map((c) => c.form)).toEqual(
+      Array.from({ length: 12 }, () => ({ results: "1" })),
+    );
     // 13 calls, 2 s apart: 30 a minute, half of a budget of 60.
     expect(sleeps).toEqual(Array.from({ length: 12 }, () => 2000));
     expect((await getSchedule(db, PROJECT))?.next_run_at).toBe("2026-11-25T10:30:00.000Z");
-    expect((await listRuns(db, PROJECT))[0]).toMatchObject({ id: run!.id, status: "done", finished_at: later(30 * 60_000 + 12 * 2000).toISOString() });
+    expect((await listRuns(db, PROJECT))[0]).toMatchObject({
+      id: run!.id,
+      status: "done",
+      finished_at: later(30 * 60_000 + 12 * 2000).toISOString(),
+    });
 
     const history = await reportHistory(db, target!.id, 400);
-    expect(history.entries[0]).toMatchObject({ source: "schedule", previous_result: target!.result, change: target!.result === "bad" ? "better" : "worse" });
+    expect(history.entries[0]).toMatchObject({
+      source: "schedule",
+      previous_result: target!.result,
+      change: target!.result === "bad" ? "better" : "worse",
+    });
     const alerts = await listAlerts(db, { project: PROJECT });
     expect(alerts.data.some((a) => a.report_id === target!.id)).toBe(target!.result !== "bad");
 
@@ -151,7 +179,8 @@ describe("runDueSchedules", () => {
       sleep: async (ms: number) => {
         await sleep(ms);
         const row = await db.selectFrom("report_schedule_runs").select("lease_until").executeTakeFirstOrThrow();
-        if (!row.lease_until || row.lease_until <= new Date().toISOString()) lapses.push(`${new Date().toISOString()}: lease until ${row.lease_until}`);
+        if (!row.lease_until || row.lease_until <= new Date().toISOString())
+          lapses.push(`${new Date().toISOString()}: lease until ${row.lease_until}`);
       },
     };
     const [run] = await runDueSchedules(later(30 * 60_000), slow);
@@ -163,35 +192,60 @@ describe("runDueSchedules", () => {
   it("shares one budget among runs started at once: no minute holds more calls than it allows, and a run waiting for it says so", async () => {
     const { db } = store();
     const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
-    const projects = ["harbor-dental.com", "acme-tools.io", "pixelforge.studio", "atlas-legal.fr", "bluefin-sailing.org"];
+    const projects = [
+      "harbor-dental.com",
+      "acme-tools.io",
+      "pixelforge.studio",
+      "atlas-legal.fr",
+      "bluefin-sailing.org",
+    ];
     const clock = sharedClock();
     const seen = new Set<string>();
     const shared = {
       ...deps(db, reports), // one budget: 30 calls a minute, half of 60
       sleep: async (ms: number) => {
-        for (const row of await db.selectFrom("report_schedule_runs").select(["project", "status"]).execute()) seen.add(`${row.project}: ${row.status}`);
+        for (const row of await db.selectFrom("report_schedule_runs").select(["project", "status"]).execute())
+          seen.add(`${row.project}: ${row.status}`);
         await clock.sleep(ms);
       },
     };
     await sandbox.clearRequests();
-    const runs = await Promise.all(projects.map((project) => createRun(db, project, "manual", new Date(), "test-instance", new Date())));
+    const runs = await Promise.all(
+      projects.map((project) => createRun(db, project, "manual", new Date(), "test-instance", new Date())),
+    );
     const ended = await Promise.all(runs.map((run) => clock.run(() => runOne(run!, 0, shared))));
 
     expect(ended.map((run) => run.status)).toEqual(projects.map(() => "done"));
     const calls = await sandbox.requests();
     expect(calls).toHaveLength(ended.reduce((sum, run) => sum + 1 + (run.total ?? 0), 0)); // a list and a regeneration each
     expect(calls.length).toBeGreaterThan(30);
-    expect(busiestWindow(calls.map((call) => Date.parse(call.at)), 60_000)).toBe(30);
+    expect(
+      busiestWindow(
+        calls.map((call) => Date.parse(call.at)),
+        60_000,
+      ),
+    ).toBe(30);
     // Every run but the one that took the first slot said, at least once, that it was waiting for the budget.
-    expect(projects.filter((project) => seen.has(`${project}: waiting`)).length).toBeGreaterThanOrEqual(projects.length - 1);
+    expect(projects.filter((project) => seen.has(`${project}: waiting`)).length).toBeGreaterThanOrEqual(
+      projects.length - 1,
+    );
   });
 
   it("skips a run while the breaker is open and says so; the schedule still moves on", async () => {
     const { db } = store();
     const { reports } = harness(sandbox);
-    await setSchedule(db, PROJECT, { enabled: true, frequency: "weekly", weekday: 2, time: "10:30", time_zone: "UTC" }, "ed", T0);
+    await setSchedule(
+      db,
+      PROJECT,
+      { enabled: true, frequency: "weekly", weekday: 2, time: "10:30", time_zone: "UTC" },
+      "ed",
+      T0,
+    );
     await sandbox.clearRequests();
-    const [run] = await runDueSchedules(later(30 * 60_000), deps(db, reports, () => true));
+    const [run] = await runDueSchedules(
+      later(30 * 60_000),
+      deps(db, reports, () => true),
+    );
     expect(run).toMatchObject({ status: "skipped", done: 0 });
     expect(run!.outcome).toMatch(/circuit breaker for it is open.*next run is at 2026-12-01T10:30:00.000Z/);
     expect(await sandbox.requests()).toEqual([]);
@@ -199,7 +253,9 @@ describe("runDueSchedules", () => {
 
   it("with a real breaker: a run that fails opens it, and the next due run is skipped without a call", async () => {
     const { db } = store();
-    const { reports, resilience } = harness(sandbox, { settings: settings({ retries: 0, breaker: { failureThreshold: 1, openMs: 3_600_000 }, ttlMs: { reports: 0 } }) });
+    const { reports, resilience } = harness(sandbox, {
+      settings: settings({ retries: 0, breaker: { failureThreshold: 1, openMs: 3_600_000 }, ttlMs: { reports: 0 } }),
+    });
     const breakerOpen = () => resilience.breakerStatus("reports").state === "open";
     await setSchedule(db, PROJECT, { enabled: true, frequency: "daily", time: "10:30", time_zone: "UTC" }, "ed", T0);
     await sandbox.injectFault({ path: "/seo/api/v1/reports", kind: "status", status: 503 });
@@ -218,7 +274,10 @@ describe("runDueSchedules", () => {
     const { db } = store();
     await setSchedule(db, PROJECT, { enabled: true, frequency: "daily", time: "10:30", time_zone: "UTC" }, "ed", T0);
     const [run] = await runDueSchedules(later(30 * 60_000), deps(db, null));
-    expect(run).toMatchObject({ status: "skipped", outcome: expect.stringMatching(/^Skipped: the reports API is not configured/) });
+    expect(run).toMatchObject({
+      status: "skipped",
+      outcome: expect.stringMatching(/^Skipped: the reports API is not configured/),
+    });
   });
 });
 

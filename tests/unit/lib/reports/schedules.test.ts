@@ -2,7 +2,20 @@
 // due time whichever instance finds it, a manual run refused while one is running, leases taken over.
 import { describe, expect, it } from "vitest";
 
-import { advanceSchedule, claimStaleRun, createRun, deleteSchedule, dueSchedules, finishRun, getSchedule, listRuns, pruneRuns, RUN_LEASE_MS, saveProgress, setSchedule } from "@/lib/reports/schedules";
+import {
+  advanceSchedule,
+  claimStaleRun,
+  createRun,
+  deleteSchedule,
+  dueSchedules,
+  finishRun,
+  getSchedule,
+  listRuns,
+  pruneRuns,
+  RUN_LEASE_MS,
+  saveProgress,
+  setSchedule,
+} from "@/lib/reports/schedules";
 
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
@@ -17,11 +30,40 @@ describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
   it("sets, replaces, disables and removes a schedule, with its next run", async () => {
     const { db } = store();
     expect(await getSchedule(db, "acme.io")).toBeNull();
-    const set = await setSchedule(db, "acme.io", { enabled: true, frequency: "daily", time: "12:00", time_zone: "Europe/Berlin" }, "ed@example.com", T0);
-    expect(set).toMatchObject({ project: "acme.io", enabled: true, weekday: null, next_run_at: "2026-11-24T11:00:00.000Z", updated_by: "ed@example.com" });
-    await setSchedule(db, "acme.io", { enabled: true, frequency: "weekly", weekday: 1, time: "06:00", time_zone: "UTC" }, "ann@example.com", T0);
-    expect(await getSchedule(db, "acme.io")).toMatchObject({ frequency: "weekly", weekday: 1, next_run_at: "2026-11-30T06:00:00.000Z", updated_by: "ann@example.com" });
-    await setSchedule(db, "acme.io", { enabled: false, frequency: "daily", time: "06:00", time_zone: "UTC" }, "ann@example.com", T0);
+    const set = await setSchedule(
+      db,
+      "acme.io",
+      { enabled: true, frequency: "daily", time: "12:00", time_zone: "Europe/Berlin" },
+      "ed@example.com",
+      T0,
+    );
+    expect(set).toMatchObject({
+      project: "acme.io",
+      enabled: true,
+      weekday: null,
+      next_run_at: "2026-11-24T11:00:00.000Z",
+      updated_by: "ed@example.com",
+    });
+    await setSchedule(
+      db,
+      "acme.io",
+      { enabled: true, frequency: "weekly", weekday: 1, time: "06:00", time_zone: "UTC" },
+      "ann@example.com",
+      T0,
+    );
+    expect(await getSchedule(db, "acme.io")).toMatchObject({
+      frequency: "weekly",
+      weekday: 1,
+      next_run_at: "2026-11-30T06:00:00.000Z",
+      updated_by: "ann@example.com",
+    });
+    await setSchedule(
+      db,
+      "acme.io",
+      { enabled: false, frequency: "daily", time: "06:00", time_zone: "UTC" },
+      "ann@example.com",
+      T0,
+    );
     expect(await getSchedule(db, "acme.io")).toMatchObject({ enabled: false, next_run_at: null });
     expect(await dueSchedules(db, later(86_400_000 * 30))).toEqual([]);
     expect(await deleteSchedule(db, "acme.io")).toBe(true);
@@ -60,7 +102,9 @@ describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
     expect(await claimStaleRun(db, "alive", later(RUN_LEASE_MS - 1))).toBeNull();
     const taken = await claimStaleRun(db, "alive", later(RUN_LEASE_MS + 1));
     expect(taken).toMatchObject({ id: run!.id, done: 4, total: 10, cursor: 44 });
-    expect(await saveProgress(db, run!.id, "dead", { done: 5, failed: 0, cursor: 45 }, later(RUN_LEASE_MS + 2))).toBe(false);
+    expect(await saveProgress(db, run!.id, "dead", { done: 5, failed: 0, cursor: 45 }, later(RUN_LEASE_MS + 2))).toBe(
+      false,
+    );
     await finishRun(db, run!.id, "alive", "done", "ok", later(RUN_LEASE_MS + 3));
     expect(await pruneRuns(db, 90, later(91 * 86_400_000))).toBe(1);
   });
@@ -74,7 +118,9 @@ describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
     expect(await pruneRuns(db, 90, later(91 * 86_400_000))).toBe(0);
     const taken = await claimStaleRun(db, "alive", later(RUN_LEASE_MS + 1));
     expect(taken).toMatchObject({ id: run!.id, status: "waiting" });
-    expect(await saveProgress(db, run!.id, "alive", { done: 1, failed: 0, cursor: 1 }, later(RUN_LEASE_MS + 2))).toBe(true);
+    expect(await saveProgress(db, run!.id, "alive", { done: 1, failed: 0, cursor: 1 }, later(RUN_LEASE_MS + 2))).toBe(
+      true,
+    );
     expect((await listRuns(db, "acme.io"))[0]).toMatchObject({ status: "running", done: 1 });
   });
 });

@@ -25,11 +25,29 @@ describe("keepSharePassword", () => {
 
   it("keeps the newest password sealed, reveals it, and forgets it when the report leaves privacy 2", async () => {
     const { db } = store();
-    await keepSharePassword(db, 4, { privacy: 2, password: "first secret" }, KEY, "ed@example.com", new Date("2026-11-24T10:00:00Z"));
-    await keepSharePassword(db, 4, { privacy: 2, password: "second secret" }, KEY, "ann@example.com", new Date("2026-11-24T11:00:00Z"));
+    await keepSharePassword(
+      db,
+      4,
+      { privacy: 2, password: "first secret" },
+      KEY,
+      "ed@example.com",
+      new Date("2026-11-24T10:00:00Z"),
+    );
+    await keepSharePassword(
+      db,
+      4,
+      { privacy: 2, password: "second secret" },
+      KEY,
+      "ann@example.com",
+      new Date("2026-11-24T11:00:00Z"),
+    );
     const rows = await db.selectFrom("report_share_passwords").selectAll().execute();
     expect(JSON.stringify(rows)).not.toContain("secret");
-    expect(await revealSharePassword(db, 4, KEY)).toEqual({ password: "second secret", set_at: "2026-11-24T11:00:00.000Z", set_by: "ann@example.com" });
+    expect(await revealSharePassword(db, 4, KEY)).toEqual({
+      password: "second secret",
+      set_at: "2026-11-24T11:00:00.000Z",
+      set_by: "ann@example.com",
+    });
     expect(await revealSharePassword(db, 4, "another-key-0123456789abcdef-0123456789")).toBeNull();
     await keepSharePassword(db, 4, { privacy: 2 }, KEY, "ed@example.com"); // privacy 2 without a new password: kept
     expect((await revealSharePassword(db, 4, KEY))?.password).toBe("second secret");

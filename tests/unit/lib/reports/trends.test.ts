@@ -12,7 +12,13 @@ import { bothBackends, useStore, type Backend } from "@/tests/support/store-back
 
 const BACKENDS = bothBackends();
 
-const at = (report_id: number, result: SeenResult["result"], day: string, project: string | null = "acme.io", hour = "10"): SeenResult => ({
+const at = (
+  report_id: number,
+  result: SeenResult["result"],
+  day: string,
+  project: string | null = "acme.io",
+  hour = "10",
+): SeenResult => ({
   report_id,
   url: `https://${project ?? "none"}/${report_id}`,
   project,
@@ -35,7 +41,13 @@ describe.each<Backend>(BACKENDS)("trends on $name", (backend) => {
     const { db } = store();
     await recordResults(
       db,
-      [at(1, "good", "2026-11-24"), at(2, "bad", "2026-11-24"), at(3, "bad", "2026-11-23", "beta.io"), at(4, "good", "2026-10-01"), at(1, "decent", "2026-11-22", "acme.io", "08")],
+      [
+        at(1, "good", "2026-11-24"),
+        at(2, "bad", "2026-11-24"),
+        at(3, "bad", "2026-11-23", "beta.io"),
+        at(4, "good", "2026-10-01"),
+        at(1, "decent", "2026-11-22", "acme.io", "08"),
+      ],
       "list",
     );
     const trend = await resultTrend(db, { days: 30, today: TODAY });
@@ -49,12 +61,26 @@ describe.each<Backend>(BACKENDS)("trends on $name", (backend) => {
     expect(trend.days.reduce((sum, d) => sum + d.good + d.decent + d.bad, 0)).toBe(4); // October's result is outside
     const beta = await resultTrend(db, { days: 90, project: "beta.io", today: TODAY });
     expect(beta.days.filter((d) => d.bad > 0)).toEqual([{ day: "2026-11-23", good: 0, decent: 0, bad: 1 }]);
-    expect((await resultTrend(db, { days: 365, today: TODAY })).days.find((d) => d.day === "2026-10-01")).toEqual({ day: "2026-10-01", good: 1, decent: 0, bad: 0 });
+    expect((await resultTrend(db, { days: 365, today: TODAY })).days.find((d) => d.day === "2026-10-01")).toEqual({
+      day: "2026-10-01",
+      good: 1,
+      decent: 0,
+      bad: 0,
+    });
   });
 
   it("gives each project's reports by their newest result", async () => {
     const { db } = store();
-    await recordResults(db, [at(1, "good", "2026-11-20"), at(2, "bad", "2026-11-20"), at(3, "good", "2026-11-20", "beta.io"), at(4, "bad", "2026-11-20", null)], "list");
+    await recordResults(
+      db,
+      [
+        at(1, "good", "2026-11-20"),
+        at(2, "bad", "2026-11-20"),
+        at(3, "good", "2026-11-20", "beta.io"),
+        at(4, "bad", "2026-11-20", null),
+      ],
+      "list",
+    );
     await recordResults(db, [at(1, "decent", "2026-11-21")], "list");
     expect(await projectMixes(db)).toEqual([
       { project: "acme.io", reports: 2, good: 0, decent: 1, bad: 1, last_generated_at: "2026-11-21T10:00:00.000Z" },
@@ -65,8 +91,26 @@ describe.each<Backend>(BACKENDS)("trends on $name", (backend) => {
 
   it("compares two days of a project: better, worse, same and new, by each report's last result up to each day", async () => {
     const { db } = store();
-    await recordResults(db, [at(1, "good", "2026-11-01"), at(2, "bad", "2026-11-01"), at(3, "decent", "2026-11-01"), at(9, "good", "2026-11-01", "beta.io")], "list");
-    await recordResults(db, [at(1, "bad", "2026-11-05"), at(2, "good", "2026-11-05"), at(4, "decent", "2026-11-05"), at(3, "good", "2026-11-09")], "list");
+    await recordResults(
+      db,
+      [
+        at(1, "good", "2026-11-01"),
+        at(2, "bad", "2026-11-01"),
+        at(3, "decent", "2026-11-01"),
+        at(9, "good", "2026-11-01", "beta.io"),
+      ],
+      "list",
+    );
+    await recordResults(
+      db,
+      [
+        at(1, "bad", "2026-11-05"),
+        at(2, "good", "2026-11-05"),
+        at(4, "decent", "2026-11-05"),
+        at(3, "good", "2026-11-09"),
+      ],
+      "list",
+    );
     const compare = await compareDays(db, "acme.io", "2026-11-02", "2026-11-06");
     expect(compare).toEqual({
       project: "acme.io",
@@ -86,7 +130,9 @@ async function planOf(store: Store, project?: string): Promise<string> {
   const range = dayRange(365, TODAY);
   const compiled = trendQuery(store.db, range[0]!, range[range.length - 1]!, project).compile();
   const explain = store.dialect === "postgres" ? "EXPLAIN" : "EXPLAIN QUERY PLAN";
-  const { rows } = await sql.raw<Record<string, unknown>>(`${explain} ${inlined(compiled.sql, compiled.parameters)}`).execute(store.db);
+  const { rows } = await sql
+    .raw<Record<string, unknown>>(`${explain} ${inlined(compiled.sql, compiled.parameters)}`)
+    .execute(store.db);
   return rows.map((row) => String(row["QUERY PLAN"] ?? row.detail)).join("\n");
 }
 

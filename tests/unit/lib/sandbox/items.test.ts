@@ -73,11 +73,19 @@ describe("keys", () => {
   });
 
   it("POST purchases/validation takes the key from the form body only", async () => {
-    await expectError(post("/api/purchases/validation", { purchase_code: FIXED_PURCHASE_CODES.active }), 401, "Invalid request");
+    await expectError(
+      post("/api/purchases/validation", { purchase_code: FIXED_PURCHASE_CODES.active }),
+      401,
+      "Invalid request",
+    );
     await expectError(validate("not-a-key", FIXED_PURCHASE_CODES.active), 401, "Invalid request");
     // A key in the URL of a POST is ignored.
     await expectError(
-      post("/api/purchases/validation", { purchase_code: FIXED_PURCHASE_CODES.active }, `?api_key=${SANDBOX_KEYS.items}`),
+      post(
+        "/api/purchases/validation",
+        { purchase_code: FIXED_PURCHASE_CODES.active },
+        `?api_key=${SANDBOX_KEYS.items}`,
+      ),
       401,
       "Invalid request",
     );
@@ -111,7 +119,10 @@ describe("path prefix and routing", () => {
   });
 
   it("answers a wrong method with 405", async () => {
-    const res = get("/api/purchases/validation", { api_key: SANDBOX_KEYS.items, purchase_code: FIXED_PURCHASE_CODES.active });
+    const res = get("/api/purchases/validation", {
+      api_key: SANDBOX_KEYS.items,
+      purchase_code: FIXED_PURCHASE_CODES.active,
+    });
     expect((await res).headers.get("allow")).toBe("POST");
     await expectError(post("/api/items/all", { api_key: SANDBOX_KEYS.items }), 405, "Method Not Allowed");
   });
@@ -125,14 +136,28 @@ describe("GET /api/account/details", () => {
   ])("returns the account that owns %s", async (key, username) => {
     const res = await get("/api/account/details", { api_key: key });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { status: string; data: Record<string, unknown> & { name: Record<string, string>; profile: Record<string, unknown> } };
+    const body = (await res.json()) as {
+      status: string;
+      data: Record<string, unknown> & { name: Record<string, string>; profile: Record<string, unknown> };
+    };
     expect(body.status).toBe("success");
     expect(body.data.username).toBe(username);
-    expect(Object.keys(body.data)).toEqual(["name", "username", "email", "balance", "currency", "profile", "registered_at"]);
+    expect(Object.keys(body.data)).toEqual([
+      "name",
+      "username",
+      "email",
+      "balance",
+      "currency",
+      "profile",
+      "registered_at",
+    ]);
     expect(Object.keys(body.data.name)).toEqual(["firstname", "lastname", "full_name"]);
     expect(body.data.name.full_name).toBe(`${body.data.name.firstname} ${body.data.name.lastname}`);
     expect(Object.keys(body.data.profile)).toEqual(["heading", "description", "contact", "social_links", "media"]);
-    expect(body.data.profile.media).toEqual({ avatar: expect.stringMatching(/^https:\/\//), cover: expect.stringMatching(/^https:\/\//) });
+    expect(body.data.profile.media).toEqual({
+      avatar: expect.stringMatching(/^https:\/\//),
+      cover: expect.stringMatching(/^https:\/\//),
+    });
     expect(typeof body.data.balance).toBe("number");
     expect(body.data.registered_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
@@ -145,7 +170,19 @@ describe("GET /api/items/all", () => {
     expect(new Set(items.map((i) => i.category))).toEqual(new Set(["Scripts", "Video", "Audio"]));
     for (const item of items) {
       expect(Object.keys(item)).toEqual([
-        "id", "name", "description", "category", "sub_category", "options", "version", "demo_link", "tags", "media", "price", "currency", "published_at",
+        "id",
+        "name",
+        "description",
+        "category",
+        "sub_category",
+        "options",
+        "version",
+        "demo_link",
+        "tags",
+        "media",
+        "price",
+        "currency",
+        "published_at",
       ]);
       expect(item.version).toMatch(/^\d+\.\d+\.\d+$/);
       expect(item.price.extended).toBeGreaterThan(item.price.regular);
@@ -156,7 +193,8 @@ describe("GET /api/items/all", () => {
     for (const item of await allItems(SANDBOX_KEYS.items)) {
       const keys = Object.keys(item.media);
       if (item.category === "Audio") expect(keys).toEqual(["thumbnail", "preview_audio", "screenshots"]);
-      else if (item.category === "Video") expect(keys).toEqual(["thumbnail", "preview_image", "preview_video", "screenshots"]);
+      else if (item.category === "Video")
+        expect(keys).toEqual(["thumbnail", "preview_image", "preview_video", "screenshots"]);
       else expect(keys).toEqual(["thumbnail", "preview_image", "screenshots"]);
     }
   });
@@ -184,14 +222,29 @@ describe("GET /api/items/item", () => {
 
   it("answers another seller's item or an unknown id 404 Item Not Found", async () => {
     const [theirs] = await allItems(SANDBOX_KEYS.items2);
-    await expectError(get("/api/items/item", { api_key: SANDBOX_KEYS.items, item_id: String(theirs!.id) }), 404, "Item Not Found");
-    await expectError(get("/api/items/item", { api_key: SANDBOX_KEYS.items, item_id: "999999999" }), 404, "Item Not Found");
-    await expectError(get("/api/items/item", { api_key: SANDBOX_KEYS.itemsEmpty, item_id: "100001" }), 404, "Item Not Found");
+    await expectError(
+      get("/api/items/item", { api_key: SANDBOX_KEYS.items, item_id: String(theirs!.id) }),
+      404,
+      "Item Not Found",
+    );
+    await expectError(
+      get("/api/items/item", { api_key: SANDBOX_KEYS.items, item_id: "999999999" }),
+      404,
+      "Item Not Found",
+    );
+    await expectError(
+      get("/api/items/item", { api_key: SANDBOX_KEYS.itemsEmpty, item_id: "100001" }),
+      404,
+      "Item Not Found",
+    );
   });
 
-  it.each([[{}], [{ item_id: "" }], [{ item_id: "abc" }], [{ item_id: "-3" }]])("answers %j 400 Invalid request", async (query) => {
-    await expectError(get("/api/items/item", { api_key: SANDBOX_KEYS.items, ...query }), 400, "Invalid request");
-  });
+  it.each([[{}], [{ item_id: "" }], [{ item_id: "abc" }], [{ item_id: "-3" }]])(
+    "answers %j 400 Invalid request",
+    async (query) => {
+      await expectError(get("/api/items/item", { api_key: SANDBOX_KEYS.items, ...query }), 400, "Invalid request");
+    },
+  );
 });
 
 describe("POST /api/purchases/validation", () => {
@@ -205,7 +258,16 @@ describe("POST /api/purchases/validation", () => {
 
   it("validates the fixed code with active support", async () => {
     const p = await purchase(FIXED_PURCHASE_CODES.active);
-    expect(Object.keys(p)).toEqual(["purchase_code", "license_type", "price", "currency", "item", "supported_until", "downloaded", "date"]);
+    expect(Object.keys(p)).toEqual([
+      "purchase_code",
+      "license_type",
+      "price",
+      "currency",
+      "item",
+      "supported_until",
+      "downloaded",
+      "date",
+    ]);
     expect(p.purchase_code).toBe(FIXED_PURCHASE_CODES.active);
     expect(Date.parse(p.supported_until!)).toBeGreaterThan(Date.now());
     expect(Object.keys(p.item)).toEqual(["id", "name", "url", "media"]);
@@ -231,9 +293,12 @@ describe("POST /api/purchases/validation", () => {
     await expectError(validate(SANDBOX_KEYS.itemsEmpty, FIXED_PURCHASE_CODES.active), 404, "Invalid purchase code");
   });
 
-  it.each(["00000000-0000-4000-8000-000000000000", "not-a-code", ` ${FIXED_PURCHASE_CODES.active}`])("answers %j 404 Invalid purchase code", async (code) => {
-    await expectError(validate(SANDBOX_KEYS.items, code), 404, "Invalid purchase code");
-  });
+  it.each(["00000000-0000-4000-8000-000000000000", "not-a-code", ` ${FIXED_PURCHASE_CODES.active}`])(
+    "answers %j 404 Invalid purchase code",
+    async (code) => {
+      await expectError(validate(SANDBOX_KEYS.items, code), 404, "Invalid purchase code");
+    },
+  );
 
   it("answers a missing purchase_code 400 Invalid request", async () => {
     await expectError(post("/api/purchases/validation", { api_key: SANDBOX_KEYS.items }), 400, "Invalid request");

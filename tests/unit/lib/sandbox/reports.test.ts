@@ -30,19 +30,34 @@ interface Report {
 interface Page<T> {
   data: T[];
   links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { current_page: number; from: number | null; last_page: number; path: string; per_page: number; to: number | null; total: number };
+  meta: {
+    current_page: number;
+    from: number | null;
+    last_page: number;
+    path: string;
+    per_page: number;
+    to: number | null;
+    total: number;
+  };
 }
 interface ValidationError {
   message: string;
   errors: Record<string, string[]>;
 }
 
-function call(path: string, init: RequestInit & { key?: string | null; form?: Record<string, string> } = {}): Promise<Response> {
+function call(
+  path: string,
+  init: RequestInit & { key?: string | null; form?: Record<string, string> } = {},
+): Promise<Response> {
   const { key = SANDBOX_KEYS.reports, form, ...rest } = init;
   const headers = new Headers(rest.headers);
   headers.set("accept", "application/json");
   if (key !== null) headers.set("authorization", `Bearer ${key}`);
-  return fetch(`${sandbox.reportsBaseUrl}${path}`, { ...rest, headers, body: form ? new URLSearchParams(form) : rest.body });
+  return fetch(`${sandbox.reportsBaseUrl}${path}`, {
+    ...rest,
+    headers,
+    body: form ? new URLSearchParams(form) : rest.body,
+  });
 }
 
 async function getJson<T>(path: string, expectedStatus = 200): Promise<T> {
@@ -81,11 +96,17 @@ describe("authentication", () => {
   });
 
   it("accepts only the Bearer scheme, in any letter case, and extra keys given at start", async () => {
-    const basic = await call("/api/v1/reports", { key: null, headers: { authorization: `Basic ${SANDBOX_KEYS.reports}` } });
+    const basic = await call("/api/v1/reports", {
+      key: null,
+      headers: { authorization: `Basic ${SANDBOX_KEYS.reports}` },
+    });
     expect(basic.status).toBe(401);
     const bare = await call("/api/v1/reports", { key: null, headers: { authorization: SANDBOX_KEYS.reports } });
     expect(bare.status).toBe(401);
-    const lower = await call("/api/v1/reports", { key: null, headers: { authorization: `bearer ${SANDBOX_KEYS.reports}` } });
+    const lower = await call("/api/v1/reports", {
+      key: null,
+      headers: { authorization: `bearer ${SANDBOX_KEYS.reports}` },
+    });
     expect(lower.status).toBe(200);
     expect((await call("/api/v1/reports", { key: CANARY_KEY })).status).toBe(200);
   });
@@ -97,7 +118,9 @@ describe("authentication", () => {
 
 describe("path prefix and routing", () => {
   it("serves the documented paths only under /seo", async () => {
-    const bare = await fetch(`${sandbox.url}/api/v1/reports`, { headers: { authorization: `Bearer ${SANDBOX_KEYS.reports}` } });
+    const bare = await fetch(`${sandbox.url}/api/v1/reports`, {
+      headers: { authorization: `Bearer ${SANDBOX_KEYS.reports}` },
+    });
     expect(bare.status).toBe(404);
     expect(sandbox.reportsBaseUrl).toBe(`${sandbox.url}/seo`);
     expect((await call("/api/v1/reports")).status).toBe(200);
@@ -125,14 +148,28 @@ describe("GET /api/v1/reports", () => {
     const page = await getJson<Page<Report>>("/api/v1/reports");
     const path = `${sandbox.reportsBaseUrl}/api/v1/reports`;
     expect(page.meta).toEqual({ current_page: 1, from: 1, last_page: 16, path, per_page: 10, to: 10, total: 160 });
-    expect(page.links).toEqual({ first: `${path}?page=1`, last: `${path}?page=16`, prev: null, next: `${path}?page=2` });
+    expect(page.links).toEqual({
+      first: `${path}?page=1`,
+      last: `${path}?page=16`,
+      prev: null,
+      next: `${path}?page=2`,
+    });
     expect(page.data.map((r) => r.id)).toEqual([160, 159, 158, 157, 156, 155, 154, 153, 152, 151]);
   });
 
   it("shows each report with exactly the documented fields, UTC timestamps and no password", async () => {
     const page = await getJson<Page<Report>>("/api/v1/reports?per_page=100&page=1");
     for (const report of page.data) {
-      expect(Object.keys(report)).toEqual(["id", "url", "project", "result", "generated_at", "privacy", "created_at", "updated_at"]);
+      expect(Object.keys(report)).toEqual([
+        "id",
+        "url",
+        "project",
+        "result",
+        "generated_at",
+        "privacy",
+        "created_at",
+        "updated_at",
+      ]);
       expect(report.generated_at).toMatch(ISO_UTC);
       expect(report.created_at).toMatch(ISO_UTC);
       expect(report.updated_at).toMatch(ISO_UTC);
@@ -185,7 +222,9 @@ describe("GET /api/v1/reports", () => {
       expect(page.meta.total).toBeGreaterThan(0);
       expect(page.data.every((r) => r.result === result)).toBe(true);
     }
-    const both = await getJson<Page<Report>>(`/api/v1/reports?project=${encodeURIComponent("café-münchen.de")}&result=good&per_page=100`);
+    const both = await getJson<Page<Report>>(
+      `/api/v1/reports?project=${encodeURIComponent("café-münchen.de")}&result=good&per_page=100`,
+    );
     expect(both.data.every((r) => r.project === "café-münchen.de" && r.result === "good")).toBe(true);
 
     const none = await getJson<Page<Report>>("/api/v1/reports?project=no-such-project");
@@ -238,7 +277,16 @@ describe("GET /api/v1/reports/{id}", () => {
   it("shows one report", async () => {
     const body = await getJson<{ data: Report }>("/api/v1/reports/42");
     expect(body.data.id).toBe(42);
-    expect(Object.keys(body.data)).toEqual(["id", "url", "project", "result", "generated_at", "privacy", "created_at", "updated_at"]);
+    expect(Object.keys(body.data)).toEqual([
+      "id",
+      "url",
+      "project",
+      "result",
+      "generated_at",
+      "privacy",
+      "created_at",
+      "updated_at",
+    ]);
   });
 
   it.each(["9999", "abc", "0"])("answers 404 Not found. for id %s", async (id) => {
@@ -249,10 +297,18 @@ describe("GET /api/v1/reports/{id}", () => {
 describe("POST /api/v1/reports", () => {
   it("creates a report with the next id, its host as project, and a result derived from the URL", async () => {
     const before = Date.now() - 1000;
-    const res = await call("/api/v1/reports", { method: "POST", form: { url: "https://www.new-site.example/pricing?plan=pro" } });
+    const res = await call("/api/v1/reports", {
+      method: "POST",
+      form: { url: "https://www.new-site.example/pricing?plan=pro" },
+    });
     expect(res.status).toBe(201);
     const { data } = (await res.json()) as { data: Report };
-    expect(data).toMatchObject({ id: 161, url: "https://www.new-site.example/pricing?plan=pro", project: "www.new-site.example", privacy: 0 });
+    expect(data).toMatchObject({
+      id: 161,
+      url: "https://www.new-site.example/pricing?plan=pro",
+      project: "www.new-site.example",
+      privacy: 0,
+    });
     expect(["good", "decent", "bad"]).toContain(data.result);
     expect(Date.parse(data.generated_at)).toBeGreaterThanOrEqual(before);
     expect(data.created_at).toBe(data.generated_at);
@@ -263,7 +319,10 @@ describe("POST /api/v1/reports", () => {
     expect(projects.meta.total).toBe(14);
     expect((await getJson<Page<Report>>("/api/v1/reports")).data[0]).toEqual(data);
 
-    const again = await call("/api/v1/reports", { method: "POST", form: { url: "https://www.new-site.example/pricing?plan=pro" } });
+    const again = await call("/api/v1/reports", {
+      method: "POST",
+      form: { url: "https://www.new-site.example/pricing?plan=pro" },
+    });
     const second = ((await again.json()) as { data: Report }).data;
     expect(second.id).toBe(162);
     expect(second.result).toBe(data.result); // same URL, same result
@@ -278,7 +337,10 @@ describe("POST /api/v1/reports", () => {
   });
 
   it("stores a password-protected report without ever returning the password", async () => {
-    const res = await call("/api/v1/reports", { method: "POST", form: { url: "http://plain.example/", privacy: "2", password: "s3cret pass" } });
+    const res = await call("/api/v1/reports", {
+      method: "POST",
+      form: { url: "http://plain.example/", privacy: "2", password: "s3cret pass" },
+    });
     expect(res.status).toBe(201);
     const text = await res.text();
     expect(JSON.parse(text)).toMatchObject({ data: { privacy: 2, project: "plain.example" } });
@@ -293,11 +355,19 @@ describe("POST /api/v1/reports", () => {
     [{ url: "not a url" }, "url", "The url field must be a valid URL."],
     [{ url: "ftp://files.example/report" }, "url", "The url field must be a valid URL."],
     [{ url: "javascript:alert(1)" }, "url", "The url field must be a valid URL."],
-    [{ url: `https://long.example/${"a".repeat(2030)}` }, "url", "The url field must not be greater than 2048 characters."],
+    [
+      { url: `https://long.example/${"a".repeat(2030)}` },
+      "url",
+      "The url field must not be greater than 2048 characters.",
+    ],
     [{ url: "https://ok.example/", privacy: "3" }, "privacy", "The selected privacy is invalid."],
     [{ url: "https://ok.example/", privacy: "public" }, "privacy", "The selected privacy is invalid."],
     [{ url: "https://ok.example/", privacy: "2" }, "password", "The password field is required when privacy is 2."],
-    [{ url: "https://ok.example/", privacy: "2", password: "x".repeat(256) }, "password", "The password field must not be greater than 255 characters."],
+    [
+      { url: "https://ok.example/", privacy: "2", password: "x".repeat(256) },
+      "password",
+      "The password field must not be greater than 255 characters.",
+    ],
   ])("rejects %j with a 422 and creates nothing", async (form, field, message) => {
     const res = await call("/api/v1/reports", { method: "POST", form: form as Record<string, string> });
     expect(res.status).toBe(422);
@@ -312,7 +382,11 @@ describe("POST /api/v1/reports", () => {
   });
 
   it("reads form fields only: a JSON body is a 422 for the missing url", async () => {
-    const res = await call("/api/v1/reports", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: "https://a.example/" }) });
+    const res = await call("/api/v1/reports", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://a.example/" }),
+    });
     expect(res.status).toBe(422);
     expect(((await res.json()) as ValidationError).errors).toEqual({ url: ["The url field is required."] });
   });
@@ -331,14 +405,19 @@ describe("PUT and PATCH /api/v1/reports/{id}", () => {
   });
 
   it("needs a password to switch to privacy 2, unless the report already has one", async () => {
-    const publicReport = (await getJson<Page<Report>>("/api/v1/reports?per_page=100")).data.find((r) => r.privacy === 0)!;
+    const publicReport = (await getJson<Page<Report>>("/api/v1/reports?per_page=100")).data.find(
+      (r) => r.privacy === 0,
+    )!;
     const missing = await call(`/api/v1/reports/${publicReport.id}`, { method: "PATCH", form: { privacy: "2" } });
     expect(missing.status).toBe(422);
     expect(await missing.json()).toEqual({
       message: "The password field is required when privacy is 2.",
       errors: { password: ["The password field is required when privacy is 2."] },
     });
-    const set = await call(`/api/v1/reports/${publicReport.id}`, { method: "PATCH", form: { privacy: "2", password: "letmein" } });
+    const set = await call(`/api/v1/reports/${publicReport.id}`, {
+      method: "PATCH",
+      form: { privacy: "2", password: "letmein" },
+    });
     expect(set.status).toBe(200);
     const again = await call(`/api/v1/reports/${publicReport.id}`, { method: "PUT", form: { privacy: "2" } });
     expect(again.status).toBe(200);
@@ -357,7 +436,12 @@ describe("PUT and PATCH /api/v1/reports/{id}", () => {
     expect(Date.parse(data.generated_at)).toBeGreaterThanOrEqual(started);
     expect(data.updated_at).toBe(data.generated_at);
     expect(["good", "decent", "bad"]).toContain(data.result);
-    expect({ ...data, result: null, generated_at: null, updated_at: null }).toEqual({ ...before, result: null, generated_at: null, updated_at: null });
+    expect({ ...data, result: null, generated_at: null, updated_at: null }).toEqual({
+      ...before,
+      result: null,
+      generated_at: null,
+      updated_at: null,
+    });
   });
 
   it("with no fields answers the report unchanged", async () => {
@@ -426,7 +510,9 @@ describe("GET /api/v1/projects", () => {
   });
 
   it("searches names case-insensitively and sorts by name", async () => {
-    const page = await getJson<Page<Project>>("/api/v1/projects?search=SHOP&search_by=project&sort_by=project&sort=asc");
+    const page = await getJson<Page<Project>>(
+      "/api/v1/projects?search=SHOP&search_by=project&sort_by=project&sort=asc",
+    );
     expect(page.data.map((p) => p.project)).toEqual(["my shop", "shop.lumen-lighting.co.uk"]);
     const desc = await getJson<Page<Project>>("/api/v1/projects?sort_by=project&sort=desc&per_page=25");
     const names = desc.data.map((p) => p.project.toLowerCase());
@@ -445,18 +531,23 @@ describe("GET /api/v1/projects", () => {
 });
 
 describe("DELETE /api/v1/projects/{project}", () => {
-  it.each(["my shop", "café-münchen.de", "northwind-coffee.com"])("deletes %s by its URL-encoded name, with its reports", async (name) => {
-    const before = await getJson<Page<Report>>(`/api/v1/reports?project=${encodeURIComponent(name)}`);
-    expect(before.meta.total).toBeGreaterThan(0);
-    const res = await call(`/api/v1/projects/${encodeURIComponent(name)}`, { method: "DELETE" });
-    expect(res.status).toBe(204);
-    expect(await res.text()).toBe("");
-    expect((await getJson<Page<Report>>(`/api/v1/reports?project=${encodeURIComponent(name)}`)).meta.total).toBe(0);
-    expect((await getJson<Page<Report>>("/api/v1/reports")).meta.total).toBe(160 - before.meta.total);
-    const projects = (await getJson<Page<{ project: string }>>("/api/v1/projects?per_page=100")).data.map((p) => p.project);
-    expect(projects).not.toContain(name);
-    expect(projects).toHaveLength(12);
-  });
+  it.each(["my shop", "café-münchen.de", "northwind-coffee.com"])(
+    "deletes %s by its URL-encoded name, with its reports",
+    async (name) => {
+      const before = await getJson<Page<Report>>(`/api/v1/reports?project=${encodeURIComponent(name)}`);
+      expect(before.meta.total).toBeGreaterThan(0);
+      const res = await call(`/api/v1/projects/${encodeURIComponent(name)}`, { method: "DELETE" });
+      expect(res.status).toBe(204);
+      expect(await res.text()).toBe("");
+      expect((await getJson<Page<Report>>(`/api/v1/reports?project=${encodeURIComponent(name)}`)).meta.total).toBe(0);
+      expect((await getJson<Page<Report>>("/api/v1/reports")).meta.total).toBe(160 - before.meta.total);
+      const projects = (await getJson<Page<{ project: string }>>("/api/v1/projects?per_page=100")).data.map(
+        (p) => p.project,
+      );
+      expect(projects).not.toContain(name);
+      expect(projects).toHaveLength(12);
+    },
+  );
 
   it.each(["no-such-project", "My%20Shop", "%E0%A4%A", "my+shop"])("answers 404 for %s", async (encoded) => {
     const res = await call(`/api/v1/projects/${encoded}`, { method: "DELETE" });

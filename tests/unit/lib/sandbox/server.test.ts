@@ -42,7 +42,14 @@ describe("faults", () => {
   });
 
   it("status answers with the given status, headers and body, and does not run the operation", async () => {
-    await sandbox.injectFault({ path: REPORTS, method: "POST", kind: "status", status: 429, headers: { "Retry-After": "2" }, body: { message: "Too Many Attempts." } });
+    await sandbox.injectFault({
+      path: REPORTS,
+      method: "POST",
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "2" },
+      body: { message: "Too Many Attempts." },
+    });
     const res = await reports({ method: "POST", body: new URLSearchParams({ url: "https://faulted.example/" }) });
     expect(res.status).toBe(429);
     expect(res.headers.get("retry-after")).toBe("2");
@@ -64,7 +71,13 @@ describe("faults", () => {
   });
 
   it("status with a string body sends it verbatim", async () => {
-    await sandbox.injectFault({ path: ACCOUNT, kind: "status", status: 502, body: "<html>Bad Gateway</html>", headers: { "content-type": "text/html" } });
+    await sandbox.injectFault({
+      path: ACCOUNT,
+      kind: "status",
+      status: 502,
+      body: "<html>Bad Gateway</html>",
+      headers: { "content-type": "text/html" },
+    });
     const res = await account();
     expect(res.status).toBe(502);
     expect(res.headers.get("content-type")).toBe("text/html");
@@ -134,7 +147,11 @@ describe("faults", () => {
     expect((await account()).status).toBe(200);
     expect((await reports()).status).toBe(429);
     expect((await reports()).status).toBe(502);
-    const refused = await fetch(`${sandbox.url}/__sandbox/faults`, { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify([{ path: REPORTS, kind: "explode" }]) });
+    const refused = await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify([{ path: REPORTS, kind: "explode" }]),
+    });
     expect(refused.status).toBe(400);
     expect((await reports()).status).toBe(502);
   });
@@ -146,7 +163,11 @@ describe("faults", () => {
     [{ path: REPORTS, kind: "latency", latency: 100 }],
     [{ kind: "hang" }],
   ])("rejects the invalid spec %j with 400", async (spec) => {
-    const res = await fetch(`${sandbox.url}/__sandbox/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(spec) });
+    const res = await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(spec),
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toBe("Invalid fault spec.");
   });
@@ -162,7 +183,9 @@ describe("hang", () => {
     const own = await startTestSandbox();
     try {
       await own.injectFault({ path: ACCOUNT, kind: "hang" });
-      const timedOut = await fetch(`${own.url}${ACCOUNT}?api_key=${SANDBOX_KEYS.items}`, { signal: AbortSignal.timeout(300) }).then(
+      const timedOut = await fetch(`${own.url}${ACCOUNT}?api_key=${SANDBOX_KEYS.items}`, {
+        signal: AbortSignal.timeout(300),
+      }).then(
         () => null,
         (e: unknown) => e,
       );
@@ -170,7 +193,9 @@ describe("hang", () => {
 
       // A second hung request stays open until close() destroys its socket.
       const ended = new Promise<string>((resolve) => {
-        const req = request(`${own.url}${ACCOUNT}?api_key=${SANDBOX_KEYS.items}`, (res) => resolve(`answered ${res.statusCode}`));
+        const req = request(`${own.url}${ACCOUNT}?api_key=${SANDBOX_KEYS.items}`, (res) =>
+          resolve(`answered ${res.statusCode}`),
+        );
         req.on("error", (error) => resolve(`ended: ${(error as NodeJS.ErrnoException).code}`));
         req.end();
       });
@@ -185,7 +210,9 @@ describe("hang", () => {
 
 describe("request log", () => {
   it("records method, path, query, headers (Authorization too) and form fields", async () => {
-    await fetch(`${sandbox.url}${REPORTS}?per_page=25&search=caf%C3%A9`, { headers: { ...auth, "x-request-id": "abc-123" } });
+    await fetch(`${sandbox.url}${REPORTS}?per_page=25&search=caf%C3%A9`, {
+      headers: { ...auth, "x-request-id": "abc-123" },
+    });
     await fetch(`${sandbox.url}${REPORTS}/3`, {
       method: "PUT",
       headers: auth,
@@ -200,9 +227,18 @@ describe("request log", () => {
     expect(list).toMatchObject({ method: "GET", path: REPORTS, query: { per_page: "25", search: "café" }, form: null });
     expect(list!.headers).toMatchObject({ authorization: `Bearer ${SANDBOX_KEYS.reports}`, "x-request-id": "abc-123" });
     expect(Date.parse(list!.at)).toBeLessThanOrEqual(Date.now());
-    expect(update).toMatchObject({ method: "PUT", path: `${REPORTS}/3`, query: {}, form: { privacy: "2", password: "pa ss" } });
+    expect(update).toMatchObject({
+      method: "PUT",
+      path: `${REPORTS}/3`,
+      query: {},
+      form: { privacy: "2", password: "pa ss" },
+    });
     expect(update!.headers["content-type"]).toMatch(/^application\/x-www-form-urlencoded/);
-    expect(validation).toMatchObject({ method: "POST", path: "/market/api/purchases/validation", form: { api_key: SANDBOX_KEYS.items, purchase_code: "abc" } });
+    expect(validation).toMatchObject({
+      method: "POST",
+      path: "/market/api/purchases/validation",
+      form: { api_key: SANDBOX_KEYS.items, purchase_code: "abc" },
+    });
   });
 
   it("records repeated parameters as arrays, requests that faults answered, and not the control calls", async () => {
@@ -221,7 +257,10 @@ describe("request log", () => {
   });
 
   it("records a body over 1 MB, which is refused with 413", async () => {
-    const res = await reports({ method: "POST", body: new URLSearchParams({ url: `https://x.example/${"a".repeat(1_100_000)}` }) });
+    const res = await reports({
+      method: "POST",
+      body: new URLSearchParams({ url: `https://x.example/${"a".repeat(1_100_000)}` }),
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { message: string }).message).toMatch(/larger than/);
     const [logged] = await sandbox.requests();
@@ -239,23 +278,37 @@ describe("keys", () => {
       body: `api_key=${SANDBOX_KEYS.items}&purchase_code=x`,
     });
     await fetch(`${sandbox.url}${REPORTS}`);
-    expect((await sandbox.requests()).map((r) => r.key)).toEqual([SANDBOX_KEYS.reports, SANDBOX_KEYS.items, SANDBOX_KEYS.items, null]);
+    expect((await sandbox.requests()).map((r) => r.key)).toEqual([
+      SANDBOX_KEYS.reports,
+      SANDBOX_KEYS.items,
+      SANDBOX_KEYS.items,
+      null,
+    ]);
   });
 
   it("accepts a key issued through the control API and rejects one revoked, as an upstream's dashboard does", async () => {
     const issued = "issued-in-a-test-0042";
-    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(401);
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(
+      401,
+    );
     await sandbox.setKey("reports", issued, true);
-    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(200);
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(
+      200,
+    );
     await sandbox.setKey("reports", issued, false);
-    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(401);
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(
+      401,
+    );
 
     await sandbox.setKey("items", SANDBOX_KEYS.items, false);
     expect((await account()).status).not.toBe(200);
     await sandbox.setKey("items", SANDBOX_KEYS.items, true);
     expect((await account()).status).toBe(200);
 
-    const refused = await fetch(`${sandbox.url}/__sandbox/keys`, { method: "POST", body: JSON.stringify({ area: "elsewhere", key: "k", accept: true }) });
+    const refused = await fetch(`${sandbox.url}/__sandbox/keys`, {
+      method: "POST",
+      body: JSON.stringify({ area: "elsewhere", key: "k", accept: true }),
+    });
     expect(refused.status).toBe(400);
   });
 });
@@ -271,18 +324,26 @@ describe("reset", () => {
     const list = (await (await reports()).json()) as { meta: { total: number }; data: { id: number }[] };
     expect(list.meta.total).toBe(160);
     expect(list.data[0]!.id).toBe(160);
-    const projects = (await (await fetch(`${sandbox.url}/seo/api/v1/projects`, { headers: auth })).json()) as { meta: { total: number } };
+    const projects = (await (await fetch(`${sandbox.url}/seo/api/v1/projects`, { headers: auth })).json()) as {
+      meta: { total: number };
+    };
     expect(projects.meta.total).toBe(13);
   });
 });
 
 describe("a report's result", () => {
   const regenerate = (id: number) =>
-    fetch(`${sandbox.url}${REPORTS}/${id}`, { method: "PATCH", headers: { ...auth, "content-type": "application/x-www-form-urlencoded" }, body: "results=1" }).then(
-      (res) => res.json() as Promise<{ data: { result: string; generated_at: string } }>,
-    );
+    fetch(`${sandbox.url}${REPORTS}/${id}`, {
+      method: "PATCH",
+      headers: { ...auth, "content-type": "application/x-www-form-urlencoded" },
+      body: "results=1",
+    }).then((res) => res.json() as Promise<{ data: { result: string; generated_at: string } }>);
   const control = (id: number, body: unknown) =>
-    fetch(`${sandbox.url}/__sandbox/reports/${id}/result`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${sandbox.url}/__sandbox/reports/${id}/result`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
 
   it("is what the next regeneration gives, once, at the time asked", async () => {
     expect((await control(7, { result: "bad", generated_at: "2026-11-20T08:00:00Z" })).status).toBe(200);
@@ -295,8 +356,14 @@ describe("a report's result", () => {
 
   it("changes the report at once with when: now, and refuses an unknown report or a bad spec", async () => {
     const res = await control(8, { result: "decent", generated_at: "2026-11-21T09:30:00Z", when: "now" });
-    expect(((await res.json()) as { data: unknown }).data).toMatchObject({ id: 8, result: "decent", generated_at: "2026-11-21T09:30:00Z" });
-    const shown = (await (await fetch(`${sandbox.url}${REPORTS}/8`, { headers: auth })).json()) as { data: { result: string } };
+    expect(((await res.json()) as { data: unknown }).data).toMatchObject({
+      id: 8,
+      result: "decent",
+      generated_at: "2026-11-21T09:30:00Z",
+    });
+    const shown = (await (await fetch(`${sandbox.url}${REPORTS}/8`, { headers: auth })).json()) as {
+      data: { result: string };
+    };
     expect(shown.data.result).toBe("decent");
     expect((await control(99_999, { result: "bad" })).status).toBe(404);
     expect((await control(8, { result: "awful" })).status).toBe(400);
@@ -308,7 +375,11 @@ describe("without control", () => {
   it("serves no /__sandbox routes", async () => {
     const plain = await startTestSandbox({ control: false });
     try {
-      for (const [method, path] of [["GET", "/__sandbox/requests"], ["POST", "/__sandbox/faults"], ["POST", "/__sandbox/reset"]] as const) {
+      for (const [method, path] of [
+        ["GET", "/__sandbox/requests"],
+        ["POST", "/__sandbox/faults"],
+        ["POST", "/__sandbox/reset"],
+      ] as const) {
         const res = await fetch(`${plain.url}${path}`, { method, body: method === "POST" ? "{}" : undefined });
         expect(res.status).toBe(404);
       }

@@ -26,9 +26,17 @@ async function total(baseUrl: string, what: "reports" | "projects", query = ""):
 }
 
 async function changeSomeState(baseUrl: string): Promise<number> {
-  const created = await fetch(`${baseUrl}/api/v1/reports`, { method: "POST", headers: auth, body: new URLSearchParams({ url: "https://kept.example/" }) });
+  const created = await fetch(`${baseUrl}/api/v1/reports`, {
+    method: "POST",
+    headers: auth,
+    body: new URLSearchParams({ url: "https://kept.example/" }),
+  });
   await fetch(`${baseUrl}/api/v1/projects/my%20shop`, { method: "DELETE", headers: auth });
-  await fetch(`${baseUrl}/api/v1/reports/1`, { method: "PATCH", headers: auth, body: new URLSearchParams({ privacy: "2", password: "pw" }) });
+  await fetch(`${baseUrl}/api/v1/reports/1`, {
+    method: "PATCH",
+    headers: auth,
+    body: new URLSearchParams({ privacy: "2", password: "pw" }),
+  });
   return ((await created.json()) as { data: { id: number } }).data.id;
 }
 
@@ -43,9 +51,15 @@ describe("state", () => {
       const kept = await fetch(`${second.reportsBaseUrl}/api/v1/reports/${createdId}`, { headers: auth });
       expect(kept.status).toBe(200);
       expect(await total(second.reportsBaseUrl, "projects", "search=my%20shop")).toBe(0);
-      const one = (await (await fetch(`${second.reportsBaseUrl}/api/v1/reports/1`, { headers: auth })).json()) as { data: { privacy: number } };
+      const one = (await (await fetch(`${second.reportsBaseUrl}/api/v1/reports/1`, { headers: auth })).json()) as {
+        data: { privacy: number };
+      };
       expect(one.data.privacy).toBe(2);
-      const next = await fetch(`${second.reportsBaseUrl}/api/v1/reports`, { method: "POST", headers: auth, body: new URLSearchParams({ url: "https://next.example/" }) });
+      const next = await fetch(`${second.reportsBaseUrl}/api/v1/reports`, {
+        method: "POST",
+        headers: auth,
+        body: new URLSearchParams({ url: "https://next.example/" }),
+      });
       expect(((await next.json()) as { data: { id: number } }).data.id).toBe(createdId + 1);
     } finally {
       await second.close();
@@ -71,7 +85,10 @@ describe("state", () => {
     await changeSomeState(sandbox.reportsBaseUrl);
     await sandbox.close();
     expect(await readdir(dataDir)).toEqual(["state.json"]);
-    const saved = JSON.parse(await readFile(path.join(dataDir, "state.json"), "utf8")) as { version: number; reports: { reports: unknown[] } };
+    const saved = JSON.parse(await readFile(path.join(dataDir, "state.json"), "utf8")) as {
+      version: number;
+      reports: { reports: unknown[] };
+    };
     expect(saved.version).toBe(1);
     expect(saved.reports.reports).toHaveLength(160 - 12 + 1); // "my shop" held 12 seeded reports
   });
@@ -184,7 +201,10 @@ describe("npm run sandbox (the CLI)", () => {
 
   it("refuses a bad --port with a message and exit code 2", async () => {
     const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
-    const child = spawn(tsx, ["lib/sandbox/cli.ts", "--port", "http"], { env: { ...process.env, SANDBOX_DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(tsx, ["lib/sandbox/cli.ts", "--port", "http"], {
+      env: { ...process.env, SANDBOX_DATA_DIR: dataDir },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

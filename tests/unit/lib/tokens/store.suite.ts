@@ -4,13 +4,31 @@ import { describe, expect, it } from "vitest";
 import { createUser, updateUser, type CreateUserInput, type User } from "@/lib/auth/users";
 import type { TokenCreateBody } from "@/lib/contract/tokens";
 import type { Db } from "@/lib/db";
-import { checkToken, createToken, LAST_USED_EVERY_MS, listTokens, noteTokenUse, revokeToken, TokenError } from "@/lib/tokens/store";
+import {
+  checkToken,
+  createToken,
+  LAST_USED_EVERY_MS,
+  listTokens,
+  noteTokenUse,
+  revokeToken,
+  TokenError,
+} from "@/lib/tokens/store";
 
 import { fast, useStore, type Backend } from "@/tests/support/store-backends";
 
 const PASSWORD = "correct horse battery";
-const person = (email: string, role: CreateUserInput["role"]): CreateUserInput => ({ email, name: email.split("@")[0]!, role, password: PASSWORD });
-const body = (overrides: Partial<TokenCreateBody> = {}): TokenCreateBody => ({ name: "helpdesk", scopes: ["purchases:validate"], expires_in_days: 30, ...overrides });
+const person = (email: string, role: CreateUserInput["role"]): CreateUserInput => ({
+  email,
+  name: email.split("@")[0]!,
+  role,
+  password: PASSWORD,
+});
+const body = (overrides: Partial<TokenCreateBody> = {}): TokenCreateBody => ({
+  name: "helpdesk",
+  scopes: ["purchases:validate"],
+  expires_in_days: 30,
+  ...overrides,
+});
 
 async function refusal(work: Promise<unknown>): Promise<{ code: string; field: string | null; message: string }> {
   try {
@@ -53,19 +71,40 @@ export function tokensStoreSuite(backend: Backend): void {
     it("refuses scopes the owner's role lacks, never-expiring tokens for people, past or far expiries, bad ranges", async () => {
       await setUp();
       const now = new Date("2026-11-24T10:00:00Z");
-      expect(await refusal(createToken(db, support, body({ scopes: ["reports:read"] }), now))).toMatchObject({ code: "invalid", field: "scopes" });
-      expect(await refusal(createToken(db, support, body({ expires_in_days: undefined, never_expires: true }), now))).toMatchObject({ field: "never_expires" });
-      expect(await refusal(createToken(db, support, body({ expires_in_days: undefined, expires_at: "2026-11-01T00:00:00Z" }), now))).toMatchObject({ field: "expires_at" });
-      expect(await refusal(createToken(db, support, body({ expires_in_days: undefined, expires_at: "2028-01-01T00:00:00Z" }), now))).toMatchObject({ field: "expires_at" });
-      expect(await refusal(createToken(db, support, body({ allowed_ips: ["10.0.0.0/8", "example.com"] }), now))).toMatchObject({ field: "allowed_ips.1" });
+      expect(await refusal(createToken(db, support, body({ scopes: ["reports:read"] }), now))).toMatchObject({
+        code: "invalid",
+        field: "scopes",
+      });
+      expect(
+        await refusal(createToken(db, support, body({ expires_in_days: undefined, never_expires: true }), now)),
+      ).toMatchObject({ field: "never_expires" });
+      expect(
+        await refusal(
+          createToken(db, support, body({ expires_in_days: undefined, expires_at: "2026-11-01T00:00:00Z" }), now),
+        ),
+      ).toMatchObject({ field: "expires_at" });
+      expect(
+        await refusal(
+          createToken(db, support, body({ expires_in_days: undefined, expires_at: "2028-01-01T00:00:00Z" }), now),
+        ),
+      ).toMatchObject({ field: "expires_at" });
+      expect(
+        await refusal(createToken(db, support, body({ allowed_ips: ["10.0.0.0/8", "example.com"] }), now)),
+      ).toMatchObject({ field: "allowed_ips.1" });
     });
 
     it("lets an admin make a never-expiring token for a service account, and no one else make one for another user", async () => {
       await setUp();
-      const { token, owner } = await createToken(db, admin, body({ user_id: service.id, scopes: ["reports:read"], expires_in_days: undefined, never_expires: true }));
+      const { token, owner } = await createToken(
+        db,
+        admin,
+        body({ user_id: service.id, scopes: ["reports:read"], expires_in_days: undefined, never_expires: true }),
+      );
       expect(owner.id).toBe(service.id);
       expect(token.expiresAt).toBeNull();
-      expect(await refusal(createToken(db, support, body({ user_id: service.id })))).toMatchObject({ field: "user_id" });
+      expect(await refusal(createToken(db, support, body({ user_id: service.id })))).toMatchObject({
+        field: "user_id",
+      });
       expect(await refusal(createToken(db, admin, body({ user_id: support.id })))).toMatchObject({ field: "user_id" });
       expect((await listTokens(db, admin)).map((t) => t.owner.email)).toEqual(["bot@example.com"]);
       expect(await listTokens(db, support)).toEqual([]);
@@ -79,7 +118,10 @@ export function tokensStoreSuite(backend: Backend): void {
       expect(await checkToken(db, a.secret, null, now)).toMatchObject({ ok: false, reason: "revoked" });
 
       const b = await createToken(db, support, body({ expires_in_days: 7 }), now);
-      expect(await checkToken(db, b.secret, null, new Date("2026-12-02T10:00:00Z"))).toMatchObject({ ok: false, reason: "expired" });
+      expect(await checkToken(db, b.secret, null, new Date("2026-12-02T10:00:00Z"))).toMatchObject({
+        ok: false,
+        reason: "expired",
+      });
 
       const c = await createToken(db, support, body({ allowed_ips: ["203.0.113.0/24"] }), now);
       expect((await checkToken(db, c.secret, "203.0.113.9", now)).ok).toBe(true);
@@ -108,7 +150,8 @@ export function tokensStoreSuite(backend: Backend): void {
         if (!check.ok) throw new Error(check.reason);
         return noteTokenUse(db, check.token, address, at);
       };
-      const lastUsed = async () => db.selectFrom("api_tokens").select(["last_used_at", "last_used_ip"]).executeTakeFirstOrThrow();
+      const lastUsed = async () =>
+        db.selectFrom("api_tokens").select(["last_used_at", "last_used_ip"]).executeTakeFirstOrThrow();
 
       expect(await use(start, "203.0.113.1")).toEqual({ newAddress: true });
       expect(await use(new Date(start.getTime() + 1_000), "203.0.113.1")).toEqual({ newAddress: false });

@@ -19,13 +19,23 @@ describe("upstreamFailureWords", () => {
     expect(said("too_large")).toEqual({ what: "sent an answer Gatehouse cannot read", retryable: true });
     expect(said("auth")).toEqual({ what: "refused Gatehouse's key", retryable: false });
     expect(said("rate_limited")).toEqual({ what: "is limiting how often Gatehouse may ask", retryable: true });
-    expect(said("http_status", { status: 503, upstreamMessage: "down" })).toEqual({ what: "answered with an error (HTTP 503)", retryable: true, said: "down" });
+    expect(said("http_status", { status: 503, upstreamMessage: "down" })).toEqual({
+      what: "answered with an error (HTTP 503)",
+      retryable: true,
+      said: "down",
+    });
     expect(said("not_found")).toEqual({ what: "does not know it", retryable: false });
-    expect(said("invalid", { upstreamMessage: "bad field" })).toEqual({ what: "refused the input", retryable: false, said: "bad field" });
+    expect(said("invalid", { upstreamMessage: "bad field" })).toEqual({
+      what: "refused the input",
+      retryable: false,
+      said: "bad field",
+    });
   });
 
   it("says when an open breaker lets Gatehouse ask again", () => {
-    expect(upstreamFailureWords(new CircuitOpenError({ area: "reports", operation: "reports.list", retryAfterSeconds: 12 }))).toEqual({
+    expect(
+      upstreamFailureWords(new CircuitOpenError({ area: "reports", operation: "reports.list", retryAfterSeconds: 12 })),
+    ).toEqual({
       what: "is not answering; retrying in 12 s",
       retryable: true,
     });
@@ -33,10 +43,18 @@ describe("upstreamFailureWords", () => {
 
   it("is what the gateway's error answer and the page's failure card both say", () => {
     const timeout = failure("timeout");
-    expect(fromUpstreamError(timeout, "Not found.").message).toBe("The item API (area B) did not answer in time; try again later.");
-    expect(describeUpstreamFailure(timeout, "The items").message).toBe("The item service did not answer in time. Try again in a moment.");
+    expect(fromUpstreamError(timeout, "Not found.").message).toBe(
+      "The item API (area B) did not answer in time; try again later.",
+    );
+    expect(describeUpstreamFailure(timeout, "The items").message).toBe(
+      "The item service did not answer in time. Try again in a moment.",
+    );
     const key = failure("auth");
-    expect(fromUpstreamError(key, "Not found.").message).toBe("The item API (area B) refused Gatehouse's key. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ITEMS_API_KEY.");
-    expect(describeUpstreamFailure(key, "The items").message).toMatch(/^The item service refused Gatehouse's key, so nothing can be shown\./);
+    expect(fromUpstreamError(key, "Not found.").message).toBe(
+      "The item API (area B) refused Gatehouse's key. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ITEMS_API_KEY.",
+    );
+    expect(describeUpstreamFailure(key, "The items").message).toMatch(
+      /^The item service refused Gatehouse's key, so nothing can be shown\./,
+    );
   });
 });

@@ -30,8 +30,10 @@ beforeEach(async () => {
 
 const reportsClient = (timeoutMs = 2000) =>
   createReportsClient({ baseUrl: sandbox.reportsBaseUrl, apiKey: CANARY.reports }, { timeoutMs });
-const itemsClient = (keyLocation: Parameters<typeof createItemsClient>[0]["keyLocation"] = { kind: "query-and-form" }, timeoutMs = 2000) =>
-  createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation }, { timeoutMs });
+const itemsClient = (
+  keyLocation: Parameters<typeof createItemsClient>[0]["keyLocation"] = { kind: "query-and-form" },
+  timeoutMs = 2000,
+) => createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation }, { timeoutMs });
 
 async function upstreamErrorOf(promise: Promise<unknown>): Promise<UpstreamError> {
   try {
@@ -45,7 +47,12 @@ async function upstreamErrorOf(promise: Promise<unknown>): Promise<UpstreamError
 
 /** An UpstreamError must not carry a key, a query string or a cause, in any of its forms. */
 function expectClean(error: UpstreamError): void {
-  const everything = [error.message, error.stack ?? "", JSON.stringify(error), String(error.upstreamMessage ?? "")].join("\n");
+  const everything = [
+    error.message,
+    error.stack ?? "",
+    JSON.stringify(error),
+    String(error.upstreamMessage ?? ""),
+  ].join("\n");
   expect(everything).not.toContain(CANARY.items);
   expect(everything).not.toContain(CANARY.reports);
   expect(everything).not.toContain("api_key");
@@ -130,7 +137,10 @@ describe("transport failures", () => {
     });
     const port = await listen(server);
     try {
-      const client = createReportsClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: CANARY.reports }, { timeoutMs: 2000 });
+      const client = createReportsClient(
+        { baseUrl: `http://127.0.0.1:${port}`, apiKey: CANARY.reports },
+        { timeoutMs: 2000 },
+      );
       expect((await upstreamErrorOf(client.listReports({}))).kind).toBe("too_large");
     } finally {
       server.closeAllConnections();
@@ -155,7 +165,11 @@ describe("transport failures", () => {
 describe("what the upstream receives", () => {
   it("area A: Bearer key and Accept on every request, form fields on POST and PUT, the path prefix kept", async () => {
     const client = reportsClient();
-    const created = await client.createReport({ url: "https://gatehouse.example.org/pricing", privacy: 2, password: "hunter22" });
+    const created = await client.createReport({
+      url: "https://gatehouse.example.org/pricing",
+      privacy: 2,
+      password: "hunter22",
+    });
     await client.updateReport(created.id, { privacy: 1, results: true });
     await client.deleteReport(created.id);
     const [store, update, remove] = await sandbox.requests();
@@ -169,13 +183,23 @@ describe("what the upstream receives", () => {
       accept: "application/json",
       "content-type": "application/x-www-form-urlencoded",
     });
-    expect(update).toMatchObject({ method: "PUT", path: `/seo/api/v1/reports/${created.id}`, form: { privacy: "1", results: "1" } });
+    expect(update).toMatchObject({
+      method: "PUT",
+      path: `/seo/api/v1/reports/${created.id}`,
+      form: { privacy: "1", results: "1" },
+    });
     expect(remove).toMatchObject({ method: "DELETE", path: `/seo/api/v1/reports/${created.id}`, form: null });
     expect(remove?.headers["content-type"]).toBeUndefined();
   });
 
   it("area A: list queries carry only the given parameters, and `page`", async () => {
-    const page = await reportsClient().listReports({ result: "bad", sort_by: "url", sort: "asc", per_page: 25, page: 2 });
+    const page = await reportsClient().listReports({
+      result: "bad",
+      sort_by: "url",
+      sort: "asc",
+      per_page: 25,
+      page: 2,
+    });
     expect(page.meta).toMatchObject({ page: 2, per_page: 25 });
     const [list] = await sandbox.requests();
     expect(list?.query).toEqual({ result: "bad", sort_by: "url", sort: "asc", per_page: "25", page: "2" });
@@ -192,7 +216,12 @@ describe("what the upstream receives", () => {
     await client.getItem(999_999).catch(() => undefined);
     await client.validatePurchase(FIXED_PURCHASE_CODES.active);
     const [get, post] = await sandbox.requests();
-    expect(get).toMatchObject({ method: "GET", path: "/market/api/items/item", query: { api_key: CANARY.items, item_id: "999999" }, form: null });
+    expect(get).toMatchObject({
+      method: "GET",
+      path: "/market/api/items/item",
+      query: { api_key: CANARY.items, item_id: "999999" },
+      form: null,
+    });
     expect(post).toMatchObject({
       method: "POST",
       path: "/market/api/purchases/validation",
@@ -203,10 +232,17 @@ describe("what the upstream receives", () => {
 
   it("area B: ITEMS_API_KEY_LOCATION=query and header:<Name> move the key", async () => {
     // The sandbox takes the key only where the document implies, so these calls fail; the log shows what was sent.
-    await itemsClient({ kind: "query" }).validatePurchase(FIXED_PURCHASE_CODES.none).catch(() => undefined);
-    await itemsClient({ kind: "header", name: "X-Api-Key" }).getAccount().catch(() => undefined);
+    await itemsClient({ kind: "query" })
+      .validatePurchase(FIXED_PURCHASE_CODES.none)
+      .catch(() => undefined);
+    await itemsClient({ kind: "header", name: "X-Api-Key" })
+      .getAccount()
+      .catch(() => undefined);
     const [post, get] = await sandbox.requests();
-    expect(post).toMatchObject({ query: { api_key: CANARY.items }, form: { purchase_code: FIXED_PURCHASE_CODES.none } });
+    expect(post).toMatchObject({
+      query: { api_key: CANARY.items },
+      form: { purchase_code: FIXED_PURCHASE_CODES.none },
+    });
     expect(post?.form).not.toHaveProperty("api_key");
     expect(get?.query).toEqual({});
     expect(get?.headers["x-api-key"]).toBe(CANARY.items);
@@ -215,7 +251,10 @@ describe("what the upstream receives", () => {
 
 describe("upstream answers → error kinds", () => {
   it("area A: 401 → auth, 404 → not_found, 422 → invalid with fields, 429 → rate_limited with Retry-After", async () => {
-    const wrongKey = createReportsClient({ baseUrl: sandbox.reportsBaseUrl, apiKey: "wrong-key-123456" }, { timeoutMs: 2000 });
+    const wrongKey = createReportsClient(
+      { baseUrl: sandbox.reportsBaseUrl, apiKey: "wrong-key-123456" },
+      { timeoutMs: 2000 },
+    );
     expect((await upstreamErrorOf(wrongKey.listReports({}))).kind).toBe("auth");
     expect((await upstreamErrorOf(reportsClient().getReport(987_654))).kind).toBe("not_found");
 
@@ -230,12 +269,24 @@ describe("upstream answers → error kinds", () => {
     const invalid = await upstreamErrorOf(reportsClient().createReport({ url: "https://a.example/" }));
     expect(invalid).toMatchObject({ kind: "invalid", fields: { url: "The url has already been taken." } });
 
-    await sandbox.injectFault({ path: "/seo/api/v1/reports", kind: "status", status: 429, headers: { "Retry-After": "7" }, times: 1 });
-    expect(await upstreamErrorOf(reportsClient().listReports({}))).toMatchObject({ kind: "rate_limited", retryAfter: "7" });
+    await sandbox.injectFault({
+      path: "/seo/api/v1/reports",
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "7" },
+      times: 1,
+    });
+    expect(await upstreamErrorOf(reportsClient().listReports({}))).toMatchObject({
+      kind: "rate_limited",
+      retryAfter: "7",
+    });
   });
 
   it("area A: a 404 on a list path is a wrong base URL, not a missing resource", async () => {
-    const wrongBase = createReportsClient({ baseUrl: `${sandbox.url}/nope`, apiKey: CANARY.reports }, { timeoutMs: 2000 });
+    const wrongBase = createReportsClient(
+      { baseUrl: `${sandbox.url}/nope`, apiKey: CANARY.reports },
+      { timeoutMs: 2000 },
+    );
     expect((await upstreamErrorOf(wrongBase.listReports({}))).kind).toBe("http_status");
   });
 
@@ -246,7 +297,10 @@ describe("upstream answers → error kinds", () => {
     );
     expect(await empty.listItems()).toEqual([]);
     expect((await upstreamErrorOf(itemsClient().getItem(999_999))).kind).toBe("not_found");
-    expect(await itemsClient().validatePurchase("not-a-code")).toEqual({ valid: false, message: "Invalid purchase code" });
+    expect(await itemsClient().validatePurchase("not-a-code")).toEqual({
+      valid: false,
+      message: "Invalid purchase code",
+    });
 
     const wrongKey = createItemsClient(
       { baseUrl: sandbox.itemsBaseUrl, apiKey: "wrong-key-123456", keyLocation: { kind: "query-and-form" } },
@@ -256,13 +310,28 @@ describe("upstream answers → error kinds", () => {
     expect(auth.kind).toBe("auth");
     expectClean(auth);
 
-    await sandbox.injectFault({ path: "/market/api/account/details", kind: "status", status: 200, body: { status: "error", msg: "Invalid request" }, times: 1 });
+    await sandbox.injectFault({
+      path: "/market/api/account/details",
+      kind: "status",
+      status: 200,
+      body: { status: "error", msg: "Invalid request" },
+      times: 1,
+    });
     expect((await upstreamErrorOf(itemsClient().getAccount())).kind).toBe("auth");
   });
 
   it("area B: an unexpected error message is an upstream error that quotes it", async () => {
-    await sandbox.injectFault({ path: "/market/api/items/all", kind: "status", status: 500, body: { status: "error", msg: "Database on fire" }, times: 1 });
-    expect(await upstreamErrorOf(itemsClient().listItems())).toMatchObject({ kind: "http_status", upstreamMessage: "Database on fire" });
+    await sandbox.injectFault({
+      path: "/market/api/items/all",
+      kind: "status",
+      status: 500,
+      body: { status: "error", msg: "Database on fire" },
+      times: 1,
+    });
+    expect(await upstreamErrorOf(itemsClient().listItems())).toMatchObject({
+      kind: "http_status",
+      upstreamMessage: "Database on fire",
+    });
   });
 });
 

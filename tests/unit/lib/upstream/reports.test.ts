@@ -5,7 +5,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { TestSandbox } from "@/tests/support/sandbox";
 
-import { harness, ITEMS, reportPath, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, waitForUpstreamCalls, withClients } from "@/tests/support/resilience";
+import {
+  harness,
+  ITEMS,
+  reportPath,
+  settings,
+  startSandboxWithCanaryKeys,
+  upstreamCalls,
+  upstreamErrorOf,
+  waitForUpstreamCalls,
+  withClients,
+} from "@/tests/support/resilience";
 
 let sandbox: TestSandbox;
 
@@ -43,7 +53,9 @@ describe("each kind of change", () => {
     const privacy = report.privacy === 1 ? 0 : 1;
     await reports.updateReport(8, { privacy });
     expect((await reports.getReport(8)).privacy).toBe(privacy);
-    expect((await reports.listReports({ per_page: 100, sort: "asc" })).data.find((r) => r.id === 8)?.privacy).toBe(privacy);
+    expect((await reports.listReports({ per_page: 100, sort: "asc" })).data.find((r) => r.id === 8)?.privacy).toBe(
+      privacy,
+    );
   });
 
   it("deleting a report: it is gone from its page and from the lists", async () => {

@@ -50,16 +50,33 @@ describe("area A list shapes", () => {
       UpstreamReportSchema,
       undefined,
     );
-    expect(parsed).toEqual({ ok: true, shape: "resource page", value: { data: [expectedReport], meta: { page: 2, per_page: 10, total: 25, last_page: 3 } } });
+    expect(parsed).toEqual({
+      ok: true,
+      shape: "resource page",
+      value: { data: [expectedReport], meta: { page: 2, per_page: 10, total: 25, last_page: 3 } },
+    });
   });
 
   it('accepts "plain paginator": {current_page, data, last_page, per_page, total, ...}, with numeric strings', () => {
     const parsed = parseList(
-      { current_page: 1, data: [report], first_page_url: "u", from: 1, last_page: 1, per_page: "25", to: 1, total: "1" },
+      {
+        current_page: 1,
+        data: [report],
+        first_page_url: "u",
+        from: 1,
+        last_page: 1,
+        per_page: "25",
+        to: 1,
+        total: "1",
+      },
       UpstreamReportSchema,
       25,
     );
-    expect(parsed).toEqual({ ok: true, shape: "plain paginator", value: { data: [expectedReport], meta: { page: 1, per_page: 25, total: 1, last_page: 1 } } });
+    expect(parsed).toEqual({
+      ok: true,
+      shape: "plain paginator",
+      value: { data: [expectedReport], meta: { page: 1, per_page: 25, total: 1, last_page: 1 } },
+    });
   });
 
   it('accepts "collection" {data:[...]} and "bare array" [...] as one page holding everything', () => {
@@ -76,26 +93,48 @@ describe("area A list shapes", () => {
   });
 
   it("reports an empty list with last_page 1 even when the upstream says 0", () => {
-    const parsed = parseList({ data: [], meta: { current_page: 1, last_page: 0, per_page: 10, total: 0 } }, UpstreamReportSchema, 10);
+    const parsed = parseList(
+      { data: [], meta: { current_page: 1, last_page: 0, per_page: 10, total: 0 } },
+      UpstreamReportSchema,
+      10,
+    );
     expect(parsed).toMatchObject({ ok: true, value: { data: [], meta: { total: 0, last_page: 1 } } });
   });
 
   it("refuses anything else, describing the problem by path and never by value", () => {
-    const bad = parseList({ data: [{ ...report, result: "superb-secret" }], meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 } }, UpstreamReportSchema, 10);
+    const bad = parseList(
+      {
+        data: [{ ...report, result: "superb-secret" }],
+        meta: { current_page: 1, last_page: 1, per_page: 10, total: 1 },
+      },
+      UpstreamReportSchema,
+      10,
+    );
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.problem).toContain("data.0.result");
       expect(bad.problem).not.toContain("superb-secret");
     }
-    expect(parseList({ items: [] }, UpstreamReportSchema, 10)).toEqual({ ok: false, problem: "not a list in any accepted shape" });
+    expect(parseList({ items: [] }, UpstreamReportSchema, 10)).toEqual({
+      ok: false,
+      problem: "not a list in any accepted shape",
+    });
     expect(parseList("<html>", UpstreamReportSchema, 10).ok).toBe(false);
   });
 });
 
 describe("area A single shapes and values", () => {
   it('accepts "resource" {data: report} and "bare object" report', () => {
-    expect(parseSingle({ data: report }, UpstreamReportSchema)).toEqual({ ok: true, shape: "resource", value: expectedReport });
-    expect(parseSingle(report, UpstreamReportSchema)).toEqual({ ok: true, shape: "bare object", value: expectedReport });
+    expect(parseSingle({ data: report }, UpstreamReportSchema)).toEqual({
+      ok: true,
+      shape: "resource",
+      value: expectedReport,
+    });
+    expect(parseSingle(report, UpstreamReportSchema)).toEqual({
+      ok: true,
+      shape: "bare object",
+      value: expectedReport,
+    });
   });
 
   it("never passes a password through, and the result matches the contract", () => {
@@ -123,7 +162,9 @@ describe("area A single shapes and values", () => {
   });
 
   it("parses projects", () => {
-    expect(parseList({ data: [{ project: "my shop", created_at: "2025-01-02 03:04:05" }] }, UpstreamProjectSchema, 10)).toMatchObject({
+    expect(
+      parseList({ data: [{ project: "my shop", created_at: "2025-01-02 03:04:05" }] }, UpstreamProjectSchema, 10),
+    ).toMatchObject({
       ok: true,
       value: { data: [{ project: "my shop", created_at: "2025-01-02T03:04:05.000Z" }] },
     });
@@ -208,13 +249,25 @@ describe("area B envelopes", () => {
   });
 
   it("parses items/all {status:success, items} and items/item {status:success, item}", () => {
-    const audio = { ...item, id: 102, media: { thumbnail: "t", preview_audio: "https://cdn.example.com/a.mp3", screenshots: [] } };
+    const audio = {
+      ...item,
+      id: 102,
+      media: { thumbnail: "t", preview_audio: "https://cdn.example.com/a.mp3", screenshots: [] },
+    };
     const list = parseWith(ItemListEnvelopeSchema, { status: "success", items: [item, audio] }, "items");
     expect(list.ok && list.value.items.map((i) => ItemSchema.parse(i).id)).toEqual([101, 102]);
     expect(list.ok && list.value.items[0]?.price).toEqual({ regular: 29, extended: 149.5 });
     // Omitted in the upstream stays omitted.
-    expect(list.ok && Object.keys(list.value.items[1]?.media ?? {})).toEqual(["thumbnail", "preview_audio", "screenshots"]);
-    const single = parseWith(ItemEnvelopeSchema, { status: "success", item: { ...item, tags: "a, b", options: null } }, "item");
+    expect(list.ok && Object.keys(list.value.items[1]?.media ?? {})).toEqual([
+      "thumbnail",
+      "preview_audio",
+      "screenshots",
+    ]);
+    const single = parseWith(
+      ItemEnvelopeSchema,
+      { status: "success", item: { ...item, tags: "a, b", options: null } },
+      "item",
+    );
     expect(single.ok && single.value.item.tags).toEqual(["a", "b"]);
     expect(single.ok && single.value.item.options).toEqual([]);
   });
@@ -225,7 +278,12 @@ describe("area B envelopes", () => {
       license_type: "Regular",
       price: "29.00",
       currency: "USD",
-      item: { id: "101", name: "Invoice Builder", url: "https://market.example.com/item/101", media: { preview_image: "https://cdn.example.com/p.png" } },
+      item: {
+        id: "101",
+        name: "Invoice Builder",
+        url: "https://market.example.com/item/101",
+        media: { preview_image: "https://cdn.example.com/p.png" },
+      },
       supported_until: "2026-01-01T00:00:00Z",
       downloaded: 1,
       date: "2025-01-01 12:00:00",
@@ -240,7 +298,11 @@ describe("area B envelopes", () => {
       date: "2025-01-01T12:00:00.000Z",
     });
     const { supported_until: _omitted, ...unsupported } = purchase;
-    const noSupport = parseWith(PurchaseEnvelopeSchema, { status: "success", data: { purchase: { ...unsupported, downloaded: "false" } } }, "purchase");
+    const noSupport = parseWith(
+      PurchaseEnvelopeSchema,
+      { status: "success", data: { purchase: { ...unsupported, downloaded: "false" } } },
+      "purchase",
+    );
     expect(noSupport.ok && "supported_until" in noSupport.value.data.purchase).toBe(false);
     expect(noSupport.ok && PurchaseSchema.parse(noSupport.value.data.purchase).downloaded).toBe(false);
   });

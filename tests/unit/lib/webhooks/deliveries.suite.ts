@@ -67,13 +67,21 @@ export function deliveriesSuite(backend: Backend): void {
       await enqueueEvent(db, "purchase.checked", {}, new Date(start.getTime() + 1_000));
       const now = new Date(start.getTime() + 2_000);
       const batch = await claimDueDeliveries(db, "me", 30_000, 8, now);
-      expect(batch.map((d) => d.endpointId).sort()).toEqual([healthy.id, ...Array<string>(MAX_SENDS_PER_ENDPOINT).fill(stuck.id)].sort());
+      expect(batch.map((d) => d.endpointId).sort()).toEqual(
+        [healthy.id, ...Array<string>(MAX_SENDS_PER_ENDPOINT).fill(stuck.id)].sort(),
+      );
       // The stuck endpoint's oldest, in order.
-      expect(batch.filter((d) => d.endpointId === stuck.id).map((d) => (JSON.parse(d.payload) as { data: { i: number } }).data.i)).toEqual([0, 1]);
+      expect(
+        batch
+          .filter((d) => d.endpointId === stuck.id)
+          .map((d) => (JSON.parse(d.payload) as { data: { i: number } }).data.i),
+      ).toEqual([0, 1]);
       // While this process sends to it at its cap, no more of the stuck endpoint's are taken.
       await enqueueEvent(db, "purchase.checked", {}, now);
       const sending = new Map([[stuck.id, MAX_SENDS_PER_ENDPOINT]]);
-      expect((await claimDueDeliveries(db, "me", 30_000, 8, now, sending)).map((d) => d.endpointId)).toEqual([healthy.id]);
+      expect((await claimDueDeliveries(db, "me", 30_000, 8, now, sending)).map((d) => d.endpointId)).toEqual([
+        healthy.id,
+      ]);
     });
 
     it("retries on the schedule, the first within a minute, and fails after the last", async () => {
@@ -91,7 +99,10 @@ export function deliveriesSuite(backend: Backend): void {
         expect(delivery, `attempt ${attempt}`).toBeDefined();
         await recordAttempt(db, delivery!, "me", failed, timings, now);
         if (attempt === MAX_ATTEMPTS) break;
-        const { next_attempt_at } = await db.selectFrom("webhook_deliveries").select("next_attempt_at").executeTakeFirstOrThrow();
+        const { next_attempt_at } = await db
+          .selectFrom("webhook_deliveries")
+          .select("next_attempt_at")
+          .executeTakeFirstOrThrow();
         const wait = Date.parse(next_attempt_at!) - now.getTime();
         expect(wait, `wait after attempt ${attempt}`).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[attempt - 1]! * 0.8 - 1);
         expect(wait, `wait after attempt ${attempt}`).toBeLessThanOrEqual(RETRY_DELAYS_MS[attempt - 1]! * 1.2 + 1);
@@ -113,7 +124,9 @@ export function deliveriesSuite(backend: Backend): void {
         const [delivery] = await claimDueDeliveries(db, "me", 30_000, 1, at);
         return delivery!;
       };
-      expect((await recordAttempt(db, await attemptAt(start), "me", failed, timings, start)).disabledEndpoint).toBeNull();
+      expect(
+        (await recordAttempt(db, await attemptAt(start), "me", failed, timings, start)).disabledEndpoint,
+      ).toBeNull();
       expect((await getEndpoint(db, endpoint.id)).failingSince).toBe(start.toISOString());
       const later = new Date(start.getTime() + 3_600_000);
       await recordAttempt(db, await attemptAt(later), "me", delivered, timings, later);
@@ -122,7 +135,9 @@ export function deliveriesSuite(backend: Backend): void {
       const again = new Date(start.getTime() + 2 * 3_600_000);
       await recordAttempt(db, await attemptAt(again), "me", failed, timings, again);
       const almost = new Date(again.getTime() + DISABLE_AFTER_FAILING_MS - 1_000);
-      expect((await recordAttempt(db, await attemptAt(almost), "me", failed, timings, almost)).disabledEndpoint).toBeNull();
+      expect(
+        (await recordAttempt(db, await attemptAt(almost), "me", failed, timings, almost)).disabledEndpoint,
+      ).toBeNull();
       const over = new Date(again.getTime() + DISABLE_AFTER_FAILING_MS);
       const outcome = await recordAttempt(db, await attemptAt(over), "me", failed, timings, over);
       expect(outcome.disabledEndpoint).toMatchObject({ id: endpoint.id, failingSince: again.toISOString() });

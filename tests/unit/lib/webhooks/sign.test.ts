@@ -9,7 +9,11 @@ describe("signedHeaders", () => {
   it("verify with the reference check, with either secret during a rotation", () => {
     const current = generateSigningSecret();
     const previous = generateSigningSecret();
-    const payload = JSON.stringify({ type: "report.deleted", timestamp: new Date().toISOString(), data: { report: { id: 5 } } });
+    const payload = JSON.stringify({
+      type: "report.deleted",
+      timestamp: new Date().toISOString(),
+      data: { report: { id: 5 } },
+    });
     const headers = signedHeaders("msg_0123", payload, [current, previous]);
     expect(headers["webhook-id"]).toBe("msg_0123");
     expect(headers["webhook-signature"]!.split(" ").every((part) => part.startsWith("v1,"))).toBe(true);

@@ -10,31 +10,50 @@ import { resolveTarget, sendToTarget } from "@/lib/webhooks/target";
 
 const strict = { allowPrivate: false };
 const loose = { allowPrivate: true };
-const answers = (...addresses: string[]) => (async () => addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))) as never;
+const answers = (...addresses: string[]) =>
+  (async () => addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }))) as never;
 
 describe("resolveTarget", () => {
   it("refuses http unless private targets are allowed, and URLs with credentials", async () => {
-    expect(await resolveTarget("http://example.com/hook", strict, answers("93.184.215.14"))).toMatchObject({ ok: false, reason: expect.stringContaining("must be https://") });
+    expect(await resolveTarget("http://example.com/hook", strict, answers("93.184.215.14"))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("must be https://"),
+    });
     expect((await resolveTarget("http://example.com/hook", loose, answers("93.184.215.14"))).ok).toBe(true);
-    expect(await resolveTarget("https://user:pw@example.com/", strict, answers("93.184.215.14"))).toMatchObject({ ok: false });
+    expect(await resolveTarget("https://user:pw@example.com/", strict, answers("93.184.215.14"))).toMatchObject({
+      ok: false,
+    });
     expect(await resolveTarget("ftp://example.com/", loose, answers("93.184.215.14"))).toMatchObject({ ok: false });
   });
 
   it("refuses a host any of whose addresses is not public (a DNS answer that now points inside)", async () => {
-    expect(await resolveTarget("https://hooks.example.com/", strict, answers("93.184.215.14", "10.0.0.5"))).toMatchObject({
+    expect(
+      await resolveTarget("https://hooks.example.com/", strict, answers("93.184.215.14", "10.0.0.5")),
+    ).toMatchObject({
       ok: false,
       reason: "resolves to 10.0.0.5, a private address: webhooks go only to public addresses",
     });
-    expect(await resolveTarget("https://hooks.example.com/", strict, answers("169.254.169.254"))).toMatchObject({ ok: false });
-    expect(await resolveTarget("https://hooks.example.com/", strict, answers("::ffff:127.0.0.1"))).toMatchObject({ ok: false, reason: expect.stringContaining("IPv4-mapped") });
-    expect(await resolveTarget("https://hooks.example.com/", strict, answers("93.184.215.14"))).toMatchObject({ ok: true, target: { address: "93.184.215.14", family: 4 } });
+    expect(await resolveTarget("https://hooks.example.com/", strict, answers("169.254.169.254"))).toMatchObject({
+      ok: false,
+    });
+    expect(await resolveTarget("https://hooks.example.com/", strict, answers("::ffff:127.0.0.1"))).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("IPv4-mapped"),
+    });
+    expect(await resolveTarget("https://hooks.example.com/", strict, answers("93.184.215.14"))).toMatchObject({
+      ok: true,
+      target: { address: "93.184.215.14", family: 4 },
+    });
   });
 
   it("says so when the host does not resolve", async () => {
     const failing = (async () => {
       throw Object.assign(new Error("not found"), { code: "ENOTFOUND" });
     }) as never;
-    expect(await resolveTarget("https://nowhere.invalid/", strict, failing)).toMatchObject({ ok: false, reason: "names a host that does not resolve (nowhere.invalid)" });
+    expect(await resolveTarget("https://nowhere.invalid/", strict, failing)).toMatchObject({
+      ok: false,
+      reason: "names a host that does not resolve (nowhere.invalid)",
+    });
   });
 });
 
@@ -57,7 +76,11 @@ describe("sendToTarget", () => {
       response.writeHead(200).end("ok");
     });
     // rebind.invalid resolves nowhere: only the pinned address can have been used.
-    const result = await sendToTarget({ url: new URL(`http://rebind.invalid:${port}/hook`), address: "127.0.0.1", family: 4 }, { "webhook-id": "msg_1" }, "{}");
+    const result = await sendToTarget(
+      { url: new URL(`http://rebind.invalid:${port}/hook`), address: "127.0.0.1", family: 4 },
+      { "webhook-id": "msg_1" },
+      "{}",
+    );
     expect(result).toMatchObject({ ok: true, status: 200, excerpt: "ok", error: null });
     expect(host).toBe(`rebind.invalid:${port}`);
   });
@@ -68,8 +91,16 @@ describe("sendToTarget", () => {
       hits += 1;
       response.writeHead(302, { Location: "http://169.254.169.254/" }).end();
     });
-    const result = await sendToTarget({ url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 }, {}, "{}");
-    expect(result).toMatchObject({ ok: false, status: 302, error: "answered 302 (a redirect, which webhooks do not follow)" });
+    const result = await sendToTarget(
+      { url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 },
+      {},
+      "{}",
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      status: 302,
+      error: "answered 302 (a redirect, which webhooks do not follow)",
+    });
     expect(hits).toBe(1);
   });
 
@@ -78,7 +109,11 @@ describe("sendToTarget", () => {
       response.writeHead(500);
       response.end("x".repeat(5_000_000));
     });
-    const result = await sendToTarget({ url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 }, {}, "{}");
+    const result = await sendToTarget(
+      { url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 },
+      {},
+      "{}",
+    );
     expect(result.ok).toBe(false);
     expect(result.excerpt).toHaveLength(1_000);
   });
@@ -87,7 +122,12 @@ describe("sendToTarget", () => {
     const port = await listen(() => {
       // never answers
     });
-    const result = await sendToTarget({ url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 }, {}, "{}", 300);
+    const result = await sendToTarget(
+      { url: new URL(`http://127.0.0.1:${port}/`), address: "127.0.0.1", family: 4 },
+      {},
+      "{}",
+      300,
+    );
     expect(result).toMatchObject({ ok: false, status: null, error: "no answer within 0.3 s" });
   });
 

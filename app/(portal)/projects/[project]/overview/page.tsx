@@ -22,7 +22,10 @@ import { FreshSwrCache } from "../../../fresh-swr-cache";
 import { AlertRuleForm, CompareView, SchedulePanel } from "./project-over-time";
 import styles from "./project.module.css";
 
-type Params = { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> };
+type Params = {
+  params: Promise<{ project: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { project } = await params;
@@ -48,9 +51,18 @@ export default async function ProjectPage({ params, searchParams }: Params) {
 
   return (
     <>
-      <PageHeader title={project} description="The project over time: results by day, two days compared, scheduled regeneration and alerts." back={<Link href="/projects">‹ Projects</Link>} />
+      <PageHeader
+        title={project}
+        description="The project over time: results by day, two days compared, scheduled regeneration and alerts."
+        back={<Link href="/projects">‹ Projects</Link>}
+      />
       <div className={styles.grid}>
-        <Card title="Results over time" asSection className={styles.wide} actions={<TrendRange current={days} href={href} />}>
+        <Card
+          title="Results over time"
+          asSection
+          className={styles.wide}
+          actions={<TrendRange current={days} href={href} />}
+        >
           <TrendChart title={`${project}, the last ${days} days`} days={trend.days} />
           <p className={styles.note}>
             <Link href={`/reports?project=${encodeURIComponent(project)}`}>The project&apos;s reports</Link>
@@ -58,9 +70,15 @@ export default async function ProjectPage({ params, searchParams }: Params) {
         </Card>
         <Card title="Reports by their newest result" asSection>
           {mix ? (
-            <ResultChart title={`${mix.reports} reports`} rows={[{ label: project, good: mix.good, decent: mix.decent, bad: mix.bad }]} scale="share" />
+            <ResultChart
+              title={`${mix.reports} reports`}
+              rows={[{ label: project, good: mix.good, decent: mix.decent, bad: mix.bad }]}
+              scale="share"
+            />
           ) : (
-            <p className={styles.note}>Gatehouse has not recorded a result of this project yet: open its reports to start the history.</p>
+            <p className={styles.note}>
+              Gatehouse has not recorded a result of this project yet: open its reports to start the history.
+            </p>
           )}
         </Card>
         <FreshSwrCache>
@@ -71,7 +89,12 @@ export default async function ProjectPage({ params, searchParams }: Params) {
             <SchedulePanel
               project={project}
               canWrite={canWrite}
-              initial={{ schedule, runs, max_share: scheduleMaxShare, calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare) }}
+              initial={{
+                schedule,
+                runs,
+                max_share: scheduleMaxShare,
+                calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare),
+              }}
             />
           </Card>
           <Card title="Alerts" asSection>

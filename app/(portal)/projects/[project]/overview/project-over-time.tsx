@@ -14,7 +14,14 @@ import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import type { AlertRuleSetting, Compare, CompareRow, Run } from "@/lib/contract/history";
-import { ALERT_RULE_NAMES, ALERT_RULES, WEEKDAY_NAMES, type AlertRule, type RunStatus, type ScheduleFrequency } from "@/lib/contract/values";
+import {
+  ALERT_RULE_NAMES,
+  ALERT_RULES,
+  WEEKDAY_NAMES,
+  type AlertRule,
+  type RunStatus,
+  type ScheduleFrequency,
+} from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../../forms.module.css";
@@ -42,7 +49,13 @@ export function CompareView({ project }: { project: string }) {
       const { data } = await apiRequest<{ data: Compare }>(`${api(project, "compare")}?from=${from}&to=${to}`);
       setAnswer(data);
     } catch (error) {
-      setFailure(error instanceof ApiRequestError && error.fields ? Object.entries(error.fields).map(([f, m]) => `${f} ${m}`).join("; ") : String((error as Error).message));
+      setFailure(
+        error instanceof ApiRequestError && error.fields
+          ? Object.entries(error.fields)
+              .map(([f, m]) => `${f} ${m}`)
+              .join("; ")
+          : String((error as Error).message),
+      );
     } finally {
       setBusy(false);
     }
@@ -51,8 +64,22 @@ export function CompareView({ project }: { project: string }) {
   return (
     <div className={formStyles.form}>
       <form className={styles.row} onSubmit={(event) => void submit(event)} aria-label="Compare two days">
-        <TextField name="from" label="Earlier day" type="date" value={from} onChange={(event) => setFrom(event.currentTarget.value)} required />
-        <TextField name="to" label="Later day" type="date" value={to} onChange={(event) => setTo(event.currentTarget.value)} required />
+        <TextField
+          name="from"
+          label="Earlier day"
+          type="date"
+          value={from}
+          onChange={(event) => setFrom(event.currentTarget.value)}
+          required
+        />
+        <TextField
+          name="to"
+          label="Later day"
+          type="date"
+          value={to}
+          onChange={(event) => setTo(event.currentTarget.value)}
+          required
+        />
         <Button type="submit" variant="primary" loading={busy} loadingText="Comparing…">
           Compare
         </Button>
@@ -65,7 +92,8 @@ export function CompareView({ project }: { project: string }) {
       {answer ? (
         <section aria-label={`${answer.from} against ${answer.to}`} aria-live="polite">
           <p className={styles.note}>
-            From {answer.from} to {answer.to}: {answer.worse.length} worse, {answer.better.length} better, {answer.same} unchanged, {answer.new.length} new.
+            From {answer.from} to {answer.to}: {answer.worse.length} worse, {answer.better.length} better, {answer.same}{" "}
+            unchanged, {answer.new.length} new.
           </p>
           <div className={styles.lists}>
             <CompareList title="Worse" rows={answer.worse} />
@@ -143,12 +171,21 @@ function zoneNames(): string[] {
   return ["UTC", ...(intl.supportedValuesOf?.("timeZone") ?? [])];
 }
 
-export function SchedulePanel({ project, canWrite, initial }: { project: string; canWrite: boolean; initial: ScheduleAnswer }) {
+export function SchedulePanel({
+  project,
+  canWrite,
+  initial,
+}: {
+  project: string;
+  canWrite: boolean;
+  initial: ScheduleAnswer;
+}) {
   const key = api(project, "schedule");
   const { data, mutate } = useSWR<{ data: ScheduleAnswer }>(key, {
     fallbackData: { data: initial },
     // While a run is under way, follow it.
-    refreshInterval: (latest) => (latest?.data.runs.some((run) => run.status === "running" || run.status === "waiting") ? 1000 : 0),
+    refreshInterval: (latest) =>
+      latest?.data.runs.some((run) => run.status === "running" || run.status === "waiting") ? 1000 : 0,
   });
   const answer = data?.data ?? initial;
   const schedule = answer.schedule;
@@ -178,8 +215,13 @@ export function SchedulePanel({ project, canWrite, initial }: { project: string;
       await mutate();
       toast.success(body.enabled ? "Schedule saved." : "Schedule saved, switched off.");
     } catch (error) {
-      if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0) setErrors(error.fields);
-      else setFailure({ message: (error as Error).message, requestId: error instanceof ApiRequestError ? error.requestId : undefined });
+      if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0)
+        setErrors(error.fields);
+      else
+        setFailure({
+          message: (error as Error).message,
+          requestId: error instanceof ApiRequestError ? error.requestId : undefined,
+        });
     } finally {
       setBusy(false);
     }
@@ -208,14 +250,20 @@ export function SchedulePanel({ project, canWrite, initial }: { project: string;
         ) : (
           "No scheduled regeneration. "
         )}
-        All runs together, of every project, spend at most {Math.round(answer.max_share * 100)}% of the reports API&apos;s rate budget ({Number(answer.calls_per_minute.toFixed(2))} calls a
-        minute): a run waits while others use it, and is skipped while the reports API is failing.
+        All runs together, of every project, spend at most {Math.round(answer.max_share * 100)}% of the reports
+        API&apos;s rate budget ({Number(answer.calls_per_minute.toFixed(2))} calls a minute): a run waits while others
+        use it, and is skipped while the reports API is failing.
       </p>
       {canWrite ? (
         <form noValidate className={formStyles.form} onSubmit={(event) => void save(event)} aria-label="Schedule">
-          <FormErrorBanner title="The schedule was not saved" message={failure?.message} requestId={failure?.requestId} />
+          <FormErrorBanner
+            title="The schedule was not saved"
+            message={failure?.message}
+            requestId={failure?.requestId}
+          />
           <label className={styles.row}>
-            <input type="checkbox" name="enabled" defaultChecked={schedule?.enabled ?? true} /> Regenerate this project&apos;s reports on a schedule
+            <input type="checkbox" name="enabled" defaultChecked={schedule?.enabled ?? true} /> Regenerate this
+            project&apos;s reports on a schedule
           </label>
           <div className={styles.row}>
             <SelectField
@@ -238,7 +286,14 @@ export function SchedulePanel({ project, canWrite, initial }: { project: string;
                 error={errors.weekday}
               />
             ) : null}
-            <TextField name="time" label="At" type="time" defaultValue={schedule?.time ?? "06:00"} required error={errors.time} />
+            <TextField
+              name="time"
+              label="At"
+              type="time"
+              defaultValue={schedule?.time ?? "06:00"}
+              required
+              error={errors.time}
+            />
             <TextField
               name="time_zone"
               label="Time zone"
@@ -294,7 +349,11 @@ function RunsTable({ runs }: { runs: readonly Run[] }) {
               <td>
                 <Badge tone={STATUS_LOOK[run.status].tone}>{STATUS_LOOK[run.status].label}</Badge>
               </td>
-              <td className="tabular-nums">{run.total === null ? "—" : `${run.done} of ${run.total}${run.failed > 0 ? `, ${run.failed} failed` : ""}`}</td>
+              <td className="tabular-nums">
+                {run.total === null
+                  ? "—"
+                  : `${run.done} of ${run.total}${run.failed > 0 ? `, ${run.failed} failed` : ""}`}
+              </td>
               <td>{run.outcome ?? RUN_UNDER_WAY[run.status] ?? ""}</td>
             </tr>
           ))}
@@ -307,7 +366,15 @@ function RunsTable({ runs }: { runs: readonly Run[] }) {
 // ---------------------------------------------------------------------------------------------------------
 // Alert rule
 
-export function AlertRuleForm({ project, canWrite, initial }: { project: string; canWrite: boolean; initial: AlertRuleSetting }) {
+export function AlertRuleForm({
+  project,
+  canWrite,
+  initial,
+}: {
+  project: string;
+  canWrite: boolean;
+  initial: AlertRuleSetting;
+}) {
   const [rule, setRule] = useState<AlertRule>(initial.rule);
   const [busy, setBusy] = useState(false);
   const toast = useToast();

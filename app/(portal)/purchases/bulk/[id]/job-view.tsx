@@ -48,7 +48,13 @@ const dash = <span aria-hidden="true">—</span>;
 
 const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
   // In the order of the pasted list; on a phone each row is a card led by the code and its status.
-  { id: "index", header: "#", align: "end", fixedOrder: { direction: "asc", text: "In list order" }, cell: (row) => row.index + 1 },
+  {
+    id: "index",
+    header: "#",
+    align: "end",
+    fixedOrder: { direction: "asc", text: "In list order" },
+    cell: (row) => row.index + 1,
+  },
   {
     id: "code",
     header: "Code",
@@ -64,7 +70,12 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
     priority: "primary",
     wrap: "nowrap",
     // A real purchase whose support had ended: its own colour and words, not those of "invalid".
-    cell: (row) => (row.status === "valid" && row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.status} />),
+    cell: (row) =>
+      row.status === "valid" && row.support === "expired" ? (
+        <SupportExpiredBadge />
+      ) : (
+        <CodeStatusBadge status={row.status} />
+      ),
   },
   { id: "occurrences", header: "Times in list", align: "end", cell: (row) => row.occurrences },
   {
@@ -80,7 +91,11 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
   },
   { id: "item", header: "Item", cell: (row) => row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : dash) },
   { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
-  { id: "support", header: "Support", cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash) },
+  {
+    id: "support",
+    header: "Support",
+    cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
+  },
 ];
 
 export interface JobViewProps {
@@ -99,26 +114,35 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
   const url = useListUrl<JobResultsQuery>(parseJobResultsParams, jobResultsQueryString, "shallow");
   const { query } = url;
   const key = jobResultsApiPath(id, query);
-  const { data, error, isValidating, mutate } = useSWR<BulkResultsPage, ApiRequestError>(key, swrFetcher<BulkResultsPage>, {
-    fallbackData: key === initialKey ? initialPage : undefined,
-    keepPreviousData: true,
-    // The server read the job a moment ago; a settled one will not change, a running one is polled anyway. A
-    // cancelled job settles when the checks under way at the cancel have written their results.
-    revalidateOnMount: key !== initialKey || !isSettled(initialPage.job),
-    refreshInterval: (latest) => (latest && isSettled(latest.job) ? 0 : POLL_MS),
-    revalidateOnFocus: false,
-  });
+  const { data, error, isValidating, mutate } = useSWR<BulkResultsPage, ApiRequestError>(
+    key,
+    swrFetcher<BulkResultsPage>,
+    {
+      fallbackData: key === initialKey ? initialPage : undefined,
+      keepPreviousData: true,
+      // The server read the job a moment ago; a settled one will not change, a running one is polled anyway. A
+      // cancelled job settles when the checks under way at the cancel have written their results.
+      revalidateOnMount: key !== initialKey || !isSettled(initialPage.job),
+      refreshInterval: (latest) => (latest && isSettled(latest.job) ? 0 : POLL_MS),
+      revalidateOnFocus: false,
+    },
+  );
 
   const answer = data ?? initialPage;
   const job = answer.job;
   const finished = isFinished(job.status);
   const retryable = answer.counts.retryable;
   const filtered = Boolean(query.status || query.q);
-  const filterOptions = BULK_RESULT_FILTERS.filter((filter) => answer.counts[filter] > 0 || filter === query.status).map((filter) => ({
+  const filterOptions = BULK_RESULT_FILTERS.filter(
+    (filter) => answer.counts[filter] > 0 || filter === query.status,
+  ).map((filter) => ({
     value: filter,
     label: `${RESULT_FILTER_LABELS[filter]} (${answer.counts[filter]})`,
   }));
-  const move = useCallback((changes: Partial<JobResultsQuery>) => url.push({ ...query, page: undefined, ...changes }), [url, query]);
+  const move = useCallback(
+    (changes: Partial<JobResultsQuery>) => url.push({ ...query, page: undefined, ...changes }),
+    [url, query],
+  );
 
   const cancel = async () => {
     try {
@@ -134,9 +158,14 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
   const recheck = async () => {
     setRechecking(true);
     try {
-      const sent = await apiRequest<{ data: BulkJobSummary & { rechecked: number } }>(`/api/purchases/bulk/${id}/recheck`, { method: "POST" });
+      const sent = await apiRequest<{ data: BulkJobSummary & { rechecked: number } }>(
+        `/api/purchases/bulk/${id}/recheck`,
+        { method: "POST" },
+      );
       await mutate();
-      toast.success(`${sent.data.rechecked} failed ${sent.data.rechecked === 1 ? "code is" : "codes are"} being checked again.`);
+      toast.success(
+        `${sent.data.rechecked} failed ${sent.data.rechecked === 1 ? "code is" : "codes are"} being checked again.`,
+      );
     } catch (failure) {
       if (!(failure instanceof ApiRequestError)) throw failure;
       toast.error(failure.message);
@@ -154,7 +183,9 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
       await navigator.clipboard.writeText(text);
       setCopied(`${count} valid ${count === 1 ? "code" : "codes"} copied to the clipboard.`);
     } catch (failure) {
-      setCopied(`The valid codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`);
+      setCopied(
+        `The valid codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
+      );
     }
   };
 
@@ -162,9 +193,10 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
     <div className={styles.job}>
       <p className={styles.meta}>
         Started <LocalTime iso={job.created_at} display="both" />
-        {showOwner && job.created_by.email ? ` by ${job.created_by.email}` : ""} · {job.total} {job.total === 1 ? "code" : "codes"}
-        {job.duplicates > 0 ? ` (${job.duplicates} ${job.duplicates === 1 ? "duplicate" : "duplicates"} merged)` : ""} · kept until{" "}
-        <LocalTime iso={job.expires_at} display="date" />
+        {showOwner && job.created_by.email ? ` by ${job.created_by.email}` : ""} · {job.total}{" "}
+        {job.total === 1 ? "code" : "codes"}
+        {job.duplicates > 0 ? ` (${job.duplicates} ${job.duplicates === 1 ? "duplicate" : "duplicates"} merged)` : ""} ·
+        kept until <LocalTime iso={job.expires_at} display="date" />
       </p>
 
       <section aria-labelledby="bulk-progress" className={styles.progressCard}>
@@ -190,7 +222,9 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <p role="status" className="visually-hidden">
           {statusAnnouncement(job)}
         </p>
-        {error ? <p className={styles.timeLeft}>The latest progress could not be fetched ({error.message}); trying again.</p> : null}
+        {error ? (
+          <p className={styles.timeLeft}>The latest progress could not be fetched ({error.message}); trying again.</p>
+        ) : null}
       </section>
 
       <section aria-labelledby="bulk-results">
@@ -198,7 +232,13 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
           <h2 id="bulk-results">Results</h2>
           <div className={styles.actions}>
             {finished && retryable > 0 ? (
-              <Button variant="primary" size="sm" loading={rechecking} loadingText="Sending…" onClick={() => void recheck()}>
+              <Button
+                variant="primary"
+                size="sm"
+                loading={rechecking}
+                loadingText="Sending…"
+                onClick={() => void recheck()}
+              >
                 Re-check failed rows ({retryable})
               </Button>
             ) : null}
@@ -207,7 +247,11 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
                 Copy valid codes
               </Button>
             ) : null}
-            <a href={`/api/purchases/bulk/${id}.csv`} download className={buttonClassName({ variant: "secondary", size: "sm" })}>
+            <a
+              href={`/api/purchases/bulk/${id}.csv`}
+              download
+              className={buttonClassName({ variant: "secondary", size: "sm" })}
+            >
               Download CSV
             </a>
           </div>
@@ -241,7 +285,9 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
           />
         </FiltersSheet>
         <p role="status" className="visually-hidden">
-          {isValidating && !data ? "Loading the results…" : `${answer.meta.total} ${answer.meta.total === 1 ? "code" : "codes"} shown`}
+          {isValidating && !data
+            ? "Loading the results…"
+            : `${answer.meta.total} ${answer.meta.total === 1 ? "code" : "codes"} shown`}
         </p>
         <DataTable
           caption="Results of the bulk check"
@@ -251,7 +297,10 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
           rowKey={(row) => row.index}
           loading={url.pending}
           empty={
-            <EmptyState title={filtered ? "No codes match" : "No codes"} action={filtered ? <Button onClick={() => url.push({})}>Show every code</Button> : undefined}>
+            <EmptyState
+              title={filtered ? "No codes match" : "No codes"}
+              action={filtered ? <Button onClick={() => url.push({})}>Show every code</Button> : undefined}
+            >
               {filtered ? "Try another search or status." : "This check has no codes."}
             </EmptyState>
           }
@@ -276,8 +325,8 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         onConfirm={cancel}
       >
         <p>
-          The {codesLeft(job)} {codesLeft(job) === 1 ? "code" : "codes"} not checked yet will not be checked. The {job.done} already checked keep their
-          results.
+          The {codesLeft(job)} {codesLeft(job) === 1 ? "code" : "codes"} not checked yet will not be checked. The{" "}
+          {job.done} already checked keep their results.
         </p>
       </ConfirmDialog>
     </div>
@@ -314,8 +363,9 @@ function TimeLeft({ job }: { job: BulkJobSummary }) {
   if (job.status === "waiting" && job.waiting_until) {
     return (
       <p className={styles.timeLeft}>
-        {job.done} of {job.total} checked. Waiting for the item service until <LocalTime iso={job.waiting_until} display="datetime" />: it asked Gatehouse to
-        slow down. Checking resumes by itself.
+        {job.done} of {job.total} checked. Waiting for the item service until{" "}
+        <LocalTime iso={job.waiting_until} display="datetime" />: it asked Gatehouse to slow down. Checking resumes by
+        itself.
       </p>
     );
   }

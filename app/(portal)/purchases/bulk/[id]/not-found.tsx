@@ -6,7 +6,10 @@ export default function BulkJobNotFound() {
   return (
     <>
       <PageHeader title="Bulk check not found" />
-      <EmptyState title="There is no bulk check at this address" action={<ButtonLink href="/purchases/bulk">Go to the bulk check</ButtonLink>}>
+      <EmptyState
+        title="There is no bulk check at this address"
+        action={<ButtonLink href="/purchases/bulk">Go to the bulk check</ButtonLink>}
+      >
         Bulk checks and their results are kept for 7 days. The link may also be mistyped.
       </EmptyState>
     </>

@@ -44,7 +44,12 @@ export default async function BulkJobPage({
     <>
       <PageHeader title="Bulk purchase check" back={<Link href="/purchases/bulk">‹ Bulk check</Link>} />
       <FreshSwrCache>
-        <JobView id={id} initialKey={jobResultsApiPath(id, query)} initialPage={initial} showOwner={user.role === "admin"} />
+        <JobView
+          id={id}
+          initialKey={jobResultsApiPath(id, query)}
+          initialPage={initial}
+          showOwner={user.role === "admin"}
+        />
       </FreshSwrCache>
     </>
   );

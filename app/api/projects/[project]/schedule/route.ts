@@ -6,8 +6,16 @@ import { deleteSchedule, getSchedule, listRuns, setSchedule } from "@/lib/report
 
 export const GET = defineRoute(operations.projectSchedule, async ({ accounts, params }) => {
   const { callsPerMinute, scheduleMaxShare } = accounts.config.reportHistory;
-  const [schedule, runs] = await Promise.all([getSchedule(accounts.db, params.project), listRuns(accounts.db, params.project)]);
-  return ok({ schedule, runs, max_share: scheduleMaxShare, calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare) });
+  const [schedule, runs] = await Promise.all([
+    getSchedule(accounts.db, params.project),
+    listRuns(accounts.db, params.project),
+  ]);
+  return ok({
+    schedule,
+    runs,
+    max_share: scheduleMaxShare,
+    calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare),
+  });
 });
 
 export const POST = defineRoute(operations.setProjectSchedule, async ({ accounts, params, body, user }) =>

@@ -18,7 +18,11 @@ const exportJob = defineRoute(operations.exportBulkJob, async ({ accounts, user,
   if (!job) throw jobNotFound(params.id);
   return {
     status: 200,
-    download: { body: bulkResultsCsv(job), contentType: "text/csv; charset=utf-8", fileName: `bulk-check-${job.id}.csv` },
+    download: {
+      body: bulkResultsCsv(job),
+      contentType: "text/csv; charset=utf-8",
+      fileName: `bulk-check-${job.id}.csv`,
+    },
   };
 });
 

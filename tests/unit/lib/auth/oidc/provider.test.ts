@@ -5,10 +5,23 @@
 // as long. Over HTTP (50 sign-in starts, at most one discovery per 5 s): tests/http/api/auth/oidc.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
-import { authorizationRequest, exchangeCode, forgetProviderConfig, isSsoError, providerConfig, START_CHECK_MS } from "@/lib/auth/oidc/provider";
+import {
+  authorizationRequest,
+  exchangeCode,
+  forgetProviderConfig,
+  isSsoError,
+  providerConfig,
+  START_CHECK_MS,
+} from "@/lib/auth/oidc/provider";
 import type { OidcSettings } from "@/lib/config/oidc";
 
-import { ADMIN_GROUP, callbackUrlFor, IDP_USERS, startTestProvider, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  callbackUrlFor,
+  IDP_USERS,
+  startTestProvider,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 
 const REDIRECT = "http://127.0.0.1:9/api/auth/oidc/callback";
 const HOUR = 60 * 60_000;
@@ -92,7 +105,9 @@ describe("the provider's discovery", () => {
     // Back already, but the failure is remembered: a second start within START_CHECK_MS asks nothing, and says the same.
     await idp.start();
     const before = idp.discoveryRequests();
-    const again = await providerConfig(settings, { now: down + START_CHECK_MS - 1, live: true }).catch((error: unknown) => error);
+    const again = await providerConfig(settings, { now: down + START_CHECK_MS - 1, live: true }).catch(
+      (error: unknown) => error,
+    );
     expect(again).toBe(refused);
     expect(idp.discoveryRequests()).toBe(before);
     // A caller that is not a start (a callback, a re-check) still has the configuration the provider gave.
@@ -123,7 +138,12 @@ describe("a refused ID token", () => {
       const refused = await signIn().catch((error: unknown) => error);
       expect(isSsoError(refused) && { failure: refused.failure, detail: refused.detail }).toMatchObject({
         failure: "sso_token_invalid",
-        detail: { error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED", claim: "aud", expected: idp.clientId, got: "another-application" },
+        detail: {
+          error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED",
+          claim: "aud",
+          expected: idp.clientId,
+          got: "another-application",
+        },
       });
     } finally {
       idp.tamperIdTokens(null);
@@ -134,7 +154,10 @@ describe("a refused ID token", () => {
     idp.tamperIdTokens((claims) => ({ ...claims, nonce: "someone-elses-nonce" }));
     try {
       const refused = await signIn().catch((error: unknown) => error);
-      expect(isSsoError(refused) && refused.detail).toMatchObject({ error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED", claim: "nonce" });
+      expect(isSsoError(refused) && refused.detail).toMatchObject({
+        error_code: "OAUTH_JWT_CLAIM_COMPARISON_FAILED",
+        claim: "nonce",
+      });
       expect(JSON.stringify(isSsoError(refused) && refused.detail)).not.toContain("someone-elses-nonce");
       expect(isSsoError(refused) && refused.detail).not.toHaveProperty("expected");
     } finally {

@@ -18,7 +18,15 @@ import type { OidcSettings } from "@/lib/config/oidc";
 import { parseDatabaseUrl } from "@/lib/config/store";
 import { openDb, type Store } from "@/lib/db";
 
-import { ADMIN_GROUP, callbackUrlFor, IDP_USERS, startTestProvider, UNMAPPED_GROUP, type TestIdpUser, type TestProvider } from "@/tests/support/oidc-provider";
+import {
+  ADMIN_GROUP,
+  callbackUrlFor,
+  IDP_USERS,
+  startTestProvider,
+  UNMAPPED_GROUP,
+  type TestIdpUser,
+  type TestProvider,
+} from "@/tests/support/oidc-provider";
 
 const REDIRECT = "http://127.0.0.1:9/api/auth/oidc/callback";
 const SECRETS = ["recheck-test-session-secret-0123456789abcdef"];
@@ -48,7 +56,10 @@ const settingsFor = (provider: TestProvider): OidcSettings => ({
 });
 
 beforeAll(async () => {
-  [idp, userinfoIdp] = await Promise.all([startTestProvider({ redirectUris: [REDIRECT] }), startTestProvider({ redirectUris: [REDIRECT], claimsInIdToken: false, refreshTokens: true })]);
+  [idp, userinfoIdp] = await Promise.all([
+    startTestProvider({ redirectUris: [REDIRECT] }),
+    startTestProvider({ redirectUris: [REDIRECT], claimsInIdToken: false, refreshTokens: true }),
+  ]);
   dir = await mkdtemp(path.join(tmpdir(), "gatehouse-recheck-"));
   store = await openDb(parseDatabaseUrl(path.join(dir, "store.db")));
   settings = settingsFor(idp);
@@ -69,7 +80,14 @@ let people = 0;
 /** A new person at the provider, in these groups. */
 function person(groups: string[], provider = idp): TestIdpUser {
   people += 1;
-  const user = { sub: `recheck-sub-${people}`, login: `person${people}`, password: `password of person ${people}`, email: `person${people}@corp.test`, name: `Person ${people}`, groups };
+  const user = {
+    sub: `recheck-sub-${people}`,
+    login: `person${people}`,
+    password: `password of person ${people}`,
+    email: `person${people}@corp.test`,
+    name: `Person ${people}`,
+    groups,
+  };
   provider.addUser(user);
   return user;
 }
@@ -82,7 +100,10 @@ interface Signed {
 }
 
 /** A real sign-in at the provider, then what the callback does: the user, an sso_sessions row, the session. */
-async function signIn(who: TestIdpUser, { refreshToken = true, settings: signInSettings = settings } = {}): Promise<Signed> {
+async function signIn(
+  who: TestIdpUser,
+  { refreshToken = true, settings: signInSettings = settings } = {},
+): Promise<Signed> {
   const settings = signInSettings;
   const config = await providerConfig(settings);
   const request = await authorizationRequest(settings, config, { redirectUri: REDIRECT });
@@ -101,21 +122,37 @@ async function signIn(who: TestIdpUser, { refreshToken = true, settings: signInS
   });
   return {
     user: result.user,
-    session: { userId: result.user.id, sessionVersion: result.user.sessionVersion, issuedAt: signedInAt, lastSeenAt: signedInAt, ssoSessionId },
+    session: {
+      userId: result.user.id,
+      sessionVersion: result.user.sessionVersion,
+      issuedAt: signedInAt,
+      lastSeenAt: signedInAt,
+      ssoSessionId,
+    },
     signedInAt,
     settings,
   };
 }
 
 const check = (signed: Signed, at: number, { page = false, user = signed.user } = {}) =>
-  checkSsoSession({ db: store.db, config: { sessionSecrets: SECRETS }, user, session: signed.session, page, settings: signed.settings, now: at });
+  checkSsoSession({
+    db: store.db,
+    config: { sessionSecrets: SECRETS },
+    user,
+    session: signed.session,
+    page,
+    settings: signed.settings,
+    now: at,
+  });
 
 const auditRows = async (userId: string) =>
-  (await store.db.selectFrom("audit_log").selectAll().where("target_id", "=", userId).orderBy("id").execute()).map((row) => ({
-    action: row.action,
-    outcome: row.outcome,
-    detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
-  }));
+  (await store.db.selectFrom("audit_log").selectAll().where("target_id", "=", userId).orderBy("id").execute()).map(
+    (row) => ({
+      action: row.action,
+      outcome: row.outcome,
+      detail: row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>),
+    }),
+  );
 
 describe("a single sign-on session", () => {
   it("goes on without asking the provider until the check is due", async () => {
@@ -143,9 +180,16 @@ describe("a single sign-on session", () => {
     const signed = await signIn(who);
     expect(signed.user.role).toBe("editor");
     idp.setGroups(who.login, [ADMIN_GROUP]);
-    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({ ok: true, user: { role: "admin" } });
+    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({
+      ok: true,
+      user: { role: "admin" },
+    });
     expect((await getUserById(store.db, signed.user.id))?.role).toBe("admin");
-    expect(await auditRows(signed.user.id)).toContainEqual({ action: "user.sso_role", outcome: "success", detail: expect.objectContaining({ from: "editor", to: "admin", phase: "recheck" }) });
+    expect(await auditRows(signed.user.id)).toContainEqual({
+      action: "user.sso_role",
+      outcome: "success",
+      detail: expect.objectContaining({ from: "editor", to: "admin", phase: "recheck" }),
+    });
   });
 
   it("ends when the groups no longer give a role: every SSO session of the user, audited with the claim", async () => {
@@ -162,11 +206,21 @@ describe("a single sign-on session", () => {
     expect(otherResult).toMatchObject({ ok: false, failure: "sso_no_role", restart: "interactive" });
     expect(!otherResult.ok && otherResult.message).toBe(why);
     // Its tokens are gone: only the reason stays, until the session's absolute end.
-    expect(await getSsoSession(store.db, SECRETS, other.session.ssoSessionId!)).toMatchObject({ refreshToken: null, idToken: null, endedNoRole: { claim: "groups", values: [UNMAPPED_GROUP] } });
+    expect(await getSsoSession(store.db, SECRETS, other.session.ssoSessionId!)).toMatchObject({
+      refreshToken: null,
+      idToken: null,
+      endedNoRole: { claim: "groups", values: [UNMAPPED_GROUP] },
+    });
     expect(await auditRows(signed.user.id)).toContainEqual({
       action: "auth.sso_refused",
       outcome: "denied",
-      detail: expect.objectContaining({ phase: "recheck", reason: "no_role", claim: "groups", claim_found: true, values: [UNMAPPED_GROUP] }),
+      detail: expect.objectContaining({
+        phase: "recheck",
+        reason: "no_role",
+        claim: "groups",
+        claim_found: true,
+        values: [UNMAPPED_GROUP],
+      }),
     });
   });
 
@@ -187,16 +241,27 @@ describe("a single sign-on session", () => {
     expect(pinned.rolePinned).toBe(true);
     idp.setGroups(who.login, [UNMAPPED_GROUP]);
     const session = { ...signed, session: { ...signed.session, sessionVersion: pinned.sessionVersion } };
-    await expect(check(session, signed.signedInAt + MINUTE, { user: pinned })).resolves.toMatchObject({ ok: true, user: { role: "viewer" } });
+    await expect(check(session, signed.signedInAt + MINUTE, { user: pinned })).resolves.toMatchObject({
+      ok: true,
+      user: { role: "viewer" },
+    });
   });
 
   it("ends when the provider refuses the refresh (the user was disabled there)", async () => {
     const who = person([ADMIN_GROUP]);
     const signed = await signIn(who);
     idp.setDisabled(who.login, true);
-    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({ ok: false, failure: "sso_ended", restart: "interactive" });
+    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({
+      ok: false,
+      failure: "sso_ended",
+      restart: "interactive",
+    });
     expect(await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!)).toBeNull();
-    expect(await auditRows(signed.user.id)).toContainEqual({ action: "auth.sso_refused", outcome: "denied", detail: expect.objectContaining({ phase: "recheck", reason: "ended" }) });
+    expect(await auditRows(signed.user.id)).toContainEqual({
+      action: "auth.sso_refused",
+      outcome: "denied",
+      detail: expect.objectContaining({ phase: "recheck", reason: "ended" }),
+    });
   });
 
   it("is given one more interval when the provider does not answer, asking again after a back-off, then ends", async () => {
@@ -209,12 +274,18 @@ describe("a single sign-on session", () => {
     // Within it, the provider is not asked again, and the session goes on; after it, asked again, still in grace.
     await expect(check(signed, due + 10_000)).resolves.toMatchObject({ ok: true });
     await expect(check(signed, due + 30_000)).resolves.toMatchObject({ ok: true });
-    expect((await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!))?.leaseUntil).toBe(due + 30_000 + MINUTE / 4);
+    expect((await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!))?.leaseUntil).toBe(
+      due + 30_000 + MINUTE / 4,
+    );
     // A whole interval after the check was due, still no answer: the session ends.
     const result = await check(signed, due + MINUTE + 1);
     expect(result).toMatchObject({ ok: false, failure: "sso_unconfirmed", restart: "interactive" });
     expect(!result.ok && result.message).toContain("Test IdP, which is not answering");
-    expect(await auditRows(signed.user.id)).toContainEqual({ action: "auth.sso_refused", outcome: "denied", detail: expect.objectContaining({ reason: "unconfirmed" }) });
+    expect(await auditRows(signed.user.id)).toContainEqual({
+      action: "auth.sso_refused",
+      outcome: "denied",
+      detail: expect.objectContaining({ reason: "unconfirmed" }),
+    });
   });
 
   it("comes back to normal when the provider answers again within the interval", async () => {
@@ -224,36 +295,61 @@ describe("a single sign-on session", () => {
     await expect(check(signed, due)).resolves.toMatchObject({ ok: true });
     await idp.start();
     await expect(check(signed, due + 20_000)).resolves.toMatchObject({ ok: true });
-    expect(await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!)).toMatchObject({ checkedAt: due + 20_000, leaseUntil: null });
+    expect(await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!)).toMatchObject({
+      checkedAt: due + 20_000,
+      leaseUntil: null,
+    });
   });
 
   it("without a refresh token: a page goes through a silent sign-in; the API goes on one more interval, then asks for a reload", async () => {
     const signed = await signIn(person([ADMIN_GROUP]), { refreshToken: false });
     const due = signed.signedInAt + MINUTE;
-    await expect(check(signed, due, { page: true })).resolves.toMatchObject({ ok: false, restart: "silent", clearCookie: false });
+    await expect(check(signed, due, { page: true })).resolves.toMatchObject({
+      ok: false,
+      restart: "silent",
+      clearCookie: false,
+    });
     await expect(check(signed, due)).resolves.toMatchObject({ ok: true });
     const late = await check(signed, due + MINUTE);
     expect(late).toMatchObject({ ok: false, restart: "silent", clearCookie: false });
-    expect(!late.ok && late.message).toBe("Your sign-in must be confirmed again with Test IdP: reload the page to continue.");
+    expect(!late.ok && late.message).toBe(
+      "Your sign-in must be confirmed again with Test IdP: reload the page to continue.",
+    );
   });
 
   it("ends when single sign-on was turned off", async () => {
     const signed = await signIn(person([ADMIN_GROUP]));
-    const result = await checkSsoSession({ db: store.db, config: { sessionSecrets: SECRETS }, user: signed.user, session: signed.session, page: true, settings: null });
+    const result = await checkSsoSession({
+      db: store.db,
+      config: { sessionSecrets: SECRETS },
+      user: signed.user,
+      session: signed.session,
+      page: true,
+      settings: null,
+    });
     expect(result).toMatchObject({ ok: false, failure: "sso_off", restart: "login" });
   });
 
   it("ends when its row is gone, or belongs to someone else", async () => {
     const signed = await signIn(person([ADMIN_GROUP]));
     const stranger = await signIn(IDP_USERS.admin);
-    await expect(check({ ...signed, session: { ...signed.session, ssoSessionId: stranger.session.ssoSessionId } }, signed.signedInAt)).resolves.toMatchObject({ ok: false, failure: "sso_ended" });
-    await expect(check({ ...signed, session: { ...signed.session, ssoSessionId: "gone" } }, signed.signedInAt)).resolves.toMatchObject({ ok: false, failure: "sso_ended" });
+    await expect(
+      check(
+        { ...signed, session: { ...signed.session, ssoSessionId: stranger.session.ssoSessionId } },
+        signed.signedInAt,
+      ),
+    ).resolves.toMatchObject({ ok: false, failure: "sso_ended" });
+    await expect(
+      check({ ...signed, session: { ...signed.session, ssoSessionId: "gone" } }, signed.signedInAt),
+    ).resolves.toMatchObject({ ok: false, failure: "sso_ended" });
   });
 
   it("leaves password sessions alone", async () => {
     const signed = await signIn(person([ADMIN_GROUP]));
     const { ssoSessionId: _, ...password } = signed.session;
-    await expect(check({ ...signed, session: password }, signed.signedInAt + 10 * MINUTE)).resolves.toMatchObject({ ok: true });
+    await expect(check({ ...signed, session: password }, signed.signedInAt + 10 * MINUTE)).resolves.toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -263,9 +359,14 @@ describe("with a provider that keeps the groups out of its ID tokens and issues 
     const signed = await signIn(person([ADMIN_GROUP], userinfoIdp), { settings: userinfoSettings });
     expect(signed.user.role).toBe("admin");
     const before = userinfoIdp.refreshGrants();
-    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({ ok: true, user: { role: "admin" } });
+    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({
+      ok: true,
+      user: { role: "admin" },
+    });
     expect(userinfoIdp.refreshGrants()).toBe(before + 1);
-    expect(await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!)).toMatchObject({ checkedAt: signed.signedInAt + MINUTE });
+    expect(await getSsoSession(store.db, SECRETS, signed.session.ssoSessionId!)).toMatchObject({
+      checkedAt: signed.signedInAt + MINUTE,
+    });
     expect((await auditRows(signed.user.id)).map((row) => row.action)).not.toContain("auth.sso_refused");
   });
 
@@ -274,8 +375,15 @@ describe("with a provider that keeps the groups out of its ID tokens and issues 
     const signed = await signIn(who, { settings: userinfoSettings });
     expect(signed.user.role).toBe("editor");
     userinfoIdp.setGroups(who.login, [ADMIN_GROUP]);
-    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({ ok: true, user: { role: "admin" } });
-    expect(await auditRows(signed.user.id)).toContainEqual({ action: "user.sso_role", outcome: "success", detail: expect.objectContaining({ from: "editor", to: "admin", phase: "recheck" }) });
+    await expect(check(signed, signed.signedInAt + MINUTE)).resolves.toMatchObject({
+      ok: true,
+      user: { role: "admin" },
+    });
+    expect(await auditRows(signed.user.id)).toContainEqual({
+      action: "user.sso_role",
+      outcome: "success",
+      detail: expect.objectContaining({ from: "editor", to: "admin", phase: "recheck" }),
+    });
   });
 
   it("a removal from the groups still ends the session, naming the groups read", async () => {
@@ -284,11 +392,18 @@ describe("with a provider that keeps the groups out of its ID tokens and issues 
     userinfoIdp.setGroups(who.login, [UNMAPPED_GROUP]);
     const result = await check(signed, signed.signedInAt + MINUTE);
     expect(result).toMatchObject({ ok: false, failure: "sso_no_role" });
-    expect(!result.ok && result.message).toContain(`your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse`);
+    expect(!result.ok && result.message).toContain(
+      `your groups there (${UNMAPPED_GROUP}) no longer give a role in Gatehouse`,
+    );
     expect(await auditRows(signed.user.id)).toContainEqual({
       action: "auth.sso_refused",
       outcome: "denied",
-      detail: expect.objectContaining({ phase: "recheck", reason: "no_role", claim_found: true, values: [UNMAPPED_GROUP] }),
+      detail: expect.objectContaining({
+        phase: "recheck",
+        reason: "no_role",
+        claim_found: true,
+        values: [UNMAPPED_GROUP],
+      }),
     });
   });
 });

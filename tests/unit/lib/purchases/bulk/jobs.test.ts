@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { BulkRunner } from "@/lib/purchases/bulk/runner";
 import { allowanceDecision, allowanceUse } from "@/lib/purchases/bulk/allowance";
-import { BULK_JOB_RETENTION_MS, cancelBulkJob, CHECK_UNDER_WAY_MAX_MS, createBulkJob, purgeExpiredBulkJobs, settleCancelledJobs } from "@/lib/purchases/bulk/jobs";
+import {
+  BULK_JOB_RETENTION_MS,
+  cancelBulkJob,
+  CHECK_UNDER_WAY_MAX_MS,
+  createBulkJob,
+  purgeExpiredBulkJobs,
+  settleCancelledJobs,
+} from "@/lib/purchases/bulk/jobs";
 import { claimBulkJob } from "@/lib/purchases/bulk/leases";
 import { findBulkJob, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 import { beginCheck, countAttempt, pendingCodes, recordBulkResult } from "@/lib/purchases/bulk/results";
@@ -28,7 +35,14 @@ const later = (ms: number) => new Date(T0.getTime() + ms);
 
 describe("prepareBatch", () => {
   it("cleans each code, merges duplicates after cleaning in the order of first appearance, and keeps refusals with the reason", () => {
-    const { codes, duplicates } = prepareBatch([` ${code(1)}`, code(2), `${code(1)}\u200b`, "\u0430bc", code(2), "\u0430bc"]);
+    const { codes, duplicates } = prepareBatch([
+      ` ${code(1)}`,
+      code(2),
+      `${code(1)}\u200b`,
+      "\u0430bc",
+      code(2),
+      "\u0430bc",
+    ]);
     expect(duplicates).toBe(3);
     expect(codes.map((c) => [c.idx, c.code, c.occurrences, c.refused])).toEqual([
       [0, code(1), 2, false],
@@ -40,13 +54,30 @@ describe("prepareBatch", () => {
 });
 
 describe("allowanceDecision", () => {
-  const use = { jobs: [{ createdAt: T0.toISOString(), charged: 600 }, { createdAt: later(600_000).toISOString(), charged: 300 }] };
+  const use = {
+    jobs: [
+      { createdAt: T0.toISOString(), charged: 600 },
+      { createdAt: later(600_000).toISOString(), charged: 300 },
+    ],
+  };
   it("allows what fits", () => {
     expect(allowanceDecision(1000, use, 100)).toEqual({ allowed: true, left: 100 });
   });
   it("names the moment enough of the window has passed: the oldest jobs leave it first", () => {
-    expect(allowanceDecision(1000, use, 101)).toEqual({ allowed: false, left: 100, limit: 1000, needed: 101, runAt: later(3_600_000) });
-    expect(allowanceDecision(1000, use, 800)).toEqual({ allowed: false, left: 100, limit: 1000, needed: 800, runAt: later(3_600_000 + 600_000) });
+    expect(allowanceDecision(1000, use, 101)).toEqual({
+      allowed: false,
+      left: 100,
+      limit: 1000,
+      needed: 101,
+      runAt: later(3_600_000),
+    });
+    expect(allowanceDecision(1000, use, 800)).toEqual({
+      allowed: false,
+      left: 100,
+      limit: 1000,
+      needed: 800,
+      runAt: later(3_600_000 + 600_000),
+    });
   });
   it("has no moment for a batch larger than the whole allowance", () => {
     expect(allowanceDecision(1000, { jobs: [] }, 1001)).toMatchObject({ allowed: false, runAt: null });
@@ -60,7 +91,10 @@ const pgBackend = postgresBackend(() => {
   return postgres;
 });
 beforeAll(async () => {
-  [postgres, sandbox] = await Promise.all([startTestPostgres(), startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } })]);
+  [postgres, sandbox] = await Promise.all([
+    startTestPostgres(),
+    startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } }),
+  ]);
 });
 afterAll(async () => {
   await pgBackend.dispose();
@@ -78,9 +112,19 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     if (!created.ok) throw new Error("refused");
     const rows = await store().db.selectFrom("bulk_job_codes").selectAll().orderBy("idx").execute();
     expect(JSON.stringify(rows)).not.toContain(code(1));
-    expect(rows[0]).toMatchObject({ code_hash: hashPurchaseCode(code(1), KEY), code_last4: "0001", status: "pending", refused: 0 });
+    expect(rows[0]).toMatchObject({
+      code_hash: hashPurchaseCode(code(1), KEY),
+      code_last4: "0001",
+      status: "pending",
+      refused: 0,
+    });
     const job = await findBulkJob(store().db, KEY, created.id, { userId: ALICE.id }, { now: T0.getTime() });
-    expect(job).toMatchObject({ status: "queued", total: 2, done: 0, expires_at: later(BULK_JOB_RETENTION_MS).toISOString() });
+    expect(job).toMatchObject({
+      status: "queued",
+      total: 2,
+      done: 0,
+      expires_at: later(BULK_JOB_RETENTION_MS).toISOString(),
+    });
     expect(job!.results.map((r) => r.code)).toEqual([code(1), code(2)]);
     // Someone else's job is not found; an admin (userId null) finds it.
     expect(await findBulkJob(store().db, KEY, created.id, { userId: BOB.id })).toBeNull();
@@ -91,13 +135,26 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
   });
 
   it("charges the allowance per user for every code sent, refused ones too, and gives back what a cancel left unchecked", async () => {
-    const first = await create(ALICE, Array.from({ length: 8 }, (_, n) => code(n)), T0, 10);
+    const first = await create(
+      ALICE,
+      Array.from({ length: 8 }, (_, n) => code(n)),
+      T0,
+      10,
+    );
     expect(first.ok).toBe(true);
-    const refused = await create(ALICE, Array.from({ length: 3 }, (_, n) => code(100 + n)), later(1000), 10);
+    const refused = await create(
+      ALICE,
+      Array.from({ length: 3 }, (_, n) => code(100 + n)),
+      later(1000),
+      10,
+    );
     expect(refused).toMatchObject({ ok: false, decision: { left: 2, needed: 3, runAt: later(3_600_000) } });
     expect((await create(BOB, [code(1)], later(1000), 10)).ok).toBe(true);
     // Codes the normaliser refuses cost no upstream call, but they are not free: 3 do not fit in 2.
-    expect(await create(ALICE, ["\u0430bc", "\u0430bd", "\u0430be"], later(1000), 10)).toMatchObject({ ok: false, decision: { left: 2, needed: 3 } });
+    expect(await create(ALICE, ["\u0430bc", "\u0430bd", "\u0430be"], later(1000), 10)).toMatchObject({
+      ok: false,
+      decision: { left: 2, needed: 3 },
+    });
     expect((await create(ALICE, ["\u0430bc", "\u0430bd"], later(1000), 10)).ok).toBe(true);
     if (!first.ok) return;
     // Two checked, the rest cancelled: 2 charged.
@@ -110,7 +167,16 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
         { createdAt: later(1000).toISOString(), charged: 2 },
       ],
     });
-    expect((await create(ALICE, Array.from({ length: 6 }, (_, n) => code(200 + n)), later(3000), 10)).ok).toBe(true);
+    expect(
+      (
+        await create(
+          ALICE,
+          Array.from({ length: 6 }, (_, n) => code(200 + n)),
+          later(3000),
+          10,
+        )
+      ).ok,
+    ).toBe(true);
     // An hour later the first job no longer counts.
     expect((await allowanceUse(store().db, ALICE.id, later(3_600_000))).jobs.map((j) => j.charged)).toEqual([2, 6]);
   });
@@ -128,7 +194,8 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
   });
 
   it("refuses a user's job past 200 in 24 hours, saying when the next may start; others are not affected", async () => {
-    for (let n = 0; n < 200; n++) expect((await create(ALICE, [`junk-${n}-\u0007`], later(n * 1000), 1_000_000)).ok).toBe(true);
+    for (let n = 0; n < 200; n++)
+      expect((await create(ALICE, [`junk-${n}-\u0007`], later(n * 1000), 1_000_000)).ok).toBe(true);
     expect(await create(ALICE, ["junk-201-\u0007"], later(300_000), 1_000_000)).toEqual({
       ok: false,
       tooManyJobs: { jobsPerDay: 200, runAt: later(86_400_000) },
@@ -158,18 +225,33 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     const created = await create(ALICE, [code(1), code(2), code(3)]);
     if (!created.ok) throw new Error("refused");
     const { db } = store();
-    expect(await recordBulkResult(db, created.id, 0, { status: "invalid", reason: "Invalid purchase code" })).toBe(true);
+    expect(await recordBulkResult(db, created.id, 0, { status: "invalid", reason: "Invalid purchase code" })).toBe(
+      true,
+    );
     expect(await recordBulkResult(db, created.id, 0, { status: "failed", reason: "late" })).toBe(false);
     expect(await cancelBulkJob(db, created.id, { userId: BOB.id })).toBe(false);
     expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(1000))).toBe(true);
     expect((await pendingCodes(db, created.id)).length).toBe(0);
     const job = await findBulkJob(db, KEY, created.id, { userId: null });
-    expect(job).toMatchObject({ status: "cancelled", done: 1, invalid: 1, cancelled: 2, settling: false, finished_at: later(1000).toISOString() });
+    expect(job).toMatchObject({
+      status: "cancelled",
+      done: 1,
+      invalid: 1,
+      cancelled: 2,
+      settling: false,
+      finished_at: later(1000).toISOString(),
+    });
     // A late answer for a code the cancel ended is not written over it: the counts shown stay the counts.
-    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(false);
+    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(
+      false,
+    );
     expect(await beginCheck(db, created.id, 2)).toBe(false);
     expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(2000))).toBe(true);
-    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ status: "cancelled", done: 1, cancelled: 2 });
+    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({
+      status: "cancelled",
+      done: 1,
+      cancelled: 2,
+    });
   });
 
   it("lets a check under way at a cancel write its result: the job settles once, and its counts never change after", async () => {
@@ -178,13 +260,17 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     const { db } = store();
     expect(await beginCheck(db, created.id, 0, T0)).toBe(true);
     expect(await beginCheck(db, created.id, 1, T0)).toBe(true);
-    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(true);
+    expect(await recordBulkResult(db, created.id, 1, { status: "invalid", reason: "Invalid purchase code" })).toBe(
+      true,
+    );
     expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(1000))).toBe(true);
     // Code 0 is under way: it stays pending, and the job says it is settling.
     let job = await findBulkJob(db, KEY, created.id, { userId: null });
     expect(job).toMatchObject({ status: "cancelled", done: 1, cancelled: 2, settling: true });
     expect(job?.results.map((r) => r.status)).toEqual(["pending", "invalid", "cancelled", "cancelled"]);
-    expect(await recordBulkResult(db, created.id, 0, { status: "invalid", reason: "Invalid purchase code" })).toBe(true);
+    expect(await recordBulkResult(db, created.id, 0, { status: "invalid", reason: "Invalid purchase code" })).toBe(
+      true,
+    );
     job = await findBulkJob(db, KEY, created.id, { userId: null });
     expect(job).toMatchObject({ status: "cancelled", done: 2, cancelled: 2, settling: false });
   });
@@ -198,10 +284,18 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     expect(await beginCheck(db, created.id, 1, T0)).toBe(true);
     await countAttempt(db, created.id, 1);
     expect(await cancelBulkJob(db, created.id, { userId: ALICE.id }, later(1000))).toBe(true);
-    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ done: 0, cancelled: 1, settling: true });
+    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({
+      done: 0,
+      cancelled: 1,
+      settling: true,
+    });
     expect(await settleCancelledJobs(db, later(CHECK_UNDER_WAY_MAX_MS - 1))).toBe(0);
     expect(await settleCancelledJobs(db, later(CHECK_UNDER_WAY_MAX_MS + 1))).toBe(1);
-    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({ done: 0, cancelled: 2, settling: false });
+    expect(await findBulkJob(db, KEY, created.id, { userId: null })).toMatchObject({
+      done: 0,
+      cancelled: 2,
+      settling: false,
+    });
   });
 
   it("lists a user's jobs newest first, and forgets jobs after 7 days", async () => {
@@ -210,10 +304,14 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     await create(BOB, [code(3)], later(86_400_000));
     if (!old.ok || !recent.ok) throw new Error("refused");
     const now = later(BULK_JOB_RETENTION_MS + 1000).getTime();
-    expect((await listBulkJobs(store().db, { userId: ALICE.id }, { now: T0.getTime() + 2 * 86_400_000 })).map((j) => j.id)).toEqual([recent.id, old.id]);
+    expect(
+      (await listBulkJobs(store().db, { userId: ALICE.id }, { now: T0.getTime() + 2 * 86_400_000 })).map((j) => j.id),
+    ).toEqual([recent.id, old.id]);
     expect(await purgeExpiredBulkJobs(store().db, new Date(now))).toBe(1);
     expect((await listBulkJobs(store().db, { userId: null }, { now })).length).toBe(2);
-    expect(await store().db.selectFrom("bulk_job_codes").select("job_id").where("job_id", "=", old.id).execute()).toEqual([]);
+    expect(
+      await store().db.selectFrom("bulk_job_codes").select("job_id").where("job_id", "=", old.id).execute(),
+    ).toEqual([]);
   });
 
   it("the runner checks a job against the item service and finishes it", async () => {
@@ -223,7 +321,10 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
       limitPerHour: 1000,
     });
     if (!created.ok) throw new Error("refused");
-    const items = createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } }, { timeoutMs: 5000 });
+    const items = createItemsClient(
+      { baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } },
+      { timeoutMs: 5000 },
+    );
     const runner = new BulkRunner({ db: async () => store().db, hashKey: () => KEY, items: async () => items });
     try {
       runner.kick(true);
@@ -235,13 +336,18 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
       expect(job).toMatchObject({ status: "done", total: 5, valid: 2, invalid: 3, failed: 0 });
       expect(job!.results.map((r) => r.status)).toEqual(["valid", "invalid", "valid", "invalid", "invalid"]);
       // Every check that reached the upstream is in the history, marked as bulk.
-      const history = await store().db.selectFrom("purchase_checks").select(["outcome", "source", "bulk_job_id"]).execute();
+      const history = await store()
+        .db.selectFrom("purchase_checks")
+        .select(["outcome", "source", "bulk_job_id"])
+        .execute();
       expect(history).toHaveLength(4);
       expect(history.every((row) => row.source === "bulk" && row.bulk_job_id === created.id)).toBe(true);
     } finally {
       await runner.stop();
     }
     // A stopped runner let go of its leases.
-    expect(await store().db.selectFrom("bulk_jobs").select("lease_owner").where("lease_owner", "is not", null).execute()).toEqual([]);
+    expect(
+      await store().db.selectFrom("bulk_jobs").select("lease_owner").where("lease_owner", "is not", null).execute(),
+    ).toEqual([]);
   });
 });

@@ -29,7 +29,11 @@ let store: Store;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {
-  [redis, sandbox, store] = await Promise.all([startTestRedis(), startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } }), sqliteBackend.open()]);
+  [redis, sandbox, store] = await Promise.all([
+    startTestRedis(),
+    startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } }),
+    sqliteBackend.open(),
+  ]);
 });
 afterAll(async () => {
   for (const close of closers.reverse()) await close();
@@ -37,8 +41,14 @@ afterAll(async () => {
 });
 
 /** The item client, counting the checks in flight and which instance made each. */
-function countingItems(name: string, seen: { inFlight: number; most: number; by: Record<string, number> }): ItemsClient {
-  const items = createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } }, { timeoutMs: 5000 });
+function countingItems(
+  name: string,
+  seen: { inFlight: number; most: number; by: Record<string, number> },
+): ItemsClient {
+  const items = createItemsClient(
+    { baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } },
+    { timeoutMs: 5000 },
+  );
   return new Proxy(items, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver) as unknown;
@@ -57,11 +67,18 @@ function countingItems(name: string, seen: { inFlight: number; most: number; by:
   });
 }
 
-async function instance(name: string, seen: Parameters<typeof countingItems>[1]): Promise<{ checks: QueuedBulkChecks; cluster: Cluster; queue: WorkQueue<{ job: string; idx: number }> }> {
+async function instance(
+  name: string,
+  seen: Parameters<typeof countingItems>[1],
+): Promise<{ checks: QueuedBulkChecks; cluster: Cluster; queue: WorkQueue<{ job: string; idx: number }> }> {
   const cluster = redisCluster(redis.url, name);
   const items = countingItems(name, seen);
   const checks = new QueuedBulkChecks({ db: async () => store.db, hashKey: () => KEY, items: async () => items });
-  const queue = await startWorkQueue<{ job: string; idx: number }>(cluster, { kind: "bulk-check", concurrency: 3, handle: (data) => checks.handle(data) });
+  const queue = await startWorkQueue<{ job: string; idx: number }>(cluster, {
+    kind: "bulk-check",
+    concurrency: 3,
+    handle: (data) => checks.handle(data),
+  });
   checks.attach(queue);
   closers.push(async () => {
     await queue.close();
@@ -72,14 +89,22 @@ async function instance(name: string, seen: Parameters<typeof countingItems>[1])
 
 describe("QueuedBulkChecks", () => {
   it("two instances check a 60-code job: every code once, at most 3 at once, both at work; a sweep requeues what is pending", async () => {
-    await sandbox.injectFault({ method: "POST", path: "/market/api/purchases/validation", kind: "latency", latencyMs: 40 });
+    await sandbox.injectFault({
+      method: "POST",
+      path: "/market/api/purchases/validation",
+      kind: "latency",
+      latencyMs: 40,
+    });
     const seen = { inFlight: 0, most: 0, by: {} as Record<string, number> };
     const [one, two] = [await instance("one", seen), await instance("two", seen)];
     const rawCodes = [FIXED_PURCHASE_CODES.active, ...Array.from({ length: 59 }, (_, i) => code(i + 1))];
     const created = await createBulkJob(store.db, KEY, { user: ALICE, rawCodes, limitPerHour: 1000 });
     if (!created.ok) throw new Error("refused");
     await one.checks.started(created.id);
-    await until(async () => (await findBulkJob(store.db, KEY, created.id, { userId: null }))?.status === "done", "the job is done");
+    await until(
+      async () => (await findBulkJob(store.db, KEY, created.id, { userId: null }))?.status === "done",
+      "the job is done",
+    );
 
     const job = await findBulkJob(store.db, KEY, created.id, { userId: null });
     expect(job).toMatchObject({ status: "done", total: 60, valid: 1, invalid: 59, failed: 0 });
@@ -91,10 +116,17 @@ describe("QueuedBulkChecks", () => {
     expect(Object.keys(seen.by).sort()).toEqual(["one", "two"]);
 
     // A job whose items Redis lost (restarted empty): the sweep queues its pending codes from the store.
-    const second = await createBulkJob(store.db, KEY, { user: ALICE, rawCodes: [code(100), code(101)], limitPerHour: 1000 });
+    const second = await createBulkJob(store.db, KEY, {
+      user: ALICE,
+      rawCodes: [code(100), code(101)],
+      limitPerHour: 1000,
+    });
     if (!second.ok) throw new Error("refused");
     await two.checks.sweep();
-    await until(async () => (await findBulkJob(store.db, KEY, second.id, { userId: null }))?.status === "done", "the swept job is done");
+    await until(
+      async () => (await findBulkJob(store.db, KEY, second.id, { userId: null }))?.status === "done",
+      "the swept job is done",
+    );
     expect(await two.queue.waiting()).toBe(0);
   });
 });

@@ -55,20 +55,51 @@ describe.each<Backend>([sqliteBackend, pgBackend])("re-checks and result pages o
     if (!created.ok) throw new Error("refused");
     const at = later(1000);
     await recordBulkResult(db, created.id, 0, { status: "valid", purchase: purchase("2030-01-01T00:00:00.000Z") }, at);
-    await recordBulkResult(db, created.id, 1, { status: "valid", purchase: purchase("2025-01-01T00:00:00.000Z", "Old Theme") }, at);
+    await recordBulkResult(
+      db,
+      created.id,
+      1,
+      { status: "valid", purchase: purchase("2025-01-01T00:00:00.000Z", "Old Theme") },
+      at,
+    );
     await recordBulkResult(db, created.id, 2, { status: "invalid", reason: "Invalid purchase code" }, at);
-    await recordBulkResult(db, created.id, 3, { status: "failed", reason: "The item service did not answer in time, after 3 tries.", retryable: true }, at);
-    await recordBulkResult(db, created.id, 4, { status: "failed", reason: "The item service refused Gatehouse's key." }, at);
-    await db.updateTable("bulk_jobs").set({ status: "done", finished_at: at.toISOString() }).where("id", "=", created.id).execute();
+    await recordBulkResult(
+      db,
+      created.id,
+      3,
+      { status: "failed", reason: "The item service did not answer in time, after 3 tries.", retryable: true },
+      at,
+    );
+    await recordBulkResult(
+      db,
+      created.id,
+      4,
+      { status: "failed", reason: "The item service refused Gatehouse's key." },
+      at,
+    );
+    await db
+      .updateTable("bulk_jobs")
+      .set({ status: "done", finished_at: at.toISOString() })
+      .where("id", "=", created.id)
+      .execute();
     return created.id;
   }
 
   it("sends back only the failures a retry can pass, queues the job for any runner, and the counts follow", async () => {
     const db = store().db;
     const id = await finishedJob();
-    expect(await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000, now: later(2000) })).toEqual({ ok: true, codes: 1 });
+    expect(
+      await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000, now: later(2000) }),
+    ).toEqual({ ok: true, codes: 1 });
     expect((await pendingCodes(db, id)).map((row) => row.idx)).toEqual([3]);
-    expect(await findBulkJobSummary(db, id, { userId: null })).toMatchObject({ status: "queued", finished_at: null, done: 4, failed: 1, valid: 2, invalid: 1 });
+    expect(await findBulkJobSummary(db, id, { userId: null })).toMatchObject({
+      status: "queued",
+      finished_at: null,
+      done: 4,
+      failed: 1,
+      valid: 2,
+      invalid: 1,
+    });
     // Any runner takes it up as it takes a new job: it is active and unleased.
     expect(await claimBulkJob(db, "another-runner", 30_000, later(3000))).toMatchObject({ id });
   });
@@ -77,12 +108,16 @@ describe.each<Backend>([sqliteBackend, pgBackend])("re-checks and result pages o
     const db = store().db;
     const id = await finishedJob(ALICE, 6);
     // 5 codes of the job are charged; the re-check of 1 fits in 6.
-    expect(await recheckFailedRows(db, id, { userId: null }, { userId: ALICE.id, limitPerHour: 6, now: later(2000) })).toMatchObject({ ok: true });
+    expect(
+      await recheckFailedRows(db, id, { userId: null }, { userId: ALICE.id, limitPerHour: 6, now: later(2000) }),
+    ).toMatchObject({ ok: true });
     const use = await allowanceUse(db, ALICE.id, later(3000));
     expect(use.jobs.reduce((sum, job) => sum + job.charged, 0)).toBe(6);
     await recordBulkResult(db, id, 3, { status: "failed", reason: "timeout", retryable: true }, later(4000));
     await db.updateTable("bulk_jobs").set({ status: "done" }).where("id", "=", id).execute();
-    expect(await recheckFailedRows(db, id, { userId: null }, { userId: ALICE.id, limitPerHour: 6, now: later(5000) })).toMatchObject({
+    expect(
+      await recheckFailedRows(db, id, { userId: null }, { userId: ALICE.id, limitPerHour: 6, now: later(5000) }),
+    ).toMatchObject({
       ok: false,
       decision: { left: 0, needed: 1, runAt: later(3_600_000) },
     });
@@ -93,22 +128,41 @@ describe.each<Backend>([sqliteBackend, pgBackend])("re-checks and result pages o
   it("refuses while the job runs, when nothing can pass, and for a job that is not the user's", async () => {
     const db = store().db;
     const id = await finishedJob();
-    expect(await recheckFailedRows(db, id, { userId: BOB.id }, { userId: BOB.id, limitPerHour: 1000 })).toEqual({ ok: false, problem: "not_found" });
+    expect(await recheckFailedRows(db, id, { userId: BOB.id }, { userId: BOB.id, limitPerHour: 1000 })).toEqual({
+      ok: false,
+      problem: "not_found",
+    });
     await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000, now: later(2000) });
-    expect(await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000 })).toEqual({ ok: false, problem: "running" });
+    expect(await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000 })).toEqual({
+      ok: false,
+      problem: "running",
+    });
     await recordBulkResult(db, id, 3, { status: "invalid", reason: "Invalid purchase code" }, later(4000));
     await db.updateTable("bulk_jobs").set({ status: "done" }).where("id", "=", id).execute();
     // Left: an invalid code and a refused key, which a retry would not change.
-    expect(await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000 })).toEqual({ ok: false, problem: "nothing_to_recheck" });
+    expect(await recheckFailedRows(db, id, { userId: ALICE.id }, { userId: ALICE.id, limitPerHour: 1000 })).toEqual({
+      ok: false,
+      problem: "nothing_to_recheck",
+    });
   });
 
   it("pages, filters and searches a job's results on the server, counting each filter", async () => {
     const db = store().db;
     const id = await finishedJob();
-    const page = (query: Parameters<typeof findBulkResultsPage>[4]) => findBulkResultsPage(db, KEY, id, { userId: ALICE.id }, query);
+    const page = (query: Parameters<typeof findBulkResultsPage>[4]) =>
+      findBulkResultsPage(db, KEY, id, { userId: ALICE.id }, query);
     const all = await page({});
     expect(all?.meta).toEqual({ page: 1, per_page: 50, total: 5, last_page: 1 });
-    expect(all?.counts).toEqual({ all: 5, valid: 2, support_expired: 1, invalid: 1, failed: 2, retryable: 1, pending: 0, cancelled: 0 });
+    expect(all?.counts).toEqual({
+      all: 5,
+      valid: 2,
+      support_expired: 1,
+      invalid: 1,
+      failed: 2,
+      retryable: 1,
+      pending: 0,
+      cancelled: 0,
+    });
     expect(all?.data.map((row) => [row.index, row.support, row.retryable])).toEqual([
       [0, "active", false],
       [1, "expired", false],

@@ -36,19 +36,30 @@ afterAll(async () => {
 /** From now on the store refuses every history insert, as if the process died just before writing it. */
 async function crashBeforeHistory(db: Db): Promise<void> {
   if (isPostgres(db)) {
-    await sql`create or replace function crash_before_history() returns trigger language plpgsql as $$ begin raise exception 'the instance died before its history row'; end $$`.execute(db);
-    await sql`create trigger crash_before_history before insert on purchase_checks for each row execute function crash_before_history()`.execute(db);
+    await sql`create or replace function crash_before_history() returns trigger language plpgsql as $$ begin raise exception 'the instance died before its history row'; end $$`.execute(
+      db,
+    );
+    await sql`create trigger crash_before_history before insert on purchase_checks for each row execute function crash_before_history()`.execute(
+      db,
+    );
   } else {
-    await sql`create trigger crash_before_history before insert on purchase_checks begin select raise(abort, 'the instance died before its history row'); end`.execute(db);
+    await sql`create trigger crash_before_history before insert on purchase_checks begin select raise(abort, 'the instance died before its history row'); end`.execute(
+      db,
+    );
   }
 }
 
 async function noMoreCrashes(db: Db): Promise<void> {
-  await sql.raw(`drop trigger if exists crash_before_history${isPostgres(db) ? " on purchase_checks" : ""}`).execute(db);
+  await sql
+    .raw(`drop trigger if exists crash_before_history${isPostgres(db) ? " on purchase_checks" : ""}`)
+    .execute(db);
 }
 
 function realItems(): ItemsClient {
-  return createItemsClient({ baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } }, { timeoutMs: 5000 });
+  return createItemsClient(
+    { baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } },
+    { timeoutMs: 5000 },
+  );
 }
 
 /** The real item client; `afterAnswer` runs after each upstream answer, before the caller writes it. */
@@ -67,7 +78,12 @@ function itemsThen(afterAnswer: (call: number) => Promise<void>): ItemsClient & 
 }
 
 const historyOf = async (db: Db, jobId: string) =>
-  db.selectFrom("purchase_checks").select(["code_last4", "outcome", "source"]).where("bulk_job_id", "=", jobId).orderBy("code_last4").execute();
+  db
+    .selectFrom("purchase_checks")
+    .select(["code_last4", "outcome", "source"])
+    .where("bulk_job_id", "=", jobId)
+    .orderBy("code_last4")
+    .execute();
 
 describe.each<Backend>(bothBackends())("a bulk result and its history row on $name", (backend) => {
   const store = useStore(backend);
@@ -85,7 +101,13 @@ describe.each<Backend>(bothBackends())("a bulk result and its history row on $na
   it("are written both or neither; a result already there is not written again, nor its history row", async () => {
     const { db } = store();
     const jobId = await oneCodeJob(code(1));
-    const check = { jobId, idx: 0, user: ALICE, code: code(1), outcome: { status: "invalid", reason: "Invalid purchase code" } } as const;
+    const check = {
+      jobId,
+      idx: 0,
+      user: ALICE,
+      code: code(1),
+      outcome: { status: "invalid", reason: "Invalid purchase code" },
+    } as const;
     expect(await beginCheck(db, jobId, 0)).toBe(true);
 
     await crashBeforeHistory(db);
@@ -108,19 +130,34 @@ describe.each<Backend>(bothBackends())("a bulk result and its history row on $na
     const runner = new BulkRunner({ db: async () => db, hashKey: () => KEY, items: async () => items });
     try {
       runner.kick(true);
-      await until(async () => (await findBulkJob(db, KEY, jobId, { userId: null }))?.status === "done", "the job is done", 15_000);
+      await until(
+        async () => (await findBulkJob(db, KEY, jobId, { userId: null }))?.status === "done",
+        "the job is done",
+        15_000,
+      );
     } finally {
       await runner.stop();
     }
-    expect(await findBulkJob(db, KEY, jobId, { userId: null })).toMatchObject({ total: 1, done: 1, valid: 1, failed: 0 });
-    expect(await historyOf(db, jobId)).toEqual([{ code_last4: FIXED_PURCHASE_CODES.active.slice(-4), outcome: "valid", source: "bulk" }]);
+    expect(await findBulkJob(db, KEY, jobId, { userId: null })).toMatchObject({
+      total: 1,
+      done: 1,
+      valid: 1,
+      failed: 0,
+    });
+    expect(await historyOf(db, jobId)).toEqual([
+      { code_last4: FIXED_PURCHASE_CODES.active.slice(-4), outcome: "valid", source: "bulk" },
+    ]);
     expect(items.calls()).toBe(2);
   });
 
   it("queue: an instance that crashes between the result and its history row leaves the code pending; the instance that repeats the item writes both, once", async () => {
     const { db } = store();
     const jobId = await oneCodeJob();
-    const crashing = new QueuedBulkChecks({ db: async () => db, hashKey: () => KEY, items: async () => itemsThen(() => crashBeforeHistory(db)) });
+    const crashing = new QueuedBulkChecks({
+      db: async () => db,
+      hashKey: () => KEY,
+      items: async () => itemsThen(() => crashBeforeHistory(db)),
+    });
     const survivor = new QueuedBulkChecks({ db: async () => db, hashKey: () => KEY, items: async () => realItems() });
 
     expect(await crashing.handle({ job: jobId, idx: 0 })).toEqual({ kind: "done" });
@@ -130,7 +167,14 @@ describe.each<Backend>(bothBackends())("a bulk result and its history row on $na
     expect(await survivor.handle({ job: jobId, idx: 0 })).toEqual({ kind: "done" });
     expect(await survivor.handle({ job: jobId, idx: 0 })).toEqual({ kind: "done" });
 
-    expect(await findBulkJob(db, KEY, jobId, { userId: null })).toMatchObject({ status: "done", total: 1, done: 1, valid: 1 });
-    expect(await historyOf(db, jobId)).toEqual([{ code_last4: FIXED_PURCHASE_CODES.active.slice(-4), outcome: "valid", source: "bulk" }]);
+    expect(await findBulkJob(db, KEY, jobId, { userId: null })).toMatchObject({
+      status: "done",
+      total: 1,
+      done: 1,
+      valid: 1,
+    });
+    expect(await historyOf(db, jobId)).toEqual([
+      { code_last4: FIXED_PURCHASE_CODES.active.slice(-4), outcome: "valid", source: "bulk" },
+    ]);
   });
 });

@@ -42,11 +42,23 @@ function ringFor(config: GatewayConfig, db: () => Promise<import("@/lib/db").Db>
     watch.wrap({
       key,
       async read() {
-        if (rejecting.has(key)) throw new UpstreamError({ kind: "auth", area: "reports", operation: "reports.list", status: 401, detail: "rejected Gatehouse's key" });
+        if (rejecting.has(key))
+          throw new UpstreamError({
+            kind: "auth",
+            area: "reports",
+            operation: "reports.list",
+            status: 401,
+            detail: "rejected Gatehouse's key",
+          });
         return key;
       },
     });
-  return new KeyRing<FakeClient, FakeClient>({ config, db, fingerprintSecret: SECRET, build: { reports: build, items: build } });
+  return new KeyRing<FakeClient, FakeClient>({
+    config,
+    db,
+    fingerprintSecret: SECRET,
+    build: { reports: build, items: build },
+  });
 }
 
 describe("the key ring", () => {
@@ -58,7 +70,11 @@ describe("the key ring", () => {
     const ring = ringFor(configWith("environment-key-9999"), async () => db, new Set());
     await ring.refresh();
     expect(await ring.current().reports?.read()).toBe("environment-key-9999");
-    expect(ring.keyInUse("reports")).toMatchObject({ source: "environment", last4: "9999", fingerprint: keyFingerprint("environment-key-9999", SECRET) });
+    expect(ring.keyInUse("reports")).toMatchObject({
+      source: "environment",
+      last4: "9999",
+      fingerprint: keyFingerprint("environment-key-9999", SECRET),
+    });
   });
 
   it("switches to the stored key at a refresh; a client taken before keeps the key it started with", async () => {
@@ -84,8 +100,15 @@ describe("the key ring", () => {
     const { db } = store();
     let changed: (() => void) | null = null;
     const feed = { start: (onChange: () => void) => ((changed = onChange), () => (changed = null)) };
-    const build = (key: string, watch: { wrap<T extends object>(client: T): T }) => watch.wrap({ key, read: async () => key });
-    const ring = new KeyRing<FakeClient, FakeClient>({ config: configWith(null), db: async () => db, fingerprintSecret: SECRET, build: { reports: build, items: build }, feed });
+    const build = (key: string, watch: { wrap<T extends object>(client: T): T }) =>
+      watch.wrap({ key, read: async () => key });
+    const ring = new KeyRing<FakeClient, FakeClient>({
+      config: configWith(null),
+      db: async () => db,
+      fingerprintSecret: SECRET,
+      build: { reports: build, items: build },
+      feed,
+    });
     await ring.refresh();
     ring.startPolling();
     await saveActiveKey(db, "reports", "published-key-0007", "a", KEK, SECRET);
@@ -109,7 +132,10 @@ describe("the key ring", () => {
     });
     try {
       for (let i = 0; i < 3; i++) await expect(ring.current().reports!.read()).rejects.toThrow(/rejected/);
-      expect(ring.rejection("reports")).toMatchObject({ fingerprint: keyFingerprint("revoked-key-0001", SECRET), source: "portal" });
+      expect(ring.rejection("reports")).toMatchObject({
+        fingerprint: keyFingerprint("revoked-key-0001", SECRET),
+        source: "portal",
+      });
       const stored = await waitFor(async () => (await readKeyStates(db)).reports?.rejectedFingerprint);
       expect(stored).toBe(keyFingerprint("revoked-key-0001", SECRET));
       await waitFor(async () => heard.length === 1);

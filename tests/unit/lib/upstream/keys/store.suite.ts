@@ -47,11 +47,18 @@ export function upstreamKeysSuite(backend: Backend) {
       await saveActiveKey(db, "items", short, "a", KEK, SECRET);
       // As a store from before keyed fingerprints holds it: a plain SHA-256 prefix and the last 4.
       const unkeyed = createHash("sha256").update(short).digest("hex").slice(0, 8);
-      await db.updateTable("upstream_keys").set({ fingerprint: unkeyed, last4: short.slice(-4) }).where("area", "=", "items").execute();
+      await db
+        .updateTable("upstream_keys")
+        .set({ fingerprint: unkeyed, last4: short.slice(-4) })
+        .where("area", "=", "items")
+        .execute();
       await recordRejection(db, "items", unkeyed);
       const keks = { current: KEK, previous: null };
       expect(await refingerprintStoredKeys(db, keks, SECRET)).toBe(1);
-      expect((await listStoredKeys(db, "items"))[0]).toMatchObject({ fingerprint: keyFingerprint(short, SECRET), last4: null });
+      expect((await listStoredKeys(db, "items"))[0]).toMatchObject({
+        fingerprint: keyFingerprint(short, SECRET),
+        last4: null,
+      });
       expect((await readKeyStates(db)).items?.rejectedFingerprint).toBe(keyFingerprint(short, SECRET));
       // Once named, a second start changes nothing; a KEK that opens nothing leaves the rows alone.
       expect(await refingerprintStoredKeys(db, keks, SECRET)).toBe(0);
@@ -61,7 +68,11 @@ export function upstreamKeysSuite(backend: Backend) {
     it("keeps a saved key sealed, names it by fingerprint and last 4, and opens it with the KEK", async () => {
       const { db } = store();
       const change = await saveActiveKey(db, "reports", FIRST, "admin@example.com", KEK, SECRET);
-      expect(change).toMatchObject({ area: "reports", oldFingerprint: null, newFingerprint: keyFingerprint(FIRST, SECRET) });
+      expect(change).toMatchObject({
+        area: "reports",
+        oldFingerprint: null,
+        newFingerprint: keyFingerprint(FIRST, SECRET),
+      });
       expect(keyFingerprint(FIRST, SECRET)).toMatch(/^[0-9a-f]{8}$/);
       const row = await db.selectFrom("upstream_keys").selectAll().executeTakeFirstOrThrow();
       expect(JSON.stringify(row)).not.toContain(FIRST);
@@ -73,11 +84,15 @@ export function upstreamKeysSuite(backend: Backend) {
     it("refuses to open a key with another KEK, or moved to the other area's row", async () => {
       const { db } = store();
       await saveActiveKey(db, "reports", FIRST, "a", KEK, SECRET);
-      const wrong = await readActiveKey(db, "reports", { current: NEW_KEK, previous: null }).catch((error: unknown) => error);
+      const wrong = await readActiveKey(db, "reports", { current: NEW_KEK, previous: null }).catch(
+        (error: unknown) => error,
+      );
       expect(isKeyUnsealError(wrong)).toBe(true);
       expect(String(wrong)).not.toContain(FIRST);
       await db.updateTable("upstream_keys").set({ area: "items" }).execute();
-      expect(isKeyUnsealError(await readActiveKey(db, "items", { current: KEK, previous: null }).catch((e: unknown) => e))).toBe(true);
+      expect(
+        isKeyUnsealError(await readActiveKey(db, "items", { current: KEK, previous: null }).catch((e: unknown) => e)),
+      ).toBe(true);
     });
 
     it("keeps the replaced key disabled, restores it, and bumps the version every instance polls", async () => {
@@ -85,7 +100,10 @@ export function upstreamKeysSuite(backend: Backend) {
       await saveActiveKey(db, "reports", FIRST, "a", KEK, SECRET);
       expect((await readKeyStates(db)).reports?.version).toBe(1);
       const rotation = await saveActiveKey(db, "reports", SECOND, "b", KEK, SECRET);
-      expect(rotation).toMatchObject({ oldFingerprint: keyFingerprint(FIRST, SECRET), newFingerprint: keyFingerprint(SECOND, SECRET) });
+      expect(rotation).toMatchObject({
+        oldFingerprint: keyFingerprint(FIRST, SECRET),
+        newFingerprint: keyFingerprint(SECOND, SECRET),
+      });
       expect((await readKeyStates(db)).reports?.version).toBe(2);
       const keys = await listStoredKeys(db, "reports");
       expect(keys.map((k) => [k.last4, k.active])).toEqual([
@@ -93,19 +111,28 @@ export function upstreamKeysSuite(backend: Backend) {
         ["0001", false],
       ]);
       const undo = await activateStoredKey(db, "reports", keys[1]!.id, "c");
-      expect(undo).toMatchObject({ oldFingerprint: keyFingerprint(SECOND, SECRET), newFingerprint: keyFingerprint(FIRST, SECRET) });
+      expect(undo).toMatchObject({
+        oldFingerprint: keyFingerprint(SECOND, SECRET),
+        newFingerprint: keyFingerprint(FIRST, SECRET),
+      });
       expect((await readActiveKey(db, "reports", { current: KEK, previous: null }))?.key).toBe(FIRST);
       expect((await readKeyStates(db)).reports?.version).toBe(3);
       expect(await activateStoredKey(db, "reports", "00000000-0000-4000-8000-000000000000", "c")).toBeNull();
       const removed = await removeStoredKey(db, "reports", keys[0]!.id);
-      expect(removed).toMatchObject({ oldFingerprint: keyFingerprint(SECOND, SECRET), newFingerprint: keyFingerprint(FIRST, SECRET) });
+      expect(removed).toMatchObject({
+        oldFingerprint: keyFingerprint(SECOND, SECRET),
+        newFingerprint: keyFingerprint(FIRST, SECRET),
+      });
       expect(await countStoredKeys(db)).toBe(1);
     });
 
     it("keeps one active key when two admins save at once", async () => {
       const { db } = store();
       await saveActiveKey(db, "reports", FIRST, "a", KEK, SECRET);
-      await Promise.all([saveActiveKey(db, "reports", SECOND, "b", KEK, SECRET), saveActiveKey(db, "reports", "third-upstream-key-0003", "c", KEK, SECRET)]);
+      await Promise.all([
+        saveActiveKey(db, "reports", SECOND, "b", KEK, SECRET),
+        saveActiveKey(db, "reports", "third-upstream-key-0003", "c", KEK, SECRET),
+      ]);
       const keys = await listStoredKeys(db, "reports");
       expect(keys).toHaveLength(3);
       expect(keys.filter((k) => k.active)).toHaveLength(1);
@@ -116,7 +143,10 @@ export function upstreamKeysSuite(backend: Backend) {
       const { db } = store();
       await saveActiveKey(db, "items", FIRST, "a", KEK, SECRET);
       await recordRejection(db, "items", keyFingerprint(FIRST, SECRET), new Date("2026-11-24T14:02:00Z"));
-      expect((await readKeyStates(db)).items).toMatchObject({ rejectedAt: "2026-11-24T14:02:00.000Z", rejectedFingerprint: keyFingerprint(FIRST, SECRET) });
+      expect((await readKeyStates(db)).items).toMatchObject({
+        rejectedAt: "2026-11-24T14:02:00.000Z",
+        rejectedFingerprint: keyFingerprint(FIRST, SECRET),
+      });
       await clearRejection(db, "items", "deadbeef");
       expect((await readKeyStates(db)).items?.rejectedFingerprint).toBe(keyFingerprint(FIRST, SECRET));
       await clearRejection(db, "items", keyFingerprint(FIRST, SECRET));

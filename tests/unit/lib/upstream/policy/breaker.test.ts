@@ -9,7 +9,19 @@ import { checkReadiness } from "@/lib/upstream/readiness";
 
 import type { TestSandbox } from "@/tests/support/sandbox";
 
-import { ACCOUNT, harness, ManualClock, PROJECTS, reportPath, REPORTS, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, waitForUpstreamCalls } from "@/tests/support/resilience";
+import {
+  ACCOUNT,
+  harness,
+  ManualClock,
+  PROJECTS,
+  reportPath,
+  REPORTS,
+  settings,
+  startSandboxWithCanaryKeys,
+  upstreamCalls,
+  upstreamErrorOf,
+  waitForUpstreamCalls,
+} from "@/tests/support/resilience";
 
 let sandbox: TestSandbox;
 
@@ -40,7 +52,12 @@ describe("through the clients, against the sandbox", () => {
     clock.advance(12_300);
     const refused = await upstreamErrorOf(reports.getReport(1));
     expect(refused).toBeInstanceOf(CircuitOpenError);
-    expect(refused).toMatchObject({ area: "reports", operation: "reports.show", retryAfterSeconds: 18, retryAfter: "18" });
+    expect(refused).toMatchObject({
+      area: "reports",
+      operation: "reports.show",
+      retryAfterSeconds: 18,
+      retryAfter: "18",
+    });
     expect(refused.message).toContain("circuit open");
     expect(await upstreamCalls(sandbox, "GET", reportPath(1))).toHaveLength(0);
     expect(await upstreamCalls(sandbox, "GET", REPORTS)).toHaveLength(5);
@@ -126,7 +143,9 @@ describe("through the clients, against the sandbox", () => {
     for (let i = 0; i < 5; i++) await upstreamErrorOf(h.reports.listReports({}));
     await sandbox.clearRequests();
 
-    const upstreams = { config: { mode: "configured" }, reports: h.reports, items: h.items } as unknown as Parameters<typeof checkReadiness>[0];
+    const upstreams = { config: { mode: "configured" }, reports: h.reports, items: h.items } as unknown as Parameters<
+      typeof checkReadiness
+    >[0];
     const readiness = await checkReadiness(upstreams, (area) => h.resilience.breakerStatus(area));
     expect(readiness.status).toBe("not_ready");
     expect(readiness.areas.reports).toMatchObject({
@@ -135,7 +154,10 @@ describe("through the clients, against the sandbox", () => {
       problem: "the upstream is not answering (circuit open); retrying in 30 s",
     });
     expect(readiness.areas.items).toMatchObject({ reachable: true, key_accepted: true });
-    expect(readiness.breakers).toEqual({ reports: { state: "open", retry_in_ms: 30_000 }, items: { state: "closed", retry_in_ms: 0 } });
+    expect(readiness.breakers).toEqual({
+      reports: { state: "open", retry_in_ms: 30_000 },
+      items: { state: "closed", retry_in_ms: 0 },
+    });
     expect(await upstreamCalls(sandbox, "GET", PROJECTS)).toHaveLength(0);
     expect(await upstreamCalls(sandbox, "GET", ACCOUNT)).toHaveLength(1);
   });
@@ -160,7 +182,6 @@ describe("the breaker on its own", () => {
     expect(breaker.status()).toEqual({ state: "closed", retryInMs: 0, consecutiveFailures: 0 });
   });
 });
-
 
 describe("the breaker with other instances", () => {
   it("says when it opens and when it closes again, and follows what another instance's breaker found", () => {

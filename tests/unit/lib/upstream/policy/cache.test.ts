@@ -43,7 +43,14 @@ describe("what is cached, and for how long", () => {
     const clock = new ManualClock();
     const { reports, items, resilience } = harness(sandbox, { clock });
     const readAll = () =>
-      Promise.all([reports.listReports({}), reports.getReport(2), reports.listProjects({}), items.getAccount(), items.listItems(), items.getItem(100002)]);
+      Promise.all([
+        reports.listReports({}),
+        reports.getReport(2),
+        reports.listProjects({}),
+        items.getAccount(),
+        items.listItems(),
+        items.getItem(100002),
+      ]);
     await readAll();
     await readAll();
     expect(await upstreamCalls(sandbox)).toHaveLength(6);
@@ -51,13 +58,18 @@ describe("what is cached, and for how long", () => {
     clock.advance(15_000); // area A expired (served stale once, refreshed); area B still fresh
     await readAll();
     await refreshesDone(resilience);
-    const paths = (await upstreamCalls(sandbox)).slice(6).map((r) => r.path).sort();
+    const paths = (await upstreamCalls(sandbox))
+      .slice(6)
+      .map((r) => r.path)
+      .sort();
     expect(paths).toEqual([PROJECTS, REPORTS, reportPath(2)].sort());
 
     clock.advance(45_000); // 60 s: area B expired too
     await readAll();
     await refreshesDone(resilience);
-    expect((await upstreamCalls(sandbox)).slice(9).map((r) => r.path)).toEqual(expect.arrayContaining([ACCOUNT, ITEMS, ITEM]));
+    expect((await upstreamCalls(sandbox)).slice(9).map((r) => r.path)).toEqual(
+      expect.arrayContaining([ACCOUNT, ITEMS, ITEM]),
+    );
   });
 
   it("a TTL of 0 turns the cache off for that area", async () => {
@@ -209,7 +221,12 @@ describe("single flight", () => {
 
   it("different requests are not coalesced", async () => {
     const { reports } = harness(sandbox);
-    await Promise.all([reports.getReport(1), reports.getReport(2), reports.listReports({}), reports.listReports({ page: 2 })]);
+    await Promise.all([
+      reports.getReport(1),
+      reports.getReport(2),
+      reports.listReports({}),
+      reports.listReports({ page: 2 }),
+    ]);
     expect(await upstreamCalls(sandbox)).toHaveLength(4);
   });
 

@@ -13,7 +13,16 @@ import { createReportsClient } from "@/lib/upstream/reports";
 import { CANARY } from "@/tests/support/canary";
 import type { TestSandbox } from "@/tests/support/sandbox";
 
-import { harness, ITEMS, reportPath, REPORTS, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf } from "@/tests/support/resilience";
+import {
+  harness,
+  ITEMS,
+  reportPath,
+  REPORTS,
+  settings,
+  startSandboxWithCanaryKeys,
+  upstreamCalls,
+  upstreamErrorOf,
+} from "@/tests/support/resilience";
 
 let sandbox: TestSandbox;
 
@@ -31,7 +40,11 @@ describe("what the caller gets for each failure, with every policy on", () => {
   it("a hung upstream: a timeout after the budget, one request", async () => {
     await sandbox.injectFault({ method: "GET", path: REPORTS, kind: "hang" });
     const { reports } = harness(sandbox, { timeoutMs: 400 });
-    expect(await upstreamErrorOf(reports.listReports({}))).toMatchObject({ kind: "timeout", area: "reports", operation: "reports.list" });
+    expect(await upstreamErrorOf(reports.listReports({}))).toMatchObject({
+      kind: "timeout",
+      area: "reports",
+      operation: "reports.list",
+    });
     expect(await upstreamCalls(sandbox, "GET", REPORTS)).toHaveLength(1);
   });
 
@@ -66,7 +79,13 @@ describe("what the caller gets for each failure, with every policy on", () => {
   });
 
   it("a 429: rate_limited with the upstream's Retry-After, not retried", async () => {
-    await sandbox.injectFault({ method: "GET", path: ITEMS, kind: "status", status: 429, headers: { "Retry-After": "42" } });
+    await sandbox.injectFault({
+      method: "GET",
+      path: ITEMS,
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "42" },
+    });
     const { items } = harness(sandbox);
     expect(await upstreamErrorOf(items.listItems())).toMatchObject({ kind: "rate_limited", retryAfter: "42" });
     expect(await upstreamCalls(sandbox, "GET", ITEMS)).toHaveLength(1);

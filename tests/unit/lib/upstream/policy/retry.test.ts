@@ -15,7 +15,17 @@ import { Resilience } from "@/lib/upstream/policy";
 import { CANARY } from "@/tests/support/canary";
 import type { TestSandbox } from "@/tests/support/sandbox";
 
-import { harness, ManualClock, reportPath, REPORTS, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, VALIDATION } from "@/tests/support/resilience";
+import {
+  harness,
+  ManualClock,
+  reportPath,
+  REPORTS,
+  settings,
+  startSandboxWithCanaryKeys,
+  upstreamCalls,
+  upstreamErrorOf,
+  VALIDATION,
+} from "@/tests/support/resilience";
 
 let sandbox: TestSandbox;
 
@@ -125,7 +135,12 @@ describe("what is never retried", () => {
     await sandbox.injectFault({ method: "POST", path: REPORTS, kind: "status", status: 503, times: 1 });
     await sandbox.injectFault({ method: "PUT", path: reportPath(5), kind: "reset", times: 1 });
     await sandbox.injectFault({ method: "DELETE", path: reportPath(6), kind: "status", status: 502, times: 1 });
-    await sandbox.injectFault({ method: "DELETE", path: "/seo/api/v1/projects/acme-tools.io", kind: "reset", times: 1 });
+    await sandbox.injectFault({
+      method: "DELETE",
+      path: "/seo/api/v1/projects/acme-tools.io",
+      kind: "reset",
+      times: 1,
+    });
     await sandbox.injectFault({ method: "POST", path: VALIDATION, kind: "status", status: 503, times: 1 });
 
     await upstreamErrorOf(reports.createReport({ url: "https://gatehouse.example.org/once" }));
@@ -171,10 +186,13 @@ describe("limits on retrying", () => {
 
   it("the retry budget: in an outage, retries fall to 20% of requests once the reserve is spent", async () => {
     await sandbox.injectFault({ method: "GET", path: reportPath(9), kind: "status", status: 503 });
-    const resilience = new Resilience(settings({ ...noCache, breaker: { failureThreshold: 0 }, budget: { ratio: 0.2, reserve: 2 } }), {
-      now: Date.now,
-      random: () => 0,
-    });
+    const resilience = new Resilience(
+      settings({ ...noCache, breaker: { failureThreshold: 0 }, budget: { ratio: 0.2, reserve: 2 } }),
+      {
+        now: Date.now,
+        random: () => 0,
+      },
+    );
     const client = createReportsClient(
       { baseUrl: sandbox.reportsBaseUrl, apiKey: CANARY.reports },
       { timeoutMs: 3000, policy: resilience.for("reports") },

@@ -11,7 +11,15 @@ import { Resilience } from "@/lib/upstream/policy";
 import { LOCK_MS } from "@/lib/upstream/policy/shared";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import type { TestSandbox } from "@/tests/support/sandbox";
-import { REPORTS, reportPath, settings, startSandboxWithCanaryKeys, upstreamCalls, upstreamErrorOf, withClients } from "@/tests/support/resilience";
+import {
+  REPORTS,
+  reportPath,
+  settings,
+  startSandboxWithCanaryKeys,
+  upstreamCalls,
+  upstreamErrorOf,
+  withClients,
+} from "@/tests/support/resilience";
 import { until } from "@/tests/support/until";
 
 let sandbox: TestSandbox;
@@ -19,11 +27,21 @@ let redis: TestRedis;
 const clusters: Cluster[] = [];
 
 /** Two instances: their own Resilience and Redis connections, one Redis. */
-async function twoInstances(overrides: Parameters<typeof settings>[0] = {}, clients: Parameters<typeof withClients>[2] = {}) {
+async function twoInstances(
+  overrides: Parameters<typeof settings>[0] = {},
+  clients: Parameters<typeof withClients>[2] = {},
+) {
   const made = ["one", "two"].map((name) => {
     const cluster = redisCluster(redis.url, name);
     clusters.push(cluster);
-    return { cluster, ...withClients(sandbox, new Resilience(settings(overrides), { now: Date.now, random: Math.random }, () => cluster), clients) };
+    return {
+      cluster,
+      ...withClients(
+        sandbox,
+        new Resilience(settings(overrides), { now: Date.now, random: Math.random }, () => cluster),
+        clients,
+      ),
+    };
   });
   await until(() => made.every(({ cluster }) => cluster.up()), "both instances connected");
   // Subscriptions are made on first use: use both, then wait until a message from one reaches the other.
@@ -54,7 +72,9 @@ beforeEach(async () => {
 describe("the policies shared through Redis", () => {
   it("100 identical concurrent reads over two instances: one upstream call", async () => {
     const [one, two] = await twoInstances();
-    const reads = Array.from({ length: 100 }, (_, i) => (i % 2 ? one : two).reports.listReports({ result: "good", per_page: 25 }));
+    const reads = Array.from({ length: 100 }, (_, i) =>
+      (i % 2 ? one : two).reports.listReports({ result: "good", per_page: 25 }),
+    );
     const answers = await Promise.all(reads);
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
     expect((await upstreamCalls(sandbox, "GET", REPORTS)).length).toBe(1);
@@ -63,7 +83,9 @@ describe("the policies shared through Redis", () => {
   it("a first call slower than the lock's life (a loaded machine): the other instance waits for it, still one upstream call", async () => {
     const [one, two] = await twoInstances({}, { timeoutMs: LOCK_MS * 3 });
     await sandbox.injectFault({ method: "GET", path: REPORTS, kind: "latency", latencyMs: LOCK_MS + 1_000, times: 1 });
-    const reads = Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).reports.listReports({ result: "decent", per_page: 25 }));
+    const reads = Array.from({ length: 20 }, (_, i) =>
+      (i % 2 ? one : two).reports.listReports({ result: "decent", per_page: 25 }),
+    );
     const answers = await Promise.all(reads);
     expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
     expect((await upstreamCalls(sandbox, "GET", REPORTS)).length).toBe(1);
@@ -75,7 +97,11 @@ describe("the policies shared through Redis", () => {
     expect((await one.reports.getReport(3)).privacy).toBe(before.privacy);
     const privacy = before.privacy === 0 ? 1 : 0;
     await one.reports.updateReport(3, { privacy });
-    await until(async () => (await two.reports.getReport(3)).privacy === privacy, "the other instance sees the change", 1_000);
+    await until(
+      async () => (await two.reports.getReport(3)).privacy === privacy,
+      "the other instance sees the change",
+      1_000,
+    );
     expect((await upstreamCalls(sandbox, "GET", reportPath(3))).length).toBe(2);
   });
 
@@ -92,7 +118,14 @@ describe("the policies shared through Redis", () => {
 
   it("a 429's Retry-After told to one instance holds the other too", async () => {
     const [one, two] = await twoInstances({ retries: 0 });
-    await sandbox.injectFault({ method: "GET", path: REPORTS, kind: "status", status: 429, headers: { "Retry-After": "30" }, times: 1 });
+    await sandbox.injectFault({
+      method: "GET",
+      path: REPORTS,
+      kind: "status",
+      status: 429,
+      headers: { "Retry-After": "30" },
+      times: 1,
+    });
     expect(await upstreamErrorOf(one.reports.listReports({ page: 5 }))).toMatchObject({ kind: "rate_limited" });
     let error;
     await until(async () => {

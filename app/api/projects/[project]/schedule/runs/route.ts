@@ -6,7 +6,11 @@ import { runProjectNow } from "@/lib/reports/service";
 
 export const POST = defineRoute(operations.runProjectSchedule, async ({ params }) => {
   const run = await runProjectNow(params.project);
-  if (!run) throw new ApiError("run_in_progress", `A regeneration of ${params.project} is running already; wait for it to finish.`);
+  if (!run)
+    throw new ApiError(
+      "run_in_progress",
+      `A regeneration of ${params.project} is running already; wait for it to finish.`,
+    );
   return accepted(run);
 });
 

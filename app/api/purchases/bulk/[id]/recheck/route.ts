@@ -15,7 +15,8 @@ export const POST = defineRoute(operations.recheckBulkJob, async ({ accounts, us
   });
   if (!result.ok) {
     if ("decision" in result) throw allowanceRefusal(result.decision);
-    if ("problem" in result) throw result.problem === "not_found" ? jobNotFound(params.id) : recheckRefusal(result.problem);
+    if ("problem" in result)
+      throw result.problem === "not_found" ? jobNotFound(params.id) : recheckRefusal(result.problem);
     throw new Error("a re-check is never refused for the number of jobs a day");
   }
   // The rows are pending in the store again: queued now (or, on the in-process runner, taken up at once).
