@@ -93,11 +93,6 @@ export function formatMoneyPlain(amount: number, currency: string): string {
   return code === "" ? number : `${number} ${code}`;
 }
 
-/** Whole numbers with the locale's grouping, e.g. "12,345". */
-export function formatCount(value: number, locale?: Locale): string {
-  return new Intl.NumberFormat(locale).format(value);
-}
-
 export type SupportState = { kind: "active"; until: string } | { kind: "expired"; until: string } | { kind: "none" };
 
 /** Whether a purchase's support is active at `now`, from its optional `supported_until`. */

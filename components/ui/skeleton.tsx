@@ -4,11 +4,6 @@ import styles from "./skeleton.module.css";
 
 const widthClass = (index: number) => [styles.w0, styles.w1, styles.w2, styles.w3][index % 4];
 
-/** One grey line of text-to-come. */
-export function SkeletonLine({ className }: { className?: string }) {
-  return <span aria-hidden="true" className={[styles.block, className].filter(Boolean).join(" ")} />;
-}
-
 /** Table rows of placeholders, for a table's first load (later loads keep the previous rows). */
 export function SkeletonRows({ rows = 5, columns }: { rows?: number; columns: number }) {
   return (

@@ -13,12 +13,6 @@ import { type EdgeSettings } from "@/lib/config/edge";
 export const CSRF_HEADER = "X-CSRF";
 export const CSRF_HEADER_VALUE = "1";
 
-const STATE_CHANGING_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
-export function isStateChanging(method: string): boolean {
-  return STATE_CHANGING_METHODS.has(method.toUpperCase());
-}
-
 /**
  * Why the request is refused, in words a person (or a script's author) can act on; null when it passes.
  * `htmlForm`: a form posted without JavaScript (sign-in), which proves itself by its Origin instead of X-CSRF.

@@ -11,7 +11,7 @@ import { hasBrand } from "@/lib/brand";
 import { isPostgres, writeTransaction, type Db } from "@/lib/db";
 import type { UserRow } from "@/lib/db/schema";
 
-import { createUserInput, normalizeEmail, updateUserInput } from "@/lib/contract/accounts";
+import { normalizeEmail, UserCreateBodySchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
 import { checkPasswordFor, onlyWhenValidSoFar, passwordProblem } from "@/lib/contract/password";
 import {
   DEFAULT_SCRYPT_PARAMS,
@@ -78,14 +78,16 @@ export interface UserStoreOptions {
   hashParams?: ScryptParams;
 }
 
-// The input schemas live with the field shapes (./fields.ts) so that the admin API validates with them too; the
-// repository adds the password's strength rules, which need the account (its email and name) and a dictionary.
-export { createUserInput, updateUserInput };
-const createUserWithPolicy = createUserInput.superRefine((input, ctx) => checkPasswordFor(input.password, input, ctx), {
-  when: onlyWhenValidSoFar,
-});
-export type CreateUserInput = z.input<typeof createUserInput>;
-export type UpdateUserInput = z.input<typeof updateUserInput>;
+// The input schemas are the admin API's own (lib/contract/accounts.ts); the repository adds the password's
+// strength rules, which need the account (its email and name) and a dictionary.
+const createUserWithPolicy = UserCreateBodySchema.superRefine(
+  (input, ctx) => checkPasswordFor(input.password, input, ctx),
+  {
+    when: onlyWhenValidSoFar,
+  },
+);
+export type CreateUserInput = z.input<typeof UserCreateBodySchema>;
+export type UpdateUserInput = z.input<typeof UserUpdateBodySchema>;
 
 function toUser(row: UserRow): User {
   return {
@@ -116,7 +118,11 @@ export async function createUser(db: Db, input: CreateUserInput, options: UserSt
   return insertUser(db, createUserWithPolicy.parse(input), options);
 }
 
-async function insertUser(db: Db, input: z.output<typeof createUserInput>, options: UserStoreOptions): Promise<User> {
+async function insertUser(
+  db: Db,
+  input: z.output<typeof UserCreateBodySchema>,
+  options: UserStoreOptions,
+): Promise<User> {
   const { email, name, role, password } = input;
   const now = (options.now ?? new Date()).toISOString();
   // A service account gets a hash no password matches: it cannot sign in, whatever is tried.
@@ -173,7 +179,7 @@ export async function updateUser(
   patch: UpdateUserInput,
   options: UserStoreOptions = {},
 ): Promise<User> {
-  const input = updateUserInput.parse(patch);
+  const input = UserUpdateBodySchema.parse(patch);
   if (input.password !== undefined) {
     // The new password is checked against the account it is for; an unknown id is refused below.
     const account = await getUserById(db, id);
@@ -492,7 +498,7 @@ export async function seedDemoUsers(
     try {
       // The demo password is public by design (demo mode serves loopback only): it is exempt from the strength
       // rules that would refuse it for naming the product, and from nothing else.
-      created.push(await insertUser(db, createUserInput.parse({ ...demo, password: DEMO_PASSWORD }), options));
+      created.push(await insertUser(db, UserCreateBodySchema.parse({ ...demo, password: DEMO_PASSWORD }), options));
     } catch (error) {
       if (!isAccountError(error, "email_taken")) throw error;
     }

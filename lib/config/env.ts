@@ -331,12 +331,6 @@ function readArea(
   return baseUrl !== undefined && apiKey !== undefined ? { baseUrl, apiKey } : null;
 }
 
-/** Checks an upstream key as the environment's are checked: the portal's form and API refuse the same values. */
-export function apiKeyProblem(key: string): string | null {
-  const result = apiKeySchema.safeParse(key);
-  return result.success ? null : (result.error.issues[0]?.message ?? "is invalid");
-}
-
 /** Validates the environment, adding every problem found to `problems` (the start-up check collects them all). */
 export function readEnv(env: Record<string, string | undefined>, problems: ConfigProblem[]): EnvConfig {
   const kek = readKeyEncryptionKeys(env);

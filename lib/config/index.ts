@@ -23,18 +23,9 @@ import {
 import type { KeyEncryptionKeys } from "./kek";
 import { demoDataDir, isDemoMode } from "./mode";
 
-export { ConfigError, isConfigError, parseEnv } from "./env";
 export { isDemoMode } from "./mode";
 export type { KeyEncryptionKeys } from "./kek";
-export type {
-  AreaSettings,
-  ConfigProblem,
-  EnvConfig,
-  ItemsAreaConfig,
-  ItemsKeyLocation,
-  ReportsAreaConfig,
-  UpstreamPolicyConfig,
-} from "./env";
+export type { AreaSettings, ItemsAreaConfig, ReportsAreaConfig, UpstreamPolicyConfig } from "./env";
 
 export interface GatewayConfig {
   /** null: area A is not configured; its routes answer 503 area_not_configured. apiKey null: kept in the portal. */
@@ -143,10 +134,6 @@ const AREA_SETTINGS = [
 
 function withoutAreas(env: Record<string, string | undefined>): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(env).filter(([name]) => !AREA_SETTINGS.includes(name)));
-}
-
-export function isAreaConfigured(config: GatewayConfig, area: Area): boolean {
-  return config[area] !== null;
 }
 
 /**

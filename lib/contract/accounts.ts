@@ -92,7 +92,7 @@ export function onlyFields(known: readonly string[]) {
  * A person has a password; a service account (`service: true`) has none: it never signs in, and acts only
  * through the API tokens an admin makes for it.
  */
-export const createUserInput = z
+export const UserCreateBodySchema = z
   .strictObject(
     {
       email: emailSchema,
@@ -115,7 +115,7 @@ export const createUserInput = z
     }
   });
 
-export const updateUserInput = z
+export const UserUpdateBodySchema = z
   .strictObject(
     {
       name: nameSchema.optional(),
@@ -151,7 +151,6 @@ export const LoginBodySchema = z.strictObject({
     // Longer than any password the policy allows: refused before any hashing work.
     .max(1024, "password is too long"),
 });
-export type LoginBody = z.output<typeof LoginBodySchema>;
 
 /** GET /api/auth/oidc/start: where to go after signing in, and "login" to choose another account at the provider. */
 export const SsoStartQuerySchema = z.strictObject({
@@ -221,5 +220,3 @@ export const UserIdParamsSchema = z.object({
     .transform((id) => id.toLowerCase())
     .describe("User id"),
 });
-export const UserCreateBodySchema = createUserInput;
-export const UserUpdateBodySchema = updateUserInput;

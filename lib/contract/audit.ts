@@ -49,4 +49,3 @@ export const AuditListQuerySchema = z
     page: page.optional(),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
-export type AuditListQuery = z.output<typeof AuditListQuerySchema>;

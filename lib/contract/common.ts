@@ -47,7 +47,6 @@ export const ErrorEnvelopeSchema = z.object({
     request_id: z.string().describe("Also in the X-Request-Id header and in the server's log line"),
   }),
 });
-export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Query rules

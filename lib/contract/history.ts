@@ -3,7 +3,6 @@
 import { z } from "zod";
 
 import { isoTimestamp, oneOf, page, perPage } from "./common";
-import { ProjectParamsSchema } from "./projects";
 import {
   ALERT_RULES,
   ALERT_STATUSES,
@@ -71,7 +70,6 @@ export const TrendQuerySchema = z.strictObject({
     .optional()
     .describe("Only this project's reports"),
 });
-export type TrendQuery = z.output<typeof TrendQuerySchema>;
 
 export const TrendDaySchema = z.object({
   day,
@@ -210,8 +208,6 @@ export const ProjectScheduleSchema = z.object({
   calls_per_minute: z.number().describe("What that share is, in calls a minute, for all runs of every project"),
 });
 
-export { ProjectParamsSchema };
-
 // ---------------------------------------------------------------------------------------------------------
 // Alerts
 
@@ -269,7 +265,6 @@ export const AlertAckBodySchema = z
     message: "Send either ids (a list of alert ids) or all: true",
     path: [],
   });
-export type AlertAckInput = z.output<typeof AlertAckBodySchema>;
 
 export const AlertAckSchema = z.object({
   acknowledged: z.number().int().describe("Alerts acknowledged now (already acknowledged ones are not counted)"),

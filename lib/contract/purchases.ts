@@ -77,7 +77,6 @@ export const PurchaseValidateBodySchema = z.strictObject({
     `The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. ${CLEANED}`,
   ),
 });
-export type PurchaseValidateInput = z.output<typeof PurchaseValidateBodySchema>;
 
 const UserRefSchema = z
   .object({ id: z.string().nullable(), email: z.string().nullable() })
@@ -204,7 +203,6 @@ export const PurchaseHistorySearchBodySchema = z
       .meta({ description: "Page number, from 1; ignored by the CSV", default: 1 }),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
-export type PurchaseHistorySearch = z.output<typeof PurchaseHistorySearchBodySchema>;
 
 export const BulkCreateBodySchema = z.strictObject({
   codes: z
@@ -215,7 +213,6 @@ export const BulkCreateBodySchema = z.strictObject({
       `Up to ${BULK_MAX_CODES} purchase codes as the buyers sent them; duplicates (after cleaning) are checked once`,
     ),
 });
-export type BulkCreateInput = z.output<typeof BulkCreateBodySchema>;
 
 // A UUID in either letter case; the store keeps ids in lower case.
 const bulkJobId = z

@@ -92,7 +92,6 @@ export const ALERT_RULE_NAMES: Record<AlertRule, string> = {
   off: "No alerts",
 };
 export const ALERT_STATUSES = ["unread", "acknowledged", "all"] as const;
-export type AlertStatus = (typeof ALERT_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // The purchase checker
@@ -223,7 +222,6 @@ export const WEBHOOK_EVENTS = [
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
-export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
 // The audit log
@@ -287,7 +285,6 @@ export const AUDIT_TARGET_TYPES = [
   "webhook",
   "upstream_area",
 ] as const;
-export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */
 export function isOneOf<T extends string | number>(values: readonly T[], value: unknown): value is T {

@@ -6,7 +6,7 @@
 // - user ids are random UUIDs generated in code (no dialect-specific identity columns, not guessable);
 // - append-only logs use an auto-increment id (declared per dialect in the migration) to order rows that share
 //   a timestamp.
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Selectable } from "kysely";
 
 import type { Role } from "@/lib/contract/values";
 
@@ -339,10 +339,7 @@ export interface Database {
 }
 
 export type UserRow = Selectable<UsersTable>;
-export type NewUserRow = Insertable<UsersTable>;
-export type UserRowUpdate = Updateable<UsersTable>;
 export type AuditRow = Selectable<AuditLogTable>;
-export type SsoSessionRow = Selectable<SsoSessionsTable>;
 
 export type PurchaseCheckRow = Selectable<PurchaseChecksTable>;
 export type BulkJobRow = Selectable<BulkJobsTable>;
@@ -350,4 +347,3 @@ export type BulkJobCodeRow = Selectable<BulkJobCodesTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
-export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

@@ -1,7 +1,7 @@
 // Structured logging: one JSON object per line on stdout, every string redacted (see ./redact.ts).
-export { redact, redactDeep, redactedJson, redactSecrets, registerSecrets, secretsGeneration } from "./redact";
-export { currentRequestContext, recordUpstreamCall, runOutsideRequestContext, runWithRequestContext } from "./context";
-export type { RequestContext, UpstreamCallRecord } from "./context";
+export { redact, redactSecrets, registerSecrets, secretsGeneration } from "./redact";
+export { recordUpstreamCall, runOutsideRequestContext, runWithRequestContext } from "./context";
+export type { RequestContext } from "./context";
 
 import { hostname } from "node:os";
 

@@ -55,11 +55,6 @@ export async function getReportsClient(): Promise<ReportsClient | null> {
   return client;
 }
 
-/** Waits for the results seen so far to be written. */
-export function flushHistory(): Promise<void> {
-  return service().recorder.flush();
-}
-
 async function runnerDeps(): Promise<ScheduleRunnerDeps> {
   const [{ db, config }, { reports }] = await Promise.all([getAccounts(), getUpstreams()]);
   const { callsPerMinute, scheduleMaxShare } = config.reportHistory;

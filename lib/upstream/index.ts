@@ -13,10 +13,8 @@ import { KeyRing } from "./keys/ring";
 import { processResilience, resilienceSettingsFrom } from "./policy";
 import { createReportsClient, type ReportsClient } from "./reports";
 
-export { CircuitOpenError, isCircuitOpenError, isUpstreamError, UpstreamError } from "./errors";
-export type { UpstreamErrorKind } from "./errors";
+export { isCircuitOpenError, isUpstreamError, UpstreamError } from "./errors";
 export { breakerStatus } from "./policy";
-export type { BreakerState, BreakerStatus } from "./policy";
 export type { ItemsClient } from "./items";
 export type { ReportsClient } from "./reports";
 

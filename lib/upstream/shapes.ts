@@ -124,7 +124,6 @@ export const UpstreamProjectSchema = z
  * 3. "collection" — an unpaginated resource collection `{ data: [...] }`: one page holding everything.
  * 4. "bare array" — `[...]`: the same, without an envelope.
  */
-export type ListShape = "resource page" | "plain paginator" | "collection" | "bare array";
 
 const paginationNumbers = {
   current_page: positiveId,

@@ -31,14 +31,6 @@ export function keyEncodings(key: string): { anyCase: string[]; exact: string[] 
   };
 }
 
-/** Every canary, and the encodings under which a leaked key could still be recognised. */
-export function canaryNeedles(): string[] {
-  return Object.values(CANARY).flatMap((key) => {
-    const { anyCase, exact } = keyEncodings(key);
-    return [...anyCase, ...exact];
-  });
-}
-
 function found(text: string, key: string): boolean {
   const { anyCase, exact } = keyEncodings(key);
   const lower = text.toLowerCase();

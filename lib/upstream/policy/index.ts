@@ -45,7 +45,7 @@ import { CHANNELS, SharedPolicyState } from "./shared";
 import { SingleFlight } from "./single-flight";
 
 export { keyFingerprint, requestKey } from "./cache";
-export type { BreakerState, BreakerStatus } from "./breaker";
+export type { BreakerStatus } from "./breaker";
 
 export interface ResilienceSettings {
   retry: RetrySettings;
