@@ -10,6 +10,7 @@
 import "server-only";
 
 import { availableParallelism } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import type { Db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
@@ -87,8 +88,6 @@ async function inHashSlot<T>(
     else state.active -= 1;
   }
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Answers "busy" when no hashing slot came free in time; the attempt is then not counted. */
 export async function signIn(

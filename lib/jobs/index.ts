@@ -10,6 +10,8 @@
 //
 // Without Redis the process runs its work in process (lib/purchases/bulk/runner.ts for bulk checks); both sit
 // behind the same small interface of their kind (lib/purchases/bulk/queue.ts).
+import { setTimeout as sleep } from "node:timers/promises";
+
 import "server-only";
 
 import { Queue, Worker, type Job, type RedisOptions as BullRedisOptions } from "bullmq";
@@ -41,8 +43,6 @@ export interface WorkQueue<T> {
   waiting(): Promise<number>;
   close(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Starts a kind's queue and its worker on this instance. */
 export async function startWorkQueue<T>(cluster: Cluster, options: KindOptions<T>): Promise<WorkQueue<T>> {

@@ -5,6 +5,8 @@
 // when the durable job queue (issue 18) lands, a repeatable job calls runDueSchedules and a run becomes a job.
 import "server-only";
 
+import { setTimeout as wait } from "node:timers/promises";
+
 import type { Run } from "@/lib/contract/history";
 import type { Report } from "@/lib/contract/reports";
 import type { Db } from "@/lib/db";
@@ -40,8 +42,6 @@ export interface ScheduleRunnerDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /** A long wait for the budget is cut into slices of at most this long, the run's lease renewed after each. */
 const RENEW_EVERY_MS = Math.floor(RUN_LEASE_MS / 3);
 
@@ -75,7 +75,7 @@ export async function runDueSchedules(now: Date, deps: ScheduleRunnerDeps): Prom
 /** Regenerates the run's project's reports with an id above `cursor`, and ends the run with its outcome. */
 export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps): Promise<Run> {
   const now = deps.now ?? (() => new Date());
-  const sleep = deps.sleep ?? realSleep;
+  const sleep = deps.sleep ?? wait;
   const { db, owner } = deps;
   const finish = async (
     status: "done" | "partial" | "skipped" | "failed",

@@ -7,6 +7,7 @@ import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
 import { SANDBOX_KEYS } from "@/lib/sandbox";
@@ -15,7 +16,6 @@ import { freePort } from "@/tests/support/processes";
 const TSX_BIN = path.join(ROOT, "node_modules", ".bin", "tsx");
 
 export const say = (text: string) => process.stderr.write(`${text}\n`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs tsx in the repository's folder (`args`: its options, the script and the script's), output to the terminal. */
 export function runTsx(args: string[]): number {

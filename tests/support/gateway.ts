@@ -9,6 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import type { Role } from "@/lib/contract/values";
 
@@ -180,8 +181,6 @@ function withSessionCookie(cookieHeader: string | null, session: string): string
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Starts `next start` and resolves once /api/health answers. `port`: a port chosen beforehand (an identity

@@ -4,6 +4,8 @@
 // Either way the store is the record: progress and results are written there, once per code, and whatever is
 // still pending in the store is (re)queued — at start, every SWEEP_MS and when a job is created — so a Redis that
 // lost its data, or a job created while it was away, loses nothing.
+import { setTimeout as sleep } from "node:timers/promises";
+
 import "server-only";
 
 import { sql } from "kysely";
@@ -51,7 +53,6 @@ interface CodeItem {
 }
 
 const itemId = (jobId: string, idx: number) => `bulk-${jobId}-${idx}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export interface QueuedDeps {
   db: () => Promise<Db>;

@@ -10,6 +10,8 @@
 // the breakers and the upstream's Retry-After are also shared with every other instance (./shared.ts):
 //
 //   read:  this process's cache → single flight here → Redis (answer, or wait for the instance asking) → load
+import { setTimeout as sleep } from "node:timers/promises";
+
 import "server-only";
 
 import type { Area } from "@/lib/contract/areas";
@@ -108,8 +110,6 @@ const PEER_GRACE_MS = 1_000;
 
 /** A retry is not started unless this much of the timeout budget would be left for it. */
 const MIN_ATTEMPT_MS = 100;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Resilience {
   readonly cache: ResponseCache;

@@ -10,6 +10,8 @@
 //   by a 429, says so on the bus and in Redis, so that no other instance spends its own failing calls.
 //
 // Every operation is best effort: when Redis is away the caller goes on as a process alone (cache bypassed).
+import { setTimeout as sleep } from "node:timers/promises";
+
 import "server-only";
 
 import type { Area } from "@/lib/contract/areas";
@@ -37,8 +39,6 @@ interface Stored {
 
 export type SharedLookup =
   { kind: "hit"; value: unknown } | { kind: "miss"; gens: string[]; locked: boolean } | { kind: "down" };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SharedPolicyState {
   constructor(private readonly cluster: Cluster) {}

@@ -3,6 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 
@@ -44,8 +45,6 @@ async function startNext(env: Record<string, string | undefined>): Promise<Spawn
   await untilHealthy(url, server);
   return { ...server, url };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 it("SIGTERM during a slow request: no new connections, the request completes, exit 0", async () => {
   next = await startNext(sandboxEnv(sandbox));

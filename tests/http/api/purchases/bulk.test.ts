@@ -4,6 +4,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
@@ -36,7 +37,6 @@ let admin: SignedInClient;
 const VALID_CODES = [...seedSellers().main.purchases.keys()].filter((code) => code !== FIXED_PURCHASE_CODES.letters);
 /** Codes no seller sold: the item service answers "Invalid purchase code". */
 const unknownCode = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const json = (body: unknown): RequestInit => ({
   method: "POST",
   headers: { "Content-Type": "application/json" },

@@ -1,5 +1,7 @@
 // The read cache and single flight, against the sandbox: what is cached and for how long, what the key is made
 // of, its bounds, stale-while-revalidate, and identical concurrent reads coalesced into one upstream call.
+import { setTimeout as sleep } from "node:timers/promises";
+
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -240,8 +242,6 @@ describe("single flight", () => {
     expect(await upstreamCalls(sandbox, "GET", PROJECTS)).toHaveLength(2);
   });
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits for the background refreshes (stale-while-revalidate) to land. */
 async function refreshesDone(resilience: Resilience): Promise<void> {
