@@ -54,11 +54,14 @@ export interface UpstreamPolicyConfig {
 }
 
 export interface EnvConfig {
+  /** null: area A is not configured; its routes answer 503 area_not_configured. apiKey null: kept in the portal. */
   reports: AreaSettings<ReportsAreaConfig> | null;
+  /** null: area B is not configured. */
   items: AreaSettings<ItemsAreaConfig> | null;
-  /** GATEHOUSE_KEK and GATEHOUSE_KEK_PREVIOUS (./kek.ts). */
+  /** GATEHOUSE_KEK and GATEHOUSE_KEK_PREVIOUS (./kek.ts): seal the keys kept in the portal. */
   keyEncryption: KeyEncryptionKeys;
   upstreamTimeoutMs: number;
+  /** Retries, circuit breaker and cache (lib/upstream/policy). */
   upstreamPolicy: UpstreamPolicyConfig;
   /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long requests in flight may take to finish before the process exits. */
   shutdownTimeoutMs: number;

@@ -11,38 +11,23 @@ import { logEvent, registerSecrets, setLogInstance } from "@/lib/log";
 import { startDemoSandbox } from "./demo";
 import { AREA_WORDS, type Area } from "@/lib/contract/areas";
 
-import {
-  ConfigError,
-  NO_UPSTREAM,
-  parseEnv,
-  type AreaSettings,
-  type ItemsAreaConfig,
-  type ReportsAreaConfig,
-  type UpstreamPolicyConfig,
-} from "./env";
-import type { KeyEncryptionKeys } from "./kek";
+import { ConfigError, NO_UPSTREAM, parseEnv, type EnvConfig } from "./env";
 import { demoDataDir, isDemoMode } from "./mode";
 
 export { isDemoMode } from "./mode";
-export type { KeyEncryptionKeys } from "./kek";
-export type { AreaSettings, ItemsAreaConfig, ReportsAreaConfig, UpstreamPolicyConfig } from "./env";
 
-export interface GatewayConfig {
-  /** null: area A is not configured; its routes answer 503 area_not_configured. apiKey null: kept in the portal. */
-  reports: AreaSettings<ReportsAreaConfig> | null;
-  /** null: area B is not configured. */
-  items: AreaSettings<ItemsAreaConfig> | null;
-  /** GATEHOUSE_KEK (and the previous one during a rotation): seals the keys kept in the portal. */
-  keyEncryption: KeyEncryptionKeys;
-  upstreamTimeoutMs: number;
-  /** Retries, circuit breaker and cache (lib/upstream/policy). */
-  upstreamPolicy: UpstreamPolicyConfig;
-  /** How long requests in flight may take to finish after SIGTERM. */
-  shutdownTimeoutMs: number;
-  /** METRICS_TOKEN: monitoring systems show it as `Authorization: Bearer …` for readiness detail and /metrics. */
-  metricsToken: string | null;
-  /** REDIS_URL: shared state of several instances (lib/cluster); null: this process alone (always in demo mode). */
-  redisUrl: string | null;
+/** What the server runs with: the environment's settings (./env.ts) as the running process resolved them. */
+export interface GatewayConfig extends Pick<
+  EnvConfig,
+  | "reports"
+  | "items"
+  | "keyEncryption"
+  | "upstreamTimeoutMs"
+  | "upstreamPolicy"
+  | "shutdownTimeoutMs"
+  | "metricsToken"
+  | "redisUrl"
+> {
   /** This instance's name in log lines and metrics: INSTANCE_ID, else hostname:pid. */
   instanceId: string;
   /** "demo": both areas point at the embedded sandbox, started by Gatehouse itself. */

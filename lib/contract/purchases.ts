@@ -105,16 +105,21 @@ export const PurchaseCheckSchema = z.intersection(
 );
 export type PurchaseCheck = z.infer<typeof PurchaseCheckSchema>;
 
+/** The purchase a code stands for, as the item service told it: a history row and a bulk result both carry it. */
+const purchasedItemFields = {
+  item_id: z.number().int().nullable(),
+  item_name: z.string().nullable(),
+  license_type: z.string().nullable(),
+  supported_until: isoTimestamp.nullable(),
+};
+
 export const PurchaseHistoryEntrySchema = z.object({
   id: z.number().int(),
   checked_at: isoTimestamp,
   code_last4: z.string().describe("The code's last 4 characters; the full code is kept only as a keyed hash"),
   outcome: z.enum(PURCHASE_OUTCOMES).describe("failed: the item service could not answer (see reason)"),
   reason: z.string().nullable().describe("Why the code is invalid or the check failed"),
-  item_id: z.number().int().nullable(),
-  item_name: z.string().nullable(),
-  license_type: z.string().nullable(),
-  supported_until: isoTimestamp.nullable(),
+  ...purchasedItemFields,
   support: z
     .enum(SUPPORT_STATES)
     .nullable()
@@ -235,10 +240,7 @@ export const BulkResultSchema = z.object({
   status: z.enum(BULK_CODE_STATUSES),
   reason: z.string().nullable().describe("invalid, failed or cancelled: why"),
   notes: z.array(z.string()).describe("What the cleaning changed"),
-  item_id: z.number().int().nullable(),
-  item_name: z.string().nullable(),
-  license_type: z.string().nullable(),
-  supported_until: isoTimestamp.nullable(),
+  ...purchasedItemFields,
   support: z
     .enum(SUPPORT_STATES)
     .nullable()

@@ -13,6 +13,9 @@ function csvCell(value: CsvCell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** The purchase a code stands for: the same columns, in the same order, in the history's and a bulk job's files. */
+export const PURCHASED_ITEM_COLUMNS = ["item_id", "item_name", "license_type", "supported_until", "support"] as const;
+
 /** One CSV line, CRLF included. */
 export function csvLine(cells: readonly CsvCell[]): string {
   return `${cells.map(csvCell).join(",")}\r\n`;

@@ -20,7 +20,7 @@ import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
 
-import { CSV_BOM, csvLine } from "./csv";
+import { CSV_BOM, csvLine, PURCHASED_ITEM_COLUMNS } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
 import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
 
@@ -200,6 +200,18 @@ export async function listPurchaseHistory(
   return { rows: rows.map(toEntry), total: Number(count.total) };
 }
 
+/** How many of the checks were valid codes whose support had ended when they were checked. */
+export function supportExpiredCount(eb: ExpressionBuilder<Database, "purchase_checks">) {
+  return eb.fn.sum<number>(
+    eb
+      .case()
+      .when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))]))
+      .then(1)
+      .else(0)
+      .end(),
+  );
+}
+
 /** The most rows one CSV export holds; past it, a last line says the file stops there and how to get the rest. */
 export const PURCHASE_HISTORY_CSV_MAX_ROWS = 100_000;
 /** Rows read from the store at a time while the CSV streams: memory stays bounded whatever the export's size. */
@@ -211,11 +223,7 @@ export const PURCHASE_HISTORY_CSV_COLUMNS = [
   "code_last4",
   "outcome",
   "reason",
-  "item_id",
-  "item_name",
-  "license_type",
-  "supported_until",
-  "support",
+  ...PURCHASED_ITEM_COLUMNS,
   "checked_by_id",
   "checked_by_email",
   "source",
@@ -345,16 +353,7 @@ export async function checksPerItem(
       .select((eb) => [
         "item_id",
         eb.fn.max("item_name").as("item_name"),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))]))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("support_expired"),
+        supportExpiredCount(eb).as("support_expired"),
         eb.fn.sum<number>(eb.case().when("outcome", "=", "valid").then(1).else(0).end()).as("all_valid"),
       ])
       .groupBy("item_id")

@@ -6,7 +6,7 @@ import "server-only";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import type { Db } from "@/lib/db";
 
-import { listPurchaseHistory } from "./history";
+import { listPurchaseHistory, supportExpiredCount } from "./history";
 
 /** Checks by what they answered: valid with support active (or none), valid with support ended, invalid, failed. */
 export interface CheckOutcomeCounts {
@@ -42,20 +42,7 @@ export async function userChecksOfDay(
       .where("user_id", "=", userId)
       .where("checked_at", ">=", start)
       .where("checked_at", "<", end)
-      .select((eb) => [
-        "outcome",
-        eb.fn.countAll().as("n"),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when(eb.and([eb("outcome", "=", "valid"), eb("supported_until", "<=", eb.ref("checked_at"))]))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as("expired"),
-      ])
+      .select((eb) => ["outcome", eb.fn.countAll().as("n"), supportExpiredCount(eb).as("expired")])
       .groupBy("outcome")
       .execute(),
     listPurchaseHistory(db, hashKey, { user: userId, from: day, to: day, page: 1, perPage: latest }),

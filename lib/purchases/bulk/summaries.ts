@@ -9,7 +9,7 @@ import { BULK_RESULT_FILTERS, DEFAULT_PER_PAGE, type BulkResultFilter } from "@/
 import type { Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
-import { csvLine, CSV_BOM } from "../csv";
+import { csvLine, CSV_BOM, PURCHASED_ITEM_COLUMNS } from "../csv";
 import { openCode } from "./code-seal";
 import { isActive, type JobVisibility } from "./jobs";
 
@@ -219,11 +219,7 @@ const RESULT_COLUMNS = [
   "occurrences",
   "status",
   "reason",
-  "item_id",
-  "item_name",
-  "license_type",
-  "supported_until",
-  "support",
+  ...PURCHASED_ITEM_COLUMNS,
   "checked_at",
   "notes",
 ] as const;
