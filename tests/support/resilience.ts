@@ -7,10 +7,7 @@ import { DEFAULT_RESILIENCE, Resilience, type ResilienceSettings } from "@/lib/u
 import { createReportsClient } from "@/lib/upstream/reports";
 
 import { CANARY } from "./canary";
-import { startTestSandbox, type TestSandbox } from "./sandbox";
-
-export const startSandboxWithCanaryKeys = (): Promise<TestSandbox> =>
-  startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
+import type { TestSandbox } from "./sandbox";
 
 export interface SettingsOverrides {
   retries?: number;

@@ -6,6 +6,8 @@ import path from "node:path";
 
 import { startSandbox, type FaultSpec, type LoggedRequest, type Sandbox, type SandboxOptions } from "@/lib/sandbox";
 
+import { CANARY } from "./canary";
+
 export type { FaultSpec, LoggedRequest };
 
 export interface TestSandbox extends Sandbox {
@@ -23,6 +25,14 @@ export interface TestSandbox extends Sandbox {
   ): Promise<void>;
   /** POST /__sandbox/keys: accept a new key (issue it) or reject one (revoke it), as the upstream's dashboard would. */
   setKey(area: "reports" | "items", key: string, accept: boolean): Promise<void>;
+}
+
+/**
+ * A sandbox that also accepts the canary keys (./canary.ts) that `sandboxEnv` (./gateway.ts) configures, so that
+ * a test can look for them wherever a key must not be.
+ */
+export function startCanarySandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
+  return startTestSandbox({ ...opts, extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
 }
 
 export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {

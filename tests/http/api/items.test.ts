@@ -1,29 +1,15 @@
 // Area B routes of the portal API over real HTTP (next start ↔ sandbox): account, items, one item and purchase
 // validation — what they answer, every validation error, and the documented "errors" that are answers.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { AccountSchema, ItemSchema } from "@/lib/contract/items";
 import { PurchaseSchema } from "@/lib/contract/purchases";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
 /** Signed in as the admin, who may use every route: these tests are about the gateway, not about roles. */
-let api: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  api = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, gateway, client: api } = setUpGateway({ signIn: "admin" });
 beforeEach(async () => {
   await sandbox.clearRequests();
 });

@@ -1,27 +1,13 @@
 // Area A routes of the portal API over real HTTP (next start ↔ sandbox): what they answer, every validation
 // error (a 400 naming the field, with no upstream call), not-found answers, and the operational routes.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { ReportSchema } from "@/lib/contract/reports";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
 /** Signed in as the admin, who may use every route: these tests are about the gateway, not about roles. */
-let api: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  api = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, gateway, client: api } = setUpGateway({ signIn: "admin" });
 beforeEach(async () => {
   await sandbox.clearRequests();
 });

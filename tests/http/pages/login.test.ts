@@ -1,24 +1,11 @@
 // The page after signing in (`/login?next=…`) over real HTTP: whatever characters `next` holds, the redirect's
 // Location is ASCII (percent-encoded UTF-8) — a right-to-left override or any non-Latin-1 letter answered 500
 // ("Invalid character in header content") — and never leaves the site.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let viewer: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  gateway = await startGateway(sandboxEnv(sandbox));
-  viewer = await gateway.signIn("viewer");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { gateway, client: viewer } = setUpGateway({ signIn: "viewer" });
 
 describe("a signed-in visit to /login?next=…", () => {
   it.each([

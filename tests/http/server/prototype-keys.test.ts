@@ -1,25 +1,11 @@
 // Query parameters and body fields named like the properties every JavaScript object inherits (`__proto__`,
 // `constructor`, `toString`…) are ordinary names to the gateway: refused as unknown, by name, like any typo —
 // never silently dropped, never mistaken for a repeat, never an error that names no field.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let editor: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  editor = await gateway.signIn("editor");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, client: editor } = setUpGateway({ signIn: "editor" });
 
 const INHERITED = ["constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "__defineGetter__"];
 

@@ -1,15 +1,10 @@
 // A hostile or careless upstream that echoes Gatehouse's key back — upper-cased, percent-encoded, base64'd,
 // hex — in an error message, a field message or an ordinary answer: none of those forms reaches the client's
 // answer or the log (the attack pass got upper-case, base64 and percent-encoded copies back unredacted).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { CANARY, keyEncodings } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
-
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let editor: SignedInClient;
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const everyCharPercent = (key: string) =>
   [...Buffer.from(key)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join("");
@@ -33,15 +28,7 @@ function assertNoEcho(text: string, key: string, where: string): void {
   for (const needle of exact) expect(text.includes(needle), `${where}: ${needle}`).toBe(false);
 }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  editor = await gateway.signIn("editor");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, gateway, client: editor } = setUpGateway({ signIn: "editor" });
 
 describe("the reports key echoed by area A", () => {
   it("in a 422's message and field messages: the 400 names the fields, without the key", async () => {

@@ -6,14 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
 import type { TestSandbox } from "@/tests/support/sandbox";
 
-import {
-  ITEMS,
-  PROJECTS,
-  reportPath,
-  REPORTS,
-  startSandboxWithCanaryKeys,
-  upstreamCalls,
-} from "@/tests/support/resilience";
+import { ITEMS, PROJECTS, reportPath, REPORTS, upstreamCalls } from "@/tests/support/resilience";
+import { startCanarySandbox } from "@/tests/support/sandbox";
 
 /** Every policy as in production, except a shorter timeout so that the timeout test is quick. */
 const POLICIES_ON = {
@@ -34,7 +28,7 @@ const json = (method: string, body: unknown): RequestInit => ({
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandboxWithCanaryKeys();
+  sandbox = await startCanarySandbox();
 });
 afterAll(async () => {
   await sandbox?.close();

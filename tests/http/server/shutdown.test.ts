@@ -9,8 +9,9 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 
 import { sandboxEnv, TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
 import { assertBuilt, freePort, nextStart, ROOT, untilHealthy, type Spawned } from "@/tests/support/processes";
-import { startSandboxWithCanaryKeys, waitForUpstreamCalls } from "@/tests/support/resilience";
+import { waitForUpstreamCalls } from "@/tests/support/resilience";
 import type { TestSandbox } from "@/tests/support/sandbox";
+import { startCanarySandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
 let storeDir: string;
@@ -18,7 +19,7 @@ let next: (Spawned & { url: string }) | undefined;
 
 beforeAll(async () => {
   assertBuilt();
-  sandbox = await startSandboxWithCanaryKeys();
+  sandbox = await startCanarySandbox();
   storeDir = await mkdtemp(path.join(tmpdir(), "gatehouse-shutdown-"));
 });
 afterEach(async () => {

@@ -1,30 +1,12 @@
 // Every person's API tokens, for an admin, over real HTTP (next start ↔ sandbox): listing them (all, or one
 // person's), revoking anyone's, and recovery — an admin's password reset or disabling revokes the person's tokens
 // unless told not to, each revocation an audit row, and enabling the account again revives none of them.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  sandboxEnv,
-  startGateway,
-  type GatewayProcess,
-  type GatewayResponse,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { GatewayResponse, SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1" }));
-  admin = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { gateway, client: admin } = setUpGateway({ signIn: "admin", env: { TRUST_PROXY: "1" } });
 
 const json = (body: unknown, method = "POST"): RequestInit => ({
   method,

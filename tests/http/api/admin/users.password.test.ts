@@ -1,20 +1,10 @@
 // The password policy over real HTTP and at start: the admin API refuses what the attack pass got through
 // (a repeated letter, a common password, the account's own email, zero-width spaces, NUL characters) with a
 // message naming the rule, and a start with such an ADMIN_PASSWORD stops with one line naming the variable.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import {
-  sandboxEnv,
-  startGateway,
-  startGatewayExpectingFailure,
-  type GatewayProcess,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
-
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
+import { sandboxEnv, startGatewayExpectingFailure } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const json = (method: string, body: unknown): RequestInit => ({
   method,
@@ -22,15 +12,7 @@ const json = (method: string, body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  gateway = await startGateway(sandboxEnv(sandbox));
-  admin = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, gateway, client: admin } = setUpGateway({ signIn: "admin" });
 
 const REFUSED: Array<[string, string, RegExp]> = [
   [

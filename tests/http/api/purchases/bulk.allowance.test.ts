@@ -4,15 +4,10 @@
 // most 200 jobs in 24 hours.
 import { stat } from "node:fs/promises";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
-
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let support: SignedInClient;
+import { sandboxEnv, startGateway } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const json = (body: unknown): RequestInit => ({
   method: "POST",
@@ -20,15 +15,7 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  support = await gateway.signIn("support");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, gateway, client: support } = setUpGateway({ signIn: "support" });
 
 async function storeBytes(): Promise<number> {
   let total = 0;

@@ -10,17 +10,17 @@ import {
   ITEMS,
   reportPath,
   settings,
-  startSandboxWithCanaryKeys,
   upstreamCalls,
   upstreamErrorOf,
   waitForUpstreamCalls,
   withClients,
 } from "@/tests/support/resilience";
+import { startCanarySandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandboxWithCanaryKeys();
+  sandbox = await startCanarySandbox();
 });
 afterAll(async () => {
   await sandbox?.close();

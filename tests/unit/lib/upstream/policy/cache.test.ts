@@ -21,17 +21,17 @@ import {
   reportPath,
   REPORTS,
   settings,
-  startSandboxWithCanaryKeys,
   upstreamCalls,
   upstreamErrorOf,
   VALIDATION,
   withClients,
 } from "@/tests/support/resilience";
+import { startCanarySandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandboxWithCanaryKeys();
+  sandbox = await startCanarySandbox();
 });
 afterAll(async () => {
   await sandbox?.close();

@@ -21,16 +21,16 @@ import {
   reportPath,
   REPORTS,
   settings,
-  startSandboxWithCanaryKeys,
   upstreamCalls,
   upstreamErrorOf,
   VALIDATION,
 } from "@/tests/support/resilience";
+import { startCanarySandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandboxWithCanaryKeys();
+  sandbox = await startCanarySandbox();
 });
 afterAll(async () => {
   await sandbox?.close();

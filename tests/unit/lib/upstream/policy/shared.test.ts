@@ -11,16 +11,9 @@ import { Resilience } from "@/lib/upstream/policy";
 import { LOCK_MS } from "@/lib/upstream/policy/shared";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import type { TestSandbox } from "@/tests/support/sandbox";
-import {
-  REPORTS,
-  reportPath,
-  settings,
-  startSandboxWithCanaryKeys,
-  upstreamCalls,
-  upstreamErrorOf,
-  withClients,
-} from "@/tests/support/resilience";
+import { REPORTS, reportPath, settings, upstreamCalls, upstreamErrorOf, withClients } from "@/tests/support/resilience";
 import { until } from "@/tests/support/until";
+import { startCanarySandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
 let redis: TestRedis;
@@ -56,7 +49,7 @@ async function twoInstances(
 }
 
 beforeAll(async () => {
-  [sandbox, redis] = await Promise.all([startSandboxWithCanaryKeys(), startTestRedis()]);
+  [sandbox, redis] = await Promise.all([startCanarySandbox(), startTestRedis()]);
 });
 afterAll(async () => {
   await Promise.all(clusters.map((cluster) => cluster.close()));
