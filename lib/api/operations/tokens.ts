@@ -1,0 +1,63 @@
+// A person's own API tokens: list, make and revoke them, with a signed-in session only (a token never makes a
+// token). The admin's list of everyone's tokens is in admin.ts.
+import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
+import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
+import { MAX_ACTIVE_TOKENS_PER_OWNER, RECENT_SIGN_IN_MINUTES } from "@/lib/contract/values";
+
+import { field, text, tokenTarget } from "./targets";
+import type { OperationSpec } from "./types";
+
+export const tokenOperations = {
+  listTokens: {
+    id: "listTokens",
+    method: "GET",
+    path: "/api/tokens",
+    summary: "Your API tokens (an admin also sees every service account's), newest first; never their secrets",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The tokens", schema: dataEnvelope(TokenSchema.array()) },
+  },
+  createToken: {
+    id: "createToken",
+    method: "POST",
+    path: "/api/tokens",
+    summary: `Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once. A session that began more than ${RECENT_SIGN_IN_MINUTES} minutes ago must send the password too (single sign-on: sign in again); an owner may have at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens`,
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    body: TokenCreateBodySchema,
+    success: {
+      status: 201,
+      description: "The token with its secret (shown once)",
+      schema: dataEnvelope(CreatedTokenSchema),
+    },
+    errors: ["reauthentication_required", "too_many_tokens", "server_busy"],
+    audit: {
+      action: "token.create",
+      target: ({ data }) => tokenTarget(field(data, "id"), data),
+      detail: ({ data }) => ({
+        scopes: ((field(data, "scopes") as string[] | undefined) ?? []).map(String),
+        expires_at: text(field(data, "expires_at")),
+        owner: text(field(field(data, "user"), "email")),
+      }),
+    },
+  },
+  revokeToken: {
+    id: "revokeToken",
+    method: "DELETE",
+    path: "/api/tokens/{id}",
+    summary:
+      "Revoke an API token (yours, or for an admin anyone's): the next request with it is refused (401 token_revoked). Revoking a revoked token answers it as it is",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    params: TokenIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The token, revoked", schema: dataEnvelope(TokenSchema) },
+    notFound: "There is no token with id {id}.",
+    audit: { action: "token.revoke", target: ({ params, data }) => tokenTarget(params.id, data) },
+  },
+} as const satisfies Record<string, OperationSpec>;
