@@ -7,7 +7,7 @@ import { CANARY } from "./canary";
 
 export interface RouteCase {
   name: string;
-  /** The operation in lib/api/operations.ts, whose success schema the answer must match. */
+  /** The operation in lib/api/operations, whose success schema the answer must match. */
   operation: OperationName;
   area: "reports" | "items";
   method: "GET" | "POST" | "PATCH" | "DELETE";

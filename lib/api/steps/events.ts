@@ -1,4 +1,4 @@
-// The operation's webhook event (lib/api/operations.ts `event`), emitted after a success is known: the change
+// The operation's webhook event (its `event` in lib/api/operations), emitted after a success is known: the change
 // upstream has happened. Stored as deliveries before the answer goes, so a crash right after loses none.
 import "server-only";
 

@@ -142,7 +142,7 @@ export async function session(state: ApiRequest): Promise<void> {
 }
 
 /**
- * The operation's permission (lib/api/operations.ts): 401 without a user, 403 when the role does not have it;
+ * The operation's permission (lib/api/operations): 401 without a user, 403 when the role does not have it;
  * then, for a token, 403 insufficient_scope when its scopes do not include that permission (or the operation is
  * for a signed-in session only).
  */

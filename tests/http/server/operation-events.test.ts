@@ -3,7 +3,7 @@
 // once per event it declares and once failing, and each call's deliveries are read back from the store (they are
 // written before the answer goes, so nothing is waited for). A failed or no-op call sends none; acknowledging
 // alerts (once wired to project.deleted) sends none, and deleting a project sends project.deleted naming it.
-// The table's declarations themselves: tests/unit/lib/api/operations.test.ts.
+// The table's declarations themselves: tests/unit/lib/api/operations/index.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { operations, type OperationSpec } from "@/lib/api/operations";
