@@ -19,14 +19,17 @@ export interface Room {
 
 /** Bottom floor first. A room may import rooms of lower floors only; rooms of one floor do not import each other. */
 export const FLOORS: ReadonlyArray<readonly Room[]> = [
+  // Alone at the bottom: every room may import it, the log and the metrics too (their process-wide state).
+  [
+    {
+      name: "base",
+      paths: ["lib/brand.ts", "lib/process-wide.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts"],
+      what: "brands, process-wide state, capped reads, sealing small secrets at rest, IP ranges",
+    },
+  ],
   [
     { name: "contract", paths: ["lib/contract/"], what: "the API's schemas and plain values (no I/O)" },
     { name: "log", paths: ["lib/log/"], what: "structured, redacted log lines" },
-    {
-      name: "base",
-      paths: ["lib/brand.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts"],
-      what: "brands, capped reads, sealing small secrets at rest, IP ranges",
-    },
     { name: "sandbox", paths: ["lib/sandbox/"], what: "the stand-in upstream APIs" },
     { name: "metrics", paths: ["lib/metrics/"], what: "Prometheus metrics, one registry per process" },
   ],

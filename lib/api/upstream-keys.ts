@@ -27,6 +27,7 @@ import {
   type KeyChange,
   type StoredKey,
 } from "@/lib/upstream/keys/store";
+import { processWide } from "@/lib/process-wide";
 
 import { ApiError, fromUpstreamError } from "./errors";
 
@@ -224,12 +225,10 @@ export async function keyRejected(rejection: KeyRejection): Promise<void> {
   });
 }
 
-const WATCH_SLOT = Symbol.for("gatehouse.api.keyRejectedWatch");
-const watchSlots = globalThis as unknown as Record<symbol, boolean | undefined>;
-
 /** Registers keyRejected once per process (instrumentation.ts calls it at start). */
 export function watchKeyRejections(): void {
-  if (watchSlots[WATCH_SLOT]) return;
-  watchSlots[WATCH_SLOT] = true;
-  onKeyRejected(keyRejected);
+  processWide("api.keyRejectedWatch", () => {
+    onKeyRejected(keyRejected);
+    return true;
+  });
 }

@@ -11,20 +11,18 @@ import { NextResponse, type NextRequest } from "next/server";
 
 import { parseEdgeSettings, type EdgeSettings } from "@/lib/config/edge";
 import { logEvent } from "@/lib/log";
+import { processWide } from "@/lib/process-wide";
 
 import { isAllowedHost, isHttps, requestHost } from "./request";
 import { commonSecurityHeaders, STATIC_CONTENT_SECURITY_POLICY } from "./security-headers";
 
-// On globalThis: the proxy and every route bundle has its own copy of this module, and the warning is once per process.
-const SLOT = Symbol.for("gatehouse.auth.edge");
-const globalSlots = globalThis as unknown as Record<
-  symbol,
-  { settings: EdgeSettings; warnedOfProxy: boolean } | undefined
->;
-
-/** A bad TRUST_PROXY, PUBLIC_ORIGIN or ALLOWED_HOSTS stops the server at start (instrumentation.ts); here the parse cannot fail. */
+/**
+ * The edge settings, and whether the proxy warning was given: once per process, for the proxy and every route.
+ * A bad TRUST_PROXY, PUBLIC_ORIGIN or ALLOWED_HOSTS stops the server at start (instrumentation.ts); here the parse
+ * cannot fail.
+ */
 function edgeState(): { settings: EdgeSettings; warnedOfProxy: boolean } {
-  return (globalSlots[SLOT] ??= { settings: parseEdgeSettings(process.env).settings, warnedOfProxy: false });
+  return processWide("auth.edge", () => ({ settings: parseEdgeSettings(process.env).settings, warnedOfProxy: false }));
 }
 
 /** Sets the Content-Security-Policy and the other security headers. */

@@ -17,6 +17,7 @@ import {
 
 import { currentCluster, KEY_PREFIX, type Cluster } from "@/lib/cluster";
 import type { PurchaseRateLimits } from "@/lib/config/auth";
+import { processSlot } from "@/lib/process-wide";
 
 import { addressKey } from "./address";
 
@@ -55,12 +56,11 @@ interface PurchaseLimiters {
   perIp: RateLimiterAbstract;
 }
 
-// On globalThis: Next bundles each route separately, and all of them must count in the same windows.
-const SLOT = Symbol.for("gatehouse.purchaseRateLimiters");
-const globalSlots = globalThis as unknown as Record<symbol, PurchaseLimiters | undefined>;
+// Every route counts in the same windows; new rules or a new cluster make new limiters.
+const purchaseLimitersSlot = processSlot<PurchaseLimiters>("purchaseRateLimiters");
 
 function purchaseLimiters(rules: PurchaseRateLimits, cluster: Cluster): PurchaseLimiters {
-  const current = globalSlots[SLOT];
+  const current = purchaseLimitersSlot.get();
   if (
     current &&
     current.cluster === cluster &&
@@ -74,7 +74,7 @@ function purchaseLimiters(rules: PurchaseRateLimits, cluster: Cluster): Purchase
     perUser: minuteLimiter(cluster, "purchase:user", rules.perUser),
     perIp: minuteLimiter(cluster, "purchase:ip", rules.perIp),
   };
-  globalSlots[SLOT] = created;
+  purchaseLimitersSlot.set(created);
   return created;
 }
 
@@ -121,11 +121,9 @@ export async function checkPurchaseRateLimit(
 // Requests with API tokens, per owner (all his tokens together: making more tokens buys no more requests), apart
 // from any user's or address's limits: a leaked or runaway script is held to it, counted once across every
 // instance like the purchase limits.
-const TOKEN_SLOT = Symbol.for("gatehouse.tokenRateLimiter");
-const tokenSlots = globalThis as unknown as Record<
-  symbol,
-  { perMinute: number; cluster: Cluster; limiter: RateLimiterAbstract } | undefined
->;
+const tokenLimiterSlot = processSlot<{ perMinute: number; cluster: Cluster; limiter: RateLimiterAbstract }>(
+  "tokenRateLimiter",
+);
 
 export type TokenLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -135,10 +133,10 @@ export async function checkTokenRateLimit(
   ownerId: string,
   cluster: Cluster = currentCluster(),
 ): Promise<TokenLimitDecision> {
-  let slot = tokenSlots[TOKEN_SLOT];
+  let slot = tokenLimiterSlot.get();
   if (!slot || slot.perMinute !== perMinute || slot.cluster !== cluster) {
     slot = { perMinute, cluster, limiter: minuteLimiter(cluster, "token-owner", perMinute) };
-    tokenSlots[TOKEN_SLOT] = slot;
+    tokenLimiterSlot.set(slot);
   }
   try {
     await slot.limiter.consume(ownerId);

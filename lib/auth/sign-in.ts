@@ -16,6 +16,7 @@ import type { Db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 
 import { normalizeEmail } from "@/lib/contract/accounts";
+import { processWide } from "@/lib/process-wide";
 import {
   checkLoginThrottle,
   forgiveLoginAttempt,
@@ -45,13 +46,9 @@ interface HashSlots {
   waiting: Array<() => void>;
 }
 
-// On globalThis: one limit for the process, whichever bundle serves the sign-in.
-const SLOTS = Symbol.for("gatehouse.signIn.hashSlots");
-const globalSlots = globalThis as unknown as Record<symbol, HashSlots | undefined>;
-
+// One limit for the process, whichever bundle serves the sign-in.
 function slots(): HashSlots {
-  globalSlots[SLOTS] ??= { active: 0, waiting: [] };
-  return globalSlots[SLOTS];
+  return processWide<HashSlots>("signIn.hashSlots", () => ({ active: 0, waiting: [] }));
 }
 
 /** Runs `work` in a hashing slot, waiting for one at most `waitMs`; false when none came free in time. */

@@ -9,6 +9,7 @@ import "server-only";
 
 import { currentCluster, redisCluster, type Cluster } from "@/lib/cluster";
 import { dialectOf, externalChangeMark, type Db } from "@/lib/db";
+import { processWide } from "@/lib/process-wide";
 
 import { getUserById, type User } from "./users";
 
@@ -26,13 +27,14 @@ interface UserCacheState {
   mark: number | null;
 }
 
-// On globalThis: every bundle's copy of this module must share one cache, or a logout through one route would
-// leave another route's copy alive.
-const SLOT = Symbol.for("gatehouse.auth.userCache");
-const globalSlots = globalThis as unknown as Record<symbol, UserCacheState | undefined>;
-
+// One cache for every bundle, or a logout through one route would leave another route's copy alive.
 function state(): UserCacheState {
-  return (globalSlots[SLOT] ??= { entries: new Map(), generations: new Map(), subscribed: null, mark: null });
+  return processWide<UserCacheState>("auth.userCache", () => ({
+    entries: new Map(),
+    generations: new Map(),
+    subscribed: null,
+    mark: null,
+  }));
 }
 
 function dropHere(id: string): void {

@@ -12,6 +12,7 @@ import { Redis, type RedisOptions } from "ioredis";
 
 import { describeError, instanceId, logEvent, redact } from "@/lib/log";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { processSlot, processWide } from "@/lib/process-wide";
 
 /** Every key and channel Gatehouse writes starts with this, so that a Redis may be shared with other programs. */
 export const KEY_PREFIX = "gatehouse:";
@@ -144,24 +145,23 @@ export function redisCluster(url: string, id: string = instanceId()): Cluster {
   };
 }
 
-// One cluster per process, on globalThis: Next loads this module once per bundle, and every bundle must share
-// the connections and the bus.
-const SLOT = Symbol.for("gatehouse.cluster");
-const globalSlots = globalThis as unknown as Record<symbol, Cluster | undefined>;
+// One cluster per process: every bundle shares the connections and the bus.
+const CLUSTER = "cluster";
+const clusterSlot = processSlot<Cluster>(CLUSTER);
 
 /** Opens the process's cluster (once; instrumentation at start): Redis when `redisUrl` is set. */
 export function startCluster(redisUrl: string | null): Cluster {
-  const existing = globalSlots[SLOT];
+  const existing = clusterSlot.get();
   if (existing && (existing.redis !== null) === (redisUrl !== null)) return existing;
   const cluster = redisUrl ? redisCluster(redisUrl) : localCluster();
-  globalSlots[SLOT] = cluster;
+  clusterSlot.set(cluster);
   if (redisUrl) onShutdown("redis connections", () => cluster.close(), { last: true });
   return cluster;
 }
 
 /** The process's cluster; this process alone until startCluster ran (scripts, unit tests). */
 export function currentCluster(): Cluster {
-  return (globalSlots[SLOT] ??= localCluster());
+  return processWide(CLUSTER, localCluster);
 }
 
 /** Waits (at most `timeoutMs`) for Redis to answer; false when it did not. For the start-up and readiness. */

@@ -10,6 +10,7 @@ import { logEvent, registerSecrets, setLogInstance } from "@/lib/log";
 
 import { startDemoSandbox } from "./demo";
 import { AREA_WORDS, type Area } from "@/lib/contract/areas";
+import { processPromise } from "@/lib/process-wide";
 
 import { ConfigError, NO_UPSTREAM, parseEnv, type EnvConfig } from "./env";
 import { demoDataDir, isDemoMode } from "./mode";
@@ -35,11 +36,6 @@ export interface GatewayConfig extends Pick<
   /** Where the embedded sandbox listens in demo mode. */
   sandboxUrl?: string;
 }
-
-// One promise per process, on globalThis because Next loads this module once per bundle (instrumentation,
-// each route): all of them must share one configuration and, in demo mode, one sandbox.
-const CONFIG_SLOT = Symbol.for("gatehouse.config");
-const globalSlots = globalThis as unknown as Record<symbol, Promise<GatewayConfig> | undefined>;
 
 function policyOf(env: ReturnType<typeof parseEnv>, mode: GatewayConfig["mode"]) {
   if (env.metricsToken) registerSecrets([env.metricsToken]);
@@ -91,20 +87,12 @@ async function loadConfig(): Promise<GatewayConfig> {
 }
 
 /**
- * The configuration, read once. Rejects with a ConfigError when the environment is invalid. In demo mode the
- * first call starts the sandbox; instrumentation.ts makes that first call at server start.
+ * The configuration, read once per process (every bundle shares it and, in demo mode, one sandbox); read again
+ * after a failure. Rejects with a ConfigError when the environment is invalid. In demo mode the first call starts
+ * the sandbox; instrumentation.ts makes that first call at server start.
  */
 export function getGatewayConfig(): Promise<GatewayConfig> {
-  let config = globalSlots[CONFIG_SLOT];
-  if (!config) {
-    config = loadConfig();
-    globalSlots[CONFIG_SLOT] = config;
-    // A failed start must not be cached as a rejection forever in a long-lived dev server.
-    config.catch(() => {
-      if (globalSlots[CONFIG_SLOT] === config) globalSlots[CONFIG_SLOT] = undefined;
-    });
-  }
-  return config;
+  return processPromise("config", loadConfig);
 }
 
 const AREA_SETTINGS = [

@@ -7,6 +7,7 @@ import { z } from "zod";
 
 import { emailSchema } from "@/lib/contract/accounts";
 import { isOneOf, ROLES, type Role } from "@/lib/contract/values";
+import { processWide } from "@/lib/process-wide";
 
 import { isLoopbackHostname } from "./edge";
 import { ConfigError, type ConfigProblem } from "./env";
@@ -302,21 +303,12 @@ export function readSignInSettings(env: Env): {
   };
 }
 
-const CACHE = Symbol.for("gatehouse.config.signIn");
-const slots = globalThis as unknown as Record<symbol, SignInSettings | undefined>;
-
 /** The sign-in settings of this process (none in demo mode). Throws ConfigError when they are invalid. */
 export function getSignInSettings(): SignInSettings {
-  let settings = slots[CACHE];
-  if (!settings) {
-    if (isDemoMode()) {
-      settings = SIGN_IN_OFF;
-    } else {
-      const read = readSignInSettings(process.env);
-      if (read.problems.length > 0) throw new ConfigError(read.problems);
-      settings = read.settings;
-    }
-    slots[CACHE] = settings;
-  }
-  return settings;
+  return processWide("config.signIn", () => {
+    if (isDemoMode()) return SIGN_IN_OFF;
+    const read = readSignInSettings(process.env);
+    if (read.problems.length > 0) throw new ConfigError(read.problems);
+    return read.settings;
+  });
 }

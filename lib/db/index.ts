@@ -12,6 +12,7 @@ import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
 import { Pool } from "pg";
 
 import { makeStoreFolder, type DatabaseTarget } from "@/lib/config/store";
+import { processPromise, processSlot } from "@/lib/process-wide";
 
 import { migrations, type Dialect } from "./migrations";
 import type { Database } from "./schema";
@@ -192,26 +193,15 @@ export async function writeTransaction<T>(db: Db, work: (trx: Db) => Promise<T>)
   });
 }
 
-// One store per process. Kept on globalThis because Next may load this module more than once (per bundle
-// layer, and again on hot reload); they must all share one connection pool.
-const GLOBAL_KEY = Symbol.for("gatehouse.store");
-type GlobalWithStore = typeof globalThis & { [GLOBAL_KEY]?: Promise<Store> };
+// One store per process, and so one connection pool, also across a hot reload.
+const STORE = "store";
 
 /**
  * The process-wide store, opened (and migrated) on first use. One per process: the target of the call that opens
- * it is the store until closeDb().
+ * it is the store until closeDb(). A failed open is not kept: the next call retries (once PostgreSQL is reachable).
  */
 export function getStore(target: DatabaseTarget): Promise<Store> {
-  const g = globalThis as GlobalWithStore;
-  if (!g[GLOBAL_KEY]) {
-    const opening = openDb(target);
-    g[GLOBAL_KEY] = opening;
-    // A failed open is not cached: the next call retries (say, once PostgreSQL is reachable).
-    opening.catch(() => {
-      if (g[GLOBAL_KEY] === opening) delete g[GLOBAL_KEY];
-    });
-  }
-  return g[GLOBAL_KEY];
+  return processPromise(STORE, () => openDb(target));
 }
 
 export async function getDb(target: DatabaseTarget): Promise<Db> {
@@ -220,9 +210,9 @@ export async function getDb(target: DatabaseTarget): Promise<Db> {
 
 /** Closes the process-wide store (graceful shutdown, tests). The next getDb() opens it again. */
 export async function closeDb(): Promise<void> {
-  const g = globalThis as GlobalWithStore;
-  const opening = g[GLOBAL_KEY];
-  delete g[GLOBAL_KEY];
+  const store = processSlot<Promise<Store>>(STORE);
+  const opening = store.get();
+  store.set(undefined);
   if (opening) await (await opening.catch(() => undefined))?.close();
 }
 

@@ -4,6 +4,7 @@
 // sits low so that every room can emit without importing the webhooks, which stand above them.
 import { describeError, logEvent } from "@/lib/log";
 import type { WebhookEventType } from "@/lib/contract/values";
+import { processSlot } from "@/lib/process-wide";
 
 export interface PortalEvent {
   type: WebhookEventType;
@@ -14,13 +15,11 @@ export interface PortalEvent {
 
 export type EventSink = (event: PortalEvent) => Promise<void>;
 
-// On globalThis: Next bundles each route separately, and all of them must reach the one sink.
-const SLOT = Symbol.for("gatehouse.events.sink");
-const slots = globalThis as unknown as Record<symbol, EventSink | undefined>;
+const sinkSlot = processSlot<EventSink>("events.sink");
 
 /** Where events go (lib/webhooks at start-up); null to stop sending them anywhere (tests). */
 export function setEventSink(sink: EventSink | null): void {
-  slots[SLOT] = sink ?? undefined;
+  sinkSlot.set(sink ?? undefined);
 }
 
 /**
@@ -28,7 +27,7 @@ export function setEventSink(sink: EventSink | null): void {
  * logged at error level with its type, and what emitted it goes on (the fact has happened either way).
  */
 export async function emitEvent(event: PortalEvent): Promise<void> {
-  const sink = slots[SLOT];
+  const sink = sinkSlot.get();
   if (!sink) return;
   try {
     await sink({ ...event, occurredAt: event.occurredAt ?? new Date() });

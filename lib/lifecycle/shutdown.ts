@@ -12,6 +12,7 @@ import { subscribe } from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 
 import { logEvent } from "@/lib/log";
+import { processWide } from "@/lib/process-wide";
 
 export interface ShutdownOptions {
   /** How long requests in flight may take to finish. */
@@ -40,20 +41,16 @@ interface ShutdownState {
 /** A closer gets this long; a stuck one must not keep the process alive. */
 const CLOSER_TIMEOUT_MS = 5000;
 
-// On globalThis: Next loads this module once per bundle, and there must be one handler, one count, one list.
-const STATE_SLOT = Symbol.for("gatehouse.lifecycle.shutdown");
-const globalSlots = globalThis as unknown as Record<symbol, ShutdownState | undefined>;
-
+// One handler, one count, one list for every bundle.
 function state(): ShutdownState {
-  globalSlots[STATE_SLOT] ??= {
+  return processWide<ShutdownState>("lifecycle.shutdown", () => ({
     options: null,
     shuttingDown: false,
     servers: new Set(),
     inFlight: 0,
     closers: [],
     onRequestEnd: null,
-  };
-  return globalSlots[STATE_SLOT];
+  }));
 }
 
 interface RequestStart {

@@ -2,6 +2,8 @@
 // can write one log line per request with the upstream's status and duration in it.
 import { AsyncLocalStorage } from "node:async_hooks";
 
+import { processWide } from "@/lib/process-wide";
+
 export interface UpstreamCallRecord {
   area: string;
   operation: string;
@@ -17,12 +19,8 @@ export interface RequestContext {
   upstreamCalls: UpstreamCallRecord[];
 }
 
-// Shared through globalThis for the same reason as the secret store: one storage across Next's bundles.
-const STORAGE_SLOT = Symbol.for("gatehouse.log.requestContext");
-const globalSlots = globalThis as unknown as Record<symbol, AsyncLocalStorage<RequestContext> | undefined>;
 function storage(): AsyncLocalStorage<RequestContext> {
-  globalSlots[STORAGE_SLOT] ??= new AsyncLocalStorage<RequestContext>();
-  return globalSlots[STORAGE_SLOT];
+  return processWide("log.requestContext", () => new AsyncLocalStorage<RequestContext>());
 }
 
 export function runWithRequestContext<T>(context: RequestContext, fn: () => Promise<T>): Promise<T> {

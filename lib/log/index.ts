@@ -5,14 +5,14 @@ export type { RequestContext } from "./context";
 
 import { hostname } from "node:os";
 
+import { processSlot } from "@/lib/process-wide";
+
 import { redactedJson } from "./redact";
 
 export type LogLevel = "info" | "warn" | "error";
 
-// Which instance wrote a line: several instances behind a load balancer log to one place. On globalThis so that
-// every bundle's copy of this module names the same instance.
-const INSTANCE_SLOT = Symbol.for("gatehouse.log.instance");
-const globalSlots = globalThis as unknown as Record<symbol, string | undefined>;
+// Which instance wrote a line: several instances behind a load balancer log to one place.
+const instanceSlot = processSlot<string>("log.instance");
 
 /** This process's name when INSTANCE_ID is not set: the host and the process id. */
 export function defaultInstanceId(): string {
@@ -21,13 +21,14 @@ export function defaultInstanceId(): string {
 
 /** Names this instance (INSTANCE_ID, from lib/config) in every line from now on; returns the name in use. */
 export function setLogInstance(id: string | null): string {
-  globalSlots[INSTANCE_SLOT] = id ?? defaultInstanceId();
-  return globalSlots[INSTANCE_SLOT];
+  const name = id ?? defaultInstanceId();
+  instanceSlot.set(name);
+  return name;
 }
 
 /** The name of this instance, as every log line gives it. */
 export function instanceId(): string {
-  return (globalSlots[INSTANCE_SLOT] ??= defaultInstanceId());
+  return instanceSlot.get() ?? setLogInstance(null);
 }
 
 /** Writes one log line. `fields` should be flat and JSON-friendly; it is redacted before it is written. */

@@ -5,6 +5,7 @@
 // A key is recognised in the forms an upstream or a library may echo it: as it is, in any letter case, with any
 // of its characters percent-encoded (once or twice) or \u-escaped, as hex, and inside base64 or base64url text
 // (at each of the three byte alignments a key can have inside a longer encoded string).
+import { processSlot } from "@/lib/process-wide";
 
 const REDACTED = "[REDACTED]";
 
@@ -15,19 +16,17 @@ interface SecretMatcher {
   encoded: RegExp | null;
 }
 
-// On globalThis because Next bundles instrumentation and route handlers separately: each bundle gets its own
-// copy of this module, but they must share the keys registered at start.
-const SECRETS_SLOT = Symbol.for("gatehouse.log.secrets");
+// Every bundle must redact the keys instrumentation registered at start.
 type SecretStore = { values: Set<string>; matchers: SecretMatcher[]; generation?: number };
-const globalSlots = globalThis as unknown as Record<symbol, SecretStore | undefined>;
+const secretsSlot = processSlot<SecretStore>("log.secrets");
 
 function secretStore(): SecretStore {
-  const store = globalSlots[SECRETS_SLOT];
+  const store = secretsSlot.get();
   // A store registered by an older copy of this module has no matchers yet.
   if (store && Array.isArray(store.matchers)) return store;
   const fresh: SecretStore = { values: new Set(store?.values ?? []), matchers: [] };
   for (const value of fresh.values) fresh.matchers.push(matcherFor(value));
-  globalSlots[SECRETS_SLOT] = fresh;
+  secretsSlot.set(fresh);
   return fresh;
 }
 

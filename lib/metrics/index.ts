@@ -1,10 +1,11 @@
 // Prometheus metrics through prom-client: one registry per process with every Gatehouse metric, served as text
-// by GET /metrics (app/metrics/route.ts, behind METRICS_TOKEN). Next loads this module once per bundle: the
-// registry and the metrics live on globalThis, created once, so that the route that serves them sees what every
-// other bundle counted. Nothing here decides by `instanceof`.
+// by GET /metrics (app/metrics/route.ts, behind METRICS_TOKEN). The registry and the metrics are process-wide
+// (lib/process-wide.ts), so that the route that serves them sees what every other bundle counted.
 import "server-only";
 
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+import { processWide } from "@/lib/process-wide";
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -71,12 +72,9 @@ function create() {
 
 export type Metrics = ReturnType<typeof create>;
 
-const SLOT = Symbol.for("gatehouse.metrics");
-const globalSlots = globalThis as unknown as Record<symbol, Metrics | undefined>;
-
 /** The process's metrics, created on first use. */
 export function metrics(): Metrics {
-  return (globalSlots[SLOT] ??= create());
+  return processWide("metrics", create);
 }
 
 /** Registers a gauge refresher run before each scrape (e.g. the queue's depth, asked of Redis). */

@@ -5,6 +5,7 @@ import "server-only";
 import type { ReportResult } from "@/lib/contract/values";
 import { emitEvent } from "@/lib/events";
 import { describeError, logEvent } from "@/lib/log";
+import { processWide } from "@/lib/process-wide";
 
 export interface ResultChangedEvent {
   type: "report.result_changed";
@@ -21,9 +22,7 @@ export interface ResultChangedEvent {
 export type ReportEvent = ResultChangedEvent;
 export type ReportEventListener = (event: ReportEvent) => void | Promise<void>;
 
-const SLOT = Symbol.for("gatehouse.reports.eventListeners");
-const slots = globalThis as unknown as Record<symbol, Set<ReportEventListener> | undefined>;
-const listeners = (): Set<ReportEventListener> => (slots[SLOT] ??= new Set());
+const listeners = () => processWide("reports.eventListeners", () => new Set<ReportEventListener>());
 
 /** Adds a listener; returns the function that removes it. */
 export function onReportEvent(listener: ReportEventListener): () => void {

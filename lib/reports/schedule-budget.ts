@@ -8,6 +8,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 
 import { refusal, windowLimiter } from "@/lib/auth/rate-limit";
 import { currentCluster, type Cluster } from "@/lib/cluster";
+import { processSlot } from "@/lib/process-wide";
 
 /** Calls a minute all scheduled work may make: the reports API's budget times the share (never 0, so that a run always ends). */
 export const scheduledCallsPerMinute = (callsPerMinute: number, share: number): number =>
@@ -50,19 +51,17 @@ export function newScheduleBudget(callsPerMinute: number, cluster: Cluster): Sch
   };
 }
 
-// On globalThis: Next bundles routes and instrumentation separately, and all their runs must share one budget.
-const SLOT = Symbol.for("gatehouse.reports.scheduleBudget");
-const slots = globalThis as unknown as Record<
-  symbol,
-  { callsPerMinute: number; cluster: Cluster; budget: ScheduleBudget } | undefined
->;
+// Every bundle's runs share one budget; a new rate or a new cluster makes a new one.
+const budgetSlot = processSlot<{ callsPerMinute: number; cluster: Cluster; budget: ScheduleBudget }>(
+  "reports.scheduleBudget",
+);
 
 /** The budget every scheduled run of this process takes its calls from (shared with other instances through Redis). */
 export function scheduleBudget(callsPerMinute: number, cluster: Cluster = currentCluster()): ScheduleBudget {
-  let slot = slots[SLOT];
+  let slot = budgetSlot.get();
   if (!slot || slot.callsPerMinute !== callsPerMinute || slot.cluster !== cluster) {
     slot = { callsPerMinute, cluster, budget: newScheduleBudget(callsPerMinute, cluster) };
-    slots[SLOT] = slot;
+    budgetSlot.set(slot);
   }
   return slot.budget;
 }

@@ -10,6 +10,7 @@ import type { Run } from "@/lib/contract/history";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { breakerStatus, getUpstreams, type ReportsClient } from "@/lib/upstream";
+import { processWide } from "@/lib/process-wide";
 
 import { pruneHistory } from "./history";
 import { observed, recordReports, ResultRecorder } from "./recorder";
@@ -29,17 +30,14 @@ interface ReportsService {
   ticking: boolean;
 }
 
-const SLOT = Symbol.for("gatehouse.reports.service");
-const slots = globalThis as unknown as Record<symbol, ReportsService | undefined>;
-
 function service(): ReportsService {
-  return (slots[SLOT] ??= {
+  return processWide<ReportsService>("reports.service", () => ({
     recorder: new ResultRecorder(async () => (await getAccounts()).db),
     owner: `reports-${process.pid}-${randomUUID().slice(0, 8)}`,
     clients: new WeakMap(),
     timers: [],
     ticking: false,
-  });
+  }));
 }
 
 /** Area A's client with every result it answers recorded; null when area A is not configured. */

@@ -6,6 +6,7 @@ import "server-only";
 import { getGatewayConfig, type GatewayConfig } from "@/lib/config";
 import { storeTarget } from "@/lib/config/store";
 import { getDb } from "@/lib/db";
+import { processSlot } from "@/lib/process-wide";
 
 import { createItemsClient, type ItemsClient } from "./items";
 import { fingerprintSecretOf } from "./keys/fingerprint";
@@ -28,17 +29,13 @@ export interface Upstreams {
 
 export type UpstreamKeyRing = KeyRing<ReportsClient, ItemsClient>;
 
-// One ring per process and configuration, on globalThis: Next loads this module once per bundle.
-const RING_SLOT = Symbol.for("gatehouse.upstream.keyRing");
-const slots = globalThis as unknown as Record<
-  symbol,
-  { config: GatewayConfig; ready: Promise<UpstreamKeyRing> } | undefined
->;
+// One ring per process and configuration: a new configuration builds a new ring.
+const ringSlot = processSlot<{ config: GatewayConfig; ready: Promise<UpstreamKeyRing> }>("upstream.keyRing");
 
 /** The process's key ring: built on first use, its first read of the store awaited, then polling. */
 export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
   const config = await getGatewayConfig();
-  const slot = slots[RING_SLOT];
+  const slot = ringSlot.get();
   if (slot && slot.config === config) return slot.ready;
   const ready = (async () => {
     // One Resilience per process (cache, breakers, retry budgets), whichever bundle builds its clients first.
@@ -69,9 +66,9 @@ export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
     ring.startPolling();
     return ring;
   })();
-  slots[RING_SLOT] = { config, ready };
+  ringSlot.set({ config, ready });
   ready.catch(() => {
-    if (slots[RING_SLOT]?.ready === ready) slots[RING_SLOT] = undefined;
+    if (ringSlot.get()?.ready === ready) ringSlot.set(undefined);
   });
   return ready;
 }

@@ -13,6 +13,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 
 import type { Readiness } from "@/lib/contract/health";
 import type { Area } from "@/lib/contract/areas";
+import { processWide } from "@/lib/process-wide";
 
 import { isCircuitOpenError, isUpstreamError } from "./errors";
 import type { Upstreams } from "./index";
@@ -104,13 +105,9 @@ interface ReadinessCache {
   running: Promise<{ readiness: ReadinessWithBreakers; checkedAt: number }> | null;
 }
 
-// On globalThis: every bundle that serves /api/ready (and a page that might ask) shares one cache per process.
-const CACHE_SLOT = Symbol.for("gatehouse.upstream.readiness");
-const globalSlots = globalThis as unknown as Record<symbol, ReadinessCache | undefined>;
-
+// Every bundle that serves /api/ready (and a page that might ask) shares one cache per process.
 function cache(): ReadinessCache {
-  globalSlots[CACHE_SLOT] ??= { last: null, running: null };
-  return globalSlots[CACHE_SLOT];
+  return processWide<ReadinessCache>("upstream.readiness", () => ({ last: null, running: null }));
 }
 
 /**

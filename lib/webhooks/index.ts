@@ -5,24 +5,28 @@ import "server-only";
 import { getAccounts } from "@/lib/auth/access";
 import { setEventSink } from "@/lib/events";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { processSlot, processWide } from "@/lib/process-wide";
 
 import { enqueueEvent } from "./deliveries";
 import { WebhookRunner } from "./runner";
 import { webhookSettings } from "./settings";
 
-const SLOT = Symbol.for("gatehouse.webhooks.runner");
-const slots = globalThis as unknown as Record<symbol, WebhookRunner | undefined>;
+const RUNNER = "webhooks.runner";
 
 /** The process's runner, started on first use (instrumentation at start, or a route that queued work). */
 export async function webhookRunner(): Promise<WebhookRunner> {
-  let runner = slots[SLOT];
+  let runner = processSlot<WebhookRunner>(RUNNER).get();
   if (!runner) {
     const { config } = await getAccounts();
-    runner = slots[SLOT] ??= new WebhookRunner({
-      db: async () => (await getAccounts()).db,
-      settings: () => webhookSettings(config),
-      timings: { speedup: config.webhookRetrySpeedup },
-    });
+    runner = processWide(
+      RUNNER,
+      () =>
+        new WebhookRunner({
+          db: async () => (await getAccounts()).db,
+          settings: () => webhookSettings(config),
+          timings: { speedup: config.webhookRetrySpeedup },
+        }),
+    );
     const started = runner;
     setEventSink(async (event) => {
       const queued = await enqueueEvent((await getAccounts()).db, event.type, event.data, event.occurredAt);

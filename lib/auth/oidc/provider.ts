@@ -13,6 +13,7 @@ import * as client from "openid-client";
 
 import { hasBrand } from "@/lib/brand";
 import type { OidcSettings } from "@/lib/config/oidc";
+import { processSlot } from "@/lib/process-wide";
 
 import { readClaim, type Claims } from "./roles";
 
@@ -76,10 +77,9 @@ interface Discovery {
   pending?: Promise<client.Configuration>;
 }
 
-// One per process, on globalThis: the route handlers and the pages are separate bundles. openid-client itself is a
-// server external package (next.config.mjs), so every bundle shares its one copy and its Configuration class.
-const SLOT = Symbol.for("gatehouse.oidc.discovery");
-const slots = globalThis as unknown as Record<symbol, Discovery | undefined>;
+// One per process. openid-client itself is a server external package (next.config.mjs), so every bundle shares
+// its one copy and its Configuration class.
+const discoverySlot = processSlot<Discovery>("oidc.discovery");
 
 function settingsKey(settings: OidcSettings): string {
   return createHash("sha256")
@@ -120,10 +120,10 @@ export async function providerConfig(
   { now = Date.now(), live = false }: { now?: number; live?: boolean } = {},
 ): Promise<client.Configuration> {
   const key = settingsKey(settings);
-  let state = slots[SLOT];
+  let state = discoverySlot.get();
   if (!state || state.key !== key) {
     state = { key, at: 0 };
-    slots[SLOT] = state;
+    discoverySlot.set(state);
   }
   const current = state;
   const fallback = (error: SsoError): client.Configuration => {
@@ -156,7 +156,7 @@ export async function providerConfig(
 
 /** Forgets the discovered configuration (tests; a provider whose keys or endpoints changed). */
 export function forgetProviderConfig(): void {
-  slots[SLOT] = undefined;
+  discoverySlot.set(undefined);
 }
 
 /**

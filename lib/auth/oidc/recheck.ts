@@ -13,6 +13,7 @@ import type { AuthConfig } from "@/lib/config/auth";
 import { getSignInSettings, type OidcSettings } from "@/lib/config/oidc";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent } from "@/lib/log";
+import { processWide } from "@/lib/process-wide";
 
 import { recordAudit, type AuditEntry } from "../audit";
 import type { SessionData } from "../session";
@@ -52,10 +53,8 @@ const CHECK_LEASE_MS = (2 * PROVIDER_TIMEOUT_SECONDS + 5) * 1000;
 /** After a failed attempt to reach the provider, the next one waits this long (or a quarter of the interval). */
 const RETRY_AFTER_MS = 60_000;
 
-// Requests of one process that find the same check due share it (route handlers and pages are separate bundles).
-const SLOT = Symbol.for("gatehouse.oidc.rechecks");
-const slots = globalThis as unknown as Record<symbol, Map<string, Promise<SsoCheck>> | undefined>;
-const inFlight = () => (slots[SLOT] ??= new Map());
+// Requests of one process that find the same check due share it, whichever bundle serves them.
+const inFlight = () => processWide("oidc.rechecks", () => new Map<string, Promise<SsoCheck>>());
 
 export interface SsoCheckInput {
   db: Db;

@@ -19,6 +19,7 @@ import { startWorkQueue, type ItemOutcome, type WorkQueue } from "@/lib/jobs";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
+import { processPromise } from "@/lib/process-wide";
 
 import { askItemService } from "../check";
 import { openCode, UNREADABLE_CODE_REASON } from "./code-seal";
@@ -250,9 +251,6 @@ export class QueuedBulkChecks implements BulkChecks {
 // ---------------------------------------------------------------------------------------------------------
 // One BulkChecks per process, whichever bundle asks first (instrumentation at start, or a bulk route).
 
-const SLOT = Symbol.for("gatehouse.purchases.bulkChecks");
-const globalSlots = globalThis as unknown as Record<symbol, Promise<BulkChecks> | undefined>;
-
 async function start(): Promise<BulkChecks> {
   const cluster = currentCluster();
   if (!cluster.redis) {
@@ -290,14 +288,7 @@ async function start(): Promise<BulkChecks> {
   return checks;
 }
 
-/** The process's bulk checks: on the queue with REDIS_URL, in process otherwise. Started once. */
+/** The process's bulk checks: on the queue with REDIS_URL, in process otherwise. Started once (again if it failed). */
 export function bulkChecks(): Promise<BulkChecks> {
-  let current = globalSlots[SLOT];
-  if (!current) {
-    current = globalSlots[SLOT] = start();
-    current.catch(() => {
-      if (globalSlots[SLOT] === current) globalSlots[SLOT] = undefined;
-    });
-  }
-  return current;
+  return processPromise("purchases.bulkChecks", start);
 }

@@ -28,6 +28,7 @@ import {
   type UpstreamError,
 } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
+import { processSlot, processWide } from "@/lib/process-wide";
 
 import { askItemService } from "../check";
 import { openCode, UNREADABLE_CODE_REASON } from "./code-seal";
@@ -414,19 +415,22 @@ export function failureReason(error: UpstreamError, attempts: number): string {
 // ---------------------------------------------------------------------------------------------------------
 // One runner per process, whichever bundle asks first (instrumentation at start, or a bulk route).
 
-const SLOT = Symbol.for("gatehouse.purchases.bulkRunner");
-const globalSlots = globalThis as unknown as Record<symbol, BulkRunner | undefined>;
+const RUNNER = "purchases.bulkRunner";
 
 /** The process's runner, started on first use; it resumes jobs left pending by an earlier process. */
 export async function bulkRunner(): Promise<BulkRunner> {
-  let runner = globalSlots[SLOT];
+  let runner = processSlot<BulkRunner>(RUNNER).get();
   if (!runner) {
     const { config } = await getAccounts();
-    runner = globalSlots[SLOT] ??= new BulkRunner({
-      db: async () => (await getAccounts()).db,
-      hashKey: () => config.purchaseCodeHashKey,
-      items: async () => (await getUpstreams()).items,
-    });
+    runner = processWide(
+      RUNNER,
+      () =>
+        new BulkRunner({
+          db: async () => (await getAccounts()).db,
+          hashKey: () => config.purchaseCodeHashKey,
+          items: async () => (await getUpstreams()).items,
+        }),
+    );
     const started = runner;
     onShutdown("bulk purchase checks", () => started.stop());
     started.kick();

@@ -5,6 +5,7 @@
 // forgets at most a day of charts. The last rejection of a key, which every instance must show, is in the
 // store instead (./store.ts). p50/p95 are read from the histogram: "at most N ms", N a bucket's upper bound.
 import type { Area } from "@/lib/contract/areas";
+import { processWide } from "@/lib/process-wide";
 
 export const BUCKET_MS = 60_000;
 const DAY_BUCKETS = 24 * 60;
@@ -142,9 +143,9 @@ function percentile(histogram: number[], total: number, p: number): number | nul
 }
 
 /** One AreaHealth per area per process, shared by every bundle. */
-const HEALTH_SLOT = Symbol.for("gatehouse.upstream.health");
-const slots = globalThis as unknown as Record<symbol, Record<Area, AreaHealth> | undefined>;
 export function areaHealth(area: Area): AreaHealth {
-  slots[HEALTH_SLOT] ??= { reports: new AreaHealth(), items: new AreaHealth() };
-  return slots[HEALTH_SLOT][area];
+  return processWide<Record<Area, AreaHealth>>("upstream.health", () => ({
+    reports: new AreaHealth(),
+    items: new AreaHealth(),
+  }))[area];
 }

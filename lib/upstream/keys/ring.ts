@@ -13,6 +13,7 @@ import { AREAS } from "@/lib/contract/areas";
 import type { GatewayConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent, registerSecrets } from "@/lib/log";
+import { processWide } from "@/lib/process-wide";
 
 import { isCircuitOpenError, isUpstreamError } from "../errors";
 import type { UpstreamPolicy } from "../policy";
@@ -64,15 +65,14 @@ export interface KeyRejection {
 }
 
 type RejectionListener = (rejection: KeyRejection) => void | Promise<void>;
-const LISTENERS_SLOT = Symbol.for("gatehouse.upstream.keyRejectedListeners");
-const listenerSlots = globalThis as unknown as Record<symbol, Set<RejectionListener> | undefined>;
+const rejectionListeners = () => processWide("upstream.keyRejectedListeners", () => new Set<RejectionListener>());
 
 /**
  * Called once per rejection of a key (not per request): the audit row `upstream.key_rejected` is written by the
  * listener lib/api registers; a webhook can listen here too. Returns a function that removes the listener.
  */
 export function onKeyRejected(listener: RejectionListener): () => void {
-  const listeners = (listenerSlots[LISTENERS_SLOT] ??= new Set());
+  const listeners = rejectionListeners();
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
@@ -293,7 +293,7 @@ export class KeyRing<R extends object, I extends object> {
     void (async () => {
       try {
         await recordRejection(await this.deps.db(), area, fingerprint);
-        for (const listener of listenerSlots[LISTENERS_SLOT] ?? []) await listener(rejection);
+        for (const listener of rejectionListeners()) await listener(rejection);
       } catch (error) {
         logEvent("error", "Could not record the upstream's rejection of a key.", { area, error: describeError(error) });
       }

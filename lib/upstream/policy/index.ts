@@ -5,8 +5,8 @@
 //   send:  one timeout budget → [breaker permit → sendUpstream → retry?]*
 //
 // One Resilience holds the process's state (a cache shared by both areas, a breaker and a retry budget per
-// area) on globalThis, because Next loads this module once per route bundle and they must all share it: a
-// change made through one route must drop what another route cached. With REDIS_URL the cache, single flight,
+// area), process-wide because every route bundle must share it: a change made through one route must drop what
+// another route cached. With REDIS_URL the cache, single flight,
 // the breakers and the upstream's Retry-After are also shared with every other instance (./shared.ts):
 //
 //   read:  this process's cache → single flight here → Redis (answer, or wait for the instance asking) → load
@@ -20,6 +20,7 @@ import { currentCluster, type Cluster } from "@/lib/cluster";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import { recordUpstreamCall } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
+import { processSlot, processWide } from "@/lib/process-wide";
 
 import { isCircuitOpenError, isUpstreamError, UpstreamError } from "../errors";
 import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from "../http";
@@ -360,17 +361,15 @@ function approximateBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? "");
 }
 
-// One Resilience per process, shared by every bundle that loads this module.
-const RESILIENCE_SLOT = Symbol.for("gatehouse.upstream.resilience");
-const globalSlots = globalThis as unknown as Record<symbol, Resilience | undefined>;
+const RESILIENCE = "upstream.resilience";
 
 /** The process's Resilience, created with `settings` on first use. */
 export function processResilience(settings: ResilienceSettings): Resilience {
-  globalSlots[RESILIENCE_SLOT] ??= new Resilience(settings);
-  return globalSlots[RESILIENCE_SLOT];
+  return processWide(RESILIENCE, () => new Resilience(settings));
 }
 
 /** The breaker of an area as the process sees it: "closed" before the first call. For /api/ready and the pages. */
 export function breakerStatus(area: Area): BreakerStatus {
-  return globalSlots[RESILIENCE_SLOT]?.breakerStatus(area) ?? { state: "closed", retryInMs: 0, consecutiveFailures: 0 };
+  const resilience = processSlot<Resilience>(RESILIENCE).get();
+  return resilience?.breakerStatus(area) ?? { state: "closed", retryInMs: 0, consecutiveFailures: 0 };
 }
