@@ -66,8 +66,9 @@ function late<T extends object>(current: () => T | undefined, name: string): T {
   };
   return new Proxy({} as T, {
     get(_, property) {
-      const value = Reflect.get(target(), property) as unknown;
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target()) : value;
+      const object = target();
+      const value = Reflect.get(object, property) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(object) : value;
     },
     set(_, property, value) {
       return Reflect.set(target(), property, value);
