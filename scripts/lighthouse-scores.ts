@@ -62,6 +62,11 @@ export interface RunScores {
   totalBlockingTimeMs?: number;
   /** The performance score (0–100) with Total Blocking Time counted as perfect: what the rest of the page scores. */
   performanceWithoutTbt?: number;
+  /**
+   * The framework floor measured again right before this page's last runs, when the machine had slowed since the
+   * run's first floor (see measure in ./lighthouse.ts): the page is judged against it instead.
+   */
+  floor?: RunScores;
 }
 
 /** The scores of one run, with the costliest audit of each category (weight × lost score). */
@@ -145,9 +150,15 @@ export function scoreTable(runs: readonly RunScores[], threshold = THRESHOLD): s
 
 /**
  * Why a performance score below the threshold still passes against the framework floor (FLOOR_TBT_RATIO), or
- * null when it does not.
+ * null when it does not; `runFloor`: the floor measured at the start of the run, unless the page carries the one
+ * measured again beside it (RunScores.floor).
  */
-export function passedAgainstFloor(run: RunScores, floor: RunScores | undefined, threshold = THRESHOLD): string | null {
+export function passedAgainstFloor(
+  run: RunScores,
+  runFloor: RunScores | undefined,
+  threshold = THRESHOLD,
+): string | null {
+  const floor = run.floor ?? runFloor;
   const score = run.categories.performance.score;
   if (score === null || score >= threshold || !floor || floor.totalBlockingTimeMs === undefined) return null;
   if (
@@ -187,7 +198,7 @@ export function failures(
         score < threshold &&
         !(category === "performance" && passedAgainstFloor(run, floors[run.formFactor], threshold))
       ) {
-        const floor = floors[run.formFactor];
+        const floor = run.floor ?? floors[run.formFactor];
         const against =
           category === "performance" &&
           floor?.totalBlockingTimeMs !== undefined &&

@@ -289,20 +289,37 @@ async function main(): Promise<number> {
       cookie: string | null,
     ): Promise<RunScores> => {
       const runStarted = performance.now();
+      let attempts = 1;
       const tries = [await audit(target, pageUrl, formFactor, driver!, cookie)];
       if (slowRun(tries[0]!) && target !== floorPage && !floors[formFactor])
         floors[formFactor] = await measure(floorPage, floorServer.url, formFactor, null);
       const again = (run: RunScores) =>
         target === floorPage ? !run.error : slowRun(run) && !passedAgainstFloor(run, floors[formFactor]);
-      while (again(bestRun(tries)) && tries.length < RUNS_WHEN_SLOW) {
-        log(
-          `${target.name} (${formFactor}): performance ${tries.at(-1)!.categories.performance.score}, measuring again (${tries.length + 1} of ${RUNS_WHEN_SLOW})`,
-        );
-        tries.push(await audit(target, pageUrl, formFactor, driver!, cookie, tries.length + 1));
+      const measureAgain = async (runs: RunScores[], judge: (run: RunScores) => boolean) => {
+        while (judge(bestRun(runs)) && runs.length < RUNS_WHEN_SLOW) {
+          log(
+            `${target.name} (${formFactor}): performance ${runs.at(-1)!.categories.performance.score}, measuring again (${runs.length + 1} of ${RUNS_WHEN_SLOW})`,
+          );
+          runs.push(await audit(target, pageUrl, formFactor, driver!, cookie, ++attempts));
+        }
+      };
+      await measureAgain(tries, again);
+      let run = bestRun(tries);
+      if (target !== floorPage && again(run)) {
+        // Still past the floor's ratio: the machine may have slowed down since the floor was measured (in CI the
+        // first pages after the end-to-end tests failed at 3.9×, every later one passed). Measure the floor again
+        // now, then the page, and judge these later runs against each other; a page that got dearer fails again.
+        log(`${target.name} (${formFactor}): measuring the framework floor again beside it`);
+        const floor = await measure(floorPage, floorServer.url, formFactor, null);
+        const later = [await audit(target, pageUrl, formFactor, driver!, cookie, ++attempts)];
+        await measureAgain(later, (laterRun) => slowRun(laterRun) && !passedAgainstFloor(laterRun, floor));
+        run = { ...bestRun(later), floor };
       }
-      const run = bestRun(tries);
       const scores = CATEGORIES.map((category) => `${category} ${run.categories[category].score ?? "–"}`).join(", ");
-      const of = tries.length > 1 ? `, best of ${tries.length} runs` : "";
+      const of =
+        attempts > 1
+          ? `, best of ${run.floor ? `the ${attempts - tries.length} runs after it` : `${attempts} runs`}`
+          : "";
       log(
         `${target.name} (${formFactor}): ${run.error ?? scores}${run.totalBlockingTimeMs === undefined ? "" : ` (Total Blocking Time ${run.totalBlockingTimeMs} ms${of})`} in ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
       );

@@ -253,4 +253,17 @@ describe("a performance score below the threshold, judged against the framework 
       failures([bestRun([withTbt("items", 950, 0.3), withTbt("items", 1200, 0.2)])], 95, { mobile: floors }),
     ).toHaveLength(1);
   });
+
+  it("judges a page that carries the floor measured again beside it against that floor, not the run's first", () => {
+    // The machine slowed down after the run's first floor (300 ms): the page and the floor measured again beside it
+    // are both slower, and it is their ratio that counts.
+    const later = { ...withTbt("items", 1500, 0.1), floor: withTbt(FLOOR_PAGE, 600, 0.5) };
+    expect(passedAgainstFloor(later, floor)).toContain("1500 ms (2.5×) against the bare Next.js page's 600 ms");
+    expect(failures([later], 95, { mobile: floor })).toEqual([]);
+    // Against the later floor a page that got dearer still fails, and the line names that floor.
+    const dearer = { ...withTbt("items", 1900, 0.05), floor: withTbt(FLOOR_PAGE, 600, 0.5) };
+    expect(failures([dearer], 95, { mobile: floor })).toEqual([
+      expect.stringContaining("Total Blocking Time 1900 ms against the bare Next.js page's 600 ms (at most 3×)"),
+    ]);
+  });
 });
