@@ -61,8 +61,6 @@ export interface AuthConfig {
   tokenRateLimitPerMinute: number;
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to http:// URLs and private addresses (development and tests only). */
   webhookAllowPrivate: boolean;
-  /** WEBHOOK_RETRY_SPEEDUP: every retry wait of a webhook delivery is divided by this (1; tests use more). */
-  webhookRetrySpeedup: number;
 }
 
 export interface ReportHistorySettings {
@@ -164,12 +162,6 @@ const envSchema = z.object({
     .min(1, "must be at least 1")
     .max(100_000, "must be at most 100000")
     .default(DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE),
-  WEBHOOK_RETRY_SPEEDUP: z.coerce
-    .number({ error: "must be a whole number (1 in production)" })
-    .int("must be a whole number (1 in production)")
-    .min(1, "must be at least 1")
-    .max(100_000, "must be at most 100000")
-    .default(1),
   WEBHOOK_ALLOW_PRIVATE: z
     .enum(["0", "1"], { error: "must be 1 (allow http and private addresses, for development) or 0" })
     .default("0"),
@@ -288,7 +280,6 @@ export function loadAuthConfig({
     },
     tokenRateLimitPerMinute: vars.TOKEN_RATE_LIMIT_PER_MINUTE,
     webhookAllowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === "1",
-    webhookRetrySpeedup: vars.WEBHOOK_RETRY_SPEEDUP,
   };
 }
 

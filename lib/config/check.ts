@@ -11,7 +11,7 @@ import { readSignInSettings } from "./oidc";
 import { demoFlagProblem, modeOf, type Mode } from "./mode";
 import { reviewSafety } from "./safety";
 import { readDatabaseUrl } from "./store";
-import { CONFIGURED_ONLY } from "./variables";
+import { CONFIGURED_ONLY, RETIRED_VARIABLES } from "./variables";
 
 type Env = Record<string, string | undefined>;
 
@@ -35,6 +35,8 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
 
   const flag = demoFlagProblem(env);
   if (flag) problems.push({ variable: "GATEHOUSE_DEMO", problem: flag, value: env.GATEHOUSE_DEMO });
+  for (const [variable, problem] of Object.entries(RETIRED_VARIABLES))
+    if (set(env, variable)) problems.push({ variable, problem });
 
   const lookalikes = findLookalikes(Object.keys(env).filter((name) => set(env, name)));
   if (mode === "demo") {

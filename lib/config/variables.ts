@@ -80,7 +80,6 @@ export const VARIABLES = {
   // Integration access
   TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
   WEBHOOK_ALLOW_PRIVATE: { demo: true },
-  WEBHOOK_RETRY_SPEEDUP: { demo: true },
   // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
   SANDBOX_DATA_DIR: { demo: true },
   SANDBOX_CONTROL: { demo: true },
@@ -88,6 +87,12 @@ export const VARIABLES = {
 } as const satisfies Record<string, VariableInfo>;
 
 export type VariableName = keyof typeof VARIABLES;
+
+/** Variables Gatehouse no longer reads, with the sentence that says what to do instead: set, they stop the start. */
+export const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
+  WEBHOOK_RETRY_SPEEDUP:
+    "is no longer read: it only made tests' webhook retries quicker, and deliveries keep their fixed schedule (docs/http-api.md#webhooks); unset it",
+};
 
 export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
 

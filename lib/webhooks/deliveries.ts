@@ -24,7 +24,7 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 export const DISABLE_AFTER_FAILING_MS = 3 * 86_400_000;
 
 export interface WebhookTimings {
-  /** Divides every retry wait and the three days before a disable (WEBHOOK_RETRY_SPEEDUP; 1 in production, larger in tests). */
+  /** Divides every retry wait and the three days before a disable: 1 in production, larger in tests. */
   speedup: number;
 }
 

@@ -7,7 +7,7 @@ import { setEventSink } from "@/lib/events";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { processSlot, processWide } from "@/lib/process-wide";
 
-import { enqueueEvent } from "./deliveries";
+import { enqueueEvent, type WebhookTimings } from "./deliveries";
 import { WebhookRunner } from "./runner";
 import { webhookSettings } from "./settings";
 
@@ -24,7 +24,9 @@ export async function webhookRunner(): Promise<WebhookRunner> {
         new WebhookRunner({
           db: async () => (await getAccounts()).db,
           settings: () => webhookSettings(config),
-          timings: { speedup: config.webhookRetrySpeedup },
+          // Production never varies it; a test that cannot wait the real schedule puts a speed-up in this slot
+          // before the server starts (injectIntoServer in tests/support/processes.ts).
+          timings: processWide<WebhookTimings>("webhook-timings", () => ({ speedup: 1 })),
         }),
     );
     const started = runner;

@@ -3,9 +3,11 @@
 // and the users CLI. Output is kept per stream, so tests read what really went to stdout and stderr. Needs a
 // build (`npx tsx tests/support/build.ts`).
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { VARIABLE_NAMES } from "@/lib/config/variables";
@@ -39,6 +41,21 @@ export function commandEnv(env: Record<string, string | undefined>): NodeJS.Proc
     else merged[name] = value;
   }
   return merged;
+}
+
+/**
+ * The environment that puts `values` into a server's process-wide state (lib/process-wide.ts) before any of its
+ * code runs: how a test injects what production never varies, e.g. `{ "webhook-timings": { speedup: 1000 } }`.
+ * Node preloads a small module (NODE_OPTIONS), written once per distinct set of values to the temporary folder.
+ */
+export function injectIntoServer(values: Record<string, unknown>): { NODE_OPTIONS: string } {
+  const source = `for (const [name, value] of Object.entries(${JSON.stringify(values)}))\n  globalThis[Symbol.for(\`gatehouse.\${name}\`)] = value;\n`;
+  const file = path.join(
+    tmpdir(),
+    `gatehouse-inject-${createHash("sha256").update(source).digest("hex").slice(0, 16)}.mjs`,
+  );
+  if (!existsSync(file)) writeFileSync(file, source);
+  return { NODE_OPTIONS: `--import=${file}` };
 }
 
 export function spawnCommand(

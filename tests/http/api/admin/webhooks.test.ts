@@ -14,6 +14,7 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import { injectIntoServer } from "@/tests/support/processes";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
@@ -102,7 +103,7 @@ describe("without WEBHOOK_ALLOW_PRIVATE", STARTS_A_PORTAL, () => {
 describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
   const env = () => ({
     WEBHOOK_ALLOW_PRIVATE: "1",
-    WEBHOOK_RETRY_SPEEDUP: "1000",
+    ...injectIntoServer({ "webhook-timings": { speedup: 1000 } }),
     DATABASE_URL: path.join(storeDir, "gatehouse.db"),
   });
   let gateway: GatewayProcess;
@@ -287,11 +288,14 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
 });
 
 describe(
-  "an endpoint failing for three days (WEBHOOK_RETRY_SPEEDUP=100000: three days are 2.6 s)",
+  "an endpoint failing for three days (the retry schedule 100,000 times quicker: three days are 2.6 s)",
   STARTS_A_PORTAL,
   () => {
     it("is disabled, with an audit row and a notice on the webhooks page; enabling it again sends what waited", async () => {
-      const { admin } = await gatewayWith({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "100000" });
+      const { admin } = await gatewayWith({
+        WEBHOOK_ALLOW_PRIVATE: "1",
+        ...injectIntoServer({ "webhook-timings": { speedup: 100_000 } }),
+      });
       const failing = await startWebhookReceiver();
       try {
         failing.answer = () => 500;
@@ -347,7 +351,10 @@ describe(
 
 describe("receivers that cannot be reached or never answer", () => {
   it("record each failure to connect as an attempt, and hold up no other endpoint's deliveries", async () => {
-    const { gateway, admin } = await gatewayWith({ WEBHOOK_ALLOW_PRIVATE: "1", WEBHOOK_RETRY_SPEEDUP: "1000" });
+    const { gateway, admin } = await gatewayWith({
+      WEBHOOK_ALLOW_PRIVATE: "1",
+      ...injectIntoServer({ "webhook-timings": { speedup: 1000 } }),
+    });
     // Accepts every delivery and never answers: each attempt holds a connection until its 10 s deadline.
     const hanging = { received: 0, closed: 0 };
     const silent = createServer((request) => {

@@ -60,6 +60,13 @@ describe("a configured start", () => {
     ]);
   });
 
+  it("refuses a variable it no longer reads, saying what to do instead, in demo mode too", () => {
+    const retired =
+      "WEBHOOK_RETRY_SPEEDUP: is no longer read: it only made tests' webhook retries quicker, and deliveries keep their fixed schedule (docs/http-api.md#webhooks); unset it";
+    expect(lines({ ...GOOD, WEBHOOK_RETRY_SPEEDUP: "1" })).toEqual([retired]);
+    expect(lines({ GATEHOUSE_DEMO: "1", WEBHOOK_RETRY_SPEEDUP: "1000" })).toEqual([retired]);
+  });
+
   it("only warns about a look-alike whose real name is set too, or one that is merely of our family", () => {
     const check = checkConfiguration({ ...GOOD, REPORTS_APIKEY: "old", ITEMS_API_TOKEN: "t" });
     expect(check.problems).toEqual([]);
