@@ -33,7 +33,7 @@ function historyHref(email: string, day: string): string {
 
 export async function ChecksToday({ user }: { user: { id: string; email: string } }) {
   const accounts = await getAccounts();
-  const today = await userChecksOfDay(accounts.db, accounts.config.purchaseCodeHashKey, {
+  const today = await userChecksOfDay(accounts.db, accounts.config.dataKey, {
     userId: user.id,
     latest: LAST_CHECKS,
   });

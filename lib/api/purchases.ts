@@ -55,7 +55,7 @@ export async function purchaseHistoryPage(
   accounts: Accounts,
   { page = 1, per_page: perPage = DEFAULT_PER_PAGE.purchaseHistory, ...filters }: Paged,
 ): Promise<Page<PurchaseHistoryEntry>> {
-  const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.purchaseCodeHashKey, {
+  const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.dataKey, {
     ...filters,
     codeFormat: accounts.config.purchaseCodeFormat,
     page,
@@ -74,7 +74,7 @@ export function historyCsv(accounts: Accounts, { page: _page, per_page: _perPage
   return {
     status: 200,
     download: {
-      body: purchaseHistoryCsv(accounts.db, accounts.config.purchaseCodeHashKey, {
+      body: purchaseHistoryCsv(accounts.db, accounts.config.dataKey, {
         ...filters,
         codeFormat: accounts.config.purchaseCodeFormat,
       }),

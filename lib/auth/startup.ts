@@ -34,7 +34,7 @@ export async function startAccountsOrExit(): Promise<void> {
   }
   registerSecrets([
     ...config.sessionSecrets,
-    config.purchaseCodeHashKey,
+    config.dataKey,
     ...(config.firstAdmin ? [config.firstAdmin.password] : []),
   ]);
 

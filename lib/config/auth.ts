@@ -45,8 +45,14 @@ export interface AuthConfig {
   sessionIdleTimeoutMs: number;
   /** From ADMIN_EMAIL and ADMIN_PASSWORD; creates the first admin when the store has no user yet. */
   firstAdmin: { email: string; password: string } | null;
-  purchaseCodeHashKey: string;
-  purchaseCodeHashKeySource: "env" | "derived";
+  /**
+   * The data key (PURCHASE_CODE_HASH_KEY, or derived from the newest SESSION_SECRET when unset): it keys the
+   * purchase codes' hashes and upstream keys' fingerprints, and each seal of data at rest derives its own key from it
+   * (lib/seal.ts: bulk jobs' codes, webhook signing secrets, report share passwords).
+   */
+  dataKey: string;
+  /** Whether the data key was set ("env") or derived from SESSION_SECRET, which then rotates it too. */
+  dataKeySource: "env" | "derived";
   /** TRUST_PROXY, PUBLIC_ORIGIN and ALLOWED_HOSTS (./edge.ts). */
   edge: EdgeSettings;
   /** Purchase validations allowed per minute (PURCHASE_RATE_LIMIT_PER_USER, PURCHASE_RATE_LIMIT_PER_IP). */
@@ -265,10 +271,10 @@ export function loadAuthConfig({
     firstAdmin,
     // Without its own key, the purchase-code hash key is derived (HKDF-SHA256) from the newest session secret;
     // it then changes when that secret rotates, and old audit hashes no longer match new ones.
-    purchaseCodeHashKey:
+    dataKey:
       vars.PURCHASE_CODE_HASH_KEY ??
       Buffer.from(hkdfSync("sha256", newestSecret, "", "gatehouse purchase-code hash key", 32)).toString("hex"),
-    purchaseCodeHashKeySource: vars.PURCHASE_CODE_HASH_KEY === undefined ? "derived" : "env",
+    dataKeySource: vars.PURCHASE_CODE_HASH_KEY === undefined ? "derived" : "env",
     edge: edge.settings,
     purchaseRateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
     purchaseBulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,

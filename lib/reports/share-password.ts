@@ -5,19 +5,10 @@
 import "server-only";
 
 import type { Db } from "@/lib/db";
-import { openText, sealKey, sealText } from "@/lib/seal";
+import { sealer } from "@/lib/seal";
 
-const PURPOSE = "gatehouse report share-password seal";
-
-/** "iv.tag.ciphertext" in base64url. */
-export function sealPassword(password: string, hashKey: string): string {
-  return sealText(password, sealKey(hashKey, PURPOSE));
-}
-
-/** The password, or null when the seal cannot be opened (the key changed since). */
-export function openPassword(sealed: string, hashKey: string): string | null {
-  return openText(sealed, sealKey(hashKey, PURPOSE));
-}
+/** Seals and opens the passwords; one whose seal no longer opens (the data key changed) reads as null. */
+export const sharePasswordSealer = sealer("gatehouse report share-password seal");
 
 /**
  * Keeps what a report's create or update did to its page password: a new password is sealed and kept, a move
@@ -38,7 +29,7 @@ export async function keepSharePassword(
   if (change.password === undefined) return;
   const row = {
     report_id: reportId,
-    sealed: sealPassword(change.password, hashKey),
+    sealed: sharePasswordSealer.seal(change.password, hashKey),
     set_at: now.toISOString(),
     set_by: by,
   };
@@ -63,6 +54,6 @@ export async function revealSharePassword(
     .where("report_id", "=", reportId)
     .executeTakeFirst();
   if (!row) return null;
-  const password = openPassword(row.sealed, hashKey);
+  const password = sharePasswordSealer.open(row.sealed, hashKey);
   return password === null ? null : { password, set_at: row.set_at, set_by: row.set_by };
 }

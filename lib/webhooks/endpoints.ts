@@ -10,7 +10,7 @@ import { isOneOf, WEBHOOK_EVENTS, type WebhookEventType } from "@/lib/contract/v
 import type { Db } from "@/lib/db";
 import type { WebhookEndpointRow } from "@/lib/db/schema";
 
-import { generateSigningSecret, openSecret, sealSecret } from "./seal";
+import { generateSigningSecret, signingSecretSealer } from "./seal";
 import { resolveTarget, type TargetRules } from "./target";
 
 /** After a rotation, the old secret signs too for this long, so receivers can switch without losing a delivery. */
@@ -113,7 +113,7 @@ export async function createEndpoint(
       url: body.url,
       description: body.description ?? null,
       events: JSON.stringify(body.events),
-      secret_sealed: sealSecret(secret, settings.sealKey),
+      secret_sealed: signingSecretSealer.seal(secret, settings.sealKey),
       previous_secret_sealed: null,
       previous_secret_until: null,
       disabled: 0,
@@ -163,7 +163,7 @@ export async function updateEndpoint(
       ...(patch.enabled === true && { disabled: 0, disabled_reason: null, disabled_at: null, failing_since: null }),
       ...(patch.enabled === false && { disabled: 1, disabled_reason: "Paused by an admin.", disabled_at: at }),
       ...(secret !== null && {
-        secret_sealed: sealSecret(secret, settings.sealKey),
+        secret_sealed: signingSecretSealer.seal(secret, settings.sealKey),
         previous_secret_sealed: current.secret_sealed,
         previous_secret_until: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
       }),
@@ -194,8 +194,8 @@ export async function signingSecrets(db: Db, id: string, sealKey: string, now = 
     .where("id", "=", id)
     .executeTakeFirst();
   if (!row) return [];
-  const secrets = [openSecret(row.secret_sealed, sealKey)];
+  const secrets = [signingSecretSealer.open(row.secret_sealed, sealKey)];
   if (row.previous_secret_sealed && row.previous_secret_until && row.previous_secret_until > now.toISOString())
-    secrets.push(openSecret(row.previous_secret_sealed, sealKey));
+    secrets.push(signingSecretSealer.open(row.previous_secret_sealed, sealKey));
   return secrets.filter((s): s is string => s !== null);
 }

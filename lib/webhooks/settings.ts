@@ -6,5 +6,5 @@ import type { AuthConfig } from "@/lib/config/auth";
 import type { WebhookSettings } from "./endpoints";
 
 export function webhookSettings(config: AuthConfig): WebhookSettings {
-  return { allowPrivate: config.webhookAllowPrivate, sealKey: config.purchaseCodeHashKey };
+  return { allowPrivate: config.webhookAllowPrivate, sealKey: config.dataKey };
 }

@@ -14,7 +14,7 @@ export const POST = defineRoute(operations.createReport, async ({ client, body, 
     accounts.db,
     report.id,
     { privacy: report.privacy, password: body.password },
-    accounts.config.purchaseCodeHashKey,
+    accounts.config.dataKey,
     user.email,
   );
   return created(report);

@@ -42,9 +42,7 @@ export async function auditOperation(state: ApiRequest, status: number, error: A
 }
 
 function auditTarget(target: AuditTargetSpec, accounts: Accounts): AuditTarget {
-  return target.type === "purchase_code"
-    ? purchaseCodeTarget(target.code, accounts.config.purchaseCodeHashKey)
-    : target;
+  return target.type === "purchase_code" ? purchaseCodeTarget(target.code, accounts.config.dataKey) : target;
 }
 
 /**

@@ -15,7 +15,7 @@ export async function emitOperationEvent(state: ApiRequest, succeeded: boolean):
   if (!event || !succeeded || !state.user || !accounts) return;
   let described: OperationEvent | null = null;
   try {
-    described = event.describe(state.facts, (code) => purchaseCodeTarget(code, accounts.config.purchaseCodeHashKey));
+    described = event.describe(state.facts, (code) => purchaseCodeTarget(code, accounts.config.dataKey));
   } catch (cause) {
     logEvent("error", "event_description_failed", { request_id: state.requestId, error: describeError(cause) });
   }

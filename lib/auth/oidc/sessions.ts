@@ -1,6 +1,6 @@
 // Single sign-on sessions in the store: the only module that reads or writes sso_sessions. The session cookie
 // (iron-session) carries only the row's id; the refresh token and the ID token stay on the server, sealed
-// (./seal.ts), so neither a copy of the cookie nor a copy of the database gives them away. A row is what the
+// (lib/seal.ts), so neither a copy of the cookie nor a copy of the database gives them away. A row is what the
 // re-check (./recheck.ts) and the provider's logout need; deleting it ends that one session. A session the
 // provider's groups ended stays, without its tokens, marked with the claim and values read, until its absolute end:
 // each of the user's sessions then says why it ended.
@@ -9,8 +9,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 
 import type { Db } from "@/lib/db";
-
-import { openWithSecrets, sealWithSecrets } from "./seal";
+import { sealer } from "@/lib/seal";
 
 export interface SsoSession {
   id: string;
@@ -35,12 +34,13 @@ export interface NoRole {
   values: string[];
 }
 
-const PURPOSE = "gatehouse sso tokens";
+// Refresh and ID tokens in the store, under keys from SESSION_SECRET: sealed with the newest, opened with any listed.
+const tokenSealer = sealer("gatehouse sso tokens");
 
 const seal = (value: string | null, secrets: readonly string[]) =>
-  value === null ? null : sealWithSecrets(value, secrets, PURPOSE);
+  value === null ? null : tokenSealer.seal(value, secrets);
 const open = (value: string | null, secrets: readonly string[]) =>
-  value === null ? null : openWithSecrets(value, secrets, PURPOSE);
+  value === null ? null : tokenSealer.open(value, secrets);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export async function createSsoSession(

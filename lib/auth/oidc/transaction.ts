@@ -6,9 +6,9 @@ import "server-only";
 
 import { z } from "zod";
 
-import type { SessionCookieStore, SessionSettings } from "../session";
+import { sealer } from "@/lib/seal";
 
-import { openWithSecrets, sealWithSecrets } from "./seal";
+import type { SessionCookieStore, SessionSettings } from "../session";
 
 export const TRANSACTION_COOKIE_NAME = "gatehouse_sso";
 export const SECURE_TRANSACTION_COOKIE_NAME = "__Host-gatehouse_sso";
@@ -30,6 +30,9 @@ export type SignInTransaction = z.infer<typeof transactionSchema>;
 
 type CookieSettings = Pick<SessionSettings, "secrets" | "secure">;
 
+// Sealed with the newest SESSION_SECRET, opened with any listed one (a rotation keeps a sign-in in flight working).
+const transactionSealer = sealer("gatehouse sso transaction");
+
 const cookieName = ({ secure }: Pick<SessionSettings, "secure">) =>
   secure ? SECURE_TRANSACTION_COOKIE_NAME : TRANSACTION_COOKIE_NAME;
 
@@ -38,7 +41,7 @@ export function writeTransaction(
   transaction: SignInTransaction,
   settings: CookieSettings,
 ): void {
-  const sealed = sealWithSecrets(JSON.stringify(transaction), settings.secrets, "gatehouse sso transaction");
+  const sealed = transactionSealer.seal(JSON.stringify(transaction), settings.secrets);
   cookies.set(cookieName(settings), sealed, {
     httpOnly: true,
     secure: settings.secure,
@@ -56,7 +59,7 @@ export function readTransaction(
 ): SignInTransaction | null {
   const sealed = cookies.get(cookieName(settings))?.value;
   if (!sealed) return null;
-  const text = openWithSecrets(sealed, settings.secrets, "gatehouse sso transaction");
+  const text = transactionSealer.open(sealed, settings.secrets);
   if (text === null) return null;
   let parsed;
   try {

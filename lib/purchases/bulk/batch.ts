@@ -8,7 +8,7 @@ import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
 
 import { normalisePurchaseCode } from "../normalise";
-import { sealCode } from "./code-seal";
+import { codeSealer } from "./code-seal";
 
 /**
  * A refused code is kept (sealed) as sent, to show what was wrong with it — but never more of it than a real
@@ -66,7 +66,7 @@ export function codeRows(jobId: string, codes: readonly PreparedCode[], hashKey:
   return codes.map((code) => ({
     job_id: jobId,
     idx: code.idx,
-    code_sealed: sealCode(code.code, hashKey),
+    code_sealed: codeSealer.seal(code.code, hashKey),
     code_hash: hashPurchaseCode(code.code, hashKey),
     code_last4: purchaseCodeLast4(code.code),
     occurrences: code.occurrences,

@@ -22,7 +22,7 @@ import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } f
 import { processPromise } from "@/lib/process-wide";
 
 import { askItemService } from "../check";
-import { openCode, UNREADABLE_CODE_REASON } from "./code-seal";
+import { codeSealer, UNREADABLE_CODE_REASON } from "./code-seal";
 import { ACTIVE_STATUSES, purgeExpiredBulkJobs, settleCancelledJobs } from "./jobs";
 import { beginCheck, countAttempt, recordBulkCheck, type CodeOutcome } from "./results";
 import {
@@ -140,7 +140,7 @@ export class QueuedBulkChecks implements BulkChecks {
     }
     // Under way from here: a cancel now lets this check write its result rather than mark the code cancelled.
     if (!(await beginCheck(db, jobId, idx))) return { kind: "done" };
-    const code = openCode(row.sealed, this.deps.hashKey());
+    const code = codeSealer.open(row.sealed, this.deps.hashKey());
     const outcome: CodeOutcome | ItemOutcome =
       code === null
         ? { status: "failed", reason: UNREADABLE_CODE_REASON }
@@ -260,7 +260,7 @@ async function start(): Promise<BulkChecks> {
   const { config } = await getAccounts();
   const checks = new QueuedBulkChecks({
     db: async () => (await getAccounts()).db,
-    hashKey: () => config.purchaseCodeHashKey,
+    hashKey: () => config.dataKey,
     items: async () => (await getUpstreams()).items,
   });
   checks.attach(

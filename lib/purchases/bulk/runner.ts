@@ -31,7 +31,7 @@ import { upstreamFailureWords } from "@/lib/upstream/failure";
 import { processSlot, processWide } from "@/lib/process-wide";
 
 import { askItemService } from "../check";
-import { openCode, UNREADABLE_CODE_REASON } from "./code-seal";
+import { codeSealer, UNREADABLE_CODE_REASON } from "./code-seal";
 import { purgeExpiredBulkJobs, settleCancelledJobs, type BulkUser } from "./jobs";
 import { findBulkJobSummary } from "./summaries";
 import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
@@ -283,7 +283,7 @@ export class BulkRunner {
       }
       // Under way from here: a cancel now lets this check write its result rather than mark the code cancelled.
       if (!(await beginCheck(db, job.id, task.idx))) return;
-      const code = openCode(task.sealed, hashKey());
+      const code = codeSealer.open(task.sealed, hashKey());
       const outcome: CodeOutcome | null =
         code === null ? { status: "failed", reason: UNREADABLE_CODE_REASON } : await this.ask(job, task, code);
       if (outcome === null) return; // put back: rate limited or a transient failure
@@ -427,7 +427,7 @@ export async function bulkRunner(): Promise<BulkRunner> {
       () =>
         new BulkRunner({
           db: async () => (await getAccounts()).db,
-          hashKey: () => config.purchaseCodeHashKey,
+          hashKey: () => config.dataKey,
           items: async () => (await getUpstreams()).items,
         }),
     );

@@ -10,7 +10,7 @@ import type { Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
 import { csvLine, CSV_BOM, PURCHASED_ITEM_COLUMNS } from "../csv";
-import { openCode } from "./code-seal";
+import { codeSealer } from "./code-seal";
 import { isActive, type JobVisibility } from "./jobs";
 
 interface Counts {
@@ -89,7 +89,7 @@ async function estimate(db: Db, job: BulkJobRow, counts: Counts, now: number): P
 function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
   return {
     index: row.idx,
-    code: openCode(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…"),
+    code: codeSealer.open(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…"),
     occurrences: row.occurrences,
     status: row.status as BulkResult["status"],
     reason: row.reason,

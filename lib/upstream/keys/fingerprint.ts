@@ -8,24 +8,24 @@ import { createHmac } from "node:crypto";
 
 import type { GatewayConfig } from "@/lib/config";
 import { getAuthConfig } from "@/lib/config/auth";
-import { sealKey } from "@/lib/seal";
+import { sealer } from "@/lib/seal";
 
 /** Keys shorter than this show no last 4: 4 known characters would leave too few to guess. */
 export const SHORT_KEY_LENGTH = 16;
 
-const PURPOSE = "gatehouse upstream key fingerprint";
+const fingerprintKeys = sealer("gatehouse upstream key fingerprint");
 
 /**
- * First 8 hex characters of HMAC-SHA256 of the key, under a key derived (HKDF) from `secret` (the purchase-code
- * hash key, the root webhook secrets derive from too): enough to tell keys apart, nothing to test a guess against.
+ * First 8 hex characters of HMAC-SHA256 of the key, under a key derived (HKDF) from `secret` (the data key,
+ * which the seals of webhook secrets derive from too): enough to tell keys apart, nothing to test a guess against.
  */
 export function keyFingerprint(key: string, secret: string): string {
-  return createHmac("sha256", sealKey(secret, PURPOSE)).update(key).digest("hex").slice(0, 8);
+  return createHmac("sha256", fingerprintKeys.key(secret)).update(key).digest("hex").slice(0, 8);
 }
 
-/** The secret this process keys fingerprints with: the purchase-code hash key (set, or derived from SESSION_SECRET). */
+/** The secret this process keys fingerprints with: the data key (PURCHASE_CODE_HASH_KEY, or derived from SESSION_SECRET). */
 export function fingerprintSecretOf(config: GatewayConfig): string {
-  return getAuthConfig({ demoMode: config.mode === "demo" }).purchaseCodeHashKey;
+  return getAuthConfig({ demoMode: config.mode === "demo" }).dataKey;
 }
 
 /** The key's last 4 characters, or null for a short key. */

@@ -85,7 +85,7 @@ export interface AreaClients<R, I> {
 export interface RingDeps<R, I> {
   config: GatewayConfig;
   db: () => Promise<Db>;
-  /** The secret fingerprints are keyed with (the purchase-code hash key; ./fingerprint.ts). */
+  /** The secret fingerprints are keyed with (the data key; ./fingerprint.ts). */
   fingerprintSecret: string;
   /** Builds an area's client for a key; `policy` wraps the area's shared policy to record its health. */
   build: { reports: (key: string, watch: ClientWatch) => R; items: (key: string, watch: ClientWatch) => I };

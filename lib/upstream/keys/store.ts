@@ -11,11 +11,11 @@ import { randomUUID } from "node:crypto";
 import type { Area } from "@/lib/contract/areas";
 import type { KeyEncryptionKeys } from "@/lib/config/kek";
 import { writeTransaction, type Db } from "@/lib/db";
-import { openText, sealKey, sealText } from "@/lib/seal";
+import { sealer } from "@/lib/seal";
 
 import { keyFingerprint, last4Of } from "./fingerprint";
 
-const PURPOSE = "gatehouse upstream key seal";
+const keySealer = sealer("gatehouse upstream key seal");
 const contextOf = (area: Area) => `gatehouse upstream key of area ${area}`;
 
 export interface StoredKey {
@@ -38,17 +38,13 @@ export interface AreaKeyState {
 }
 
 function seal(key: string, area: Area, kek: Buffer): string {
-  return sealText(key, sealKey(kek, PURPOSE), contextOf(area));
+  return keySealer.seal(key, kek, contextOf(area));
 }
 
 /** The key a row seals, opened with the current KEK or (during a rotation) the previous one; null if neither opens it. */
 export function openSealed(sealed: string, area: Area, keks: KeyEncryptionKeys): string | null {
-  for (const kek of [keks.current, keks.previous]) {
-    if (!kek) continue;
-    const key = openText(sealed, sealKey(kek, PURPOSE), contextOf(area));
-    if (key !== null) return key;
-  }
-  return null;
+  const known = [keks.current, keks.previous].filter((kek) => kek !== null);
+  return keySealer.open(sealed, known, contextOf(area));
 }
 
 type Row = {

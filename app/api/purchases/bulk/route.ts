@@ -13,7 +13,7 @@ export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user 
 
 export const POST = defineRoute(operations.createBulkJob, async ({ accounts, user, body }) => {
   const { db, config } = accounts;
-  const created = await createBulkJob(db, config.purchaseCodeHashKey, {
+  const created = await createBulkJob(db, config.dataKey, {
     user: { id: user.id, email: user.email },
     rawCodes: body.codes,
     limitPerHour: config.purchaseBulkLimitPerHour,

@@ -10,7 +10,7 @@ export const POST = defineRoute(operations.validatePurchase, async ({ client, bo
     await checkPurchaseCode(
       {
         db: accounts.db,
-        hashKey: accounts.config.purchaseCodeHashKey,
+        hashKey: accounts.config.dataKey,
         items: client,
         format: accounts.config.purchaseCodeFormat,
       },

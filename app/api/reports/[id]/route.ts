@@ -15,7 +15,7 @@ export const PATCH = defineRoute(operations.updateReport, async ({ client, param
       accounts.db,
       report.id,
       { privacy: report.privacy, password: body.password },
-      accounts.config.purchaseCodeHashKey,
+      accounts.config.dataKey,
       user.email,
     );
   }

@@ -42,7 +42,7 @@ describe("accounts configuration", () => {
       sessionAbsoluteTimeoutMs: 12 * 3_600_000,
       sessionIdleTimeoutMs: 2 * 3_600_000,
       firstAdmin: null,
-      purchaseCodeHashKeySource: "derived",
+      dataKeySource: "derived",
     });
   });
 
@@ -138,8 +138,8 @@ describe("accounts configuration", () => {
     it("is PURCHASE_CODE_HASH_KEY when given", () => {
       const key = "k".repeat(32);
       expect(load({ SESSION_SECRET: SECRET, PURCHASE_CODE_HASH_KEY: key })).toMatchObject({
-        purchaseCodeHashKey: key,
-        purchaseCodeHashKeySource: "env",
+        dataKey: key,
+        dataKeySource: "env",
       });
       expect(problems({ SESSION_SECRET: SECRET, PURCHASE_CODE_HASH_KEY: "short" })).toEqual([
         "PURCHASE_CODE_HASH_KEY: must be at least 32 characters",
@@ -147,11 +147,11 @@ describe("accounts configuration", () => {
     });
 
     it("is otherwise derived from the newest session secret: stable for it, different from it", () => {
-      const derived = load({ SESSION_SECRET: SECRET }).purchaseCodeHashKey;
+      const derived = load({ SESSION_SECRET: SECRET }).dataKey;
       expect(derived).toMatch(/^[0-9a-f]{64}$/);
       expect(derived).not.toContain(SECRET);
-      expect(load({ SESSION_SECRET: `${SECRET},${OLD_SECRET}` }).purchaseCodeHashKey).toBe(derived);
-      expect(load({ SESSION_SECRET: OLD_SECRET }).purchaseCodeHashKey).not.toBe(derived);
+      expect(load({ SESSION_SECRET: `${SECRET},${OLD_SECRET}` }).dataKey).toBe(derived);
+      expect(load({ SESSION_SECRET: OLD_SECRET }).dataKey).not.toBe(derived);
     });
   });
 
@@ -187,7 +187,7 @@ describe("accounts configuration", () => {
       expect(config).toMatchObject({
         sessionSecretSource: "demo-file",
         firstAdmin: null,
-        purchaseCodeHashKeySource: "derived",
+        dataKeySource: "derived",
       });
       expect(config.sessionSecrets).not.toContain(SECRET);
       expect(config.edge).toEqual({ trustProxyHops: 0, publicOrigin: null, allowedHosts: [] });

@@ -2,21 +2,21 @@
 // with the key that sealed them only.
 import { describe, expect, it } from "vitest";
 
-import { keepSharePassword, openPassword, revealSharePassword, sealPassword } from "@/lib/reports/share-password";
+import { keepSharePassword, revealSharePassword, sharePasswordSealer } from "@/lib/reports/share-password";
 
 import { sqliteBackend, useStore } from "@/tests/support/store-backends";
 
 const KEY = "share-password-test-key-0123456789abcdef";
 
-describe("sealPassword", () => {
+describe("sharePasswordSealer", () => {
   it("seals differently each time, opens with its key only, and refuses a damaged seal", () => {
-    const a = sealPassword("hunter2", KEY);
+    const a = sharePasswordSealer.seal("hunter2", KEY);
     expect(a).not.toContain("hunter2");
-    expect(sealPassword("hunter2", KEY)).not.toBe(a);
-    expect(openPassword(a, KEY)).toBe("hunter2");
-    expect(openPassword(a, "another-key-0123456789abcdef-0123456789")).toBeNull();
-    expect(openPassword(`${a}x`, KEY)).toBeNull();
-    expect(openPassword("not a seal", KEY)).toBeNull();
+    expect(sharePasswordSealer.seal("hunter2", KEY)).not.toBe(a);
+    expect(sharePasswordSealer.open(a, KEY)).toBe("hunter2");
+    expect(sharePasswordSealer.open(a, "another-key-0123456789abcdef-0123456789")).toBeNull();
+    expect(sharePasswordSealer.open(`${a}x`, KEY)).toBeNull();
+    expect(sharePasswordSealer.open("not a seal", KEY)).toBeNull();
   });
 });
 

@@ -8,13 +8,13 @@ import { cancelBulkJob } from "@/lib/purchases/bulk/jobs";
 import { findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
 const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {
-  const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));
+  const job = await findBulkJob(accounts.db, accounts.config.dataKey, params.id, jobVisibility(user));
   if (!job) throw jobNotFound(params.id);
   return ok(job);
 });
 
 const exportJob = defineRoute(operations.exportBulkJob, async ({ accounts, user, params }) => {
-  const job = await findBulkJob(accounts.db, accounts.config.purchaseCodeHashKey, params.id, jobVisibility(user));
+  const job = await findBulkJob(accounts.db, accounts.config.dataKey, params.id, jobVisibility(user));
   if (!job) throw jobNotFound(params.id);
   return {
     status: 200,

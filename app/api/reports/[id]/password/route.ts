@@ -6,7 +6,7 @@ import { revealSharePassword } from "@/lib/reports/share-password";
 
 // A POST, not a GET: revealing a secret is an act (audited), never a link a browser may prefetch or cache.
 export const POST = defineRoute(operations.revealReportPassword, async ({ accounts, params }) => {
-  const kept = await revealSharePassword(accounts.db, params.id, accounts.config.purchaseCodeHashKey);
+  const kept = await revealSharePassword(accounts.db, params.id, accounts.config.dataKey);
   if (!kept) {
     throw new ApiError(
       "not_found",

@@ -6,13 +6,7 @@ import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { findBulkResultsPage } from "@/lib/purchases/bulk/summaries";
 
 export const GET = defineRoute(operations.listBulkJobResults, async ({ accounts, user, params, query }) => {
-  const page = await findBulkResultsPage(
-    accounts.db,
-    accounts.config.purchaseCodeHashKey,
-    params.id,
-    jobVisibility(user),
-    query,
-  );
+  const page = await findBulkResultsPage(accounts.db, accounts.config.dataKey, params.id, jobVisibility(user), query);
   if (!page) throw jobNotFound(params.id);
   return { status: 200, json: page };
 });
