@@ -276,7 +276,8 @@ describe("signing in with the provider", () => {
     expect(again.stderr()).toBe(
       `users: ${email} already signs in with single sign-on (as ${who.sub} at ${idp.issuer})\n`,
     );
-  });
+    // Three runs of the users CLI (tsx compiles each): past vitest's 20 s on a loaded 2-core machine.
+  }, 60_000);
 
   it("the role follows the groups at every sign-in, unless an admin pins it; each change is audited", async () => {
     const who = person(["portal-editors"]);
