@@ -1,8 +1,11 @@
-// A small in-process cache of upstream read results: least recently used entries go first, bounded both in
-// entries and in bytes. Each entry carries tags ("reports:list", "reports:item:42") that a change drops at once.
-// An expired entry is kept a while longer so that it can be served once while it is refreshed
-// (stale-while-revalidate); it is dropped when its stale window ends.
+// A small in-process cache of upstream read results, on lru-cache: it keeps the least recently used order, the
+// bounds in entries and in bytes, and each entry's lifetime. Ours on top: each entry carries tags
+// ("reports:list", "reports:item:42") that a change drops at once, and an expired entry is kept a while longer so
+// that it can be served once while it is refreshed (stale-while-revalidate); lru-cache drops it when that stale
+// window ends.
 import { createHash } from "node:crypto";
+
+import { LRUCache } from "lru-cache";
 
 export interface CacheSettings {
   maxEntries: number;
@@ -13,11 +16,9 @@ export const DEFAULT_CACHE_LIMITS: CacheSettings = { maxEntries: 1000, maxBytes:
 
 interface Entry {
   value: unknown;
-  bytes: number;
   tags: readonly string[];
   expiresAt: number;
-  /** Until when the expired entry may still be served, once, while a refresh runs. */
-  staleUntil: number;
+  /** Set once the expired entry has been served while a refresh runs. */
   staleServed: boolean;
 }
 
@@ -27,32 +28,35 @@ export type CacheLookup =
   | { kind: "stale"; value: unknown }
   | { kind: "miss" };
 
+const MISS: CacheLookup = { kind: "miss" };
+
 export class ResponseCache {
-  // A Map iterates in insertion order: re-inserting on every hit keeps the least recently used first.
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly keysByTag = new Map<string, Set<string>>();
-  private totalBytes = 0;
 
   constructor(
-    private readonly limits: CacheSettings = DEFAULT_CACHE_LIMITS,
+    limits: CacheSettings = DEFAULT_CACHE_LIMITS,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new LRUCache<string, Entry>({
+      max: limits.maxEntries,
+      maxSize: limits.maxBytes,
+      perf: { now },
+      // Read the clock on every look: the default caches it for a millisecond with a timer.
+      ttlResolution: 0,
+      // Evicted, expired, replaced or dropped: the entry leaves its tags' lists too.
+      dispose: (entry, key) => this.untag(key, entry.tags),
+    });
+  }
 
   lookup(key: string): CacheLookup {
     const entry = this.entries.get(key);
-    if (!entry) return { kind: "miss" };
-    const now = this.now();
-    if (now < entry.expiresAt) {
-      this.touch(key, entry);
-      return { kind: "fresh", value: entry.value };
-    }
-    if (now < entry.staleUntil && !entry.staleServed) {
-      entry.staleServed = true;
-      return { kind: "stale", value: entry.value };
-    }
-    // Expired and already served stale once (or past its stale window): the caller must wait for the upstream.
-    if (now >= entry.staleUntil) this.delete(key);
-    return { kind: "miss" };
+    if (!entry) return MISS;
+    if (this.now() < entry.expiresAt) return { kind: "fresh", value: entry.value };
+    // Expired and already served stale once: the caller must wait for the upstream.
+    if (entry.staleServed) return MISS;
+    entry.staleServed = true;
+    return { kind: "stale", value: entry.value };
   }
 
   /** Stores a value for `ttlMs` (then serves it stale for up to `staleMs` more, once). Too big a value is not kept. */
@@ -61,25 +65,23 @@ export class ResponseCache {
     value: unknown,
     options: { ttlMs: number; staleMs: number; tags: readonly string[]; bytes: number },
   ): void {
-    if (options.ttlMs <= 0 || options.bytes > this.limits.maxBytes) return;
-    this.delete(key);
-    const now = this.now();
-    const entry: Entry = {
-      value,
-      bytes: options.bytes,
-      tags: options.tags,
-      expiresAt: now + options.ttlMs,
-      staleUntil: now + options.ttlMs + options.staleMs,
-      staleServed: false,
-    };
-    this.entries.set(key, entry);
-    this.totalBytes += entry.bytes;
-    for (const tag of entry.tags) {
+    // Checked here: lru-cache would also drop the entry already held under the key.
+    if (options.ttlMs <= 0 || options.bytes > this.entries.maxSize) return;
+    this.entries.set(
+      key,
+      { value, tags: options.tags, expiresAt: this.now() + options.ttlMs, staleServed: false },
+      {
+        // lru-cache keeps an entry while its age is at most `ttl`; ours ends when the stale window does (whole ms).
+        ttl: options.ttlMs + options.staleMs - 1,
+        // lru-cache needs a positive size.
+        size: Math.max(1, options.bytes),
+      },
+    );
+    for (const tag of options.tags) {
       let keys = this.keysByTag.get(tag);
       if (!keys) this.keysByTag.set(tag, (keys = new Set()));
       keys.add(key);
     }
-    this.evict();
   }
 
   /** Drops every entry carrying one of the tags; returns how many went. */
@@ -87,50 +89,27 @@ export class ResponseCache {
     let dropped = 0;
     for (const tag of tags) {
       for (const key of [...(this.keysByTag.get(tag) ?? [])]) {
-        if (this.delete(key)) dropped += 1;
+        if (this.entries.delete(key)) dropped += 1;
       }
     }
     return dropped;
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.keysByTag.clear();
-    this.totalBytes = 0;
-  }
-
   stats(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.totalBytes };
+    return { entries: this.entries.size, bytes: this.entries.calculatedSize };
   }
 
   /** The keys held, least recently used first (tests check that no key holds a secret). */
   keys(): string[] {
-    return [...this.entries.keys()];
+    return [...this.entries.rkeys()];
   }
 
-  private touch(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-  }
-
-  private evict(): void {
-    for (const [key] of this.entries) {
-      if (this.entries.size <= this.limits.maxEntries && this.totalBytes <= this.limits.maxBytes) return;
-      this.delete(key);
-    }
-  }
-
-  private delete(key: string): boolean {
-    const entry = this.entries.get(key);
-    if (!entry) return false;
-    this.entries.delete(key);
-    this.totalBytes -= entry.bytes;
-    for (const tag of entry.tags) {
+  private untag(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
       const keys = this.keysByTag.get(tag);
       keys?.delete(key);
       if (keys?.size === 0) this.keysByTag.delete(tag);
     }
-    return true;
   }
 }
 
