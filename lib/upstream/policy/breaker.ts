@@ -4,6 +4,8 @@
 // breaker or opens it for another `openMs`. With several instances (lib/upstream/policy/shared.ts) a breaker
 // that opens or closes says so through `listener`, and follows what another instance's breaker found
 // (`openUntil`, `closeFromPeer`).
+// Not cockatiel's circuitBreaker: it reads Date.now() itself (ours takes the Resilience's clock, which tests move
+// by hand), and while its half-open trial runs it makes callers wait for it where ours refuses them at once.
 import { emitEvent } from "@/lib/events";
 import type { Area } from "@/lib/contract/areas";
 

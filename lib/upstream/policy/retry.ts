@@ -1,5 +1,7 @@
 // Retries: which failures may be tried again, how long to wait, and the budget that keeps retries from
 // multiplying the load on an upstream that is already struggling.
+// Not cockatiel's retry: here a retry must be paid for by what is left of the one timeout and by the retry budget,
+// and cockatiel's backoff cannot decline one; its jittered backoffs also start at 0 and double (ours: 25 ms, ×4).
 import { isUpstreamError } from "../errors";
 
 export interface RetrySettings {
