@@ -11,7 +11,6 @@ import "server-only";
 import { sql } from "kysely";
 
 import { getAccounts } from "@/lib/auth/access";
-import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import { currentCluster } from "@/lib/cluster";
 import type { Db } from "@/lib/db";
@@ -30,12 +29,10 @@ import {
   bulkRunner,
   CONCURRENCY,
   DEFAULT_RATE_LIMIT_WAIT_MS,
-  failureReason,
-  ITEM_SERVICE,
-  MAX_RATE_LIMIT_WAITS,
   MAX_TRANSIENT_ATTEMPTS,
   MAX_WAIT_MS,
 } from "./runner";
+import { failureReason, MAX_RATE_LIMIT_WAITS, NOT_CONFIGURED, settledBy, SLOWED_DOWN_TOO_OFTEN } from "./verdicts";
 
 /** What the routes (and later schedulers) know of the job runner. */
 export interface BulkChecks {
@@ -173,35 +170,16 @@ export class QueuedBulkChecks implements BulkChecks {
     attempts: number,
   ): Promise<CodeOutcome | ItemOutcome> {
     const items = await this.deps.items();
-    if (!items) {
-      const { variables } = AREA_WORDS.items;
-      return {
-        status: "failed",
-        reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).`,
-      };
-    }
+    if (!items) return NOT_CONFIGURED;
     for (let transient = 1; ; transient += 1) {
       try {
         return await askItemService(items, code);
       } catch (error) {
         if (!isUpstreamError(error)) throw error;
-        if (error.kind === "invalid" || error.kind === "not_found") {
-          return { status: "invalid", reason: error.upstreamMessage ?? `${ITEM_SERVICE} refused this code.` };
-        }
-        if (error.kind === "auth") {
-          return {
-            status: "failed",
-            reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.`,
-          };
-        }
+        const settled = settledBy(error);
+        if (settled) return settled;
         if (error.kind === "rate_limited") {
-          if (attempts >= MAX_RATE_LIMIT_WAITS) {
-            return {
-              status: "failed",
-              reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`,
-              retryable: true,
-            };
-          }
+          if (attempts >= MAX_RATE_LIMIT_WAITS) return SLOWED_DOWN_TOO_OFTEN;
           const ms = Math.min(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS, MAX_WAIT_MS);
           await countAttempt(db, jobId, idx);
           await db

@@ -14,20 +14,12 @@
 import "server-only";
 
 import { getAccounts } from "@/lib/auth/access";
-import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
-import {
-  getUpstreams,
-  isCircuitOpenError,
-  isUpstreamError,
-  type ItemsClient,
-  type UpstreamError,
-} from "@/lib/upstream";
-import { upstreamFailureWords } from "@/lib/upstream/failure";
+import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
 import { processSlot, processWide } from "@/lib/process-wide";
 
 import { askItemService } from "../check";
@@ -36,6 +28,7 @@ import { purgeExpiredBulkJobs, settleCancelledJobs, type BulkUser } from "./jobs
 import { findBulkJobSummary } from "./summaries";
 import { claimBulkJob, finishJob, jobStillOurs, releaseLeases, renewLeases, setWaiting } from "./leases";
 import { beginCheck, countAttempt, pendingCodes, recordBulkCheck, type CodeOutcome } from "./results";
+import { failureReason, MAX_RATE_LIMIT_WAITS, NOT_CONFIGURED, settledBy, SLOWED_DOWN_TOO_OFTEN } from "./verdicts";
 
 export const CONCURRENCY = 3;
 export const LEASE_MS = 30_000;
@@ -44,7 +37,6 @@ const HEARTBEAT_MS = 10_000;
 const POLL_MS = 2_000;
 const PURGE_EVERY_MS = 3_600_000;
 export const MAX_TRANSIENT_ATTEMPTS = 3;
-export const MAX_RATE_LIMIT_WAITS = 10;
 /** When a 429 carries no usable Retry-After. */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 5_000;
 /** A Retry-After beyond this is read as this: the job shows when it resumes, and a restart starts over anyway. */
@@ -298,40 +290,21 @@ export class BulkRunner {
   /** One upstream check. Null: the code went back to the queue. */
   private async ask(job: OwnedJob, task: Task, code: string): Promise<CodeOutcome | null> {
     const items = await this.deps.items();
-    if (!items) {
-      const { variables } = AREA_WORDS.items;
-      return {
-        status: "failed",
-        reason: `${capitalised(AREA_WORDS.items.api)} is not configured (${variables.baseUrl}, ${variables.key}).`,
-      };
-    }
+    if (!items) return NOT_CONFIGURED;
     try {
       return await askItemService(items, code);
     } catch (error) {
       if (!isUpstreamError(error)) throw error;
       if (error.kind === "rate_limited") {
         task.rateLimitWaits += 1;
-        if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) {
-          return {
-            status: "failed",
-            reason: `${ITEM_SERVICE} kept asking Gatehouse to slow down (${MAX_RATE_LIMIT_WAITS} waits). Check the code again later.`,
-            retryable: true,
-          };
-        }
+        if (task.rateLimitWaits > MAX_RATE_LIMIT_WAITS) return SLOWED_DOWN_TOO_OFTEN;
         await this.pause(retryAfterMs(error.retryAfter) ?? DEFAULT_RATE_LIMIT_WAIT_MS);
         job.queue.unshift(task);
         await countAttempt(await this.deps.db(), job.id, task.idx);
         return null;
       }
-      if (error.kind === "invalid" || error.kind === "not_found") {
-        return { status: "invalid", reason: error.upstreamMessage ?? `${ITEM_SERVICE} refused this code.` };
-      }
-      if (error.kind === "auth") {
-        return {
-          status: "failed",
-          reason: `${ITEM_SERVICE} refused Gatehouse's key; an administrator must check ${AREA_WORDS.items.variables.key}.`,
-        };
-      }
+      const settled = settledBy(error);
+      if (settled) return settled;
       task.transientFailures += 1;
       if (task.transientFailures >= MAX_TRANSIENT_ATTEMPTS)
         return { status: "failed", reason: failureReason(error, task.transientFailures), retryable: true };
@@ -399,17 +372,6 @@ export class BulkRunner {
       logEvent("error", "bulk_purge_failed", { error: describeError(error) });
     }
   }
-}
-
-export const ITEM_SERVICE = capitalised(AREA_WORDS.items.service);
-
-export function failureReason(error: UpstreamError, attempts: number): string {
-  const tries = `after ${attempts} tries`;
-  if (isCircuitOpenError(error))
-    return `${ITEM_SERVICE} is not answering (Gatehouse stopped calling it for a while), ${tries}. Check the code again later.`;
-  const { what, said } = upstreamFailureWords(error);
-  const quoted = error.kind === "http_status" && !error.status && said ? ` ("${said.slice(0, 200)}")` : "";
-  return `${ITEM_SERVICE} ${what}${quoted}, ${tries}.`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
