@@ -1,13 +1,10 @@
 // The policies inside the real gateway (next start ↔ sandbox), signed in: the status each failure becomes,
 // retries and the upstream statuses in the log line, the cache shared by every route (a change through one route
 // drops what another cached), coalescing of 100 identical requests, and the breaker's 503 with Retry-After.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import type { TestSandbox } from "@/tests/support/sandbox";
+import { beforeEach, describe, expect, it } from "vitest";
 
 import { ITEMS, PROJECTS, reportPath, REPORTS, upstreamCalls } from "@/tests/support/resilience";
-import { startCanarySandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 /** Every policy as in production, except a shorter timeout so that the timeout test is quick. */
 const POLICIES_ON = {
@@ -25,27 +22,16 @@ const json = (method: string, body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-let sandbox: TestSandbox;
-
-beforeAll(async () => {
-  sandbox = await startCanarySandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-
 describe("failures, retries and the cache", () => {
-  let gateway: GatewayProcess;
-  let api: SignedInClient;
-
-  beforeAll(async () => {
+  const {
+    sandbox,
+    gateway,
+    client: api,
+  } = setUpGateway({
+    signIn: "admin",
     // A breaker that never opens here: these tests fail on purpose, one after the other.
-    gateway = await startGateway(sandboxEnv(sandbox, { ...POLICIES_ON, UPSTREAM_BREAKER_FAILURES: "0" }));
-    api = await gateway.signIn("admin");
-  });
-  afterAll(async () => {
-    gateway?.assertNoKeyLeaked();
-    await gateway?.stop();
+    env: { ...POLICIES_ON, UPSTREAM_BREAKER_FAILURES: "0" },
+    assertNoKeyLeaked: true,
   });
   beforeEach(async () => {
     await sandbox.clearFaults();
@@ -150,17 +136,7 @@ describe("failures, retries and the cache", () => {
 });
 
 describe("the circuit breaker", () => {
-  let gateway: GatewayProcess;
-  let api: SignedInClient;
-
-  beforeAll(async () => {
-    gateway = await startGateway(sandboxEnv(sandbox, POLICIES_ON));
-    api = await gateway.signIn("admin");
-  });
-  afterAll(async () => {
-    await gateway?.stop();
-    await sandbox.clearFaults();
-  });
+  const { sandbox, client: api } = setUpGateway({ signIn: "admin", env: POLICIES_ON });
 
   it("5 consecutive failures open it: 503 upstream_unavailable with Retry-After, and the upstream is left alone", async () => {
     await sandbox.clearRequests();
