@@ -1,12 +1,12 @@
 // The cap on a person's API tokens over real HTTP (next start ↔ sandbox, on SQLite and on PostgreSQL): at most
 // MAX_ACTIVE_TOKENS_PER_OWNER active at once, also when many are asked for at the same moment, and a revoked one
 // makes room again.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { MAX_ACTIVE_TOKENS_PER_OWNER } from "@/lib/contract/values";
 
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { bothServerStores } from "@/tests/support/store-backends";
 
 const BEYOND = 15;
@@ -17,18 +17,8 @@ const make = (client: SignedInClient, name: string) =>
     body: JSON.stringify({ name, scopes: ["reports:read"], expires_in_days: 365 }),
   });
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-
 describe.each(bothServerStores())("on $name", (store) => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: await store.create() }));
-  }, 60_000);
-  afterAll(async () => {
-    await gateway?.stop();
-    await sandbox?.close();
-  });
+  const { gateway } = setUpGateway({ env: async () => ({ DATABASE_URL: await store.create() }) });
 
   it(`makes at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens per person, even when ${MAX_ACTIVE_TOKENS_PER_OWNER + BEYOND} are asked for at once`, async () => {
     const viewer = await gateway.signIn("viewer");

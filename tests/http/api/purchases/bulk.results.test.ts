@@ -2,14 +2,13 @@
 // searched on the server, support expired apart from invalid, re-check of the failed rows a retry can pass (only
 // those; charged to the hourly allowance; the job's counts follow), and the CSV's formula guard with a code that
 // begins with "=".
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { CANARY } from "@/tests/support/canary";
 import { parseCsv } from "@/tests/support/csv";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { bothServerStores } from "@/tests/support/store-backends";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
@@ -19,11 +18,6 @@ const json = (body: unknown): RequestInit => ({
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(body),
 });
-
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let support: SignedInClient;
-let editor: SignedInClient;
 
 /** Polls the job until it has finished (a condition, not a duration). */
 async function finished(client: SignedInClient, id: string) {
@@ -35,16 +29,12 @@ async function finished(client: SignedInClient, id: string) {
 }
 
 describe.each(bothServerStores())("on $name", (store) => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } });
-    gateway = await startGateway(
-      sandboxEnv(sandbox, { DATABASE_URL: await store.create(), PURCHASE_BULK_LIMIT_PER_HOUR: "520" }),
-    );
-    [support, editor] = await Promise.all([gateway.signIn("support"), gateway.signIn("editor")]);
-  }, 60_000);
-  afterAll(async () => {
-    await gateway?.stop();
-    await sandbox?.close();
+  const {
+    sandbox,
+    clients: { support, editor },
+  } = setUpGateway({
+    signIn: ["support", "editor"],
+    env: async () => ({ DATABASE_URL: await store.create(), PURCHASE_BULK_LIMIT_PER_HOUR: "520" }),
   });
 
   describe("a 500-code job's results", () => {
