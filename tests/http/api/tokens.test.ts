@@ -13,41 +13,32 @@ import { RECENT_SIGN_IN_MINUTES, TOKEN_SCOPES, type TokenScope } from "@/lib/con
 import { openDb, type Store } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { CANARY } from "@/tests/support/canary";
 import {
-  sandboxEnv,
-  startGateway,
   TEST_SESSION_SECRET,
   TEST_USER_PASSWORD,
-  type GatewayProcess,
   type GatewayResponse,
   type SignedInClient,
 } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const RATE_LIMIT = 60;
 /** Every secret this file made: none may appear in the server's output. */
 const madeSecrets: string[] = [];
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-let support: SignedInClient;
+const {
+  gateway,
+  clients: { admin, support },
+} = setUpGateway({
+  signIn: ["admin", "support"],
+  env: { TRUST_PROXY: "1", TOKEN_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
+});
 let store: Store;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(
-    sandboxEnv(sandbox, { TRUST_PROXY: "1", TOKEN_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) }),
-  );
-  admin = await gateway.signIn("admin");
-  support = await gateway.signIn("support");
   store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
 });
 afterAll(async () => {
   await store?.close();
-  await gateway?.stop();
-  await sandbox?.close();
 });
 
 const json = (body: unknown, method = "POST"): RequestInit => ({

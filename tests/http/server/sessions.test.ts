@@ -9,44 +9,30 @@ import { openDb, type Store } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import {
-  sandboxEnv,
-  startGateway,
-  TEST_ADMIN,
-  TEST_SESSION_SECRET,
-  type GatewayProcess,
-  type GatewayResponse,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { TEST_ADMIN, TEST_SESSION_SECRET, type GatewayResponse, type SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 const PURCHASES_PER_USER = 3;
 const PURCHASES_PER_IP = 5;
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
+const { gateway, client: admin } = setUpGateway({
+  signIn: "admin",
+  env: {
+    TRUST_PROXY: "1",
+    PURCHASE_RATE_LIMIT_PER_USER: String(PURCHASES_PER_USER),
+    PURCHASE_RATE_LIMIT_PER_IP: String(PURCHASES_PER_IP),
+  },
+});
 let store: Store;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(
-    sandboxEnv(sandbox, {
-      TRUST_PROXY: "1",
-      PURCHASE_RATE_LIMIT_PER_USER: String(PURCHASES_PER_USER),
-      PURCHASE_RATE_LIMIT_PER_IP: String(PURCHASES_PER_IP),
-    }),
-  );
-  admin = await gateway.signIn("admin");
   store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
 });
 
 afterAll(async () => {
   await store?.close();
-  await gateway?.stop();
-  await sandbox?.close();
 });
 
 const jsonInit = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({

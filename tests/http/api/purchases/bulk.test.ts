@@ -12,7 +12,6 @@ import { BulkJobSchema, BulkJobSummarySchema, type BulkJob, type BulkJobSummary 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { seedSellers } from "@/lib/sandbox/seed";
 
-import { CANARY } from "@/tests/support/canary";
 import {
   sandboxEnv,
   startGateway,
@@ -20,18 +19,23 @@ import {
   type GatewayProcess,
   type SignedInClient,
 } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 /** Per user per hour, low enough that the allowance tests reach it. */
 const ALLOWANCE = 250;
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
+const {
+  sandbox,
+  gateway,
+  clients: { support, editor, admin },
+} = setUpGateway({
+  signIn: ["support", "editor", "admin"],
+  env: { PURCHASE_BULK_LIMIT_PER_HOUR: String(ALLOWANCE) },
+  assertNoKeyLeaked: true,
+});
+/** Where the restart test's two servers keep their one store. */
 let workDir: string;
-let support: SignedInClient;
-let editor: SignedInClient;
-let admin: SignedInClient;
 
 // The sold codes but the one added for the code formats' tests, so that the batches below keep their sizes.
 const VALID_CODES = [...seedSellers().main.purchases.keys()].filter((code) => code !== FIXED_PURCHASE_CODES.letters);
@@ -49,18 +53,8 @@ function env(databaseUrl: string) {
 
 beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), "gatehouse-bulk-"));
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(env(path.join(workDir, "gatehouse.db")));
-  [support, editor, admin] = await Promise.all([
-    gateway.signIn("support"),
-    gateway.signIn("editor"),
-    gateway.signIn("admin"),
-  ]);
 });
 afterAll(async () => {
-  gateway?.assertNoKeyLeaked();
-  await gateway?.stop();
-  await sandbox?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 beforeEach(async () => {

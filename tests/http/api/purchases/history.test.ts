@@ -15,15 +15,8 @@ import { openDb, type Store } from "@/lib/db";
 import { recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { CANARY } from "@/tests/support/canary";
-import {
-  sandboxEnv,
-  startGateway,
-  type GatewayProcess,
-  type GatewayResponse,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { GatewayResponse, SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 import { parseCsv } from "@/tests/support/csv";
 
@@ -38,37 +31,23 @@ const SEED_B = "seeded00-bbbb-4bbb-8bbb-bbbbbbbb5edb";
 /** The seeded checks lie in these three days of 2024; the checks made through validate are today. */
 const SEEDED = "from=2024-05-01&to=2024-05-03";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
+const {
+  sandbox,
+  gateway,
+  clients: { support, editor, viewer, admin },
+} = setUpGateway({
+  signIn: ["support", "editor", "viewer", "admin"],
+  env: { PURCHASE_CODE_HASH_KEY: HASH_KEY, PURCHASE_RATE_LIMIT_PER_USER: "10000", PURCHASE_RATE_LIMIT_PER_IP: "10000" },
+});
 /** The gateway's own store, opened beside it to seed checks of past days. */
 let store: Store;
-let support: SignedInClient;
-let editor: SignedInClient;
-let viewer: SignedInClient;
-let admin: SignedInClient;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(
-    sandboxEnv(sandbox, {
-      PURCHASE_CODE_HASH_KEY: HASH_KEY,
-      PURCHASE_RATE_LIMIT_PER_USER: "10000",
-      PURCHASE_RATE_LIMIT_PER_IP: "10000",
-    }),
-  );
-  [support, editor, viewer, admin] = await Promise.all([
-    gateway.signIn("support"),
-    gateway.signIn("editor"),
-    gateway.signIn("viewer"),
-    gateway.signIn("admin"),
-  ]);
   store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
   await seedPastChecks();
 });
 afterAll(async () => {
   await store?.close();
-  await gateway?.stop();
-  await sandbox?.close();
 });
 beforeEach(async () => {
   await sandbox.clearRequests();
