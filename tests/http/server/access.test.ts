@@ -1,27 +1,19 @@
 // Who may do what, over real HTTP (next start ↔ sandbox, real SQLite): every API route × anonymous and each
 // role with the status the accounts issue's table implies (written out here, not derived from the code), the
 // cheap page redirect of proxy.ts, the CSRF rule, and the security headers on pages, API answers and files.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { Role } from "@/lib/contract/values";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { CANARY } from "@/tests/support/canary";
-import {
-  sandboxEnv,
-  startGateway,
-  type GatewayProcess,
-  type GatewayResponse,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type LoggedRequest, type TestSandbox } from "@/tests/support/sandbox";
+import type { GatewayResponse } from "@/tests/support/gateway";
+import type { LoggedRequest } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 type Who = "anonymous" | Role;
 const EVERYONE: Who[] = ["anonymous", "admin", "editor", "viewer", "support"];
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-const clients = {} as Record<Role, SignedInClient>;
+const { sandbox, gateway, clients } = setUpGateway({ signIn: ["admin", "editor", "viewer", "support"] });
 
 /** Per-role things to change, so that every allowed change succeeds and every refused one has a real target. */
 const fixtures = {
@@ -43,12 +35,6 @@ const jsonInit = (method: string, body: unknown): RequestInit => ({
 });
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  const roles: Role[] = ["admin", "editor", "viewer", "support"];
-  const signedIn = await Promise.all(roles.map((role) => gateway.signIn(role)));
-  roles.forEach((role, i) => (clients[role] = signedIn[i]!));
-
   const admin = clients.admin;
   for (const who of EVERYONE) {
     const create = async (url: string) => (await admin.request("/api/reports", jsonInit("POST", { url }))).json.data;
@@ -78,11 +64,6 @@ beforeAll(async () => {
     const job = await owner.request("/api/purchases/bulk", jsonInit("POST", { codes: [FIXED_PURCHASE_CODES.expired] }));
     fixtures.bulkJob[who] = job.json.data.id;
   }
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
 });
 
 interface MatrixRoute {

@@ -10,9 +10,8 @@ import { operations, type OperationSpec } from "@/lib/api/operations";
 import { WEBHOOK_EVENTS, type WebhookEventType } from "@/lib/contract/values";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 type OperationId = keyof typeof operations;
@@ -161,17 +160,12 @@ const CASES: Case[] = [
   },
 ];
 
-let sandbox: TestSandbox;
+const { clients } = setUpGateway({ signIn: ["admin", "viewer"], env: { WEBHOOK_ALLOW_PRIVATE: "1" } });
 let receiver: WebhookReceiver;
-let gateway: GatewayProcess;
-let clients: Clients;
 let endpointId: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
   receiver = await startWebhookReceiver();
-  gateway = await startGateway(sandboxEnv(sandbox, { WEBHOOK_ALLOW_PRIVATE: "1" }));
-  clients = { admin: await gateway.signIn("admin"), viewer: await gateway.signIn("viewer") };
   const created = await clients.admin.request(
     "/api/admin/webhooks",
     json({ url: receiver.url, events: WEBHOOK_EVENTS }),
@@ -181,9 +175,7 @@ beforeAll(async () => {
   receiver.secrets = [created.json.data.secret];
 });
 afterAll(async () => {
-  await gateway?.stop();
   await receiver?.close();
-  await sandbox?.close();
 });
 
 /**

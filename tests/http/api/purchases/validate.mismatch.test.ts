@@ -1,21 +1,21 @@
 // An item service that answers "valid" with a purchase carrying ANOTHER code than the one asked (a caching proxy
 // mixing answers, a buggy or hostile upstream) is an upstream error: the check answers 502, is kept as failed in
 // the history and the audit log, and is logged — the code is never shown as valid. Single checks and bulk jobs.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 const ASKED = "44444444-4444-4444-8444-44444444d004";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let support: SignedInClient;
-let admin: SignedInClient;
+const {
+  sandbox,
+  gateway,
+  clients: { support, admin },
+} = setUpGateway({ signIn: ["support", "admin"] });
 /** A real "valid" answer of the sandbox, for another code than ASKED. */
 let otherCodesAnswer: unknown;
 
@@ -26,9 +26,6 @@ const json = (body: unknown): RequestInit => ({
 });
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  [support, admin] = await Promise.all([gateway.signIn("support"), gateway.signIn("admin")]);
   const direct = await fetch(`${sandbox.itemsBaseUrl}/api/purchases/validation`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
@@ -38,10 +35,6 @@ beforeAll(async () => {
   expect((otherCodesAnswer as { data: { purchase: { purchase_code: string } } }).data.purchase.purchase_code).toBe(
     FIXED_PURCHASE_CODES.active,
   );
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
 });
 
 describe("a single check", () => {
