@@ -5,36 +5,20 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
 import { freePort, ROOT } from "@/tests/support/processes";
-import {
-  sandboxEnv,
-  startGateway,
-  startGatewayExpectingFailure,
-  type GatewayProcess,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { startGatewayExpectingFailure, type SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const ORIGIN = "https://portal.example.test";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox, { PUBLIC_ORIGIN: ORIGIN, PURCHASE_RATE_LIMIT_PER_IP: "3" }));
-  admin = await gateway.signIn("admin");
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
+const { gateway, client: admin } = setUpGateway({
+  signIn: "admin",
+  env: { PUBLIC_ORIGIN: ORIGIN, PURCHASE_RATE_LIMIT_PER_IP: "3" },
 });
 
 const jsonInit = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({

@@ -5,24 +5,22 @@ import { createHash } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 const SHORT = "k3Y9zQ2a";
 const UNKEYED = createHash("sha256").update(SHORT).digest("hex").slice(0, 8);
 
-let sandbox: TestSandbox;
+const { sandbox, client: admin } = setUpGateway({
+  signIn: "admin",
+  sandbox: { extraKeys: { items: { [SHORT]: "main" } } },
+  env: { ITEMS_API_KEY: SHORT, WEBHOOK_ALLOW_PRIVATE: "1" },
+  startTimeoutMs: 120_000,
+});
 let receiver: WebhookReceiver;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [SHORT]: "main" } } });
   receiver = await startWebhookReceiver();
-  gateway = await startGateway(sandboxEnv(sandbox, { ITEMS_API_KEY: SHORT, WEBHOOK_ALLOW_PRIVATE: "1" }));
-  admin = await gateway.signIn("admin");
   const created = await admin.request("/api/admin/webhooks", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -30,12 +28,10 @@ beforeAll(async () => {
   });
   expect(created.status, created.text).toBe(201);
   receiver.secrets = [created.json.data.secret];
-}, 120_000);
+});
 
 afterAll(async () => {
-  await gateway?.stop();
   await receiver?.close();
-  await sandbox?.close();
 });
 
 describe("a short upstream key", () => {

@@ -5,39 +5,25 @@
 // - 2,000 throttled sign-ins for a locked email wrote 2,000 audit rows;
 // - the per-address limit counted each IPv6 address of one /64 apart;
 // - without TRUST_PROXY, 120 sign-ins with unknown emails, 40 at once, slowed a real sign-in to 8.3 s.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/auth/sign-in";
 
-import { CANARY } from "@/tests/support/canary";
 import {
   sandboxEnv,
   startGateway,
   TEST_ADMIN,
   type GatewayProcess,
   type GatewayResponse,
-  type SignedInClient,
 } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
+const { sandbox, gateway, client: admin } = setUpGateway({ signIn: "admin", env: { TRUST_PROXY: "1" } });
 
 const jsonInit = (method: string, body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method,
   headers: { "Content-Type": "application/json", ...headers },
   body: JSON.stringify(body),
-});
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1" }));
-  admin = await gateway.signIn({ ...TEST_ADMIN });
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
 });
 
 function login(target: GatewayProcess, email: string, password: string, address?: string): Promise<GatewayResponse> {

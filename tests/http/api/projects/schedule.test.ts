@@ -5,9 +5,8 @@
 // with a test clock, and the budget across instances: tests/unit/lib/reports/schedule-runner.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { sandboxEnv, startGateway, type GatewayProcess } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { until } from "@/tests/support/until";
 import { busiestWindow } from "@/tests/support/windows";
 
@@ -19,27 +18,20 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let editor: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(
-    sandboxEnv(sandbox, {
-      // A run may spend the whole of a large budget, so it ends in well under a second.
-      REPORTS_API_CALLS_PER_MINUTE: "60000",
-      REPORT_SCHEDULE_MAX_SHARE: "1",
-      // One failure opens area A's breaker for ten minutes.
-      UPSTREAM_BREAKER_FAILURES: "1",
-      UPSTREAM_BREAKER_OPEN_MS: "600000",
-    }),
-  );
-  editor = await gateway.signIn("editor");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
+const {
+  sandbox,
+  gateway,
+  client: editor,
+} = setUpGateway({
+  signIn: "editor",
+  env: {
+    // A run may spend the whole of a large budget, so it ends in well under a second.
+    REPORTS_API_CALLS_PER_MINUTE: "60000",
+    REPORT_SCHEDULE_MAX_SHARE: "1",
+    // One failure opens area A's breaker for ten minutes.
+    UPSTREAM_BREAKER_FAILURES: "1",
+    UPSTREAM_BREAKER_OPEN_MS: "600000",
+  },
 });
 
 describe("the schedule", () => {
