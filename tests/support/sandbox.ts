@@ -29,10 +29,14 @@ export interface TestSandbox extends Sandbox {
 
 /**
  * A sandbox that also accepts the canary keys (./canary.ts) that `sandboxEnv` (./gateway.ts) configures, so that
- * a test can look for them wherever a key must not be.
+ * a test can look for them wherever a key must not be; `opts.extraKeys` are accepted beside them.
  */
 export function startCanarySandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {
-  return startTestSandbox({ ...opts, extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
+  const { reports = [], items = {} } = opts.extraKeys ?? {};
+  return startTestSandbox({
+    ...opts,
+    extraKeys: { reports: [CANARY.reports, ...reports], items: { [CANARY.items]: "main", ...items } },
+  });
 }
 
 export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Promise<TestSandbox> {

@@ -3,8 +3,9 @@
 // stopped after the file's tests. Kept apart from ./gateway.ts, which the benchmark scripts import outside vitest.
 //
 //   const { sandbox, gateway, client: admin } = setUpGateway({ signIn: "admin" });
+//   const { gateway, clients: { support, admin } } = setUpGateway({ signIn: ["support", "admin"] });
 //
-// The three are usable once vitest has run the file's beforeAll; touched earlier (at the file's top level), they
+// They are usable once vitest has run the file's beforeAll; touched earlier (at the file's top level), they
 // throw and say so.
 import { afterAll, beforeAll } from "vitest";
 
@@ -16,9 +17,12 @@ import { startCanarySandbox, type TestSandbox } from "./sandbox";
 
 type Env = Record<string, string | undefined>;
 
-export interface GatewayOptions {
-  /** The role of `client`; without it, `client` is not signed in and throws when used. */
-  signIn?: Role;
+export interface GatewayOptions<R extends Role = Role> {
+  /**
+   * The role of `client`, or several roles, each signed in (at once) as a client in `clients`, the first also
+   * `client`; without it, no client is signed in and `client` throws when used.
+   */
+  signIn?: R | readonly R[];
   /** Added to `sandboxEnv`'s environment; a function when it needs the sandbox (a URL, a key of its). */
   env?: Env | ((sandbox: TestSandbox) => Env | Promise<Env>);
   /** The sandbox's own options (other keys, a data folder); the canary keys are always accepted. */
@@ -29,20 +33,24 @@ export interface GatewayOptions {
   startTimeoutMs?: number;
 }
 
-export interface GatewayHarness {
+export interface GatewayHarness<R extends Role = Role> {
   sandbox: TestSandbox;
   gateway: GatewayProcess;
   client: SignedInClient;
+  clients: Record<R, SignedInClient>;
 }
 
-export function setUpGateway(options: GatewayOptions = {}): GatewayHarness {
-  let started: Partial<GatewayHarness> = {};
+export function setUpGateway<const R extends Role = never>(options: GatewayOptions<R> = {}): GatewayHarness<R> {
+  const roles: readonly R[] = typeof options.signIn === "string" ? [options.signIn] : (options.signIn ?? []);
+  // The clients in the order of `roles`.
+  let started: { sandbox?: TestSandbox; gateway?: GatewayProcess; clients?: SignedInClient[] } = {};
   beforeAll(async () => {
     const sandbox = await startCanarySandbox(options.sandbox);
     started.sandbox = sandbox;
     const extra = typeof options.env === "function" ? await options.env(sandbox) : options.env;
-    started.gateway = await startGateway(sandboxEnv(sandbox, extra));
-    if (options.signIn) started.client = await started.gateway.signIn(options.signIn);
+    const gateway = await startGateway(sandboxEnv(sandbox, extra));
+    started.gateway = gateway;
+    started.clients = await Promise.all(roles.map((role) => gateway.signIn(role)));
   }, options.startTimeoutMs);
   afterAll(async () => {
     if (options.assertNoKeyLeaked) started.gateway?.assertNoKeyLeaked();
@@ -53,7 +61,10 @@ export function setUpGateway(options: GatewayOptions = {}): GatewayHarness {
   return {
     sandbox: late(() => started.sandbox, "sandbox"),
     gateway: late(() => started.gateway, "gateway"),
-    client: late(() => started.client, options.signIn ? "client" : "client (no signIn was asked for)"),
+    client: late(() => started.clients?.[0], roles.length ? "client" : "client (no signIn was asked for)"),
+    clients: Object.fromEntries(
+      roles.map((role, i) => [role, late(() => started.clients?.[i], `${role}'s client`)]),
+    ) as Record<R, SignedInClient>,
   };
 }
 
