@@ -1,35 +1,32 @@
 // Every upstream-backed route of the portal API, over real HTTP (next start ↔ sandbox), table-driven:
 // success with exactly the documented upstream request (and nothing the browser sent), then each upstream
 // failure — 401, 404, 422, 429, 5xx, malformed JSON, reset, timeout — and what our client gets for it.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import { operations } from "@/lib/api/operations";
 import { FIXED_PURCHASE_CODES, type FaultSpec, type LoggedRequest } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 import { browserRequest, routeCases, withItemId, type RouteCase } from "@/tests/support/route-table";
 
 const TIMEOUT_MS = 800;
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
 /** Signed in as the admin, who may use every route: these tests are about the gateway, not about roles. */
-let api: SignedInClient;
+const {
+  sandbox,
+  gateway,
+  client: api,
+} = setUpGateway({
+  signIn: "admin",
+  env: { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) },
+});
 let cases: RouteCase[];
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox, { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS) }));
-  api = await gateway.signIn("admin");
   const items = await api.request("/api/items");
   cases = withItemId(routeCases(), items.json.data[0].id);
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
 });
 beforeEach(async () => {
   await sandbox.clearFaults();

@@ -7,17 +7,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import {
-  sandboxEnv,
-  startGateway,
-  type GatewayProcess,
-  type GatewayResponse,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { GatewayResponse } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const run = promisify(execFile);
 
@@ -47,17 +40,12 @@ type Document = {
   paths: Record<string, Record<string, Operation>>;
 };
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
+const { gateway, client: admin } = setUpGateway({ signIn: "admin" });
 let doc: Document;
 let served: string;
 let bulkJobId: string;
 
 beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox));
-  admin = await gateway.signIn("admin");
   // A finished job for the routes under /api/purchases/bulk/{id}: one refused code, so it is done at once.
   const job = await admin.request("/api/purchases/bulk", {
     method: "POST",
@@ -69,11 +57,6 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   served = res.text;
   doc = res.json as Document;
-});
-
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
 });
 
 describe("the served document", () => {

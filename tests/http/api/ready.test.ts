@@ -1,28 +1,16 @@
 // /api/ready over real HTTP: anyone may ask, but asking costs the upstreams nothing per caller (the attack pass
 // made 300 anonymous requests cause 305 keyed upstream calls in 1.8 s). The upstreams are asked at most once per
 // READINESS_INTERVAL_MS, and only an admin's session or the METRICS_TOKEN sees which area failed and why.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { READINESS_INTERVAL_MS } from "@/lib/upstream/readiness";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const TOKEN = "readiness-token-for-tests-0123456789abcdef";
 const CHECKS = ["/seo/api/v1/projects", "/market/api/account/details"];
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  gateway = await startGateway(sandboxEnv(sandbox, { METRICS_TOKEN: TOKEN }));
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+const { sandbox, gateway } = setUpGateway({ env: { METRICS_TOKEN: TOKEN } });
 
 async function checksMade(): Promise<Record<string, number>> {
   const requests = await sandbox.requests();

@@ -2,36 +2,18 @@
 // sandbox), against API tokens of an admin — who may do everything, so only the token's scopes can refuse: a token
 // lacking each scope in turn is refused (403 insufficient_scope) exactly the operations that need it, and every
 // field that needs it is absent from its answers; operations no token may use refuse every token.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { operations, type OperationSpec } from "@/lib/api/operations";
 import { TOKEN_SCOPES, type Permission } from "@/lib/contract/values";
 
-import { CANARY } from "@/tests/support/canary";
-import {
-  sandboxEnv,
-  startGateway,
-  type GatewayProcess,
-  type GatewayResponse,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import type { GatewayResponse } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
+const { gateway, client: admin } = setUpGateway({
+  signIn: "admin",
   // Each token walks the whole table: its own per-minute limit must not be what answers.
-  gateway = await startGateway(
-    sandboxEnv(sandbox, { TOKEN_RATE_LIMIT_PER_MINUTE: "10000", PURCHASE_RATE_LIMIT_PER_USER: "1000" }),
-  );
-  admin = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
+  env: { TOKEN_RATE_LIMIT_PER_MINUTE: "10000", PURCHASE_RATE_LIMIT_PER_USER: "1000" },
 });
 
 const OPERATIONS = Object.values(operations) as OperationSpec[];

@@ -4,25 +4,11 @@
 // that chunk's class. So the API is asked first here, as a person's first click on a fresh server would.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
 import { PAGES_AFTER_A_TIMEOUT } from "@/tests/support/failure-pages";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  // A short budget stands for the 10 s hang (the production default).
-  gateway = await startGateway(sandboxEnv(sandbox, { UPSTREAM_TIMEOUT_MS: "600" }));
-  admin = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-});
+// A short budget stands for the 10 s hang (the production default).
+const { sandbox, gateway, client: admin } = setUpGateway({ signIn: "admin", env: { UPSTREAM_TIMEOUT_MS: "600" } });
 
 describe("an upstream that hangs past UPSTREAM_TIMEOUT_MS, after the API was used first", () => {
   beforeAll(async () => {

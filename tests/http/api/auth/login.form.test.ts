@@ -2,25 +2,13 @@
 // /api/auth/login as application/x-www-form-urlencoded. Success answers 303 to the page asked for, with the
 // session cookie; a failure 303 back to /login with the error code — never what was typed. The form proves itself
 // by its Origin (it cannot send X-CSRF): a foreign Origin, or none, sets no session.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, TEST_ADMIN, type GatewayProcess } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { TEST_ADMIN } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-  // One trusted proxy, so that the sign-in throttle knows the client's address (X-Forwarded-For).
-  gateway = await startGateway(sandboxEnv(sandbox, { TRUST_PROXY: "1" }));
-});
-afterAll(async () => {
-  gateway?.assertNoKeyLeaked();
-  await gateway?.stop();
-  await sandbox?.close();
-});
+// One trusted proxy, so that the sign-in throttle knows the client's address (X-Forwarded-For).
+const { gateway } = setUpGateway({ env: { TRUST_PROXY: "1" }, assertNoKeyLeaked: true });
 
 function post(fields: Record<string, string>, headers: Record<string, string> = { Origin: gateway.url }) {
   return gateway.request("/api/auth/login", {
