@@ -1,11 +1,13 @@
-// The rooms of the code and the floors they stand on, read from the code itself: which room each file belongs
-// to, which rooms it imports, and whether an import runs up a floor (or sideways, into a room of the same
-// floor). tests/unit/scripts/architecture.test.ts fails on such an import and on a stale diagram in
-// docs/architecture.md; `npx tsx scripts/architecture.ts` prints the diagram (Mermaid) to paste there.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// The rooms of the code and the floors they stand on. FLOORS is the one list of them: dependency-cruiser's rules
+// (.dependency-cruiser.cjs loads them from here) and the diagram in docs/architecture.md are computed from it.
+// dependency-cruiser reads and resolves the imports; tests/unit/scripts/architecture.test.ts fails on one that
+// runs up a floor or sideways, tests/docs/architecture.test.ts on a stale diagram. `npm run depcruise` checks the
+// floors from the command line; `npx tsx scripts/architecture.ts` prints the diagram (Mermaid) to paste there.
 import path from "node:path";
 
-export const ROOT = path.resolve(__dirname, "..");
+import type { IConfiguration, ICruiseResult, IForbiddenRuleType } from "dependency-cruiser";
+
+const ROOT = path.resolve(__dirname, "..");
 
 export interface Room {
   name: string;
@@ -78,8 +80,6 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
 ];
 
 const ROOMS = FLOORS.flat();
-const FLOOR_OF = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room.name, floor] as const)));
-const ROOM_NAMED = new Map(ROOMS.map((room) => [room.name, room]));
 const TOP_FLOOR = FLOORS.length - 1;
 
 /** The room a repository path belongs to, or null (tests, scripts, configuration files). */
@@ -90,103 +90,118 @@ export function roomOf(file: string): string | null {
   return null;
 }
 
-export interface ImportEdge {
-  from: string;
-  to: string;
-  /** The import as written. */
-  specifier: string;
+/** A room's files, as dependency-cruiser's path patterns. */
+function patterns(rooms: readonly Room[]): string[] {
+  return rooms.flatMap((room) =>
+    room.paths.map((p) => `^${p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${p.endsWith("/") ? "" : "$"}`),
+  );
 }
 
-const SOURCE = /\.(ts|tsx|mts)$/;
-// import … from "x"; export … from "x"; import "x"; import("x")
-const IMPORT = /(?:\bfrom\s+|\bimport\s*\(\s*|^\s*import\s+)"([^"]+)"/gm;
-const EXTENSIONS = ["", ".ts", ".tsx", "/index.ts", "/index.tsx"];
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
-    const relative = path.posix.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(relative));
-    else if (SOURCE.test(entry.name)) out.push(relative);
-  }
-  return out;
+function rule(name: string, comment: string, from: Room, to: readonly Room[]): IForbiddenRuleType[] {
+  if (to.length === 0) return [];
+  return [{ name, comment, severity: "error", from: { path: patterns([from]) }, to: { path: patterns(to) } }];
 }
 
-/** The repository path an import names, or null for a package. */
-function resolve(from: string, specifier: string): string | null {
-  let base: string;
-  if (specifier.startsWith("@/")) base = specifier.slice(2);
-  else if (specifier.startsWith(".")) base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  else return null;
-  for (const extension of EXTENSIONS) {
-    const candidate = `${base}${extension}`;
-    try {
-      if (statSync(path.join(ROOT, candidate)).isFile()) return candidate;
-    } catch {
-      // not this one
-    }
-  }
-  return base;
+/** For each room: no import of a room above it, none of a room beside it, and none outside its `only`. */
+function floorRules(): IForbiddenRuleType[] {
+  return FLOORS.flatMap((rooms, floor) =>
+    rooms.flatMap((room) => {
+      const below = FLOORS.slice(0, floor).flat();
+      return [
+        ...rule(
+          `${room.name}-up`,
+          `${room.name} (floor ${floor}) imports a floor above it`,
+          room,
+          FLOORS.slice(floor + 1).flat(),
+        ),
+        ...rule(
+          `${room.name}-sideways`,
+          `${room.name} imports a room of its own floor (${floor})`,
+          room,
+          rooms.filter((other) => other !== room),
+        ),
+        ...(room.only
+          ? rule(
+              `${room.name}-only`,
+              `${room.name} may import only ${room.only.join(", ")}`,
+              room,
+              below.filter((other) => !room.only!.includes(other.name)),
+            )
+          : []),
+      ];
+    }),
+  );
 }
 
-/** Every import between files of the rooms, with the files' repository paths. */
-export function imports(): ImportEdge[] {
-  const files = [
-    ...sourceFiles("lib"),
-    ...sourceFiles("app"),
-    ...sourceFiles("components"),
-    "proxy.ts",
-    "instrumentation.ts",
-  ];
-  const edges: ImportEdge[] = [];
-  for (const file of files) {
-    const text = readFileSync(path.join(ROOT, file), "utf8");
-    for (const match of text.matchAll(IMPORT)) {
-      const target = resolve(file, match[1]!);
-      if (target !== null) edges.push({ from: file, to: target, specifier: match[1]! });
-    }
-  }
-  return edges;
+/** What dependency-cruiser reads: the rooms' folders and the root entry points. */
+const CRUISED = ["lib", "app", "components", "proxy.ts", "instrumentation.ts"];
+
+export const dependencyCruiserConfig: IConfiguration = {
+  forbidden: floorRules(),
+  options: {
+    // The rooms' files only: a package or a Node module stands on no floor.
+    includeOnly: "^(lib/|app/|components/|proxy\\.ts$|instrumentation\\.ts$)",
+    // `@/` is tsconfig's path alias.
+    tsConfig: { fileName: "tsconfig.json" },
+    // A type-only import ties the rooms as much as any other.
+    tsPreCompilationDeps: true,
+  },
+};
+
+/** dependency-cruiser's reading of the rooms' imports, checked against the floors; `baseDir` holds a tsconfig.json. */
+export async function cruiseRooms(baseDir = ROOT): Promise<ICruiseResult> {
+  const { cruise } = await import("dependency-cruiser");
+  const { default: extractTSConfig } = await import("dependency-cruiser/config-utl/extract-ts-config");
+  const tsConfig = path.join(baseDir, "tsconfig.json");
+  const { output } = await cruise(
+    CRUISED,
+    {
+      ...dependencyCruiserConfig.options,
+      baseDir,
+      tsConfig: { fileName: tsConfig },
+      validate: true,
+      ruleSet: { forbidden: dependencyCruiserConfig.forbidden },
+    },
+    {},
+    { tsConfig: extractTSConfig(tsConfig) },
+  );
+  return output as ICruiseResult;
 }
 
-/** Why an import breaks the floors, or null when it may stand. */
-export function importProblem(edge: ImportEdge): string | null {
-  const from = roomOf(edge.from);
-  const to = roomOf(edge.to);
-  if (from === null || to === null || from === to) return null;
-  const fromFloor = FLOOR_OF.get(from)!;
-  const toFloor = FLOOR_OF.get(to)!;
-  const only = ROOM_NAMED.get(from)!.only;
-  if (only && !only.includes(to)) return `${from} imports ${to}, but may import only ${only.join(", ")}`;
-  if (toFloor > fromFloor) return `${from} (floor ${fromFloor}) imports ${to}, a floor above it (floor ${toFloor})`;
-  if (toFloor === fromFloor) return `${from} imports ${to}, a room of its own floor (${fromFloor})`;
-  return null;
+/** Each import that breaks the floors: the file, the file it imports, and why it may not. */
+export function floorViolations(result: ICruiseResult): string[] {
+  const why = new Map(dependencyCruiserConfig.forbidden!.map((forbidden) => [forbidden.name, forbidden.comment]));
+  return result.summary.violations.map(
+    (violation) => `${violation.from} imports ${violation.to}: ${why.get(violation.rule.name)}`,
+  );
 }
 
-/** The room-level import graph: which room imports which, from the code. */
-export function roomGraph(edges: ImportEdge[] = imports()): Array<[string, string]> {
+/** The room-level import graph: which room imports which. */
+function roomGraph(result: ICruiseResult): Array<[string, string]> {
   const pairs = new Set<string>();
-  for (const edge of edges) {
-    const from = roomOf(edge.from);
-    const to = roomOf(edge.to);
-    if (from !== null && to !== null && from !== to) pairs.add(`${from} ${to}`);
+  for (const cruised of result.modules) {
+    for (const dependency of cruised.dependencies) {
+      const from = roomOf(cruised.source);
+      const to = roomOf(dependency.resolved);
+      if (from !== null && to !== null && from !== to) pairs.add(`${from} ${to}`);
+    }
   }
   return [...pairs].sort().map((pair) => pair.split(" ") as [string, string]);
 }
 
 /** The diagram for docs/architecture.md: the floors top down, and every room-to-room import found in the code. */
-export function mermaid(edges: ImportEdge[] = imports()): string {
+export function mermaid(result: ICruiseResult): string {
   const lines = ["```mermaid", "flowchart TB"];
   for (let floor = TOP_FLOOR; floor >= 0; floor -= 1) {
     lines.push(`  subgraph floor${floor}["floor ${floor}"]`);
     for (const room of FLOORS[floor]!) lines.push(`    ${room.name}["${room.name}<br/><small>${room.what}</small>"]`);
     lines.push("  end");
   }
-  for (const [from, to] of roomGraph(edges)) lines.push(`  ${from} --> ${to}`);
+  for (const [from, to] of roomGraph(result)) lines.push(`  ${from} --> ${to}`);
   lines.push("```");
   return lines.join("\n");
 }
 
 if (require.main === module) {
-  process.stdout.write(`${mermaid()}\n`);
+  void cruiseRooms().then((result) => process.stdout.write(`${mermaid(result)}\n`));
 }
