@@ -1,8 +1,9 @@
 // The rooms of the code and the floors they stand on. FLOORS is the one list of them: dependency-cruiser's rules
-// (.dependency-cruiser.cjs loads them from here) and the diagram in docs/architecture.md are computed from it.
+// (.dependency-cruiser.mjs loads them from here) and the diagram in docs/architecture.md are computed from it.
 // dependency-cruiser reads and resolves the imports; tests/unit/scripts/architecture.test.ts fails on one that
-// runs up a floor or sideways, tests/docs/architecture.test.ts on a stale diagram. `npm run depcruise` checks the
-// floors from the command line; `npx tsx scripts/architecture.ts` prints the diagram (Mermaid) to paste there.
+// runs up a floor or sideways (and on a script that imports vitest), tests/docs/architecture.test.ts on a stale
+// diagram. `npm run depcruise` checks the same from the command line; `npx tsx scripts/architecture.ts` prints the
+// diagram (Mermaid) to paste there.
 import path from "node:path";
 
 import type { IConfiguration, ICruiseResult, IForbiddenRuleType } from "dependency-cruiser";
@@ -133,14 +134,30 @@ function floorRules(): IForbiddenRuleType[] {
   );
 }
 
-/** What dependency-cruiser reads: the rooms' folders and the root entry points. */
-const CRUISED = ["lib", "app", "components", "proxy.ts", "instrumentation.ts"];
+/** What dependency-cruiser reads: the rooms' folders, the root entry points, and the scripts. */
+const CRUISED = ["lib", "app", "components", "proxy.ts", "instrumentation.ts", "scripts"];
+
+const SCRIPTS_RULE = "scripts-no-vitest";
 
 export const dependencyCruiserConfig: IConfiguration = {
-  forbidden: floorRules(),
+  forbidden: [
+    ...floorRules(),
+    {
+      // `npm run bench` once stopped at start so, when a test helper it imports started importing vitest.
+      name: SCRIPTS_RULE,
+      comment: 'a script runs under tsx, outside vitest: "Vitest cannot be imported in a CommonJS module"',
+      severity: "error",
+      from: { path: "^scripts/" },
+      to: { path: "^node_modules/vitest/", reachable: true },
+    },
+  ],
   options: {
-    // The rooms' files only: a package or a Node module stands on no floor.
-    includeOnly: "^(lib/|app/|components/|proxy\\.ts$|instrumentation\\.ts$)",
+    // The rooms' files, the scripts and the test helpers they import, and vitest: a package stands on no floor.
+    includeOnly:
+      "^(lib/|app/|components/|proxy\\.ts$|instrumentation\\.ts$|scripts/|tests/support/|node_modules/vitest/)",
+    // A bare Next.js app of its own, which the bench and Lighthouse measure against.
+    exclude: "^scripts/framework-floor/",
+    doNotFollow: "^node_modules/",
     // `@/` is tsconfig's path alias.
     tsConfig: { fileName: "tsconfig.json" },
     // A type-only import ties the rooms as much as any other.
@@ -168,13 +185,22 @@ export async function cruiseRooms(baseDir = ROOT): Promise<ICruiseResult> {
   return output as ICruiseResult;
 }
 
-/** Each import that breaks the floors: the file, the file it imports, and why it may not. */
-export function floorViolations(result: ICruiseResult): string[] {
+/** Each import that breaks a rule: the file, the file it imports (and through which, when far), and why. */
+function violations(result: ICruiseResult, scripts: boolean): string[] {
   const why = new Map(dependencyCruiserConfig.forbidden!.map((forbidden) => [forbidden.name, forbidden.comment]));
-  return result.summary.violations.map(
-    (violation) => `${violation.from} imports ${violation.to}: ${why.get(violation.rule.name)}`,
-  );
+  return result.summary.violations
+    .filter((violation) => (violation.rule.name === SCRIPTS_RULE) === scripts)
+    .map((violation) => {
+      const via = violation.via?.map((step) => step.name).join(" → ");
+      return `${violation.from} imports ${violation.to}${via ? ` (through ${via})` : ""}: ${why.get(violation.rule.name)}`;
+    });
 }
+
+/** Each import that runs up a floor or sideways. */
+export const floorViolations = (result: ICruiseResult) => violations(result, false);
+
+/** Each script that imports vitest, itself or through the test helpers it imports. */
+export const scriptViolations = (result: ICruiseResult) => violations(result, true);
 
 /** The room-level import graph: which room imports which. */
 function roomGraph(result: ICruiseResult): Array<[string, string]> {

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { ICruiseResult } from "dependency-cruiser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { cruiseRooms, FLOORS, floorViolations, roomOf } from "@/scripts/architecture";
+import { cruiseRooms, FLOORS, floorViolations, roomOf, scriptViolations } from "@/scripts/architecture";
 
 describe("the rooms and their floors", () => {
   let result: ICruiseResult;
@@ -29,13 +29,24 @@ describe("the rooms and their floors", () => {
   });
 
   it("every file of lib, app and components belongs to a room", () => {
-    const homeless = result.modules.map((module) => module.source).filter((file) => roomOf(file) === null);
+    const homeless = result.modules
+      .map((module) => module.source)
+      .filter((file) => /^(lib|app|components)\//.test(file) && roomOf(file) === null);
     expect(homeless).toEqual([]);
+  });
+
+  // The scripts (benchmarks, Lighthouse, budgets) run under tsx, outside vitest: a test helper they import must not
+  // import vitest, or the script stops at start ("Vitest cannot be imported in a CommonJS module"), as
+  // `npm run bench` once did when a describe-level Redis helper was added to tests/support/redis.ts.
+  it("no script imports a test helper that imports vitest", () => {
+    expect(result.modules.some((module) => module.source === "scripts/bench/against-floor.ts")).toBe(true);
+    expect(scriptViolations(result)).toEqual([]);
   });
 });
 
 describe("an import that breaks the floors", () => {
-  // A small tree of the same rooms, with one import of each kind (a type-only one, a dynamic one, a re-export).
+  // A small tree of the same rooms, with one import of each kind (a type-only one, a dynamic one, a re-export),
+  // and a script whose helper imports vitest.
   const dir = mkdtempSync(path.join(tmpdir(), "gatehouse-floors-"));
   const files: Record<string, string> = {
     // baseUrl: without it, dependency-cruiser's resolver reads paths from the working directory, the repository.
@@ -50,23 +61,35 @@ describe("an import that breaks the floors", () => {
     "app/page.tsx": "export default function Page() {\n  return null;\n}\n",
     "proxy.ts": "export {};\n",
     "instrumentation.ts": "export {};\n",
+    "scripts/bench.ts": 'import { redis } from "@/tests/support/redis";\nexport const url = redis;\n',
+    "tests/support/redis.ts": 'import { beforeAll } from "vitest";\nexport const redis = beforeAll;\n',
+    "node_modules/vitest/package.json": JSON.stringify({ name: "vitest", main: "index.js" }),
+    "node_modules/vitest/index.js": "export const beforeAll = () => {};\n",
   };
-  let violations: string[];
+  let result: ICruiseResult;
   beforeAll(async () => {
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);
     }
-    violations = floorViolations(await cruiseRooms(dir));
+    result = await cruiseRooms(dir);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("fails on one up a floor, one sideways and one outside a room's `only`, and on nothing else", () => {
-    expect(violations).toEqual([
+    expect(floorViolations(result)).toEqual([
       expect.stringMatching(/^components\/ui\/badge\.tsx imports lib\/config\/index\.ts: .*may import only/),
       expect.stringMatching(/^lib\/db\/index\.ts imports lib\/auth\/users\.ts: .*a floor above it/),
       expect.stringMatching(/^lib\/upstream\/http\.ts imports lib\/auth\/csrf\.ts: .*its own floor/),
     ]);
     expect(FLOORS.flat().map((room) => room.name)).toContain("contract");
+  });
+
+  it("fails on a script that imports a test helper that imports vitest", () => {
+    expect(scriptViolations(result)).toEqual([
+      expect.stringMatching(
+        /^scripts\/bench\.ts imports node_modules\/vitest\/index\.js \(through .*redis\.ts.*\): .*tsx/,
+      ),
+    ]);
   });
 });
