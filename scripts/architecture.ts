@@ -1,9 +1,8 @@
 // The rooms of the code and the floors they stand on. FLOORS is the one list of them: dependency-cruiser's rules
 // (.dependency-cruiser.mjs loads them from here) and the diagram in docs/architecture.md are computed from it.
 // dependency-cruiser reads and resolves the imports; tests/unit/scripts/architecture.test.ts fails on one that
-// runs up a floor or sideways (and on a script that imports vitest), tests/docs/architecture.test.ts on a stale
-// diagram. `npm run depcruise` checks the same from the command line; `npx tsx scripts/architecture.ts` prints the
-// diagram (Mermaid) to paste there.
+// runs up a floor or sideways, on a script that imports vitest, and on a stale diagram. `npm run depcruise` checks
+// the imports from the command line; `npx tsx scripts/architecture.ts` prints the diagram (Mermaid) to paste there.
 import path from "node:path";
 
 import type { IConfiguration, ICruiseResult, IForbiddenRuleType } from "dependency-cruiser";

@@ -1,12 +1,11 @@
-// docs/architecture.md says what the code is: its diagram of the rooms is the one scripts/architecture.ts draws
-// from dependency-cruiser's reading of the imports, and every module of lib/ has a test at its mirrored path or a
-// row naming tests that exist.
+// docs/architecture.md says what the code is: every module of lib/ has a test at its mirrored path or a row naming
+// tests that exist. (Its diagram of the rooms is checked by tests/unit/scripts/architecture.test.ts, beside the
+// floors: one reading of the imports by dependency-cruiser serves both.)
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { cruiseRooms, mermaid } from "@/scripts/architecture";
 import { ROOT } from "@/tests/support/processes";
 
 const doc = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
@@ -34,18 +33,6 @@ function coverageRows(): Map<string, string[]> {
 }
 
 describe("docs/architecture.md", () => {
-  // dependency-cruiser reads the whole tree: seconds, more than a test's timeout on a loaded machine.
-  let diagram: string;
-  beforeAll(async () => {
-    diagram = mermaid(await cruiseRooms());
-  });
-
-  it("shows the rooms' imports as the code has them (regenerate with: npx tsx scripts/architecture.ts)", () => {
-    const block = /<!-- rooms:begin -->\n([\s\S]*?)\n<!-- rooms:end -->/.exec(doc);
-    expect(block, "the diagram between <!-- rooms:begin --> and <!-- rooms:end -->").not.toBeNull();
-    expect(block![1]).toBe(diagram);
-  });
-
   it("names a test for every module of lib/: at its mirrored path, or in its table of modules covered elsewhere", () => {
     const rows = coverageRows();
     const untested = modules("lib").filter((file) => {

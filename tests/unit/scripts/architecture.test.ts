@@ -1,14 +1,15 @@
 // The floors hold: no file of a room imports a room above it or beside it (scripts/architecture.ts has the
 // rooms and floors, dependency-cruiser reads the imports). A new import that breaks them fails here with the file,
-// the file it imports and the rule named.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// the file it imports and the rule named; and docs/architecture.md shows the rooms' imports as the code has them.
+// (One reading of the imports serves both: it takes seconds.)
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 import type { ICruiseResult } from "dependency-cruiser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { cruiseRooms, FLOORS, floorViolations, roomOf, scriptViolations } from "@/scripts/architecture";
+import { cruiseRooms, FLOORS, floorViolations, mermaid, roomOf, scriptViolations } from "@/scripts/architecture";
 
 describe("the rooms and their floors", () => {
   let result: ICruiseResult;
@@ -41,6 +42,13 @@ describe("the rooms and their floors", () => {
   it("no script imports a test helper that imports vitest", () => {
     expect(result.modules.some((module) => module.source === "scripts/bench/against-floor.ts")).toBe(true);
     expect(scriptViolations(result)).toEqual([]);
+  });
+
+  it("docs/architecture.md shows the rooms' imports as the code has them (regenerate: npx tsx scripts/architecture.ts)", () => {
+    const doc = readFileSync(path.resolve(__dirname, "../../../docs/architecture.md"), "utf8");
+    const block = /<!-- rooms:begin -->\n([\s\S]*?)\n<!-- rooms:end -->/.exec(doc);
+    expect(block, "the diagram between <!-- rooms:begin --> and <!-- rooms:end -->").not.toBeNull();
+    expect(block![1]).toBe(mermaid(result));
   });
 });
 
