@@ -142,7 +142,7 @@ export const dependencyCruiserConfig: IConfiguration = {
   forbidden: [
     ...floorRules(),
     {
-      // `npm run bench` once stopped at start so, when a test helper it imports started importing vitest.
+      // `npm run bench` once stopped at start: a test helper it imports had started importing vitest.
       name: SCRIPTS_RULE,
       comment: 'a script runs under tsx, outside vitest: "Vitest cannot be imported in a CommonJS module"',
       severity: "error",
@@ -164,7 +164,7 @@ export const dependencyCruiserConfig: IConfiguration = {
   },
 };
 
-/** dependency-cruiser's reading of the rooms' imports, checked against the floors; `baseDir` holds a tsconfig.json. */
+/** dependency-cruiser's reading of the imports, checked against the rules; `baseDir` holds a tsconfig.json. */
 export async function cruiseRooms(baseDir = ROOT): Promise<ICruiseResult> {
   const { cruise } = await import("dependency-cruiser");
   const { default: extractTSConfig } = await import("dependency-cruiser/config-utl/extract-ts-config");

@@ -55,7 +55,6 @@ describe("the rooms and their floors", () => {
 describe("an import that breaks the floors", () => {
   // A small tree of the same rooms, with one import of each kind (a type-only one, a dynamic one, a re-export),
   // and a script whose helper imports vitest.
-  const dir = mkdtempSync(path.join(tmpdir(), "gatehouse-floors-"));
   const files: Record<string, string> = {
     // baseUrl: without it, dependency-cruiser's resolver reads paths from the working directory, the repository.
     "tsconfig.json": JSON.stringify({ compilerOptions: { baseUrl: ".", paths: { "@/*": ["./*"] } } }),
@@ -74,8 +73,10 @@ describe("an import that breaks the floors", () => {
     "node_modules/vitest/package.json": JSON.stringify({ name: "vitest", main: "index.js" }),
     "node_modules/vitest/index.js": "export const beforeAll = () => {};\n",
   };
+  let dir: string;
   let result: ICruiseResult;
   beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "gatehouse-floors-"));
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
       writeFileSync(path.join(dir, file), text);
