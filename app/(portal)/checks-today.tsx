@@ -8,7 +8,7 @@ import { CodeStatusBadge, SupportExpiredBadge } from "@/components/portal/purcha
 import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { checkShares, type CheckShareKey } from "@/lib/portal/dashboard";
 import { historyQueryString } from "@/lib/portal/purchase-history-params";
 import { userChecksOfDay } from "@/lib/purchases/today";
@@ -32,8 +32,8 @@ function historyHref(email: string, day: string): string {
 }
 
 export async function ChecksToday({ user }: { user: { id: string; email: string } }) {
-  const accounts = await getAccounts();
-  const today = await userChecksOfDay(accounts.db, accounts.config.dataKey, {
+  const server = await getServerContext();
+  const today = await userChecksOfDay(server.db, server.config.dataKey, {
     userId: user.id,
     latest: LAST_CHECKS,
   });

@@ -16,7 +16,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { PageHeader } from "@/components/ui/page-header";
 import { ResultChart, ResultChartPlaceholder } from "@/components/ui/result-chart";
 import { Stat } from "@/components/ui/stat";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import type { Page } from "@/lib/contract/common";
@@ -66,7 +66,7 @@ export default async function DashboardPage({
           <Card title="Check a purchase code" asSection className={styles.wide}>
             <PurchaseChecker
               linkItems={showItems}
-              format={(await getAccounts()).config.purchaseCodeFormat}
+              format={(await getServerContext()).config.purchaseCodeFormat}
               id="field-dashboard-purchase-code"
             />
           </Card>
@@ -239,7 +239,7 @@ function TrendsPlaceholder({ days }: { days: TrendDays }) {
 
 /** Results by day from the history Gatehouse keeps, and each project's mix of results. */
 async function TrendsOverview({ days }: { days: TrendDays }) {
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const [trend, mixes] = await Promise.all([resultTrend(db, { days }), projectMixes(db)]);
   return (
     <Card

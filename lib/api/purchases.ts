@@ -3,7 +3,7 @@
 // search by full code, POST with everything in the body, so the code is never in a URL).
 import "server-only";
 
-import type { Accounts } from "@/lib/auth/access";
+import type { ServerContext } from "@/lib/auth/access";
 import { pageMeta, type Page } from "@/lib/contract/common";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
@@ -52,31 +52,31 @@ type Paged = PurchaseHistoryFilters & { page?: number; per_page?: number };
 
 /** One page of the history as GET /api/purchases/history answers it (and the history page renders first). */
 export async function purchaseHistoryPage(
-  accounts: Accounts,
+  server: ServerContext,
   { page = 1, per_page: perPage = DEFAULT_PER_PAGE.purchaseHistory, ...filters }: Paged,
 ): Promise<Page<PurchaseHistoryEntry>> {
-  const { rows, total } = await listPurchaseHistory(accounts.db, accounts.config.dataKey, {
+  const { rows, total } = await listPurchaseHistory(server.db, server.config.dataKey, {
     ...filters,
-    codeFormat: accounts.config.purchaseCodeFormat,
+    codeFormat: server.config.purchaseCodeFormat,
     page,
     perPage,
   });
   return { data: rows, meta: pageMeta(page, perPage, total) };
 }
 
-export async function historyPage(accounts: Accounts, query: Paged): Promise<Reply> {
-  return { status: 200, json: await purchaseHistoryPage(accounts, query) };
+export async function historyPage(server: ServerContext, query: Paged): Promise<Reply> {
+  return { status: 200, json: await purchaseHistoryPage(server, query) };
 }
 
 /** The whole selection as CSV, whatever page the list was showing. */
-export function historyCsv(accounts: Accounts, { page: _page, per_page: _perPage, ...filters }: Paged): Reply {
+export function historyCsv(server: ServerContext, { page: _page, per_page: _perPage, ...filters }: Paged): Reply {
   const today = new Date().toISOString().slice(0, 10);
   return {
     status: 200,
     download: {
-      body: purchaseHistoryCsv(accounts.db, accounts.config.dataKey, {
+      body: purchaseHistoryCsv(server.db, server.config.dataKey, {
         ...filters,
-        codeFormat: accounts.config.purchaseCodeFormat,
+        codeFormat: server.config.purchaseCodeFormat,
       }),
       contentType: "text/csv; charset=utf-8",
       fileName: `purchase-history-${today}.csv`,

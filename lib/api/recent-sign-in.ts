@@ -5,7 +5,7 @@
 // them. A single sign-on user has no password here: he signs in again with the provider, which starts a new session.
 import "server-only";
 
-import type { Accounts } from "@/lib/auth/access";
+import type { ServerContext } from "@/lib/auth/access";
 import type { SessionData } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 import type { User } from "@/lib/auth/users";
@@ -18,13 +18,13 @@ const RECENT_MS = RECENT_SIGN_IN_MINUTES * 60_000;
 /** Returns when the session is recent or `password` is the user's; throws the ApiError to answer otherwise. */
 export async function requireRecentSignIn(
   {
-    accounts,
+    server,
     user,
     session,
     password,
     clientAddress,
   }: {
-    accounts: Accounts;
+    server: ServerContext;
     user: User;
     session: SessionData;
     password: string | undefined;
@@ -45,7 +45,7 @@ export async function requireRecentSignIn(
       fields: { password: "Enter your password to confirm it is you." },
     });
   }
-  const result = await signIn(accounts.db, { email: user.email, password, ip: clientAddress });
+  const result = await signIn(server.db, { email: user.email, password, ip: clientAddress });
   if (result.ok && result.user.id === user.id) return;
   if (!result.ok && result.reason === "busy") {
     throw new ApiError(

@@ -12,7 +12,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import type { z } from "zod";
 
-import type { Accounts } from "@/lib/auth/access";
+import type { ServerContext } from "@/lib/auth/access";
 import { admitRequest, withSecurityHeaders } from "@/lib/auth/edge";
 import type { AuditEntry } from "@/lib/auth/audit";
 import { withoutGuardedFields, type Caller } from "@/lib/auth/permissions";
@@ -32,7 +32,7 @@ import { errorResponse, formFailure, toApiError, toResponse } from "./steps/answ
 import { limit } from "./steps/limit";
 import { writeLogLine } from "./steps/log";
 import { isHtmlForm, parse } from "./steps/parse";
-import { accountsOf, callerOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
+import { serverContextOf, callerOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
 import { bearer, csrf, permission, session } from "./steps/who";
 
 /** The steps before the handler, in order. Each may refuse the request (it throws an ApiError). */
@@ -75,8 +75,8 @@ export interface HandlerContext<S extends OperationSpec> {
   token: ApiToken | null;
   /** Who asks, for a permission check (lib/auth/permissions.ts `can`): the user, within the token's scopes. */
   caller: CallerOf<S>;
-  /** The store and the accounts configuration. */
-  accounts: Accounts;
+  /** The store and the server-side configuration. */
+  server: ServerContext;
   /** Session settings for this request (Secure cookie and __Host- name over https). */
   sessionSettings: SessionSettings;
   /** The request's cookies; cookies set here are sent with the answer. */
@@ -164,9 +164,9 @@ export function defineRoute<const S extends OperationSpec>(
   };
 }
 
-/** What the handler gets: everything the steps found out, the accounts, and a way to write its own audit rows. */
+/** What the handler gets: everything the steps found out, the server context, and a way to write its own audit rows. */
 async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promise<HandlerContext<S>> {
-  const { accounts, settings } = await accountsOf(state);
+  const { server, settings } = await serverContextOf(state);
   return {
     params: state.params,
     query: state.query,
@@ -179,12 +179,12 @@ async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promi
     session: state.session,
     token: state.token,
     caller: callerOf(state),
-    accounts,
+    server,
     sessionSettings: settings,
     cookies: state.jar,
-    clientAddress: clientAddress(state.request.headers, accounts.config.edge),
+    clientAddress: clientAddress(state.request.headers, server.config.edge),
     audit: (entry: HandlerAuditEntry) =>
-      writeAudit(accounts, {
+      writeAudit(server, {
         userId: state.user?.id ?? null,
         userEmail: state.user?.email ?? null,
         ...entry,

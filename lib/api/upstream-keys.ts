@@ -4,7 +4,7 @@
 import "server-only";
 
 import { recordAudit } from "@/lib/auth/audit";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { getGatewayConfig } from "@/lib/config";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import type { UpstreamAreaStatus } from "@/lib/contract/upstream-keys";
@@ -197,7 +197,7 @@ export function changeOutput(change: KeyChange) {
  */
 export async function keyRejected(rejection: KeyRejection): Promise<void> {
   try {
-    const { db } = await getAccounts();
+    const { db } = await getServerContext();
     await recordAudit(db, {
       userId: null,
       userEmail: null,

@@ -1,5 +1,5 @@
-// What request-time code (the API's route wrapper, pages) needs from accounts: the store and the configuration,
-// opened once per process, and the session settings that fit one request (https or not).
+// The server context request-time code (the API's route wrapper, pages) needs: the store and the server-side
+// configuration, opened once per process, and the session settings that fit one request (https or not).
 import "server-only";
 
 import { isDemoMode } from "@/lib/config";
@@ -10,13 +10,13 @@ import { getDb, type Db } from "@/lib/db";
 import { isHttps, type HeaderReader } from "./request";
 import { sessionSettings, type SessionSettings } from "./session";
 
-export interface Accounts {
+export interface ServerContext {
   db: Db;
   config: AuthConfig;
 }
 
-/** The store and the accounts configuration (both read once per process; instrumentation.ts reads them first). */
-export async function getAccounts(): Promise<Accounts> {
+/** The store and the server-side configuration (both read once per process; instrumentation.ts reads them first). */
+export async function getServerContext(): Promise<ServerContext> {
   const config = getAuthConfig({ demoMode: isDemoMode() });
   return { db: await getDb(storeTarget()), config };
 }

@@ -8,7 +8,7 @@ import { cookies, headers } from "next/headers";
 import { forbidden, redirect } from "next/navigation";
 import { cache } from "react";
 
-import { getAccounts, sessionSettingsFor } from "./access";
+import { getServerContext, sessionSettingsFor } from "./access";
 import { PAGE_PATH_HEADER } from "./edge-names";
 import { startPath } from "./oidc/flow";
 import { checkSsoSession, type SsoCheck } from "./oidc/recheck";
@@ -30,7 +30,7 @@ export interface CurrentUser {
  * send the page through the provider (`sso`). Checked once per request (React cache), however many components ask.
  */
 const getPageSession = cache(async (): Promise<{ user: CurrentUser | null; sso: SsoCheck | null }> => {
-  const [cookieStore, headerList, { db, config }] = await Promise.all([cookies(), headers(), getAccounts()]);
+  const [cookieStore, headerList, { db, config }] = await Promise.all([cookies(), headers(), getServerContext()]);
   const settings = sessionSettingsFor(config, headerList);
   const result = await authenticateSession(db, cookieStore, settings);
   if (!result.ok) return { user: null, sso: null };

@@ -5,7 +5,7 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import type { Run } from "@/lib/contract/history";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
@@ -32,7 +32,7 @@ interface ReportsService {
 
 function service(): ReportsService {
   return processWide<ReportsService>("reports.service", () => ({
-    recorder: new ResultRecorder(async () => (await getAccounts()).db),
+    recorder: new ResultRecorder(async () => (await getServerContext()).db),
     owner: `reports-${process.pid}-${randomUUID().slice(0, 8)}`,
     clients: new WeakMap(),
     timers: [],
@@ -54,7 +54,7 @@ export async function getReportsClient(): Promise<ReportsClient | null> {
 }
 
 async function runnerDeps(): Promise<ScheduleRunnerDeps> {
-  const [{ db, config }, { reports }] = await Promise.all([getAccounts(), getUpstreams()]);
+  const [{ db, config }, { reports }] = await Promise.all([getServerContext(), getUpstreams()]);
   const { callsPerMinute, scheduleMaxShare } = config.reportHistory;
   return {
     db,
@@ -96,7 +96,7 @@ async function tick(): Promise<void> {
 
 async function prune(): Promise<void> {
   try {
-    const { db, config } = await getAccounts();
+    const { db, config } = await getServerContext();
     const removed = await pruneHistory(db, config.reportHistory.retentionDays);
     const runs = await pruneRuns(db, RUNS_KEPT_DAYS);
     if (removed > 0 || runs > 0) logEvent("info", "report_history_pruned", { removed, runs });

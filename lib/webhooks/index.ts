@@ -2,7 +2,7 @@
 // the runner starts sending them, with whatever an earlier process left pending.
 import "server-only";
 
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { setEventSink } from "@/lib/events";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { processSlot, processWide } from "@/lib/process-wide";
@@ -17,12 +17,12 @@ const RUNNER = "webhooks.runner";
 export async function webhookRunner(): Promise<WebhookRunner> {
   let runner = processSlot<WebhookRunner>(RUNNER).get();
   if (!runner) {
-    const { config } = await getAccounts();
+    const { config } = await getServerContext();
     runner = processWide(
       RUNNER,
       () =>
         new WebhookRunner({
-          db: async () => (await getAccounts()).db,
+          db: async () => (await getServerContext()).db,
           settings: () => webhookSettings(config),
           // Production never varies it; a test that cannot wait the real schedule puts a speed-up in this slot
           // before the server starts (injectIntoServer in tests/support/processes.ts).
@@ -31,7 +31,7 @@ export async function webhookRunner(): Promise<WebhookRunner> {
     );
     const started = runner;
     setEventSink(async (event) => {
-      const queued = await enqueueEvent((await getAccounts()).db, event.type, event.data, event.occurredAt);
+      const queued = await enqueueEvent((await getServerContext()).db, event.type, event.data, event.occurredAt);
       if (queued > 0) started.kick();
     });
     onShutdown("webhook deliveries", () => started.stop());

@@ -6,7 +6,7 @@ import Link from "next/link";
 import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { PageHeader } from "@/components/ui/page-header";
 import { countActiveFilters } from "@/lib/portal/list-params";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { AlertListQuerySchema, type AlertListQuery } from "@/lib/contract/history";
 import { ALERT_STATUSES, REPORT_RESULTS } from "@/lib/contract/values";
@@ -36,7 +36,7 @@ export default async function AlertsPage({
 }) {
   await requirePageUser("reports:read");
   const query = queryOf(await searchParams);
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const page = await listAlerts(db, query);
   const status = query.status ?? "unread";
   const pageHref = (n: number) => {

@@ -5,7 +5,7 @@ import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
 import type { Page } from "@/lib/contract/common";
 import type { Project } from "@/lib/contract/projects";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
@@ -28,7 +28,7 @@ export default async function ProjectsPage({
   if (!reports) return <AreaNotConfigured area="reports" />;
 
   const query = parseProjectListParams(await searchParams);
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   // Each project's reports by result, from Gatehouse's own record (no upstream call): rendered with the first
   // view so the column never fills in late.
   const [list, mixes] = await Promise.all([

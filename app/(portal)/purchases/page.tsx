@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { configuredAreas } from "@/lib/portal/areas";
@@ -16,15 +16,15 @@ export const metadata: Metadata = { title: "Purchase check" };
 export default async function PurchasesPage() {
   const user = await requirePageUser("purchases:validate");
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
-  const accounts = await getAccounts();
-  const perItem = await checksPerItem(accounts.db);
+  const server = await getServerContext();
+  const perItem = await checksPerItem(server.db);
   return (
     <>
       <PageHeader
         title="Purchase check"
         description="Check a buyer's purchase code: whether it is valid, what was bought, and whether support is still active."
       />
-      <PurchaseChecker linkItems={can(user, "items:read")} format={accounts.config.purchaseCodeFormat} />
+      <PurchaseChecker linkItems={can(user, "items:read")} format={server.config.purchaseCodeFormat} />
       <ItemChecks perItem={perItem} days={CHECKS_PER_ITEM_DAYS} linkItems={can(user, "items:read")} />
     </>
   );

@@ -4,7 +4,7 @@
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { getUserById, listUsers } from "@/lib/auth/users";
@@ -18,7 +18,7 @@ export const metadata: Metadata = { title: "API tokens" };
 
 export default async function TokensPage() {
   const current = await requirePageUser();
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const me = (await getUserById(db, current.id))!;
   const tokens = (await listTokens(db, me)).map(({ token, owner }) => tokenOutput(token, owner));
   const isAdmin = can(me, "users:manage");

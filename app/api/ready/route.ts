@@ -1,7 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { can } from "@/lib/auth/permissions";
 import { currentCluster, redisReachable } from "@/lib/cluster";
 import { storeProblem } from "@/lib/db";
@@ -21,7 +21,7 @@ export const GET = defineRoute(operations.ready, async ({ upstreams, caller, req
   const cluster = currentCluster();
   const [{ readiness, checkedAt }, store, redis] = await Promise.all([
     readinessSnapshot(current, breakerStatus),
-    getAccounts().then(
+    getServerContext().then(
       ({ db }) => storeProblem(db),
       () => "the store cannot be opened",
     ),

@@ -8,13 +8,13 @@ export const GET = defineRoute(operations.listReports, async ({ client, query })
   json: await client.listReports(query),
 }));
 
-export const POST = defineRoute(operations.createReport, async ({ client, body, accounts, user }) => {
+export const POST = defineRoute(operations.createReport, async ({ client, body, server, user }) => {
   const report = await client.createReport(body);
   await keepSharePassword(
-    accounts.db,
+    server.db,
     report.id,
     { privacy: report.privacy, password: body.password },
-    accounts.config.dataKey,
+    server.config.dataKey,
     user.email,
   );
   return created(report);

@@ -11,11 +11,11 @@ import type { ApiRequest } from "./request";
 
 export async function emitOperationEvent(state: ApiRequest, succeeded: boolean): Promise<void> {
   const { event } = state.spec;
-  const accounts = state.accounts;
-  if (!event || !succeeded || !state.user || !accounts) return;
+  const server = state.server;
+  if (!event || !succeeded || !state.user || !server) return;
   let described: OperationEvent | null = null;
   try {
-    described = event.describe(state.facts, (code) => purchaseCodeTarget(code, accounts.config.dataKey));
+    described = event.describe(state.facts, (code) => purchaseCodeTarget(code, server.config.dataKey));
   } catch (cause) {
     logEvent("error", "event_description_failed", { request_id: state.requestId, error: describeError(cause) });
   }

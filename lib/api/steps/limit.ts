@@ -8,14 +8,14 @@ import { checkPurchaseRateLimit, checkTokenRateLimit } from "@/lib/auth/rate-lim
 import { clientAddress } from "@/lib/auth/request";
 
 import { rateLimited } from "../errors";
-import { accountsOf, type ApiRequest } from "./request";
+import { serverContextOf, type ApiRequest } from "./request";
 
 export async function limit(state: ApiRequest): Promise<void> {
   if (state.token && state.user) {
     // Every request with a token counts against its owner's one limit, whatever else limits the operation: more
     // tokens never buy more requests.
-    const { accounts } = await accountsOf(state);
-    const perMinute = accounts.config.tokenRateLimitPerMinute;
+    const { server } = await serverContextOf(state);
+    const perMinute = server.config.tokenRateLimitPerMinute;
     const decision = await checkTokenRateLimit(perMinute, state.user.id);
     if (!decision.allowed) {
       throw rateLimited(
@@ -25,11 +25,11 @@ export async function limit(state: ApiRequest): Promise<void> {
     }
   }
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
-  const { accounts } = await accountsOf(state);
-  const rules = accounts.config.purchaseRateLimits;
+  const { server } = await serverContextOf(state);
+  const rules = server.config.purchaseRateLimits;
   const decision = await checkPurchaseRateLimit(rules, {
     userId: state.user.id,
-    address: clientAddress(state.request.headers, accounts.config.edge),
+    address: clientAddress(state.request.headers, server.config.edge),
   });
   if (decision.allowed) return;
   const which =

@@ -5,7 +5,7 @@ import "server-only";
 
 import type { NextRequest, NextResponse } from "next/server";
 
-import { getAccounts, sessionSettingsFor, type Accounts } from "@/lib/auth/access";
+import { getServerContext, sessionSettingsFor, type ServerContext } from "@/lib/auth/access";
 import type { Caller } from "@/lib/auth/permissions";
 import type { SessionCookieOptions, SessionCookieStore, SessionData, SessionSettings } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
@@ -47,8 +47,8 @@ export interface ApiRequest {
   jar: CookieJar;
   /** The path parameters as the route gave them (before validation). */
   rawParams: Record<string, string | string[] | undefined>;
-  /** Loaded by the first step that needs them (accountsOf). */
-  accounts?: Accounts;
+  /** Loaded by the first step that needs them (serverContextOf). */
+  server?: ServerContext;
   settings?: SessionSettings;
   /** Who asks, once a step has found out; null for an anonymous request. */
   user: User | null;
@@ -84,9 +84,11 @@ export function requestIdFor(request: NextRequest): string {
   return incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
 }
 
-/** The store, the accounts configuration and this request's session settings, loaded once per request. */
-export async function accountsOf(state: ApiRequest): Promise<{ accounts: Accounts; settings: SessionSettings }> {
-  state.accounts ??= await getAccounts();
-  state.settings ??= sessionSettingsFor(state.accounts.config, state.request.headers);
-  return { accounts: state.accounts, settings: state.settings };
+/** The store, the server-side configuration and this request's session settings, loaded once per request. */
+export async function serverContextOf(
+  state: ApiRequest,
+): Promise<{ server: ServerContext; settings: SessionSettings }> {
+  state.server ??= await getServerContext();
+  state.settings ??= sessionSettingsFor(state.server.config, state.request.headers);
+  return { server: state.server, settings: state.settings };
 }

@@ -13,7 +13,7 @@ import { checkToken, noteTokenUse, type TokenCheck } from "@/lib/tokens/store";
 
 import { ApiError, forbidden, insufficientScope, unauthenticated } from "../errors";
 import { writeAudit } from "./audit";
-import { accountsOf, callerOf, type ApiRequest } from "./request";
+import { serverContextOf, callerOf, type ApiRequest } from "./request";
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -30,9 +30,9 @@ export async function bearer(state: ApiRequest): Promise<void> {
   // alone, and the session decides.
   const secret = BEARER.exec(state.request.headers.get("authorization") ?? "")?.[1];
   if (secret === undefined || !secret.startsWith(TOKEN_PREFIX)) return;
-  const { accounts } = await accountsOf(state);
-  const address = clientAddress(state.request.headers, accounts.config.edge);
-  const check = await checkToken(accounts.db, secret, address);
+  const { server } = await serverContextOf(state);
+  const address = clientAddress(state.request.headers, server.config.edge);
+  const check = await checkToken(server.db, secret, address);
   if (!check.ok) throw tokenRefused(check, address);
   state.user = check.user;
   state.token = {
@@ -42,9 +42,9 @@ export async function bearer(state: ApiRequest): Promise<void> {
     expiresAt: check.token.expiresAt,
   };
   try {
-    const { newAddress } = await noteTokenUse(accounts.db, check.token, address);
+    const { newAddress } = await noteTokenUse(server.db, check.token, address);
     if (newAddress) {
-      await writeAudit(accounts, {
+      await writeAudit(server, {
         userId: check.user.id,
         userEmail: check.user.email,
         action: "token.new_address",
@@ -97,8 +97,8 @@ function tokenRefused(check: Extract<TokenCheck, { ok: false }>, address: string
 /** State-changing operations (sign-in and sign-out too) need X-CSRF: 1, or their page's own Origin for an HTML form. */
 export async function csrf(state: ApiRequest): Promise<void> {
   if (state.spec.method === "GET" || state.token) return;
-  const { accounts } = await accountsOf(state);
-  const refusal = csrfRefusal(state.request.headers, accounts.config.edge, { htmlForm: state.form !== null });
+  const { server } = await serverContextOf(state);
+  const refusal = csrfRefusal(state.request.headers, server.config.edge, { htmlForm: state.form !== null });
   if (refusal) throw new ApiError("csrf", refusal);
 }
 
@@ -110,15 +110,15 @@ export async function csrf(state: ApiRequest): Promise<void> {
 export async function session(state: ApiRequest): Promise<void> {
   const { spec } = state;
   if (state.token || (spec.permission === "public" && !spec.optionalSession)) return;
-  const { accounts, settings } = await accountsOf(state);
-  const result = await authenticateSession(accounts.db, state.jar, settings);
+  const { server, settings } = await serverContextOf(state);
+  const result = await authenticateSession(server.db, state.jar, settings);
   if (result.ok) {
     // A single sign-on session is also re-checked with its provider when due (lib/auth/oidc/recheck.ts) — except by
     // public operations that only look at a session (sign-out must end one whatever its provider says).
     if (spec.permission !== "public") {
       const sso = await checkSsoSession({
-        db: accounts.db,
-        config: accounts.config,
+        db: server.db,
+        config: server.config,
         user: result.user,
         session: result.session,
         page: false,

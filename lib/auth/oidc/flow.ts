@@ -8,7 +8,7 @@
 // browser's transaction cookie, already prove that this browser started this sign-in.
 import "server-only";
 
-import type { Accounts } from "@/lib/auth/access";
+import type { ServerContext } from "@/lib/auth/access";
 import type { OidcSettings } from "@/lib/config/oidc";
 import { logEvent } from "@/lib/log";
 
@@ -123,7 +123,7 @@ const SECURITY_REFUSALS: ReadonlySet<SsoFailure> = new Set(["sso_state", "sso_co
  * browser already has, if any (a silent re-check replaces it).
  */
 export async function finishSignIn(
-  context: FlowContext & { accounts: Accounts; audit: AuditWriter; current: SessionData | null },
+  context: FlowContext & { server: ServerContext; audit: AuditWriter; current: SessionData | null },
   query: URLSearchParams,
 ): Promise<Destination> {
   const now = context.now ?? Date.now();
@@ -170,7 +170,7 @@ export async function finishSignIn(
     return refuse(failure);
   }
 
-  const { db, config: authConfig } = context.accounts;
+  const { db, config: authConfig } = context.server;
   const result = await signInWithClaims(db, context.settings, tokens.claims, new Date(now));
   if (!result.ok) {
     const { refusal } = result;
@@ -240,12 +240,12 @@ export async function finishSignIn(
  */
 export async function endSignIn(
   context: Omit<FlowContext, "sessionSettings" | "cookies"> & {
-    accounts: Accounts;
+    server: ServerContext;
     session: SessionData;
     userId: string;
   },
 ): Promise<string | null> {
-  const { db, config } = context.accounts;
+  const { db, config } = context.server;
   let url: string | null = null;
   const row = context.session.ssoSessionId
     ? await getSsoSession(db, config.sessionSecrets, context.session.ssoSessionId)

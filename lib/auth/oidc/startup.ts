@@ -8,7 +8,7 @@ import "server-only";
 import { getSignInSettings } from "@/lib/config/oidc";
 import { logEvent, registerSecrets } from "@/lib/log";
 
-import { getAccounts } from "../access";
+import { getServerContext } from "../access";
 import { getUserByEmail } from "../users";
 
 import { CALLBACK_PATH } from "./flow";
@@ -20,7 +20,7 @@ const CREATE_ADMIN = (email: string) =>
 export async function startSingleSignOn(): Promise<void> {
   const settings = getSignInSettings();
   const { oidc } = settings;
-  const { db, config } = await getAccounts();
+  const { db, config } = await getServerContext();
   if (oidc) {
     if (oidc.clientSecret) registerSecrets([oidc.clientSecret]);
     const mapped = oidc.roleMap.map((entry) => `${entry.group}=${entry.role}`).join(", ");

@@ -10,7 +10,7 @@ import "server-only";
 
 import { sql } from "kysely";
 
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import { currentCluster } from "@/lib/cluster";
 import type { Db } from "@/lib/db";
@@ -235,9 +235,9 @@ async function start(): Promise<BulkChecks> {
     const runner = await bulkRunner();
     return { runsOn: "process", started: async () => runner.kick(true) };
   }
-  const { config } = await getAccounts();
+  const { config } = await getServerContext();
   const checks = new QueuedBulkChecks({
-    db: async () => (await getAccounts()).db,
+    db: async () => (await getServerContext()).db,
     hashKey: () => config.dataKey,
     items: async () => (await getUpstreams()).items,
   });
@@ -250,7 +250,7 @@ async function start(): Promise<BulkChecks> {
   );
   const sweeper = setInterval(() => void checks.sweep(), SWEEP_MS).unref();
   const purge = async () => {
-    const removed = await purgeExpiredBulkJobs((await getAccounts()).db);
+    const removed = await purgeExpiredBulkJobs((await getServerContext()).db);
     if (removed > 0) logEvent("info", "bulk_jobs_purged", { removed });
   };
   const purger = setInterval(

@@ -13,7 +13,7 @@
 // - Each result is written once (pending → valid | invalid | failed), in one transaction with its history row.
 import "server-only";
 
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import type { Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
@@ -383,12 +383,12 @@ const RUNNER = "purchases.bulkRunner";
 export async function bulkRunner(): Promise<BulkRunner> {
   let runner = processSlot<BulkRunner>(RUNNER).get();
   if (!runner) {
-    const { config } = await getAccounts();
+    const { config } = await getServerContext();
     runner = processWide(
       RUNNER,
       () =>
         new BulkRunner({
-          db: async () => (await getAccounts()).db,
+          db: async () => (await getServerContext()).db,
           hashKey: () => config.dataKey,
           items: async () => (await getUpstreams()).items,
         }),

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { auditLogPage } from "@/lib/api/accounts";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
 
@@ -20,7 +20,7 @@ export default async function AuditPage({
 }) {
   await requirePageUser("audit:read");
   const query = parseAuditParams(await searchParams);
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const initialPage = await auditLogPage(db, query);
   return (
     <>

@@ -6,7 +6,7 @@ import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { areaStatus } from "@/lib/api/upstream-keys";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Upstream connections" };
 
 export default async function UpstreamConnectionsPage() {
   await requirePageUser("upstream:manage");
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const areas = [await areaStatus(db, "reports"), await areaStatus(db, "items")];
   return (
     <>

@@ -4,7 +4,7 @@ import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { userOutput } from "@/lib/api/accounts";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { listUsers } from "@/lib/auth/users";
 import { getSignInSettings } from "@/lib/config/oidc";
@@ -16,7 +16,7 @@ export const metadata: Metadata = { title: "Users" };
 
 export default async function UsersPage() {
   const me = await requirePageUser("users:manage");
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const users = (await listUsers(db)).map(userOutput);
   const { oidc } = getSignInSettings();
   return (

@@ -3,7 +3,7 @@
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { listEndpoints, webhookOutput } from "@/lib/webhooks/endpoints";
 
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage() {
   await requirePageUser("webhooks:manage");
-  const { db } = await getAccounts();
+  const { db } = await getServerContext();
   const endpoints = (await listEndpoints(db)).map((endpoint) => webhookOutput(endpoint));
   return (
     <>

@@ -5,7 +5,7 @@ import type { Metadata } from "next";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
@@ -20,7 +20,7 @@ export const metadata: Metadata = { title: "Bulk purchase check" };
 export default async function BulkCheckPage() {
   const user = await requirePageUser("purchases:validate");
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
-  const { db, config } = await getAccounts();
+  const { db, config } = await getServerContext();
   // Whose jobs, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): his own, or everyone's for an admin.
   const jobs = await listBulkJobs(db, jobVisibility(user));
   return (

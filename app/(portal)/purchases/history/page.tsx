@@ -6,7 +6,7 @@ import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { purchaseHistoryPage } from "@/lib/api/purchases";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { loadFromUpstream } from "@/lib/portal/failures";
@@ -36,8 +36,8 @@ export default async function PurchaseHistoryPage({
 }) {
   const user = await requirePageUser("purchases:validate");
   const query = parseHistoryParams(await searchParams);
-  const accounts = await getAccounts();
-  const [initialPage, items] = await Promise.all([purchaseHistoryPage(accounts, query), itemOptions()]);
+  const server = await getServerContext();
+  const [initialPage, items] = await Promise.all([purchaseHistoryPage(server, query), itemOptions()]);
   return (
     <>
       <PageHeader
@@ -50,7 +50,7 @@ export default async function PurchaseHistoryPage({
           initialPage={initialPage}
           items={items}
           linkItems={can(user, "items:read")}
-          codeFormat={accounts.config.purchaseCodeFormat}
+          codeFormat={server.config.purchaseCodeFormat}
         />
       </FreshSwrCache>
     </>

@@ -3,9 +3,9 @@ import { operations } from "@/lib/api/operations";
 import { defineRoute } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 
-export const GET = defineRoute(operations.listAudit, async ({ accounts, query }) => ({
+export const GET = defineRoute(operations.listAudit, async ({ server, query }) => ({
   status: 200,
-  json: await auditLogPage(accounts.db, query),
+  json: await auditLogPage(server.db, query),
 }));
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

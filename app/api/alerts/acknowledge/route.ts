@@ -3,9 +3,9 @@ import { defineRoute, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { acknowledgeAlerts } from "@/lib/reports/alerts";
 
-export const POST = defineRoute(operations.acknowledgeAlerts, async ({ accounts, body, user }) => {
+export const POST = defineRoute(operations.acknowledgeAlerts, async ({ server, body, user }) => {
   const target = body.ids ? { ids: body.ids } : { all: true as const };
-  return ok({ acknowledged: await acknowledgeAlerts(accounts.db, target, user.email) });
+  return ok({ acknowledged: await acknowledgeAlerts(server.db, target, user.email) });
 });
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -15,8 +15,8 @@ const INVALID_CREDENTIALS = "The email or the password is wrong.";
 // the page asked for (or back to /login with the error) instead of JSON.
 export const POST = defineRoute(
   operations.login,
-  async ({ body, accounts, sessionSettings, cookies, clientAddress, audit, form }) => {
-    const result = await signIn(accounts.db, { email: body.email, password: body.password, ip: clientAddress });
+  async ({ body, server, sessionSettings, cookies, clientAddress, audit, form }) => {
+    const result = await signIn(server.db, { email: body.email, password: body.password, ip: clientAddress });
     // Nothing was checked: no audit row, a 503 the person can wait out.
     if (!result.ok && result.reason === "busy") {
       throw new ApiError(
@@ -68,7 +68,7 @@ export const POST = defineRoute(
 
     const session = newSession(result.user);
     await writeSession(cookies, session, sessionSettings);
-    await recordSignIn(accounts.db, result.user.id);
+    await recordSignIn(server.db, result.user.id);
     await audit({
       userId: result.user.id,
       userEmail: result.user.email,

@@ -11,22 +11,22 @@ import { getSignInSettings } from "@/lib/config/oidc";
 // After a single sign-on, the answer also names the provider's logout page (RP-initiated logout), when it has one.
 export const POST = defineRoute(
   operations.logout,
-  async ({ user, session, accounts, sessionSettings, cookies, audit, request, requestId }) => {
+  async ({ user, session, server, sessionSettings, cookies, audit, request, requestId }) => {
     let endSessionUrl: string | null = null;
     if (user) {
       const settings = getSignInSettings().oidc;
       if (settings && session) {
         endSessionUrl = await endSignIn({
           settings,
-          edge: accounts.config.edge,
+          edge: server.config.edge,
           headers: request.headers,
           requestId,
-          accounts,
+          server,
           session,
           userId: user.id,
         });
       }
-      await revokeSessions(accounts.db, user.id);
+      await revokeSessions(server.db, user.id);
       await audit({ action: "auth.logout", target: { type: "user", id: user.id }, outcome: "success" });
     }
     clearSession(cookies, sessionSettings);

@@ -7,12 +7,12 @@ import { bulkChecks } from "@/lib/purchases/bulk/queue";
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
 import { findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 
-export const GET = defineRoute(operations.listBulkJobs, async ({ accounts, user }) =>
-  ok(await listBulkJobs(accounts.db, jobVisibility(user))),
+export const GET = defineRoute(operations.listBulkJobs, async ({ server, user }) =>
+  ok(await listBulkJobs(server.db, jobVisibility(user))),
 );
 
-export const POST = defineRoute(operations.createBulkJob, async ({ accounts, user, body }) => {
-  const { db, config } = accounts;
+export const POST = defineRoute(operations.createBulkJob, async ({ server, user, body }) => {
+  const { db, config } = server;
   const created = await createBulkJob(db, config.dataKey, {
     user: { id: user.id, email: user.email },
     rawCodes: body.codes,

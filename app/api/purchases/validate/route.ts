@@ -5,14 +5,14 @@ import { methodsNotAllowed } from "@/lib/api/methods";
 import { checkPurchaseCode } from "@/lib/purchases/check";
 import { isUpstreamError } from "@/lib/upstream";
 
-export const POST = defineRoute(operations.validatePurchase, async ({ client, body, accounts, user, requestId }) =>
+export const POST = defineRoute(operations.validatePurchase, async ({ client, body, server, user, requestId }) =>
   ok(
     await checkPurchaseCode(
       {
-        db: accounts.db,
-        hashKey: accounts.config.dataKey,
+        db: server.db,
+        hashKey: server.config.dataKey,
         items: client,
-        format: accounts.config.purchaseCodeFormat,
+        format: server.config.purchaseCodeFormat,
       },
       { rawCode: body.purchase_code, user: { id: user.id, email: user.email }, requestId, failureReason },
     ),

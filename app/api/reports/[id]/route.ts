@@ -7,15 +7,15 @@ export const GET = defineRoute(operations.showReport, async ({ client, params })
   ok(await client.getReport(params.id)),
 );
 
-export const PATCH = defineRoute(operations.updateReport, async ({ client, params, body, accounts, user }) => {
+export const PATCH = defineRoute(operations.updateReport, async ({ client, params, body, server, user }) => {
   const report = await client.updateReport(params.id, body);
   // Gatehouse keeps the page password it set (sealed) so that an editor can reveal it; the API never returns it.
   if (body.privacy !== undefined || body.password !== undefined) {
     await keepSharePassword(
-      accounts.db,
+      server.db,
       report.id,
       { privacy: report.privacy, password: body.password },
-      accounts.config.dataKey,
+      server.config.dataKey,
       user.email,
     );
   }

@@ -4,8 +4,8 @@ import { defineRoute, ok } from "@/lib/api/route";
 import { revokeToken, tokenOutput } from "@/lib/tokens/store";
 
 // Takes effect on the next request with the token: every request reads the token from the store.
-export const DELETE = defineRoute(operations.revokeToken, async ({ accounts, user, params }) => {
-  const { token, owner } = await revokeToken(accounts.db, user, params.id);
+export const DELETE = defineRoute(operations.revokeToken, async ({ server, user, params }) => {
+  const { token, owner } = await revokeToken(server.db, user, params.id);
   return ok(tokenOutput(token, owner));
 });
 

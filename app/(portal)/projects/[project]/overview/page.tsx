@@ -9,7 +9,7 @@ import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { ResultChart } from "@/components/ui/result-chart";
 import { TrendChart } from "@/components/ui/trend-chart";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { projectFromSegment, projectOverviewHref, trendDaysParam } from "@/lib/portal/trends";
@@ -36,7 +36,7 @@ export default async function ProjectPage({ params, searchParams }: Params) {
   const user = await requirePageUser("reports:read");
   const project = projectFromSegment((await params).project);
   const days = trendDaysParam(await searchParams);
-  const { db, config } = await getAccounts();
+  const { db, config } = await getServerContext();
   const [trend, mixes, schedule, runs, rule] = await Promise.all([
     resultTrend(db, { days, project }),
     projectMixes(db),

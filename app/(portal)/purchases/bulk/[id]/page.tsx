@@ -7,7 +7,7 @@ import { notFound } from "next/navigation";
 
 import { AreaNotConfigured } from "@/components/portal/area-not-configured";
 import { PageHeader } from "@/components/ui/page-header";
-import { getAccounts } from "@/lib/auth/access";
+import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { configuredAreas } from "@/lib/portal/areas";
 import { BULK_JOB_ID_PATTERN } from "@/lib/contract/values";
@@ -34,7 +34,7 @@ export default async function BulkJobPage({
   if (!(await configuredAreas()).items) return <AreaNotConfigured area="items" />;
 
   const id = idParam.toLowerCase();
-  const { db, config } = await getAccounts();
+  const { db, config } = await getServerContext();
   // Who sees a job, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): its creator, or an admin.
   // The page of results the URL names (page, filter, search), paged on the server like the API's answer.
   const query = parseJobResultsParams(await searchParams);

@@ -5,15 +5,15 @@ import { webhookRunner } from "@/lib/webhooks";
 import { deleteEndpoint, updateEndpoint, webhookOutput } from "@/lib/webhooks/endpoints";
 import { webhookSettings } from "@/lib/webhooks/settings";
 
-export const PATCH = defineRoute(operations.updateWebhook, async ({ accounts, params, body }) => {
-  const { endpoint, secret } = await updateEndpoint(accounts.db, params.id, body, webhookSettings(accounts.config));
+export const PATCH = defineRoute(operations.updateWebhook, async ({ server, params, body }) => {
+  const { endpoint, secret } = await updateEndpoint(server.db, params.id, body, webhookSettings(server.config));
   // Enabled again: what waited while it was off goes now.
   if (body.enabled === true) (await webhookRunner()).kick();
   return ok({ ...webhookOutput(endpoint), ...(secret === null ? {} : { secret }) });
 });
 
-export const DELETE = defineRoute(operations.deleteWebhook, async ({ accounts, params }) => {
-  await deleteEndpoint(accounts.db, params.id);
+export const DELETE = defineRoute(operations.deleteWebhook, async ({ server, params }) => {
+  await deleteEndpoint(server.db, params.id);
   return noContent();
 });
 

@@ -9,18 +9,18 @@ import { getSignInSettings } from "@/lib/config/oidc";
 // the sign-in page with an error code.
 export const GET = defineRoute(
   operations.ssoCallback,
-  async ({ request, accounts, sessionSettings, cookies, requestId, session, audit }) => {
+  async ({ request, server, sessionSettings, cookies, requestId, session, audit }) => {
     const settings = getSignInSettings().oidc;
     if (!settings) return seeOther(loginErrorPath("sso_off", "/"));
     const destination = await finishSignIn(
       {
         settings,
-        edge: accounts.config.edge,
+        edge: server.config.edge,
         headers: request.headers,
         sessionSettings,
         cookies,
         requestId,
-        accounts,
+        server,
         audit,
         current: session,
       },

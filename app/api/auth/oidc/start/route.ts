@@ -8,12 +8,12 @@ import { safeNextPath } from "@/lib/auth/safe-next";
 // The "Sign in with …" button: to the provider, or back to the sign-in page saying why not (lib/auth/oidc/flow.ts).
 export const GET = defineRoute(
   operations.ssoStart,
-  async ({ query, request, accounts, sessionSettings, cookies, requestId }) => {
+  async ({ query, request, server, sessionSettings, cookies, requestId }) => {
     const next = safeNextPath(query.next);
     const settings = getSignInSettings().oidc;
     if (!settings) return seeOther(loginErrorPath("sso_off", next));
     const destination = await beginSignIn(
-      { settings, edge: accounts.config.edge, headers: request.headers, sessionSettings, cookies, requestId },
+      { settings, edge: server.config.edge, headers: request.headers, sessionSettings, cookies, requestId },
       { next, prompt: query.prompt },
     );
     return destination.external ? redirectAway(destination.location) : seeOther(destination.location);

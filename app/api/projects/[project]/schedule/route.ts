@@ -4,11 +4,11 @@ import { methodsNotAllowed } from "@/lib/api/methods";
 import { scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
 import { deleteSchedule, getSchedule, listRuns, setSchedule } from "@/lib/reports/schedules";
 
-export const GET = defineRoute(operations.projectSchedule, async ({ accounts, params }) => {
-  const { callsPerMinute, scheduleMaxShare } = accounts.config.reportHistory;
+export const GET = defineRoute(operations.projectSchedule, async ({ server, params }) => {
+  const { callsPerMinute, scheduleMaxShare } = server.config.reportHistory;
   const [schedule, runs] = await Promise.all([
-    getSchedule(accounts.db, params.project),
-    listRuns(accounts.db, params.project),
+    getSchedule(server.db, params.project),
+    listRuns(server.db, params.project),
   ]);
   return ok({
     schedule,
@@ -18,12 +18,12 @@ export const GET = defineRoute(operations.projectSchedule, async ({ accounts, pa
   });
 });
 
-export const POST = defineRoute(operations.setProjectSchedule, async ({ accounts, params, body, user }) =>
-  ok(await setSchedule(accounts.db, params.project, body, user.email)),
+export const POST = defineRoute(operations.setProjectSchedule, async ({ server, params, body, user }) =>
+  ok(await setSchedule(server.db, params.project, body, user.email)),
 );
 
-export const DELETE = defineRoute(operations.deleteProjectSchedule, async ({ accounts, params }) => {
-  await deleteSchedule(accounts.db, params.project);
+export const DELETE = defineRoute(operations.deleteProjectSchedule, async ({ server, params }) => {
+  await deleteSchedule(server.db, params.project);
   return noContent();
 });
 

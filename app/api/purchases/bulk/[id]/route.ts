@@ -7,14 +7,14 @@ import { jobNotFound } from "@/lib/api/purchases";
 import { cancelBulkJob } from "@/lib/purchases/bulk/jobs";
 import { findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
-const getJob = defineRoute(operations.getBulkJob, async ({ accounts, user, params }) => {
-  const job = await findBulkJob(accounts.db, accounts.config.dataKey, params.id, jobVisibility(user));
+const getJob = defineRoute(operations.getBulkJob, async ({ server, user, params }) => {
+  const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user));
   if (!job) throw jobNotFound(params.id);
   return ok(job);
 });
 
-const exportJob = defineRoute(operations.exportBulkJob, async ({ accounts, user, params }) => {
-  const job = await findBulkJob(accounts.db, accounts.config.dataKey, params.id, jobVisibility(user));
+const exportJob = defineRoute(operations.exportBulkJob, async ({ server, user, params }) => {
+  const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user));
   if (!job) throw jobNotFound(params.id);
   return {
     status: 200,
@@ -32,10 +32,10 @@ export const GET: RouteHandler = async (request, context) => {
   return (typeof id === "string" && id.toLowerCase().endsWith(".csv") ? exportJob : getJob)(request, context);
 };
 
-export const DELETE = defineRoute(operations.cancelBulkJob, async ({ accounts, user, params }) => {
+export const DELETE = defineRoute(operations.cancelBulkJob, async ({ server, user, params }) => {
   const visibility = jobVisibility(user);
-  if (!(await cancelBulkJob(accounts.db, params.id, visibility))) throw jobNotFound(params.id);
-  const job = await findBulkJobSummary(accounts.db, params.id, visibility);
+  if (!(await cancelBulkJob(server.db, params.id, visibility))) throw jobNotFound(params.id);
+  const job = await findBulkJobSummary(server.db, params.id, visibility);
   if (!job) throw jobNotFound(params.id);
   return ok(job);
 });

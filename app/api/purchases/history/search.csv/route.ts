@@ -4,8 +4,8 @@ import { methodsNotAllowed } from "@/lib/api/methods";
 import { historyCsv } from "@/lib/api/purchases";
 
 // The CSV of a search by full code: the code in the POST body, like the search itself.
-export const POST = defineRoute(operations.exportPurchaseHistorySearch, async ({ accounts, body }) =>
-  historyCsv(accounts, body),
+export const POST = defineRoute(operations.exportPurchaseHistorySearch, async ({ server, body }) =>
+  historyCsv(server, body),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -4,8 +4,8 @@ import { methodsNotAllowed } from "@/lib/api/methods";
 import { historyPage } from "@/lib/api/purchases";
 
 // A full purchase code is searched in a POST body: a URL ends up in proxies' access logs and browser history.
-export const POST = defineRoute(operations.searchPurchaseHistory, async ({ accounts, body }) =>
-  historyPage(accounts, body),
+export const POST = defineRoute(operations.searchPurchaseHistory, async ({ server, body }) =>
+  historyPage(server, body),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

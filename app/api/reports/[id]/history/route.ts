@@ -3,8 +3,8 @@ import { defineRoute, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { reportHistory } from "@/lib/reports/history";
 
-export const GET = defineRoute(operations.reportHistory, async ({ accounts, params }) =>
-  ok(await reportHistory(accounts.db, params.id, accounts.config.reportHistory.retentionDays)),
+export const GET = defineRoute(operations.reportHistory, async ({ server, params }) =>
+  ok(await reportHistory(server.db, params.id, server.config.reportHistory.retentionDays)),
 );
 
 export const { POST, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["GET"]);

@@ -5,8 +5,8 @@ import { methodsNotAllowed } from "@/lib/api/methods";
 import { revealSharePassword } from "@/lib/reports/share-password";
 
 // A POST, not a GET: revealing a secret is an act (audited), never a link a browser may prefetch or cache.
-export const POST = defineRoute(operations.revealReportPassword, async ({ accounts, params }) => {
-  const kept = await revealSharePassword(accounts.db, params.id, accounts.config.dataKey);
+export const POST = defineRoute(operations.revealReportPassword, async ({ server, params }) => {
+  const kept = await revealSharePassword(server.db, params.id, server.config.dataKey);
   if (!kept) {
     throw new ApiError(
       "not_found",

@@ -7,10 +7,10 @@ import { clearLoginFailures } from "@/lib/auth/throttle";
 import { getUserById } from "@/lib/auth/users";
 
 // An admin lifts the sign-in throttling of an account: its failures from every address are forgotten.
-export const POST = defineRoute(operations.unlockUser, async ({ accounts, params }) => {
-  const user = await getUserById(accounts.db, params.id);
+export const POST = defineRoute(operations.unlockUser, async ({ server, params }) => {
+  const user = await getUserById(server.db, params.id);
   if (!user) throw new ApiError("not_found", `There is no user with id ${params.id}.`);
-  await clearLoginFailures(accounts.db, user.email);
+  await clearLoginFailures(server.db, user.email);
   return ok(userOutput(user));
 });
 

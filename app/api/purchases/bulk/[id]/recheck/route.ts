@@ -7,11 +7,11 @@ import { recheckFailedRows } from "@/lib/purchases/bulk/recheck";
 import { bulkChecks } from "@/lib/purchases/bulk/queue";
 import { findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
-export const POST = defineRoute(operations.recheckBulkJob, async ({ accounts, user, params }) => {
+export const POST = defineRoute(operations.recheckBulkJob, async ({ server, user, params }) => {
   const visibility = jobVisibility(user);
-  const result = await recheckFailedRows(accounts.db, params.id, visibility, {
+  const result = await recheckFailedRows(server.db, params.id, visibility, {
     userId: user.id,
-    limitPerHour: accounts.config.purchaseBulkLimitPerHour,
+    limitPerHour: server.config.purchaseBulkLimitPerHour,
   });
   if (!result.ok) {
     if ("decision" in result) throw allowanceRefusal(result.decision);
@@ -21,7 +21,7 @@ export const POST = defineRoute(operations.recheckBulkJob, async ({ accounts, us
   }
   // The rows are pending in the store again: queued now (or, on the in-process runner, taken up at once).
   await (await bulkChecks()).started(params.id);
-  const job = await findBulkJobSummary(accounts.db, params.id, visibility);
+  const job = await findBulkJobSummary(server.db, params.id, visibility);
   if (!job) throw jobNotFound(params.id);
   return accepted({ ...job, rechecked: result.codes });
 });

@@ -5,8 +5,8 @@ import { jobNotFound } from "@/lib/api/purchases";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { findBulkResultsPage } from "@/lib/purchases/bulk/summaries";
 
-export const GET = defineRoute(operations.listBulkJobResults, async ({ accounts, user, params, query }) => {
-  const page = await findBulkResultsPage(accounts.db, accounts.config.dataKey, params.id, jobVisibility(user), query);
+export const GET = defineRoute(operations.listBulkJobResults, async ({ server, user, params, query }) => {
+  const page = await findBulkResultsPage(server.db, server.config.dataKey, params.id, jobVisibility(user), query);
   if (!page) throw jobNotFound(params.id);
   return { status: 200, json: page };
 });
