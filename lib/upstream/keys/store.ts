@@ -110,12 +110,23 @@ export async function readActiveKey(
   area: Area,
   keks: KeyEncryptionKeys,
 ): Promise<{ key: string; stored: StoredKey } | null> {
-  const row = await db
+  return readOpenedKey(db, area, keks, { active: true });
+}
+
+/** The area's key that `which` names, opened; null when there is none. Throws when it cannot be opened. */
+async function readOpenedKey(
+  db: Db,
+  area: Area,
+  keks: KeyEncryptionKeys,
+  which: { active: true } | { id: string },
+): Promise<{ key: string; stored: StoredKey } | null> {
+  const ofArea = db
     .selectFrom("upstream_keys")
     .select([...COLUMNS, "sealed"])
-    .where("area", "=", area)
-    .where("active", "=", 1)
-    .executeTakeFirst();
+    .where("area", "=", area);
+  const row = await (
+    "id" in which ? ofArea.where("id", "=", which.id) : ofArea.where("active", "=", 1)
+  ).executeTakeFirst();
   if (!row) return null;
   const key = openSealed(row.sealed, area, keks);
   if (key === null) throw new KeyUnsealError(area, row.fingerprint);
@@ -239,16 +250,7 @@ export async function readStoredKey(
   id: string,
   keks: KeyEncryptionKeys,
 ): Promise<{ key: string; stored: StoredKey } | null> {
-  const row = await db
-    .selectFrom("upstream_keys")
-    .select([...COLUMNS, "sealed"])
-    .where("area", "=", area)
-    .where("id", "=", id)
-    .executeTakeFirst();
-  if (!row) return null;
-  const key = openSealed(row.sealed, area, keks);
-  if (key === null) throw new KeyUnsealError(area, row.fingerprint);
-  return { key, stored: toStoredKey(row) };
+  return readOpenedKey(db, area, keks, { id });
 }
 
 /** Makes a stored key the active one again (undoing a rotation); the active one becomes disabled. */
