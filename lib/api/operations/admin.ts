@@ -3,6 +3,7 @@ import { UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySch
 import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
 import { TokenListQuerySchema, TokenSchema } from "@/lib/contract/tokens";
+import type { AuditAction } from "@/lib/contract/values";
 import {
   KeyChangeResultSchema,
   KeyTestResultSchema,
@@ -22,7 +23,7 @@ import {
 } from "@/lib/contract/webhooks";
 
 import { field, text, upstreamAreaTarget, userTarget, webhookTarget } from "./targets";
-import type { OperationSpec } from "./types";
+import type { AuditSpec, OperationSpec } from "./types";
 
 /** The fingerprints before and after a key change (never the key). */
 function changeDetail(data: unknown): Record<string, string | null> {
@@ -31,6 +32,21 @@ function changeDetail(data: unknown): Record<string, string | null> {
     area: text(field(change, "area")),
     old_fingerprint: text(field(change, "old_fingerprint")),
     new_fingerprint: text(field(change, "new_fingerprint")),
+  };
+}
+
+/** What every key change (set, restore, remove) answers. */
+const keyChangeAnswer = {
+  description: "The change and the area's new state",
+  schema: dataEnvelope(KeyChangeResultSchema),
+};
+
+/** Every key change records the area and the fingerprints before and after. */
+function keyChangeAudit(action: AuditAction): AuditSpec {
+  return {
+    action,
+    target: ({ params }) => upstreamAreaTarget(params.area),
+    detail: ({ data }) => changeDetail(data),
   };
 }
 
@@ -275,18 +291,10 @@ export const adminOperations = {
     params: UpstreamAreaParamsSchema,
     query: EmptyQuerySchema,
     body: UpstreamKeyBodySchema,
-    success: {
-      status: 201,
-      description: "The change and the area's new state",
-      schema: dataEnvelope(KeyChangeResultSchema),
-    },
+    success: { status: 201, ...keyChangeAnswer },
     notFound: "The area is not configured on this Gatehouse.",
     errors: ["key_set_in_environment", "key_encryption_off"],
-    audit: {
-      action: "upstream.key_set",
-      target: ({ params }) => upstreamAreaTarget(params.area),
-      detail: ({ data }) => changeDetail(data),
-    },
+    audit: keyChangeAudit("upstream.key_set"),
   },
   restoreUpstreamKey: {
     id: "restoreUpstreamKey",
@@ -297,18 +305,10 @@ export const adminOperations = {
     permission: "upstream:manage",
     params: UpstreamKeyParamsSchema,
     query: EmptyQuerySchema,
-    success: {
-      status: 200,
-      description: "The change and the area's new state",
-      schema: dataEnvelope(KeyChangeResultSchema),
-    },
+    success: { status: 200, ...keyChangeAnswer },
     notFound: "There is no such stored key for the area.",
     errors: ["key_set_in_environment", "key_encryption_off"],
-    audit: {
-      action: "upstream.key_restored",
-      target: ({ params }) => upstreamAreaTarget(params.area),
-      detail: ({ data }) => changeDetail(data),
-    },
+    audit: keyChangeAudit("upstream.key_restored"),
   },
   removeUpstreamKey: {
     id: "removeUpstreamKey",
@@ -319,17 +319,9 @@ export const adminOperations = {
     permission: "upstream:manage",
     params: UpstreamKeyParamsSchema,
     query: EmptyQuerySchema,
-    success: {
-      status: 200,
-      description: "The change and the area's new state",
-      schema: dataEnvelope(KeyChangeResultSchema),
-    },
+    success: { status: 200, ...keyChangeAnswer },
     notFound: "There is no such stored key for the area.",
     errors: ["key_in_use"],
-    audit: {
-      action: "upstream.key_removed",
-      target: ({ params }) => upstreamAreaTarget(params.area),
-      detail: ({ data }) => changeDetail(data),
-    },
+    audit: keyChangeAudit("upstream.key_removed"),
   },
 } as const satisfies Record<string, OperationSpec>;
