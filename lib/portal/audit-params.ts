@@ -1,11 +1,11 @@
 // The audit log view's URL: filters (user, action, from, to) and paging, read leniently like the other lists
 // (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and browser alike.
-import { AUDIT_ACTIONS, isOneOf, type AuditAction } from "@/lib/contract/values";
+import { AUDIT_ACTIONS, type AuditAction } from "@/lib/contract/values";
 
 import {
   parseWhoWhenPaging,
   queryString,
-  readParam,
+  readOneOf,
   type SearchParamsInput,
   type WhoWhenPagingQuery,
 } from "./list-params";
@@ -18,8 +18,8 @@ const ORDER = ["user", "action", "from", "to", "per_page", "page"] as const;
 
 export function parseAuditParams(params: SearchParamsInput): AuditViewQuery {
   const query: AuditViewQuery = parseWhoWhenPaging(params);
-  const action = readParam(params, "action");
-  if (isOneOf(AUDIT_ACTIONS, action)) query.action = action;
+  const action = readOneOf(params, "action", AUDIT_ACTIONS);
+  if (action) query.action = action;
   return query;
 }
 

@@ -32,7 +32,13 @@ export function readParam(params: SearchParamsInput, name: string): string | und
   return trimmed === "" ? undefined : trimmed;
 }
 
-function oneOf<T extends string>(values: readonly T[], value: string | undefined): T | undefined {
+/** One parameter, kept only when it is one of `values`. */
+export function readOneOf<T extends string>(
+  params: SearchParamsInput,
+  name: string,
+  values: readonly T[],
+): T | undefined {
+  const value = readParam(params, name);
   return isOneOf(values, value) ? value : undefined;
 }
 
@@ -130,9 +136,9 @@ export function parseReportListParams(params: SearchParamsInput): ReportListQuer
   return defined({
     search: text(readParam(params, "search")),
     project: text(readParam(params, "project")),
-    result: oneOf(REPORT_RESULTS, readParam(params, "result")),
-    sort_by: oneOf(REPORT_SORT_FIELDS, readParam(params, "sort_by")),
-    sort: oneOf(SORT_DIRECTIONS, readParam(params, "sort")),
+    result: readOneOf(params, "result", REPORT_RESULTS),
+    sort_by: readOneOf(params, "sort_by", REPORT_SORT_FIELDS),
+    sort: readOneOf(params, "sort", SORT_DIRECTIONS),
     per_page: perPage(readParam(params, "per_page")),
     page: page(readParam(params, "page")),
   });
@@ -156,8 +162,8 @@ const PROJECT_PARAM_ORDER = ["search", "sort_by", "sort", "per_page", "page"] as
 export function parseProjectListParams(params: SearchParamsInput): ProjectListQuery {
   return defined({
     search: text(readParam(params, "search")),
-    sort_by: oneOf(PROJECT_SORT_FIELDS, readParam(params, "sort_by")),
-    sort: oneOf(SORT_DIRECTIONS, readParam(params, "sort")),
+    sort_by: readOneOf(params, "sort_by", PROJECT_SORT_FIELDS),
+    sort: readOneOf(params, "sort", SORT_DIRECTIONS),
     per_page: perPage(readParam(params, "per_page")),
     page: page(readParam(params, "page")),
   });

@@ -6,11 +6,12 @@
 // only a keyed hash of codes, and a URL ends up in browser history, shared links, downloads and proxies' access
 // logs. The code goes only into the body of POST /api/purchases/history/search (and .../search.csv), which the
 // gateway hashes at once.
-import { DEFAULT_PER_PAGE, isOneOf, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
+import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
 
 import {
   parseWhoWhenPaging,
   queryString,
+  readOneOf,
   readParam,
   type SearchParamsInput,
   type WhoWhenPagingQuery,
@@ -25,8 +26,8 @@ const FILTER_ORDER = ["outcome", "item_id", "user", "from", "to"] as const;
 
 export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery {
   const query: HistoryViewQuery = parseWhoWhenPaging(params);
-  const outcome = readParam(params, "outcome");
-  if (isOneOf(PURCHASE_OUTCOMES, outcome)) query.outcome = outcome;
+  const outcome = readOneOf(params, "outcome", PURCHASE_OUTCOMES);
+  if (outcome) query.outcome = outcome;
   const itemId = readParam(params, "item_id");
   if (itemId && /^[1-9]\d{0,14}$/.test(itemId)) query.item_id = Number(itemId);
   return query;

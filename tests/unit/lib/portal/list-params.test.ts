@@ -8,6 +8,7 @@ import {
   parseProjectListParams,
   parseReportListParams,
   projectListQueryString,
+  readOneOf,
   reportListQueryString,
   reportViewRequest,
   withChanges,
@@ -83,6 +84,19 @@ describe("projects list URL", () => {
     const text = projectListQueryString(query);
     expect(ProjectListQuerySchema.parse(Object.fromEntries(new URLSearchParams(text.slice(1))))).toEqual(query);
     expect(parseProjectListParams({ sort_by: "url" })).toEqual({});
+  });
+});
+
+describe("readOneOf", () => {
+  it("keeps a parameter that is one of the values, trimmed, from a record or URLSearchParams", () => {
+    expect(readOneOf({ sort: [" asc ", "desc"] }, "sort", ["asc", "desc"])).toBe("asc");
+    expect(readOneOf(new URLSearchParams("sort=desc"), "sort", ["asc", "desc"])).toBe("desc");
+  });
+
+  it("drops a missing, empty or unknown value", () => {
+    expect(readOneOf({}, "sort", ["asc"])).toBeUndefined();
+    expect(readOneOf({ sort: " " }, "sort", ["asc"])).toBeUndefined();
+    expect(readOneOf({ sort: "up" }, "sort", ["asc"])).toBeUndefined();
   });
 });
 
