@@ -27,15 +27,17 @@ import type { AuditRow, Database } from "@/lib/db/schema";
  * email), so the row still reads by name after the target is gone. A purchase code appears only as the output
  * of purchaseCodeTarget().
  */
-export type AuditTarget =
+export type AuditTarget = NamedAuditTarget | PurchaseCodeTarget;
+
+/** Every target but a purchase code: kept as it is given. */
+export type NamedAuditTarget =
   | { type: "report"; id: string; label?: string | null }
   | { type: "project"; name: string }
   | { type: "user"; id: string; label?: string | null }
   | { type: "token"; id: string; label?: string | null }
   | { type: "webhook"; id: string; label?: string | null }
   /** An upstream area ("reports" | "items"): its key changed or was rejected. */
-  | { type: "upstream_area"; id: string }
-  | PurchaseCodeTarget;
+  | { type: "upstream_area"; id: string };
 
 export interface PurchaseCodeTarget {
   type: "purchase_code";

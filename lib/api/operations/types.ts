@@ -2,6 +2,7 @@
 // resource file of this folder fills in, and what the route pipeline (lib/api/steps) and lib/api/openapi.ts read.
 import type { z } from "zod";
 
+import type { NamedAuditTarget } from "@/lib/auth/audit";
 import type { GuardedFields } from "@/lib/auth/permissions";
 
 import type { Area } from "@/lib/contract/areas";
@@ -23,12 +24,7 @@ export type Permission = AccountPermission | "signed_in" | "public";
 
 /** What an audited operation was about, from its validated input and its answer's `data`. */
 export type AuditTargetSpec =
-  | { type: "report"; id: string; label?: string | null }
-  | { type: "project"; name: string }
-  | { type: "user"; id: string; label?: string | null }
-  | { type: "token"; id: string; label?: string | null }
-  | { type: "webhook"; id: string; label?: string | null }
-  | { type: "upstream_area"; id: string }
+  | NamedAuditTarget
   /** The wrapper stores a keyed hash and the last 4 characters, never the code. */
   | { type: "purchase_code"; code: string };
 
