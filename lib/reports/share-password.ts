@@ -42,6 +42,16 @@ export async function keepSharePassword(
     .execute();
 }
 
+/** keepSharePassword for a create or update the reports API answered: its report's privacy, the body's password. */
+export function keepAnsweredSharePassword(
+  server: { db: Db; config: { dataKey: string } },
+  report: { id: number; privacy: number },
+  password: string | undefined,
+  by: string,
+): Promise<void> {
+  return keepSharePassword(server.db, report.id, { privacy: report.privacy, password }, server.config.dataKey, by);
+}
+
 /** The kept password of a report, or null when Gatehouse did not set it (or cannot open it any more). */
 export async function revealSharePassword(
   db: Db,

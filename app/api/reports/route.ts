@@ -1,7 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { created, defineRoute } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
-import { keepSharePassword } from "@/lib/reports/share-password";
+import { keepAnsweredSharePassword } from "@/lib/reports/share-password";
 
 export const GET = defineRoute(operations.listReports, async ({ client, query }) => ({
   status: 200,
@@ -10,13 +10,7 @@ export const GET = defineRoute(operations.listReports, async ({ client, query })
 
 export const POST = defineRoute(operations.createReport, async ({ client, body, server, user }) => {
   const report = await client.createReport(body);
-  await keepSharePassword(
-    server.db,
-    report.id,
-    { privacy: report.privacy, password: body.password },
-    server.config.dataKey,
-    user.email,
-  );
+  await keepAnsweredSharePassword(server, report, body.password, user.email);
   return created(report);
 });
 

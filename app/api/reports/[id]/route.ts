@@ -1,7 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, noContent, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
-import { keepSharePassword } from "@/lib/reports/share-password";
+import { keepAnsweredSharePassword } from "@/lib/reports/share-password";
 
 export const GET = defineRoute(operations.showReport, async ({ client, params }) =>
   ok(await client.getReport(params.id)),
@@ -11,13 +11,7 @@ export const PATCH = defineRoute(operations.updateReport, async ({ client, param
   const report = await client.updateReport(params.id, body);
   // Gatehouse keeps the page password it set (sealed) so that an editor can reveal it; the API never returns it.
   if (body.privacy !== undefined || body.password !== undefined) {
-    await keepSharePassword(
-      server.db,
-      report.id,
-      { privacy: report.privacy, password: body.password },
-      server.config.dataKey,
-      user.email,
-    );
+    await keepAnsweredSharePassword(server, report, body.password, user.email);
   }
   return ok(report);
 });

@@ -2,7 +2,12 @@
 // with the key that sealed them only.
 import { describe, expect, it } from "vitest";
 
-import { keepSharePassword, revealSharePassword, sharePasswordSealer } from "@/lib/reports/share-password";
+import {
+  keepAnsweredSharePassword,
+  keepSharePassword,
+  revealSharePassword,
+  sharePasswordSealer,
+} from "@/lib/reports/share-password";
 
 import { sqliteBackend, useStore } from "@/tests/support/store-backends";
 
@@ -53,5 +58,18 @@ describe("keepSharePassword", () => {
     expect((await revealSharePassword(db, 4, KEY))?.password).toBe("second secret");
     await keepSharePassword(db, 4, { privacy: 1 }, KEY, "ed@example.com");
     expect(await revealSharePassword(db, 4, KEY)).toBeNull();
+  });
+});
+
+describe("keepAnsweredSharePassword", () => {
+  const store = useStore(sqliteBackend);
+
+  it("keeps the body's password under the accounts' data key, and forgets it when the answer's privacy is not 2", async () => {
+    const { db } = store();
+    const accounts = { db, config: { dataKey: KEY } };
+    await keepAnsweredSharePassword(accounts, { id: 7, privacy: 2 }, "page secret", "ed@example.com");
+    expect(await revealSharePassword(db, 7, KEY)).toMatchObject({ password: "page secret", set_by: "ed@example.com" });
+    await keepAnsweredSharePassword(accounts, { id: 7, privacy: 0 }, undefined, "ed@example.com");
+    expect(await revealSharePassword(db, 7, KEY)).toBeNull();
   });
 });
