@@ -111,23 +111,44 @@ function Loading({ what }: { what: string }) {
   );
 }
 
+/** The latest reports' card; while they load (null), LATEST_COUNT boxes that screen readers do not see. */
+function LatestReports({ reports }: { reports: Report[] | null }) {
+  const loading = reports === null;
+  return (
+    <Card title="Latest reports" asSection={!loading} className={styles.latestCard}>
+      {loading ? <Loading what="the latest reports" /> : null}
+      <ul className={styles.latest} aria-hidden={loading || undefined} aria-busy={loading || undefined}>
+        {loading
+          ? Array.from({ length: LATEST_COUNT }, (_, index) => (
+              <li key={index}>
+                <span className={`${styles.latestUrl} ${styles.pendingLine}`} />
+                <span className={styles.latestMeta}>
+                  <span className={styles.pending} />
+                </span>
+              </li>
+            ))
+          : reports.map((report) => (
+              <li key={report.id}>
+                {/* One line each (the full address is the link's name and its tooltip): the card keeps its height. */}
+                <Link href={`/reports/${report.id}`} className={styles.latestUrl} title={report.url}>
+                  {report.url}
+                </Link>
+                <span className={styles.latestMeta}>
+                  <ResultBadge result={report.result} />{" "}
+                  <LocalTime iso={report.generated_at} missing="Not generated yet" />
+                </span>
+              </li>
+            ))}
+      </ul>
+    </Card>
+  );
+}
+
 /** The latest reports and reports by result, while the reports load: their boxes at their fullest. */
 function ReportsPlaceholder() {
   return (
     <>
-      <Card title="Latest reports" className={styles.latestCard}>
-        <Loading what="the latest reports" />
-        <ul className={styles.latest} aria-hidden="true" aria-busy="true">
-          {Array.from({ length: LATEST_COUNT }, (_, index) => (
-            <li key={index}>
-              <span className={`${styles.latestUrl} ${styles.pendingLine}`} />
-              <span className={styles.latestMeta}>
-                <span className={styles.pending} />
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <LatestReports reports={null} />
       <Card
         title="Reports by result"
         className={styles.wide}
@@ -180,22 +201,7 @@ async function ReportsOverview() {
   const [overall, ...perProject] = countResults(rows, "All reports");
   return (
     <>
-      <Card title="Latest reports" asSection className={styles.latestCard}>
-        <ul className={styles.latest}>
-          {rows.slice(0, LATEST_COUNT).map((report) => (
-            <li key={report.id}>
-              {/* One line each (the full address is the link's name and its tooltip): the card keeps its height. */}
-              <Link href={`/reports/${report.id}`} className={styles.latestUrl} title={report.url}>
-                {report.url}
-              </Link>
-              <span className={styles.latestMeta}>
-                <ResultBadge result={report.result} />{" "}
-                <LocalTime iso={report.generated_at} missing="Not generated yet" />
-              </span>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <LatestReports reports={rows.slice(0, LATEST_COUNT)} />
       <Card
         title="Reports by result"
         asSection
