@@ -3,7 +3,7 @@
 // reloaded from it afterwards, and a toast says what was done only once the API said so. Users who sign in with
 // single sign-on show their provider and last sign-in; their role comes from the provider's groups unless an
 // admin pins it here, and they have no password to set.
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import useSWR from "swr";
 
 import { Badge, RoleBadge, ROLE_LABELS } from "@/components/ui/badge";
@@ -14,7 +14,7 @@ import { ErrorSummary } from "@/components/ui/error-summary";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { LocalTime } from "@/components/ui/local-time";
 import { RadioGroup } from "@/components/ui/radio-group";
-import { SelectField } from "@/components/ui/select-field";
+import { SelectField, type SelectFieldProps } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import type { UserOutput } from "@/lib/contract/accounts";
@@ -237,6 +237,38 @@ function useDialogForm(onClose: () => void) {
   return { fields, setFields, failure, setFailure, busy, setBusy, close, send };
 }
 
+/** The role select of both dialogs: every role, named as its badge names it. */
+function RoleField(props: Omit<SelectFieldProps, "name" | "label" | "options">) {
+  return <SelectField {...props} name="role" label={LABELS.role} options={ROLE_OPTIONS} />;
+}
+
+/** A dialog form's buttons: its submit, any others it has, and Cancel; none can be pressed while it is sent. */
+function DialogButtons({
+  submit,
+  loadingText,
+  busy,
+  onCancel,
+  children,
+}: {
+  submit: string;
+  loadingText: string;
+  busy: boolean;
+  onCancel: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className={formStyles.buttons}>
+      <Button type="submit" variant="primary" loading={busy} loadingText={loadingText}>
+        {submit}
+      </Button>
+      {children}
+      <Button variant="secondary" onClick={onCancel} disabled={busy}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
+
 function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () => void; onAdded: () => void }) {
   const toast = useToast();
   const { fields, setFields, failure, setFailure, busy, close, send } = useDialogForm(onClose);
@@ -297,14 +329,7 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
           required
           error={fields.name}
         />
-        <SelectField
-          id="field-new-role"
-          name="role"
-          label={LABELS.role}
-          options={ROLE_OPTIONS}
-          defaultValue="viewer"
-          error={fields.role}
-        />
+        <RoleField id="field-new-role" defaultValue="viewer" error={fields.role} />
         <label>
           <input type="checkbox" name="service" /> Service account: no password, never signs in; acts only through the
           API tokens you make for it
@@ -318,14 +343,7 @@ function AddUserDialog({ open, onClose, onAdded }: { open: boolean; onClose: () 
           hint={`${PASSWORD_HINT} Give it to the person through a safe channel. Not needed for a service account.`}
           error={fields.password}
         />
-        <div className={formStyles.buttons}>
-          <Button type="submit" variant="primary" loading={busy} loadingText="Adding…">
-            Add user
-          </Button>
-          <Button variant="secondary" onClick={close} disabled={busy}>
-            Cancel
-          </Button>
-        </div>
+        <DialogButtons submit="Add user" loadingText="Adding…" busy={busy} onCancel={close} />
       </form>
     </Modal>
   );
@@ -424,11 +442,8 @@ function EditUserDialog({
             required
             error={fields.name}
           />
-          <SelectField
+          <RoleField
             id="field-edit-role"
-            name="role"
-            label={LABELS.role}
-            options={ROLE_OPTIONS}
             defaultValue={user.role}
             error={fields.role}
             onChange={(event) => {
@@ -478,17 +493,11 @@ function EditUserDialog({
             is reset or the account disabled
           </label>
           {fields.revoke_tokens ? <p role="alert">{fields.revoke_tokens}</p> : null}
-          <div className={formStyles.buttons}>
-            <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
-              Save changes
-            </Button>
+          <DialogButtons submit="Save changes" loadingText="Saving…" busy={busy} onCancel={close}>
             <Button variant="secondary" onClick={() => void unlock()} disabled={busy}>
               Clear failed sign-ins
             </Button>
-            <Button variant="secondary" onClick={close} disabled={busy}>
-              Cancel
-            </Button>
-          </div>
+          </DialogButtons>
         </form>
       ) : null}
     </Modal>
