@@ -4,6 +4,7 @@
 import type { ReactNode } from "react";
 
 import styles from "./health-chart.module.css";
+import { RowsTable } from "./rows-table";
 
 export interface HealthPoint {
   from: string;
@@ -20,6 +21,7 @@ export interface HealthRow {
   p95: number | null;
 }
 
+const COLUMNS = ["Window", "Requests", "Errors", "Error rate", "p50", "p95"];
 const WIDTH = 240;
 const HEIGHT = 60;
 
@@ -73,31 +75,20 @@ export function HealthChart({
           {summary}
         </figcaption>
       </figure>
-      <table className={styles.table}>
-        <caption className={styles.caption}>Upstream requests</caption>
-        <thead>
-          <tr>
-            <th scope="col">Window</th>
-            <th scope="col">Requests</th>
-            <th scope="col">Errors</th>
-            <th scope="col">Error rate</th>
-            <th scope="col">p50</th>
-            <th scope="col">p95</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              <td>{row.requests.toLocaleString("en")}</td>
-              <td>{row.errors.toLocaleString("en")}</td>
-              <td>{percent(row.errorRate)}</td>
-              <td>{ms(row.p50)}</td>
-              <td>{ms(row.p95)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <RowsTable
+        className={styles.table}
+        caption="Upstream requests"
+        captionClassName={styles.caption}
+        columns={COLUMNS}
+        rows={rows}
+        cells={(row) => [
+          row.requests.toLocaleString("en"),
+          row.errors.toLocaleString("en"),
+          percent(row.errorRate),
+          ms(row.p50),
+          ms(row.p95),
+        ]}
+      />
     </div>
   );
 }

@@ -3,6 +3,7 @@
 import { REPORT_RESULTS, type ReportResult } from "@/lib/contract/values";
 
 import { RESULT_LABELS } from "./badge";
+import { RowsTable } from "./rows-table";
 
 export type ResultCountsRow = { label: string } & Record<ReportResult, number>;
 
@@ -22,30 +23,13 @@ export function ResultCountsTable({
   className?: string;
 }) {
   return (
-    <table className={className}>
-      <caption className="visually-hidden">{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{rowHeader}</th>
-          {REPORT_RESULTS.map((result) => (
-            <th key={result} scope="col">
-              {RESULT_LABELS[result]}
-            </th>
-          ))}
-          <th scope="col">Total</th>
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={row.label}>
-            <th scope="row">{row.label}</th>
-            {REPORT_RESULTS.map((result) => (
-              <td key={result}>{row[result]}</td>
-            ))}
-            <td>{resultTotal(row)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <RowsTable
+      className={className}
+      caption={caption}
+      captionClassName="visually-hidden"
+      columns={[rowHeader, ...REPORT_RESULTS.map((result) => RESULT_LABELS[result]), "Total"]}
+      rows={rows}
+      cells={(row) => [...REPORT_RESULTS.map((result) => row[result]), resultTotal(row)]}
+    />
   );
 }

@@ -15,6 +15,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Money } from "@/components/ui/money";
 import { pageItems, Pagination } from "@/components/ui/pagination";
 import { barSegments, ResultChart } from "@/components/ui/result-chart";
+import { RowsTable } from "@/components/ui/rows-table";
 import { axisMax, dayStack, TrendChart } from "@/components/ui/trend-chart";
 import { SafeLink } from "@/components/ui/safe-link";
 import { TextField } from "@/components/ui/text-field";
@@ -247,6 +248,24 @@ describe("browser-dependent values render a stable server form", () => {
   });
   it("Money renders the plain form", () => {
     expect(html(h(Money, { amount: 19, currency: "usd" }))).toContain("19.00 USD");
+  });
+});
+
+describe("RowsTable", () => {
+  it("heads its columns, and each row with its label, then the row's cells", () => {
+    const markup = html(
+      h(RowsTable<{ label: string; n: number }>, {
+        caption: "Counts",
+        captionClassName: "visually-hidden",
+        columns: ["Day", "Count"],
+        rows: [{ label: "Monday", n: 3 }],
+        cells: (row) => [row.n],
+      }),
+    );
+    expect(markup).toBe(
+      '<table><caption class="visually-hidden">Counts</caption><thead><tr><th scope="col">Day</th>' +
+        '<th scope="col">Count</th></tr></thead><tbody><tr><th scope="row">Monday</th><td>3</td></tr></tbody></table>',
+    );
   });
 });
 
