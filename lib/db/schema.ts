@@ -347,3 +347,4 @@ export type BulkJobCodeRow = Selectable<BulkJobCodesTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type ReportScheduleRunRow = Selectable<ReportScheduleRunsTable>;

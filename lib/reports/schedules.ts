@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Run, Schedule, ScheduleInput } from "@/lib/contract/history";
 import type { RunStatus, RunTrigger, ScheduleFrequency } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
+import type { ReportScheduleRunRow } from "@/lib/db/schema";
 
 import { nextRunAt } from "./schedule-time";
 
@@ -86,19 +87,8 @@ export async function deleteSchedule(db: Db, project: string): Promise<boolean> 
   return Number(result.numDeletedRows) > 0;
 }
 
-type RunRow = {
-  id: string;
-  project: string;
-  trigger: string;
-  status: string;
-  due_at: string;
-  started_at: string;
-  finished_at: string | null;
-  total: number | null;
-  done: number;
-  failed: number;
-  outcome: string | null;
-};
+/** The columns a Run shows. */
+type RunRow = Pick<ReportScheduleRunRow, keyof Run>;
 
 export function toRun(row: RunRow): Run {
   return {
