@@ -348,3 +348,4 @@ export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type ReportScheduleRunRow = Selectable<ReportScheduleRunsTable>;
+export type ReportAlertRow = Selectable<ReportAlertsTable>;

@@ -15,6 +15,7 @@ import {
   type ReportResult,
 } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
+import type { ReportAlertRow } from "@/lib/db/schema";
 
 import { isDrop, type ResultChange } from "./history";
 
@@ -71,20 +72,7 @@ export async function createAlerts(db: Db, changes: readonly ResultChange[], now
   return inserted.length;
 }
 
-type AlertRow = {
-  id: number;
-  report_id: number;
-  url: string;
-  project: string | null;
-  from_result: string;
-  to_result: string;
-  generated_at: string;
-  created_at: string;
-  acknowledged_at: string | null;
-  acknowledged_by: string | null;
-};
-
-function toAlert(row: AlertRow): Alert {
+function toAlert(row: ReportAlertRow): Alert {
   return {
     id: row.id,
     report_id: row.report_id,
