@@ -200,6 +200,10 @@ async function activeFingerprint(trx: Db, area: Area): Promise<string | null> {
   return row?.fingerprint ?? null;
 }
 
+async function disableActiveKey(trx: Db, area: Area): Promise<void> {
+  await trx.updateTable("upstream_keys").set({ active: 0 }).where("area", "=", area).where("active", "=", 1).execute();
+}
+
 /** Saves `key` as the area's active key; the active one becomes disabled. The caller has tested it first. */
 export async function saveActiveKey(
   db: Db,
@@ -216,12 +220,7 @@ export async function saveActiveKey(
     await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
     const fingerprint = keyFingerprint(key, fingerprintSecret);
-    await trx
-      .updateTable("upstream_keys")
-      .set({ active: 0 })
-      .where("area", "=", area)
-      .where("active", "=", 1)
-      .execute();
+    await disableActiveKey(trx, area);
     const id = randomUUID();
     await trx
       .insertInto("upstream_keys")
@@ -273,12 +272,7 @@ export async function activateStoredKey(
     if (target.active !== 1) await bumpVersion(trx, area, at);
     const oldFingerprint = await activeFingerprint(trx, area);
     if (target.active !== 1) {
-      await trx
-        .updateTable("upstream_keys")
-        .set({ active: 0 })
-        .where("area", "=", area)
-        .where("active", "=", 1)
-        .execute();
+      await disableActiveKey(trx, area);
       await trx
         .updateTable("upstream_keys")
         .set({ active: 1, activated_at: at, activated_by: by })
