@@ -50,6 +50,16 @@ function keyChangeAudit(action: AuditAction): AuditSpec {
   };
 }
 
+/** What the operations on one stored key (restore, remove) share: who may, which key, the answer and its 404. */
+const storedKeyOperation = {
+  tag: "Admin",
+  permission: "upstream:manage",
+  params: UpstreamKeyParamsSchema,
+  query: EmptyQuerySchema,
+  success: { status: 200, ...keyChangeAnswer },
+  notFound: "There is no such stored key for the area.",
+} as const;
+
 export const adminOperations = {
   listUsers: {
     id: "listUsers",
@@ -301,12 +311,7 @@ export const adminOperations = {
     method: "POST",
     path: "/api/admin/upstream-keys/{area}/{id}/restore",
     summary: "Undo a rotation: make a stored, disabled key the area's key again (tested against the upstream first)",
-    tag: "Admin",
-    permission: "upstream:manage",
-    params: UpstreamKeyParamsSchema,
-    query: EmptyQuerySchema,
-    success: { status: 200, ...keyChangeAnswer },
-    notFound: "There is no such stored key for the area.",
+    ...storedKeyOperation,
     errors: ["key_set_in_environment", "key_encryption_off"],
     audit: keyChangeAudit("upstream.key_restored"),
   },
@@ -315,12 +320,7 @@ export const adminOperations = {
     method: "DELETE",
     path: "/api/admin/upstream-keys/{area}/{id}",
     summary: "Remove a stored key that is not in use (the key in use is refused: 409 key_in_use)",
-    tag: "Admin",
-    permission: "upstream:manage",
-    params: UpstreamKeyParamsSchema,
-    query: EmptyQuerySchema,
-    success: { status: 200, ...keyChangeAnswer },
-    notFound: "There is no such stored key for the area.",
+    ...storedKeyOperation,
     errors: ["key_in_use"],
     audit: keyChangeAudit("upstream.key_removed"),
   },
