@@ -316,9 +316,11 @@ async function main(): Promise<number> {
         run = { ...bestRun(later), floor };
       }
       const scores = CATEGORIES.map((category) => `${category} ${run.categories[category].score ?? "–"}`).join(", ");
-      const of =
-        attempts > 1
-          ? `, best of ${run.floor ? `the ${attempts - tries.length} runs after it` : `${attempts} runs`}`
+      const runsAfterFloor = attempts - tries.length;
+      const of = run.floor
+        ? `, measured ${runsAfterFloor === 1 ? "once" : `${runsAfterFloor} times`} after the floor again`
+        : attempts > 1
+          ? `, best of ${attempts} runs`
           : "";
       log(
         `${target.name} (${formFactor}): ${run.error ?? scores}${run.totalBlockingTimeMs === undefined ? "" : ` (Total Blocking Time ${run.totalBlockingTimeMs} ms${of})`} in ${((performance.now() - runStarted) / 1000).toFixed(1)} s`,
