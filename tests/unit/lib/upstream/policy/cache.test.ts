@@ -170,6 +170,18 @@ describe("bounds", () => {
     cache.store("huge", "w", { ...options, bytes: 1001 });
     expect(cache.keys()).toEqual(["b", "c"]);
   });
+
+  it("a key stored again keeps the tags of its new answer, and a change drops it", () => {
+    const cache = new ResponseCache({ maxEntries: 100, maxBytes: 1000 });
+    const options = { ttlMs: 1000, staleMs: 1000, bytes: 10 };
+    cache.store("list", "old", { ...options, tags: ["reports:list", "reports:item:1"] });
+    cache.store("list", "new", { ...options, tags: ["reports:list"] });
+    expect(cache.lookup("list")).toEqual({ kind: "fresh", value: "new" });
+    // The old answer's tag no longer reaches it; the new one's does.
+    expect(cache.invalidate(["reports:item:1"])).toBe(0);
+    expect(cache.invalidate(["reports:list"])).toBe(1);
+    expect(cache.lookup("list")).toEqual({ kind: "miss" });
+  });
 });
 
 describe("stale-while-revalidate", () => {
