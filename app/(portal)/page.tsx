@@ -66,7 +66,7 @@ export default async function DashboardPage({
           <Card title="Check a purchase code" asSection className={styles.wide}>
             <PurchaseChecker
               linkItems={showItems}
-              format={(await getServerContext()).config.purchaseCodeFormat}
+              format={(await getServerContext()).config.purchases.codeFormat}
               id="field-dashboard-purchase-code"
             />
           </Card>

@@ -57,7 +57,7 @@ export async function purchaseHistoryPage(
 ): Promise<Page<PurchaseHistoryEntry>> {
   const { rows, total } = await listPurchaseHistory(server.db, server.config.dataKey, {
     ...filters,
-    codeFormat: server.config.purchaseCodeFormat,
+    codeFormat: server.config.purchases.codeFormat,
     page,
     perPage,
   });
@@ -76,7 +76,7 @@ export function historyCsv(server: ServerContext, { page: _page, per_page: _perP
     download: {
       body: purchaseHistoryCsv(server.db, server.config.dataKey, {
         ...filters,
-        codeFormat: server.config.purchaseCodeFormat,
+        codeFormat: server.config.purchases.codeFormat,
       }),
       contentType: "text/csv; charset=utf-8",
       fileName: `purchase-history-${today}.csv`,

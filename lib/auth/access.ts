@@ -3,7 +3,7 @@
 import "server-only";
 
 import { isDemoMode } from "@/lib/config";
-import { getAuthConfig, type AuthConfig } from "@/lib/config/auth";
+import { getServerConfig, type ServerConfig } from "@/lib/config/server";
 import { storeTarget } from "@/lib/config/store";
 import { getDb, type Db } from "@/lib/db";
 
@@ -12,16 +12,16 @@ import { sessionSettings, type SessionSettings } from "./session";
 
 export interface ServerContext {
   db: Db;
-  config: AuthConfig;
+  config: ServerConfig;
 }
 
 /** The store and the server-side configuration (both read once per process; instrumentation.ts reads them first). */
 export async function getServerContext(): Promise<ServerContext> {
-  const config = getAuthConfig({ demoMode: isDemoMode() });
+  const config = getServerConfig({ demoMode: isDemoMode() });
   return { db: await getDb(storeTarget()), config };
 }
 
 /** Session settings for this request: over https the cookie is Secure and named __Host-gatehouse_session. */
-export function sessionSettingsFor(config: AuthConfig, headers: HeaderReader): SessionSettings {
+export function sessionSettingsFor(config: ServerConfig, headers: HeaderReader): SessionSettings {
   return sessionSettings(config, { secure: isHttps(headers, config.edge) });
 }

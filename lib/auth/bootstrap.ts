@@ -2,7 +2,7 @@
 // demo mode. Returns the lines to print instead of printing, so the caller picks the logger (and tests read them).
 import "server-only";
 
-import type { AuthConfig } from "@/lib/config/auth";
+import type { ServerConfig } from "@/lib/config/server";
 import type { Db } from "@/lib/db";
 
 import { normalizeEmail } from "@/lib/contract/accounts";
@@ -23,7 +23,7 @@ const CREATE_ADMIN = (email: string) => `npm run users -- create --email ${email
 
 export async function prepareAccounts(
   db: Db,
-  { config, demoMode }: { config: Pick<AuthConfig, "firstAdmin">; demoMode: boolean },
+  { config, demoMode }: { config: Pick<ServerConfig, "firstAdmin">; demoMode: boolean },
   options: UserStoreOptions = {},
 ): Promise<AccountsStartup> {
   const messages: StartupMessage[] = [];

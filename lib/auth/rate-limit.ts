@@ -16,7 +16,7 @@ import {
 } from "rate-limiter-flexible";
 
 import { currentCluster, KEY_PREFIX, type Cluster } from "@/lib/cluster";
-import type { PurchaseRateLimits } from "@/lib/config/auth";
+import type { PurchaseRateLimits } from "@/lib/config/purchases";
 import { processSlot } from "@/lib/process-wide";
 
 import { addressKey } from "./address";

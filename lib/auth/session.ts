@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { sealData, unsealData } from "iron-session";
 import { z } from "zod";
 
-import type { AuthConfig } from "@/lib/config/auth";
+import type { SessionConfig } from "@/lib/config/session";
 import type { Db } from "@/lib/db";
 
 import { sessionUser } from "./user-cache";
@@ -91,13 +91,13 @@ export interface SessionSettings extends SessionTimeouts {
 }
 
 export function sessionSettings(
-  config: Pick<AuthConfig, "sessionSecrets" | "sessionAbsoluteTimeoutMs" | "sessionIdleTimeoutMs">,
+  config: { session: Pick<SessionConfig, "secrets" | "absoluteTimeoutMs" | "idleTimeoutMs"> },
   { secure }: { secure: boolean },
 ): SessionSettings {
   return {
-    secrets: config.sessionSecrets,
-    absoluteMs: config.sessionAbsoluteTimeoutMs,
-    idleMs: config.sessionIdleTimeoutMs,
+    secrets: config.session.secrets,
+    absoluteMs: config.session.absoluteTimeoutMs,
+    idleMs: config.session.idleTimeoutMs,
     secure,
   };
 }

@@ -6,7 +6,7 @@
 import "server-only";
 
 import { isDemoMode } from "@/lib/config";
-import { getAuthConfig } from "@/lib/config/auth";
+import { getServerConfig } from "@/lib/config/server";
 import { isConfigError } from "@/lib/config/env";
 import { exitWithProblems } from "@/lib/config/startup";
 import { describeTarget, storeTarget, withoutDatabasePassword } from "@/lib/config/store";
@@ -27,13 +27,13 @@ export async function startAccountsOrExit(): Promise<void> {
   const demoMode = isDemoMode();
   let config;
   try {
-    config = getAuthConfig({ demoMode });
+    config = getServerConfig({ demoMode });
   } catch (error) {
     if (!isConfigError(error)) throw error;
     exitWithProblems(error.problems);
   }
   registerSecrets([
-    ...config.sessionSecrets,
+    ...config.session.secrets,
     config.dataKey,
     ...(config.firstAdmin ? [config.firstAdmin.password] : []),
   ]);
@@ -60,11 +60,11 @@ export async function startAccountsOrExit(): Promise<void> {
   const startup = await prepareAccounts(store.db, { config, demoMode });
   logEvent("info", `Accounts: ${store.dialect === "sqlite" ? "SQLite" : "PostgreSQL"} store ready (${where}).`, {
     store: store.dialect,
-    session_secret: config.sessionSecretSource,
+    session_secret: config.session.secretSource,
     trust_proxy: config.edge.trustProxyHops,
     public_origin: config.edge.publicOrigin,
     allowed_hosts: config.edge.allowedHosts,
-    purchase_rate_limits: config.purchaseRateLimits,
+    purchase_rate_limits: config.purchases.rateLimits,
   });
   for (const message of startup.messages) logEvent(message.level, message.text);
 }

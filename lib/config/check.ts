@@ -3,7 +3,8 @@
 // `next start` run directly). Problems are printed one line each and stop the start; warnings go to the log.
 import "server-only";
 
-import { loadAuthConfig, sessionSecretEntries } from "./auth";
+import { loadServerConfig } from "./server";
+import { sessionSecretEntries } from "./session";
 import { parseEdgeSettings } from "./edge";
 import { isConfigError, NO_UPSTREAM, readEnv, type ConfigProblem } from "./env";
 import { findLookalikes, type Lookalike } from "./lookalikes";
@@ -97,7 +98,7 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
 
 function collectAuth(env: Env, demoMode: boolean, problems: ConfigProblem[]) {
   try {
-    return loadAuthConfig({ env, demoMode });
+    return loadServerConfig({ env, demoMode });
   } catch (error) {
     if (!isConfigError(error)) throw error;
     problems.push(...error.problems);

@@ -55,7 +55,7 @@ export async function getReportsClient(): Promise<ReportsClient | null> {
 
 async function runnerDeps(): Promise<ScheduleRunnerDeps> {
   const [{ db, config }, { reports }] = await Promise.all([getServerContext(), getUpstreams()]);
-  const { callsPerMinute, scheduleMaxShare } = config.reportHistory;
+  const { callsPerMinute, scheduleMaxShare } = config.reports;
   return {
     db,
     reports,
@@ -97,7 +97,7 @@ async function tick(): Promise<void> {
 async function prune(): Promise<void> {
   try {
     const { db, config } = await getServerContext();
-    const removed = await pruneHistory(db, config.reportHistory.retentionDays);
+    const removed = await pruneHistory(db, config.reports.retentionDays);
     const runs = await pruneRuns(db, RUNS_KEPT_DAYS);
     if (removed > 0 || runs > 0) logEvent("info", "report_history_pruned", { removed, runs });
   } catch (error) {

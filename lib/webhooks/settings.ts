@@ -1,10 +1,10 @@
 // The webhooks' settings from the accounts configuration: whether private targets are allowed, and the seal's key.
 import "server-only";
 
-import type { AuthConfig } from "@/lib/config/auth";
+import type { ServerConfig } from "@/lib/config/server";
 
 import type { WebhookSettings } from "./endpoints";
 
-export function webhookSettings(config: AuthConfig): WebhookSettings {
-  return { allowPrivate: config.webhookAllowPrivate, sealKey: config.dataKey };
+export function webhookSettings(config: ServerConfig): WebhookSettings {
+  return { allowPrivate: config.webhooks.allowPrivate, sealKey: config.dataKey };
 }

@@ -15,7 +15,7 @@ export async function limit(state: ApiRequest): Promise<void> {
     // Every request with a token counts against its owner's one limit, whatever else limits the operation: more
     // tokens never buy more requests.
     const { server } = await serverContextOf(state);
-    const perMinute = server.config.tokenRateLimitPerMinute;
+    const perMinute = server.config.tokens.rateLimitPerMinute;
     const decision = await checkTokenRateLimit(perMinute, state.user.id);
     if (!decision.allowed) {
       throw rateLimited(
@@ -26,7 +26,7 @@ export async function limit(state: ApiRequest): Promise<void> {
   }
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
   const { server } = await serverContextOf(state);
-  const rules = server.config.purchaseRateLimits;
+  const rules = server.config.purchases.rateLimits;
   const decision = await checkPurchaseRateLimit(rules, {
     userId: state.user.id,
     address: clientAddress(state.request.headers, server.config.edge),

@@ -192,14 +192,14 @@ export async function finishSignIn(
   }
 
   const { user } = result;
-  const ssoSessionId = await createSsoSession(db, authConfig.sessionSecrets, {
+  const ssoSessionId = await createSsoSession(db, authConfig.session.secrets, {
     userId: user.id,
     issuer: context.settings.issuer,
     subject: String(tokens.claims.sub),
     refreshToken: tokens.refreshToken,
     idToken: tokens.idToken,
     now,
-    expiresAt: now + authConfig.sessionAbsoluteTimeoutMs,
+    expiresAt: now + authConfig.session.absoluteTimeoutMs,
   });
   // A silent re-check's new session replaces the one it confirmed.
   if (context.current?.ssoSessionId) await endSsoSession(db, context.current.ssoSessionId);
@@ -248,7 +248,7 @@ export async function endSignIn(
   const { db, config } = context.server;
   let url: string | null = null;
   const row = context.session.ssoSessionId
-    ? await getSsoSession(db, config.sessionSecrets, context.session.ssoSessionId)
+    ? await getSsoSession(db, config.session.secrets, context.session.ssoSessionId)
     : null;
   const origin = context.edge.publicOrigin ?? portalOrigin(context.headers, context.edge);
   if (row && origin) {

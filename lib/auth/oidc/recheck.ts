@@ -9,7 +9,7 @@
 // that the session ends. Every refusal is audited; so is a role the groups changed.
 import "server-only";
 
-import type { AuthConfig } from "@/lib/config/auth";
+import type { SessionConfig } from "@/lib/config/session";
 import { getSignInSettings, type OidcSettings } from "@/lib/config/oidc";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent } from "@/lib/log";
@@ -58,7 +58,7 @@ const inFlight = () => processWide("oidc.rechecks", () => new Map<string, Promis
 
 export interface SsoCheckInput {
   db: Db;
-  config: Pick<AuthConfig, "sessionSecrets">;
+  config: { session: Pick<SessionConfig, "secrets"> };
   user: User;
   session: SessionData;
   /** A page render (can go through the provider) rather than an API call. */
@@ -85,7 +85,7 @@ export async function checkSsoSession(input: SsoCheckInput): Promise<SsoCheck> {
         "Single sign-on has been turned off on this portal, so your session has ended. Sign in with your email and password.",
     };
   }
-  const row = await getSsoSession(input.db, input.config.sessionSecrets, session.ssoSessionId);
+  const row = await getSsoSession(input.db, input.config.session.secrets, session.ssoSessionId);
   if (!row || row.userId !== user.id) return ended(settings, "sso_ended");
   // Another of his sessions (or his sign-in elsewhere) found that the groups give him no role any more.
   if (row.endedNoRole) return endedNoRole(settings, row.endedNoRole);
@@ -154,7 +154,7 @@ async function refreshCheck(
     await audit(db, input, result.refusal.detail, settings);
     return endedNoRole(settings, result.noRole);
   }
-  await confirmSsoSession(db, input.config.sessionSecrets, row.id, {
+  await confirmSsoSession(db, input.config.session.secrets, row.id, {
     refreshToken: tokens.refreshToken,
     idToken: tokens.idToken,
     now,

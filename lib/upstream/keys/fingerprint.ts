@@ -7,7 +7,7 @@ import "server-only";
 import { createHmac } from "node:crypto";
 
 import type { GatewayConfig } from "@/lib/config";
-import { getAuthConfig } from "@/lib/config/auth";
+import { getServerConfig } from "@/lib/config/server";
 import { sealer } from "@/lib/seal";
 
 /** Keys shorter than this show no last 4: 4 known characters would leave too few to guess. */
@@ -25,7 +25,7 @@ export function keyFingerprint(key: string, secret: string): string {
 
 /** The secret this process keys fingerprints with: the data key (PURCHASE_CODE_HASH_KEY, or derived from SESSION_SECRET). */
 export function fingerprintSecretOf(config: GatewayConfig): string {
-  return getAuthConfig({ demoMode: config.mode === "demo" }).dataKey;
+  return getServerConfig({ demoMode: config.mode === "demo" }).dataKey;
 }
 
 /** The key's last 4 characters, or null for a short key. */

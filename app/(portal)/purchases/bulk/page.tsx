@@ -29,7 +29,7 @@ export default async function BulkCheckPage() {
         title="Bulk purchase check"
         description="Check many purchase codes at once. The check runs on the server: you can close this tab and come back to it."
       />
-      <BulkForm format={config.purchaseCodeFormat} />
+      <BulkForm format={config.purchases.codeFormat} />
       <FreshSwrCache>
         <RecentJobs initialJobs={jobs} showOwner={user.role === "admin"} />
       </FreshSwrCache>

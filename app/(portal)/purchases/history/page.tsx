@@ -50,7 +50,7 @@ export default async function PurchaseHistoryPage({
           initialPage={initialPage}
           items={items}
           linkItems={can(user, "items:read")}
-          codeFormat={server.config.purchaseCodeFormat}
+          codeFormat={server.config.purchases.codeFormat}
         />
       </FreshSwrCache>
     </>

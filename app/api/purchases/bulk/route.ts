@@ -16,8 +16,8 @@ export const POST = defineRoute(operations.createBulkJob, async ({ server, user,
   const created = await createBulkJob(db, config.dataKey, {
     user: { id: user.id, email: user.email },
     rawCodes: body.codes,
-    limitPerHour: config.purchaseBulkLimitPerHour,
-    format: config.purchaseCodeFormat,
+    limitPerHour: config.purchases.bulkLimitPerHour,
+    format: config.purchases.codeFormat,
   });
   if (!created.ok)
     throw "tooManyJobs" in created ? jobsPerDayRefusal(created.tooManyJobs) : allowanceRefusal(created.decision);

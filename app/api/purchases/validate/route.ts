@@ -12,7 +12,7 @@ export const POST = defineRoute(operations.validatePurchase, async ({ client, bo
         db: server.db,
         hashKey: server.config.dataKey,
         items: client,
-        format: server.config.purchaseCodeFormat,
+        format: server.config.purchases.codeFormat,
       },
       { rawCode: body.purchase_code, user: { id: user.id, email: user.email }, requestId, failureReason },
     ),

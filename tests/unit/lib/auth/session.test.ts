@@ -128,7 +128,7 @@ describe("session data helpers", () => {
   });
 
   it("builds settings from the accounts config", () => {
-    const config = { sessionSecrets: [SECRET_A], sessionAbsoluteTimeoutMs: HOUR, sessionIdleTimeoutMs: MIN };
+    const config = { session: { secrets: [SECRET_A], absoluteTimeoutMs: HOUR, idleTimeoutMs: MIN } };
     expect(sessionSettings(config, { secure: true })).toEqual({
       secrets: [SECRET_A],
       absoluteMs: HOUR,

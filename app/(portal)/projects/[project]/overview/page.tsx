@@ -46,7 +46,7 @@ export default async function ProjectPage({ params, searchParams }: Params) {
   ]);
   const mix = mixes.find((row) => row.project === project);
   const canWrite = can(user, "projects:write");
-  const { callsPerMinute, scheduleMaxShare } = config.reportHistory;
+  const { callsPerMinute, scheduleMaxShare } = config.reports;
   const href = (d: number) => projectOverviewHref(project, d);
 
   return (

@@ -5,7 +5,7 @@ import { scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
 import { deleteSchedule, getSchedule, listRuns, setSchedule } from "@/lib/reports/schedules";
 
 export const GET = defineRoute(operations.projectSchedule, async ({ server, params }) => {
-  const { callsPerMinute, scheduleMaxShare } = server.config.reportHistory;
+  const { callsPerMinute, scheduleMaxShare } = server.config.reports;
   const [schedule, runs] = await Promise.all([
     getSchedule(server.db, params.project),
     listRuns(server.db, params.project),

@@ -137,7 +137,7 @@ async function signIn(
 const check = (signed: Signed, at: number, { page = false, user = signed.user } = {}) =>
   checkSsoSession({
     db: store.db,
-    config: { sessionSecrets: SECRETS },
+    config: { session: { secrets: SECRETS } },
     user,
     session: signed.session,
     page,
@@ -321,7 +321,7 @@ describe("a single sign-on session", () => {
     const signed = await signIn(person([ADMIN_GROUP]));
     const result = await checkSsoSession({
       db: store.db,
-      config: { sessionSecrets: SECRETS },
+      config: { session: { secrets: SECRETS } },
       user: signed.user,
       session: signed.session,
       page: true,

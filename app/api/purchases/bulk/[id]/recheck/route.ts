@@ -11,7 +11,7 @@ export const POST = defineRoute(operations.recheckBulkJob, async ({ server, user
   const visibility = jobVisibility(user);
   const result = await recheckFailedRows(server.db, params.id, visibility, {
     userId: user.id,
-    limitPerHour: server.config.purchaseBulkLimitPerHour,
+    limitPerHour: server.config.purchases.bulkLimitPerHour,
   });
   if (!result.ok) {
     if ("decision" in result) throw allowanceRefusal(result.decision);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { ConfigError } from "@/lib/config/env";
-import { AuthConfigError, getAuthConfig, loadAuthConfig } from "@/lib/config/auth";
+import { getServerConfig, loadServerConfig } from "@/lib/config/server";
 
 const SECRET = "s3cret-".repeat(6); // 42 characters
 const OLD_SECRET = "older-secret-".repeat(3); // 39 characters
@@ -19,28 +19,29 @@ afterEach(async () => {
 });
 
 function load(env: Record<string, string | undefined>, demoMode = false) {
-  return loadAuthConfig({ env, demoMode, dataDir });
+  return loadServerConfig({ env, demoMode, dataDir });
 }
 
 function problems(env: Record<string, string | undefined>, demoMode = false): string[] {
   try {
     load(env, demoMode);
   } catch (error) {
-    expect(error).toBeInstanceOf(AuthConfigError);
     expect(error).toBeInstanceOf(ConfigError); // handled like the gateway's: printed, and the start stops
-    return (error as AuthConfigError).problems.map((p) => `${p.variable}: ${p.problem}`);
+    return (error as ConfigError).problems.map((p) => `${p.variable}: ${p.problem}`);
   }
-  throw new Error("expected an AuthConfigError");
+  throw new Error("expected a ConfigError");
 }
 
 describe("accounts configuration", () => {
   it("needs only SESSION_SECRET outside demo mode, with 12 h / 2 h session defaults", () => {
     const config = load({ SESSION_SECRET: SECRET });
     expect(config).toMatchObject({
-      sessionSecrets: [SECRET],
-      sessionSecretSource: "env",
-      sessionAbsoluteTimeoutMs: 12 * 3_600_000,
-      sessionIdleTimeoutMs: 2 * 3_600_000,
+      session: {
+        secrets: [SECRET],
+        secretSource: "env",
+        absoluteTimeoutMs: 12 * 3_600_000,
+        idleTimeoutMs: 2 * 3_600_000,
+      },
       firstAdmin: null,
       dataKeySource: "derived",
     });
@@ -63,7 +64,7 @@ describe("accounts configuration", () => {
   });
 
   it("takes several secrets for rotation, newest first", () => {
-    expect(load({ SESSION_SECRET: ` ${SECRET} , ${OLD_SECRET} ` }).sessionSecrets).toEqual([SECRET, OLD_SECRET]);
+    expect(load({ SESSION_SECRET: ` ${SECRET} , ${OLD_SECRET} ` }).session.secrets).toEqual([SECRET, OLD_SECRET]);
   });
 
   it("reads session lifetimes in hours and minutes", () => {
@@ -72,11 +73,11 @@ describe("accounts configuration", () => {
       SESSION_ABSOLUTE_TIMEOUT_HOURS: "24",
       SESSION_IDLE_TIMEOUT_MINUTES: "30",
     });
-    expect(config.sessionAbsoluteTimeoutMs).toBe(24 * 3_600_000);
-    expect(config.sessionIdleTimeoutMs).toBe(30 * 60_000);
+    expect(config.session.absoluteTimeoutMs).toBe(24 * 3_600_000);
+    expect(config.session.idleTimeoutMs).toBe(30 * 60_000);
     expect(
       load({ SESSION_SECRET: SECRET, SESSION_ABSOLUTE_TIMEOUT_HOURS: "0.5", SESSION_IDLE_TIMEOUT_MINUTES: "10" })
-        .sessionAbsoluteTimeoutMs,
+        .session.absoluteTimeoutMs,
     ).toBe(1_800_000);
   });
 
@@ -158,18 +159,18 @@ describe("accounts configuration", () => {
   describe("demo mode", () => {
     it("generates a session secret once, keeps it in <data>/session-secret (0600), and reuses it", async () => {
       const first = load({}, true);
-      expect(first.sessionSecretSource).toBe("demo-file");
+      expect(first.session.secretSource).toBe("demo-file");
       const file = path.join(dataDir, "session-secret");
-      expect((await readFile(file, "utf8")).trim()).toBe(first.sessionSecrets[0]);
-      expect((first.sessionSecrets[0] ?? "").length).toBeGreaterThanOrEqual(32);
+      expect((await readFile(file, "utf8")).trim()).toBe(first.session.secrets[0]);
+      expect((first.session.secrets[0] ?? "").length).toBeGreaterThanOrEqual(32);
       expect((await stat(file)).mode & 0o777).toBe(0o600);
-      expect(load({}, true).sessionSecrets).toEqual(first.sessionSecrets);
+      expect(load({}, true).session.secrets).toEqual(first.session.secrets);
     });
 
     it("creates the data folder when missing", async () => {
       const nested = path.join(dataDir, "a", "b");
-      const config = loadAuthConfig({ env: {}, demoMode: true, dataDir: nested });
-      expect((await readFile(path.join(nested, "session-secret"), "utf8")).trim()).toBe(config.sessionSecrets[0]);
+      const config = loadServerConfig({ env: {}, demoMode: true, dataDir: nested });
+      expect((await readFile(path.join(nested, "session-secret"), "utf8")).trim()).toBe(config.session.secrets[0]);
     });
 
     it("ignores a configured deployment's secrets, first admin, origin and proxy: the demo keeps its own", () => {
@@ -185,11 +186,11 @@ describe("accounts configuration", () => {
         true,
       );
       expect(config).toMatchObject({
-        sessionSecretSource: "demo-file",
+        session: { secretSource: "demo-file" },
         firstAdmin: null,
         dataKeySource: "derived",
       });
-      expect(config.sessionSecrets).not.toContain(SECRET);
+      expect(config.session.secrets).not.toContain(SECRET);
       expect(config.edge).toEqual({ trustProxyHops: 0, publicOrigin: null, allowedHosts: [] });
     });
 
@@ -202,7 +203,7 @@ describe("accounts configuration", () => {
   });
 });
 
-describe("getAuthConfig", () => {
+describe("getServerConfig", () => {
   const saved = process.env.SESSION_SECRET;
   afterEach(() => {
     if (saved === undefined) delete process.env.SESSION_SECRET;
@@ -211,9 +212,9 @@ describe("getAuthConfig", () => {
 
   it("reads process.env once and keeps the result", () => {
     process.env.SESSION_SECRET = SECRET;
-    const first = getAuthConfig({ demoMode: false });
+    const first = getServerConfig({ demoMode: false });
     process.env.SESSION_SECRET = OLD_SECRET;
-    expect(getAuthConfig({ demoMode: false })).toBe(first);
-    expect(first.sessionSecrets).toEqual([SECRET]);
+    expect(getServerConfig({ demoMode: false })).toBe(first);
+    expect(first.session.secrets).toEqual([SECRET]);
   });
 });
