@@ -80,9 +80,7 @@ export const VARIABLES = {
   // Integration access
   TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
   WEBHOOK_ALLOW_PRIVATE: { demo: true },
-  // Read by `npm run sandbox` and next.config.mjs, not by the server's configuration, but ours all the same.
-  SANDBOX_DATA_DIR: { demo: true },
-  SANDBOX_CONTROL: { demo: true },
+  // Read by next.config.mjs, not by the server's configuration, but ours all the same.
   NEXT_DIST_DIR: { demo: true },
 } as const satisfies Record<string, VariableInfo>;
 
@@ -92,6 +90,10 @@ export type VariableName = keyof typeof VARIABLES;
 export const RETIRED_VARIABLES: Readonly<Record<string, string>> = {
   WEBHOOK_RETRY_SPEEDUP:
     "is no longer read: it only made tests' webhook retries quicker, and deliveries keep their fixed schedule (docs/http-api.md#webhooks); unset it",
+  SANDBOX_CONTROL:
+    "is no longer read: the sandbox's control API is a flag of its command, npm run sandbox -- --control; unset it",
+  SANDBOX_DATA_DIR:
+    "is no longer read: the sandbox's folder is a flag of its command, npm run sandbox -- --data-dir DIR; unset it",
 };
 
 export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];

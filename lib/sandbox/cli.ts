@@ -1,5 +1,5 @@
-// `npm run sandbox [-- --reset] [--port N]`: serves both stand-in upstream APIs until SIGINT/SIGTERM.
-// Environment: SANDBOX_PORT (default 4010), SANDBOX_CONTROL=1 (enable /__sandbox), SANDBOX_DATA_DIR.
+// `npm run sandbox [-- --reset] [--port N] [--control] [--data-dir DIR]`: serves both stand-in upstream APIs
+// until SIGINT/SIGTERM. Environment: SANDBOX_PORT (default 4010; demo mode reads it too).
 import { parseArgs } from "node:util";
 
 import { FIXED_PURCHASE_CODES, SANDBOX_KEYS, startSandbox } from "./index";
@@ -8,6 +8,11 @@ function fail(message: string): never {
   console.error(`sandbox: ${message}`);
   process.exit(2);
 }
+
+const USAGE = "usage: npm run sandbox [-- --reset] [--port N] [--control] [--data-dir DIR]";
+
+// Flags of this command now; set, the old variables stop it rather than be ignored (lib/config/variables.ts).
+const RETIRED = { SANDBOX_CONTROL: "--control", SANDBOX_DATA_DIR: "--data-dir DIR" };
 
 function portFrom(text: string, source: string): number {
   const port = Number(text);
@@ -22,18 +27,20 @@ async function main(): Promise<void> {
       options: {
         reset: { type: "boolean", default: false },
         port: { type: "string" },
+        control: { type: "boolean", default: false },
+        "data-dir": { type: "string", default: "./data/sandbox" },
         help: { type: "boolean", short: "h" },
       },
     }).values;
   } catch (error) {
-    fail(`${(error as Error).message}\nusage: npm run sandbox [-- --reset] [--port N]`);
+    fail(`${(error as Error).message}\n${USAGE}`);
   }
   if (args.help) {
-    console.log(
-      "usage: npm run sandbox [-- --reset] [--port N]\nenv: SANDBOX_PORT, SANDBOX_CONTROL=1, SANDBOX_DATA_DIR",
-    );
+    console.log(`${USAGE}\nenv: SANDBOX_PORT`);
     return;
   }
+  for (const [variable, flag] of Object.entries(RETIRED))
+    if (process.env[variable]) fail(`${variable} is no longer read; use ${flag} instead`);
 
   const port =
     args.port !== undefined
@@ -41,8 +48,7 @@ async function main(): Promise<void> {
       : process.env.SANDBOX_PORT
         ? portFrom(process.env.SANDBOX_PORT, "SANDBOX_PORT")
         : 4010;
-  const control = process.env.SANDBOX_CONTROL === "1";
-  const dataDir = process.env.SANDBOX_DATA_DIR || "./data/sandbox";
+  const { control, "data-dir": dataDir } = args;
 
   let sandbox;
   try {

@@ -26,7 +26,7 @@ export interface SandboxOptions {
   host?: string; // default "127.0.0.1"
   dataDir?: string; // default "./data/sandbox"; the state file lives here
   reset?: boolean; // reseed instead of loading saved state
-  control?: boolean; // enable /__sandbox (CLI: SANDBOX_CONTROL=1)
+  control?: boolean; // enable /__sandbox (CLI: --control)
   extraKeys?: {
     // extra accepted keys, e.g. canary keys in tests
     reports?: string[];

@@ -67,6 +67,15 @@ describe("a configured start", () => {
     expect(lines({ GATEHOUSE_DEMO: "1", WEBHOOK_RETRY_SPEEDUP: "1000" })).toEqual([retired]);
   });
 
+  it("refuses the sandbox's old variables, naming the flags of npm run sandbox that replaced them", () => {
+    expect(lines({ ...GOOD, SANDBOX_CONTROL: "1" })).toEqual([
+      "SANDBOX_CONTROL: is no longer read: the sandbox's control API is a flag of its command, npm run sandbox -- --control; unset it",
+    ]);
+    expect(lines({ GATEHOUSE_DEMO: "1", SANDBOX_DATA_DIR: "/tmp/sandbox" })).toEqual([
+      "SANDBOX_DATA_DIR: is no longer read: the sandbox's folder is a flag of its command, npm run sandbox -- --data-dir DIR; unset it",
+    ]);
+  });
+
   it("only warns about a look-alike whose real name is set too, or one that is merely of our family", () => {
     const check = checkConfiguration({ ...GOOD, REPORTS_APIKEY: "old", ITEMS_API_TOKEN: "t" });
     expect(check.problems).toEqual([]);

@@ -165,10 +165,13 @@ describe("npm run sandbox (the CLI)", () => {
   it("listens where it says, serves both areas and exits 0 on SIGTERM", async () => {
     // Node with tsx's loader, not the tsx command: the command relays a signal to its child process and kills it
     // (exit 143) when the child has not confirmed it within 30 ms — which a loaded machine misses now and then.
-    const child = spawn(process.execPath, ["--import", "tsx", "lib/sandbox/cli.ts", "--reset", "--port", "0"], {
-      env: { ...process.env, SANDBOX_DATA_DIR: dataDir, SANDBOX_CONTROL: "1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "lib/sandbox/cli.ts", "--reset", "--port", "0", "--control", "--data-dir", dataDir],
+      {
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     try {
       let output = "";
       const url = await new Promise<string>((resolve, reject) => {
@@ -188,7 +191,7 @@ describe("npm run sandbox (the CLI)", () => {
       expect(reports.status).toBe(200);
       const account = await fetch(`${url}/market/api/account/details?api_key=${SANDBOX_KEYS.items}`);
       expect(account.status).toBe(200);
-      expect((await fetch(`${url}/__sandbox/requests`)).status).toBe(200); // SANDBOX_CONTROL=1
+      expect((await fetch(`${url}/__sandbox/requests`)).status).toBe(200); // --control
 
       const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
@@ -201,8 +204,7 @@ describe("npm run sandbox (the CLI)", () => {
 
   it("refuses a bad --port with a message and exit code 2", async () => {
     const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
-    const child = spawn(tsx, ["lib/sandbox/cli.ts", "--port", "http"], {
-      env: { ...process.env, SANDBOX_DATA_DIR: dataDir },
+    const child = spawn(tsx, ["lib/sandbox/cli.ts", "--port", "http", "--data-dir", dataDir], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -210,5 +212,27 @@ describe("npm run sandbox (the CLI)", () => {
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     expect(code).toBe(2);
     expect(stderr).toContain('--port must be a port number from 0 to 65535, got "http"');
+  });
+
+  it("refuses the variables its flags replaced, naming the flag", async () => {
+    const refusal = async (variable: string) => {
+      const tsx = path.join(process.cwd(), "node_modules", ".bin", "tsx");
+      const child = spawn(tsx, ["lib/sandbox/cli.ts", "--port", "0", "--data-dir", dataDir], {
+        env: { ...process.env, [variable]: "1" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      return { code, stderr: stderr.trim() };
+    };
+    expect(await refusal("SANDBOX_CONTROL")).toEqual({
+      code: 2,
+      stderr: "sandbox: SANDBOX_CONTROL is no longer read; use --control instead",
+    });
+    expect(await refusal("SANDBOX_DATA_DIR")).toEqual({
+      code: 2,
+      stderr: "sandbox: SANDBOX_DATA_DIR is no longer read; use --data-dir DIR instead",
+    });
   });
 });
