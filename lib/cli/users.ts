@@ -16,12 +16,12 @@ import {
   createUser,
   isAccountError,
   getUserByEmail,
-  linkIdentity,
   listUsers,
   updateUser,
   type UpdateUserInput,
   type User,
 } from "@/lib/auth/users";
+import { linkIdentity } from "@/lib/auth/sso-users";
 import { readSignInSettings } from "@/lib/config/oidc";
 import { configuredStoreTarget, DatabaseUrlError } from "@/lib/config/store";
 import { openDb, type Db } from "@/lib/db";

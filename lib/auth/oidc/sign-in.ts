@@ -10,7 +10,8 @@ import type { Db } from "@/lib/db";
 
 import { emailSchema } from "@/lib/contract/accounts";
 import type { Role } from "@/lib/contract/values";
-import { createSsoUser, getUserByIdentity, isAccountError, updateFromProvider, type User } from "../users";
+import { createSsoUser, getUserByIdentity, updateFromProvider } from "../sso-users";
+import { isAccountError, type User } from "../users";
 
 import type { SsoFailure } from "./provider";
 import { roleFromClaims, type Claims } from "./roles";
