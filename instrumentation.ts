@@ -11,9 +11,9 @@ export async function register(): Promise<void> {
   const { startGatewayOrExit } = await import("./lib/config/startup");
   const { explainMissingKek } = await import("./lib/upstream/keys/missing-kek");
   await startGatewayOrExit(explainMissingKek);
-  const { getGatewayConfig } = await import("./lib/config");
+  const { getConfig } = await import("./lib/config");
   const { startInstance } = await import("./lib/cluster/startup");
-  startInstance(await getGatewayConfig());
+  startInstance(await getConfig());
   const { startAccountsOrExit } = await import("./lib/auth/startup");
   await startAccountsOrExit();
   const { startUpstreamKeysOrExit } = await import("./lib/upstream/keys/startup");

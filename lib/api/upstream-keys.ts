@@ -5,7 +5,7 @@ import "server-only";
 
 import { recordAudit } from "@/lib/auth/audit";
 import { getServerContext } from "@/lib/auth/access";
-import { getGatewayConfig } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import type { UpstreamAreaStatus } from "@/lib/contract/upstream-keys";
 import type { Db } from "@/lib/db";
@@ -16,7 +16,7 @@ import { breakerStatus, upstreamKeyRing } from "@/lib/upstream";
 import { withUpstreamWords } from "@/lib/upstream/errors";
 import { areaHealth } from "@/lib/upstream/keys/health";
 import { probeKey } from "@/lib/upstream/keys/probe";
-import { fingerprintSecretOf, keyFingerprint, last4Of } from "@/lib/upstream/keys/fingerprint";
+import { keyFingerprint, last4Of } from "@/lib/upstream/keys/fingerprint";
 import { onKeyRejected, type KeyRejection } from "@/lib/upstream/keys/ring";
 import {
   activateStoredKey,
@@ -47,13 +47,13 @@ function storedOutput(key: StoredKey) {
 /** One area as the page and GET /api/admin/upstream-keys show it. */
 export async function areaStatus(db: Db, area: Area): Promise<UpstreamAreaStatus> {
   const ring = await upstreamKeyRing();
-  const config = await getGatewayConfig();
-  const settings = config[area];
+  const config = await getConfig();
+  const settings = config.upstream[area];
   const inUse = ring.keyInUse(area);
   const health = areaHealth(area);
   const breaker = breakerStatus(area);
   const rejection = ring.rejection(area);
-  const keyEncryption = config.keyEncryption;
+  const keyEncryption = config.upstream.keyEncryption;
   return {
     area,
     configured: settings !== null,
@@ -92,8 +92,8 @@ export async function rejectedKeys(): Promise<KeyRejection[]> {
 
 /** Refuses a change the environment decides, or when there is no GATEHOUSE_KEK to seal with. */
 async function portalKeysFor(area: Area): Promise<Buffer> {
-  const config = await getGatewayConfig();
-  const settings = config[area];
+  const config = await getConfig();
+  const settings = config.upstream[area];
   if (!settings)
     throw new ApiError(
       "not_found",
@@ -105,13 +105,13 @@ async function portalKeysFor(area: Area): Promise<Buffer> {
       `${capitalised(AREA_WORDS[area].api)} takes its key from ${AREA_WORDS[area].variables.key}, which wins over a key kept here. Remove it from the environment (and restart) to manage the key in the portal.`,
     );
   }
-  if (!config.keyEncryption.current) {
+  if (!config.upstream.keyEncryption.current) {
     throw new ApiError(
       "key_encryption_off",
       "Keys can be kept in the portal only with GATEHOUSE_KEK set (32 random bytes in base64): an operator sets it and restarts.",
     );
   }
-  return config.keyEncryption.current;
+  return config.upstream.keyEncryption.current;
 }
 
 /**
@@ -122,8 +122,8 @@ export async function testKey(
   area: Area,
   key: string,
 ): Promise<{ accepted: true; fingerprint: string; last4: string | null }> {
-  const config = await getGatewayConfig();
-  if (!config[area])
+  const config = await getConfig();
+  if (!config.upstream[area])
     throw new ApiError(
       "not_found",
       `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse: set ${AREA_WORDS[area].variables.baseUrl} first.`,
@@ -143,7 +143,7 @@ export async function testKey(
     }
     throw fromUpstreamError(error, "The upstream did not find the resource used to test the key.");
   }
-  return { accepted: true, fingerprint: keyFingerprint(key, fingerprintSecretOf(config)), last4: last4Of(key) };
+  return { accepted: true, fingerprint: keyFingerprint(key, config.dataKey), last4: last4Of(key) };
 }
 
 /** Tests, then saves `key` as the area's key; every instance switches within a few seconds. */
@@ -152,7 +152,7 @@ export async function rotateKey(db: Db, area: Area, key: string, by: string): Pr
   await testKey(area, key);
   // Accepted, and about to be the key in use: from now on a log line or an echo that quotes it is redacted.
   registerSecrets([key]);
-  const change = await saveActiveKey(db, area, key, by, kek, fingerprintSecretOf(await getGatewayConfig()));
+  const change = await saveActiveKey(db, area, key, by, kek, (await getConfig()).dataKey);
   await (await upstreamKeyRing()).refresh();
   return change;
 }
@@ -160,8 +160,8 @@ export async function rotateKey(db: Db, area: Area, key: string, by: string): Pr
 /** Makes a stored key the area's key again (undo), after the upstream accepted it once more. */
 export async function restoreKey(db: Db, area: Area, id: string, by: string): Promise<KeyChange> {
   await portalKeysFor(area);
-  const config = await getGatewayConfig();
-  const found = await readStoredKey(db, area, id, config.keyEncryption);
+  const config = await getConfig();
+  const found = await readStoredKey(db, area, id, config.upstream.keyEncryption);
   if (!found) throw new ApiError("not_found", `There is no stored key ${id} for ${AREA_WORDS[area].api}.`);
   // A key that was in use and is being rotated back to: registered, whatever the upstream says of it now.
   registerSecrets([found.key]);

@@ -2,8 +2,7 @@
 // configuration, opened once per process, and the session settings that fit one request (https or not).
 import "server-only";
 
-import { isDemoMode } from "@/lib/config";
-import { getServerConfig, type ServerConfig } from "@/lib/config/server";
+import { getConfig, type Config } from "@/lib/config";
 import { storeTarget } from "@/lib/config/store";
 import { getDb, type Db } from "@/lib/db";
 
@@ -12,16 +11,16 @@ import { sessionSettings, type SessionSettings } from "./session";
 
 export interface ServerContext {
   db: Db;
-  config: ServerConfig;
+  config: Config;
 }
 
 /** The store and the server-side configuration (both read once per process; instrumentation.ts reads them first). */
 export async function getServerContext(): Promise<ServerContext> {
-  const config = getServerConfig({ demoMode: isDemoMode() });
+  const config = await getConfig();
   return { db: await getDb(storeTarget()), config };
 }
 
 /** Session settings for this request: over https the cookie is Secure and named __Host-gatehouse_session. */
-export function sessionSettingsFor(config: ServerConfig, headers: HeaderReader): SessionSettings {
+export function sessionSettingsFor(config: Config, headers: HeaderReader): SessionSettings {
   return sessionSettings(config, { secure: isHttps(headers, config.edge) });
 }

@@ -5,8 +5,7 @@
 // what to fix — never a secret's value, never a stack trace.
 import "server-only";
 
-import { isDemoMode } from "@/lib/config";
-import { getServerConfig } from "@/lib/config/server";
+import { getConfig, isDemoMode } from "@/lib/config";
 import { isConfigError } from "@/lib/config/env";
 import { exitWithProblems } from "@/lib/config/startup";
 import { describeTarget, storeTarget, withoutDatabasePassword } from "@/lib/config/store";
@@ -27,7 +26,7 @@ export async function startAccountsOrExit(): Promise<void> {
   const demoMode = isDemoMode();
   let config;
   try {
-    config = getServerConfig({ demoMode });
+    config = await getConfig();
   } catch (error) {
     if (!isConfigError(error)) throw error;
     exitWithProblems(error.problems);

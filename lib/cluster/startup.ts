@@ -5,7 +5,7 @@ import "server-only";
 
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
-import type { GatewayConfig } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import { makeStoreFolder, storeTarget } from "@/lib/config/store";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { instanceId, logEvent } from "@/lib/log";
@@ -42,7 +42,7 @@ export function claimSqliteFile(file: string, pid = process.pid, id = instanceId
   return warning;
 }
 
-export function startInstance(config: GatewayConfig): Cluster {
+export function startInstance(config: Config): Cluster {
   const cluster = startCluster(config.redisUrl);
   const target = storeTarget();
   if (target.dialect === "sqlite" && target.path !== ":memory:") {

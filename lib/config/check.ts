@@ -70,7 +70,8 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   // A bad area variable is its own problem; "no upstream" is for when none is set at all.
   const areaVariables = ["REPORTS_API_BASE_URL", "REPORTS_API_KEY", "ITEMS_API_BASE_URL", "ITEMS_API_KEY"];
   const areaProblems = problems.some((p) => areaVariables.includes(p.variable));
-  if (!gateway.reports && !gateway.items && !areaProblems) problems.push({ variable: "", problem: NO_UPSTREAM });
+  if (!gateway.upstream.reports && !gateway.upstream.items && !areaProblems)
+    problems.push({ variable: "", problem: NO_UPSTREAM });
 
   collectAuth(env, false, problems);
   const signIn = readSignInSettings(env);
@@ -87,7 +88,7 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
     publicOrigin: edge.publicOrigin,
     allowedHosts: edge.allowedHosts,
     trustProxyHops: edge.trustProxyHops,
-    purchaseChecks: gateway.items !== null,
+    purchaseChecks: gateway.upstream.items !== null,
     sessionSecrets: secret ? sessionSecretEntries(secret) : [],
   });
   // One line per variable: a value already refused (too short, say) is not also called guessable.

@@ -53,16 +53,22 @@ export interface UpstreamPolicyConfig {
   cacheMaxBytes: number;
 }
 
-export interface EnvConfig {
+/** The two upstream areas and how Gatehouse reaches them (lib/upstream). */
+export interface UpstreamConfig {
   /** null: area A is not configured; its routes answer 503 area_not_configured. apiKey null: kept in the portal. */
   reports: AreaSettings<ReportsAreaConfig> | null;
   /** null: area B is not configured. */
   items: AreaSettings<ItemsAreaConfig> | null;
   /** GATEHOUSE_KEK and GATEHOUSE_KEK_PREVIOUS (./kek.ts): seal the keys kept in the portal. */
   keyEncryption: KeyEncryptionKeys;
-  upstreamTimeoutMs: number;
+  /** UPSTREAM_TIMEOUT_MS: time allowed for one upstream exchange. */
+  timeoutMs: number;
   /** Retries, circuit breaker and cache (lib/upstream/policy). */
-  upstreamPolicy: UpstreamPolicyConfig;
+  policy: UpstreamPolicyConfig;
+}
+
+export interface EnvConfig {
+  upstream: UpstreamConfig;
   /** SHUTDOWN_TIMEOUT_MS: on SIGTERM, how long requests in flight may take to finish before the process exits. */
   shutdownTimeoutMs: number;
   /** HTTP_*_TIMEOUT_MS: how long the HTTP server waits for a slow client (./http-server.ts). */
@@ -352,11 +358,13 @@ export function readEnv(env: Record<string, string | undefined>, problems: Confi
   const redisUrl = check(problems, "REDIS_URL", redisUrlSchema, read(env, "REDIS_URL"));
   const instanceId = check(problems, "INSTANCE_ID", instanceIdSchema, read(env, "INSTANCE_ID"));
   return {
-    reports,
-    items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
-    keyEncryption: kek.keys,
-    upstreamTimeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-    upstreamPolicy,
+    upstream: {
+      reports,
+      items: itemsArea && { ...itemsArea, keyLocation: keyLocation ?? { kind: "query-and-form" } },
+      keyEncryption: kek.keys,
+      timeoutMs: upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      policy: upstreamPolicy,
+    },
     shutdownTimeoutMs,
     httpServer,
     sandboxPort: sandboxPort ?? DEFAULT_SANDBOX_PORT,

@@ -1,6 +1,7 @@
-// Gatehouse's configuration, read from the environment once and validated (rules in ./env.ts; the whole
-// start-up check in ./check.ts). In demo mode (GATEHOUSE_DEMO=1, set by `npm run demo`) the embedded sandbox is
-// started and both areas point at it; a configured start needs at least one area.
+// Gatehouse's configuration, one type with a group per room, read from the environment once and validated (the
+// upstream and process rules in ./env.ts, the server's rooms in ./server.ts; the whole start-up check in
+// ./check.ts). In demo mode (GATEHOUSE_DEMO=1, set by `npm run demo`) the embedded sandbox is started and both
+// areas point at it; a configured start needs at least one area.
 import "server-only";
 
 import path from "node:path";
@@ -14,21 +15,16 @@ import { processPromise } from "@/lib/process-wide";
 
 import { ConfigError, NO_UPSTREAM, parseEnv, type EnvConfig } from "./env";
 import { demoDataDir, isDemoMode } from "./mode";
+import { loadServerConfig, type ServerConfig } from "./server";
 
 export { isDemoMode } from "./mode";
 
-/** What the server runs with: the environment's settings (./env.ts) as the running process resolved them. */
-export interface GatewayConfig extends Pick<
-  EnvConfig,
-  | "reports"
-  | "items"
-  | "keyEncryption"
-  | "upstreamTimeoutMs"
-  | "upstreamPolicy"
-  | "shutdownTimeoutMs"
-  | "metricsToken"
-  | "redisUrl"
-> {
+/**
+ * What the server runs with: the server's rooms (./server.ts) and the environment's upstream and process settings
+ * (./env.ts) as the running process resolved them — all but what only `npm start` and the demo's launcher read.
+ */
+export interface Config
+  extends ServerConfig, Omit<EnvConfig, "httpServer" | "sandboxPort" | "demoDataDir" | "instanceId"> {
   /** This instance's name in log lines and metrics: INSTANCE_ID, else hostname:pid. */
   instanceId: string;
   /** "demo": both areas point at the embedded sandbox, started by Gatehouse itself. */
@@ -37,13 +33,12 @@ export interface GatewayConfig extends Pick<
   sandboxUrl?: string;
 }
 
-function policyOf(env: ReturnType<typeof parseEnv>, mode: GatewayConfig["mode"]) {
+function settingsOf(env: ReturnType<typeof parseEnv>, mode: Config["mode"]) {
   if (env.metricsToken) registerSecrets([env.metricsToken]);
   const redisUrl = mode === "demo" ? null : env.redisUrl;
   if (redisUrl) registerSecrets(redisSecrets(redisUrl));
   return {
-    upstreamTimeoutMs: env.upstreamTimeoutMs,
-    upstreamPolicy: env.upstreamPolicy,
+    ...loadServerConfig({ demoMode: mode === "demo" }),
     shutdownTimeoutMs: env.shutdownTimeoutMs,
     metricsToken: env.metricsToken,
     redisUrl,
@@ -57,18 +52,13 @@ function redisSecrets(url: string): string[] {
   return [url, password].filter((value) => value !== "");
 }
 
-async function loadConfig(): Promise<GatewayConfig> {
+async function loadConfig(): Promise<Config> {
   if (!isDemoMode()) {
     const env = parseEnv(process.env);
-    if (!env.reports && !env.items) throw new ConfigError([{ variable: "", problem: NO_UPSTREAM }]);
-    registerSecrets([env.reports?.apiKey, env.items?.apiKey].filter((k): k is string => typeof k === "string"));
-    return {
-      ...policyOf(env, "configured"),
-      reports: env.reports,
-      items: env.items,
-      keyEncryption: env.keyEncryption,
-      mode: "configured",
-    };
+    const { reports, items } = env.upstream;
+    if (!reports && !items) throw new ConfigError([{ variable: "", problem: NO_UPSTREAM }]);
+    registerSecrets([reports?.apiKey, items?.apiKey].filter((k): k is string => typeof k === "string"));
+    return { ...settingsOf(env, "configured"), upstream: env.upstream, mode: "configured" };
   }
   // Demo mode reads neither area's settings: both point at the sandbox, whose state lives in the demo's folder.
   const env = parseEnv(withoutAreas(process.env));
@@ -77,10 +67,12 @@ async function loadConfig(): Promise<GatewayConfig> {
   // Closed after the requests in flight, so that its last changes are saved to its state file.
   onShutdown("demo sandbox", () => demo.sandbox.close());
   return {
-    ...policyOf(env, "demo"),
-    reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },
-    items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: demo.itemsKey, keyLocation: { kind: "query-and-form" } },
-    keyEncryption: env.keyEncryption,
+    ...settingsOf(env, "demo"),
+    upstream: {
+      ...env.upstream,
+      reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },
+      items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: demo.itemsKey, keyLocation: { kind: "query-and-form" } },
+    },
     mode: "demo",
     sandboxUrl: demo.sandbox.url,
   };
@@ -91,7 +83,7 @@ async function loadConfig(): Promise<GatewayConfig> {
  * after a failure. Rejects with a ConfigError when the environment is invalid. In demo mode the first call starts
  * the sandbox; instrumentation.ts makes that first call at server start.
  */
-export function getGatewayConfig(): Promise<GatewayConfig> {
+export function getConfig(): Promise<Config> {
   return processPromise("config", loadConfig);
 }
 
@@ -113,8 +105,8 @@ function withoutAreas(env: Record<string, string | undefined>): Record<string, s
  * Called once at server start: validates the configuration (a bad one stops the start), says how it runs, and
  * takes over SIGTERM/SIGINT for a graceful shutdown (lib/lifecycle).
  */
-export async function startGateway(): Promise<GatewayConfig> {
-  const config = await getGatewayConfig();
+export async function startGateway(): Promise<Config> {
+  const config = await getConfig();
   installGracefulShutdown({ timeoutMs: config.shutdownTimeoutMs });
   if (config.mode === "demo") {
     logEvent(
@@ -128,13 +120,15 @@ export async function startGateway(): Promise<GatewayConfig> {
     );
   } else {
     const describe = (area: Area) =>
-      config[area] ? `${AREA_WORDS[area].api} at ${config[area].baseUrl}` : `${AREA_WORDS[area].api} not configured`;
+      config.upstream[area]
+        ? `${AREA_WORDS[area].api} at ${config.upstream[area].baseUrl}`
+        : `${AREA_WORDS[area].api} not configured`;
     logEvent("info", `Gatehouse gateway: ${describe("reports")}; ${describe("items")}.`, {
       mode: "configured",
-      reports_base_url: config.reports?.baseUrl ?? null,
-      items_base_url: config.items?.baseUrl ?? null,
-      upstream_timeout_ms: config.upstreamTimeoutMs,
-      upstream_policy: config.upstreamPolicy,
+      reports_base_url: config.upstream.reports?.baseUrl ?? null,
+      items_base_url: config.upstream.items?.baseUrl ?? null,
+      upstream_timeout_ms: config.upstream.timeoutMs,
+      upstream_policy: config.upstream.policy,
       shared_state: config.redisUrl ? "redis" : "this process",
     });
   }

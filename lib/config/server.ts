@@ -109,15 +109,3 @@ export function loadServerConfig({
     ...integrationsConfig(vars),
   };
 }
-
-const cache = new Map<boolean, ServerConfig>();
-
-/** loadServerConfig from process.env, once per process (per mode). */
-export function getServerConfig({ demoMode }: { demoMode: boolean }): ServerConfig {
-  let config = cache.get(demoMode);
-  if (!config) {
-    config = loadServerConfig({ demoMode });
-    cache.set(demoMode, config);
-  }
-  return config;
-}

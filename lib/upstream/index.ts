@@ -3,13 +3,12 @@
 // clients here; nothing else builds an upstream URL.
 import "server-only";
 
-import { getGatewayConfig, type GatewayConfig } from "@/lib/config";
+import { getConfig, type Config } from "@/lib/config";
 import { storeTarget } from "@/lib/config/store";
 import { getDb } from "@/lib/db";
 import { processSlot } from "@/lib/process-wide";
 
 import { createItemsClient, type ItemsClient } from "./items";
-import { fingerprintSecretOf } from "./keys/fingerprint";
 import { KeyRing } from "./keys/ring";
 import { processResilience, resilienceSettingsFrom } from "./policy";
 import { createReportsClient, type ReportsClient } from "./reports";
@@ -20,7 +19,7 @@ export type { ItemsClient } from "./items";
 export type { ReportsClient } from "./reports";
 
 export interface Upstreams {
-  config: GatewayConfig;
+  config: Config;
   /** null when area A is not configured, or its key is kept in the portal and none is set yet. */
   reports: ReportsClient | null;
   /** null when area B is not configured (or has no key yet). */
@@ -30,33 +29,33 @@ export interface Upstreams {
 export type UpstreamKeyRing = KeyRing<ReportsClient, ItemsClient>;
 
 // One ring per process and configuration: a new configuration builds a new ring.
-const ringSlot = processSlot<{ config: GatewayConfig; ready: Promise<UpstreamKeyRing> }>("upstream.keyRing");
+const ringSlot = processSlot<{ config: Config; ready: Promise<UpstreamKeyRing> }>("upstream.keyRing");
 
 /** The process's key ring: built on first use, its first read of the store awaited, then polling. */
 export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
-  const config = await getGatewayConfig();
+  const config = await getConfig();
   const slot = ringSlot.get();
   if (slot && slot.config === config) return slot.ready;
   const ready = (async () => {
     // One Resilience per process (cache, breakers, retry budgets), whichever bundle builds its clients first.
-    const resilience = processResilience(resilienceSettingsFrom(config.upstreamPolicy));
-    const timeoutMs = config.upstreamTimeoutMs;
+    const resilience = processResilience(resilienceSettingsFrom(config.upstream.policy));
+    const timeoutMs = config.upstream.timeoutMs;
     const ring: UpstreamKeyRing = new KeyRing({
       config,
       db: () => getDb(storeTarget()),
-      fingerprintSecret: fingerprintSecretOf(config),
+      fingerprintSecret: config.dataKey,
       build: {
         reports: (apiKey, watch) =>
           watch.wrap(
             createReportsClient(
-              { baseUrl: config.reports!.baseUrl, apiKey },
+              { baseUrl: config.upstream.reports!.baseUrl, apiKey },
               { timeoutMs, policy: watch.observe(resilience.for("reports")) },
             ),
           ),
         items: (apiKey, watch) =>
           watch.wrap(
             createItemsClient(
-              { ...config.items!, apiKey },
+              { ...config.upstream.items!, apiKey },
               { timeoutMs, policy: watch.observe(resilience.for("items")) },
             ),
           ),
@@ -77,5 +76,5 @@ export async function upstreamKeyRing(): Promise<UpstreamKeyRing> {
 export async function getUpstreams(): Promise<Upstreams> {
   const ring = await upstreamKeyRing();
   const { reports, items } = ring.current();
-  return { config: await getGatewayConfig(), reports, items };
+  return { config: await getConfig(), reports, items };
 }

@@ -13,6 +13,6 @@ export async function area(state: ApiRequest): Promise<void> {
   const upstreams = await getUpstreams();
   // Area A's client records every result its answers carry (lib/reports/recorder.ts).
   const client = name === "reports" ? await getReportsClient() : upstreams[name];
-  if (!client) throw upstreams.config[name] ? areaWithoutKey(name) : areaNotConfigured(name);
+  if (!client) throw upstreams.config.upstream[name] ? areaWithoutKey(name) : areaNotConfigured(name);
   state.client = client;
 }

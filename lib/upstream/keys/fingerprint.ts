@@ -6,8 +6,6 @@ import "server-only";
 
 import { createHmac } from "node:crypto";
 
-import type { GatewayConfig } from "@/lib/config";
-import { getServerConfig } from "@/lib/config/server";
 import { sealer } from "@/lib/seal";
 
 /** Keys shorter than this show no last 4: 4 known characters would leave too few to guess. */
@@ -21,11 +19,6 @@ const fingerprintKeys = sealer("gatehouse upstream key fingerprint");
  */
 export function keyFingerprint(key: string, secret: string): string {
   return createHmac("sha256", fingerprintKeys.key(secret)).update(key).digest("hex").slice(0, 8);
-}
-
-/** The secret this process keys fingerprints with: the data key (PURCHASE_CODE_HASH_KEY, or derived from SESSION_SECRET). */
-export function fingerprintSecretOf(config: GatewayConfig): string {
-  return getServerConfig({ demoMode: config.mode === "demo" }).dataKey;
 }
 
 /** The key's last 4 characters, or null for a short key. */

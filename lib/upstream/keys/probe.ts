@@ -4,7 +4,7 @@
 import "server-only";
 
 import type { Area } from "@/lib/contract/areas";
-import type { GatewayConfig } from "@/lib/config";
+import type { Config } from "@/lib/config";
 
 import { isUpstreamError, type UpstreamError } from "../errors";
 import { createItemsClient } from "../items";
@@ -13,17 +13,17 @@ import { createReportsClient } from "../reports";
 export type ProbeResult = { accepted: true } | { accepted: false; error: UpstreamError };
 
 /** Asks the area's upstream one read with `key`. Throws only for errors that are not the upstream's. */
-export async function probeKey(config: GatewayConfig, area: Area, key: string): Promise<ProbeResult> {
-  const timeoutMs = config.upstreamTimeoutMs;
+export async function probeKey(config: Config, area: Area, key: string): Promise<ProbeResult> {
+  const timeoutMs = config.upstream.timeoutMs;
   try {
     if (area === "reports") {
-      const settings = config.reports!;
+      const settings = config.upstream.reports!;
       await createReportsClient({ baseUrl: settings.baseUrl, apiKey: key }, { timeoutMs }).listProjects(
         { per_page: 10 },
         { fresh: true },
       );
     } else {
-      await createItemsClient({ ...config.items!, apiKey: key }, { timeoutMs }).getAccount({ fresh: true });
+      await createItemsClient({ ...config.upstream.items!, apiKey: key }, { timeoutMs }).getAccount({ fresh: true });
     }
     return { accepted: true };
   } catch (error) {

@@ -10,7 +10,7 @@ import "server-only";
 
 import type { Area } from "@/lib/contract/areas";
 import { AREAS } from "@/lib/contract/areas";
-import type { GatewayConfig } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent, registerSecrets } from "@/lib/log";
 import { processWide } from "@/lib/process-wide";
@@ -83,7 +83,7 @@ export interface AreaClients<R, I> {
 }
 
 export interface RingDeps<R, I> {
-  config: GatewayConfig;
+  config: Pick<Config, "upstream">;
   db: () => Promise<Db>;
   /** The secret fingerprints are keyed with (the data key; ./fingerprint.ts). */
   fingerprintSecret: string;
@@ -116,7 +116,7 @@ export class KeyRing<R extends object, I extends object> {
     const none: KeyInUse = { source: "none", fingerprint: null, last4: null, stored: null };
     this.entries = { reports: { version: -1, inUse: none }, items: { version: -1, inUse: none } };
     for (const area of AREAS) {
-      const settings = deps.config[area];
+      const settings = deps.config.upstream[area];
       if (settings?.apiKey)
         this.install(
           area,
@@ -184,12 +184,12 @@ export class KeyRing<R extends object, I extends object> {
     const states = await readKeyStates(db);
     this.states = states;
     for (const area of AREAS) {
-      const settings = this.deps.config[area];
+      const settings = this.deps.config.upstream[area];
       // The environment decides this area (or it is not configured): the store's keys are not used.
       if (!settings || settings.apiKey !== null) continue;
       const version = states[area]?.version ?? 0;
       if (version === this.entries[area].version) continue;
-      const active = await readActiveKey(db, area, this.deps.config.keyEncryption);
+      const active = await readActiveKey(db, area, this.deps.config.upstream.keyEncryption);
       if (active) {
         registerSecrets([active.key]);
         this.install(

@@ -5,22 +5,21 @@
 // reads the store once and starts polling it.
 import "server-only";
 
-import { getGatewayConfig } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { missingKekProblem } from "@/lib/config/kek";
 import { exitWithProblems } from "@/lib/config/startup";
 import { storeTarget } from "@/lib/config/store";
 import { getDb } from "@/lib/db";
 
 import { upstreamKeyRing } from "../index";
-import { fingerprintSecretOf } from "./fingerprint";
 import { countStoredKeys, isKeyUnsealError, refingerprintStoredKeys } from "./store";
 
 export async function startUpstreamKeysOrExit(): Promise<void> {
-  const config = await getGatewayConfig();
+  const config = await getConfig();
   const db = await getDb(storeTarget());
   const stored = await countStoredKeys(db);
-  if (stored > 0 && !config.keyEncryption.current) exitWithProblems([missingKekProblem(stored)]);
-  if (stored > 0) await refingerprintStoredKeys(db, config.keyEncryption, fingerprintSecretOf(config));
+  if (stored > 0 && !config.upstream.keyEncryption.current) exitWithProblems([missingKekProblem(stored)]);
+  if (stored > 0) await refingerprintStoredKeys(db, config.upstream.keyEncryption, config.dataKey);
   try {
     await upstreamKeyRing();
   } catch (error) {

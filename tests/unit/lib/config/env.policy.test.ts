@@ -18,7 +18,7 @@ function problemsOf(env: Record<string, string>): { variable: string; problem: s
 describe("resilience settings", () => {
   it("default to the issue's figures", () => {
     const config = parseEnv({});
-    expect(config.upstreamPolicy).toEqual({
+    expect(config.upstream.policy).toEqual({
       retries: 2,
       breakerFailures: 5,
       breakerOpenMs: 30_000,
@@ -26,7 +26,7 @@ describe("resilience settings", () => {
       cacheMaxEntries: 1000,
       cacheMaxBytes: 32 * 1024 * 1024,
     });
-    expect(config.upstreamPolicy).toEqual(DEFAULT_UPSTREAM_POLICY);
+    expect(config.upstream.policy).toEqual(DEFAULT_UPSTREAM_POLICY);
     expect(config.shutdownTimeoutMs).toBe(DEFAULT_SHUTDOWN_TIMEOUT_MS);
     expect(DEFAULT_SHUTDOWN_TIMEOUT_MS).toBe(10_000);
   });
@@ -42,7 +42,7 @@ describe("resilience settings", () => {
       UPSTREAM_CACHE_MAX_MB: "4",
       SHUTDOWN_TIMEOUT_MS: "3000",
     });
-    expect(config.upstreamPolicy).toEqual({
+    expect(config.upstream.policy).toEqual({
       retries: 1,
       breakerFailures: 3,
       breakerOpenMs: 5000,
@@ -54,10 +54,10 @@ describe("resilience settings", () => {
   });
 
   it("become the policies' settings: the defaults are the policies' own defaults", () => {
-    expect(resilienceSettingsFrom(parseEnv({}).upstreamPolicy)).toEqual(DEFAULT_RESILIENCE);
+    expect(resilienceSettingsFrom(parseEnv({}).upstream.policy)).toEqual(DEFAULT_RESILIENCE);
     const settings = resilienceSettingsFrom(
-      parseEnv({ UPSTREAM_RETRIES: "1", UPSTREAM_BREAKER_OPEN_MS: "2000", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" })
-        .upstreamPolicy,
+      parseEnv({ UPSTREAM_RETRIES: "1", UPSTREAM_BREAKER_OPEN_MS: "2000", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" }).upstream
+        .policy,
     );
     expect(settings).toMatchObject({
       retry: { maxRetries: 1 },
@@ -73,7 +73,7 @@ describe("resilience settings", () => {
       UPSTREAM_CACHE_REPORTS_TTL_MS: "0",
       UPSTREAM_CACHE_ITEMS_TTL_MS: "0",
     });
-    expect(config.upstreamPolicy).toMatchObject({
+    expect(config.upstream.policy).toMatchObject({
       retries: 0,
       breakerFailures: 0,
       cacheTtlMs: { reports: 0, items: 0 },

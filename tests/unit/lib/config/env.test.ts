@@ -19,21 +19,21 @@ function problemsOf(env: Record<string, string | undefined>): ConfigError {
 describe("parseEnv", () => {
   it("reads both areas, keeps the base URL's path prefix and drops a trailing slash", () => {
     const config = parseEnv({ ...A, ...B });
-    expect(config.reports).toEqual({ baseUrl: "https://reports.example.com/seo", apiKey: A.REPORTS_API_KEY });
-    expect(config.items).toEqual({
+    expect(config.upstream.reports).toEqual({ baseUrl: "https://reports.example.com/seo", apiKey: A.REPORTS_API_KEY });
+    expect(config.upstream.items).toEqual({
       baseUrl: "https://items.example.com/market",
       apiKey: B.ITEMS_API_KEY,
       keyLocation: { kind: "query-and-form" },
     });
-    expect(config.upstreamTimeoutMs).toBe(10_000);
+    expect(config.upstream.timeoutMs).toBe(10_000);
     expect(config.sandboxPort).toBe(4010);
   });
 
   it("leaves an unconfigured area null, and treats empty values as unset", () => {
-    expect(parseEnv({ ...B, REPORTS_API_BASE_URL: "", REPORTS_API_KEY: " " }).reports).toBeNull();
+    expect(parseEnv({ ...B, REPORTS_API_BASE_URL: "", REPORTS_API_KEY: " " }).upstream.reports).toBeNull();
     const none = parseEnv({});
-    expect(none.reports).toBeNull();
-    expect(none.items).toBeNull();
+    expect(none.upstream.reports).toBeNull();
+    expect(none.upstream.items).toBeNull();
   });
 
   it("refuses a half-configured area, naming the missing variable", () => {
@@ -68,8 +68,8 @@ describe("parseEnv", () => {
   });
 
   it("reads the area B key location", () => {
-    expect(parseEnv({ ...B, ITEMS_API_KEY_LOCATION: "query" }).items?.keyLocation).toEqual({ kind: "query" });
-    expect(parseEnv({ ...B, ITEMS_API_KEY_LOCATION: "header:X-Api-Key" }).items?.keyLocation).toEqual({
+    expect(parseEnv({ ...B, ITEMS_API_KEY_LOCATION: "query" }).upstream.items?.keyLocation).toEqual({ kind: "query" });
+    expect(parseEnv({ ...B, ITEMS_API_KEY_LOCATION: "header:X-Api-Key" }).upstream.items?.keyLocation).toEqual({
       kind: "header",
       name: "X-Api-Key",
     });
@@ -81,7 +81,7 @@ describe("parseEnv", () => {
   });
 
   it("validates UPSTREAM_TIMEOUT_MS and SANDBOX_PORT", () => {
-    expect(parseEnv({ ...A, UPSTREAM_TIMEOUT_MS: "2500" }).upstreamTimeoutMs).toBe(2500);
+    expect(parseEnv({ ...A, UPSTREAM_TIMEOUT_MS: "2500" }).upstream.timeoutMs).toBe(2500);
     expect(problemsOf({ ...A, UPSTREAM_TIMEOUT_MS: "10s" }).problems[0]?.variable).toBe("UPSTREAM_TIMEOUT_MS");
     expect(problemsOf({ ...A, UPSTREAM_TIMEOUT_MS: "5" }).problems[0]?.problem).toContain("at least 100");
     expect(parseEnv({ SANDBOX_PORT: "0" }).sandboxPort).toBe(0);

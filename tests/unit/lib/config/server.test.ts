@@ -5,7 +5,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import { ConfigError } from "@/lib/config/env";
-import { getServerConfig, loadServerConfig } from "@/lib/config/server";
+import { getConfig } from "@/lib/config";
+import { loadServerConfig } from "@/lib/config/server";
 
 const SECRET = "s3cret-".repeat(6); // 42 characters
 const OLD_SECRET = "older-secret-".repeat(3); // 39 characters
@@ -203,18 +204,25 @@ describe("accounts configuration", () => {
   });
 });
 
-describe("getServerConfig", () => {
-  const saved = process.env.SESSION_SECRET;
+describe("getConfig", () => {
+  const names = ["GATEHOUSE_DEMO", "SESSION_SECRET", "REPORTS_API_BASE_URL", "REPORTS_API_KEY"] as const;
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   afterEach(() => {
-    if (saved === undefined) delete process.env.SESSION_SECRET;
-    else process.env.SESSION_SECRET = saved;
+    for (const name of names) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
   });
 
-  it("reads process.env once and keeps the result", () => {
+  it("reads process.env once and keeps the result, the server's rooms beside the upstreams", async () => {
+    delete process.env.GATEHOUSE_DEMO;
+    process.env.REPORTS_API_BASE_URL = "https://reports.example.com/seo";
+    process.env.REPORTS_API_KEY = "reports-key-123";
     process.env.SESSION_SECRET = SECRET;
-    const first = getServerConfig({ demoMode: false });
+    const first = await getConfig();
     process.env.SESSION_SECRET = OLD_SECRET;
-    expect(getServerConfig({ demoMode: false })).toBe(first);
+    expect(await getConfig()).toBe(first);
     expect(first.session.secrets).toEqual([SECRET]);
+    expect(first.upstream.reports?.baseUrl).toBe("https://reports.example.com/seo");
   });
 });

@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 
 import { describe, expect, it } from "vitest";
 
-import type { GatewayConfig } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import { UpstreamError } from "@/lib/upstream/errors";
 import { KeyRing, onKeyRejected, type KeyRejection } from "@/lib/upstream/keys/ring";
 import { keyFingerprint } from "@/lib/upstream/keys/fingerprint";
@@ -21,23 +21,20 @@ interface FakeClient {
   read(): Promise<string>;
 }
 
-function configWith(reportsKey: string | null): GatewayConfig {
+function configWith(reportsKey: string | null): Pick<Config, "upstream"> {
   return {
-    reports: { baseUrl: "http://upstream.invalid/seo", apiKey: reportsKey },
-    items: null,
-    keyEncryption: { current: KEK, previous: null },
-    upstreamTimeoutMs: 1000,
-    upstreamPolicy: {} as GatewayConfig["upstreamPolicy"],
-    shutdownTimeoutMs: 0,
-    metricsToken: null,
-    redisUrl: null,
-    instanceId: "test",
-    mode: "configured",
+    upstream: {
+      reports: { baseUrl: "http://upstream.invalid/seo", apiKey: reportsKey },
+      items: null,
+      keyEncryption: { current: KEK, previous: null },
+      timeoutMs: 1000,
+      policy: {} as Config["upstream"]["policy"],
+    },
   };
 }
 
 /** A client that answers with its key, or throws the upstream's "rejected" while `rejecting` holds its key. */
-function ringFor(config: GatewayConfig, db: () => Promise<import("@/lib/db").Db>, rejecting: Set<string>) {
+function ringFor(config: Pick<Config, "upstream">, db: () => Promise<import("@/lib/db").Db>, rejecting: Set<string>) {
   const build = (key: string, watch: { wrap<T extends object>(client: T): T }): FakeClient =>
     watch.wrap({
       key,
