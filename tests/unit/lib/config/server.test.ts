@@ -99,6 +99,42 @@ describe("accounts configuration", () => {
     ]);
   });
 
+  it("names each room's bad values in one line each, in the rooms' order", () => {
+    expect(
+      problems({
+        SESSION_SECRET: SECRET,
+        PURCHASE_RATE_LIMIT_PER_USER: "many",
+        PURCHASE_RATE_LIMIT_PER_IP: "1.5",
+        PURCHASE_BULK_LIMIT_PER_HOUR: "0",
+        PURCHASE_CODE_FORMAT: "strict",
+        REPORT_HISTORY_RETENTION_DAYS: "9999",
+        REPORTS_API_CALLS_PER_MINUTE: "lots",
+        REPORT_SCHEDULE_MAX_SHARE: "2",
+        TOKEN_RATE_LIMIT_PER_MINUTE: "0",
+        WEBHOOK_ALLOW_PRIVATE: "yes",
+      }),
+    ).toEqual([
+      "PURCHASE_RATE_LIMIT_PER_USER: must be a number of requests per minute",
+      "PURCHASE_RATE_LIMIT_PER_IP: must be a whole number of requests per minute",
+      "PURCHASE_BULK_LIMIT_PER_HOUR: must be at least 1",
+      "PURCHASE_CODE_FORMAT: must be one of: auto, uuid, exact",
+      "REPORT_HISTORY_RETENTION_DAYS: must be at most 3650",
+      "REPORTS_API_CALLS_PER_MINUTE: must be a number of calls per minute",
+      "REPORT_SCHEDULE_MAX_SHARE: must be at most 1 (the whole budget)",
+      "TOKEN_RATE_LIMIT_PER_MINUTE: must be at least 1",
+      "WEBHOOK_ALLOW_PRIVATE: must be 1 (allow http and private addresses, for development) or 0",
+    ]);
+  });
+
+  it("groups the rooms' settings, with their defaults", () => {
+    expect(load({ SESSION_SECRET: SECRET })).toMatchObject({
+      purchases: { rateLimits: { perUser: 30, perIp: 120 }, bulkLimitPerHour: 1000, codeFormat: "auto" },
+      reports: { retentionDays: 400, callsPerMinute: 60, scheduleMaxShare: 0.5 },
+      tokens: { rateLimitPerMinute: 600 },
+      webhooks: { allowPrivate: false },
+    });
+  });
+
   describe("first admin", () => {
     it("comes from ADMIN_EMAIL and ADMIN_PASSWORD together, the email normalised", () => {
       const config = load({
