@@ -1,39 +1,15 @@
 // Making an API token after single sign-on, over real HTTP (next start ↔ the test OpenID provider): a session that
 // began more than RECENT_SIGN_IN_MINUTES ago is told to sign in again (there is no password to give), and a fresh
 // sign-in with the provider starts the clock again.
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 
 import { sealSession, SESSION_COOKIE_NAME, unsealSession } from "@/lib/auth/session";
 import { RECENT_SIGN_IN_MINUTES } from "@/lib/contract/values";
 
-import { startGateway, type GatewayProcess } from "@/tests/support/gateway";
-import {
-  ADMIN_GROUP,
-  SignInBrowser,
-  ssoEnv,
-  startTestProvider,
-  walkSsoSignIn,
-  type TestProvider,
-} from "@/tests/support/oidc-provider";
-import { freePort } from "@/tests/support/processes";
+import { ADMIN_GROUP, SignInBrowser, walkSsoSignIn } from "@/tests/support/oidc-provider";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let idp: TestProvider;
-let gateway: GatewayProcess;
-
-beforeAll(async () => {
-  const port = await freePort();
-  const portal = `http://127.0.0.1:${port}`;
-  idp = await startTestProvider({
-    redirectUris: [`${portal}/api/auth/oidc/callback`],
-    postLogoutRedirectUris: [`${portal}/login`],
-    refreshTokens: true,
-  });
-  gateway = await startGateway(ssoEnv(idp), { port });
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await idp?.close();
-});
+const { idp, gateway } = setUpGateway({ sso: { refreshTokens: true } });
 
 const makeToken = (sessionCookie: string, extra: Record<string, unknown> = {}) =>
   gateway.request("/api/tokens", {
