@@ -2,44 +2,27 @@
 // at the first sign-in (two at once make one), matched by the provider's sub, an email another account holds
 // refused, roles from the groups, and the re-check's one-at-a-time lease — each on PostgreSQL's own answers
 // (unique violations, row counts).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { freePort } from "@/tests/support/processes";
 import {
   ADMIN_GROUP,
   SignInBrowser,
-  ssoEnv,
-  startTestProvider,
   UNMAPPED_GROUP,
   walkSsoSignIn,
   type TestIdpUser,
-  type TestProvider,
 } from "@/tests/support/oidc-provider";
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let postgres: TestPostgres;
-let idp: TestProvider;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-
-beforeAll(async () => {
-  const port = await freePort();
-  const portal = `http://127.0.0.1:${port}`;
-  [postgres, idp] = await Promise.all([
-    startTestPostgres(),
-    startTestProvider({ redirectUris: [`${portal}/api/auth/oidc/callback`] }),
-  ]);
-  gateway = await startGateway(
-    ssoEnv(idp, { DATABASE_URL: await postgres.createDatabase(), OIDC_RECHECK_MINUTES: "0.02" }),
-    { port },
-  );
-  admin = await gateway.signIn("admin");
-}, 90_000);
-afterAll(async () => {
-  await gateway?.stop();
-  await idp?.close();
-  await postgres?.stop();
+const {
+  idp,
+  gateway,
+  client: admin,
+} = setUpGateway({
+  sso: true,
+  store: "postgres",
+  env: { OIDC_RECHECK_MINUTES: "0.02" },
+  signIn: "admin",
+  startTimeoutMs: 90_000,
 });
 
 let people = 0;

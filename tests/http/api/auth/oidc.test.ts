@@ -5,25 +5,28 @@
 // without a sign-in, an ID token for another audience), with nothing secret in any answer, log line or the store.
 import { readFileSync } from "node:fs";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { freePort, ROOT, usersCli } from "@/tests/support/processes";
 import {
   ADMIN_GROUP,
   IDP_USERS,
   SignInBrowser,
-  ssoEnv,
-  startTestProvider,
   UNMAPPED_GROUP,
   walkSsoSignIn,
   type TestIdpUser,
-  type TestProvider,
 } from "@/tests/support/oidc-provider";
+import { ROOT, usersCli } from "@/tests/support/processes";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
-let idp: TestProvider;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
+const {
+  idp,
+  gateway,
+  client: admin,
+} = setUpGateway({
+  sso: true,
+  env: { OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor,staff=viewer` },
+  signIn: "admin",
+});
 
 /** What a page shows as text: tags dropped, entities read. */
 const pageText = (html: string) =>
@@ -34,24 +37,6 @@ const pageText = (html: string) =>
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/&amp;/g, "&")
     .replace(/\s+/g, " ");
-
-beforeAll(async () => {
-  const port = await freePort();
-  const portal = `http://127.0.0.1:${port}`;
-  idp = await startTestProvider({
-    redirectUris: [`${portal}/api/auth/oidc/callback`],
-    postLogoutRedirectUris: [`${portal}/login`],
-  });
-  gateway = await startGateway(
-    ssoEnv(idp, { OIDC_ROLE_MAP: `${ADMIN_GROUP}=admin,portal-editors=editor,staff=viewer` }),
-    { port },
-  );
-  admin = await gateway.signIn("admin");
-});
-afterAll(async () => {
-  await gateway?.stop();
-  await idp?.close();
-});
 
 let people = 0;
 /** A new person at the provider (each test its own, so none depends on another's sign-ins or consents). */
