@@ -3,57 +3,23 @@
 // disabled at the provider loses access at the next check (API 401 with a sentence; a page goes through the
 // provider, which says why); without one, a page load goes through a silent sign-in (prompt=none). The clock-exact
 // rules (grace, back-off, a provider that does not answer): tests/unit/lib/auth/oidc/recheck.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { startGateway, type GatewayProcess } from "@/tests/support/gateway";
-import { freePort } from "@/tests/support/processes";
 import {
   ADMIN_GROUP,
   SignInBrowser,
-  ssoEnv,
-  startTestProvider,
   UNMAPPED_GROUP,
   walkSsoSignIn,
   type TestIdpUser,
   type TestProvider,
 } from "@/tests/support/oidc-provider";
+import { setUpGateway, type GatewayHarness } from "@/tests/support/set-up-gateway";
 
-interface Pair {
-  idp: TestProvider;
-  gateway: GatewayProcess;
-}
+type Pair = Pick<GatewayHarness, "idp" | "gateway">;
 
-async function startPair(refreshTokens: boolean, claimsInIdToken = true): Promise<Pair> {
-  const port = await freePort();
-  const portal = `http://127.0.0.1:${port}`;
-  const idp = await startTestProvider({
-    redirectUris: [`${portal}/api/auth/oidc/callback`],
-    postLogoutRedirectUris: [`${portal}/login`],
-    refreshTokens,
-    claimsInIdToken,
-  });
-  const gateway = await startGateway(ssoEnv(idp, { OIDC_RECHECK_MINUTES: "0.02" }), { port });
-  return { idp, gateway };
-}
-
-let withRefresh: Pair;
-let withoutRefresh: Pair;
-/** Groups at the userinfo endpoint only (never in an ID token, refreshed ones included), with refresh tokens. */
-let groupsFromUserinfo: Pair;
-
-beforeAll(async () => {
-  [withRefresh, withoutRefresh, groupsFromUserinfo] = await Promise.all([
-    startPair(true),
-    startPair(false),
-    startPair(true, false),
-  ]);
-});
-afterAll(async () => {
-  for (const pair of [withRefresh, withoutRefresh, groupsFromUserinfo]) {
-    await pair?.gateway.stop();
-    await pair?.idp.close();
-  }
-});
+/** A portal re-checking every 1.2 s, and its provider. */
+const startPair = (refreshTokens: boolean, claimsInIdToken = true): Pair =>
+  setUpGateway({ sso: { refreshTokens, claimsInIdToken }, env: { OIDC_RECHECK_MINUTES: "0.02" } });
 
 let people = 0;
 function person(idp: TestProvider, groups: string[]): TestIdpUser {
@@ -90,6 +56,8 @@ async function signedIn({ idp, gateway }: Pair, groups = [ADMIN_GROUP]) {
 }
 
 describe("with a refresh token", () => {
+  const withRefresh = startPair(true);
+
   it("a user still in the groups is re-checked quietly: his session goes on", async () => {
     const { idp, gateway } = withRefresh;
     const { browser } = await signedIn(withRefresh);
@@ -211,6 +179,8 @@ describe("with a refresh token", () => {
 });
 
 describe("without a refresh token", () => {
+  const withoutRefresh = startPair(false);
+
   it("a page load past the interval goes through the provider silently and comes back with a new session", async () => {
     const { gateway } = withoutRefresh;
     const { browser } = await signedIn(withoutRefresh);
@@ -280,6 +250,9 @@ describe("without a refresh token", () => {
 });
 
 describe("with a refresh token, groups only at the userinfo endpoint", () => {
+  /** Groups at the userinfo endpoint only (never in an ID token, refreshed ones included), with refresh tokens. */
+  const groupsFromUserinfo = startPair(true, false);
+
   it("the re-check reads the groups where the sign-in did: the session goes on, and a promotion is applied", async () => {
     const { idp, gateway } = groupsFromUserinfo;
     const { who, browser } = await signedIn(groupsFromUserinfo, ["portal-editors"]);
