@@ -2,16 +2,10 @@
 // by its control API: the history rows the reports routes record, the alerts (once per drop, none for a rise or a
 // result seen again), the trends and the compare answer, the audited password reveal, and the pruning by
 // retention when the next process starts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { bothServerStores } from "@/tests/support/store-backends";
-
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let api: SignedInClient;
 
 const REPORT = 150; // among the newest 100, so the first page of the list carries it
 const DAY = 86_400_000;
@@ -26,20 +20,11 @@ const json = (body: unknown, method = "POST"): RequestInit => ({
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(body),
 });
-const history = async (id: number) => (await api.request(`/api/reports/${id}/history`)).json.data;
-const unread = async () => (await api.request("/api/alerts/count")).json.data.unread as number;
-
 describe.each(bothServerStores())("on $name", (store) => {
-  beforeAll(async () => {
-    sandbox = await startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } });
-    // A store of its own, so that the next process (the pruning test) opens the same one.
-    gateway = await startGateway(sandboxEnv(sandbox, { DATABASE_URL: await store.create() }));
-    api = await gateway.signIn("admin");
-  }, 60_000);
-  afterAll(async () => {
-    await gateway?.stop();
-    await sandbox?.close();
-  });
+  // A store of its own, so that the next process (the pruning test) opens the same one.
+  const { sandbox, gateway, client: api, restart } = setUpGateway({ store, signIn: "admin", startTimeoutMs: 60_000 });
+  const history = async (id: number) => (await api.request(`/api/reports/${id}/history`)).json.data;
+  const unread = async () => (await api.request("/api/alerts/count")).json.data.unread as number;
 
   describe("the result history and alerts", () => {
     let project: string;
@@ -225,12 +210,7 @@ describe.each(bothServerStores())("on $name", (store) => {
 
   describe("pruning", () => {
     it("removes results older than REPORT_HISTORY_RETENTION_DAYS when the next process starts, keeping the recent ones", async () => {
-      const databaseUrl = gateway.databaseUrl;
-      await gateway.stop();
-      gateway = await startGateway(
-        sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, REPORT_HISTORY_RETENTION_DAYS: "2" }),
-      );
-      api = await gateway.signIn("admin");
+      await restart({ REPORT_HISTORY_RETENTION_DAYS: "2" });
       await expect
         .poll(async () => (await history(REPORT)).entries.map((e: { result: string }) => e.result))
         .toEqual(["bad", "good"]);
