@@ -2,13 +2,14 @@
 // UUID in is checked as the canonical code and is valid against the sandbox; under uuid a short code and a
 // non-hex character are refused with words that name the problem and the sandbox records no validation request;
 // under exact an upper-case code is sent as typed. The history finds a code whatever form it is searched in.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { startGatewayExpectingFailure } from "@/tests/support/gateway";
+import type { TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 // A seeded code with hex letters, so that its upper case is another string.
@@ -29,36 +30,20 @@ const PASTED: Array<[string, string]> = [
   ["upper case, no hyphens, in braces", `{${CODE.replace(/-/g, "").toUpperCase()}}`],
 ];
 
-let sandbox: TestSandbox;
-const gateways: GatewayProcess[] = [];
-
-async function start(format: string | undefined): Promise<SignedInClient> {
-  const gateway = await startGateway(sandboxEnv(sandbox, { PURCHASE_CODE_FORMAT: format }));
-  gateways.push(gateway);
-  return gateway.signIn("support");
-}
+/** A portal on its own sandbox with this PURCHASE_CODE_FORMAT, a support person signed in. */
+const withFormat = (format: string | undefined) =>
+  setUpGateway({ env: { PURCHASE_CODE_FORMAT: format }, signIn: "support" });
 
 /** The codes the sandbox was asked to validate, in order. */
-async function askedCodes(): Promise<string[]> {
+async function askedCodes(sandbox: TestSandbox): Promise<string[]> {
   const requests = await sandbox.requests();
   return requests
     .filter((request) => request.path === VALIDATION_PATH)
     .map((request) => String(request.form?.purchase_code));
 }
 
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ extraKeys: { items: { [CANARY.items]: "main" } } });
-});
-afterAll(async () => {
-  await Promise.all(gateways.map((gateway) => gateway.stop()));
-  await sandbox?.close();
-});
-
 describe("auto (the default)", () => {
-  let support: SignedInClient;
-  beforeAll(async () => {
-    support = await start(undefined);
-  });
+  const { sandbox, client: support } = withFormat(undefined);
 
   it.each(PASTED)("checks a code pasted with %s as the canonical code: valid, with a note", async (_what, pasted) => {
     await sandbox.clearRequests();
@@ -66,7 +51,7 @@ describe("auto (the default)", () => {
     expect(res.status, res.text).toBe(200);
     expect(res.json.data).toMatchObject({ valid: true, checked_code: CODE, purchase: { purchase_code: CODE } });
     expect(res.json.data.notes.at(-1)).toMatch(/^Read as a UUID and sent in its usual form/);
-    expect(await askedCodes()).toEqual([CODE]);
+    expect(await askedCodes(sandbox)).toEqual([CODE]);
   });
 
   it("sends a code that is not a UUID as cleaned, so an upstream with other codes keeps working", async () => {
@@ -74,7 +59,7 @@ describe("auto (the default)", () => {
     const res = await support.request("/api/purchases/validate", json({ purchase_code: "ABC-123-not-a-uuid" }));
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ valid: false, checked_code: "ABC-123-not-a-uuid" });
-    expect(await askedCodes()).toEqual(["ABC-123-not-a-uuid"]);
+    expect(await askedCodes(sandbox)).toEqual(["ABC-123-not-a-uuid"]);
   });
 
   it("counts the pasted forms as the same code's earlier checks, and the history finds it in any form", async () => {
@@ -101,10 +86,7 @@ describe("auto (the default)", () => {
 });
 
 describe("uuid", () => {
-  let support: SignedInClient;
-  beforeAll(async () => {
-    support = await start("uuid");
-  });
+  const { sandbox, client: support } = withFormat("uuid");
 
   it.each<[string, string, string]>([
     ["a code one character short", CODE.slice(0, 35), "35 characters; a purchase code has 36"],
@@ -125,7 +107,7 @@ describe("uuid", () => {
     await sandbox.clearRequests();
     const res = await support.request("/api/purchases/validate", json({ purchase_code: `{${CODE.toUpperCase()}}` }));
     expect(res.json.data).toMatchObject({ valid: true, checked_code: CODE });
-    expect(await askedCodes()).toEqual([CODE]);
+    expect(await askedCodes(sandbox)).toEqual([CODE]);
   });
 
   it("refuses such codes in a bulk list before any is sent", async () => {
@@ -135,15 +117,12 @@ describe("uuid", () => {
     const job = (await support.request(`/api/purchases/bulk/${created.json.data.id}`)).json.data;
     expect(job).toMatchObject({ status: "done", invalid: 1 });
     expect(job.results[0].reason).toContain("35 characters; a purchase code has 36");
-    expect(await askedCodes()).toEqual([]);
+    expect(await askedCodes(sandbox)).toEqual([]);
   });
 });
 
 describe("exact", () => {
-  let support: SignedInClient;
-  beforeAll(async () => {
-    support = await start("exact");
-  });
+  const { sandbox, client: support } = withFormat("exact");
 
   it("sends an upper-case code as typed (the sandbox, which matches exactly, does not know it)", async () => {
     await sandbox.clearRequests();
@@ -153,13 +132,17 @@ describe("exact", () => {
     );
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ valid: false, checked_code: CODE.toUpperCase() });
-    expect(await askedCodes()).toEqual([CODE.toUpperCase()]);
+    expect(await askedCodes(sandbox)).toEqual([CODE.toUpperCase()]);
   });
 });
 
 it("refuses an unknown PURCHASE_CODE_FORMAT at start, naming the choices", async () => {
-  const { startGatewayExpectingFailure } = await import("@/tests/support/gateway");
-  const { code, output } = await startGatewayExpectingFailure(sandboxEnv(sandbox, { PURCHASE_CODE_FORMAT: "strict" }));
+  // The start stops at the settings, before any upstream is asked: a reports area that answers nothing will do.
+  const { code, output } = await startGatewayExpectingFailure({
+    REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo",
+    REPORTS_API_KEY: CANARY.reports,
+    PURCHASE_CODE_FORMAT: "strict",
+  });
   expect(code).not.toBe(0);
   expect(output.join("\n")).toContain("PURCHASE_CODE_FORMAT");
   expect(output.join("\n")).toContain("auto, uuid, exact");
