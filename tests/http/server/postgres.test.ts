@@ -5,14 +5,11 @@
 // write transaction answered 500 on PostgreSQL, and an open breaker answered 500 instead of 503.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { until } from "@/tests/support/until";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
-import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 const json = (method: string, body: unknown): RequestInit => ({
@@ -21,37 +18,25 @@ const json = (method: string, body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
-let postgres: TestPostgres;
-let sandbox: TestSandbox;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
-let receiver: WebhookReceiver;
-
-beforeAll(async () => {
-  [postgres, sandbox, receiver] = await Promise.all([
-    startTestPostgres(),
-    startTestSandbox({ extraKeys: { reports: [CANARY.reports], items: { [CANARY.items]: "main" } } }),
-    startWebhookReceiver(),
-  ]);
-  const databaseUrl = await postgres.createDatabase();
+const {
+  sandbox,
+  gateway,
+  client: admin,
+} = setUpGateway({
+  store: "postgres",
   // The breaker opens after two failed attempts and stays open for the whole file.
-  gateway = await startGateway(
-    sandboxEnv(sandbox, {
-      DATABASE_URL: databaseUrl,
-      UPSTREAM_BREAKER_FAILURES: "2",
-      UPSTREAM_BREAKER_OPEN_MS: "600000",
-      WEBHOOK_ALLOW_PRIVATE: "1",
-    }),
-  );
-  admin = await gateway.signIn("admin");
-}, 90_000);
+  env: { UPSTREAM_BREAKER_FAILURES: "2", UPSTREAM_BREAKER_OPEN_MS: "600000", WEBHOOK_ALLOW_PRIVATE: "1" },
+  signIn: "admin",
+  assertNoKeyLeaked: true,
+  startTimeoutMs: 90_000,
+});
 
+let receiver: WebhookReceiver;
+beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
 afterAll(async () => {
-  gateway?.assertNoKeyLeaked();
-  await gateway?.stop();
-  await sandbox?.close();
   await receiver?.close();
-  await postgres?.stop();
 });
 
 describe("the breaker, when a page render was the first upstream call of the process", () => {
