@@ -8,39 +8,32 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { KEY_POLL_MS } from "@/lib/upstream/keys/ring";
 import { CANARY } from "@/tests/support/canary";
-import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
-import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const FIRST = CANARY.portalReports;
 const NEXT = CANARY.portalReportsNext;
 
-let postgres: TestPostgres;
-let sandbox: TestSandbox;
-let one: GatewayProcess;
+const {
+  sandbox,
+  gateway: one,
+  client: adminOne,
+} = setUpGateway({
+  store: "postgres",
+  sandbox: { extraKeys: { reports: [FIRST, NEXT] } },
+  env: { REPORTS_API_KEY: undefined, GATEHOUSE_KEK: randomBytes(32).toString("base64") },
+  signIn: "admin",
+  startTimeoutMs: 120_000,
+});
+// The second instance: the first one's environment, so its store and key-encryption key.
 let two: GatewayProcess;
-let adminOne: SignedInClient;
 let adminTwo: SignedInClient;
-
 beforeAll(async () => {
-  [postgres, sandbox] = await Promise.all([
-    startTestPostgres(),
-    startTestSandbox({ extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.items]: "main" } } }),
-  ]);
-  const env = sandboxEnv(sandbox, {
-    REPORTS_API_KEY: undefined,
-    GATEHOUSE_KEK: randomBytes(32).toString("base64"),
-    DATABASE_URL: await postgres.createDatabase(),
-  });
-  one = await startGateway(env);
-  two = await startGateway(env);
-  [adminOne, adminTwo] = await Promise.all([one.signIn("admin"), two.signIn("admin")]);
-}, 180_000);
-
+  two = await startGateway(one.env);
+  adminTwo = await two.signIn("admin");
+}, 120_000);
 afterAll(async () => {
-  await Promise.all([one?.stop(), two?.stop()]);
-  await sandbox?.close();
-  await postgres?.stop();
+  await two?.stop();
 });
 
 let tags = 0;
