@@ -16,6 +16,7 @@ import { CANARY } from "@/tests/support/canary";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "@/tests/support/gateway";
 import { injectIntoServer } from "@/tests/support/processes";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 let sandbox: TestSandbox;
@@ -65,9 +66,11 @@ async function until<T>(
 // machine (CI timed three out at 20 s, and the file's later tests failed in turn): a start's own time, as a hook's.
 const STARTS_A_PORTAL = { timeout: 60_000 };
 
-describe("without WEBHOOK_ALLOW_PRIVATE", STARTS_A_PORTAL, () => {
+describe("without WEBHOOK_ALLOW_PRIVATE", () => {
+  // One portal for both: neither adds an endpoint.
+  const { gateway, client: admin } = setUpGateway({ signIn: "admin" });
+
   it("refuses http, and hosts on loopback, private or link-local addresses, naming the field", async () => {
-    const { admin } = await gatewayWith({});
     const cases: Array<[string, RegExp]> = [
       [receiver.url, /must be https:\/\//],
       ["https://127.0.0.1/hooks", /resolves to 127\.0\.0\.1, a loopback address/],
@@ -86,7 +89,6 @@ describe("without WEBHOOK_ALLOW_PRIVATE", STARTS_A_PORTAL, () => {
   });
 
   it("is for admins only, and never for a token", async () => {
-    const { gateway, admin } = await gatewayWith({});
     const editor = await gateway.signIn("editor");
     expect((await editor.request("/api/admin/webhooks")).status).toBe(403);
     const token = await admin.request(
