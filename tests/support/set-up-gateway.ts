@@ -20,6 +20,7 @@ import type { SandboxOptions } from "@/lib/sandbox";
 import { sandboxEnv, startGateway, type GatewayProcess, type SignedInClient } from "./gateway";
 import { ssoEnv, startTestProvider, type TestProvider, type TestProviderOptions } from "./oidc-provider";
 import { startTestPostgres, type TestPostgres } from "./postgres";
+import { late } from "./late";
 import { freePort } from "./processes";
 import { startCanarySandbox, type TestSandbox } from "./sandbox";
 import type { ServerStore } from "./store-backends";
@@ -119,13 +120,22 @@ export function setUpGateway<const R extends Role = never>(options: GatewayOptio
     started = {};
   });
   return {
-    sandbox: late(() => started.sandbox, options.sso ? "sandbox (there is none with sso)" : "sandbox"),
-    gateway: late(() => started.gateway, "gateway"),
-    client: late(() => started.clients?.[0], roles.length ? "client" : "client (no signIn was asked for)"),
+    sandbox: late(
+      () => started.sandbox,
+      options.sso ? "setUpGateway: the sandbox (there is none with sso)" : "setUpGateway: the sandbox",
+    ),
+    gateway: late(() => started.gateway, "setUpGateway: the gateway"),
+    client: late(
+      () => started.clients?.[0],
+      roles.length ? "setUpGateway: the client" : "setUpGateway: the client (no signIn was asked for)",
+    ),
     clients: Object.fromEntries(
-      roles.map((role, i) => [role, late(() => started.clients?.[i], `${role}'s client`)]),
+      roles.map((role, i) => [role, late(() => started.clients?.[i], `setUpGateway: the ${role}'s client`)]),
     ) as Record<R, SignedInClient>,
-    idp: late(() => started.idp, options.sso ? "OpenID provider" : "OpenID provider (no sso was asked for)"),
+    idp: late(
+      () => started.idp,
+      options.sso ? "setUpGateway: the OpenID provider" : "setUpGateway: the OpenID provider (no sso was asked for)",
+    ),
     async restart(env = {}) {
       const { gateway, env: before, port } = started;
       if (!gateway || !before || port === undefined) throw new Error("setUpGateway: restart before the start");
@@ -145,26 +155,4 @@ async function storeEnvFor(store: GatewayOptions["store"], started: { postgres?:
     return { DATABASE_URL: await started.postgres.createDatabase() };
   }
   return { DATABASE_URL: await store.create() };
-}
-
-/** Stands for an object made later: each property read goes to it, methods bound to it. */
-function late<T extends object>(current: () => T | undefined, name: string): T {
-  const target = () => {
-    const value = current();
-    if (!value) throw new Error(`setUpGateway: the ${name} is not there (used outside the file's tests?)`);
-    return value;
-  };
-  return new Proxy({} as T, {
-    get(_, property) {
-      const object = target();
-      const value = Reflect.get(object, property) as unknown;
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(object) : value;
-    },
-    set(_, property, value) {
-      return Reflect.set(target(), property, value);
-    },
-    has(_, property) {
-      return Reflect.has(target(), property);
-    },
-  });
 }

@@ -1,9 +1,7 @@
 // Every change through the gateway's clients drops what it touches, so that a user never sees his own change
 // undone by the cache: report create/update/delete → report lists, that report, project lists; project
 // delete → project lists, report lists and every single report. Checked against the sandbox's real state.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-
-import type { TestSandbox } from "@/tests/support/sandbox";
+import { describe, expect, it } from "vitest";
 
 import {
   harness,
@@ -15,19 +13,9 @@ import {
   waitForUpstreamCalls,
   withClients,
 } from "@/tests/support/resilience";
-import { startCanarySandbox } from "@/tests/support/sandbox";
+import { setUpCanarySandbox } from "@/tests/support/set-up-sandbox";
 
-let sandbox: TestSandbox;
-
-beforeAll(async () => {
-  sandbox = await startCanarySandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = setUpCanarySandbox();
 
 const newest = { sort_by: "id", sort: "desc" } as const;
 

@@ -1,13 +1,11 @@
 // The circuit breaker of each area: 5 consecutive failed attempts open it; while open, calls fail at once with
 // CircuitOpenError (no upstream request) and a Retry-After; after the open period one trial request decides.
 // The clock is moved by hand; the upstream is the real sandbox.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { CircuitOpenError } from "@/lib/upstream/errors";
 import { CircuitBreaker } from "@/lib/upstream/policy/breaker";
 import { checkReadiness } from "@/lib/upstream/readiness";
-
-import type { TestSandbox } from "@/tests/support/sandbox";
 
 import {
   ACCOUNT,
@@ -21,19 +19,9 @@ import {
   upstreamErrorOf,
   waitForUpstreamCalls,
 } from "@/tests/support/resilience";
-import { startCanarySandbox } from "@/tests/support/sandbox";
+import { setUpCanarySandbox } from "@/tests/support/set-up-sandbox";
 
-let sandbox: TestSandbox;
-
-beforeAll(async () => {
-  sandbox = await startCanarySandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = setUpCanarySandbox();
 
 // No retries and no cache: each call is one attempt, so the counts below are the breaker's alone.
 const plain = { retries: 0, ttlMs: { reports: 0, items: 0 }, breaker: { failureThreshold: 5, openMs: 30_000 } };

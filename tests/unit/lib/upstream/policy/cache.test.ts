@@ -2,14 +2,13 @@
 // of, its bounds, stale-while-revalidate, and identical concurrent reads coalesced into one upstream call.
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import type { Resilience } from "@/lib/upstream/policy";
 import { ResponseCache } from "@/lib/upstream/policy/cache";
 
 import { CANARY } from "@/tests/support/canary";
-import type { TestSandbox } from "@/tests/support/sandbox";
 
 import {
   ACCOUNT,
@@ -26,19 +25,9 @@ import {
   VALIDATION,
   withClients,
 } from "@/tests/support/resilience";
-import { startCanarySandbox } from "@/tests/support/sandbox";
+import { setUpCanarySandbox } from "@/tests/support/set-up-sandbox";
 
-let sandbox: TestSandbox;
-
-beforeAll(async () => {
-  sandbox = await startCanarySandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = setUpCanarySandbox();
 
 describe("what is cached, and for how long", () => {
   it("reports, projects and single reports for 15 s by default; account and items for 60 s", async () => {

@@ -4,14 +4,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 import { CircuitOpenError } from "@/lib/upstream/errors";
 import { Resilience } from "@/lib/upstream/policy";
 import { createReportsClient } from "@/lib/upstream/reports";
 
 import { CANARY } from "@/tests/support/canary";
-import type { TestSandbox } from "@/tests/support/sandbox";
 
 import {
   harness,
@@ -22,19 +21,9 @@ import {
   upstreamCalls,
   upstreamErrorOf,
 } from "@/tests/support/resilience";
-import { startCanarySandbox } from "@/tests/support/sandbox";
+import { setUpCanarySandbox } from "@/tests/support/set-up-sandbox";
 
-let sandbox: TestSandbox;
-
-beforeAll(async () => {
-  sandbox = await startCanarySandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = setUpCanarySandbox();
 
 describe("what the caller gets for each failure, with every policy on", () => {
   it("a hung upstream: a timeout after the budget, one request", async () => {

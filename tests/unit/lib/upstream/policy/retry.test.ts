@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 import { runWithRequestContext, type RequestContext } from "@/lib/log";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -13,7 +13,6 @@ import { backoffDelay, DEFAULT_RETRY } from "@/lib/upstream/policy/retry";
 import { Resilience } from "@/lib/upstream/policy";
 
 import { CANARY } from "@/tests/support/canary";
-import type { TestSandbox } from "@/tests/support/sandbox";
 
 import {
   harness,
@@ -25,19 +24,9 @@ import {
   upstreamErrorOf,
   VALIDATION,
 } from "@/tests/support/resilience";
-import { startCanarySandbox } from "@/tests/support/sandbox";
+import { setUpCanarySandbox } from "@/tests/support/set-up-sandbox";
 
-let sandbox: TestSandbox;
-
-beforeAll(async () => {
-  sandbox = await startCanarySandbox();
-});
-afterAll(async () => {
-  await sandbox?.close();
-});
-beforeEach(async () => {
-  await sandbox.reset();
-});
+const sandbox = setUpCanarySandbox();
 
 // Cache off, so that every call is a real one; the breaker off where a test fails more than 5 times on purpose.
 const noCache = { ttlMs: { reports: 0, items: 0 } };
