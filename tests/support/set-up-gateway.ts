@@ -68,9 +68,9 @@ export interface GatewayHarness<R extends Role = Role> {
   /**
    * Stops the gateway and starts another on the same store and port with `env` added to the first one's (a
    * variable set to undefined is removed), signing the clients in again: what the next process finds. Needs a
-   * named store (`store`, or DATABASE_URL in `env`).
+   * named store (`store`, or DATABASE_URL in `env`). `whileStopped` runs between the two (a command on the store).
    */
-  restart(env?: Env): Promise<void>;
+  restart(env?: Env, whileStopped?: () => Promise<void>): Promise<void>;
 }
 
 export function setUpGateway<const R extends Role = never>(options: GatewayOptions<R> = {}): GatewayHarness<R> {
@@ -136,12 +136,13 @@ export function setUpGateway<const R extends Role = never>(options: GatewayOptio
       () => started.idp,
       options.sso ? "setUpGateway: the OpenID provider" : "setUpGateway: the OpenID provider (no sso was asked for)",
     ),
-    async restart(env = {}) {
+    async restart(env = {}, whileStopped) {
       const { gateway, env: before, port } = started;
       if (!gateway || !before || port === undefined) throw new Error("setUpGateway: restart before the start");
       if (!before.DATABASE_URL) throw new Error("setUpGateway: restart needs a named store (its own would be gone)");
       await gateway.stop();
       started.gateway = undefined;
+      await whileStopped?.();
       await start({ ...before, ...env }, port);
     },
   };

@@ -9,18 +9,12 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 import { main as keysCli } from "@/lib/cli/keys";
 import { CANARY, keyEncodings } from "@/tests/support/canary";
-import {
-  sandboxEnv,
-  startGateway,
-  startGatewayExpectingFailure,
-  type GatewayProcess,
-  type SignedInClient,
-} from "@/tests/support/gateway";
-import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { sandboxEnv, startGatewayExpectingFailure, type SignedInClient } from "@/tests/support/gateway";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const FIRST = CANARY.portalReports;
 const NEXT = CANARY.portalReportsNext;
@@ -29,10 +23,26 @@ const NEW_KEK = randomBytes(32).toString("base64");
 /** A short key (8 characters): named by a keyed fingerprint only, never by its last 4. */
 const SHORT = "k3Y9zQ2a";
 
-let sandbox: TestSandbox;
 let storeDir: string;
-let gateway: GatewayProcess;
-let admin: SignedInClient;
+// Registered first, so run last: once the portal has stopped.
+afterAll(async () => {
+  if (storeDir) await rm(storeDir, { recursive: true, force: true });
+});
+const {
+  sandbox,
+  gateway,
+  client: admin,
+  restart,
+} = setUpGateway({
+  sandbox: { extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.portalItems]: "main", [SHORT]: "main" } } },
+  // A store in a folder of its own: the test reads its files, and the KEK rotation runs on it between starts.
+  env: async () => {
+    storeDir = await mkdtemp(path.join(tmpdir(), "gatehouse-keys-"));
+    return portalEnvExtra();
+  },
+  signIn: "admin",
+  startTimeoutMs: 120_000,
+});
 
 const post = (body?: unknown): RequestInit => ({
   method: "POST",
@@ -41,15 +51,14 @@ const post = (body?: unknown): RequestInit => ({
 });
 
 /** The areas' keys are left to the portal: base URLs in the environment, no key variables, a KEK. */
-function portalEnv(extra: Record<string, string | undefined> = {}) {
-  return sandboxEnv(sandbox, {
-    REPORTS_API_KEY: undefined,
-    ITEMS_API_KEY: undefined,
-    GATEHOUSE_KEK: OLD_KEK,
-    DATABASE_URL: path.join(storeDir, "gatehouse.db"),
-    ...extra,
-  });
-}
+const portalEnvExtra = (extra: Record<string, string | undefined> = {}) => ({
+  REPORTS_API_KEY: undefined,
+  ITEMS_API_KEY: undefined,
+  GATEHOUSE_KEK: OLD_KEK,
+  DATABASE_URL: path.join(storeDir, "gatehouse.db"),
+  ...extra,
+});
+const portalEnv = (extra: Record<string, string | undefined> = {}) => sandboxEnv(sandbox, portalEnvExtra(extra));
 
 async function until<T>(what: string, check: () => Promise<T | undefined | null | false>): Promise<T> {
   for (let attempt = 0; attempt < 200; attempt++) {
@@ -76,21 +85,6 @@ async function auditRows(client: SignedInClient, action: string) {
     user_id: string | null;
   }>;
 }
-
-beforeAll(async () => {
-  sandbox = await startTestSandbox({
-    extraKeys: { reports: [FIRST, NEXT], items: { [CANARY.portalItems]: "main", [SHORT]: "main" } },
-  });
-  storeDir = await mkdtemp(path.join(tmpdir(), "gatehouse-keys-"));
-  gateway = await startGateway(portalEnv());
-  admin = await gateway.signIn("admin");
-}, 120_000);
-
-afterAll(async () => {
-  await gateway?.stop();
-  await sandbox?.close();
-  if (storeDir) await rm(storeDir, { recursive: true, force: true });
-});
 
 describe("an area whose key is kept in the portal", () => {
   it("answers 503 until a key is set, naming the page that sets it", async () => {
@@ -326,58 +320,55 @@ describe("an area whose key is kept in the portal", () => {
 
 describe("the key-encryption key", () => {
   it("is rotated by npm run keys -- rotate-kek; the portal then starts with only the new KEK, and refuses without one or with the old", async () => {
-    await gateway.stop();
-    const databaseUrl = path.join(storeDir, "gatehouse.db");
-    const out: string[] = [];
-    const err: string[] = [];
-    const io = { out: (line: string) => out.push(line), err: (line: string) => err.push(line) };
-    const code = await keysCli(["rotate-kek"], io, {
-      DATABASE_URL: databaseUrl,
-      GATEHOUSE_KEK: NEW_KEK,
-      GATEHOUSE_KEK_PREVIOUS: OLD_KEK,
+    // Stopped, the store's keys are sealed again under the new KEK; starts with other KEKs are refused.
+    await restart({ GATEHOUSE_KEK: NEW_KEK }, async () => {
+      const databaseUrl = path.join(storeDir, "gatehouse.db");
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { out: (line: string) => out.push(line), err: (line: string) => err.push(line) };
+      const code = await keysCli(["rotate-kek"], io, {
+        DATABASE_URL: databaseUrl,
+        GATEHOUSE_KEK: NEW_KEK,
+        GATEHOUSE_KEK_PREVIOUS: OLD_KEK,
+      });
+      expect({ code, err }).toEqual({ code: 0, err: [] });
+      expect(out.join("\n")).toMatch(/^Re-sealed 1 upstream key under the new GATEHOUSE_KEK/);
+
+      // Keys in the environment, none to seal with: the stored key could not be read, so the start stops.
+      const withoutKek = await startGatewayExpectingFailure(
+        portalEnv({ GATEHOUSE_KEK: undefined, REPORTS_API_KEY: NEXT, ITEMS_API_KEY: CANARY.portalItems }),
+      );
+      expect(withoutKek.code).toBe(1);
+      expect(withoutKek.output.join("\n")).toContain(
+        "GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it",
+      );
+      expect(withoutKek.output.join("\n")).not.toMatch(/\n\s+at /);
+
+      const withOld = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: OLD_KEK }));
+      expect(withOld.code).toBe(1);
+      expect(withOld.output.join("\n")).toMatch(
+        /GATEHOUSE_KEK: does not open the stored key [0-9a-f]{8} of area reports/,
+      );
+
+      // No key in the environment either: the one line is the missing KEK, not the areas' key variables.
+      const noKeyAnywhere = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: undefined }));
+      expect(noKeyAnywhere.output.join("\n")).toContain(
+        "GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it",
+      );
+      expect(noKeyAnywhere.output.join("\n")).not.toContain("_API_KEY: is missing");
+
+      const weak = await startGatewayExpectingFailure(
+        portalEnv({ GATEHOUSE_KEK: Buffer.alloc(32, 7).toString("base64") }),
+      );
+      expect(weak.output.join("\n")).toContain("GATEHOUSE_KEK: is not random enough to seal keys");
     });
-    expect({ code, err }).toEqual({ code: 0, err: [] });
-    expect(out.join("\n")).toMatch(/^Re-sealed 1 upstream key under the new GATEHOUSE_KEK/);
-
-    // Keys in the environment, none to seal with: the stored key could not be read, so the start stops.
-    const withoutKek = await startGatewayExpectingFailure(
-      portalEnv({ GATEHOUSE_KEK: undefined, REPORTS_API_KEY: NEXT, ITEMS_API_KEY: CANARY.portalItems }),
-    );
-    expect(withoutKek.code).toBe(1);
-    expect(withoutKek.output.join("\n")).toContain(
-      "GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it",
-    );
-    expect(withoutKek.output.join("\n")).not.toMatch(/\n\s+at /);
-
-    const withOld = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: OLD_KEK }));
-    expect(withOld.code).toBe(1);
-    expect(withOld.output.join("\n")).toMatch(
-      /GATEHOUSE_KEK: does not open the stored key [0-9a-f]{8} of area reports/,
-    );
-
-    // No key in the environment either: the one line is the missing KEK, not the areas' key variables.
-    const noKeyAnywhere = await startGatewayExpectingFailure(portalEnv({ GATEHOUSE_KEK: undefined }));
-    expect(noKeyAnywhere.output.join("\n")).toContain(
-      "GATEHOUSE_KEK: is missing, and the store holds 1 upstream key sealed under it",
-    );
-    expect(noKeyAnywhere.output.join("\n")).not.toContain("_API_KEY: is missing");
-
-    const weak = await startGatewayExpectingFailure(
-      portalEnv({ GATEHOUSE_KEK: Buffer.alloc(32, 7).toString("base64") }),
-    );
-    expect(weak.output.join("\n")).toContain("GATEHOUSE_KEK: is not random enough to seal keys");
-
-    gateway = await startGateway(portalEnv({ GATEHOUSE_KEK: NEW_KEK }));
-    admin = await gateway.signIn("admin");
     await sandbox.clearRequests();
     expect((await admin.request("/api/reports")).status).toBe(200);
     expect((await sandbox.requests()).map((r) => r.key)).toEqual([FIRST]);
   }, 180_000);
 
   it("lets an environment key win over the stored one, and the page API says so", async () => {
-    await gateway.stop();
-    gateway = await startGateway(portalEnv({ GATEHOUSE_KEK: NEW_KEK, REPORTS_API_KEY: NEXT }));
-    admin = await gateway.signIn("admin");
+    await restart({ REPORTS_API_KEY: NEXT });
     await sandbox.setKey("reports", NEXT, true);
     await sandbox.clearRequests();
     expect((await admin.request("/api/reports")).status).toBe(200);
