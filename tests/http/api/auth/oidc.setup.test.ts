@@ -2,19 +2,12 @@
 // portal starts (the portal runs; the button says so; it works once the provider is back), a wrong client secret,
 // a public client with the claims only at the userinfo endpoint, password sign-in off with one break-glass admin,
 // and settings that stop the start, one line each.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 
 import { CANARY } from "@/tests/support/canary";
-import { startGateway, startGatewayExpectingFailure, TEST_ADMIN, type GatewayProcess } from "@/tests/support/gateway";
-import { freePort } from "@/tests/support/processes";
-import {
-  IDP_USERS,
-  SignInBrowser,
-  ssoEnv,
-  startTestProvider,
-  walkSsoSignIn,
-  type TestProvider,
-} from "@/tests/support/oidc-provider";
+import { startGatewayExpectingFailure, TEST_ADMIN } from "@/tests/support/gateway";
+import { IDP_USERS, SignInBrowser, walkSsoSignIn } from "@/tests/support/oidc-provider";
+import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const AREA = { REPORTS_API_BASE_URL: "http://127.0.0.1:9/seo", REPORTS_API_KEY: CANARY.reports };
 const WRONG_SECRET = "not-the-client-secret-4f9a1c77e2";
@@ -26,66 +19,23 @@ const pageText = (html: string) =>
     .replace(/&#x27;|&#39;/g, "'")
     .replace(/\s+/g, " ");
 
-let confidential: TestProvider;
-let publicIdp: TestProvider;
-const ports = { down: 0, wrongSecret: 0, public: 0, passwordOff: 0 };
-const gateways: Record<keyof typeof ports, GatewayProcess | undefined> = {
-  down: undefined,
-  wrongSecret: undefined,
-  public: undefined,
-  passwordOff: undefined,
-};
-const urlOf = (port: number) => `http://127.0.0.1:${port}`;
-
-beforeAll(async () => {
-  for (const name of Object.keys(ports) as (keyof typeof ports)[]) ports[name] = await freePort();
-  const callbacks = (names: (keyof typeof ports)[]) =>
-    names.map((name) => `${urlOf(ports[name])}/api/auth/oidc/callback`);
-  // Down when the first portal starts.
-  confidential = await startTestProvider({
-    redirectUris: callbacks(["down", "wrongSecret", "passwordOff"]),
-    listen: false,
-  });
-  publicIdp = await startTestProvider({
-    redirectUris: callbacks(["public"]),
-    publicClient: true,
-    claimsInIdToken: false,
-  });
-  const sso = (idp: TestProvider, secret: string | null) => ssoEnv({ ...idp, clientSecret: secret });
-  gateways.down = await startGateway(sso(confidential, confidential.clientSecret), { port: ports.down });
-  // Its start asks the provider in the background: wait until it has said it could not, then bring the provider up.
-  const down = gateways.down;
-  const deadline = Date.now() + 20_000;
-  while (
-    !down.logLines().some((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))
-  ) {
-    if (Date.now() > deadline) throw new Error("the portal never said the provider could not be reached");
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await confidential.start();
-  [gateways.wrongSecret, gateways.public, gateways.passwordOff] = await Promise.all([
-    // Password sign-in off, with a break-glass admin the store does not hold: the start warns.
-    startGateway(
-      { ...sso(confidential, WRONG_SECRET), PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "nobody@gatehouse.test" },
-      { port: ports.wrongSecret },
-    ),
-    startGateway(sso(publicIdp, null), { port: ports.public }),
-    // The break-glass admin is ADMIN_EMAIL, the first admin.
-    startGateway(
-      { ...sso(confidential, confidential.clientSecret), PASSWORD_LOGIN: "off" },
-      { port: ports.passwordOff },
-    ),
-  ]);
-});
-afterAll(async () => {
-  for (const gateway of Object.values(gateways)) await gateway?.stop();
-  await confidential?.close();
-  await publicIdp?.close();
-});
-
 describe("a provider that is down when the portal starts", () => {
+  const { idp: confidential, gateway } = setUpGateway({ sso: { listen: false } });
+  beforeAll(async () => {
+    // Its start asks the provider in the background: wait until it has said it could not, then bring the provider up.
+    const deadline = Date.now() + 20_000;
+    while (
+      !gateway
+        .logLines()
+        .some((line) => line.level === "warn" && String(line.msg).startsWith("Single sign-on: Test IdP"))
+    ) {
+      if (Date.now() > deadline) throw new Error("the portal never said the provider could not be reached");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await confidential.start();
+  });
+
   it("does not stop the portal: the start says it, the button says so in one sentence, and works once it is back", async () => {
-    const gateway = gateways.down!;
     expect((await gateway.request("/api/health")).status).toBe(200);
     expect(
       gateway
@@ -127,8 +77,13 @@ describe("a provider that is down when the portal starts", () => {
 });
 
 describe("a wrong client secret", () => {
+  // Password sign-in off, with a break-glass admin the store does not hold: the start warns.
+  const { gateway } = setUpGateway({
+    sso: true,
+    env: { OIDC_CLIENT_SECRET: WRONG_SECRET, PASSWORD_LOGIN: "off", BREAK_GLASS_EMAIL: "nobody@gatehouse.test" },
+  });
+
   it("is one sentence for people, and the provider's answer (never a secret) for the operator", async () => {
-    const gateway = gateways.wrongSecret!;
     const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, IDP_USERS.admin);
     expect(answer.location).toBe(`${gateway.url}/login?error=sso_client_rejected`);
     const page = await gateway.request("/login?error=sso_client_rejected");
@@ -144,9 +99,7 @@ describe("a wrong client secret", () => {
   });
 
   it("(with password sign-in off) the start warns about a break-glass admin the store does not hold", () => {
-    expect(
-      gateways.wrongSecret!.logLines().find((line) => String(line.msg).startsWith("The break-glass admin")),
-    ).toMatchObject({
+    expect(gateway.logLines().find((line) => String(line.msg).startsWith("The break-glass admin"))).toMatchObject({
       level: "warn",
       msg: 'The break-glass admin nobody@gatehouse.test is not a user of this store; create it: npm run users -- create --email nobody@gatehouse.test --name "Break-glass admin" --role admin. Until then nobody can sign in if Test IdP is down.',
     });
@@ -154,8 +107,9 @@ describe("a wrong client secret", () => {
 });
 
 describe("a public client (no secret) whose provider keeps the claims at the userinfo endpoint", () => {
+  const { gateway } = setUpGateway({ sso: { publicClient: true, claimsInIdToken: false } });
+
   it("signs in with PKCE alone, the groups read from userinfo", async () => {
-    const gateway = gateways.public!;
     const browser = new SignInBrowser();
     const { callback, answer } = await walkSsoSignIn(browser, gateway.url, IDP_USERS.admin);
     expect(callback).toBeTruthy();
@@ -169,8 +123,10 @@ describe("a public client (no secret) whose provider keeps the claims at the use
 });
 
 describe("PASSWORD_LOGIN=off", () => {
+  // The break-glass admin is ADMIN_EMAIL, the first admin.
+  const { gateway } = setUpGateway({ sso: true, env: { PASSWORD_LOGIN: "off" } });
+
   it("the sign-in page shows only the provider, and a break-glass link to the password form", async () => {
-    const gateway = gateways.passwordOff!;
     const page = await gateway.request("/login?next=%2Fitems");
     expect(page.text).toContain('href="/api/auth/oidc/start?next=%2Fitems"');
     expect(page.text).not.toContain('name="password"');
@@ -181,7 +137,6 @@ describe("PASSWORD_LOGIN=off", () => {
   });
 
   it("signs in the break-glass admin with his password, and says at start who he is", async () => {
-    const gateway = gateways.passwordOff!;
     const admin = await gateway.signIn("admin");
     expect(admin.user).toMatchObject({ email: TEST_ADMIN.email, role: "admin" });
     expect(
@@ -196,7 +151,6 @@ describe("PASSWORD_LOGIN=off", () => {
   });
 
   it("refuses anyone else's right password with a sentence, and a wrong one as ever", async () => {
-    const gateway = gateways.passwordOff!;
     const admin = await gateway.signIn("admin");
     const created = await admin.request("/api/admin/users", {
       method: "POST",
@@ -252,7 +206,6 @@ describe("PASSWORD_LOGIN=off", () => {
   });
 
   it("single sign-on still signs people in", async () => {
-    const gateway = gateways.passwordOff!;
     const { answer } = await walkSsoSignIn(new SignInBrowser(), gateway.url, IDP_USERS.admin);
     expect(answer.location).toBe(`${gateway.url}/`);
   });
