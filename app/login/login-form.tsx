@@ -3,21 +3,32 @@
 // POST /api/auth/login. A success loads the page asked for; a refusal says what to do. Without JavaScript the
 // same form posts itself (method POST, never GET: a password never goes into a URL) to the same route, which
 // answers with a redirect: to the page asked for, or back here with ?error= (see page.tsx).
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
 import { ErrorSummary } from "@/components/ui/error-summary";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import { useApiForm } from "@/components/use-api-form";
+import type { ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 
 import styles from "./login.module.css";
 import { signInFailure, type ProviderWords } from "./messages";
 
-type Fields = Partial<Record<"email" | "password", string>>;
-
 const LABELS = { email: "Email", password: "Password" };
+const FIELD_NAMES = Object.keys(LABELS);
+
+/** What the banner says when the gateway refused a sign-in. */
+function failureMessage(error: ApiRequestError, provider: ProviderWords | undefined): string {
+  if (error.status === 401 || error.status === 429)
+    return (
+      signInFailure(error.status === 401 ? "invalid_credentials" : "rate_limited", error.retryAfterSeconds) ??
+      error.message
+    );
+  if (error.code === "password_login_off") return signInFailure(error.code, undefined, provider) ?? error.message;
+  return error.message;
+}
 
 export function LoginForm({
   next,
@@ -28,43 +39,34 @@ export function LoginForm({
   initialFailure?: string | null;
   provider?: ProviderWords;
 }) {
-  const [fieldErrors, setFieldErrors] = useState<Fields>({});
-  const [failure, setFailure] = useState<string | null>(initialFailure);
-  const [busy, setBusy] = useState(false);
+  const {
+    busy,
+    fields: fieldErrors,
+    failure,
+    check,
+    send,
+  } = useApiForm({
+    fieldNames: FIELD_NAMES,
+    failureOf: (error) => ({ message: failureMessage(error, provider) }),
+    initialFailure: initialFailure === null ? null : { message: initialFailure },
+    leavesOnSuccess: true,
+  });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    const errors: Fields = {};
-    if (!email) errors.email = "Enter your email address.";
-    if (!password) errors.password = "Enter your password.";
-    setFieldErrors(errors);
-    setFailure(null);
-    if (Object.keys(errors).length > 0) return;
-
-    setBusy(true);
-    try {
-      await apiRequest("/api/auth/login", { method: "POST", body: { email, password } });
-      // A full load, so that every part of the page is rendered for the signed-in user.
-      window.location.assign(next);
-    } catch (error) {
-      setBusy(false);
-      if (!(error instanceof ApiRequestError)) throw error;
-      if (error.status === 401 || error.status === 429) {
-        setFailure(
-          signInFailure(error.status === 401 ? "invalid_credentials" : "rate_limited", error.retryAfterSeconds),
-        );
-      } else if (error.code === "password_login_off") {
-        setFailure(signInFailure(error.code, undefined, provider));
-      } else if (error.code === "invalid_input" && error.fields) {
-        setFieldErrors({ email: error.fields.email, password: error.fields.password });
-        setFailure(error.fields.email || error.fields.password ? null : error.message);
-      } else {
-        setFailure(error.message);
-      }
-    }
+    if (
+      !check({
+        email: email ? undefined : "Enter your email address.",
+        password: password ? undefined : "Enter your password.",
+      })
+    )
+      return;
+    if ((await send("/api/auth/login", { method: "POST", body: { email, password } })) === false) return;
+    // A full load, so that every part of the page is rendered for the signed-in user.
+    window.location.assign(next);
   };
 
   return (
@@ -78,7 +80,7 @@ export function LoginForm({
     >
       <input type="hidden" name="next" value={next} />
       <ErrorSummary errors={presentErrors(fieldErrors)} labels={LABELS} />
-      <FormErrorBanner message={failure} title="Not signed in" />
+      <FormErrorBanner message={failure?.message} title="Not signed in" />
       <TextField
         name="email"
         label={LABELS.email}

@@ -10,9 +10,9 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
+import { useApiForm } from "@/components/use-api-form";
 import type { PurchaseCheck } from "@/lib/contract/purchases";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { correctPurchaseCode, normalisePurchaseCode, type CorrectedPurchaseCode } from "@/lib/purchases/normalise";
 
 import formStyles from "../forms.module.css";
@@ -47,48 +47,48 @@ function MarkedCode({ corrected }: { corrected: CorrectedPurchaseCode }) {
 }
 
 export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" }: PurchaseCheckerProps) {
-  const [fieldError, setFieldError] = useState<string | undefined>();
   // What cleaning changed, and the code it gave: shown while checking, then as the server reports it.
   const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
   const [corrected, setCorrected] = useState<CorrectedPurchaseCode | null>(null);
   const [checked, setChecked] = useState<PurchaseCheck | null>(null);
-  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const {
+    busy,
+    fields,
+    failure,
+    check: checkField,
+    send,
+  } = useApiForm({
+    fieldNames: ["purchase_code"],
+    failureOf: (error) =>
+      error.status === 429
+        ? {
+            message: `Too many checks in a short time. Try again in ${error.retryAfterSeconds ? `${error.retryAfterSeconds} seconds` : "a minute"}.`,
+            requestId: error.requestId,
+          }
+        : null,
+  });
+  const fieldError = fields.purchase_code;
+  // A code refused (here or by the server) was not checked: what cleaning gave is not shown then.
+  const shownCleaning = fieldError ? null : cleaning;
 
   const check = async (raw: string) => {
     const normalised = normalisePurchaseCode(raw, format);
     setChecked(null);
-    setFailure(null);
-    if (!normalised.ok) {
-      setFieldError(normalised.reason);
+    if (!checkField({ purchase_code: normalised.ok ? undefined : normalised.reason }) || !normalised.ok) {
       setCorrected(correctPurchaseCode(raw, format));
       setCleaning(null);
       return;
     }
-    setFieldError(undefined);
     setCorrected(null);
     setCleaning({ code: normalised.code, notes: normalised.notes });
 
-    setBusy(true);
-    try {
-      const { data } = await apiRequest<{ data: PurchaseCheck }>("/api/purchases/validate", {
-        method: "POST",
-        body: { purchase_code: raw },
-      });
-      setCleaning({ code: data.checked_code, notes: data.notes });
-      setChecked(data);
-    } catch (error) {
-      if (!(error instanceof ApiRequestError)) throw error;
-      if (error.fields?.purchase_code) {
-        setFieldError(error.fields.purchase_code);
-        setCleaning(null);
-      } else if (error.status === 429) {
-        const wait = error.retryAfterSeconds ? `${error.retryAfterSeconds} seconds` : "a minute";
-        setFailure({ message: `Too many checks in a short time. Try again in ${wait}.`, requestId: error.requestId });
-      } else setFailure({ message: error.message, requestId: error.requestId });
-    } finally {
-      setBusy(false);
-    }
+    const answer = await send<{ data: PurchaseCheck }>("/api/purchases/validate", {
+      method: "POST",
+      body: { purchase_code: raw },
+    });
+    if (!answer) return;
+    setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
+    setChecked(answer.data);
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -147,16 +147,16 @@ export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" 
           </Button>
         </div>
       ) : null}
-      {cleaning && cleaning.notes.length > 0 ? (
+      {shownCleaning && shownCleaning.notes.length > 0 ? (
         <div className={styles.notice} role="status">
           <p>The code was cleaned before checking:</p>
           <ul className={styles.notes}>
-            {cleaning.notes.map((note) => (
+            {shownCleaning.notes.map((note) => (
               <li key={note}>{note}</li>
             ))}
           </ul>
           <p>
-            Code checked: <code className={styles.code}>{cleaning.code}</code>
+            Code checked: <code className={styles.code}>{shownCleaning.code}</code>
           </p>
         </div>
       ) : null}

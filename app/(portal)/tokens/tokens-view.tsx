@@ -17,7 +17,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useFormPost } from "@/components/use-form-post";
+import { useApiForm } from "@/components/use-api-form";
 import type { TokenOutput } from "@/lib/contract/tokens";
 import { RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
@@ -213,7 +213,7 @@ export function TokensView({
 function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated: (token: Created) => void }) {
   const [ownerId, setOwnerId] = useState(owners[0]!.id);
   const [expiry, setExpiry] = useState("30");
-  const { busy, fields, failure, submit: post } = useFormPost();
+  const { busy, fields, failure, send } = useApiForm();
   // Shown once the gateway asked for it (403 reauthentication_required names the password field), then kept.
   const [askPassword, setAskPassword] = useState(false);
   if (fields.password !== undefined && !askPassword) setAskPassword(true);
@@ -242,7 +242,8 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
     else body.expires_in_days = Number(expiry);
     if (ips.length > 0) body.allowed_ips = ips;
     if (askPassword && form.get("password")) body.password = String(form.get("password"));
-    await post<Created>(event, "/api/tokens", body, onCreated);
+    const answer = await send<{ data: Created }>("/api/tokens", { method: "POST", body, reset: event.currentTarget });
+    if (answer) onCreated(answer.data);
   };
 
   return (

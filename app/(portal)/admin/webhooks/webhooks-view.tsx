@@ -14,7 +14,7 @@ import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { LocalTime } from "@/components/ui/local-time";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useFormPost } from "@/components/use-form-post";
+import { useApiForm } from "@/components/use-api-form";
 import type { WebhookDeliveryOutput, WebhookOutput } from "@/lib/contract/webhooks";
 import { WEBHOOK_EVENTS } from "@/lib/contract/values";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
@@ -171,7 +171,7 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
 }
 
 function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: string }) => void }) {
-  const { busy, fields, failure, submit: post } = useFormPost();
+  const { busy, fields, failure, send } = useApiForm();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -182,9 +182,12 @@ function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: 
       events: form.getAll("events").map(String),
       ...(description ? { description } : {}),
     };
-    await post<WebhookOutput & { secret: string }>(event, "/api/admin/webhooks", body, (data) =>
-      onAdded({ url: data.url, secret: data.secret }),
-    );
+    const answer = await send<{ data: WebhookOutput & { secret: string } }>("/api/admin/webhooks", {
+      method: "POST",
+      body,
+      reset: event.currentTarget,
+    });
+    if (answer) onAdded({ url: answer.data.url, secret: answer.data.secret });
   };
 
   return (

@@ -19,6 +19,7 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SafeLink } from "@/components/ui/safe-link";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import { useApiForm } from "@/components/use-api-form";
 import type { HistoryEntry, ReportHistory } from "@/lib/contract/history";
 import type { Report } from "@/lib/contract/reports";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
@@ -244,9 +245,7 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
 function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Report) => void }) {
   const toast = useToast();
   const [privacy, setPrivacy] = useState<PrivacyValue>(report.privacy);
-  const [passwordError, setPasswordError] = useState<string | undefined>();
-  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields, failure, check, fail, send } = useApiForm({ fieldNames: ["password"] });
   const [formKey, setFormKey] = useState(0);
   const keepsPassword = report.privacy === 2;
 
@@ -254,31 +253,23 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
     event.preventDefault();
     const password = String(new FormData(event.currentTarget).get("password") ?? "");
     const problem = privacy === 2 ? checkReportPassword(password, !keepsPassword) : undefined;
-    setPasswordError(problem);
-    setFailure(null);
-    if (problem) return;
+    if (!check({ password: problem })) return;
     if (privacy === report.privacy && password === "") {
-      setFailure({ message: "Nothing to change: choose another privacy, or enter a new password." });
+      fail({ message: "Nothing to change: choose another privacy, or enter a new password." });
       return;
     }
 
-    setBusy(true);
-    try {
-      const body = privacy === 2 && password !== "" ? { privacy, password } : { privacy };
-      const { data } = await apiRequest<{ data: Report }>(`/api/reports/${report.id}`, { method: "PATCH", body });
-      onSaved(data);
-      setPrivacy(data.privacy);
-      setFormKey((k) => k + 1); // clears the password field
-      toast.success(
-        data.privacy === report.privacy ? "Password changed." : `Privacy changed to ${PRIVACY_NAMES[data.privacy]}.`,
-      );
-    } catch (error) {
-      if (!(error instanceof ApiRequestError)) throw error;
-      if (error.fields?.password) setPasswordError(error.fields.password);
-      else setFailure({ message: error.message, requestId: error.requestId });
-    } finally {
-      setBusy(false);
-    }
+    const body = privacy === 2 && password !== "" ? { privacy, password } : { privacy };
+    const answer = await send<{ data: Report }>(`/api/reports/${report.id}`, { method: "PATCH", body });
+    if (!answer) return;
+    onSaved(answer.data);
+    setPrivacy(answer.data.privacy);
+    setFormKey((k) => k + 1); // clears the password field
+    toast.success(
+      answer.data.privacy === report.privacy
+        ? "Password changed."
+        : `Privacy changed to ${PRIVACY_NAMES[answer.data.privacy]}.`,
+    );
   };
 
   return (
@@ -290,10 +281,7 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
         onSubmit={(event) => void submit(event)}
         aria-label="Privacy and password"
       >
-        <ErrorSummary
-          errors={presentErrors({ password: passwordError })}
-          labels={{ password: "Report page password" }}
-        />
+        <ErrorSummary errors={presentErrors(fields)} labels={{ password: "Report page password" }} />
         <FormErrorBanner title="Nothing was changed" message={failure?.message} requestId={failure?.requestId} />
         <RadioGroup
           name="privacy"
@@ -315,7 +303,7 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
                 ? "Leave it empty to keep the current password."
                 : "Visitors of the report page must enter it."
             }
-            error={passwordError}
+            error={fields.password}
             maxLength={255}
           />
         ) : null}

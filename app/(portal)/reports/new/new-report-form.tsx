@@ -10,8 +10,8 @@ import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { RadioGroup } from "@/components/ui/radio-group";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import { useApiForm } from "@/components/use-api-form";
 import type { Report } from "@/lib/contract/reports";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 import {
   checkReportPassword,
@@ -25,14 +25,14 @@ import styles from "../../forms.module.css";
 
 type FieldName = "url" | "privacy" | "password";
 const LABELS: Record<FieldName, string> = { url: "Web page URL", privacy: "Privacy", password: "Report page password" };
+const FIELD_NAMES = Object.keys(LABELS);
 
 export function NewReportForm() {
   const router = useRouter();
   const toast = useToast();
   const [privacy, setPrivacy] = useState<PrivacyValue>(0);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  // A message that belongs to no field of this form is shown above it, with the request id for support.
+  const { busy, fields: errors, failure, check, send } = useApiForm({ fieldNames: FIELD_NAMES, leavesOnSuccess: true });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -43,26 +43,13 @@ export function NewReportForm() {
       url: checkReportUrl(url),
       password: privacy === 2 ? checkReportPassword(password, true) : undefined,
     };
-    setErrors(found);
-    setFailure(null);
-    if (found.url || found.password) return;
+    if (!check(found)) return;
 
-    setBusy(true);
-    try {
-      const body = privacy === 2 ? { url, privacy, password } : { url, privacy };
-      const { data } = await apiRequest<{ data: Report }>("/api/reports", { method: "POST", body });
-      toast.success(`Report created for ${data.url}.`);
-      router.push(`/reports/${data.id}`);
-    } catch (error) {
-      setBusy(false);
-      if (!(error instanceof ApiRequestError)) throw error;
-      const fields = error.fields ?? {};
-      const known = { url: fields.url, privacy: fields.privacy, password: fields.password };
-      setErrors(known);
-      // A message that belongs to no field of this form is shown above it, with the request id for support.
-      if (!known.url && !known.privacy && !known.password)
-        setFailure({ message: error.message, requestId: error.requestId });
-    }
+    const body = privacy === 2 ? { url, privacy, password } : { url, privacy };
+    const answer = await send<{ data: Report }>("/api/reports", { method: "POST", body });
+    if (!answer) return;
+    toast.success(`Report created for ${answer.data.url}.`);
+    router.push(`/reports/${answer.data.id}`);
   };
 
   return (

@@ -13,6 +13,7 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import { useApiForm } from "@/components/use-api-form";
 import type { AlertRuleSetting, Compare, CompareRow, Run } from "@/lib/contract/history";
 import {
   ALERT_RULE_NAMES,
@@ -171,6 +172,9 @@ function zoneNames(): string[] {
   return ["UTC", ...(intl.supportedValuesOf?.("timeZone") ?? [])];
 }
 
+// The schedule's fields: a gateway message for one of them shows beside it, and then no banner.
+const SCHEDULE_FIELDS = ["enabled", "frequency", "weekday", "time", "time_zone"];
+
 export function SchedulePanel({
   project,
   canWrite,
@@ -191,9 +195,7 @@ export function SchedulePanel({
   const schedule = answer.schedule;
   const toast = useToast();
   const [frequency, setFrequency] = useState<ScheduleFrequency>(schedule?.frequency ?? "daily");
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [failure, setFailure] = useState<{ message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields: errors, failure, send } = useApiForm({ fieldNames: SCHEDULE_FIELDS });
   const [running, setRunning] = useState(false);
   const browserZone = typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -207,24 +209,9 @@ export function SchedulePanel({
       time: String(form.get("time") ?? ""),
       time_zone: String(form.get("time_zone") ?? "").trim(),
     };
-    setBusy(true);
-    setErrors({});
-    setFailure(null);
-    try {
-      await apiRequest(key, { method: "POST", body });
-      await mutate();
-      toast.success(body.enabled ? "Schedule saved." : "Schedule saved, switched off.");
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.fields && Object.keys(error.fields).length > 0)
-        setErrors(error.fields);
-      else
-        setFailure({
-          message: (error as Error).message,
-          requestId: error instanceof ApiRequestError ? error.requestId : undefined,
-        });
-    } finally {
-      setBusy(false);
-    }
+    if ((await send(key, { method: "POST", body })) === false) return;
+    await mutate();
+    toast.success(body.enabled ? "Schedule saved." : "Schedule saved, switched off.");
   };
 
   const runNow = async () => {

@@ -1,0 +1,116 @@
+"use client";
+// Every form that sends to the API: busy while the request is out, the gateway's field errors beside their
+// fields, anything else in the form's error banner (with the request id to quote), the form cleared after a
+// success. The request runs through SWR's useSWRMutation, under a key of its own so no list is revalidated by it.
+import { useId, useState } from "react";
+import useSWRMutation from "swr/mutation";
+
+import { apiRequest, ApiRequestError, type ApiRequestOptions } from "@/lib/portal/api-client";
+
+/** A message for the form's banner. */
+export interface FormFailure {
+  message: string;
+  requestId?: string;
+}
+
+/** The message per field name (e.g. { url: "must be https" }); a field without one is left out or undefined. */
+export type FieldErrors = Partial<Record<string, string>>;
+
+export interface ApiFormOptions {
+  /**
+   * The fields this form shows. When given, only their messages are taken from an answer, and the banner shows
+   * only when none of them has one (a message about a field the form lacks still reaches the person). Without
+   * it, every field message is taken and the banner always shows.
+   */
+  fieldNames?: readonly string[];
+  /** The banner's words for a failure, when the gateway's own message is not the one to show. */
+  failureOf?: (error: ApiRequestError) => FormFailure | null;
+  /** A failure shown before anything is sent (the server's, for a form that worked without JavaScript). */
+  initialFailure?: FormFailure | null;
+  /** A success leaves the page: the form stays busy until the next one has loaded. */
+  leavesOnSuccess?: boolean;
+}
+
+interface Sent extends ApiRequestOptions {
+  path: string;
+}
+
+export interface ApiForm {
+  busy: boolean;
+  fields: FieldErrors;
+  failure: FormFailure | null;
+  /** The form's own checks before sending: shows `found` and says whether all passed. Clears the banner. */
+  check: (found: FieldErrors) => boolean;
+  /** Shows a failure found without asking the API (e.g. nothing to save). */
+  fail: (failure: FormFailure) => void;
+  /**
+   * Sends the request and resolves to the answer's body (undefined for a 204); false when the gateway refused (its
+   * errors are then shown). `reset`: the form cleared after a success.
+   */
+  send: <T = unknown>(path: string, options?: ApiRequestOptions & { reset?: HTMLFormElement }) => Promise<T | false>;
+  /** Forgets errors and failure (a dialog closed). */
+  clear: () => void;
+}
+
+export function useApiForm({
+  fieldNames,
+  failureOf,
+  initialFailure = null,
+  leavesOnSuccess = false,
+}: ApiFormOptions = {}): ApiForm {
+  const { trigger, isMutating, error, reset } = useSWRMutation<unknown, unknown, readonly [string, string], Sent>(
+    ["form", useId()],
+    (_key, { arg: { path, ...options } }) => apiRequest(path, options),
+    { revalidate: false },
+  );
+  const [checked, setChecked] = useState<FieldErrors>({});
+  const [ownFailure, setOwnFailure] = useState<FormFailure | null>(initialFailure);
+  const [leaving, setLeaving] = useState(false);
+
+  const refused = error instanceof ApiRequestError ? error : undefined;
+  const fields = refused ? fieldsOf(refused, fieldNames) : checked;
+  let failure = ownFailure;
+  if (refused) {
+    const hidden = fieldNames !== undefined && Object.values(fields).some(Boolean);
+    failure = hidden ? null : (failureOf?.(refused) ?? { message: refused.message, requestId: refused.requestId });
+  }
+
+  const clear = () => {
+    reset();
+    setChecked({});
+    setOwnFailure(null);
+  };
+
+  return {
+    busy: isMutating || leaving,
+    fields,
+    failure,
+    check: (found) => {
+      clear();
+      setChecked(found);
+      return !Object.values(found).some(Boolean);
+    },
+    fail: (next) => setOwnFailure(next),
+    send: async <T = unknown>(
+      path: string,
+      { reset: form, ...options }: ApiRequestOptions & { reset?: HTMLFormElement } = {},
+    ) => {
+      clear();
+      try {
+        const answer = (await trigger({ path, ...options })) as T;
+        form?.reset();
+        if (leavesOnSuccess) setLeaving(true);
+        return answer;
+      } catch (thrown) {
+        if (!(thrown instanceof ApiRequestError)) throw thrown;
+        return false;
+      }
+    },
+    clear,
+  };
+}
+
+function fieldsOf(error: ApiRequestError, names: readonly string[] | undefined): FieldErrors {
+  const all = error.fields ?? {};
+  return names ? Object.fromEntries(names.filter((name) => all[name]).map((name) => [name, all[name]])) : all;
+}
