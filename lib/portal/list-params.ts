@@ -175,15 +175,33 @@ export function projectListQueryString(query: ProjectListQuery): string {
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** The filters of a list, declared once by its view: what the view's controls narrow, and how. */
+export interface ListFilters<Q> {
+  /** How many filters are set (differ from their default, "not set"): the N of the phone's "Filters (N)". */
+  count: (query: Q) => number;
+  /** Whether search or a filter narrows the view (then "Clear search and filters" shows). */
+  filtered: (query: Q) => boolean;
+  /** The view without its filters; search, sort and page size stay (the sheet's Clear). */
+  cleared: (query: Q) => Q;
+}
+
 /**
- * How many of a list's filters are set (differ from their default, which is "not set"): the N of the phone's
- * "Filters (N)" button. Search, sort, page size and page are not filters; leave them out of `names`.
+ * Declares a list's filters. Search, sort, page size and page are not filters: `search` names the search
+ * parameter, which counts as narrowing the view but not in "Filters (N)" (it has a field of its own).
  */
-export function countActiveFilters<Q extends object>(query: Q, names: ReadonlyArray<keyof Q>): number {
-  return names.filter((name) => {
+export function listFilters<Q extends { page?: number }>(
+  names: ReadonlyArray<keyof Q & string>,
+  search?: keyof Q & string,
+): ListFilters<Q> {
+  const isSet = (query: Q, name: keyof Q) => {
     const value = query[name] as unknown;
     return value !== undefined && value !== null && value !== "";
-  }).length;
+  };
+  return {
+    count: (query) => names.filter((name) => isSet(query, name)).length,
+    filtered: (query) => names.some((name) => isSet(query, name)) || (search !== undefined && isSet(query, search)),
+    cleared: (query) => withChanges(query, Object.fromEntries(names.map((name) => [name, undefined])) as Partial<Q>),
+  };
 }
 
 /**

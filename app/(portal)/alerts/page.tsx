@@ -5,7 +5,7 @@ import Link from "next/link";
 
 import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { PageHeader } from "@/components/ui/page-header";
-import { countActiveFilters } from "@/lib/portal/list-params";
+import { listFilters } from "@/lib/portal/list-params";
 import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { AlertListQuerySchema, type AlertListQuery } from "@/lib/contract/history";
@@ -28,6 +28,9 @@ function queryOf(params: Record<string, string | string[] | undefined>): AlertLi
   const parsed = AlertListQuerySchema.safeParse(first);
   return parsed.success ? parsed.data : {};
 }
+
+// The alerts' filters, named once; "unread", the status shown by default, is not counted as one.
+const FILTERS = listFilters<AlertListQuery>(["status", "project", "to"]);
 
 export default async function AlertsPage({
   searchParams,
@@ -54,11 +57,7 @@ export default async function AlertsPage({
       <FiltersSheet
         label="Filters"
         showLabel={null}
-        activeCount={countActiveFilters({ ...query, status: status === "unread" ? undefined : status }, [
-          "status",
-          "project",
-          "to",
-        ])}
+        activeCount={FILTERS.count({ ...query, status: status === "unread" ? undefined : status })}
       >
         <form method="get" action="/alerts" className={styles.filters} aria-label="Filter alerts">
           <label>

@@ -22,7 +22,7 @@ import {
   type ItemQuery,
   type ItemSortKey,
 } from "@/lib/portal/items";
-import { countActiveFilters } from "@/lib/portal/list-params";
+import { listFilters } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import styles from "../lists.module.css";
@@ -101,18 +101,21 @@ const COLUMNS: ReadonlyArray<Column<ItemRow, ItemSortKey>> = [
   },
 ];
 
+// The list's filters, named once: "Filters (N)" and the filtered state read them.
+const FILTERS = listFilters<ItemQuery>(["category"], "search");
+
 export function ItemsView({ rows, total, page, lastPage, categories, allCount }: ItemsViewProps) {
   const url = useListUrl<ItemQuery>(parseItemQuery, itemQueryString, "server");
   const { query } = url;
   const change = (patch: Partial<ItemQuery>) => ({ ...query, page: 1, ...patch });
-  const filtered = query.search !== "" || query.category !== "";
+  const filtered = FILTERS.filtered(query);
   const cleared = change({ search: "", category: "" });
 
   return (
     <section aria-label="Items list">
       <FiltersSheet
         label="Search and filters"
-        activeCount={countActiveFilters(query, ["category"])}
+        activeCount={FILTERS.count(query)}
         onClear={() => url.push(change({ category: "" }))}
         showLabel={`Show ${total} ${total === 1 ? "item" : "items"}`}
         search={

@@ -18,7 +18,7 @@ import type { Page } from "@/lib/contract/common";
 import type { Report, ReportListQuery } from "@/lib/contract/reports";
 import { ApiRequestError } from "@/lib/portal/api-client";
 import {
-  countActiveFilters,
+  listFilters,
   parseReportListParams,
   REPORT_DEFAULTS,
   reportListQueryString,
@@ -75,6 +75,9 @@ const COLUMNS: ReadonlyArray<Column<Report, ReportSortField>> = [
   },
 ];
 
+// The list's filters, named once: "Filters (N)", the filtered state and Clear read them.
+const FILTERS = listFilters<ReportListQuery>(["project", "result"], "search");
+
 const RESULT_OPTIONS = REPORT_RESULTS.map((value) => ({ value, label: RESULT_LABELS[value] }));
 
 export function ReportsView({ initialKey, initialPage, initialFailure, projects }: ReportsViewProps) {
@@ -98,7 +101,7 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
       ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
       : null;
 
-  const filtered = Boolean(query.search || query.project || query.result);
+  const filtered = FILTERS.filtered(query);
   const projectOptions = [...new Set([...projects, ...(query.project ? [query.project] : [])])].map((name) => ({
     value: name,
     label: name,
@@ -110,8 +113,8 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
     <section aria-label="Reports list">
       <FiltersSheet
         label="Search and filters"
-        activeCount={countActiveFilters(query, ["project", "result"])}
-        onClear={() => url.push(withChanges(query, { project: undefined, result: undefined }))}
+        activeCount={FILTERS.count(query)}
+        onClear={() => url.push(FILTERS.cleared(query))}
         showLabel={total !== undefined ? `Show ${total} ${total === 1 ? "report" : "reports"}` : undefined}
         search={
           <SearchField

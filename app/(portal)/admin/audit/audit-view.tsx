@@ -23,7 +23,7 @@ import {
   parseAuditParams,
   type AuditViewQuery,
 } from "@/lib/portal/audit-params";
-import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
+import { listFilters, withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ClearFilters, ListPages } from "../../list-pages";
@@ -133,6 +133,9 @@ const COLUMNS: ReadonlyArray<Column<AuditRecordOutput>> = [
   },
 ];
 
+// The log's filters, named once: "Filters (N)" and the filtered state read them.
+const FILTERS = listFilters<AuditViewQuery>(["user", "action", "from", "to"]);
+
 export function AuditView({ initialKey, initialPage }: { initialKey: string; initialPage: Page<AuditRecordOutput> }) {
   const url = useListUrl<AuditViewQuery>(parseAuditParams, auditQueryString, "shallow");
   const { query } = url;
@@ -151,7 +154,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         onRetry: () => void mutate(),
       }
     : null;
-  const filtered = Boolean(query.user || query.action || query.from || query.to);
+  const filtered = FILTERS.filtered(query);
 
   const setDate = (name: "from" | "to", value: string) => {
     // An incomplete date (while typing) is ignored; an empty one removes the bound.
@@ -163,7 +166,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
     <section aria-label="Audit log entries">
       <FiltersSheet
         label="Filters"
-        activeCount={countActiveFilters(query, ["user", "action", "from", "to"])}
+        activeCount={FILTERS.count(query)}
         onClear={() => url.push({})}
         showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "entry" : "entries"}` : undefined}
       >

@@ -23,7 +23,7 @@ import { FiltersSheet } from "@/components/ui/filters-sheet";
 import type { BulkJobSummary, PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import type { Page } from "@/lib/contract/common";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
-import { countActiveFilters, withChanges } from "@/lib/portal/list-params";
+import { listFilters, withChanges } from "@/lib/portal/list-params";
 import {
   OUTCOME_LABELS,
   HISTORY_SEARCH_CSV_PATH,
@@ -164,6 +164,10 @@ export interface HistoryViewProps {
   codeFormat: PurchaseCodeFormat;
 }
 
+// The history's filters, named once: "Filters (N)", the filtered state and Clear read them (the code search is
+// kept in the page, not the URL, and counts apart).
+const FILTERS = listFilters<HistoryViewQuery>(["outcome", "item_id", "user", "from", "to"]);
+
 export function HistoryView({ initialKey, initialPage, items, linkItems, codeFormat }: HistoryViewProps) {
   const url = useListUrl<HistoryViewQuery>(parseHistoryParams, historyQueryString, "shallow");
   const { query } = url;
@@ -200,7 +204,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           onRetry: () => void mutate(),
         }
       : null;
-  const filtered = Boolean(query.outcome || query.item_id || query.user || query.from || query.to || code);
+  const filtered = FILTERS.filtered(query) || Boolean(code);
 
   const setDate = (name: "from" | "to", value: string) => {
     // An incomplete date (while typing) is ignored; an empty one removes the bound.
@@ -237,18 +241,8 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
     <section aria-label="Purchase checks">
       <FiltersSheet
         label="Filters"
-        activeCount={countActiveFilters(query, ["outcome", "item_id", "user", "from", "to"])}
-        onClear={() =>
-          url.push(
-            withChanges(query, {
-              outcome: undefined,
-              item_id: undefined,
-              user: undefined,
-              from: undefined,
-              to: undefined,
-            }),
-          )
-        }
+        activeCount={FILTERS.count(query)}
+        onClear={() => url.push(FILTERS.cleared(query))}
         showLabel={data ? `Show ${data.meta.total} ${data.meta.total === 1 ? "check" : "checks"}` : undefined}
       >
         <SelectField

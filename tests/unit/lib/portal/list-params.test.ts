@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ProjectListQuerySchema } from "@/lib/contract/projects";
 import { ReportListQuerySchema } from "@/lib/contract/reports";
 import {
-  countActiveFilters,
+  listFilters,
   parseProjectListParams,
   parseReportListParams,
   projectListQueryString,
@@ -127,18 +127,36 @@ describe("reportViewRequest", () => {
   });
 });
 
-describe("countActiveFilters", () => {
+describe("listFilters", () => {
+  type Query = {
+    search?: string;
+    project?: string;
+    result?: string;
+    item_id?: number;
+    per_page?: number;
+    page?: number;
+  };
+  const filters = listFilters<Query>(["project", "result"], "search");
+
   it("counts the named filters that are set, and nothing else", () => {
-    const query = { search: "shop", project: "a", result: undefined, per_page: 25 } as Record<
-      string,
-      string | number | undefined
-    >;
-    expect(countActiveFilters(query, ["project", "result"])).toBe(1);
-    expect(countActiveFilters({ project: "a", result: "bad" }, ["project", "result"])).toBe(2);
-    expect(countActiveFilters({} as { project?: string }, ["project"])).toBe(0);
-    expect(countActiveFilters({ project: "" } as { project?: string }, ["project"])).toBe(0);
+    expect(filters.count({ search: "shop", project: "a", result: undefined, per_page: 25 })).toBe(1);
+    expect(filters.count({ project: "a", result: "bad" })).toBe(2);
+    expect(filters.count({})).toBe(0);
+    expect(filters.count({ project: "" })).toBe(0);
   });
   it("counts a number filter, zero included", () => {
-    expect(countActiveFilters({ item_id: 0 }, ["item_id"])).toBe(1);
+    expect(listFilters<Query>(["item_id"]).count({ item_id: 0 })).toBe(1);
+  });
+  it("calls a view filtered by search or a filter, not by its sort or page size", () => {
+    expect(filters.filtered({ search: "shop" })).toBe(true);
+    expect(filters.filtered({ result: "bad" })).toBe(true);
+    expect(filters.filtered({ per_page: 50, page: 2 })).toBe(false);
+    expect(listFilters<Query>(["project"]).filtered({ search: "shop" })).toBe(false);
+  });
+  it("clears the filters and the page, keeping search and page size", () => {
+    expect(filters.cleared({ search: "shop", project: "a", result: "bad", per_page: 50, page: 3 })).toEqual({
+      search: "shop",
+      per_page: 50,
+    });
   });
 });
