@@ -1,12 +1,20 @@
 "use client";
 
-// What the paged lists (reports, projects, audit log) share under their toolbar and table: a link back to the
-// unfiltered list, and the page links — shown only when there is something to page through and the list did
-// not fail. Links keep Back and new tabs working; a plain click moves in place.
+// What the paged lists (reports, projects, audit log, purchase history) share around their toolbar and table: a
+// day range, a link back to the unfiltered list, the count said to screen readers, the table's sort and the page
+// links — shown only when there is something to page through and the list did not fail. Links keep Back and new
+// tabs working; a plain click moves in place.
 import Link from "next/link";
 
+import { ButtonLink } from "@/components/ui/button-link";
+import type { SortState } from "@/components/ui/data-table";
+import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
+import { TextField } from "@/components/ui/text-field";
 import type { PageMeta } from "@/lib/contract/common";
+import type { SortDirection } from "@/lib/contract/values";
+import { withChanges } from "@/lib/portal/list-params";
+import type { ListUrl } from "@/lib/portal/use-list-url";
 
 import styles from "./lists.module.css";
 
@@ -53,5 +61,101 @@ export function ClearFilters({ href, onClear, children }: { href: string; onClea
         {children}
       </Link>
     </p>
+  );
+}
+
+/** ListPages' links and moves for a list kept in the URL: another page keeps the rest of the view. */
+export function pagingOf<Q extends { page?: number }>(url: ListUrl<Q>, query: Q) {
+  const at = (page: number) => withChanges(query, { page } as Partial<Q>);
+  return { hrefFor: (page: number) => url.hrefFor(at(page)), onPageChange: (page: number) => url.push(at(page)) };
+}
+
+/** A DataTable's sort kept in the URL, with the list's default when the URL names none. */
+export function sortingOf<Q extends { sort_by?: string; sort?: SortDirection; page?: number }>(
+  url: ListUrl<Q>,
+  query: Q,
+  defaults: { sort_by: NonNullable<Q["sort_by"]>; sort: SortDirection },
+): { sort: SortState<NonNullable<Q["sort_by"]>>; onSortChange: (next: SortState<NonNullable<Q["sort_by"]>>) => void } {
+  return {
+    sort: { by: query.sort_by ?? defaults.sort_by, direction: query.sort ?? defaults.sort },
+    onSortChange: (next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction } as Partial<Q>)),
+  };
+}
+
+/** The list's size said to screen readers once it has loaded ("12 reports"), or that it is loading. */
+export function ListCount({
+  loading,
+  loadingText,
+  total,
+  one,
+  many,
+}: {
+  loading: boolean;
+  loadingText: string;
+  total: number | undefined;
+  one: string;
+  many: string;
+}) {
+  return (
+    <p role="status" className="visually-hidden">
+      {loading ? loadingText : total !== undefined ? `${total} ${total === 1 ? one : many}` : ""}
+    </p>
+  );
+}
+
+/**
+ * From and To, whole days in UTC. An incomplete date (while typing) is ignored; an empty one removes the bound.
+ * To cannot be set before From.
+ */
+export function DayRange({
+  from,
+  to,
+  onChange,
+}: {
+  from: string | undefined;
+  to: string | undefined;
+  onChange: (name: "from" | "to", value: string | undefined) => void;
+}) {
+  const change = (name: "from" | "to", value: string) => {
+    if (value !== "" && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return;
+    onChange(name, value || undefined);
+  };
+  return (
+    <>
+      <TextField
+        name="from"
+        label="From (UTC)"
+        type="date"
+        value={from ?? ""}
+        onChange={(event) => change("from", event.target.value)}
+      />
+      <TextField
+        name="to"
+        label="To (UTC)"
+        type="date"
+        value={to ?? ""}
+        min={from}
+        onChange={(event) => change("to", event.target.value)}
+      />
+    </>
+  );
+}
+
+/** The empty state of a narrowed list: what to try, and the way back to the whole list. */
+export function NoMatches({
+  title,
+  clearHref,
+  clearLabel,
+  children,
+}: {
+  title: string;
+  clearHref: string;
+  clearLabel: string;
+  children: string;
+}) {
+  return (
+    <EmptyState title={title} headingLevel={2} action={<ButtonLink href={clearHref}>{clearLabel}</ButtonLink>}>
+      {children}
+    </EmptyState>
   );
 }

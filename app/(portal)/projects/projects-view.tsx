@@ -9,7 +9,6 @@ import useSWR from "swr";
 
 import { ResultMixBar } from "@/components/portal/result-mix-bar";
 import { Button } from "@/components/ui/button";
-import { ButtonLink } from "@/components/ui/button-link";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
@@ -33,7 +32,7 @@ import { type ProjectSortField } from "@/lib/contract/values";
 import { projectOverviewHref } from "@/lib/portal/trends";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ClearFilters, ListPages } from "../list-pages";
+import { ClearFilters, ListCount, ListPages, NoMatches, pagingOf, sortingOf } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ProjectsViewProps {
@@ -187,13 +186,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
         </ClearFilters>
       ) : null}
 
-      <p role="status" className="visually-hidden">
-        {isValidating
-          ? "Loading projects…"
-          : total !== undefined
-            ? `${total} ${total === 1 ? "project" : "projects"}`
-            : ""}
-      </p>
+      <ListCount loading={isValidating} loadingText="Loading projects…" total={total} one="project" many="projects" />
 
       <DataTable
         caption="Projects"
@@ -201,19 +194,14 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
         columns={columns}
         rows={data?.data}
         rowKey={(project) => project.project}
-        sort={{ by: query.sort_by ?? PROJECT_DEFAULTS.sort_by, direction: query.sort ?? PROJECT_DEFAULTS.sort }}
-        onSortChange={(next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction }))}
+        {...sortingOf(url, query, PROJECT_DEFAULTS)}
         loading={isValidating || url.pending}
         error={failure}
         empty={
           query.search ? (
-            <EmptyState
-              title="No projects match"
-              headingLevel={2}
-              action={<ButtonLink href={url.hrefFor({})}>Clear the search</ButtonLink>}
-            >
+            <NoMatches title="No projects match" clearHref={url.hrefFor({})} clearLabel="Clear the search">
               Try another part of the name.
-            </EmptyState>
+            </NoMatches>
           ) : (
             <EmptyState title="No projects yet" headingLevel={2}>
               A project appears when a report is created for a new site.
@@ -222,13 +210,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
         }
       />
 
-      <ListPages
-        meta={data?.meta}
-        failed={Boolean(failure)}
-        label="Projects pages"
-        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-        onPageChange={(page) => url.push(withChanges(query, { page }))}
-      />
+      <ListPages meta={data?.meta} failed={Boolean(failure)} label="Projects pages" {...pagingOf(url, query)} />
 
       <ConfirmDialog
         open={deleting !== null}

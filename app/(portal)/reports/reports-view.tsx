@@ -6,7 +6,6 @@ import Link from "next/link";
 import useSWR from "swr";
 
 import { EmptyState } from "@/components/ui/empty-state";
-import { ButtonLink } from "@/components/ui/button-link";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
@@ -28,7 +27,7 @@ import {
 import { REPORT_RESULTS, type ReportSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ClearFilters, ListPages } from "../list-pages";
+import { ClearFilters, ListCount, ListPages, NoMatches, pagingOf, sortingOf } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ReportsViewProps {
@@ -151,13 +150,7 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         </ClearFilters>
       ) : null}
 
-      <p role="status" className="visually-hidden">
-        {isValidating
-          ? "Loading reports…"
-          : total !== undefined
-            ? `${total} ${total === 1 ? "report" : "reports"}`
-            : ""}
-      </p>
+      <ListCount loading={isValidating} loadingText="Loading reports…" total={total} one="report" many="reports" />
 
       <DataTable
         caption="Reports"
@@ -165,20 +158,15 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         columns={COLUMNS}
         rows={data?.data}
         rowKey={(report) => report.id}
-        sort={{ by: query.sort_by ?? REPORT_DEFAULTS.sort_by, direction: query.sort ?? REPORT_DEFAULTS.sort }}
-        onSortChange={(next) => url.push(withChanges(query, { sort_by: next.by, sort: next.direction }))}
+        {...sortingOf(url, query, REPORT_DEFAULTS)}
         loading={isValidating || url.pending}
         error={failure}
         skeletonRows={Math.min(perPage, 10)}
         empty={
           filtered ? (
-            <EmptyState
-              title="No reports match"
-              headingLevel={2}
-              action={<ButtonLink href={url.hrefFor({})}>Clear search and filters</ButtonLink>}
-            >
+            <NoMatches title="No reports match" clearHref={url.hrefFor({})} clearLabel="Clear search and filters">
               Try another search, or another project or result.
-            </EmptyState>
+            </NoMatches>
           ) : (
             <EmptyState title="No reports yet" headingLevel={2}>
               Reports appear here once they are created.
@@ -187,13 +175,7 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         }
       />
 
-      <ListPages
-        meta={data?.meta}
-        failed={Boolean(failure)}
-        label="Reports pages"
-        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-        onPageChange={(page) => url.push(withChanges(query, { page }))}
-      />
+      <ListPages meta={data?.meta} failed={Boolean(failure)} label="Reports pages" {...pagingOf(url, query)} />
     </section>
   );
 }

@@ -10,7 +10,6 @@ import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
-import { TextField } from "@/components/ui/text-field";
 import { FiltersSheet } from "@/components/ui/filters-sheet";
 import type { AuditRecordOutput } from "@/lib/contract/audit";
 import type { Page } from "@/lib/contract/common";
@@ -26,7 +25,7 @@ import {
 import { listFilters, withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ClearFilters, ListPages } from "../../list-pages";
+import { ClearFilters, DayRange, ListPages, pagingOf } from "../../list-pages";
 import styles from "../../lists.module.css";
 import auditStyles from "./audit.module.css";
 
@@ -156,12 +155,6 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
     : null;
   const filtered = FILTERS.filtered(query);
 
-  const setDate = (name: "from" | "to", value: string) => {
-    // An incomplete date (while typing) is ignored; an empty one removes the bound.
-    if (value !== "" && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return;
-    url.push(withChanges(query, { [name]: value || undefined }));
-  };
-
   return (
     <section aria-label="Audit log entries">
       <FiltersSheet
@@ -186,20 +179,10 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
             url.push(withChanges(query, { action: (event.target.value || undefined) as AuditAction | undefined }))
           }
         />
-        <TextField
-          name="from"
-          label="From (UTC)"
-          type="date"
-          value={query.from ?? ""}
-          onChange={(event) => setDate("from", event.target.value)}
-        />
-        <TextField
-          name="to"
-          label="To (UTC)"
-          type="date"
-          value={query.to ?? ""}
-          min={query.from}
-          onChange={(event) => setDate("to", event.target.value)}
+        <DayRange
+          from={query.from}
+          to={query.to}
+          onChange={(name, value) => url.push(withChanges(query, { [name]: value }))}
         />
         <PerPageSelect
           value={query.per_page ?? DEFAULT_PER_PAGE.audit}
@@ -232,13 +215,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
           </EmptyState>
         }
       />
-      <ListPages
-        meta={data?.meta}
-        failed={Boolean(failure)}
-        label="Audit log pages"
-        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-        onPageChange={(page) => url.push(withChanges(query, { page }))}
-      />
+      <ListPages meta={data?.meta} failed={Boolean(failure)} label="Audit log pages" {...pagingOf(url, query)} />
     </section>
   );
 }

@@ -45,7 +45,7 @@ import { useListUrl } from "@/lib/portal/use-list-url";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { normalisePurchaseCode } from "@/lib/purchases/normalise";
 
-import { ListPages } from "../../list-pages";
+import { DayRange, ListPages, pagingOf } from "../../list-pages";
 import styles from "../../lists.module.css";
 import historyStyles from "./history.module.css";
 
@@ -206,12 +206,6 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
       : null;
   const filtered = FILTERS.filtered(query) || Boolean(code);
 
-  const setDate = (name: "from" | "to", value: string) => {
-    // An incomplete date (while typing) is ignored; an empty one removes the bound.
-    if (value !== "" && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return;
-    url.push(withChanges(query, { [name]: value || undefined }));
-  };
-
   const searchCode = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const raw = codeText;
@@ -288,20 +282,10 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           maxLength={320}
           onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))}
         />
-        <TextField
-          name="from"
-          label="From (UTC)"
-          type="date"
-          value={query.from ?? ""}
-          onChange={(event) => setDate("from", event.target.value)}
-        />
-        <TextField
-          name="to"
-          label="To (UTC)"
-          type="date"
-          value={query.to ?? ""}
-          min={query.from}
-          onChange={(event) => setDate("to", event.target.value)}
+        <DayRange
+          from={query.from}
+          to={query.to}
+          onChange={(name, value) => url.push(withChanges(query, { [name]: value }))}
         />
         <PerPageSelect
           value={query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory}
@@ -397,8 +381,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
         meta={codeRefused ? undefined : data?.meta}
         failed={Boolean(failure)}
         label="History pages"
-        hrefFor={(page) => url.hrefFor(withChanges(query, { page }))}
-        onPageChange={(page) => url.push(withChanges(query, { page }))}
+        {...pagingOf(url, query)}
       />
     </section>
   );
