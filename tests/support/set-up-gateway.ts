@@ -90,7 +90,11 @@ export function setUpGateway<const R extends Role = never>(options: GatewayOptio
     Object.assign(started, { gateway, env, port });
     started.clients = await Promise.all(roles.map((role) => gateway.signIn(role)));
   }
-  beforeAll(async () => {
+  // The start under way: a beforeAll that times out leaves it running, and the afterAll waits for it to settle so
+  // that what it started is stopped, not left behind.
+  let starting: Promise<void> | undefined;
+  beforeAll(() => (starting = startAll()), options.startTimeoutMs);
+  async function startAll() {
     // The provider must know the portal's callback before the portal starts: the port is chosen first.
     const port = await freePort();
     const storeEnv = await storeEnvFor(options.store, started);
@@ -110,8 +114,9 @@ export function setUpGateway<const R extends Role = never>(options: GatewayOptio
     started.sandbox = sandbox;
     const extra = typeof options.env === "function" ? await options.env(sandbox) : options.env;
     await start(sandboxEnv(sandbox, { ...storeEnv, ...extra }), port);
-  }, options.startTimeoutMs);
+  }
   afterAll(async () => {
+    await starting?.catch(() => undefined);
     if (options.assertNoKeyLeaked) started.gateway?.assertNoKeyLeaked();
     await started.gateway?.stop();
     await started.idp?.close();
