@@ -51,7 +51,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     { name: "upstream", paths: ["lib/upstream/"], what: "the HTTP layer, policies, one client per area" },
     { name: "auth", paths: ["lib/auth/"], what: "sessions, users, roles, audit, the request edge" },
-    { name: "jobs", paths: ["lib/jobs/"], what: "durable work on BullMQ, one queue per kind" },
+    { name: "jobs", paths: ["lib/jobs/"], what: "one job system: BullMQ or the store" },
   ],
   [
     { name: "purchases", paths: ["lib/purchases/"], what: "the purchase checker: codes, checks, history, bulk jobs" },

@@ -622,5 +622,32 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("sso_sessions").dropColumn("ended_no_role").execute();
       },
     },
+    // The jobs of the store's provider (lib/jobs/store.ts), used when REDIS_URL is not set: one row per job
+    // waiting or running (its lease), deleted when it is done; and each kind's pause (a 429 holds every process).
+    "2026-12-23-001-jobs": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("jobs")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("kind", "text", (c) => c.notNull())
+          .addColumn("payload", "text", (c) => c.notNull())
+          .addColumn("run_at", "text", (c) => c.notNull())
+          .addColumn("retries", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("jobs_kind_run_at").on("jobs").columns(["kind", "run_at"]).execute();
+        await db.schema
+          .createTable("job_pauses")
+          .addColumn("kind", "text", (c) => c.primaryKey())
+          .addColumn("paused_until", "text", (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("job_pauses").execute();
+        await db.schema.dropTable("jobs").execute();
+      },
+    },
   };
 }

@@ -313,6 +313,24 @@ export interface UpstreamKeyStateTable {
   rejected_fingerprint: string | null;
 }
 
+/** A job of the store's provider (lib/jobs/store.ts): waiting, or running while its lease holds. */
+export interface JobsTable {
+  id: string;
+  kind: string;
+  payload: string; // JSON, small (ids)
+  run_at: string; // not before
+  retries: ColumnType<number, number | undefined, number>;
+  lease_owner: string | null;
+  lease_until: string | null;
+  created_at: string;
+}
+
+/** A kind's pause (a 429): no process takes its jobs before paused_until. */
+export interface JobPausesTable {
+  kind: string;
+  paused_until: string;
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -336,6 +354,8 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   upstream_keys: UpstreamKeysTable;
   upstream_key_state: UpstreamKeyStateTable;
+  jobs: JobsTable;
+  job_pauses: JobPausesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

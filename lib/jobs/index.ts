@@ -1,167 +1,50 @@
-// Durable work on a real queue: BullMQ on the cluster's Redis. A kind of work (bulk purchase checks; later
-// webhook deliveries, scheduled report runs) has its own queue, handler and cluster-wide concurrency; its items
-// are small (ids), the state they work on stays in the store. An item added twice under one id is one item.
-//
-// An instance that dies (kill -9) holds its items by a lock that lapses after LOCK_MS; another instance's
-// stalled check (every STALLED_INTERVAL_MS) puts them back, and they run again. So a handler must be
-// idempotent — written once in the store, never counted twice — and an item is never failed because its
-// worker died (no stalled limit). A graceful stop lets running items finish (at most a few seconds) and hands
-// the rest back at once.
-//
-// Without Redis the process runs its work in process (lib/purchases/bulk/runner.ts for bulk checks); both sit
-// behind the same small interface of their kind (lib/purchases/bulk/queue.ts).
-import { setTimeout as sleep } from "node:timers/promises";
-
+// One job system for every kind of background work (lib/jobs/define.ts): a kind is a typed definition, a job is
+// a small payload (ids) under an id — added twice, one job — and the store stays the record the pages read. One
+// of two providers runs them, behind trigger():
+// - BullMQ on the cluster's Redis when REDIS_URL is set (./bullmq.ts): concurrency across the cluster, a pause
+//   reaching every instance, a killed instance's jobs run again once its lock lapses;
+// - otherwise the store (./store.ts): jobs in the `jobs` table, claimed by lease, a killed process's lease
+//   lapsing and another process taking the job; kinds taken in turn.
+// Retries, backoff, a pause (429) and the metrics live here and in the providers, once for every kind. A handler
+// must be idempotent (a job whose process died runs again): written once in the store, never counted twice.
 import "server-only";
 
-import { Queue, Worker, type Job, type RedisOptions as BullRedisOptions } from "bullmq";
-
 import type { Cluster } from "@/lib/cluster";
-import { onShutdown } from "@/lib/lifecycle/shutdown";
-import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
-import { metrics, onCollect } from "@/lib/metrics";
+import type { Db } from "@/lib/db";
+import { processSlot } from "@/lib/process-wide";
 
-export const LOCK_MS = 10_000;
-export const STALLED_INTERVAL_MS = 5_000;
-const STOP_WAIT_MS = 3_000;
+import { startBullJobs } from "./bullmq";
+import type { JobDefinition } from "./define";
+import type { AnyJobDefinition, JobProvider, TriggerOptions } from "./run";
+import { startStoreJobs } from "./store";
 
-/** What a handler answers: done, or "the upstream asks everyone to wait `ms`" (the item runs again after). */
-export type ItemOutcome = { kind: "done" } | { kind: "pause_all"; ms: number };
+export { defineJob, type JobOutcome } from "./define";
+export type { JobProvider } from "./run";
 
-export interface KindOptions<T> {
-  /** The kind's name; its queue is gatehouse-<kind>. */
-  kind: string;
-  /** Items of this kind running at once across every instance. */
-  concurrency: number;
-  handle(data: T, item: { id: string; attemptsMade: number }): Promise<ItemOutcome>;
+export interface JobsDeps {
+  cluster: Cluster;
+  db: () => Promise<Db>;
 }
 
-export interface WorkQueue<T> {
-  /** Adds items (their ids make adding again harmless). Rejects when Redis is away: the caller keeps the store's record. */
-  add(items: Array<{ id: string; data: T }>): Promise<void>;
-  /** Items waiting (not running) across the cluster. */
-  waiting(): Promise<number>;
-  close(): Promise<void>;
+const PROVIDER = processSlot<{ provider: JobProvider; kinds: Map<string, AnyJobDefinition> }>("jobs.provider");
+
+/**
+ * Starts the process's jobs (once, at start): BullMQ when the cluster has Redis, the store otherwise. Every kind
+ * trigger() is asked for must be among `definitions`.
+ */
+export async function startJobs(definitions: readonly AnyJobDefinition[], deps: JobsDeps): Promise<JobProvider> {
+  const started = PROVIDER.get();
+  if (started) return started.provider;
+  const provider = deps.cluster.redis
+    ? await startBullJobs(deps.cluster, definitions)
+    : startStoreJobs(deps.db, definitions);
+  PROVIDER.set({ provider, kinds: new Map(definitions.map((definition) => [definition.kind, definition])) });
+  return provider;
 }
 
-/** Starts a kind's queue and its worker on this instance. */
-export async function startWorkQueue<T>(cluster: Cluster, options: KindOptions<T>): Promise<WorkQueue<T>> {
-  const redis = cluster.connectionOptions();
-  if (!redis) throw new Error("a work queue needs Redis (REDIS_URL)");
-  const connection: BullRedisOptions = {
-    host: redis.host,
-    port: redis.port,
-    username: redis.username,
-    password: redis.password,
-    db: redis.db,
-    tls: redis.tls,
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
-  };
-  const name = `gatehouse-${options.kind}`;
-  // The producer fails fast while Redis is away; the worker waits for it (BullMQ's own advice).
-  const queue = new Queue(name, { connection: { ...connection, enableOfflineQueue: false }, prefix: "gatehouse-bull" });
-  queue.on("error", () => {});
-  const processed = metrics().jobs;
-
-  const worker = new Worker(
-    name,
-    async (job: Job<T>) =>
-      runOutsideRequestContext(async () => {
-        const outcome = await options.handle(job.data, { id: job.id ?? "", attemptsMade: job.attemptsMade });
-        if (outcome.kind === "pause_all") {
-          // Every worker of the queue, on every instance, waits; this item goes back to the front.
-          await worker.rateLimit(outcome.ms);
-          processed.inc({ kind: options.kind, outcome: "paused" });
-          throw Worker.RateLimitError();
-        }
-        processed.inc({ kind: options.kind, outcome: "done" });
-      }),
-    {
-      connection: { ...connection, maxRetriesPerRequest: null },
-      prefix: "gatehouse-bull",
-      concurrency: options.concurrency,
-      lockDuration: LOCK_MS,
-      stalledInterval: STALLED_INTERVAL_MS,
-      // A worker that died is never the item's fault.
-      maxStalledCount: 1_000_000,
-      autorun: false,
-      // Not a limit (far above any real rate): it turns on the limiter that worker.rateLimit() pauses.
-      limiter: { max: 100_000, duration: 1_000 },
-    },
-  );
-  worker.on("error", () => {});
-  worker.on("failed", (job, error) => {
-    processed.inc({ kind: options.kind, outcome: "error" });
-    logEvent("error", "job_item_failed", { kind: options.kind, item: job?.id, error: describeError(error) });
-  });
-  // The cluster-wide limit: at most `concurrency` items of the kind run at once, whatever the number of instances.
-  // It lives in Redis: set it again whenever the connection comes back (a Redis restarted empty forgot it).
-  let limitTimer: NodeJS.Timeout | null = null;
-  const setLimit = (): void => {
-    if (limitTimer) clearTimeout(limitTimer);
-    queue.setGlobalConcurrency(options.concurrency).then(
-      () => (limitTimer = null),
-      () => (limitTimer = setTimeout(setLimit, 1_000).unref()),
-    );
-  };
-  // Before this worker takes anything, when Redis is there to say it (a few seconds at most at start).
-  for (const until = Date.now() + 3_000; !cluster.up() && Date.now() < until;) await sleep(20);
-  if (
-    !(await queue.setGlobalConcurrency(options.concurrency).then(
-      () => true,
-      () => false,
-    ))
-  )
-    setLimit();
-  cluster.redis?.on("ready", setLimit);
-  void worker
-    .run()
-    .catch((error: unknown) =>
-      logEvent("error", "job_worker_stopped", { kind: options.kind, error: describeError(error) }),
-    );
-
-  onCollect(async () => {
-    const counts = await queue.getJobCounts("wait", "delayed", "prioritized", "waiting-children");
-    metrics().queueDepth.set(
-      { kind: options.kind },
-      Object.values(counts).reduce((sum, n) => sum + n, 0),
-    );
-  });
-
-  let closed = false;
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    if (limitTimer) clearTimeout(limitTimer);
-    cluster.redis?.off("ready", setLimit);
-    // Let the running items finish (an upstream call each); whatever still runs then goes back to the queue.
-    const finished = await Promise.race([worker.close().then(() => true), sleep(STOP_WAIT_MS).then(() => false)]);
-    if (!finished) await worker.close(true).catch(() => {});
-    await queue.close().catch(() => {});
-  };
-  onShutdown(`${options.kind} worker`, close);
-
-  return {
-    async add(items) {
-      if (items.length === 0) return;
-      await queue.addBulk(
-        items.map((item) => ({
-          name: options.kind,
-          data: item.data,
-          opts: {
-            jobId: item.id,
-            // Retries are the handler's to decide (it knows which failures are transient); kept briefly for the depth.
-            attempts: 1,
-            removeOnComplete: true,
-            removeOnFail: 1000,
-          },
-        })),
-      );
-    },
-    async waiting() {
-      const counts = await queue.getJobCounts("wait", "delayed", "prioritized");
-      return Object.values(counts).reduce((sum, n) => sum + n, 0);
-    },
-    close,
-  };
+/** Adds a job of `definition` to the process's provider (startJobs); its payload is checked against the kind's schema. */
+export async function trigger<P>(definition: JobDefinition<P>, payload: P, options: TriggerOptions): Promise<void> {
+  const started = PROVIDER.get();
+  if (!started?.kinds.has(definition.kind)) throw new Error(`jobs of kind ${definition.kind} were not started`);
+  await started.provider.trigger(definition.kind, definition.payload.parse(payload), options);
 }

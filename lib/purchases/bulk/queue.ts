@@ -1,5 +1,5 @@
 // How a bulk job's codes get checked, behind one interface (BulkChecks): on BullMQ when REDIS_URL is set
-// (lib/jobs: each code is an item of the "bulk-check" kind, spread over every instance, at most CONCURRENCY
+// (lib/jobs: each code is a job of the "bulk-check" kind, spread over every instance, at most CONCURRENCY
 // checks at once across the cluster, a 429 pausing every instance), else by the in-process runner (./runner.ts).
 // Either way the store is the record: progress and results are written there, once per code, and whatever is
 // still pending in the store is (re)queued — at start, every SWEEP_MS and when a job is created — so a Redis that
@@ -9,12 +9,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import "server-only";
 
 import { sql } from "kysely";
+import { z } from "zod";
 
 import { getServerContext } from "@/lib/auth/access";
 import { retryAfterMs } from "@/lib/contract/retry-after";
 import { currentCluster } from "@/lib/cluster";
 import type { Db } from "@/lib/db";
-import { startWorkQueue, type ItemOutcome, type WorkQueue } from "@/lib/jobs";
+import { defineJob, type JobOutcome, type JobProvider } from "@/lib/jobs";
+import { startBullJobs } from "@/lib/jobs/bullmq";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
@@ -45,10 +47,8 @@ const KIND = "bulk-check";
 const SWEEP_MS = 15_000;
 const PURGE_EVERY_MS = 3_600_000;
 
-interface CodeItem {
-  job: string;
-  idx: number;
-}
+const codeItem = z.object({ job: z.string(), idx: z.number().int() });
+type CodeItem = z.infer<typeof codeItem>;
 
 const itemId = (jobId: string, idx: number) => `bulk-${jobId}-${idx}`;
 
@@ -58,15 +58,23 @@ export interface QueuedDeps {
   items: () => Promise<ItemsClient | null>;
 }
 
-/** Bulk checks as items of a work queue. */
+/** Bulk checks as jobs, one per code. */
 export class QueuedBulkChecks implements BulkChecks {
   readonly runsOn = "queue" as const;
-  private queue: WorkQueue<CodeItem> | null = null;
+  private jobs: JobProvider | null = null;
 
   constructor(private readonly deps: QueuedDeps) {}
 
-  attach(queue: WorkQueue<CodeItem>): void {
-    this.queue = queue;
+  /** The kind, its handler this instance's. */
+  readonly definition = defineJob({
+    kind: KIND,
+    payload: codeItem,
+    concurrency: CONCURRENCY,
+    handle: (data) => this.handle(data),
+  });
+
+  attach(jobs: JobProvider): void {
+    this.jobs = jobs;
   }
 
   async started(jobId: string): Promise<void> {
@@ -79,7 +87,11 @@ export class QueuedBulkChecks implements BulkChecks {
       .orderBy("idx")
       .execute();
     try {
-      await this.queue?.add(pending.map(({ idx }) => ({ id: itemId(jobId, idx), data: { job: jobId, idx } })));
+      const { jobs } = this;
+      if (jobs)
+        await Promise.all(
+          pending.map(({ idx }) => jobs.trigger(KIND, { job: jobId, idx }, { id: itemId(jobId, idx) })),
+        );
     } catch (error) {
       // Redis away: the codes stay pending in the store, and the next sweep queues them.
       logEvent("warn", "bulk_job_not_queued", { job_id: jobId, error: describeError(error) });
@@ -104,7 +116,7 @@ export class QueuedBulkChecks implements BulkChecks {
   }
 
   /** One code: checked and written once; a code found no longer pending (done, cancelled, a rerun) is skipped. */
-  async handle({ job: jobId, idx }: CodeItem): Promise<ItemOutcome> {
+  async handle({ job: jobId, idx }: CodeItem): Promise<JobOutcome> {
     const db = await this.deps.db();
     const row = await db
       .selectFrom("bulk_jobs as j")
@@ -138,7 +150,7 @@ export class QueuedBulkChecks implements BulkChecks {
     // Under way from here: a cancel now lets this check write its result rather than mark the code cancelled.
     if (!(await beginCheck(db, jobId, idx))) return { kind: "done" };
     const code = codeSealer.open(row.sealed, this.deps.hashKey());
-    const outcome: CodeOutcome | ItemOutcome =
+    const outcome: CodeOutcome | JobOutcome =
       code === null
         ? { status: "failed", reason: UNREADABLE_CODE_REASON }
         : await this.ask(db, jobId, idx, code, row.attempts);
@@ -153,7 +165,7 @@ export class QueuedBulkChecks implements BulkChecks {
       });
     } catch (error) {
       // Neither the result nor its history row was written: the code stays pending, and the next sweep queues it
-      // again (a failed item would keep its id, and the sweep could not add it back).
+      // again (a failed job would keep its id, and the sweep could not add it back).
       logEvent("error", "bulk_check_failed", { job_id: jobId, idx, error: describeError(error) });
       return { kind: "done" };
     }
@@ -168,7 +180,7 @@ export class QueuedBulkChecks implements BulkChecks {
     idx: number,
     code: string,
     attempts: number,
-  ): Promise<CodeOutcome | ItemOutcome> {
+  ): Promise<CodeOutcome | JobOutcome> {
     const items = await this.deps.items();
     if (!items) return NOT_CONFIGURED;
     for (let transient = 1; ; transient += 1) {
@@ -241,13 +253,7 @@ async function start(): Promise<BulkChecks> {
     hashKey: () => config.dataKey,
     items: async () => (await getUpstreams()).items,
   });
-  checks.attach(
-    await startWorkQueue<CodeItem>(cluster, {
-      kind: KIND,
-      concurrency: CONCURRENCY,
-      handle: (data) => checks.handle(data),
-    }),
-  );
+  checks.attach(await startBullJobs(cluster, [checks.definition]));
   const sweeper = setInterval(() => void checks.sweep(), SWEEP_MS).unref();
   const purge = async () => {
     const removed = await purgeExpiredBulkJobs((await getServerContext()).db);

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { redisCluster, type Cluster } from "@/lib/cluster";
-import { startWorkQueue, type WorkQueue } from "@/lib/jobs";
+import type { JobProvider } from "@/lib/jobs";
+import { startBullJobs } from "@/lib/jobs/bullmq";
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
 import { QueuedBulkChecks } from "@/lib/purchases/bulk/queue";
 import { findBulkJob } from "@/lib/purchases/bulk/summaries";
@@ -70,21 +71,17 @@ function countingItems(
 async function instance(
   name: string,
   seen: Parameters<typeof countingItems>[1],
-): Promise<{ checks: QueuedBulkChecks; cluster: Cluster; queue: WorkQueue<{ job: string; idx: number }> }> {
+): Promise<{ checks: QueuedBulkChecks; cluster: Cluster; jobs: JobProvider }> {
   const cluster = redisCluster(redis.url, name);
   const items = countingItems(name, seen);
   const checks = new QueuedBulkChecks({ db: async () => store.db, hashKey: () => KEY, items: async () => items });
-  const queue = await startWorkQueue<{ job: string; idx: number }>(cluster, {
-    kind: "bulk-check",
-    concurrency: 3,
-    handle: (data) => checks.handle(data),
-  });
-  checks.attach(queue);
+  const jobs = await startBullJobs(cluster, [checks.definition]);
+  checks.attach(jobs);
   closers.push(async () => {
-    await queue.close();
+    await jobs.stop();
     await cluster.close();
   });
-  return { checks, cluster, queue };
+  return { checks, cluster, jobs };
 }
 
 describe("QueuedBulkChecks", () => {
@@ -127,6 +124,6 @@ describe("QueuedBulkChecks", () => {
       async () => (await findBulkJob(store.db, KEY, second.id, { userId: null }))?.status === "done",
       "the swept job is done",
     );
-    expect(await two.queue.waiting()).toBe(0);
+    expect(await two.jobs.waiting("bulk-check")).toBe(0);
   });
 });
