@@ -18,7 +18,7 @@ import type { JobDefinition } from "./define";
 import type { AnyJobDefinition, JobProvider, TriggerOptions } from "./run";
 import { startStoreJobs } from "./store";
 
-export { defineJob, type JobOutcome } from "./define";
+export { defineJob, type JobDefinition, type JobOutcome } from "./define";
 export type { JobProvider } from "./run";
 
 export interface JobsDeps {

@@ -1,7 +1,7 @@
 // Webhook deliveries: one row per event per endpoint, written when the event happens (so a restart or a crashed
-// instance loses none), held by a lease while one process sends it (like bulk jobs: lib/purchases/bulk/leases.ts),
-// retried with exponential backoff and jitter for more than a day, and logged attempt by attempt. This is the
-// queue's one interface: the runner (./runner.ts) only claims, sends and records through it.
+// instance loses none), retried with exponential backoff and jitter for more than a day, and logged attempt by
+// attempt. The rows are the record; each attempt is a job (./delivery-job.ts) whose id names the delivery, its
+// attempt and its due time, so queueing it again (the sweep, "Send again") is harmless.
 import "server-only";
 
 import { randomBytes } from "node:crypto";
@@ -36,31 +36,49 @@ export function retryDelayMs(failedAttempts: number, timings: WebhookTimings, ra
 
 const newDeliveryId = () => `msg_${randomBytes(16).toString("hex")}`;
 
+/** A pending delivery, as its next attempt needs it. */
+export interface PendingDelivery {
+  id: string;
+  endpointId: string;
+  url: string;
+  payload: string;
+  attempts: number;
+  nextAttemptAt: string;
+}
+
 /**
  * The event as it is sent: {type, timestamp, data}, written once, so every attempt signs the same bytes. One row
- * per enabled endpoint that wants the event. Returns how many were queued.
+ * per enabled endpoint that wants the event. Returns the deliveries queued.
  */
 export async function enqueueEvent(
   db: Db,
   type: WebhookEventType,
   data: Record<string, unknown>,
   now = new Date(),
-): Promise<number> {
+): Promise<PendingDelivery[]> {
   const endpoints = await db
     .selectFrom("webhook_endpoints")
-    .select(["id", "events"])
+    .select(["id", "url", "events"])
     .where("disabled", "=", 0)
     .execute();
   const wanting = endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as unknown[]).includes(type));
-  if (wanting.length === 0) return 0;
+  if (wanting.length === 0) return [];
   const at = now.toISOString();
   const payload = JSON.stringify({ type, timestamp: at, data });
+  const queued = wanting.map((endpoint) => ({
+    id: newDeliveryId(),
+    endpointId: endpoint.id,
+    url: endpoint.url,
+    payload,
+    attempts: 0,
+    nextAttemptAt: at,
+  }));
   await db
     .insertInto("webhook_deliveries")
     .values(
-      wanting.map((endpoint) => ({
-        id: newDeliveryId(),
-        endpoint_id: endpoint.id,
+      queued.map((delivery) => ({
+        id: delivery.id,
+        endpoint_id: delivery.endpointId,
         event_type: type,
         payload,
         status: "pending",
@@ -74,39 +92,21 @@ export async function enqueueEvent(
       })),
     )
     .execute();
-  return wanting.length;
-}
-
-export interface ClaimedDelivery {
-  id: string;
-  endpointId: string;
-  url: string;
-  payload: string;
-  attempts: number;
+  return queued;
 }
 
 /**
- * Sends to one endpoint at once, at most (per process). With its oldest due deliveries claimed first and this
- * cap, one slow or unreachable endpoint holds at most these slots, and every other endpoint's deliveries go on.
+ * Sends to one endpoint at once, at most (per process). With this cap, one slow or unreachable endpoint holds at
+ * most these of the sending slots, and every other endpoint's deliveries go on.
  */
 export const MAX_SENDS_PER_ENDPOINT = 2;
 
 /**
- * Takes up to `limit` deliveries that are due, whose endpoint is enabled, and that no live process holds (the
- * lease is free or expired). Each is ours until `leaseMs` from now; recordAttempt lets go. Fair per endpoint:
- * each endpoint's oldest due delivery comes before any endpoint's second, and an endpoint with `sending` (this
- * process's sends under way, by endpoint) at MAX_SENDS_PER_ENDPOINT gets none.
+ * The pending deliveries due by `until` whose endpoint is enabled (of one endpoint, when given), fairly ordered:
+ * each endpoint's oldest before any endpoint's second.
  */
-export async function claimDueDeliveries(
-  db: Db,
-  owner: string,
-  leaseMs: number,
-  limit: number,
-  now = new Date(),
-  sending: ReadonlyMap<string, number> = new Map(),
-): Promise<ClaimedDelivery[]> {
-  const at = now.toISOString();
-  const due = db
+export async function dueDeliveries(db: Db, until: Date, endpointId?: string): Promise<PendingDelivery[]> {
+  let due = db
     .selectFrom("webhook_deliveries as d")
     .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
     .select((eb) => [
@@ -122,52 +122,46 @@ export async function claimDueDeliveries(
         .as("place"),
     ])
     .where("d.status", "=", "pending")
-    .where("d.next_attempt_at", "<=", at)
-    .where("e.disabled", "=", 0)
-    .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<", at)]));
-  const candidates = await db
+    .where("d.next_attempt_at", "<=", until.toISOString())
+    .where("e.disabled", "=", 0);
+  if (endpointId) due = due.where("d.endpoint_id", "=", endpointId);
+  const rows = await db
     .selectFrom(due.as("due"))
     .selectAll()
-    .where("place", "<=", MAX_SENDS_PER_ENDPOINT)
     .orderBy("place")
     .orderBy("next_attempt_at")
     .orderBy("id")
     .execute();
-  const taken = new Map(sending);
-  const claimed: ClaimedDelivery[] = [];
-  for (const candidate of candidates) {
-    if (claimed.length >= limit) break;
-    const busy = taken.get(candidate.endpoint_id) ?? 0;
-    if (busy >= MAX_SENDS_PER_ENDPOINT) continue;
-    const result = await db
-      .updateTable("webhook_deliveries")
-      .set({ lease_owner: owner, lease_until: new Date(now.getTime() + leaseMs).toISOString() })
-      .where("id", "=", candidate.id)
-      .where("status", "=", "pending")
-      .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", at)]))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) {
-      taken.set(candidate.endpoint_id, busy + 1);
-      claimed.push({
-        id: candidate.id,
-        endpointId: candidate.endpoint_id,
-        url: candidate.url,
-        payload: candidate.payload,
-        attempts: Number(candidate.attempts),
-      });
-    }
-  }
-  return claimed;
+  return rows.map((row) => ({
+    id: row.id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    payload: row.payload,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at!,
+  }));
 }
 
-/** The next time a pending delivery is due, or null when none is (the runner sleeps until then). */
-export async function nextDueAt(db: Db): Promise<string | null> {
+/** The delivery if its attempt `attempts + 1` is still to make: pending, not made since, its endpoint enabled. */
+export async function deliveryToSend(db: Db, id: string, attempts: number): Promise<PendingDelivery | null> {
   const row = await db
-    .selectFrom("webhook_deliveries")
-    .select((eb) => eb.fn.min("next_attempt_at").as("next"))
-    .where("status", "=", "pending")
+    .selectFrom("webhook_deliveries as d")
+    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
+    .select(["d.id", "d.endpoint_id", "e.url", "d.payload", "d.attempts", "d.next_attempt_at"])
+    .where("d.id", "=", id)
+    .where("d.status", "=", "pending")
+    .where("d.attempts", "=", attempts)
+    .where("e.disabled", "=", 0)
     .executeTakeFirst();
-  return (row?.next as string | null | undefined) ?? null;
+  if (!row?.next_attempt_at) return null;
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    url: row.url,
+    payload: row.payload,
+    attempts: Number(row.attempts),
+    nextAttemptAt: row.next_attempt_at,
+  };
 }
 
 export interface AttemptRecord {
@@ -179,19 +173,22 @@ export interface AttemptRecord {
 }
 
 export interface AttemptOutcome {
+  /** False when another run recorded this attempt first (nothing was written). */
+  recorded: boolean;
+  /** The delivery's next attempt, when it has one. */
+  next: PendingDelivery | null;
   /** Set when this failure disabled the endpoint (three days of failures): the admins must be told. */
   disabledEndpoint: { id: string; url: string; failingSince: string } | null;
 }
 
 /**
- * Writes one attempt's outcome and lets go of the delivery: delivered, pending again after the next wait, or
- * failed when no retry is left. The endpoint's failing_since starts at its first failure and clears on a success;
- * a failure three days after it disables the endpoint.
+ * Writes one attempt's outcome, once (a run that repeats an attempt already recorded writes nothing): delivered,
+ * pending again after the next wait, or failed when no retry is left. The endpoint's failing_since starts at its
+ * first failure and clears on a success; a failure three days after it disables the endpoint.
  */
 export async function recordAttempt(
   db: Db,
-  delivery: ClaimedDelivery,
-  owner: string,
+  delivery: PendingDelivery,
   attempt: AttemptRecord,
   timings: WebhookTimings,
   now = new Date(),
@@ -200,6 +197,22 @@ export async function recordAttempt(
   const attempts = delivery.attempts + 1;
   const wait = attempt.ok ? null : retryDelayMs(attempts, timings);
   const status = attempt.ok ? "delivered" : wait === null ? "failed" : "pending";
+  const nextAttemptAt = wait === null ? null : new Date(now.getTime() + wait).toISOString();
+  const written = await db
+    .updateTable("webhook_deliveries")
+    .set({
+      status,
+      attempts,
+      last_attempt_at: at,
+      last_status: attempt.status,
+      next_attempt_at: nextAttemptAt,
+    })
+    .where("id", "=", delivery.id)
+    .where("status", "=", "pending")
+    .where("attempts", "=", delivery.attempts)
+    .executeTakeFirst();
+  if (Number(written.numUpdatedRows) !== 1) return { recorded: false, next: null, disabledEndpoint: null };
+  const next = nextAttemptAt === null ? null : { ...delivery, attempts, nextAttemptAt };
   await db
     .insertInto("webhook_attempts")
     .values({
@@ -213,20 +226,6 @@ export async function recordAttempt(
       response_excerpt: attempt.excerpt,
     })
     .execute();
-  await db
-    .updateTable("webhook_deliveries")
-    .set({
-      status,
-      attempts,
-      last_attempt_at: at,
-      last_status: attempt.status,
-      next_attempt_at: wait === null ? null : new Date(now.getTime() + wait).toISOString(),
-      lease_owner: null,
-      lease_until: null,
-    })
-    .where("id", "=", delivery.id)
-    .where("lease_owner", "=", owner)
-    .execute();
 
   if (attempt.ok) {
     await db
@@ -235,7 +234,7 @@ export async function recordAttempt(
       .where("id", "=", delivery.endpointId)
       .where("failing_since", "is not", null)
       .execute();
-    return { disabledEndpoint: null };
+    return { recorded: true, next, disabledEndpoint: null };
   }
   await db
     .updateTable("webhook_endpoints")
@@ -248,9 +247,10 @@ export async function recordAttempt(
     .select(["id", "url", "failing_since", "disabled"])
     .where("id", "=", delivery.endpointId)
     .executeTakeFirst();
-  if (!endpoint?.failing_since || Number(endpoint.disabled) === 1) return { disabledEndpoint: null };
+  if (!endpoint?.failing_since || Number(endpoint.disabled) === 1)
+    return { recorded: true, next, disabledEndpoint: null };
   if (now.getTime() - Date.parse(endpoint.failing_since) < DISABLE_AFTER_FAILING_MS / timings.speedup)
-    return { disabledEndpoint: null };
+    return { recorded: true, next, disabledEndpoint: null };
   const disabled = await db
     .updateTable("webhook_endpoints")
     .set({
@@ -262,20 +262,13 @@ export async function recordAttempt(
     .where("disabled", "=", 0)
     .executeTakeFirst();
   return {
+    recorded: true,
+    next,
     disabledEndpoint:
       Number(disabled.numUpdatedRows) === 1
         ? { id: endpoint.id, url: endpoint.url, failingSince: endpoint.failing_since }
         : null,
   };
-}
-
-/** Lets go of every delivery this process holds (shutdown), so that the next process sends them at once. */
-export async function releaseDeliveries(db: Db, owner: string): Promise<void> {
-  await db
-    .updateTable("webhook_deliveries")
-    .set({ lease_owner: null, lease_until: null })
-    .where("lease_owner", "=", owner)
-    .execute();
 }
 
 /** "Send again": the same delivery (same webhook-id, same body), due now, with its attempts kept in the log. */

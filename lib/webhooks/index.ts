@@ -1,41 +1,61 @@
-// Webhooks in the server process: at start-up, events (lib/events) start going into the store as deliveries and
-// the runner starts sending them, with whatever an earlier process left pending.
+// Webhooks in the server process: each attempt of a delivery is a job of the process's job system (lib/jobs,
+// started with webhookDeliveries among its kinds). At start-up, events (lib/events) start going into the store as
+// deliveries, each queued at once; a sweep queues whatever is due without a job (an earlier process's pending
+// deliveries, a trigger lost while Redis was away) at start and every SWEEP_MS.
 import "server-only";
 
 import { getServerContext } from "@/lib/auth/access";
 import { setEventSink } from "@/lib/events";
+import { trigger } from "@/lib/jobs";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { processSlot, processWide } from "@/lib/process-wide";
 
-import { enqueueEvent, type WebhookTimings } from "./deliveries";
-import { WebhookRunner } from "./runner";
+import { enqueueEvent, redeliver, type WebhookTimings } from "./deliveries";
+import { deliveryJob, queueDeliveries, queueDueDeliveries, type DeliveryJobDeps } from "./delivery-job";
 import { webhookSettings } from "./settings";
 
-const RUNNER = "webhooks.runner";
+/** Each sweep queues every pending delivery due within this (a later one waits for a later sweep). */
+const SWEEP_MS = 15_000;
 
-/** The process's runner, started on first use (instrumentation at start, or a route that queued work). */
-export async function webhookRunner(): Promise<WebhookRunner> {
-  let runner = processSlot<WebhookRunner>(RUNNER).get();
-  if (!runner) {
-    const { config } = await getServerContext();
-    runner = processWide(
-      RUNNER,
-      () =>
-        new WebhookRunner({
-          db: async () => (await getServerContext()).db,
-          settings: () => webhookSettings(config),
-          // Production never varies it; a test that cannot wait the real schedule puts a speed-up in this slot
-          // before the server starts (injectIntoServer in tests/support/processes.ts).
-          timings: processWide<WebhookTimings>("webhook-timings", () => ({ speedup: 1 })),
-        }),
+const queue: DeliveryJobDeps["queue"] = (payload, options) => trigger(webhookDeliveries, payload, options);
+const db = async () => (await getServerContext()).db;
+
+/** The kind of job of webhook deliveries, among the kinds startJobs() is given at start-up. */
+export const webhookDeliveries = deliveryJob({
+  db,
+  settings: async () => webhookSettings((await getServerContext()).config),
+  // Production never varies it; a test that cannot wait the real schedule puts a speed-up in this slot
+  // before the server starts (injectIntoServer in tests/support/processes.ts).
+  timings: () => processWide<WebhookTimings>("webhook-timings", () => ({ speedup: 1 })),
+  queue,
+});
+
+/** Queues what is due now, or soon (of one endpoint: enabled again, its waiting deliveries go now). */
+export async function queueWebhookDeliveries(endpointId?: string): Promise<void> {
+  await queueDueDeliveries(await db(), queue, new Date(Date.now() + SWEEP_MS), endpointId);
+}
+
+/** "Send again": the delivery is due now, and queued. */
+export async function sendWebhookAgain(endpointId: string, deliveryId: string): Promise<void> {
+  await redeliver(await db(), endpointId, deliveryId);
+  await queueWebhookDeliveries(endpointId);
+}
+
+const SWEEPER = processSlot<NodeJS.Timeout>("webhooks.sweeper");
+
+/** Starts taking events as deliveries and the sweep (once a process; after startJobs). */
+export function startWebhooks(): void {
+  if (SWEEPER.get()) return;
+  setEventSink(async (event) => {
+    await queueDeliveries(await enqueueEvent(await db(), event.type, event.data, event.occurredAt), queue);
+  });
+  const sweep = () =>
+    void queueWebhookDeliveries().catch((error: unknown) =>
+      logEvent("error", "webhook_sweep_failed", { error: describeError(error) }),
     );
-    const started = runner;
-    setEventSink(async (event) => {
-      const queued = await enqueueEvent((await getServerContext()).db, event.type, event.data, event.occurredAt);
-      if (queued > 0) started.kick();
-    });
-    onShutdown("webhook deliveries", () => started.stop());
-    started.kick();
-  }
-  return runner;
+  const sweeper = runOutsideRequestContext(() => setInterval(sweep, SWEEP_MS).unref());
+  SWEEPER.set(sweeper);
+  onShutdown("webhook sweep", () => clearInterval(sweeper));
+  sweep();
 }

@@ -1,18 +1,18 @@
 // The deliveries queue, run on every backend (tests/unit/lib/webhooks/deliveries.test.ts: SQLite;
-// tests/unit/lib/db/postgres.test.ts): one delivery per subscribed endpoint, leases, claims fair per endpoint, the
-// retry schedule, giving up, three days of failures disabling the endpoint, and "Send again".
+// tests/unit/lib/db/postgres.test.ts): one delivery per subscribed endpoint, due deliveries fair per endpoint, the
+// retry schedule, an attempt recorded once, giving up, three days of failures disabling the endpoint, and "Send
+// again". (A killed process's attempt running again is the job system's: tests/unit/lib/jobs/index.test.ts; the
+// cap on sends to one endpoint, tests/unit/lib/webhooks/delivery-job.test.ts.)
 import { describe, expect, it } from "vitest";
 
 import type { Db } from "@/lib/db";
 import {
-  claimDueDeliveries,
   DISABLE_AFTER_FAILING_MS,
+  dueDeliveries,
   enqueueEvent,
   MAX_ATTEMPTS,
-  MAX_SENDS_PER_ENDPOINT,
   recordAttempt,
   redeliver,
-  releaseDeliveries,
   retryDelayMs,
   RETRY_DELAYS_MS,
   deliveryLog,
@@ -36,28 +36,14 @@ export function deliveriesSuite(backend: Backend): void {
       const { db } = store();
       const a = await endpointFor(db, ["purchase.checked"]);
       await endpointFor(db, ["report.deleted"]);
-      expect(await enqueueEvent(db, "purchase.checked", { outcome: "valid" })).toBe(1);
-      const claimed = await claimDueDeliveries(db, "one", 30_000, 10);
-      expect(claimed).toHaveLength(1);
-      expect(claimed[0]).toMatchObject({ endpointId: a.id, attempts: 0 });
-      expect(JSON.parse(claimed[0]!.payload)).toMatchObject({ type: "purchase.checked", data: { outcome: "valid" } });
-      // Held by its lease: another process does not take it.
-      expect(await claimDueDeliveries(db, "two", 30_000, 10)).toEqual([]);
-      await releaseDeliveries(db, "one");
-      expect(await claimDueDeliveries(db, "two", 30_000, 10)).toHaveLength(1);
+      expect(await enqueueEvent(db, "purchase.checked", { outcome: "valid" })).toHaveLength(1);
+      const due = await dueDeliveries(db, new Date());
+      expect(due).toHaveLength(1);
+      expect(due[0]).toMatchObject({ endpointId: a.id, attempts: 0 });
+      expect(JSON.parse(due[0]!.payload)).toMatchObject({ type: "purchase.checked", data: { outcome: "valid" } });
     });
 
-    it("takes over a delivery whose holder died once its lease has run out", async () => {
-      const { db } = store();
-      await endpointFor(db, ["report.deleted"]);
-      const start = new Date("2026-11-24T10:00:00Z");
-      await enqueueEvent(db, "report.deleted", {}, start);
-      expect(await claimDueDeliveries(db, "dead", 30_000, 10, start)).toHaveLength(1);
-      expect(await claimDueDeliveries(db, "alive", 30_000, 10, new Date(start.getTime() + 29_000))).toEqual([]);
-      expect(await claimDueDeliveries(db, "alive", 30_000, 10, new Date(start.getTime() + 31_000))).toHaveLength(1);
-    });
-
-    it("claims fairly: each endpoint's oldest before any endpoint's second, none past an endpoint's cap", async () => {
+    it("lists due deliveries fairly: each endpoint's oldest before any endpoint's second", async () => {
       const { db } = store();
       const stuck = await endpointFor(db, ["report.deleted"]);
       const healthy = await endpointFor(db, ["purchase.checked"]);
@@ -65,23 +51,26 @@ export function deliveriesSuite(backend: Backend): void {
       // Ten older deliveries to an endpoint that cannot be reached, then one to a healthy endpoint.
       for (let i = 0; i < 10; i++) await enqueueEvent(db, "report.deleted", { i }, new Date(start.getTime() + i));
       await enqueueEvent(db, "purchase.checked", {}, new Date(start.getTime() + 1_000));
-      const now = new Date(start.getTime() + 2_000);
-      const batch = await claimDueDeliveries(db, "me", 30_000, 8, now);
-      expect(batch.map((d) => d.endpointId).sort()).toEqual(
-        [healthy.id, ...Array<string>(MAX_SENDS_PER_ENDPOINT).fill(stuck.id)].sort(),
-      );
-      // The stuck endpoint's oldest, in order.
+      const due = await dueDeliveries(db, new Date(start.getTime() + 2_000));
+      expect(due.slice(0, 2).map((d) => d.endpointId)).toEqual([stuck.id, healthy.id]);
+      // The stuck endpoint's, oldest first.
       expect(
-        batch
+        due
           .filter((d) => d.endpointId === stuck.id)
           .map((d) => (JSON.parse(d.payload) as { data: { i: number } }).data.i),
-      ).toEqual([0, 1]);
-      // While this process sends to it at its cap, no more of the stuck endpoint's are taken.
-      await enqueueEvent(db, "purchase.checked", {}, now);
-      const sending = new Map([[stuck.id, MAX_SENDS_PER_ENDPOINT]]);
-      expect((await claimDueDeliveries(db, "me", 30_000, 8, now, sending)).map((d) => d.endpointId)).toEqual([
-        healthy.id,
-      ]);
+      ).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it("records an attempt once: a second run of the same attempt writes nothing", async () => {
+      const { db } = store();
+      const endpoint = await endpointFor(db, ["report.deleted"]);
+      await enqueueEvent(db, "report.deleted", {});
+      const [delivery] = await dueDeliveries(db, new Date());
+      expect((await recordAttempt(db, delivery!, failed, timings)).recorded).toBe(true);
+      expect(await recordAttempt(db, delivery!, failed, timings)).toMatchObject({ recorded: false, next: null });
+      const [log] = await deliveryLog(db, endpoint.id);
+      expect(log).toMatchObject({ attempts: 1, status: "pending" });
+      expect(log!.log).toHaveLength(1);
     });
 
     it("retries on the schedule, the first within a minute, and fails after the last", async () => {
@@ -95,9 +84,9 @@ export function deliveriesSuite(backend: Backend): void {
       let now = new Date("2026-11-24T10:00:00Z");
       await enqueueEvent(db, "report.deleted", {}, now);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        const [delivery] = await claimDueDeliveries(db, "me", 30_000, 10, now);
+        const [delivery] = await dueDeliveries(db, now);
         expect(delivery, `attempt ${attempt}`).toBeDefined();
-        await recordAttempt(db, delivery!, "me", failed, timings, now);
+        await recordAttempt(db, delivery!, failed, timings, now);
         if (attempt === MAX_ATTEMPTS) break;
         const { next_attempt_at } = await db
           .selectFrom("webhook_deliveries")
@@ -107,7 +96,7 @@ export function deliveriesSuite(backend: Backend): void {
         expect(wait, `wait after attempt ${attempt}`).toBeGreaterThanOrEqual(RETRY_DELAYS_MS[attempt - 1]! * 0.8 - 1);
         expect(wait, `wait after attempt ${attempt}`).toBeLessThanOrEqual(RETRY_DELAYS_MS[attempt - 1]! * 1.2 + 1);
         // Not due before its wait.
-        expect(await claimDueDeliveries(db, "me", 30_000, 10, new Date(now.getTime() + 1_000))).toEqual([]);
+        expect(await dueDeliveries(db, new Date(now.getTime() + 1_000))).toEqual([]);
         now = new Date(next_attempt_at!);
       }
       const [log] = await deliveryLog(db, endpoint.id);
@@ -121,42 +110,38 @@ export function deliveriesSuite(backend: Backend): void {
       const start = new Date("2026-11-24T10:00:00Z");
       const attemptAt = async (at: Date) => {
         await enqueueEvent(db, "report.deleted", {}, at);
-        const [delivery] = await claimDueDeliveries(db, "me", 30_000, 1, at);
+        const [delivery] = await dueDeliveries(db, at);
         return delivery!;
       };
-      expect(
-        (await recordAttempt(db, await attemptAt(start), "me", failed, timings, start)).disabledEndpoint,
-      ).toBeNull();
+      expect((await recordAttempt(db, await attemptAt(start), failed, timings, start)).disabledEndpoint).toBeNull();
       expect((await getEndpoint(db, endpoint.id)).failingSince).toBe(start.toISOString());
       const later = new Date(start.getTime() + 3_600_000);
-      await recordAttempt(db, await attemptAt(later), "me", delivered, timings, later);
+      await recordAttempt(db, await attemptAt(later), delivered, timings, later);
       expect((await getEndpoint(db, endpoint.id)).failingSince).toBeNull();
 
       const again = new Date(start.getTime() + 2 * 3_600_000);
-      await recordAttempt(db, await attemptAt(again), "me", failed, timings, again);
+      await recordAttempt(db, await attemptAt(again), failed, timings, again);
       const almost = new Date(again.getTime() + DISABLE_AFTER_FAILING_MS - 1_000);
-      expect(
-        (await recordAttempt(db, await attemptAt(almost), "me", failed, timings, almost)).disabledEndpoint,
-      ).toBeNull();
+      expect((await recordAttempt(db, await attemptAt(almost), failed, timings, almost)).disabledEndpoint).toBeNull();
       const over = new Date(again.getTime() + DISABLE_AFTER_FAILING_MS);
-      const outcome = await recordAttempt(db, await attemptAt(over), "me", failed, timings, over);
+      const outcome = await recordAttempt(db, await attemptAt(over), failed, timings, over);
       expect(outcome.disabledEndpoint).toMatchObject({ id: endpoint.id, failingSince: again.toISOString() });
       const disabled = await getEndpoint(db, endpoint.id);
       expect(disabled.enabled).toBe(false);
       expect(disabled.disabledReason).toContain("three days");
       // A disabled endpoint gets no new deliveries, and its pending ones wait.
-      expect(await enqueueEvent(db, "report.deleted", {}, over)).toBe(0);
-      expect(await claimDueDeliveries(db, "me", 30_000, 10, new Date(over.getTime() + 86_400_000))).toEqual([]);
+      expect(await enqueueEvent(db, "report.deleted", {}, over)).toEqual([]);
+      expect(await dueDeliveries(db, new Date(over.getTime() + 86_400_000))).toEqual([]);
     });
 
     it("sends a delivery again with the same id, keeping its attempts", async () => {
       const { db } = store();
       const endpoint = await endpointFor(db, ["report.deleted"]);
       await enqueueEvent(db, "report.deleted", {});
-      const [delivery] = await claimDueDeliveries(db, "me", 30_000, 1);
-      await recordAttempt(db, delivery!, "me", delivered, timings);
+      const [delivery] = await dueDeliveries(db, new Date());
+      await recordAttempt(db, delivery!, delivered, timings);
       await redeliver(db, endpoint.id, delivery!.id);
-      const [again] = await claimDueDeliveries(db, "me", 30_000, 1);
+      const [again] = await dueDeliveries(db, new Date());
       expect(again).toMatchObject({ id: delivery!.id, attempts: 1 });
       await expect(redeliver(db, endpoint.id, "msg_nope")).rejects.toMatchObject({ code: "not_found" });
     });

@@ -1,12 +1,11 @@
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { operations } from "@/lib/api/operations";
 import { accepted, defineRoute } from "@/lib/api/route";
-import { webhookRunner } from "@/lib/webhooks";
-import { deliveryLog, redeliver } from "@/lib/webhooks/deliveries";
+import { sendWebhookAgain } from "@/lib/webhooks";
+import { deliveryLog } from "@/lib/webhooks/deliveries";
 
 export const POST = defineRoute(operations.redeliverWebhook, async ({ server, params }) => {
-  await redeliver(server.db, params.id, params.delivery);
-  (await webhookRunner()).kick();
+  await sendWebhookAgain(params.id, params.delivery);
   const delivery = (await deliveryLog(server.db, params.id)).find((each) => each.id === params.delivery);
   return accepted(delivery);
 });
