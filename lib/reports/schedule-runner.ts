@@ -1,8 +1,9 @@
 // Runs the scheduled regenerations that are due: for each, one run row (created once across instances), then the
 // project's reports regenerated one by one, each call taken from the one budget all scheduled work shares
 // (schedule-budget.ts: across runs and instances; a run waits for it, saying so), skipped while the area's
-// circuit breaker is open. Small on purpose, behind runDueSchedules(now) and runOne():
-// when the durable job queue (issue 18) lands, a repeatable job calls runDueSchedules and a run becomes a job.
+// circuit breaker is open. Small on purpose, behind runDueSchedules(now) and runOne(): the job system
+// (lib/jobs) has landed, and the schedules are still to move onto it (issue 30): a due-schedules tick calling
+// runDueSchedules, a run a job, and this shared budget the provider's per-area budget.
 import "server-only";
 
 import { setTimeout as wait } from "node:timers/promises";
