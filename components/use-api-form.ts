@@ -9,6 +9,8 @@ import { apiRequest, ApiRequestError, type ApiRequestOptions } from "@/lib/porta
 
 /** A message for the form's banner. */
 export interface FormFailure {
+  /** The banner's title, when it depends on the failure. */
+  title?: string;
   message: string;
   requestId?: string;
 }
@@ -31,6 +33,13 @@ export interface ApiFormOptions {
   leavesOnSuccess?: boolean;
 }
 
+interface SendOptions extends ApiRequestOptions {
+  /** The form to clear after a success. */
+  reset?: HTMLFormElement;
+  /** Called with the gateway's refusal (e.g. to move the focus to the field it names). */
+  onRefused?: (error: ApiRequestError) => void;
+}
+
 interface Sent extends ApiRequestOptions {
   path: string;
 }
@@ -45,9 +54,9 @@ export interface ApiForm {
   fail: (failure: FormFailure) => void;
   /**
    * Sends the request and resolves to the answer's body (undefined for a 204); false when the gateway refused (its
-   * errors are then shown). `reset`: the form cleared after a success.
+   * errors are then shown).
    */
-  send: <T = unknown>(path: string, options?: ApiRequestOptions & { reset?: HTMLFormElement }) => Promise<T | false>;
+  send: <T = unknown>(path: string, options?: SendOptions) => Promise<T | false>;
   /** Forgets errors and failure (a dialog closed). */
   clear: () => void;
 }
@@ -91,10 +100,7 @@ export function useApiForm({
       return !Object.values(found).some(Boolean);
     },
     fail: (next) => setOwnFailure(next),
-    send: async <T = unknown>(
-      path: string,
-      { reset: form, ...options }: ApiRequestOptions & { reset?: HTMLFormElement } = {},
-    ) => {
+    send: async <T = unknown>(path: string, { reset: form, onRefused, ...options }: SendOptions = {}) => {
       clear();
       try {
         const answer = (await trigger({ path, ...options })) as T;
@@ -103,6 +109,7 @@ export function useApiForm({
         return answer;
       } catch (thrown) {
         if (!(thrown instanceof ApiRequestError)) throw thrown;
+        onRefused?.(thrown);
         return false;
       }
     },

@@ -17,6 +17,7 @@ import { HealthChart } from "@/components/ui/health-chart";
 import { LocalTime } from "@/components/ui/local-time";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
+import { useApiForm } from "@/components/use-api-form";
 import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import type { UpstreamAreaStatus } from "@/lib/contract/upstream-keys";
 import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
@@ -148,41 +149,33 @@ function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: ()
 function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: () => void }) {
   const toast = useToast();
   const [key, setKey] = useState("");
-  const [busy, setBusy] = useState<"test" | "save" | null>(null);
-  const [error, setError] = useState<{ field?: string; message?: string; requestId?: string } | null>(null);
+  const { busy, fields, failure, send } = useApiForm({ fieldNames: ["key"] });
+  const [running, setRunning] = useState<"test" | "save">("save");
   const [tested, setTested] = useState<string | null>(null);
   const label = area.key ? "New key (rotate)" : "Key";
 
   async function run(kind: "test" | "save") {
-    setBusy(kind);
-    setError(null);
+    setRunning(kind);
     setTested(null);
-    try {
-      if (kind === "test") {
-        const answer = await apiRequest<{ data: { fingerprint: string; last4: string | null } }>(
-          `/api/admin/upstream-keys/${area.area}/test`,
-          { method: "POST", body: { key } },
-        );
+    if (kind === "test") {
+      const answer = await send<{ data: { fingerprint: string; last4: string | null } }>(
+        `/api/admin/upstream-keys/${area.area}/test`,
+        { method: "POST", body: { key } },
+      );
+      if (answer)
         setTested(
           `The upstream accepted the key ${keyText(answer.data.fingerprint, answer.data.last4)}. Nothing is saved yet.`,
         );
-      } else {
-        const answer = await apiRequest<{ data: { change: { new_fingerprint: string | null } } }>(
-          `/api/admin/upstream-keys/${area.area}`,
-          { method: "POST", body: { key } },
-        );
-        setKey("");
-        toast.success(`Saved: ${AREA_WORDS[area.area].api} now uses the key ${answer.data.change.new_fingerprint}.`);
-        onChanged();
-      }
-    } catch (caught) {
-      if (!(caught instanceof ApiRequestError)) throw caught;
-      setError(
-        caught.fields?.key ? { field: caught.fields.key } : { message: caught.message, requestId: caught.requestId },
-      );
-    } finally {
-      setBusy(null);
+      return;
     }
+    const answer = await send<{ data: { change: { new_fingerprint: string | null } } }>(
+      `/api/admin/upstream-keys/${area.area}`,
+      { method: "POST", body: { key } },
+    );
+    if (!answer) return;
+    setKey("");
+    toast.success(`Saved: ${AREA_WORDS[area.area].api} now uses the key ${answer.data.change.new_fingerprint}.`);
+    onChanged();
   }
 
   const submit = (event: FormEvent) => {
@@ -192,7 +185,7 @@ function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
 
   return (
     <form onSubmit={submit} className={formStyles.form} aria-label={`${label} for ${AREA_WORDS[area.area].api}`}>
-      <FormErrorBanner message={error?.message} requestId={error?.requestId} />
+      <FormErrorBanner message={failure?.message} requestId={failure?.requestId} />
       <TextField
         name="key"
         type="password"
@@ -203,24 +196,24 @@ function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
         required
         value={key}
         onChange={(event) => setKey(event.target.value)}
-        error={error?.field}
+        error={fields.key}
       />
       {tested ? <p role="status">{tested}</p> : null}
       <div className={formStyles.buttons}>
         <Button
           variant="secondary"
-          loading={busy === "test"}
+          loading={busy && running === "test"}
           loadingText="Testing…"
           onClick={() => void run("test")}
-          disabled={key === "" || busy !== null}
+          disabled={key === "" || busy}
         >
           Test
         </Button>
         <Button
           type="submit"
-          loading={busy === "save"}
+          loading={busy && running === "save"}
           loadingText="Testing and saving…"
-          disabled={key === "" || busy !== null}
+          disabled={key === "" || busy}
         >
           Save and switch
         </Button>

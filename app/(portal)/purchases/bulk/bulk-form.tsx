@@ -8,8 +8,8 @@ import { useDeferredValue, useId, useMemo, useState, type ChangeEvent, type Form
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
+import { useApiForm } from "@/components/use-api-form";
 import type { BulkJobSummary } from "@/lib/contract/purchases";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import { BULK_MAX_CODES } from "@/lib/contract/values";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import { BULK_FILE_MAX_BYTES, describeBatch, summariseBatch } from "@/lib/portal/purchase-bulk";
@@ -30,9 +30,16 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
   const [text, setText] = useState("");
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [fileError, setFileError] = useState<string | undefined>();
-  const [fieldError, setFieldError] = useState<string | undefined>();
-  const [failure, setFailure] = useState<{ title: string; message: string; requestId?: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields, failure, check, send } = useApiForm({
+    fieldNames: ["codes"],
+    failureOf: (error) => ({
+      title: error.status === 429 ? "Over the bulk allowance" : "The check could not be started",
+      message: error.message,
+      requestId: error.requestId,
+    }),
+    leavesOnSuccess: true,
+  });
+  const fieldError = fields.codes;
   const fileId = useId();
 
   // Counting 500 codes on every keystroke is cheap, but a large paste should not make typing lag.
@@ -45,7 +52,7 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
     const file = input.files?.[0];
     input.value = ""; // choosing the same file again reads it again
     if (!file) return;
-    setFieldError(undefined);
+    check({}); // a new list: the old one's errors no longer apply
     if (!/\.(csv|txt)$/i.test(file.name)) {
       setFileError(`${file.name} is not a .csv or .txt file. Export the codes as CSV or plain text first.`);
       return;
@@ -75,32 +82,18 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
     // Count what is in the field now, not the deferred value.
     const list = parseCodeList(text).codes;
     const current = summariseBatch(list, format);
-    setFailure(null);
-    if (current.problem) {
-      setFieldError(current.problem);
+    if (!check({ codes: current.problem ?? undefined })) {
       focusCodes();
       return;
     }
-    setFieldError(undefined);
-    setBusy(true);
-    try {
-      const { data } = await apiRequest<{ data: BulkJobSummary }>("/api/purchases/bulk", {
-        method: "POST",
-        body: { codes: list },
-      });
-      router.push(`/purchases/bulk/${data.id}`);
-    } catch (error) {
-      setBusy(false);
-      if (!(error instanceof ApiRequestError)) throw error;
-      if (error.fields?.codes) {
-        setFieldError(error.fields.codes);
-        focusCodes();
-      } else if (error.status === 429) {
-        setFailure({ title: "Over the bulk allowance", message: error.message, requestId: error.requestId });
-      } else {
-        setFailure({ title: "The check could not be started", message: error.message, requestId: error.requestId });
-      }
-    }
+    const answer = await send<{ data: BulkJobSummary }>("/api/purchases/bulk", {
+      method: "POST",
+      body: { codes: list },
+      onRefused: (error) => {
+        if (error.fields?.codes) focusCodes();
+      },
+    });
+    if (answer) router.push(`/purchases/bulk/${answer.data.id}`);
   };
 
   const refused = summary.refused;
