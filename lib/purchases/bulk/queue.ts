@@ -18,6 +18,7 @@ import type { Db } from "@/lib/db";
 import { defineJob, type JobOutcome, type JobProvider } from "@/lib/jobs";
 import { startBullJobs } from "@/lib/jobs/bullmq";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
+import { emitEvent } from "@/lib/events";
 import { describeError, logEvent } from "@/lib/log";
 import { getUpstreams, isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
 import { processPromise } from "@/lib/process-wide";
@@ -26,6 +27,7 @@ import { askItemService } from "../check";
 import { codeSealer, UNREADABLE_CODE_REASON } from "./code-seal";
 import { ACTIVE_STATUSES, purgeExpiredBulkJobs, settleCancelledJobs } from "./jobs";
 import { beginCheck, countAttempt, recordBulkCheck, type CodeOutcome } from "./results";
+import { findBulkJobSummary } from "./summaries";
 import {
   BACKOFF_MS,
   bulkRunner,
@@ -234,7 +236,13 @@ export class QueuedBulkChecks implements BulkChecks {
       .where("id", "=", jobId)
       .where("status", "in", [...ACTIVE_STATUSES])
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) logEvent("info", "bulk_job_finished", { job_id: jobId });
+    // One instance wins the update above: it alone tells of the finished job, as the in-process runner does.
+    if (Number(result.numUpdatedRows) !== 1) return;
+    logEvent("info", "bulk_job_finished", { job_id: jobId });
+    await emitEvent({
+      type: "bulk_job.finished",
+      data: { job: (await findBulkJobSummary(db, jobId, { userId: null })) ?? { id: jobId } },
+    });
   }
 }
 

@@ -1,10 +1,11 @@
 // Bulk checks on the queue (BullMQ on a real redis-server), as two instances would run them: each with its own
 // Redis connections and worker, one store, the sandbox's item service. Every code is checked and written once,
 // at most 3 checks run at once across both, both instances take part, and codes the store still has pending
-// are queued again by the sweep (a Redis that lost its data loses nothing).
+// are queued again by the sweep (a Redis that lost its data loses nothing); the finished job is told of once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { redisCluster, type Cluster } from "@/lib/cluster";
+import { setEventSink, type PortalEvent } from "@/lib/events";
 import type { JobProvider } from "@/lib/jobs";
 import { startBullJobs } from "@/lib/jobs/bullmq";
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
@@ -92,6 +93,9 @@ describe("QueuedBulkChecks", () => {
       kind: "latency",
       latencyMs: 40,
     });
+    const events: PortalEvent[] = [];
+    setEventSink(async (event) => void events.push(event));
+    closers.push(async () => setEventSink(null));
     const seen = { inFlight: 0, most: 0, by: {} as Record<string, number> };
     const [one, two] = [await instance("one", seen), await instance("two", seen)];
     const rawCodes = [FIXED_PURCHASE_CODES.active, ...Array.from({ length: 59 }, (_, i) => code(i + 1))];
@@ -111,6 +115,11 @@ describe("QueuedBulkChecks", () => {
     expect(history).toHaveLength(60);
     expect(seen.most).toBeLessThanOrEqual(3);
     expect(Object.keys(seen.by).sort()).toEqual(["one", "two"]);
+    // The finished job is told of once (a webhook's bulk_job.finished), by whichever instance finished it.
+    const finished = () => events.filter((event) => event.type === "bulk_job.finished");
+    await until(async () => finished().length > 0, "the bulk_job.finished event");
+    expect(finished()).toHaveLength(1);
+    expect(finished()[0]!.data.job).toMatchObject({ id: created.id, status: "done", total: 60, valid: 1, invalid: 59 });
 
     // A job whose items Redis lost (restarted empty): the sweep queues its pending codes from the store.
     const second = await createBulkJob(store.db, KEY, {
