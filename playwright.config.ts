@@ -10,9 +10,8 @@ const CI = Boolean(process.env.CI);
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results",
-  // Tests change shared sandbox data and reset it, so they run one at a time ("chromium"). The layout walk only
-  // reads, and runs after them with two browsers at once ("layout"): it is a third of the suite's time.
-  workers: 2,
+  // Tests change shared sandbox data and reset it; two workers would step on each other (and the machine has two cores).
+  workers: 1,
   fullyParallel: false,
   forbidOnly: CI,
   retries: CI ? 1 : 0,
@@ -38,22 +37,7 @@ export default defineConfig({
       ],
     },
   },
-  projects: [
-    {
-      name: "chromium",
-      testIgnore: /layout\.spec\.ts$/,
-      workers: 1,
-      use: { browserName: "chromium", viewport: { width: 1280, height: 900 } },
-    },
-    {
-      name: "layout",
-      testMatch: /layout\.spec\.ts$/,
-      dependencies: ["chromium"],
-      fullyParallel: true,
-      workers: 2,
-      use: { browserName: "chromium" },
-    },
-  ],
+  projects: [{ name: "chromium", use: { browserName: "chromium", viewport: { width: 1280, height: 900 } } }],
   webServer: {
     command: "npx tsx tests/support/e2e/serve.ts",
     url: `${PORTAL_URL}/api/health`,
