@@ -19,7 +19,7 @@ import { isOneOf, TOKEN_SCOPES } from "@/lib/contract/values";
 type JsonSchema = Record<string, unknown>;
 
 // Named objects become components and are referenced by $ref.
-const COMPONENTS: Record<string, z.ZodType> = {
+const COMPONENTS: Record<string, z.core.$ZodType> = {
   Report: ReportSchema,
   Project: ProjectSchema,
   Account: AccountSchema,
@@ -43,7 +43,7 @@ function makeRegistry() {
 const REF_PREFIX = "#/components/schemas/";
 
 /** One schema as JSON Schema; components inside it become $refs to components.schemas. */
-function toSchema(schema: z.ZodType, io: "input" | "output", registry: Registry): JsonSchema {
+function toSchema(schema: z.core.$ZodType, io: "input" | "output", registry: Registry): JsonSchema {
   const {
     $schema: _dialect,
     $defs: _defs,

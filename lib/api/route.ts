@@ -46,7 +46,7 @@ const PIPELINE: ReadonlyArray<(request: ApiRequest) => Promise<void>> = [
   parse, // path, query and body by the operation's schemas (400 with fields)
 ];
 
-type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Output<S> = S extends z.core.$ZodType ? z.output<S> : undefined;
 type ClientOf<A> = A extends "reports" ? ReportsClient : A extends "items" ? ItemsClient : undefined;
 /** Operations that need a session always have a user; public ones have one only when `optionalSession` found it. */
 type UserOf<S extends OperationSpec> = S["permission"] extends "public" ? User | null : User;

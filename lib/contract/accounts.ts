@@ -180,8 +180,8 @@ export const CurrentSessionSchema = z.object({
     .describe(
       "What the role allows (the roles table in the README); with an API token, what the role and the token's scopes both allow",
     ),
-  expires_at: isoTimestamp
-    .nullable()
+  expires_at: z
+    .nullable(isoTimestamp)
     .describe(
       "When the session ends unless a request renews it (idle) — never after the absolute limit; with an API token, when the token expires (null: never)",
     ),
@@ -208,7 +208,7 @@ export const UserSchema = z
     role_pinned: z
       .boolean()
       .describe("Single sign-on users: the role was set by an admin and is not taken from the provider's groups"),
-    last_sign_in_at: isoTimestamp.nullable().describe("When he last signed in; null before his first sign-in"),
+    last_sign_in_at: z.nullable(isoTimestamp).describe("When he last signed in; null before his first sign-in"),
   })
   .describe("A portal user. The password hash is never returned.");
 export type UserOutput = z.infer<typeof UserSchema>;

@@ -6,7 +6,7 @@ import { AUDIT_ACTIONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES, DEFAULT_PER_PAGE, MA
 
 export const AuditRecordSchema = z.object({
   id: z.number().int(),
-  at: isoTimestamp.describe("When it happened (the first time, when count > 1)"),
+  at: isoTimestamp.check(z.describe("When it happened (the first time, when count > 1)")),
   user_id: z.string().nullable().describe("Who acted; null for the CLI or an unknown email"),
   user_email: z.string().nullable(),
   user_name: z.string().nullable().describe("The acting user's name as it is now; null when unknown or gone"),
@@ -29,7 +29,7 @@ export const AuditRecordSchema = z.object({
     .int()
     .positive()
     .describe("How many times: a denial repeated within 15 minutes is counted on one row"),
-  last_at: isoTimestamp.nullable().describe("When it last happened, when count > 1"),
+  last_at: z.nullable(isoTimestamp).describe("When it last happened, when count > 1"),
 });
 export type AuditRecordOutput = z.infer<typeof AuditRecordSchema>;
 
@@ -45,7 +45,7 @@ export const AuditListQuerySchema = z
       .optional()
       .describe("Only this action"),
     ...timeRange,
-    per_page: perPage(DEFAULT_PER_PAGE.audit).optional(),
-    page: page.optional(),
+    per_page: z.optional(perPage(DEFAULT_PER_PAGE.audit)),
+    page: z.optional(page),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);

@@ -4,16 +4,7 @@
 // silently ignored.
 import { z } from "zod";
 
-import {
-  MAX_PAGE,
-  MAX_SEARCH_LENGTH,
-  PER_PAGE_CHOICES,
-  SORT_DIRECTIONS,
-  type PerPage,
-  type SortDirection,
-} from "./values";
-
-export const isoTimestamp = z.iso.datetime().describe("ISO 8601 timestamp in UTC, e.g. 2025-01-31T12:00:00.000Z");
+export { isoTimestamp, positiveIdParam } from "./fields";
 
 // ---------------------------------------------------------------------------------------------------------
 // Envelopes
@@ -36,8 +27,9 @@ export function pageMeta(page: number, perPage: number, total: number): PageMeta
   return { page, per_page: perPage, total, last_page: Math.max(1, Math.ceil(total / perPage)) };
 }
 
-export const dataEnvelope = <T extends z.ZodType>(data: T) => z.object({ data });
-export const pageEnvelope = <T extends z.ZodType>(item: T) => z.object({ data: z.array(item), meta: PageMetaSchema });
+export const dataEnvelope = <T extends z.core.$ZodType>(data: T) => z.object({ data });
+export const pageEnvelope = <T extends z.core.$ZodType>(item: T) =>
+  z.object({ data: z.array(item), meta: PageMetaSchema });
 
 export const ErrorEnvelopeSchema = z.object({
   error: z.object({
@@ -51,41 +43,9 @@ export const ErrorEnvelopeSchema = z.object({
 // ---------------------------------------------------------------------------------------------------------
 // Query rules
 
-export const oneOf = (values: readonly (string | number)[]) => `must be one of: ${values.join(", ")}`;
-
-export const searchText = z
-  .string()
-  .max(MAX_SEARCH_LENGTH, `must be at most ${MAX_SEARCH_LENGTH} characters`)
-  .regex(/^[^\u0000-\u001f\u007f]*$/, "must not contain control characters");
-
-const PER_PAGE_TEXT = PER_PAGE_CHOICES.map(String) as [string, ...string[]];
-
-// Defaults are stated, not applied: a list the reports API pages gets no per_page from Gatehouse unless the caller
-// gave one (its own default applies), and Gatehouse's lists fill theirs in where they are read (DEFAULT_PER_PAGE).
-
-/** `per_page` in a query, documented with the list's default page size. */
-export const perPage = (fallback: PerPage) =>
-  z
-    .enum(PER_PAGE_TEXT, { error: oneOf(PER_PAGE_TEXT) })
-    .transform(Number)
-    .meta({ description: `Items per page: ${PER_PAGE_CHOICES.join(", ")}`, default: String(fallback) });
-
-export const page = z
-  .string()
-  .regex(/^[1-9]\d{0,5}$/, `must be a whole number from 1 to ${MAX_PAGE}`)
-  .transform(Number)
-  .meta({ description: "Page number, from 1", default: "1" });
-
-export const sortDirection = (fallback: SortDirection) =>
-  z.enum(SORT_DIRECTIONS, { error: oneOf(SORT_DIRECTIONS) }).meta({ description: "Sort direction", default: fallback });
+export { oneOf, page, perPage } from "./fields";
 
 export const EmptyQuerySchema = z.strictObject({});
-
-/** Path ids: positive integers small enough to be exact in JavaScript. */
-export const positiveIdParam = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/, "must be a positive whole number")
-  .transform(Number);
 
 /** `from` and `to` of a time filter (audit log, purchase history): a date is the whole day (UTC), or a date-time. */
 const instant = z

@@ -18,7 +18,7 @@ export const BreakerSchema = z.object({
 });
 export const ReadinessSchema = z.object({
   status: z.enum(["ready", "not_ready"]),
-  checked_at: isoTimestamp.describe("When the upstreams were last asked (at most every 5 s, whoever asks)"),
+  checked_at: isoTimestamp.check(z.describe("When the upstreams were last asked (at most every 5 s, whoever asks)")),
   mode: z
     .enum(["configured", "demo"])
     .optional()

@@ -36,7 +36,7 @@ const day = z.iso.date().describe("A calendar day, YYYY-MM-DD (UTC)");
 export const HistoryEntrySchema = z.object({
   result,
   generated_at: isoTimestamp,
-  seen_at: isoTimestamp.describe("When Gatehouse first saw this result"),
+  seen_at: isoTimestamp.check(z.describe("When Gatehouse first saw this result")),
   source: z.enum(RESULT_SOURCES).describe("How Gatehouse saw it: an answer of the reports API, or a scheduled run"),
   previous_result: result.nullable().describe("The result before this one; null for the first Gatehouse saw"),
   change: z.enum(["first", "same", "better", "worse"]).describe("This result against the one before"),
@@ -97,7 +97,7 @@ export const ProjectMixSchema = z.object({
   good: z.number().int(),
   decent: z.number().int(),
   bad: z.number().int(),
-  last_generated_at: isoTimestamp.nullable(),
+  last_generated_at: z.nullable(isoTimestamp),
 });
 export type ProjectMix = z.infer<typeof ProjectMixSchema>;
 
@@ -180,7 +180,7 @@ export const ScheduleSchema = z.object({
   weekday: z.number().int().min(1).max(7).nullable(),
   time: z.string(),
   time_zone: z.string(),
-  next_run_at: isoTimestamp.nullable().describe("The next run (UTC); null while disabled"),
+  next_run_at: z.nullable(isoTimestamp).describe("The next run (UTC); null while disabled"),
   updated_at: isoTimestamp,
   updated_by: z.string().nullable(),
 });
@@ -193,7 +193,7 @@ export const RunSchema = z.object({
   status: z.enum(RUN_STATUSES).describe("waiting: under way, waiting for the budget all runs share"),
   due_at: isoTimestamp,
   started_at: isoTimestamp,
-  finished_at: isoTimestamp.nullable(),
+  finished_at: z.nullable(isoTimestamp),
   total: z.number().int().nullable().describe("Reports to regenerate; null until the project's reports are listed"),
   done: z.number().int(),
   failed: z.number().int(),
@@ -219,7 +219,7 @@ export const AlertRuleBodySchema = z.strictObject({
 export const AlertRuleSchema = z.object({
   project: z.string(),
   rule: z.enum(ALERT_RULES),
-  updated_at: isoTimestamp.nullable().describe("null: the default rule, never set"),
+  updated_at: z.nullable(isoTimestamp).describe("null: the default rule, never set"),
   updated_by: z.string().nullable(),
 });
 export type AlertRuleSetting = z.infer<typeof AlertRuleSchema>;
@@ -233,7 +233,7 @@ export const AlertSchema = z.object({
   to: result,
   generated_at: isoTimestamp,
   created_at: isoTimestamp,
-  acknowledged_at: isoTimestamp.nullable(),
+  acknowledged_at: z.nullable(isoTimestamp),
   acknowledged_by: z.string().nullable(),
 });
 export type Alert = z.infer<typeof AlertSchema>;
@@ -245,8 +245,8 @@ export const AlertListQuerySchema = z.strictObject({
     .meta({ description: "unread (default), acknowledged or all", default: "unread" }),
   project: z.string().min(1).max(255).optional().describe("Only this project's alerts"),
   to: result.optional().describe("Only drops to this result"),
-  per_page: perPage(DEFAULT_PER_PAGE.alerts).optional(),
-  page: page.optional(),
+  per_page: z.optional(perPage(DEFAULT_PER_PAGE.alerts)),
+  page: z.optional(page),
 });
 export type AlertListQuery = z.output<typeof AlertListQuerySchema>;
 

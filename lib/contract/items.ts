@@ -48,4 +48,4 @@ export const ItemSchema = z.object({
 });
 export type Item = z.infer<typeof ItemSchema>;
 
-export const ItemIdParamsSchema = z.object({ id: positiveIdParam.describe("Item id") });
+export const ItemIdParamsSchema = z.object({ id: positiveIdParam.check(z.describe("Item id")) });

@@ -42,8 +42,8 @@ export const PurchaseSchema = z.object({
     url: z.string().nullable(),
     media: z.object({ preview_image: z.string().optional() }),
   }),
-  supported_until: isoTimestamp
-    .optional()
+  supported_until: z
+    .optional(isoTimestamp)
     .describe("Omitted when support is disabled or the purchase is not supported"),
   downloaded: z.boolean(),
   date: isoTimestamp,
@@ -85,7 +85,7 @@ const UserRefSchema = z
 export const PurchaseHistorySummarySchema = z
   .object({
     previous_checks: z.number().int().nonnegative().describe("Checks of the same code before this one, by anyone"),
-    first_checked_at: isoTimestamp.nullable().describe("The first of them; null when there was none"),
+    first_checked_at: z.nullable(isoTimestamp).describe("The first of them; null when there was none"),
     first_checked_by: z.string().nullable().describe("The email of who made the first check"),
   })
   .describe("What the history knew of this code before this check");
@@ -110,7 +110,7 @@ const purchasedItemFields = {
   item_id: z.number().int().nullable(),
   item_name: z.string().nullable(),
   license_type: z.string().nullable(),
-  supported_until: isoTimestamp.nullable(),
+  supported_until: z.nullable(isoTimestamp),
 };
 
 export const PurchaseHistoryEntrySchema = z.object({
@@ -150,7 +150,7 @@ export const PURCHASE_HISTORY_SEARCH_PATH = "/api/purchases/history/search";
 
 const historyQueryFilters = {
   ...historyFilters,
-  item_id: positiveIdParam.optional().describe("Only checks of purchases of this item"),
+  item_id: z.optional(positiveIdParam).describe("Only checks of purchases of this item"),
   code: z
     .never({
       error: `is not accepted in a URL, which proxies and browsers keep: send the code in the body of POST ${PURCHASE_HISTORY_SEARCH_PATH}`,
@@ -162,8 +162,8 @@ const historyQueryFilters = {
 export const PurchaseHistoryQuerySchema = z
   .strictObject({
     ...historyQueryFilters,
-    per_page: perPage(DEFAULT_PER_PAGE.purchaseHistory).optional(),
-    page: page.optional(),
+    per_page: z.optional(perPage(DEFAULT_PER_PAGE.purchaseHistory)),
+    page: z.optional(page),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
 export type PurchaseHistoryQuery = z.output<typeof PurchaseHistoryQuerySchema>;
@@ -248,7 +248,7 @@ export const BulkResultSchema = z.object({
       "valid: the purchase's support when it was checked (expired: a real purchase whose support has ended); null otherwise",
     ),
   retryable: z.boolean().describe("failed: whether a re-check may pass (network, timeout, 429, 5xx)"),
-  checked_at: isoTimestamp.nullable(),
+  checked_at: z.nullable(isoTimestamp),
 });
 export type BulkResult = z.infer<typeof BulkResultSchema>;
 
@@ -271,10 +271,10 @@ export const BulkJobSummarySchema = z.object({
   duplicates: z.number().int().nonnegative().describe("Codes in the batch that repeated an earlier one"),
   created_by: UserRefSchema,
   created_at: isoTimestamp,
-  started_at: isoTimestamp.nullable(),
-  finished_at: isoTimestamp.nullable(),
-  expires_at: isoTimestamp.describe("When the job and its results are deleted (7 days after it was created)"),
-  waiting_until: isoTimestamp.nullable().describe("status waiting: when checks resume"),
+  started_at: z.nullable(isoTimestamp),
+  finished_at: z.nullable(isoTimestamp),
+  expires_at: isoTimestamp.check(z.describe("When the job and its results are deleted (7 days after it was created)")),
+  waiting_until: z.nullable(isoTimestamp).describe("status waiting: when checks resume"),
   eta_seconds: z
     .number()
     .int()
@@ -290,8 +290,8 @@ export const BulkJobSchema = BulkJobSummarySchema.extend({
 export type BulkJob = z.infer<typeof BulkJobSchema>;
 
 export const BulkResultsQuerySchema = z.strictObject({
-  page: page.optional(),
-  per_page: perPage(DEFAULT_PER_PAGE.bulkResults).optional(),
+  page: z.optional(page),
+  per_page: z.optional(perPage(DEFAULT_PER_PAGE.bulkResults)),
   status: z
     .enum(BULK_RESULT_FILTERS, { error: oneOf(BULK_RESULT_FILTERS) })
     .optional()

@@ -109,10 +109,10 @@ export const TokenSchema = z
       .describe("The owner: the token acts as him"),
     allowed_ips: z.array(z.string()).nullable().describe("The client ranges it may be used from; null: any"),
     created_at: isoTimestamp,
-    expires_at: isoTimestamp.nullable().describe("null: never"),
-    last_used_at: isoTimestamp.nullable(),
+    expires_at: z.nullable(isoTimestamp).describe("null: never"),
+    last_used_at: z.nullable(isoTimestamp),
     last_used_ip: z.string().nullable(),
-    revoked_at: isoTimestamp.nullable(),
+    revoked_at: z.nullable(isoTimestamp),
     status: z.enum(["active", "expired", "revoked"]),
   })
   .describe("An API token. The secret is never listed.");

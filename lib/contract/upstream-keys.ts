@@ -47,7 +47,7 @@ export const StoredKeySchema = KeyFactsSchema.extend({
   active: z.boolean().describe("The key in use; the others are disabled, kept so that a rotation can be undone"),
   created_at: isoTimestamp,
   created_by: z.string().nullable(),
-  activated_at: isoTimestamp.nullable(),
+  activated_at: z.nullable(isoTimestamp),
   activated_by: z.string().nullable(),
 });
 
@@ -72,15 +72,15 @@ export const UpstreamAreaStatusSchema = z.object({
     .enum(KEY_SOURCES)
     .describe("Where the key in use is kept: the environment (which wins), the portal, or none yet"),
   portal_keys: z.boolean().describe("A key can be set here: GATEHOUSE_KEK is set and the environment does not decide"),
-  key: KeyFactsSchema.extend({ set_at: isoTimestamp.nullable(), set_by: z.string().nullable() }).nullable(),
+  key: KeyFactsSchema.extend({ set_at: z.nullable(isoTimestamp), set_by: z.string().nullable() }).nullable(),
   stored: z.array(StoredKeySchema),
   rejected: z
     .object({ at: isoTimestamp, fingerprint: z.string() })
     .nullable()
     .describe("The upstream rejected the key in use (401/403) and it has not worked since"),
   health: z.object({
-    last_success_at: isoTimestamp.nullable(),
-    last_failure_at: isoTimestamp.nullable(),
+    last_success_at: z.nullable(isoTimestamp),
+    last_failure_at: z.nullable(isoTimestamp),
     breaker: BreakerSchema,
     hour: WindowSummarySchema,
     day: WindowSummarySchema,

@@ -78,9 +78,9 @@ export const WebhookSchema = z
       .string()
       .nullable()
       .describe("Why deliveries stopped: paused by an admin, or failing for three days"),
-    disabled_at: isoTimestamp.nullable(),
-    failing_since: isoTimestamp.nullable().describe("The first failed attempt since the last success"),
-    previous_secret_until: isoTimestamp.nullable().describe("After a rotation: the old secret signs too until then"),
+    disabled_at: z.nullable(isoTimestamp),
+    failing_since: z.nullable(isoTimestamp).describe("The first failed attempt since the last success"),
+    previous_secret_until: z.nullable(isoTimestamp).describe("After a rotation: the old secret signs too until then"),
     created_at: isoTimestamp,
     updated_at: isoTimestamp,
   })
@@ -108,7 +108,7 @@ export const WebhookDeliverySchema = z.object({
     .describe("pending (sent again at next_attempt_at), delivered, or failed (no retry left)"),
   attempts: z.number().int().nonnegative(),
   created_at: isoTimestamp,
-  next_attempt_at: isoTimestamp.nullable(),
+  next_attempt_at: z.nullable(isoTimestamp),
   payload: z.string().describe("The exact body sent"),
   log: z.array(WebhookAttemptSchema).describe("Every attempt, newest first"),
 });

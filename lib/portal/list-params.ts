@@ -1,20 +1,17 @@
 // List views keep their whole state in the URL (search, filters, sort, page size, page), so a link reproduces
 // the view and Back works. The reports and projects lists use the portal API's own parameter names, so the
-// page's query string is also the query of its /api request. Pure: used by server pages and client views. The
-// allowed values are the contract's own (lib/contract/values.ts, no zod).
-import type { ProjectListQuery } from "@/lib/contract/projects";
-import type { ReportListQuery } from "@/lib/contract/reports";
+// page's query string is also the query of its /api request, and it is read with the API's own field rules
+// (lib/contract/reports.ts and projects.ts, in zod/mini: small enough for the browser). Pure: used by server pages and client views.
+import { PROJECT_LIST_FIELDS, type ProjectListQuery } from "@/lib/contract/projects";
+import { page, perPage } from "@/lib/contract/fields";
+import { REPORT_LIST_FIELDS, type ReportListQuery } from "@/lib/contract/reports";
 import {
   DEFAULT_PER_PAGE,
   DEFAULT_SORT,
   isOneOf,
-  MAX_SEARCH_LENGTH,
   MAX_USER_FILTER_LENGTH,
-  PER_PAGE_CHOICES,
-  PROJECT_SORT_FIELDS,
-  REPORT_RESULTS,
-  REPORT_SORT_FIELDS,
-  SORT_DIRECTIONS,
+  type REPORT_SORT_FIELDS,
+  type SORT_DIRECTIONS,
 } from "@/lib/contract/values";
 
 /** Next's `searchParams` (a value may repeat) or a browser URLSearchParams. */
@@ -42,23 +39,6 @@ export function readOneOf<T extends string>(
   return isOneOf(values, value) ? value : undefined;
 }
 
-// The contract refuses control characters and more than 255 characters in search text and names.
-function text(value: string | undefined): string | undefined {
-  if (value === undefined || value.length > MAX_SEARCH_LENGTH) return undefined;
-  return /[\u0000-\u001f\u007f]/.test(value) ? undefined : value;
-}
-
-/** A page size the contract accepts, or undefined. */
-export function perPage(value: string | undefined): number | undefined {
-  const n = Number(value);
-  return isOneOf(PER_PAGE_CHOICES, n) ? n : undefined;
-}
-
-/** A page number the contract accepts, or undefined. */
-export function page(value: string | undefined): number | undefined {
-  return value !== undefined && /^[1-9]\d{0,5}$/.test(value) ? Number(value) : undefined;
-}
-
 /** The query string of a list view (with "?" when not empty), parameters in a stable order. */
 export function queryString(query: object, order: readonly string[]): string {
   const values = query as Record<string, string | number | undefined>;
@@ -71,13 +51,24 @@ export function queryString(query: object, order: readonly string[]): string {
   return result ? `?${result}` : "";
 }
 
-function defined<T extends object>(query: T): T {
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined)) as T;
-}
+/** The fields of a list's query, each one a zod/mini schema of a string (lib/contract/reports.ts, projects.ts). */
+type QueryFields = Record<string, { safeParse(value: unknown): { success: boolean; data?: unknown } }>;
 
-// Each parameter is checked on its own; a value the contract would refuse is dropped (that parameter falls
-// back to its default) instead of failing the whole page over a stale or hand-edited link. Unknown parameters
-// are ignored. search_by has one possible value and is left out, which keeps links short.
+/**
+ * A list's URL read with its fields' rules, each parameter on its own: a value the contract would refuse is
+ * dropped (that parameter falls back to its default) instead of failing the whole page over a stale or
+ * hand-edited link. Unknown parameters, and `omit`ted ones, are ignored.
+ */
+function readQuery<Q>(fields: QueryFields, params: SearchParamsInput, omit: readonly string[] = []): Q {
+  const query: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(fields)) {
+    const value = omit.includes(name) ? undefined : readParam(params, name);
+    if (value === undefined) continue;
+    const parsed = field.safeParse(value);
+    if (parsed.success) query[name] = parsed.data;
+  }
+  return query as Q;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // Reports
@@ -93,6 +84,9 @@ export interface WhoWhenPagingQuery {
   page?: number;
 }
 
+// The page size's stated default is the API's documentation only; any list's choices are the same.
+const PAGING_FIELDS = { per_page: perPage(DEFAULT_PER_PAGE.audit), page };
+
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 function isDay(value: string | undefined): value is string {
   return value !== undefined && DAY.test(value) && !Number.isNaN(Date.parse(value));
@@ -107,11 +101,7 @@ export function parseWhoWhenPaging(params: SearchParamsInput): WhoWhenPagingQuer
   if (isDay(from)) query.from = from;
   // A range that ends before it starts finds nothing by definition; keep the start and drop the end.
   if (isDay(to) && !(query.from && to < query.from)) query.to = to;
-  const size = perPage(readParam(params, "per_page"));
-  if (size !== undefined) query.per_page = size;
-  const number = page(readParam(params, "page"));
-  if (number !== undefined) query.page = number;
-  return query;
+  return { ...query, ...readQuery<WhoWhenPagingQuery>(PAGING_FIELDS, params) };
 }
 
 /**
@@ -132,16 +122,9 @@ export const REPORT_DEFAULTS = {
 };
 const REPORT_PARAM_ORDER = ["search", "project", "result", "sort_by", "sort", "per_page", "page"] as const;
 
+// search_by has one possible value and is left out, which keeps links short.
 export function parseReportListParams(params: SearchParamsInput): ReportListQuery {
-  return defined({
-    search: text(readParam(params, "search")),
-    project: text(readParam(params, "project")),
-    result: readOneOf(params, "result", REPORT_RESULTS),
-    sort_by: readOneOf(params, "sort_by", REPORT_SORT_FIELDS),
-    sort: readOneOf(params, "sort", SORT_DIRECTIONS),
-    per_page: perPage(readParam(params, "per_page")),
-    page: page(readParam(params, "page")),
-  });
+  return readQuery(REPORT_LIST_FIELDS, params, ["search_by"]);
 }
 
 export function reportListQueryString(query: ReportListQuery): string {
@@ -160,13 +143,7 @@ export const PROJECT_DEFAULTS = { ...DEFAULT_SORT.projects, per_page: DEFAULT_PE
 const PROJECT_PARAM_ORDER = ["search", "sort_by", "sort", "per_page", "page"] as const;
 
 export function parseProjectListParams(params: SearchParamsInput): ProjectListQuery {
-  return defined({
-    search: text(readParam(params, "search")),
-    sort_by: readOneOf(params, "sort_by", PROJECT_SORT_FIELDS),
-    sort: readOneOf(params, "sort", SORT_DIRECTIONS),
-    per_page: perPage(readParam(params, "per_page")),
-    page: page(readParam(params, "page")),
-  });
+  return readQuery(PROJECT_LIST_FIELDS, params, ["search_by"]);
 }
 
 export function projectListQueryString(query: ProjectListQuery): string {

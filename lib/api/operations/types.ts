@@ -84,16 +84,16 @@ export interface OperationSpec {
   guardedFields?: GuardedFields;
   /** The upstream area the operation needs; without it configured the route answers 503 area_not_configured. */
   area?: Area;
-  params?: z.ZodType;
-  query?: z.ZodType;
+  params?: z.core.$ZodType;
+  query?: z.core.$ZodType;
   /** Query parameters a caller may send and the operation ignores (a CSV takes its list's link as it is): never read, refused or documented. */
   ignoredQuery?: readonly string[];
-  body?: z.ZodType;
+  body?: z.core.$ZodType;
   /** 302: to another site (the identity provider); 303: to a page of this site. Both with Location. */
   success: {
     status: 200 | 201 | 202 | 204 | 302 | 303;
     description: string;
-    schema?: z.ZodType;
+    schema?: z.core.$ZodType;
     contentType?: "text/csv";
   };
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */

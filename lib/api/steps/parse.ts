@@ -4,7 +4,8 @@
 import "server-only";
 
 import type { NextRequest } from "next/server";
-import type { z } from "zod";
+import { z } from "zod";
+import en from "zod/v4/locales/en.js";
 
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { readCappedText } from "@/lib/read-capped";
@@ -12,6 +13,11 @@ import { readCappedText } from "@/lib/read-capped";
 import { ApiError, invalidInput } from "../errors";
 import type { OperationSpec } from "../operations";
 import type { ApiRequest } from "./request";
+
+// The contract's zod/mini schemas (lib/contract/fields.ts) leave the messages they have none of their own for
+// ("Unrecognized key: \"x\"") to a locale, which the full zod's schemas carry: English, set here, where the API
+// reads its input, rather than in the contract, which the browser loads too (where no message is shown).
+z.config(en());
 
 /** Cap on JSON request bodies: our largest input is a 2048-character URL. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -31,9 +37,9 @@ export async function parse(state: ApiRequest): Promise<void> {
   state.facts.body = (state.body ?? {}) as Record<string, unknown>;
 }
 
-function parseWith(schema: z.ZodType | undefined, value: unknown, where: string): unknown {
+function parseWith(schema: z.core.$ZodType | undefined, value: unknown, where: string): unknown {
   if (!schema) return undefined;
-  const result = schema.safeParse(value);
+  const result = z.safeParse(schema, value);
   if (!result.success) throw invalidInput(result.error, where);
   return result.data;
 }
