@@ -1,22 +1,63 @@
 "use client";
 
-// What the paged lists (reports, projects, audit log, purchase history) share around their toolbar and table: a
-// day range, a link back to the unfiltered list, the count said to screen readers, the table's sort and the page
-// links — shown only when there is something to page through and the list did not fail. Links keep Back and new
-// tabs working; a plain click moves in place.
+// What the paged lists (reports, projects, audit log, purchase history) share around their toolbar and table: the
+// page of rows from the API with its failure, a day range, a link back to the unfiltered list, the count said to
+// screen readers, the table's sort and the page links — shown only when there is something to page through and
+// the list did not fail. Links keep Back and new tabs working; a plain click moves in place.
 import Link from "next/link";
+import useSWR from "swr";
 
 import { ButtonLink } from "@/components/ui/button-link";
-import type { SortState } from "@/components/ui/data-table";
+import type { DataTableError, SortState } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Pagination } from "@/components/ui/pagination";
 import { TextField } from "@/components/ui/text-field";
-import type { PageMeta } from "@/lib/contract/common";
+import type { Page, PageMeta } from "@/lib/contract/common";
 import type { SortDirection } from "@/lib/contract/values";
+import type { ApiRequestError } from "@/lib/portal/api-client";
 import { withChanges } from "@/lib/portal/list-params";
 import type { ListUrl } from "@/lib/portal/use-list-url";
 
 import styles from "./lists.module.css";
+
+/** What the server's render of a list's first view brings: its key, and its page or why it has none. */
+export interface InitialListPage<T> {
+  /** The API query string the server rendered (the SWR key of `page`). */
+  key: string;
+  page?: Page<T>;
+  /** Set when the server could not load the first view. */
+  failure?: { title: string; message: string } | null;
+}
+
+/**
+ * A list's page from `endpoint` + `key`, kept by SWR: the server's first view is used as it is (nothing fetched
+ * at hydration), the previous rows stay while the next load, and a failure becomes the table's error with a retry
+ * (`title` says what could not be loaded). `table` is what a DataTable of it takes.
+ */
+export function useListPage<T>(
+  endpoint: string,
+  key: string,
+  initial: InitialListPage<T>,
+  title: string,
+  url: { pending: boolean },
+) {
+  const isInitialView = key === initial.key;
+  const { data, error, isValidating, mutate } = useSWR<Page<T>, ApiRequestError>(`${endpoint}${key}`, {
+    fallbackData: isInitialView ? initial.page : undefined,
+  });
+  const failure: DataTableError | null = error
+    ? { title, message: error.message, requestId: error.requestId, onRetry: () => void mutate() }
+    : isInitialView && !data && !isValidating && initial.failure
+      ? { title: initial.failure.title, message: initial.failure.message, onRetry: () => void mutate() }
+      : null;
+  return {
+    data,
+    isValidating,
+    mutate,
+    failure,
+    table: { rows: data?.data, loading: isValidating || url.pending, error: failure },
+  };
+}
 
 export function ListPages({
   meta,
@@ -47,15 +88,16 @@ export function ListPages({
   );
 }
 
-/** "Clear the filters": a link to the list without any, followed in place (the list's own URL state). */
-export function ClearFilters({ href, onClear, children }: { href: string; onClear: () => void; children: string }) {
+/** "Clear the filters", when `shown`: a link to the list without any, followed in place (the list's URL state). */
+export function ClearFilters<Q>({ url, shown, children }: { url: ListUrl<Q>; shown: boolean; children: string }) {
+  if (!shown) return null;
   return (
     <p className={styles.clear}>
       <Link
-        href={href}
+        href={url.hrefFor({} as Q)}
         onNavigate={(event) => {
           event.preventDefault();
-          onClear();
+          url.push({} as Q);
         }}
       >
         {children}

@@ -10,7 +10,7 @@ import useSWR from "swr";
 import { ResultMixBar } from "@/components/portal/result-mix-bar";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
@@ -32,7 +32,7 @@ import { type ProjectSortField } from "@/lib/contract/values";
 import { projectOverviewHref } from "@/lib/portal/trends";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ClearFilters, ListCount, ListPages, NoMatches, pagingOf, sortingOf } from "../list-pages";
+import { ClearFilters, ListCount, ListPages, NoMatches, pagingOf, sortingOf, useListPage } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ProjectsViewProps {
@@ -57,11 +57,14 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
   const toast = useToast();
   const url = useListUrl<ProjectListQuery>(parseProjectListParams, projectListQueryString, "shallow");
   const { query } = url;
-  const key = projectListQueryString(query);
-  const isInitialView = key === initialKey;
-  const { data, error, isValidating, mutate } = useSWR<Page<Project>, ApiRequestError>(`/api/projects${key}`, {
-    fallbackData: isInitialView ? initialPage : undefined,
-  });
+  const list = useListPage<Project>(
+    "/api/projects",
+    projectListQueryString(query),
+    { key: initialKey, page: initialPage, failure: initialFailure },
+    "The projects could not be loaded",
+    url,
+  );
+  const { data, isValidating, mutate, failure } = list;
   const [deleting, setDeleting] = useState<string | null>(null);
   const { data: mixes, mutate: mutateMixes } = useSWR<{ data: ProjectMix[] }>("/api/trends/projects", {
     fallbackData: { data: initialMixes },
@@ -73,17 +76,6 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
     { revalidateOnMount: true },
   );
   const doomedCount = deleting !== null ? doomed?.meta.total : undefined;
-
-  const failure: DataTableError | null = error
-    ? {
-        title: "The projects could not be loaded",
-        message: error.message,
-        requestId: error.requestId,
-        onRetry: () => void mutate(),
-      }
-    : isInitialView && !data && !isValidating && initialFailure
-      ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
-      : null;
 
   const columns: Column<Project, ProjectSortField>[] = [
     {
@@ -180,11 +172,9 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
           onChange={(per_page) => url.push(withChanges(query, { per_page }))}
         />
       </Toolbar>
-      {query.search ? (
-        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
-          Clear the search
-        </ClearFilters>
-      ) : null}
+      <ClearFilters url={url} shown={Boolean(query.search)}>
+        Clear the search
+      </ClearFilters>
 
       <ListCount loading={isValidating} loadingText="Loading projects…" total={total} one="project" many="projects" />
 
@@ -192,11 +182,9 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
         caption="Projects"
         captionHidden
         columns={columns}
-        rows={data?.data}
         rowKey={(project) => project.project}
+        {...list.table}
         {...sortingOf(url, query, PROJECT_DEFAULTS)}
-        loading={isValidating || url.pending}
-        error={failure}
         empty={
           query.search ? (
             <NoMatches title="No projects match" clearHref={url.hrefFor({})} clearLabel="Clear the search">

@@ -3,10 +3,9 @@
 // render); SWR fetches /api/reports for it, keeping the previous rows on screen with a progress bar while the
 // next ones load. The server's first view arrives as initialPage, so nothing is fetched at hydration.
 import Link from "next/link";
-import useSWR from "swr";
 
 import { EmptyState } from "@/components/ui/empty-state";
-import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { PrivacyBadge, ResultBadge, RESULT_LABELS } from "@/components/ui/badge";
@@ -15,7 +14,6 @@ import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import type { Page } from "@/lib/contract/common";
 import type { Report, ReportListQuery } from "@/lib/contract/reports";
-import { ApiRequestError } from "@/lib/portal/api-client";
 import {
   listFilters,
   parseReportListParams,
@@ -27,7 +25,7 @@ import {
 import { REPORT_RESULTS, type ReportSortField } from "@/lib/contract/values";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ClearFilters, ListCount, ListPages, NoMatches, pagingOf, sortingOf } from "../list-pages";
+import { ClearFilters, ListCount, ListPages, NoMatches, pagingOf, sortingOf, useListPage } from "../list-pages";
 import styles from "../lists.module.css";
 
 export interface ReportsViewProps {
@@ -83,22 +81,14 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
   const url = useListUrl<ReportListQuery>(parseReportListParams, reportListQueryString, "shallow");
   const { query } = url;
   // The view as the API is asked for it: with the page's default sort (newest generated first) filled in.
-  const key = reportListQueryString(reportViewRequest(query));
-  const isInitialView = key === initialKey;
-  const { data, error, isValidating, mutate } = useSWR<Page<Report>, ApiRequestError>(`/api/reports${key}`, {
-    fallbackData: isInitialView ? initialPage : undefined,
-  });
-
-  const failure: DataTableError | null = error
-    ? {
-        title: "The reports could not be loaded",
-        message: error.message,
-        requestId: error.requestId,
-        onRetry: () => void mutate(),
-      }
-    : isInitialView && !data && !isValidating && initialFailure
-      ? { title: initialFailure.title, message: initialFailure.message, onRetry: () => void mutate() }
-      : null;
+  const list = useListPage<Report>(
+    "/api/reports",
+    reportListQueryString(reportViewRequest(query)),
+    { key: initialKey, page: initialPage, failure: initialFailure },
+    "The reports could not be loaded",
+    url,
+  );
+  const { data, isValidating, failure } = list;
 
   const filtered = FILTERS.filtered(query);
   const projectOptions = [...new Set([...projects, ...(query.project ? [query.project] : [])])].map((name) => ({
@@ -144,11 +134,9 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         />
         <PerPageSelect value={perPage} onChange={(per_page) => url.push(withChanges(query, { per_page }))} />
       </FiltersSheet>
-      {filtered ? (
-        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
-          Clear search and filters
-        </ClearFilters>
-      ) : null}
+      <ClearFilters url={url} shown={filtered}>
+        Clear search and filters
+      </ClearFilters>
 
       <ListCount loading={isValidating} loadingText="Loading reports…" total={total} one="report" many="reports" />
 
@@ -156,11 +144,9 @@ export function ReportsView({ initialKey, initialPage, initialFailure, projects 
         caption="Reports"
         captionHidden
         columns={COLUMNS}
-        rows={data?.data}
         rowKey={(report) => report.id}
+        {...list.table}
         {...sortingOf(url, query, REPORT_DEFAULTS)}
-        loading={isValidating || url.pending}
-        error={failure}
         skeletonRows={Math.min(perPage, 10)}
         empty={
           filtered ? (

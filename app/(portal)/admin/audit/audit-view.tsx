@@ -1,10 +1,9 @@
 "use client";
 // The audit log in the browser: filters and pages in the URL (history API), rows from /api/admin/audit.
-import useSWR from "swr";
 
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button-link";
-import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
+import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
@@ -15,7 +14,6 @@ import type { AuditRecordOutput } from "@/lib/contract/audit";
 import type { Page } from "@/lib/contract/common";
 import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
-import { ApiRequestError } from "@/lib/portal/api-client";
 import {
   AUDIT_ACTION_LABELS,
   auditQueryString,
@@ -25,7 +23,7 @@ import {
 import { listFilters, withChanges } from "@/lib/portal/list-params";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
-import { ClearFilters, DayRange, ListPages, pagingOf } from "../../list-pages";
+import { ClearFilters, DayRange, ListPages, pagingOf, useListPage } from "../../list-pages";
 import styles from "../../lists.module.css";
 import auditStyles from "./audit.module.css";
 
@@ -138,21 +136,14 @@ const FILTERS = listFilters<AuditViewQuery>(["user", "action", "from", "to"]);
 export function AuditView({ initialKey, initialPage }: { initialKey: string; initialPage: Page<AuditRecordOutput> }) {
   const url = useListUrl<AuditViewQuery>(parseAuditParams, auditQueryString, "shallow");
   const { query } = url;
-  const key = auditQueryString(query);
-  const { data, error, isValidating, mutate } = useSWR<Page<AuditRecordOutput>, ApiRequestError>(
-    `/api/admin/audit${key}`,
-    {
-      fallbackData: key === initialKey ? initialPage : undefined,
-    },
+  const list = useListPage<AuditRecordOutput>(
+    "/api/admin/audit",
+    auditQueryString(query),
+    { key: initialKey, page: initialPage },
+    "The audit log could not be loaded",
+    url,
   );
-  const failure: DataTableError | null = error
-    ? {
-        title: "The audit log could not be loaded",
-        message: error.message,
-        requestId: error.requestId,
-        onRetry: () => void mutate(),
-      }
-    : null;
+  const { data, isValidating, failure } = list;
   const filtered = FILTERS.filtered(query);
 
   return (
@@ -189,11 +180,9 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
           onChange={(per_page) => url.push(withChanges(query, { per_page }))}
         />
       </FiltersSheet>
-      {filtered ? (
-        <ClearFilters href={url.hrefFor({})} onClear={() => url.push({})}>
-          Clear the filters
-        </ClearFilters>
-      ) : null}
+      <ClearFilters url={url} shown={filtered}>
+        Clear the filters
+      </ClearFilters>
       <p role="status" className="visually-hidden">
         {isValidating ? "Loading the audit log…" : data ? `${data.meta.total} entries` : ""}
       </p>
@@ -201,10 +190,8 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
         caption="Audit log"
         captionHidden
         columns={COLUMNS}
-        rows={data?.data}
         rowKey={(row) => row.id}
-        loading={isValidating || url.pending}
-        error={failure}
+        {...list.table}
         empty={
           <EmptyState
             title={filtered ? "No entries match" : "No entries yet"}
