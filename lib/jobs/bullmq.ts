@@ -102,6 +102,11 @@ async function startKind(cluster: Cluster, connection: BullRedisOptions, definit
         await worker.rateLimit(next.ms);
         throw Worker.RateLimitError();
       }
+      if (next.kind === "continue") {
+        // Delayed until now: promoted at the back of the wait list, behind the kind's jobs already waiting.
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
       if (next.kind === "retry") {
         await job.updateData({ payload, retries: retries + 1 });
         await job.moveToDelayed(Date.now() + next.afterMs, token);

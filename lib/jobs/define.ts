@@ -7,10 +7,13 @@ import type { z } from "zod";
  * - `done`: the job is over (whatever it wrote in the store is the record);
  * - `retry`: run it again after `afterMs` (the provider counts the retries: `JobContext.retries`);
  * - `pause_all`: the upstream asked everyone to wait (a 429): the kind waits `ms` on every instance, and this job
- *   runs again after, its retries not counted.
+ *   runs again after, its retries not counted;
+ * - `continue`: there is more to do (a long job done a slice at a time): run it again soon, behind the kind's other
+ *   jobs already due, its retries not counted.
  * A handler that throws is retried with backoff (RETRY_BACKOFF_MS), at most `maxRetries` times, then dropped and logged.
  */
-export type JobOutcome = { kind: "done" } | { kind: "retry"; afterMs: number } | { kind: "pause_all"; ms: number };
+export type JobOutcome =
+  { kind: "done" } | { kind: "retry"; afterMs: number } | { kind: "pause_all"; ms: number } | { kind: "continue" };
 
 export interface JobContext {
   /** The job's id (as triggered). */

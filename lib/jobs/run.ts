@@ -5,7 +5,7 @@ import "server-only";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { metrics, onCollect } from "@/lib/metrics";
 
-import type { JobContext, JobDefinition } from "./define";
+import type { JobContext, JobDefinition, JobOutcome } from "./define";
 
 /** Any kind (a list of kinds, each with its own payload type). */
 export type AnyJobDefinition = JobDefinition<unknown>;
@@ -28,8 +28,7 @@ export interface JobProvider {
 }
 
 /** What the provider does after a run: the handler's answer, or for a failure a retry or the end of the job. */
-export type NextStep =
-  { kind: "done" } | { kind: "retry"; afterMs: number } | { kind: "pause_all"; ms: number } | { kind: "dropped" };
+export type NextStep = JobOutcome | { kind: "dropped" };
 
 const DEFAULT_MAX_RETRIES = 5;
 /** Backoff after a thrown error: 1 s, 2 s, 4 s… at most a minute. */

@@ -255,6 +255,11 @@ class StoreJobs implements JobProvider {
       await ours.set({ run_at: runAt, retries: job.retries + 1, lease_owner: null, lease_until: null }).execute();
       return;
     }
+    if (next.kind === "continue") {
+      // Due now, behind the kind's jobs already due (they are claimed oldest run_at first).
+      await ours.set({ run_at: new Date().toISOString(), lease_owner: null, lease_until: null }).execute();
+      return;
+    }
     const until = new Date(Date.now() + next.ms).toISOString();
     await db
       .insertInto("job_pauses")

@@ -2,8 +2,9 @@
 // (on a real redis-server). Each proves the same: an id triggered twice runs once, and a job waits for its time;
 // a retry runs again after its backoff, its retries counted, and so does a handler that threw; a pause (429)
 // holds the kind on every instance and the job runs again after it, while another kind goes on; kinds are taken
-// in turn, so a long queue of one never holds up another; and a job whose process was killed (SIGKILL, its lease
-// or lock left to lapse) runs again in another process.
+// in turn, so a long queue of one never holds up another; a job that continues (done a slice at a time) runs again
+// behind the jobs of its kind already due; and a job whose process was killed (SIGKILL, its lease or lock left to
+// lapse) runs again in another process.
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -216,6 +217,35 @@ describe.each(backends)("jobs on $name", (backend) => {
     await until(() => smallRanAfter >= 0, "the small kind's job runs");
     expect(smallRanAfter).toBeLessThan(5);
     await until(() => bigDone === 20, "the big kind's jobs all run");
+  });
+
+  it("runs a job that continues again soon, behind the jobs of its kind already due, its retries not counted", async () => {
+    const order: string[] = [];
+    const seen: number[] = [];
+    let slices = 0;
+    let letGo: () => void = () => {};
+    const shortsAdded = new Promise<void>((resolve) => (letGo = resolve));
+    const sliced = kind(async ({ n }, { retries }) => {
+      order.push(n === 0 ? `long-${slices}` : `short-${n}`);
+      if (n !== 0) return { kind: "done" };
+      seen.push(retries);
+      // The first slice runs until the short jobs are added.
+      if (slices === 0) await shortsAdded;
+      slices += 1;
+      return slices < 3 ? { kind: "continue" } : { kind: "done" };
+    }, 1);
+    const jobs = await instance("a", [sliced]);
+    await jobs.trigger(sliced.kind, { n: 0 }, { id: "long" });
+    await until(() => order.length > 0, "the long job's first slice");
+    await jobs.trigger(sliced.kind, { n: 1 }, { id: "short-1" });
+    await jobs.trigger(sliced.kind, { n: 2 }, { id: "short-2" });
+    letGo();
+    await until(() => slices === 3 && order.length === 5, "every job ends");
+    await until(async () => (await jobs.waiting(sliced.kind)) === 0, "nothing waits");
+    // The short jobs, due while the first slice ran, go before the long job's later slices.
+    expect(order.indexOf("short-1")).toBeLessThan(order.indexOf("long-2"));
+    expect(order.indexOf("short-2")).toBeLessThan(order.indexOf("long-2"));
+    expect(seen).toEqual([0, 0, 0]);
   });
 
   it("runs a job whose process was killed (SIGKILL) again in another", async () => {
