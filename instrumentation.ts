@@ -3,9 +3,9 @@
 // Redis when REDIS_URL is set (lib/cluster), the accounts store and the first admin (or, in demo mode, the demo
 // accounts); then checks the upstream keys kept in the portal open with GATEHOUSE_KEK and writes
 // `upstream.key_rejected` rows; then says how single sign-on is set up (asking the provider in the background);
-// then resumes the bulk purchase checks an earlier process left pending, starts the job system (lib/jobs: BullMQ
-// with REDIS_URL, the store otherwise) with its kinds, and the webhooks' sweep (the deliveries an earlier process
-// left pending), and starts the report schedules and the history's pruning.
+// then starts the job system (lib/jobs: BullMQ with REDIS_URL, the store otherwise) with its kinds — webhook
+// deliveries and bulk purchase checks — and their sweeps (what an earlier process left pending is queued again),
+// and starts the report schedules and the history's pruning.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -23,14 +23,17 @@ export async function register(): Promise<void> {
   watchKeyRejections();
   const { startSingleSignOn } = await import("./lib/auth/oidc/startup");
   await startSingleSignOn();
-  const { bulkChecks } = await import("./lib/purchases/bulk/queue");
-  await bulkChecks();
   const { startJobs } = await import("./lib/jobs");
   const { currentCluster } = await import("./lib/cluster");
   const { getServerContext } = await import("./lib/auth/access");
   const { webhookDeliveries, startWebhooks } = await import("./lib/webhooks");
-  await startJobs([webhookDeliveries], { cluster: currentCluster(), db: async () => (await getServerContext()).db });
+  const { bulkChecks, startBulkChecks } = await import("./lib/purchases/bulk/queue");
+  await startJobs([webhookDeliveries, bulkChecks], {
+    cluster: currentCluster(),
+    db: async () => (await getServerContext()).db,
+  });
   startWebhooks();
+  startBulkChecks();
   const { startReportJobs } = await import("./lib/reports/service");
   startReportJobs();
 }

@@ -649,5 +649,25 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.dropTable("jobs").execute();
       },
     },
+    // Bulk jobs on the job system (issue 30): a job is checked a batch at a time by whichever process or instance
+    // runs it next, so a code that failed for a reason a later try may pass waits in the store until not_before,
+    // its transient failures counted; the job's lease is the job system's (`jobs`), no longer the bulk job's own.
+    "2026-12-23-002-bulk-jobs-on-the-job-system": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("not_before", "text").execute();
+        await db.schema
+          .alterTable("bulk_job_codes")
+          .addColumn("transient_failures", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable("bulk_jobs").dropColumn("lease_until").execute();
+        await db.schema.alterTable("bulk_jobs").dropColumn("lease_owner").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_jobs").addColumn("lease_owner", "text").execute();
+        await db.schema.alterTable("bulk_jobs").addColumn("lease_until", "text").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("transient_failures").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("not_before").execute();
+      },
+    },
   };
 }

@@ -101,8 +101,6 @@ export interface BulkJobsTable {
   finished_at: string | null;
   expires_at: string;
   waiting_until: string | null;
-  lease_owner: string | null; // the process running the job; another may take over once lease_until passes
-  lease_until: string | null;
 }
 
 export interface BulkJobCodesTable {
@@ -124,6 +122,8 @@ export interface BulkJobCodesTable {
   attempts: Generated<number>;
   retryable: Generated<number>; // 0 | 1: a failed check that may pass when tried again (network, timeout, 429, 5xx)
   check_started_at: string | null; // a check of this pending code is under way since then: a cancel lets it land
+  not_before: string | null; // a pending code backed off after a transient failure is not checked before then
+  transient_failures: Generated<number>; // failures a later try may pass (network, timeout, 5xx), of this pending code
 }
 
 /** Each re-check of a job's failed rows: its codes count against the hourly allowance like a batch's. */

@@ -1,6 +1,6 @@
 // What an upstream failure means, in the words a person reads: one sentence part per kind of failure, after the
 // service's name ("… did not answer in time"). The gateway's error answers (lib/api/errors.ts), the pages'
-// failure cards (lib/portal/failures.ts) and the bulk runner's reasons (lib/purchases/bulk/runner.ts) each put
+// failure cards (lib/portal/failures.ts) and the bulk checks' reasons (lib/purchases/bulk/verdicts.ts) each put
 // it in their own sentence (whose name, what to try), so the same failure is said the same way everywhere.
 // Never the upstream's URL or raw answer; its own message only as `said`, for the caller to redact and quote.
 import { isCircuitOpenError, type UpstreamError } from "./errors";

@@ -1,5 +1,5 @@
 // Bulk jobs in the store: a job row per batch and a row per distinct code (./batch.ts), so that a job survives the
-// tab that started it and the process that runs it (./runner.ts takes jobs by lease, ./leases.ts). Creating a job
+// tab that started it and the process that runs it (a job of the job system, ./queue.ts and ./lane.ts). Creating a job
 // is checked against the allowance (./allowance.ts) in the same transaction; a job is kept 7 days.
 import "server-only";
 
@@ -78,8 +78,6 @@ export async function createBulkJob(
         finished_at: allRefused ? at : null,
         expires_at: new Date(now.getTime() + BULK_JOB_RETENTION_MS).toISOString(),
         waiting_until: null,
-        lease_owner: null,
-        lease_until: null,
       })
       .execute();
     // In chunks: SQLite and PostgreSQL cap the parameters of one statement.
@@ -114,7 +112,7 @@ export async function cancelBulkJob(db: Db, id: string, visibility: JobVisibilit
     const at = now.toISOString();
     await trx
       .updateTable("bulk_jobs")
-      .set({ status: "cancelled", finished_at: at, waiting_until: null, lease_owner: null, lease_until: null })
+      .set({ status: "cancelled", finished_at: at, waiting_until: null })
       .where("id", "=", id)
       .execute();
     await trx

@@ -1,7 +1,7 @@
 // Re-checking a job's failed rows: only those that failed for a reason that can pass on a retry (network,
-// timeout, 429, 5xx, an open breaker — marked retryable by the runner; never "invalid", never a refused key). They
-// go back to pending and the job back to queued, so whichever runner takes jobs from the store picks them up as it
-// picks up any pending code; the job's counts follow from its rows. The codes count against the same hourly
+// timeout, 429, 5xx, an open breaker — marked retryable by the check; never "invalid", never a refused key). They
+// go back to pending and the job back to queued (the route queues it, and so would the sweep, ./queue.ts); the
+// job's counts follow from its rows. The codes count against the same hourly
 // allowance as a batch, checked in the same write transaction.
 import "server-only";
 
@@ -47,14 +47,22 @@ export async function recheckFailedRows(
       .execute();
     await trx
       .updateTable("bulk_job_codes")
-      .set({ status: "pending", reason: null, checked_at: null, attempts: 0, retryable: 0 })
+      .set({
+        status: "pending",
+        reason: null,
+        checked_at: null,
+        attempts: 0,
+        retryable: 0,
+        transient_failures: 0,
+        not_before: null,
+      })
       .where("job_id", "=", jobId)
       .where("status", "=", "failed")
       .where("retryable", "=", 1)
       .execute();
     await trx
       .updateTable("bulk_jobs")
-      .set({ status: "queued", finished_at: null, waiting_until: null, lease_owner: null, lease_until: null })
+      .set({ status: "queued", finished_at: null, waiting_until: null })
       .where("id", "=", jobId)
       .execute();
     return { ok: true, codes };

@@ -1,5 +1,4 @@
-// What a bulk check's code comes to when the item service cannot give it a purchase: the same words whichever
-// runner checked it (the in-process runner, ./runner.ts, or the queue of several instances, ./queue.ts).
+// What a bulk check's code comes to when the item service cannot give it a purchase (./lane.ts checks the codes).
 import "server-only";
 
 import { AREA_WORDS, capitalised } from "@/lib/contract/areas";

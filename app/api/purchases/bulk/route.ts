@@ -3,7 +3,7 @@ import { accepted, defineRoute, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { allowanceRefusal, jobsPerDayRefusal } from "@/lib/api/purchases";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
-import { bulkChecks } from "@/lib/purchases/bulk/queue";
+import { queueBulkJob } from "@/lib/purchases/bulk/queue";
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
 import { findBulkJobSummary, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 
@@ -21,7 +21,7 @@ export const POST = defineRoute(operations.createBulkJob, async ({ server, user,
   });
   if (!created.ok)
     throw "tooManyJobs" in created ? jobsPerDayRefusal(created.tooManyJobs) : allowanceRefusal(created.decision);
-  await (await bulkChecks()).started(created.id);
+  await queueBulkJob(created.id);
   const job = await findBulkJobSummary(db, created.id, { userId: null });
   if (!job) throw new Error(`bulk job ${created.id} vanished right after it was created`);
   return accepted(job);

@@ -76,8 +76,6 @@ export function storeSuite(backend: Backend) {
           "expires_at",
           "finished_at",
           "id",
-          "lease_owner",
-          "lease_until",
           "started_at",
           "status",
           "total",
@@ -99,6 +97,7 @@ export function storeSuite(backend: Backend) {
           "item_name",
           "job_id",
           "license_type",
+          "not_before",
           "notes",
           "occurrences",
           "reason",
@@ -106,6 +105,7 @@ export function storeSuite(backend: Backend) {
           "retryable",
           "status",
           "supported_until",
+          "transient_failures",
         ].sort(),
       );
       expect(columns.bulk_rechecks).toEqual(["codes", "created_at", "id", "job_id", "user_id"]);

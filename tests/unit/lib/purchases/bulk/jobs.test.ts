@@ -1,10 +1,11 @@
 // Bulk jobs in the store, on SQLite and PostgreSQL: batches cleaned and merged, codes sealed at rest, the hourly
-// allowance, leases, results written once, cancel, the 7-day purge — and the runner itself, in this process,
-// checking a batch against the sandbox through the real items client.
+// allowance, results written once, cancel, the 7-day purge — and the job's runs (./lane.ts) on the store's job
+// provider, in this process, checking a batch against the sandbox through the real items client.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";
-import { BulkRunner } from "@/lib/purchases/bulk/runner";
+import { startStoreJobs } from "@/lib/jobs/store";
+import { bulkCheckJob, laneId } from "@/lib/purchases/bulk/lane";
 import { allowanceDecision, allowanceUse } from "@/lib/purchases/bulk/allowance";
 import {
   BULK_JOB_RETENTION_MS,
@@ -14,7 +15,6 @@ import {
   purgeExpiredBulkJobs,
   settleCancelledJobs,
 } from "@/lib/purchases/bulk/jobs";
-import { claimBulkJob } from "@/lib/purchases/bulk/leases";
 import { findBulkJob, listBulkJobs } from "@/lib/purchases/bulk/summaries";
 import { beginCheck, countAttempt, pendingCodes, recordBulkResult } from "@/lib/purchases/bulk/results";
 import { prepareBatch } from "@/lib/purchases/bulk/batch";
@@ -23,6 +23,7 @@ import { createItemsClient } from "@/lib/upstream/items";
 
 import { CANARY } from "@/tests/support/canary";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
+import { until } from "@/tests/support/until";
 import { postgresBackend, sqliteBackend, useStore, type Backend } from "@/tests/support/store-backends";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
 
@@ -101,6 +102,12 @@ afterAll(async () => {
   await postgres?.stop();
   await sandbox?.close();
 });
+
+const sandboxItems = () =>
+  createItemsClient(
+    { baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } },
+    { timeoutMs: 5000 },
+  );
 
 describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backend) => {
   const store = useStore(backend);
@@ -210,15 +217,20 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     expect(results.filter((r) => r.ok)).toHaveLength(3);
   });
 
-  it("leases a job to one process at a time, until the lease runs out", async () => {
-    const created = await create(ALICE, [code(1)]);
+  it("checks a job a batch of 3 codes a run, running from its first run, until none is pending", async () => {
+    const created = await create(ALICE, [code(1), code(2), code(3), code(4), code(5)]);
     if (!created.ok) throw new Error("refused");
-    const claimed = await claimBulkJob(store().db, "process-a", 30_000, T0);
-    expect(claimed).toEqual({ id: created.id, user: ALICE });
-    expect(await claimBulkJob(store().db, "process-b", 30_000, later(10_000))).toBeNull();
-    expect(await claimBulkJob(store().db, "process-b", 30_000, later(31_000))).toEqual(claimed);
+    const lane = bulkCheckJob({ db: async () => store().db, hashKey: () => KEY, items: async () => sandboxItems() });
+    const run = { id: laneId(created.id), retries: 0 };
+    expect(await lane.handle({ job: created.id }, run)).toEqual({ kind: "continue" });
     const job = await findBulkJob(store().db, KEY, created.id, { userId: null });
-    expect(job).toMatchObject({ status: "running", started_at: T0.toISOString() });
+    expect(job).toMatchObject({ status: "running", done: 3, started_at: expect.any(String) });
+    expect(await lane.handle({ job: created.id }, run)).toEqual({ kind: "done" });
+    expect(await findBulkJob(store().db, KEY, created.id, { userId: null })).toMatchObject({
+      status: "done",
+      done: 5,
+      started_at: job!.started_at,
+    });
   });
 
   it("writes a result once; a cancel ends the pending codes; a finished job stays as it is", async () => {
@@ -314,27 +326,25 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
     ).toEqual([]);
   });
 
-  it("the runner checks a job against the item service and finishes it", async () => {
+  it("the store's job provider checks a job against the item service and finishes it", async () => {
     const created = await createBulkJob(store().db, KEY, {
       user: ALICE,
       rawCodes: [FIXED_PURCHASE_CODES.active, code(1), FIXED_PURCHASE_CODES.expired, code(2), "\u0430bc"],
       limitPerHour: 1000,
     });
     if (!created.ok) throw new Error("refused");
-    const items = createItemsClient(
-      { baseUrl: sandbox.itemsBaseUrl, apiKey: CANARY.items, keyLocation: { kind: "query-and-form" } },
-      { timeoutMs: 5000 },
+    const jobs = startStoreJobs(
+      async () => store().db,
+      [bulkCheckJob({ db: async () => store().db, hashKey: () => KEY, items: async () => sandboxItems() })],
     );
-    const runner = new BulkRunner({ db: async () => store().db, hashKey: () => KEY, items: async () => items });
     try {
-      runner.kick(true);
-      let job = await findBulkJob(store().db, KEY, created.id, { userId: null });
-      for (let i = 0; i < 100 && job?.status !== "done"; i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        job = await findBulkJob(store().db, KEY, created.id, { userId: null });
-      }
+      await jobs.trigger("bulk-check", { job: created.id }, { id: laneId(created.id) });
+      const job = await until(async () => {
+        const found = await findBulkJob(store().db, KEY, created.id, { userId: null });
+        return found?.status === "done" ? found : null;
+      }, "the job is done");
       expect(job).toMatchObject({ status: "done", total: 5, valid: 2, invalid: 3, failed: 0 });
-      expect(job!.results.map((r) => r.status)).toEqual(["valid", "invalid", "valid", "invalid", "invalid"]);
+      expect(job.results.map((r) => r.status)).toEqual(["valid", "invalid", "valid", "invalid", "invalid"]);
       // Every check that reached the upstream is in the history, marked as bulk.
       const history = await store()
         .db.selectFrom("purchase_checks")
@@ -343,11 +353,11 @@ describe.each<Backend>([sqliteBackend, pgBackend])("bulk jobs on $name", (backen
       expect(history).toHaveLength(4);
       expect(history.every((row) => row.source === "bulk" && row.bulk_job_id === created.id)).toBe(true);
     } finally {
-      await runner.stop();
+      await jobs.stop();
     }
-    // A stopped runner let go of its leases.
+    // A stopped provider let go of its leases.
     expect(
-      await store().db.selectFrom("bulk_jobs").select("lease_owner").where("lease_owner", "is not", null).execute(),
+      await store().db.selectFrom("jobs").select("lease_owner").where("lease_owner", "is not", null).execute(),
     ).toEqual([]);
   });
 });

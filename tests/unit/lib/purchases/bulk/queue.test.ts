@@ -1,15 +1,17 @@
-// Bulk checks on the queue (BullMQ on a real redis-server), as two instances would run them: each with its own
-// Redis connections and worker, one store, the sandbox's item service. Every code is checked and written once,
-// at most 3 checks run at once across both, both instances take part, and codes the store still has pending
-// are queued again by the sweep (a Redis that lost its data loses nothing); the finished job is told of once.
+// Bulk checks on the job system's BullMQ provider (a real redis-server), as two instances would run them: each with
+// its own Redis connections and worker, one store, the sandbox's item service. Every code is checked and written
+// once, at most 3 checks run at once across both (one lane at a time, a batch of 3), both instances take part, and
+// jobs the store still has pending are queued again by the sweep (a Redis that lost its data loses nothing); the
+// finished job is told of once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { redisCluster, type Cluster } from "@/lib/cluster";
+import { redisCluster } from "@/lib/cluster";
 import { setEventSink, type PortalEvent } from "@/lib/events";
 import type { JobProvider } from "@/lib/jobs";
 import { startBullJobs } from "@/lib/jobs/bullmq";
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
-import { QueuedBulkChecks } from "@/lib/purchases/bulk/queue";
+import { bulkCheckJob, laneId } from "@/lib/purchases/bulk/lane";
+import { sweepBulkJobs } from "@/lib/purchases/bulk/queue";
 import { findBulkJob } from "@/lib/purchases/bulk/summaries";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { createItemsClient, type ItemsClient } from "@/lib/upstream/items";
@@ -69,23 +71,23 @@ function countingItems(
   });
 }
 
-async function instance(
-  name: string,
-  seen: Parameters<typeof countingItems>[1],
-): Promise<{ checks: QueuedBulkChecks; cluster: Cluster; jobs: JobProvider }> {
+async function instance(name: string, seen: Parameters<typeof countingItems>[1]): Promise<JobProvider> {
   const cluster = redisCluster(redis.url, name);
   const items = countingItems(name, seen);
-  const checks = new QueuedBulkChecks({ db: async () => store.db, hashKey: () => KEY, items: async () => items });
-  const jobs = await startBullJobs(cluster, [checks.definition]);
-  checks.attach(jobs);
+  const jobs = await startBullJobs(cluster, [
+    bulkCheckJob({ db: async () => store.db, hashKey: () => KEY, items: async () => items }),
+  ]);
   closers.push(async () => {
     await jobs.stop();
     await cluster.close();
   });
-  return { checks, cluster, jobs };
+  return jobs;
 }
 
-describe("QueuedBulkChecks", () => {
+const queueOn = (jobs: JobProvider) => (jobId: string) =>
+  jobs.trigger("bulk-check", { job: jobId }, { id: laneId(jobId) });
+
+describe("bulk checks on BullMQ", () => {
   it("two instances check a 60-code job: every code once, at most 3 at once, both at work; a sweep requeues what is pending", async () => {
     await sandbox.injectFault({
       method: "POST",
@@ -101,7 +103,7 @@ describe("QueuedBulkChecks", () => {
     const rawCodes = [FIXED_PURCHASE_CODES.active, ...Array.from({ length: 59 }, (_, i) => code(i + 1))];
     const created = await createBulkJob(store.db, KEY, { user: ALICE, rawCodes, limitPerHour: 1000 });
     if (!created.ok) throw new Error("refused");
-    await one.checks.started(created.id);
+    await queueOn(one)(created.id);
     await until(
       async () => (await findBulkJob(store.db, KEY, created.id, { userId: null }))?.status === "done",
       "the job is done",
@@ -128,11 +130,11 @@ describe("QueuedBulkChecks", () => {
       limitPerHour: 1000,
     });
     if (!second.ok) throw new Error("refused");
-    await two.checks.sweep();
+    await sweepBulkJobs(store.db, queueOn(two));
     await until(
       async () => (await findBulkJob(store.db, KEY, second.id, { userId: null }))?.status === "done",
       "the swept job is done",
     );
-    expect(await two.jobs.waiting("bulk-check")).toBe(0);
+    await until(async () => (await two.waiting("bulk-check")) === 0, "nothing waits");
   });
 });

@@ -1,16 +1,16 @@
 // A bulk code's result and its purchase-history row, on SQLite and PostgreSQL: written together or not at all.
 // The crash of an instance between the two writes is forced with a trigger that refuses the history insert (the
 // second write never lands, as when the process dies after the first): the code must stay pending, and the
-// check that repeats it — the in-process runner trying again, or another instance's queue worker — must leave
+// check that repeats it — the job's next run on the store's provider, or another instance's on BullMQ — must leave
 // exactly one history row. Before, the result landed alone, nobody checked the code again, and the history lost
 // it (issue 28, item 20: a job of 300 results with 299 history rows after kill -9 of an instance).
 import { sql } from "kysely";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { createBulkJob } from "@/lib/purchases/bulk/jobs";
-import { QueuedBulkChecks } from "@/lib/purchases/bulk/queue";
+import { startStoreJobs } from "@/lib/jobs/store";
+import { bulkCheckJob, laneId } from "@/lib/purchases/bulk/lane";
 import { beginCheck, pendingCodes, recordBulkCheck } from "@/lib/purchases/bulk/results";
-import { BulkRunner } from "@/lib/purchases/bulk/runner";
 import { findBulkJob } from "@/lib/purchases/bulk/summaries";
 import { isPostgres, type Db } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -122,21 +122,24 @@ describe.each<Backend>(bothBackends())("a bulk result and its history row on $na
     expect(await historyOf(db, jobId)).toEqual([{ code_last4: code(1).slice(-4), outcome: "invalid", source: "bulk" }]);
   });
 
-  it("in-process runner: a crash between the result and its history row leaves the code pending; the runner checks it again, and the history holds it once", async () => {
+  it("in process (the store's provider): a crash between the result and its history row leaves the code pending; the job's next run checks it again, and the history holds it once", async () => {
     const { db } = store();
     const jobId = await oneCodeJob();
     // The first answer meets the crash; the repeat finds the store whole again.
     const items = itemsThen(async (call) => (call === 1 ? crashBeforeHistory(db) : noMoreCrashes(db)));
-    const runner = new BulkRunner({ db: async () => db, hashKey: () => KEY, items: async () => items });
+    const jobs = startStoreJobs(
+      async () => db,
+      [bulkCheckJob({ db: async () => db, hashKey: () => KEY, items: async () => items })],
+    );
     try {
-      runner.kick(true);
+      await jobs.trigger("bulk-check", { job: jobId }, { id: laneId(jobId) });
       await until(
         async () => (await findBulkJob(db, KEY, jobId, { userId: null }))?.status === "done",
         "the job is done",
         15_000,
       );
     } finally {
-      await runner.stop();
+      await jobs.stop();
     }
     expect(await findBulkJob(db, KEY, jobId, { userId: null })).toMatchObject({
       total: 1,
@@ -150,22 +153,29 @@ describe.each<Backend>(bothBackends())("a bulk result and its history row on $na
     expect(items.calls()).toBe(2);
   });
 
-  it("queue: an instance that crashes between the result and its history row leaves the code pending; the instance that repeats the item writes both, once", async () => {
+  it("queue: an instance that crashes between the result and its history row leaves the code pending; the instance that runs the job next writes both, once", async () => {
     const { db } = store();
     const jobId = await oneCodeJob();
-    const crashing = new QueuedBulkChecks({
+    const crashing = bulkCheckJob({
       db: async () => db,
       hashKey: () => KEY,
       items: async () => itemsThen(() => crashBeforeHistory(db)),
     });
-    const survivor = new QueuedBulkChecks({ db: async () => db, hashKey: () => KEY, items: async () => realItems() });
+    const survivor = bulkCheckJob({ db: async () => db, hashKey: () => KEY, items: async () => realItems() });
+    const run = { id: laneId(jobId), retries: 0 };
 
-    expect(await crashing.handle({ job: jobId, idx: 0 })).toEqual({ kind: "done" });
+    // The code waits a moment before its next try (the store just failed), and the job runs again then.
+    expect(await crashing.handle({ job: jobId }, run)).toMatchObject({ kind: "retry" });
     expect((await pendingCodes(db, jobId)).map((pending) => pending.idx)).toEqual([0]);
     await noMoreCrashes(db);
-    // BullMQ hands the item of a dead worker to another instance (its stalled check), or the sweep queues the code again.
-    expect(await survivor.handle({ job: jobId, idx: 0 })).toEqual({ kind: "done" });
-    expect(await survivor.handle({ job: jobId, idx: 0 })).toEqual({ kind: "done" });
+    // BullMQ hands the job of a dead worker to another instance (its stalled check), or the sweep queues it again.
+    await until(
+      async () => (await survivor.handle({ job: jobId }, run)).kind === "done",
+      "the survivor's run",
+      15_000,
+      100,
+    );
+    expect(await survivor.handle({ job: jobId }, run)).toEqual({ kind: "done" });
 
     expect(await findBulkJob(db, KEY, jobId, { userId: null })).toMatchObject({
       status: "done",

@@ -4,7 +4,7 @@ import { methodsNotAllowed } from "@/lib/api/methods";
 import { allowanceRefusal, jobNotFound, recheckRefusal } from "@/lib/api/purchases";
 import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { recheckFailedRows } from "@/lib/purchases/bulk/recheck";
-import { bulkChecks } from "@/lib/purchases/bulk/queue";
+import { queueBulkJob } from "@/lib/purchases/bulk/queue";
 import { findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
 export const POST = defineRoute(operations.recheckBulkJob, async ({ server, user, params }) => {
@@ -19,8 +19,8 @@ export const POST = defineRoute(operations.recheckBulkJob, async ({ server, user
       throw result.problem === "not_found" ? jobNotFound(params.id) : recheckRefusal(result.problem);
     throw new Error("a re-check is never refused for the number of jobs a day");
   }
-  // The rows are pending in the store again: queued now (or, on the in-process runner, taken up at once).
-  await (await bulkChecks()).started(params.id);
+  // The rows are pending in the store again: the job is queued now.
+  await queueBulkJob(params.id);
   const job = await findBulkJobSummary(server.db, params.id, visibility);
   if (!job) throw jobNotFound(params.id);
   return accepted({ ...job, rechecked: result.codes });
