@@ -48,7 +48,7 @@ export async function startAccountsOrExit(): Promise<void> {
     refuse(`Cannot open the accounts store (${where}): ${withoutDatabasePassword(message)}`);
   }
   for (const note of store.notes) logEvent("warn", note);
-  // After the requests in flight and everything else that may still write to it (the bulk runner).
+  // After the requests in flight and everything else that may still write to it (the job system's runs).
   onShutdown("database", closeDb, { last: true });
 
   if (!demoMode) {

@@ -1,5 +1,5 @@
 // Retry-After, read one way wherever Gatehouse meets it: from an upstream (passed on to our client, and waited out
-// by the bulk runner), from the gateway in the browser (forms show the wait), and on the sign-in form's redirect.
+// by the bulk checks), from the gateway in the browser (forms show the wait), and on the sign-in form's redirect.
 // As HTTP defines it: whole seconds, or an HTTP date (IMF-fixdate, "Sun, 06 Nov 1994 08:49:37 GMT"). No zod: the
 // browser reads it too.
 const SECONDS = /^\d{1,7}$/;

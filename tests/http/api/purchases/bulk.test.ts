@@ -289,7 +289,7 @@ describe("cancel", () => {
       final = await getJob(editor, created.id);
     }
     expect(final.results.some((r) => r.status === "pending")).toBe(false);
-    // A barrier rather than a pause: a job created after the cancel runs to its end, so the runner, which takes
+    // A barrier rather than a pause: a job created after the cancel runs to its end, so the job system, which takes
     // the jobs in turn, has passed the cancelled one since; the item service heard of no other code of it.
     const sentAtCancel = await asked();
     const barrier = await createJob(editor, [unknownCode(5100)]);

@@ -1,4 +1,4 @@
-// Retry-After, one reading for the upstream layer, the bulk runner, the browser and the sign-in form.
+// Retry-After, one reading for the upstream layer, the bulk checks, the browser and the sign-in form.
 import { describe, expect, it } from "vitest";
 
 import { retryAfterMs, retryAfterSeconds } from "@/lib/contract/retry-after";

@@ -1,5 +1,5 @@
 // An upstream failure in words: one phrase per kind, whether trying again may help, and the upstream's own
-// message kept apart for the caller to redact. The gateway's errors, the pages and the bulk runner build on it.
+// message kept apart for the caller to redact. The gateway's errors, the pages and the bulk checks build on it.
 import { describe, expect, it } from "vitest";
 
 import { fromUpstreamError } from "@/lib/api/errors";

@@ -1,4 +1,4 @@
-// What a bulk check's code comes to when the item service gives no purchase, the same for either runner.
+// What a bulk check's code comes to when the item service gives no purchase, on either job provider.
 import { describe, expect, it } from "vitest";
 
 import { failureReason, NOT_CONFIGURED, settledBy, SLOWED_DOWN_TOO_OFTEN } from "@/lib/purchases/bulk/verdicts";
@@ -25,7 +25,7 @@ describe("bulk check verdicts", () => {
     expect(settled).not.toHaveProperty("retryable");
   });
 
-  it("leaves what a later try may pass to the runner: rate limits, network failures, an open breaker", () => {
+  it("leaves what a later try may pass to that try: rate limits, network failures, an open breaker", () => {
     for (const kind of ["rate_limited", "timeout", "unreachable", "http_status"] as const)
       expect(settledBy(error(kind))).toBeNull();
     expect(
