@@ -669,5 +669,17 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("bulk_job_codes").dropColumn("not_before").execute();
       },
     },
+    // Webhook deliveries run on the job system (issue 30), whose `jobs` row holds the lease: the delivery's own
+    // lease columns are no longer written or read.
+    "2026-12-23-003-webhook-deliveries-lease-on-the-job-system": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("webhook_deliveries").dropColumn("lease_until").execute();
+        await db.schema.alterTable("webhook_deliveries").dropColumn("lease_owner").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("webhook_deliveries").addColumn("lease_owner", "text").execute();
+        await db.schema.alterTable("webhook_deliveries").addColumn("lease_until", "text").execute();
+      },
+    },
   };
 }

@@ -274,8 +274,6 @@ export interface WebhookDeliveriesTable {
   next_attempt_at: string | null; // when pending: not before this time
   last_attempt_at: string | null;
   last_status: number | null;
-  lease_owner: string | null; // the process sending it now; another may take it once lease_until passes
-  lease_until: string | null;
 }
 
 export interface WebhookAttemptsTable {

@@ -87,8 +87,6 @@ export async function enqueueEvent(
         next_attempt_at: at,
         last_attempt_at: null,
         last_status: null,
-        lease_owner: null,
-        lease_until: null,
       })),
     )
     .execute();

@@ -232,8 +232,6 @@ export function storeSuite(backend: Backend) {
           "id",
           "last_attempt_at",
           "last_status",
-          "lease_owner",
-          "lease_until",
           "next_attempt_at",
           "payload",
           "status",
