@@ -1,21 +1,16 @@
-// The per-minute limits of purchase checks (per user, per client address), through rate-limiter-flexible:
-// counted in Redis when REDIS_URL is set, so that every instance counts the same window, and in this process
-// otherwise. While Redis is away each limiter falls back to its in-memory insurance limiter (per instance, the
-// limit as written: a short outage errs on the side of serving, never on refusing everyone). Fixed windows that
-// start at a key's first hit; Retry-After is the window's end.
+// The per-minute limits of purchase checks (per user, per client address) and of API tokens, on the cluster's
+// limiters (lib/cluster/limiter.ts: counted in Redis when REDIS_URL is set, so that every instance counts the same
+// window, and in this process otherwise). Fixed windows that start at a key's first hit; Retry-After is the
+// window's end.
 //
 // (The sign-in throttle and the bulk allowance are counted in the store, where they are already shared by
 // every instance and kept as a record: lib/auth/throttle.ts and lib/purchases/bulk/allowance.ts.)
 import "server-only";
 
-import {
-  RateLimiterMemory,
-  RateLimiterRedis,
-  type RateLimiterAbstract,
-  type RateLimiterRes,
-} from "rate-limiter-flexible";
+import type { RateLimiterAbstract, RateLimiterRes } from "rate-limiter-flexible";
 
-import { currentCluster, KEY_PREFIX, type Cluster } from "@/lib/cluster";
+import { currentCluster, type Cluster } from "@/lib/cluster";
+import { refusal, windowLimiter } from "@/lib/cluster/limiter";
 import type { PurchaseRateLimits } from "@/lib/config/purchases";
 import { processSlot } from "@/lib/process-wide";
 
@@ -30,23 +25,8 @@ export const UNKNOWN_ADDRESS_BUCKET = "direct";
 const WINDOW_SECONDS = 60;
 
 /** A limiter of `points` a minute: in Redis (with an in-memory insurance) when the cluster has Redis. */
-export function minuteLimiter(cluster: Cluster, name: string, points: number): RateLimiterAbstract {
+function minuteLimiter(cluster: Cluster, name: string, points: number): RateLimiterAbstract {
   return windowLimiter(cluster, name, points, WINDOW_SECONDS);
-}
-
-/** A limiter of `points` per window of `seconds` (whole seconds: Redis counts no finer). */
-export function windowLimiter(cluster: Cluster, name: string, points: number, seconds: number): RateLimiterAbstract {
-  const memory = new RateLimiterMemory({ points, duration: seconds, keyPrefix: name });
-  if (!cluster.redis) return memory;
-  return new RateLimiterRedis({
-    storeClient: cluster.redis,
-    points,
-    duration: seconds,
-    keyPrefix: `${KEY_PREFIX}limit:${name}`,
-    // Redis away: ask the insurance at once rather than wait for a command to time out.
-    rejectIfRedisNotReady: true,
-    insuranceLimiter: memory,
-  });
 }
 
 interface PurchaseLimiters {
@@ -76,12 +56,6 @@ function purchaseLimiters(rules: PurchaseRateLimits, cluster: Cluster): Purchase
   };
   purchaseLimitersSlot.set(created);
   return created;
-}
-
-/** A refusal carries msBeforeNext; anything else a limiter rejects with is a failure of its store. */
-export function refusal(rejection: unknown): RateLimiterRes | null {
-  const res = rejection as Partial<RateLimiterRes> | null;
-  return res && typeof res.msBeforeNext === "number" ? (res as RateLimiterRes) : null;
 }
 
 const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));

@@ -1,12 +1,12 @@
 // One budget for all scheduled regeneration: every run, on every instance, takes each call's slot from the same
-// limiter (rate-limiter-flexible through lib/auth/rate-limit.ts: counted in Redis when REDIS_URL is set, in this
+// limiter (rate-limiter-flexible through lib/cluster/limiter.ts: counted in Redis when REDIS_URL is set, in this
 // process otherwise). Its window is cut so that no minute, wherever it starts, holds more calls than the budget:
 // thirteen runs started at once share the pace of one instead of each keeping its own.
 import "server-only";
 
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 
-import { refusal, windowLimiter } from "@/lib/auth/rate-limit";
+import { refusal, windowLimiter } from "@/lib/cluster/limiter";
 import { currentCluster, type Cluster } from "@/lib/cluster";
 import { processSlot } from "@/lib/process-wide";
 
