@@ -179,21 +179,21 @@ export interface ReportSchedulesTable {
   updated_by: string | null;
 }
 
-/** One run of a schedule (or a "run now"), held by lease by the process that runs it. */
+/** One run of a schedule (or a "run now"); the job that runs it is the job system's (lib/reports/schedule-jobs.ts). */
 export interface ReportScheduleRunsTable {
   id: string; // UUID
   project: string;
   trigger: string; // schedule | manual
-  status: string; // running | done | partial | skipped | failed
+  status: string; // running | waiting | done | partial | skipped | failed
   due_at: string;
   started_at: string;
   finished_at: string | null;
   total: number | null;
   done: number;
   failed: number;
-  cursor: number; // the last report id handled: a run taken over resumes after it
+  cursor: number; // the last report id handled: a run's job that runs again resumes after it
   outcome: string | null;
-  lease_owner: string | null;
+  lease_owner: string | null; // unused since the runs became jobs (their lease is the provider's); always null
   lease_until: string | null;
 }
 

@@ -1,9 +1,8 @@
-// Runs the scheduled regenerations that are due: for each, one run row (created once across instances), then the
-// project's reports regenerated one by one, each call taken from the one budget all scheduled work shares
-// (schedule-budget.ts: across runs and instances; a run waits for it, saying so), skipped while the area's
-// circuit breaker is open. Small on purpose, behind runDueSchedules(now) and runOne(): the job system
-// (lib/jobs) has landed, and the schedules are still to move onto it (issue 30): a due-schedules tick calling
-// runDueSchedules, a run a job, and this shared budget the provider's per-area budget.
+// One run of a project's regeneration, resumed where it got to: the project's reports listed, then regenerated one
+// by one after the run's cursor, each call taken from the reports area's budget of background work (lib/jobs/
+// budget.ts: shared by every run on every instance; a run waits for it, saying so), skipped while the area's
+// circuit breaker is open. Its progress is saved after every report, so the run's job, run again after its
+// process died (./schedule-jobs.ts), goes on from there.
 import "server-only";
 
 import { setTimeout as wait } from "node:timers/promises";
@@ -11,21 +10,12 @@ import { setTimeout as wait } from "node:timers/promises";
 import type { Run } from "@/lib/contract/history";
 import type { Report } from "@/lib/contract/reports";
 import type { Db } from "@/lib/db";
+import type { AreaBudget } from "@/lib/jobs/budget";
 import { describeError, logEvent } from "@/lib/log";
 import { isCircuitOpenError, isUpstreamError, type ReportsClient } from "@/lib/upstream";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
 
-import type { ScheduleBudget } from "./schedule-budget";
-import {
-  advanceSchedule,
-  claimStaleRun,
-  createRun,
-  dueSchedules,
-  finishRun,
-  getSchedule,
-  RUN_LEASE_MS,
-  saveProgress,
-} from "./schedules";
+import { finishRun, getSchedule, saveProgress, type RunAt } from "./schedules";
 
 export interface ScheduleRunnerDeps {
   db: Db;
@@ -34,63 +24,35 @@ export interface ScheduleRunnerDeps {
   /** Whether area A's circuit breaker is open now. */
   breakerOpen: () => boolean;
   /** The budget every scheduled call is taken from: the reports API's budget times REPORT_SCHEDULE_MAX_SHARE, shared. */
-  budget: ScheduleBudget;
+  budget: AreaBudget;
   /** Records what a run saw (the history, alerts and events). */
   record: (reports: readonly Report[]) => Promise<void>;
-  /** Who holds the runs this process works on. */
-  owner: string;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** A long wait for the budget is cut into slices of at most this long, the run's lease renewed after each. */
-const RENEW_EVERY_MS = Math.floor(RUN_LEASE_MS / 3);
+/** The run ended meanwhile (another job of it finished it): this one stops without a word. */
+class EndedRun extends Error {}
 
-/** The run's lease went to another process (this one was too slow to renew it): it stops without a word. */
-class LostRun extends Error {}
-
-/**
- * Starts the run of every schedule due at `now` (a run another instance created already is left to it), moves
- * each schedule to its next time, and takes over runs whose process died. Resolves when these runs have ended.
- */
-export async function runDueSchedules(now: Date, deps: ScheduleRunnerDeps): Promise<Run[]> {
-  const started: Run[] = [];
-  for (const schedule of await dueSchedules(deps.db, now)) {
-    const dueAt = new Date(schedule.next_run_at ?? now.toISOString());
-    const run = await createRun(deps.db, schedule.project, "schedule", dueAt, deps.owner, now);
-    await advanceSchedule(deps.db, schedule, now);
-    if (run) started.push(run);
-  }
-  const ran: Run[] = [];
-  for (const run of started) ran.push(await runOne(run, 0, deps));
-  for (
-    let stale = await claimStaleRun(deps.db, deps.owner, now);
-    stale;
-    stale = await claimStaleRun(deps.db, deps.owner, now)
-  ) {
-    ran.push(await runOne(stale, stale.cursor, deps));
-  }
-  return ran;
-}
-
-/** Regenerates the run's project's reports with an id above `cursor`, and ends the run with its outcome. */
-export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps): Promise<Run> {
+/** Regenerates the run's project's reports with an id above its cursor, and ends the run with its outcome. */
+export async function runOne(run: RunAt, deps: ScheduleRunnerDeps): Promise<Run> {
   const now = deps.now ?? (() => new Date());
   const sleep = deps.sleep ?? wait;
-  const { db, owner } = deps;
+  const { db } = deps;
+  const { cursor, ...shown } = run;
   const finish = async (
     status: "done" | "partial" | "skipped" | "failed",
     outcome: string,
     progress: Partial<Run> = {},
   ): Promise<Run> => {
-    await finishRun(db, run.id, owner, status, outcome, now());
+    await finishRun(db, run.id, status, outcome, now());
     logEvent(status === "done" ? "info" : "warn", "report_schedule_run_finished", {
       project: run.project,
       run_id: run.id,
       status,
       outcome,
     });
-    return { ...run, ...progress, status, outcome, finished_at: now().toISOString() };
+    return { ...shown, ...progress, status, outcome, finished_at: now().toISOString() };
   };
   const next = async () => {
     const schedule = await getSchedule(db, run.project);
@@ -110,26 +72,22 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
   let status: "running" | "waiting" = "running";
   /**
    * Makes the call once the shared budget gives this run a slot. A run that has not made its first call yet, or
-   * whose slot went to another run, is `waiting` (its page says so) until it gets one. Its lease is renewed at
-   * least every third of it meanwhile, so no other instance takes the run over while it waits.
+   * whose slot went to another run, is `waiting` (its page says so) until it gets one. (Its job stays claimed
+   * meanwhile: the provider renews the job's lease or lock, however long the wait.)
    */
   const paced = async <T>(call: () => Promise<T>): Promise<T> => {
     let waited = 0;
-    let renewedAt = now().getTime();
     for (let wait = await deps.budget.take(); wait > 0; wait = await deps.budget.take()) {
-      const queued = calls === 0 || waited >= deps.budget.intervalMs;
-      if ((queued && status === "running") || now().getTime() - renewedAt >= RENEW_EVERY_MS) {
-        if (queued) status = "waiting";
-        if (!(await saveProgress(db, run.id, owner, progress, now(), status))) throw new LostRun();
-        renewedAt = now().getTime();
+      if (status === "running" && (calls === 0 || waited >= deps.budget.intervalMs)) {
+        status = "waiting";
+        if (!(await saveProgress(db, run.id, progress, status))) throw new EndedRun();
       }
-      const slice = Math.min(wait, RENEW_EVERY_MS);
-      await sleep(slice);
-      waited += slice;
+      await sleep(wait);
+      waited += wait;
     }
     if (status === "waiting") {
       status = "running";
-      if (!(await saveProgress(db, run.id, owner, progress, now(), status))) throw new LostRun();
+      if (!(await saveProgress(db, run.id, progress, status))) throw new EndedRun();
     }
     calls += 1;
     return call();
@@ -139,7 +97,7 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
   try {
     reports = await listProjectReports(client, run.project, paced);
   } catch (error) {
-    if (error instanceof LostRun) return { ...run, ...progress };
+    if (error instanceof EndedRun) return { ...shown, ...progress };
     return finish(
       isCircuitOpenError(error) ? "skipped" : "failed",
       `Could not list the project's reports: ${failureText(error)}.`,
@@ -147,7 +105,7 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
   }
   const todo = reports.filter((report) => report.id > cursor).sort((a, b) => a.id - b.id);
   Object.assign(progress, { total: reports.length, done: reports.length - todo.length });
-  if (!(await saveProgress(db, run.id, owner, progress, now()))) return { ...run, ...progress };
+  if (!(await saveProgress(db, run.id, progress))) return { ...shown, ...progress };
   const total = reports.length;
 
   for (const report of todo) {
@@ -156,7 +114,7 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
       progress.done += 1;
       await deps.record([regenerated]);
     } catch (error) {
-      if (error instanceof LostRun) return { ...run, ...progress }; // another process took it over
+      if (error instanceof EndedRun) return { ...shown, ...progress }; // another process took it over
       if (isCircuitOpenError(error)) {
         return finish(
           "partial",
@@ -174,7 +132,7 @@ export async function runOne(run: Run, cursor: number, deps: ScheduleRunnerDeps)
       });
     }
     progress.cursor = report.id;
-    if (!(await saveProgress(db, run.id, owner, progress, now()))) return { ...run, ...progress }; // another process took it over
+    if (!(await saveProgress(db, run.id, progress))) return { ...shown, ...progress }; // another process took it over
   }
   const regenerated = total - progress.failed;
   if (progress.failed > 0)

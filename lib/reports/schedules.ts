@@ -1,6 +1,7 @@
-// A project's scheduled regeneration and its runs, in the store. A run row is created once per due time
-// (unique on project, trigger and due_at) and held by lease by the process that works on it, so several
-// instances finding one schedule due run it once, and a run whose process died is taken over where it stopped.
+// A project's scheduled regeneration and its runs, in the store. A run row is created once per due time (unique on
+// project, trigger and due_at), so several instances finding one schedule due make one run; the run is the job of
+// the job system that works on it (./schedule-jobs.ts), and its row keeps where it got to (its cursor), so a job
+// that runs again after its process died resumes there.
 import "server-only";
 
 import { randomUUID } from "node:crypto";
@@ -12,10 +13,7 @@ import type { ReportScheduleRunRow } from "@/lib/db/schema";
 
 import { nextRunAt } from "./schedule-time";
 
-/** A run holds its lease this long; the runner renews it after every report. */
-export const RUN_LEASE_MS = 60_000;
-
-/** A run under way: regenerating, or waiting for the scheduled work's budget (lib/reports/schedule-budget.ts). */
+/** A run under way: regenerating, or waiting for the area's budget of background work (lib/jobs/budget.ts). */
 const UNDER_WAY: RunStatus[] = ["running", "waiting"];
 
 type ScheduleRow = {
@@ -118,16 +116,30 @@ export async function listRuns(db: Db, project: string, limit = 10): Promise<Run
   return rows.map(toRun);
 }
 
+/** A run with where it got to: the last report id it handled. */
+export type RunAt = Run & { cursor: number };
+
+/** The run `id`, with its cursor; null when there is none. */
+export async function getRun(db: Db, id: string): Promise<RunAt | null> {
+  const row = await db.selectFrom("report_schedule_runs").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? { ...toRun(row), cursor: row.cursor } : null;
+}
+
+/** The ids of the runs under way (running, or waiting for the budget). */
+export async function runsUnderWay(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom("report_schedule_runs").select("id").where("status", "in", UNDER_WAY).execute();
+  return rows.map((row) => row.id);
+}
+
 /**
- * Creates a run for `due_at` held by `owner`; null when one exists already (another instance made it). A manual
- * run is refused (null) while the project has one running.
+ * Creates a run for `due_at`; null when one exists already (another instance made it). A manual run is refused
+ * (null) while the project has one under way.
  */
 export async function createRun(
   db: Db,
   project: string,
   trigger: RunTrigger,
   dueAt: Date,
-  owner: string,
   now = new Date(),
 ): Promise<Run | null> {
   if (trigger === "manual") {
@@ -136,7 +148,6 @@ export async function createRun(
       .select("id")
       .where("project", "=", project)
       .where("status", "in", UNDER_WAY)
-      .where("lease_until", ">=", now.toISOString())
       .executeTakeFirst();
     if (running) return null;
   }
@@ -153,8 +164,6 @@ export async function createRun(
     failed: 0,
     cursor: 0,
     outcome: null,
-    lease_owner: owner,
-    lease_until: new Date(now.getTime() + RUN_LEASE_MS).toISOString(),
   };
   const inserted = await db
     .insertInto("report_schedule_runs")
@@ -189,59 +198,35 @@ export async function advanceSchedule(db: Db, schedule: Schedule, now: Date): Pr
     .execute();
 }
 
-/** Takes over a run whose process stopped renewing its lease; returns it with where it got to. */
-export async function claimStaleRun(db: Db, owner: string, now: Date): Promise<(Run & { cursor: number }) | null> {
-  const at = now.toISOString();
-  const candidate = await db
-    .selectFrom("report_schedule_runs")
-    .selectAll()
-    .where("status", "in", UNDER_WAY)
-    .where("lease_until", "<", at)
-    .orderBy("started_at", "asc")
-    .executeTakeFirst();
-  if (!candidate) return null;
-  const result = await db
-    .updateTable("report_schedule_runs")
-    .set({ lease_owner: owner, lease_until: new Date(now.getTime() + RUN_LEASE_MS).toISOString() })
-    .where("id", "=", candidate.id)
-    .where("status", "in", UNDER_WAY)
-    .where("lease_until", "<", at)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1 ? { ...toRun(candidate), cursor: candidate.cursor } : null;
-}
-
-/** Writes a run's progress and status (and renews its lease) while `owner` holds it; false when it no longer does. */
+/** Writes a run's progress and status while it is under way; false when it is not (it ended already). */
 export async function saveProgress(
   db: Db,
   runId: string,
-  owner: string,
   progress: { total?: number | null; done: number; failed: number; cursor: number },
-  now: Date,
   status: "running" | "waiting" = "running",
 ): Promise<boolean> {
   const result = await db
     .updateTable("report_schedule_runs")
-    .set({ ...progress, status, lease_until: new Date(now.getTime() + RUN_LEASE_MS).toISOString() })
+    .set({ ...progress, status })
     .where("id", "=", runId)
-    .where("lease_owner", "=", owner)
     .where("status", "in", UNDER_WAY)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
+/** Ends a run under way with its outcome (a run that ended already keeps its own). */
 export async function finishRun(
   db: Db,
   runId: string,
-  owner: string,
   status: Exclude<RunStatus, "running" | "waiting">,
   outcome: string,
   now: Date,
 ): Promise<void> {
   await db
     .updateTable("report_schedule_runs")
-    .set({ status, outcome, finished_at: now.toISOString(), lease_owner: null, lease_until: null })
+    .set({ status, outcome, finished_at: now.toISOString() })
     .where("id", "=", runId)
-    .where("lease_owner", "=", owner)
+    .where("status", "in", UNDER_WAY)
     .execute();
 }
 

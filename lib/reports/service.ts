@@ -1,42 +1,41 @@
 // The process's side of reports over time: one recorder, area A's client with its answers recorded (for the
-// API's routes and the pages alike), and the periodic work: due schedules every 30 seconds, the history's
-// pruning every hour. One per process, whichever bundle asks first (instrumentation at start, or a route).
+// API's routes and the pages alike), the schedules' two kinds of job (./schedule-jobs.ts: among the kinds
+// startJobs() is given at start-up), and the history's pruning every hour. One per process, whichever bundle asks
+// first (instrumentation at start, or a route).
+//
+// The pruning stays a timer of each instance, not a job: two DELETEs of what is past its time, harmless when two
+// instances do them at once, with no upstream call to budget and nothing to resume.
 import "server-only";
-
-import { randomUUID } from "node:crypto";
 
 import { getServerContext } from "@/lib/auth/access";
 import type { Run } from "@/lib/contract/history";
+import { trigger } from "@/lib/jobs";
+import { areaBudget, backgroundCallsPerMinute } from "@/lib/jobs/budget";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
-import { breakerStatus, getUpstreams, type ReportsClient } from "@/lib/upstream";
 import { processWide } from "@/lib/process-wide";
+import { breakerStatus, getUpstreams, type ReportsClient } from "@/lib/upstream";
 
 import { pruneHistory } from "./history";
 import { observed, recordReports, ResultRecorder } from "./recorder";
-import { scheduleBudget, scheduledCallsPerMinute } from "./schedule-budget";
-import { runDueSchedules, runOne, type ScheduleRunnerDeps } from "./schedule-runner";
+import { queueRun, scheduleRunJob, scheduleTickJob, TICK_MS, tickJob, type ScheduleJobsDeps } from "./schedule-jobs";
+import type { ScheduleRunnerDeps } from "./schedule-runner";
 import { createRun, pruneRuns } from "./schedules";
 
-const SCHEDULE_TICK_MS = 30_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 const RUNS_KEPT_DAYS = 90;
 
 interface ReportsService {
   recorder: ResultRecorder;
-  owner: string;
   clients: WeakMap<ReportsClient, ReportsClient>;
-  timers: NodeJS.Timeout[];
-  ticking: boolean;
+  pruner: NodeJS.Timeout | null;
 }
 
 function service(): ReportsService {
   return processWide<ReportsService>("reports.service", () => ({
     recorder: new ResultRecorder(async () => (await getServerContext()).db),
-    owner: `reports-${process.pid}-${randomUUID().slice(0, 8)}`,
     clients: new WeakMap(),
-    timers: [],
-    ticking: false,
+    pruner: null,
   }));
 }
 
@@ -60,38 +59,29 @@ async function runnerDeps(): Promise<ScheduleRunnerDeps> {
     db,
     reports,
     breakerOpen: () => breakerStatus("reports").state === "open",
-    budget: scheduleBudget(scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare)),
+    budget: areaBudget("reports", backgroundCallsPerMinute(callsPerMinute, scheduleMaxShare)),
     record: (seen) => recordReports(db, seen, "schedule"),
-    owner: service().owner,
   };
 }
 
-/** Starts a run of a project's regeneration now, in the background; null when one is running already. */
-export async function runProjectNow(project: string): Promise<Run | null> {
-  const deps = await runnerDeps();
-  const now = new Date();
-  const run = await createRun(deps.db, project, "manual", now, deps.owner, now);
-  if (run) {
-    void runOutsideRequestContext(() =>
-      runOne(run, 0, deps).catch((error: unknown) =>
-        logEvent("error", "report_schedule_run_failed", { project, run_id: run.id, error: describeError(error) }),
-      ),
-    );
-  }
-  return run;
-}
+const jobsDeps: ScheduleJobsDeps = {
+  db: async () => (await getServerContext()).db,
+  runner: runnerDeps,
+  queueTick: (payload, options) => trigger(reportScheduleTicks, payload, options),
+  queueRun: (payload, options) => trigger(reportScheduleRuns, payload, options),
+};
 
-async function tick(): Promise<void> {
-  const state = service();
-  if (state.ticking) return; // the last tick's runs are still going
-  state.ticking = true;
-  try {
-    await runDueSchedules(new Date(), await runnerDeps());
-  } catch (error) {
-    logEvent("error", "report_schedules_tick_failed", { error: describeError(error) });
-  } finally {
-    state.ticking = false;
-  }
+/** The kind of job of the schedules' ticks, among the kinds startJobs() is given at start-up. */
+export const reportScheduleTicks = scheduleTickJob(jobsDeps);
+/** The kind of job of the runs (scheduled and by hand), among the kinds startJobs() is given at start-up. */
+export const reportScheduleRuns = scheduleRunJob(jobsDeps);
+
+/** Starts a run of a project's regeneration now, as a job; null when one is under way already. */
+export async function runProjectNow(project: string): Promise<Run | null> {
+  const now = new Date();
+  const run = await createRun(await jobsDeps.db(), project, "manual", now, now);
+  if (run) await queueRun(run.id, jobsDeps.queueRun);
+  return run;
 }
 
 async function prune(): Promise<void> {
@@ -105,21 +95,27 @@ async function prune(): Promise<void> {
   }
 }
 
-/** Starts the periodic work (instrumentation.ts); a second call does nothing. */
+/**
+ * Triggers the current slot's tick (the first of this instance's chain, or the same job as another's) and starts
+ * the pruning (instrumentation.ts, after startJobs); a second call does nothing.
+ */
 export function startReportJobs(): void {
   const state = service();
-  if (state.timers.length > 0) return;
-  runOutsideRequestContext(() => {
-    state.timers.push(
-      setInterval(() => void tick(), SCHEDULE_TICK_MS),
-      setInterval(() => void prune(), PRUNE_EVERY_MS),
-    );
-    for (const timer of state.timers) timer.unref();
-    void tick();
-    void prune();
-  });
+  if (state.pruner) return;
+  const pruner = runOutsideRequestContext(() => setInterval(() => void prune(), PRUNE_EVERY_MS).unref());
+  state.pruner = pruner;
+  const startTicks = (): void => {
+    const first = tickJob(Date.now());
+    void jobsDeps.queueTick(first.payload, first.options).catch((error: unknown) => {
+      // The provider's backend is away (Redis): try again at the next slot.
+      logEvent("error", "report_schedules_tick_failed", { error: describeError(error) });
+      runOutsideRequestContext(() => setTimeout(startTicks, TICK_MS).unref());
+    });
+  };
+  startTicks();
+  void prune();
   onShutdown("report history", async () => {
-    for (const timer of state.timers.splice(0)) clearInterval(timer);
+    clearInterval(pruner);
     await state.recorder.flush();
   });
 }

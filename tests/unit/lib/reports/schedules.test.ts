@@ -1,18 +1,18 @@
 // Schedules and their runs in the store, on SQLite and PostgreSQL: the next run from the schedule, one run per
-// due time whichever instance finds it, a manual run refused while one is running, leases taken over.
+// due time whichever instance finds it, a manual run refused while one is under way, a run resumed where it got to.
 import { describe, expect, it } from "vitest";
 
 import {
   advanceSchedule,
-  claimStaleRun,
   createRun,
   deleteSchedule,
   dueSchedules,
   finishRun,
+  getRun,
   getSchedule,
   listRuns,
   pruneRuns,
-  RUN_LEASE_MS,
+  runsUnderWay,
   saveProgress,
   setSchedule,
 } from "@/lib/reports/schedules";
@@ -77,17 +77,17 @@ describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
     const [due] = await dueSchedules(db, later(30 * 60_000));
     expect(due?.next_run_at).toBe("2026-11-24T10:30:00.000Z");
     const dueAt = new Date(due!.next_run_at!);
-    const first = await createRun(db, "acme.io", "schedule", dueAt, "instance-a", later(30 * 60_000));
-    const second = await createRun(db, "acme.io", "schedule", dueAt, "instance-b", later(30 * 60_000));
+    const first = await createRun(db, "acme.io", "schedule", dueAt, later(30 * 60_000)); // one instance
+    const second = await createRun(db, "acme.io", "schedule", dueAt, later(30 * 60_000)); // another
     expect(first).toMatchObject({ status: "running", trigger: "schedule", due_at: dueAt.toISOString() });
     expect(second).toBeNull();
     await advanceSchedule(db, due!, later(30 * 60_000));
     await advanceSchedule(db, due!, later(31 * 60_000)); // the other instance, with the stale row: no second move
     expect((await getSchedule(db, "acme.io"))?.next_run_at).toBe("2026-11-25T10:30:00.000Z");
 
-    expect(await createRun(db, "acme.io", "manual", later(60_000 * 31), "instance-a", later(60_000 * 31))).toBeNull();
-    await finishRun(db, first!.id, "instance-a", "done", "Regenerated all 3 reports.", later(60_000 * 32));
-    const manual = await createRun(db, "acme.io", "manual", later(60_000 * 33), "instance-a", later(60_000 * 33));
+    expect(await createRun(db, "acme.io", "manual", later(60_000 * 31), later(60_000 * 31))).toBeNull();
+    await finishRun(db, first!.id, "done", "Regenerated all 3 reports.", later(60_000 * 32));
+    const manual = await createRun(db, "acme.io", "manual", later(60_000 * 33), later(60_000 * 33));
     expect(manual).not.toBeNull();
     expect((await listRuns(db, "acme.io")).map((r) => [r.trigger, r.status])).toEqual([
       ["manual", "running"],
@@ -95,32 +95,30 @@ describe.each<Backend>(BACKENDS)("schedules on $name", (backend) => {
     ]);
   });
 
-  it("lets another process take over a run whose lease ran out, where it got to", async () => {
+  it("keeps where a run got to, for its job to resume there; an ended run takes no more progress", async () => {
     const { db } = store();
-    const run = await createRun(db, "acme.io", "schedule", T0, "dead", T0);
-    expect(await saveProgress(db, run!.id, "dead", { total: 10, done: 4, failed: 0, cursor: 44 }, T0)).toBe(true);
-    expect(await claimStaleRun(db, "alive", later(RUN_LEASE_MS - 1))).toBeNull();
-    const taken = await claimStaleRun(db, "alive", later(RUN_LEASE_MS + 1));
-    expect(taken).toMatchObject({ id: run!.id, done: 4, total: 10, cursor: 44 });
-    expect(await saveProgress(db, run!.id, "dead", { done: 5, failed: 0, cursor: 45 }, later(RUN_LEASE_MS + 2))).toBe(
-      false,
-    );
-    await finishRun(db, run!.id, "alive", "done", "ok", later(RUN_LEASE_MS + 3));
+    const run = await createRun(db, "acme.io", "schedule", T0, T0);
+    expect(await saveProgress(db, run!.id, { total: 10, done: 4, failed: 0, cursor: 44 })).toBe(true);
+    expect(await runsUnderWay(db)).toEqual([run!.id]);
+    expect(await getRun(db, run!.id)).toMatchObject({ id: run!.id, done: 4, total: 10, cursor: 44 });
+    await finishRun(db, run!.id, "done", "ok", later(3));
+    expect(await saveProgress(db, run!.id, { done: 5, failed: 0, cursor: 45 })).toBe(false);
+    await finishRun(db, run!.id, "failed", "late", later(4)); // a late second job: the outcome stays
+    expect(await getRun(db, run!.id)).toMatchObject({ status: "done", outcome: "ok", cursor: 44 });
+    expect(await runsUnderWay(db)).toEqual([]);
     expect(await pruneRuns(db, 90, later(91 * 86_400_000))).toBe(1);
   });
 
-  it("counts a run waiting for the budget as under way: no second manual run, kept from pruning, taken over when its process dies", async () => {
+  it("counts a run waiting for the budget as under way: no second manual run, kept from pruning, resumed by its job", async () => {
     const { db } = store();
-    const run = await createRun(db, "acme.io", "manual", T0, "dead", T0);
-    expect(await saveProgress(db, run!.id, "dead", { done: 0, failed: 0, cursor: 0 }, T0, "waiting")).toBe(true);
+    const run = await createRun(db, "acme.io", "manual", T0, T0);
+    expect(await saveProgress(db, run!.id, { done: 0, failed: 0, cursor: 0 }, "waiting")).toBe(true);
     expect((await listRuns(db, "acme.io"))[0]).toMatchObject({ status: "waiting" });
-    expect(await createRun(db, "acme.io", "manual", later(1000), "other", later(1000))).toBeNull();
+    expect(await createRun(db, "acme.io", "manual", later(1000), later(1000))).toBeNull();
     expect(await pruneRuns(db, 90, later(91 * 86_400_000))).toBe(0);
-    const taken = await claimStaleRun(db, "alive", later(RUN_LEASE_MS + 1));
-    expect(taken).toMatchObject({ id: run!.id, status: "waiting" });
-    expect(await saveProgress(db, run!.id, "alive", { done: 1, failed: 0, cursor: 1 }, later(RUN_LEASE_MS + 2))).toBe(
-      true,
-    );
+    expect(await runsUnderWay(db)).toEqual([run!.id]);
+    expect(await getRun(db, run!.id)).toMatchObject({ id: run!.id, status: "waiting" });
+    expect(await saveProgress(db, run!.id, { done: 1, failed: 0, cursor: 1 })).toBe(true);
     expect((await listRuns(db, "acme.io"))[0]).toMatchObject({ status: "running", done: 1 });
   });
 });

@@ -14,7 +14,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { projectFromSegment, projectOverviewHref, trendDaysParam } from "@/lib/portal/trends";
 import { getAlertRule } from "@/lib/reports/alerts";
-import { scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
+import { backgroundCallsPerMinute } from "@/lib/jobs/budget";
 import { getSchedule, listRuns } from "@/lib/reports/schedules";
 import { projectMixes, resultTrend } from "@/lib/reports/trends";
 
@@ -93,7 +93,7 @@ export default async function ProjectPage({ params, searchParams }: Params) {
                 schedule,
                 runs,
                 max_share: scheduleMaxShare,
-                calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare),
+                calls_per_minute: backgroundCallsPerMinute(callsPerMinute, scheduleMaxShare),
               }}
             />
           </Card>

@@ -1,7 +1,7 @@
 import { operations } from "@/lib/api/operations";
 import { defineRoute, noContent, ok } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
-import { scheduledCallsPerMinute } from "@/lib/reports/schedule-budget";
+import { backgroundCallsPerMinute } from "@/lib/jobs/budget";
 import { deleteSchedule, getSchedule, listRuns, setSchedule } from "@/lib/reports/schedules";
 
 export const GET = defineRoute(operations.projectSchedule, async ({ server, params }) => {
@@ -14,7 +14,7 @@ export const GET = defineRoute(operations.projectSchedule, async ({ server, para
     schedule,
     runs,
     max_share: scheduleMaxShare,
-    calls_per_minute: scheduledCallsPerMinute(callsPerMinute, scheduleMaxShare),
+    calls_per_minute: backgroundCallsPerMinute(callsPerMinute, scheduleMaxShare),
   });
 });
 
