@@ -681,5 +681,29 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable("webhook_deliveries").addColumn("lease_until", "text").execute();
       },
     },
+    // Scheduled report runs are jobs (issue 30): the provider holds their lease, so the run's own lease columns go,
+    // and the status index that held one of them keeps the status alone (runs under way are found by it).
+    "2026-12-23-004-report-runs-lease-on-the-job-system": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.dropIndex("report_schedule_runs_status").execute();
+        await db.schema.alterTable("report_schedule_runs").dropColumn("lease_until").execute();
+        await db.schema.alterTable("report_schedule_runs").dropColumn("lease_owner").execute();
+        await db.schema
+          .createIndex("report_schedule_runs_status")
+          .on("report_schedule_runs")
+          .column("status")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex("report_schedule_runs_status").execute();
+        await db.schema.alterTable("report_schedule_runs").addColumn("lease_owner", "text").execute();
+        await db.schema.alterTable("report_schedule_runs").addColumn("lease_until", "text").execute();
+        await db.schema
+          .createIndex("report_schedule_runs_status")
+          .on("report_schedule_runs")
+          .columns(["status", "lease_until"])
+          .execute();
+      },
+    },
   };
 }

@@ -193,8 +193,6 @@ export interface ReportScheduleRunsTable {
   failed: number;
   cursor: number; // the last report id handled: a run's job that runs again resumes after it
   outcome: string | null;
-  lease_owner: string | null; // unused since the runs became jobs (their lease is the provider's); always null
-  lease_until: string | null;
 }
 
 export interface ReportAlertRulesTable {

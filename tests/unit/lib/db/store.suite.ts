@@ -160,8 +160,6 @@ export function storeSuite(backend: Backend) {
           "failed",
           "finished_at",
           "id",
-          "lease_owner",
-          "lease_until",
           "outcome",
           "project",
           "started_at",
