@@ -2,6 +2,8 @@
 // Every form that sends to the API: busy while the request is out, the gateway's field errors beside their
 // fields, anything else in the form's error banner (with the request id to quote), the form cleared after a
 // success. The request runs through SWR's useSWRMutation, under a key of its own so no list is revalidated by it.
+// A one-button action (acknowledge, regenerate, delete after a confirm…) is the same hook without fields:
+// useApiAction, whose caller shows the failure where it belongs (a toast, the confirm dialog, a banner).
 import { useId, useState } from "react";
 import useSWRMutation from "swr/mutation";
 
@@ -34,6 +36,8 @@ export interface ApiFormOptions {
 }
 
 interface SendOptions extends ApiRequestOptions {
+  /** After a success, still busy: what to wait for before the change shows (e.g. reloading its list). */
+  refresh?: () => Promise<unknown>;
   /** The form to clear after a success. */
   reset?: HTMLFormElement;
   /** Called with the gateway's refusal (e.g. to move the focus to the field it names). */
@@ -42,6 +46,7 @@ interface SendOptions extends ApiRequestOptions {
 
 interface Sent extends ApiRequestOptions {
   path: string;
+  refresh?: () => Promise<unknown>;
 }
 
 export interface ApiForm {
@@ -69,7 +74,11 @@ export function useApiForm({
 }: ApiFormOptions = {}): ApiForm {
   const { trigger, isMutating, error, reset } = useSWRMutation<unknown, unknown, readonly [string, string], Sent>(
     ["form", useId()],
-    (_key, { arg: { path, ...options } }) => apiRequest(path, options),
+    async (_key, { arg: { path, refresh, ...options } }) => {
+      const answer = await apiRequest(path, options);
+      await refresh?.();
+      return answer;
+    },
     { revalidate: false },
   );
   const [checked, setChecked] = useState<FieldErrors>({});
@@ -115,6 +124,15 @@ export function useApiForm({
     },
     clear,
   };
+}
+
+/** A one-button action's state: busy, and its failure for the caller to show (the gateway's words or failureOf's). */
+export type ApiAction = Pick<ApiForm, "busy" | "failure" | "send" | "clear">;
+
+/** A request without a form around it: useApiForm's busy, failure and send, with no fields to show. */
+export function useApiAction(options: Pick<ApiFormOptions, "failureOf" | "leavesOnSuccess"> = {}): ApiAction {
+  const { busy, failure, send, clear } = useApiForm(options);
+  return { busy, failure, send, clear };
 }
 
 function fieldsOf(error: ApiRequestError, names: readonly string[] | undefined): FieldErrors {

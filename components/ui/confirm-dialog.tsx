@@ -1,8 +1,10 @@
 "use client";
-// "Are you sure?" that tells the truth. The confirm button shows progress while onConfirm runs; if it throws,
-// the dialog stays open and shows why (the caller's toast is for success only, after it resolves). The
-// danger variant starts on Cancel, so a stray Enter does not destroy anything.
-import { useId, useRef, useState, type ReactNode } from "react";
+// "Are you sure?" that tells the truth. The confirm button shows progress while the caller's request (its
+// useApiAction) is out; if it fails, the dialog stays open and shows why, with the request id (the caller's toast
+// is for success only). The danger variant starts on Cancel, so a stray Enter does not destroy anything.
+import { useId, useRef, type ReactNode } from "react";
+
+import type { ApiAction } from "@/components/use-api-form";
 
 import { Button } from "./button";
 import { Modal } from "./dialog";
@@ -21,11 +23,10 @@ export interface ConfirmDialogProps {
   busyLabel?: string;
   cancelLabel?: string;
   variant?: "default" | "danger";
-  /**
-   * Does the work. Resolve when it really succeeded (then the dialog closes); throw an Error whose message
-   * says what failed and what to try when it did not.
-   */
-  onConfirm: () => Promise<void>;
+  /** The request's state: busy while it is out, and the failure the dialog shows. */
+  action: Pick<ApiAction, "busy" | "failure" | "clear">;
+  /** Does the work through `action`; resolves to true when it really succeeded (then the dialog closes). */
+  onConfirm: () => Promise<boolean>;
 }
 
 export function ConfirmDialog({
@@ -37,31 +38,21 @@ export function ConfirmDialog({
   busyLabel,
   cancelLabel = "Cancel",
   variant = "default",
+  action: { busy, failure, clear },
   onConfirm,
 }: ConfirmDialogProps) {
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const descriptionId = useId();
 
   const close = () => {
     if (busy) return;
-    setFailure(null);
+    clear();
     onClose();
   };
 
   const confirm = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      await onConfirm();
-      setBusy(false);
-      onClose();
-    } catch (error) {
-      setBusy(false);
-      setFailure(error instanceof Error && error.message ? error.message : "It did not work. Try again.");
-    }
+    if (await onConfirm()) onClose();
   };
 
   return (
@@ -90,7 +81,7 @@ export function ConfirmDialog({
       }
     >
       <div id={descriptionId}>{children}</div>
-      {failure ? <FormErrorBanner title="That did not work" message={failure} /> : null}
+      <FormErrorBanner title="That did not work" message={failure?.message} requestId={failure?.requestId} />
     </Modal>
   );
 }

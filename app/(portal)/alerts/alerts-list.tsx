@@ -3,7 +3,7 @@
 // the list again and the bell asks for its count again.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useTransition, type ReactNode } from "react";
 import { useSWRConfig } from "swr";
 
 import { ALERT_COUNT_KEY } from "@/components/portal/alert-bell";
@@ -12,8 +12,8 @@ import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
+import { useApiAction } from "@/components/use-api-form";
 import type { Alert } from "@/lib/contract/history";
-import { apiRequest } from "@/lib/portal/api-client";
 import { projectOverviewHref } from "@/lib/portal/trends";
 
 import styles from "./alerts.module.css";
@@ -31,23 +31,10 @@ export function AlertsList({
   const toast = useToast();
   const { mutate } = useSWRConfig();
   const [pending, startTransition] = useTransition();
-  const [busy, setBusy] = useState<number | "all" | null>(null);
-
-  const acknowledge = async (target: number | "all") => {
-    setBusy(target);
-    try {
-      const { data } = await apiRequest<{ data: { acknowledged: number } }>("/api/alerts/acknowledge", {
-        method: "POST",
-        body: target === "all" ? { all: true } : { ids: [target] },
-      });
-      toast.success(data.acknowledged === 1 ? "Alert acknowledged." : `${data.acknowledged} alerts acknowledged.`);
-      void mutate(ALERT_COUNT_KEY);
-      startTransition(() => router.refresh());
-    } catch (error) {
-      toast.error(`Nothing was acknowledged. ${(error as Error).message}`);
-    } finally {
-      setBusy(null);
-    }
+  const acknowledged = (count: number) => {
+    toast.success(count === 1 ? "Alert acknowledged." : `${count} alerts acknowledged.`);
+    void mutate(ALERT_COUNT_KEY);
+    startTransition(() => router.refresh());
   };
 
   if (alerts.length === 0) {
@@ -67,15 +54,9 @@ export function AlertsList({
           <span className={styles.order}> · Newest first</span>
         </span>
         {showAcknowledgeAll ? (
-          <Button
-            variant="secondary"
-            size="sm"
-            loading={busy === "all"}
-            loadingText="Acknowledging…"
-            onClick={() => void acknowledge("all")}
-          >
+          <AcknowledgeButton target="all" onAcknowledged={acknowledged}>
             Acknowledge all unread
-          </Button>
+          </AcknowledgeButton>
         ) : null}
       </div>
       <ul className={styles.alerts}>
@@ -101,20 +82,53 @@ export function AlertsList({
               </span>
             </div>
             {alert.acknowledged_at ? null : (
-              <Button
-                variant="secondary"
-                size="sm"
-                loading={busy === alert.id}
-                loadingText="Acknowledging…"
-                aria-label={`Acknowledge the alert for ${alert.url}`}
-                onClick={() => void acknowledge(alert.id)}
+              <AcknowledgeButton
+                target={alert.id}
+                label={`Acknowledge the alert for ${alert.url}`}
+                onAcknowledged={acknowledged}
               >
                 Acknowledge
-              </Button>
+              </AcknowledgeButton>
             )}
           </li>
         ))}
       </ul>
     </div>
+  );
+}
+
+/** Acknowledges one alert, or every unread one; busy while it is sent, a failure in a toast. */
+function AcknowledgeButton({
+  target,
+  label,
+  onAcknowledged,
+  children,
+}: {
+  target: number | "all";
+  label?: string;
+  onAcknowledged: (count: number) => void;
+  children: ReactNode;
+}) {
+  const toast = useToast();
+  const { busy, send } = useApiAction();
+  const acknowledge = async () => {
+    const answer = await send<{ data: { acknowledged: number } }>("/api/alerts/acknowledge", {
+      method: "POST",
+      body: target === "all" ? { all: true } : { ids: [target] },
+      onRefused: (error) => toast.error(`Nothing was acknowledged. ${error.message}`),
+    });
+    if (answer) onAcknowledged(answer.data.acknowledged);
+  };
+  return (
+    <Button
+      variant="secondary"
+      size="sm"
+      loading={busy}
+      loadingText="Acknowledging…"
+      aria-label={label}
+      onClick={() => void acknowledge()}
+    >
+      {children}
+    </Button>
   );
 }

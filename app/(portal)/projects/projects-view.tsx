@@ -17,11 +17,11 @@ import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { Toolbar } from "@/components/ui/toolbar";
 import { useToast } from "@/components/ui/toast";
+import { useApiAction } from "@/components/use-api-form";
 import type { Page } from "@/lib/contract/common";
 import type { ProjectMix } from "@/lib/contract/history";
 import type { Project, ProjectListQuery } from "@/lib/contract/projects";
 import type { Report } from "@/lib/contract/reports";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 import {
   parseProjectListParams,
   PROJECT_DEFAULTS,
@@ -51,6 +51,8 @@ export function deleteProjectTitle(name: string, reports: number | undefined): s
   return `Delete the project ${name} and its ${reports} ${reports === 1 ? "report" : "reports"}?`;
 }
 
+const GONE = "This project no longer exists; someone may have deleted it already.";
+
 const reportsOfProjectHref = (name: string) => `/reports?project=${encodeURIComponent(name)}`;
 
 export function ProjectsView({ initialKey, initialPage, initialFailure, initialMixes, canDelete }: ProjectsViewProps) {
@@ -66,6 +68,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
   );
   const { data, isValidating, mutate, failure } = list;
   const [deleting, setDeleting] = useState<string | null>(null);
+  const removal = useApiAction({ failureOf: (error) => (error.status === 404 ? { message: GONE } : null) });
   const { data: mixes, mutate: mutateMixes } = useSWR<{ data: ProjectMix[] }>("/api/trends/projects", {
     fallbackData: { data: initialMixes },
   });
@@ -143,18 +146,14 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
   ];
 
   const remove = async () => {
-    if (deleting === null) return;
-    try {
-      await apiRequest(`/api/projects/${encodeURIComponent(deleting)}`, { method: "DELETE" });
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.status === 404) {
-        throw new Error("This project no longer exists; someone may have deleted it already.");
-      }
-      throw error;
+    if (deleting === null) return false;
+    if ((await removal.send(`/api/projects/${encodeURIComponent(deleting)}`, { method: "DELETE" })) === false) {
+      return false;
     }
     toast.success(`Deleted the project ${deleting} and its reports.`);
     void mutate();
     void mutateMixes();
+    return true;
   };
 
   const total = data?.meta.total;
@@ -207,6 +206,7 @@ export function ProjectsView({ initialKey, initialPage, initialFailure, initialM
         confirmLabel="Delete project and its reports"
         busyLabel="Deleting…"
         variant="danger"
+        action={removal}
         onConfirm={remove}
       >
         <p>

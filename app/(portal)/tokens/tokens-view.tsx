@@ -17,10 +17,10 @@ import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useApiForm } from "@/components/use-api-form";
+import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { TokenOutput } from "@/lib/contract/tokens";
 import { RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../forms.module.css";
 
@@ -128,6 +128,7 @@ export function TokensView({
   });
   const [created, setCreated] = useState<Created | null>(null);
   const [revoking, setRevoking] = useState<TokenOutput | null>(null);
+  const revocation = useApiAction();
   const toast = useToast();
   const columns = tokenColumns(setRevoking);
 
@@ -196,11 +197,16 @@ export function TokensView({
         confirmLabel="Revoke token"
         busyLabel="Revoking…"
         variant="danger"
+        action={revocation}
         onConfirm={async () => {
-          if (!revoking) return;
-          await apiRequest(`/api/tokens/${revoking.id}`, { method: "DELETE" });
+          if (!revoking) return false;
+          const revoked = await revocation.send(`/api/tokens/${revoking.id}`, {
+            method: "DELETE",
+            refresh: () => Promise.all([mutate(), initialEveryone ? everyone.mutate() : null]),
+          });
+          if (revoked === false) return false;
           toast.success(`Revoked ${revoking.name}: its next request is refused.`);
-          await Promise.all([mutate(), initialEveryone ? everyone.mutate() : null]);
+          return true;
         }}
       >
         Anything still using it{revoking ? ` (it acts as ${revoking.user.email})` : ""} is refused from its next

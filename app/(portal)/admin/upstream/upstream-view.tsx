@@ -17,10 +17,10 @@ import { HealthChart } from "@/components/ui/health-chart";
 import { LocalTime } from "@/components/ui/local-time";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useApiForm } from "@/components/use-api-form";
+import { useApiAction, useApiForm } from "@/components/use-api-form";
 import { AREA_WORDS, capitalised } from "@/lib/contract/areas";
 import type { UpstreamAreaStatus } from "@/lib/contract/upstream-keys";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
 
@@ -224,41 +224,36 @@ function NewKeyForm({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
 
 function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: () => void }) {
   const toast = useToast();
-  const [busy, setBusy] = useState<string | null>(null);
+  // The key a restore was last asked for (its button shows the progress); a failure shows above the table.
+  const [restored, setRestored] = useState<string | null>(null);
+  const restoring = useApiAction({
+    failureOf: (error) => ({ message: error.fields?.key ?? error.message, requestId: error.requestId }),
+  });
   const [removing, setRemoving] = useState<StoredKey | null>(null);
-  const [error, setError] = useState<{ message: string; requestId?: string } | null>(null);
+  const removal = useApiAction();
 
   async function restore(key: StoredKey) {
-    setBusy(key.id);
-    setError(null);
-    try {
-      await apiRequest(`/api/admin/upstream-keys/${area.area}/${key.id}/restore`, { method: "POST" });
-      toast.success(`Restored: ${AREA_WORDS[area.area].api} uses the key ${key.fingerprint} again.`);
-      onChanged();
-    } catch (caught) {
-      if (!(caught instanceof ApiRequestError)) throw caught;
-      setError({ message: caught.fields?.key ?? caught.message, requestId: caught.requestId });
-    } finally {
-      setBusy(null);
-    }
+    setRestored(key.id);
+    const answer = await restoring.send(`/api/admin/upstream-keys/${area.area}/${key.id}/restore`, { method: "POST" });
+    if (answer === false) return;
+    toast.success(`Restored: ${AREA_WORDS[area.area].api} uses the key ${key.fingerprint} again.`);
+    onChanged();
   }
 
   // The dialog shows a failure itself (it stays open with the message); it closes on success.
   async function remove(key: StoredKey) {
-    try {
-      await apiRequest(`/api/admin/upstream-keys/${area.area}/${key.id}`, { method: "DELETE" });
-    } catch (caught) {
-      throw new Error(caught instanceof ApiRequestError ? caught.message : "The key could not be removed. Try again.");
+    if ((await removal.send(`/api/admin/upstream-keys/${area.area}/${key.id}`, { method: "DELETE" })) === false) {
+      return false;
     }
     toast.success(`Removed the key ${key.fingerprint}.`);
-    setRemoving(null);
     onChanged();
+    return true;
   }
 
   return (
     <>
       <h3>Keys kept in the portal</h3>
-      <FormErrorBanner message={error?.message} requestId={error?.requestId} />
+      <FormErrorBanner message={restoring.failure?.message} requestId={restoring.failure?.requestId} />
       <DataTable
         caption={`Keys kept in the portal, ${area.area} area`}
         captionHidden
@@ -299,7 +294,7 @@ function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
                   <Button
                     size="sm"
                     variant="secondary"
-                    loading={busy === key.id}
+                    loading={restoring.busy && restored === key.id}
                     onClick={() => void restore(key)}
                     aria-label={`Restore the key ${key.fingerprint}`}
                   >
@@ -325,6 +320,7 @@ function StoredKeys({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: 
           title={`Remove the key ${removing.fingerprint}?`}
           confirmLabel="Remove key"
           busyLabel="Removing…"
+          action={removal}
           onConfirm={() => remove(removing)}
           onClose={() => setRemoving(null)}
         >

@@ -1,7 +1,7 @@
 "use client";
 // The webhook endpoints with an "Add an endpoint" form; choosing one shows its delivery log (every attempt, with
 // "Send again"). A new or rotated secret is shown once.
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import useSWR from "swr";
 
 import { Badge } from "@/components/ui/badge";
@@ -14,10 +14,10 @@ import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { LocalTime } from "@/components/ui/local-time";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useApiForm } from "@/components/use-api-form";
+import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { WebhookDeliveryOutput, WebhookOutput } from "@/lib/contract/webhooks";
 import { WEBHOOK_EVENTS } from "@/lib/contract/values";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
 
@@ -28,22 +28,14 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [removing, setRemoving] = useState<WebhookOutput | null>(null);
+  const removal = useApiAction();
   const toast = useToast();
   const endpoints = data?.data ?? [];
-
-  const change = async (endpoint: WebhookOutput, body: Record<string, unknown>, done: string) => {
-    try {
-      const { data: changed } = await apiRequest<{ data: WebhookOutput & { secret?: string } }>(
-        `/api/admin/webhooks/${endpoint.id}`,
-        { method: "PATCH", body },
-      );
-      if (changed.secret) setSecret({ url: changed.url, secret: changed.secret });
-      toast.success(done);
-      await mutate();
-    } catch (cause) {
-      toast.error(cause instanceof Error ? cause.message : "The change was not saved.");
-    }
-  };
+  const changeProps = (endpoint: WebhookOutput) => ({
+    endpoint,
+    refresh: mutate,
+    onSecret: (secret: string) => setSecret({ url: endpoint.url, secret }),
+  });
 
   return (
     <>
@@ -113,35 +105,25 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
                 {open === endpoint.id ? "Hide deliveries" : "Deliveries"}
               </Button>
               {endpoint.enabled ? (
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  onClick={() => void change(endpoint, { enabled: false }, `Paused ${endpoint.url}.`)}
-                >
+                <ChangeButton {...changeProps(endpoint)} body={{ enabled: false }} done={`Paused ${endpoint.url}.`}>
                   Pause
-                </Button>
+                </ChangeButton>
               ) : (
-                <Button
-                  size="sm"
-                  variant="secondary"
-                  onClick={() => void change(endpoint, { enabled: true }, `Enabled ${endpoint.url} again.`)}
+                <ChangeButton
+                  {...changeProps(endpoint)}
+                  body={{ enabled: true }}
+                  done={`Enabled ${endpoint.url} again.`}
                 >
                   Enable
-                </Button>
+                </ChangeButton>
               )}
-              <Button
-                size="sm"
-                variant="secondary"
-                onClick={() =>
-                  void change(
-                    endpoint,
-                    { rotate_secret: true },
-                    "Rotated the secret: the old one signs too for 24 hours.",
-                  )
-                }
+              <ChangeButton
+                {...changeProps(endpoint)}
+                body={{ rotate_secret: true }}
+                done="Rotated the secret: the old one signs too for 24 hours."
               >
                 Rotate secret
-              </Button>
+              </ChangeButton>
               <Button size="sm" variant="secondary" onClick={() => setRemoving(endpoint)}>
                 Remove
               </Button>
@@ -157,16 +139,56 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
         confirmLabel="Remove endpoint"
         busyLabel="Removing…"
         variant="danger"
+        action={removal}
         onConfirm={async () => {
-          if (!removing) return;
-          await apiRequest(`/api/admin/webhooks/${removing.id}`, { method: "DELETE" });
+          if (!removing) return false;
+          const path = `/api/admin/webhooks/${removing.id}`;
+          if ((await removal.send(path, { method: "DELETE", refresh: mutate })) === false) return false;
           toast.success(`Removed ${removing.url}.`);
-          await mutate();
+          return true;
         }}
       >
         Its deliveries and their log go with it; nothing more is sent to it.
       </ConfirmDialog>
     </>
+  );
+}
+
+/** One change to an endpoint (pause, enable, rotate its secret), busy while it is sent; a failure shows in a toast. */
+function ChangeButton({
+  endpoint,
+  body,
+  done,
+  refresh,
+  onSecret,
+  children,
+}: {
+  endpoint: WebhookOutput;
+  body: Record<string, unknown>;
+  /** The toast after a success. */
+  done: string;
+  refresh: () => Promise<unknown>;
+  /** A rotated secret, to show once. */
+  onSecret: (secret: string) => void;
+  children: ReactNode;
+}) {
+  const toast = useToast();
+  const { busy, send } = useApiAction();
+  const change = async () => {
+    const answer = await send<{ data: WebhookOutput & { secret?: string } }>(`/api/admin/webhooks/${endpoint.id}`, {
+      method: "PATCH",
+      body,
+      onRefused: (error) => toast.error(error.message),
+    });
+    if (!answer) return;
+    if (answer.data.secret) onSecret(answer.data.secret);
+    toast.success(done);
+    await refresh();
+  };
+  return (
+    <Button size="sm" variant="secondary" loading={busy} onClick={() => void change()}>
+      {children}
+    </Button>
   );
 }
 
@@ -234,8 +256,41 @@ function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: 
   );
 }
 
-function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
+/** "Send again" for one delivery: busy while it is asked for; the answer shows in a toast. */
+function ResendButton({
+  endpoint,
+  delivery,
+  onSent,
+}: {
+  endpoint: WebhookOutput;
+  delivery: WebhookDeliveryOutput;
+  onSent: () => void;
+}) {
   const toast = useToast();
+  const { busy, send } = useApiAction();
+  const resend = async () => {
+    const sent = await send(`/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, {
+      method: "POST",
+      onRefused: (error) => toast.error(error.message),
+    });
+    if (sent === false) return;
+    toast.success("Sending it again.");
+    onSent();
+  };
+  return (
+    <Button
+      size="sm"
+      variant="secondary"
+      loading={busy}
+      aria-label={`Send ${delivery.id} again`}
+      onClick={() => void resend()}
+    >
+      Send again
+    </Button>
+  );
+}
+
+function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
   const { data, error, mutate } = useSWR<{ data: WebhookDeliveryOutput[] }, ApiRequestError>(
     `/api/admin/webhooks/${endpoint.id}/deliveries`,
     { refreshInterval: 2_000 },
@@ -296,26 +351,7 @@ function DeliveryLog({ endpoint }: { endpoint: WebhookOutput }) {
       id: "actions",
       header: "Actions",
       wrap: "nowrap",
-      cell: (delivery) => (
-        <Button
-          size="sm"
-          variant="secondary"
-          aria-label={`Send ${delivery.id} again`}
-          onClick={() =>
-            void apiRequest(`/api/admin/webhooks/${endpoint.id}/deliveries/${delivery.id}/resend`, {
-              method: "POST",
-            }).then(
-              () => {
-                toast.success("Sending it again.");
-                void mutate();
-              },
-              (cause: unknown) => toast.error(cause instanceof Error ? cause.message : "It was not sent again."),
-            )
-          }
-        >
-          Send again
-        </Button>
-      ),
+      cell: (delivery) => <ResendButton endpoint={endpoint} delivery={delivery} onSent={() => void mutate()} />,
     },
   ];
   return (

@@ -19,10 +19,10 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SafeLink } from "@/components/ui/safe-link";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useApiForm } from "@/components/use-api-form";
+import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { HistoryEntry, ReportHistory } from "@/lib/contract/history";
 import type { Report } from "@/lib/contract/reports";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
+import type { ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 import { checkReportPassword, parsePrivacy, PRIVACY_OPTIONS, type PrivacyValue } from "@/lib/portal/report-form";
 
@@ -146,8 +146,7 @@ function ReportTimeline({ report }: { report: Report }) {
 function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) {
   const toast = useToast();
   const [revealed, setRevealed] = useState<string | null>(null);
-  const [revealError, setRevealError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const revealing = useApiAction();
   // The origin is the browser's (the server may not know the public one); the server renders the path alone.
   const origin = useSyncExternalStore(
     () => () => {},
@@ -165,18 +164,10 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
     }
   };
   const reveal = async () => {
-    setBusy(true);
-    setRevealError(null);
-    try {
-      const { data } = await apiRequest<{ data: { password: string } }>(`/api/reports/${report.id}/password`, {
-        method: "POST",
-      });
-      setRevealed(data.password);
-    } catch (error) {
-      setRevealError(error instanceof Error ? error.message : String(error));
-    } finally {
-      setBusy(false);
-    }
+    const answer = await revealing.send<{ data: { password: string } }>(`/api/reports/${report.id}/password`, {
+      method: "POST",
+    });
+    if (answer) setRevealed(answer.data.password);
   };
 
   return (
@@ -201,7 +192,12 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
           canWrite ? (
             revealed === null ? (
               <div className={styles.shareRow}>
-                <Button variant="secondary" loading={busy} loadingText="Revealing…" onClick={() => void reveal()}>
+                <Button
+                  variant="secondary"
+                  loading={revealing.busy}
+                  loadingText="Revealing…"
+                  onClick={() => void reveal()}
+                >
                   Reveal page password
                 </Button>
                 <span className={styles.hint}>Revealing is recorded in the audit log.</span>
@@ -232,9 +228,9 @@ function ShareCard({ report, canWrite }: { report: Report; canWrite: boolean }) 
               : "The report page is private: only its owner can open it."}
           </p>
         )}
-        {revealError ? (
+        {revealing.failure ? (
           <p className={styles.error} role="alert">
-            {revealError}
+            {revealing.failure.message}
           </p>
         ) : null}
       </div>
@@ -317,39 +313,31 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
   );
 }
 
+const GONE = "This report no longer exists; someone may have deleted it already.";
+
 function ReportActions({ report, onRegenerated }: { report: Report; onRegenerated: (report: Report) => void }) {
   const router = useRouter();
   const toast = useToast();
-  const [regenerating, setRegenerating] = useState(false);
+  const regeneration = useApiAction();
+  const removal = useApiAction({ failureOf: (error) => (error.status === 404 ? { message: GONE } : null) });
   const [confirming, setConfirming] = useState(false);
 
   const regenerate = async () => {
-    setRegenerating(true);
-    try {
-      const { data } = await apiRequest<{ data: Report }>(`/api/reports/${report.id}`, {
-        method: "PATCH",
-        body: { results: true },
-      });
-      onRegenerated(data);
-      toast.success(`Results regenerated. The result is now ${RESULT_LABELS[data.result]}.`);
-    } catch (error) {
-      toast.error(`The results were not regenerated. ${error instanceof Error ? error.message : ""}`.trim());
-    } finally {
-      setRegenerating(false);
-    }
+    const answer = await regeneration.send<{ data: Report }>(`/api/reports/${report.id}`, {
+      method: "PATCH",
+      body: { results: true },
+      onRefused: (error) => toast.error(`The results were not regenerated. ${error.message}`),
+    });
+    if (!answer) return;
+    onRegenerated(answer.data);
+    toast.success(`Results regenerated. The result is now ${RESULT_LABELS[answer.data.result]}.`);
   };
 
   const remove = async () => {
-    try {
-      await apiRequest(`/api/reports/${report.id}`, { method: "DELETE" });
-    } catch (error) {
-      if (error instanceof ApiRequestError && error.status === 404) {
-        throw new Error("This report no longer exists; someone may have deleted it already.");
-      }
-      throw error;
-    }
+    if ((await removal.send(`/api/reports/${report.id}`, { method: "DELETE" })) === false) return false;
     toast.success(`Deleted the report for ${report.url}.`);
     router.push("/reports");
+    return true;
   };
 
   return (
@@ -358,7 +346,7 @@ function ReportActions({ report, onRegenerated }: { report: Report; onRegenerate
       <div className={formStyles.buttons}>
         <Button
           variant="secondary"
-          loading={regenerating}
+          loading={regeneration.busy}
           loadingText="Regenerating…"
           onClick={() => void regenerate()}
         >
@@ -375,6 +363,7 @@ function ReportActions({ report, onRegenerated }: { report: Report; onRegenerate
         confirmLabel="Delete report"
         busyLabel="Deleting…"
         variant="danger"
+        action={removal}
         onConfirm={remove}
       >
         <p>

@@ -13,7 +13,7 @@ import { RadioGroup } from "@/components/ui/radio-group";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
-import { useApiForm } from "@/components/use-api-form";
+import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { AlertRuleSetting, Compare, CompareRow, Run } from "@/lib/contract/history";
 import {
   ALERT_RULE_NAMES,
@@ -23,7 +23,6 @@ import {
   type RunStatus,
   type ScheduleFrequency,
 } from "@/lib/contract/values";
-import { apiRequest, ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../../forms.module.css";
 import styles from "./project.module.css";
@@ -39,27 +38,12 @@ export function CompareView({ project }: { project: string }) {
   const [from, setFrom] = useState(isoDay(new Date(today.getTime() - 30 * 86_400_000)));
   const [to, setTo] = useState(isoDay(today));
   const [answer, setAnswer] = useState<Compare | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields, failure, send } = useApiForm({ fieldNames: ["from", "to"] });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    setFailure(null);
-    try {
-      const { data } = await apiRequest<{ data: Compare }>(`${api(project, "compare")}?from=${from}&to=${to}`);
-      setAnswer(data);
-    } catch (error) {
-      setFailure(
-        error instanceof ApiRequestError && error.fields
-          ? Object.entries(error.fields)
-              .map(([f, m]) => `${f} ${m}`)
-              .join("; ")
-          : String((error as Error).message),
-      );
-    } finally {
-      setBusy(false);
-    }
+    const compared = await send<{ data: Compare }>(`${api(project, "compare")}?from=${from}&to=${to}`);
+    if (compared) setAnswer(compared.data);
   };
 
   return (
@@ -72,6 +56,7 @@ export function CompareView({ project }: { project: string }) {
           value={from}
           onChange={(event) => setFrom(event.currentTarget.value)}
           required
+          error={fields.from}
         />
         <TextField
           name="to"
@@ -80,16 +65,13 @@ export function CompareView({ project }: { project: string }) {
           value={to}
           onChange={(event) => setTo(event.currentTarget.value)}
           required
+          error={fields.to}
         />
         <Button type="submit" variant="primary" loading={busy} loadingText="Comparing…">
           Compare
         </Button>
       </form>
-      {failure ? (
-        <p className={styles.error} role="alert">
-          {failure}
-        </p>
-      ) : null}
+      <FormErrorBanner title="The days were not compared" message={failure?.message} requestId={failure?.requestId} />
       {answer ? (
         <section aria-label={`${answer.from} against ${answer.to}`} aria-live="polite">
           <p className={styles.note}>
@@ -196,7 +178,7 @@ export function SchedulePanel({
   const toast = useToast();
   const [frequency, setFrequency] = useState<ScheduleFrequency>(schedule?.frequency ?? "daily");
   const { busy, fields: errors, failure, send } = useApiForm({ fieldNames: SCHEDULE_FIELDS });
-  const [running, setRunning] = useState(false);
+  const runStart = useApiAction();
   const browserZone = typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
@@ -215,16 +197,12 @@ export function SchedulePanel({
   };
 
   const runNow = async () => {
-    setRunning(true);
-    try {
-      await apiRequest(api(project, "schedule/runs"), { method: "POST" });
-      await mutate();
-      toast.success("Regeneration started.");
-    } catch (error) {
-      toast.error(`The regeneration did not start. ${(error as Error).message}`);
-    } finally {
-      setRunning(false);
-    }
+    const started = await runStart.send(api(project, "schedule/runs"), {
+      method: "POST",
+      refresh: mutate,
+      onRefused: (error) => toast.error(`The regeneration did not start. ${error.message}`),
+    });
+    if (started !== false) toast.success("Regeneration started.");
   };
 
   return (
@@ -300,7 +278,7 @@ export function SchedulePanel({
             <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
               Save schedule
             </Button>
-            <Button variant="secondary" loading={running} loadingText="Starting…" onClick={() => void runNow()}>
+            <Button variant="secondary" loading={runStart.busy} loadingText="Starting…" onClick={() => void runNow()}>
               Run now
             </Button>
           </div>
@@ -363,25 +341,19 @@ export function AlertRuleForm({
   initial: AlertRuleSetting;
 }) {
   const [rule, setRule] = useState<AlertRule>(initial.rule);
-  const [busy, setBusy] = useState(false);
+  const { busy, fields, failure, send } = useApiForm({ fieldNames: ["rule"] });
   const toast = useToast();
   const options = ALERT_RULES.map((value) => ({ value, label: ALERT_RULE_NAMES[value] }));
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    setBusy(true);
-    try {
-      await apiRequest(api(project, "alert-rule"), { method: "POST", body: { rule } });
-      toast.success(`Alert rule saved: ${ALERT_RULE_NAMES[rule].toLowerCase()}.`);
-    } catch (error) {
-      toast.error(`The alert rule was not saved. ${(error as Error).message}`);
-    } finally {
-      setBusy(false);
-    }
+    if ((await send(api(project, "alert-rule"), { method: "POST", body: { rule } })) === false) return;
+    toast.success(`Alert rule saved: ${ALERT_RULE_NAMES[rule].toLowerCase()}.`);
   };
 
   return (
     <form className={formStyles.form} onSubmit={(event) => void save(event)} aria-label="Alert rule">
+      <FormErrorBanner title="The alert rule was not saved" message={failure?.message} requestId={failure?.requestId} />
       <RadioGroup
         name="rule"
         id={`field-alert-rule`}
@@ -390,6 +362,7 @@ export function AlertRuleForm({
         value={rule}
         onChange={(value) => setRule((ALERT_RULES as readonly string[]).includes(value) ? (value as AlertRule) : "any")}
         disabled={!canWrite}
+        error={fields.rule}
       />
       {canWrite ? (
         <div className={formStyles.buttons}>

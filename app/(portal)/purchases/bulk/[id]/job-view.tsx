@@ -20,6 +20,7 @@ import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
 import { SupportStatus } from "@/components/ui/support-status";
 import { useToast } from "@/components/ui/toast";
+import { useApiAction } from "@/components/use-api-form";
 import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { BULK_RESULT_FILTERS, BULK_RESULT_SEARCH_MAX_LENGTH, type BulkResultFilter } from "@/lib/contract/values";
@@ -109,7 +110,8 @@ export interface JobViewProps {
 export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
-  const [rechecking, setRechecking] = useState(false);
+  const cancelling = useApiAction();
+  const rechecking = useApiAction();
   const [copied, setCopied] = useState("");
   const url = useListUrl<JobResultsQuery>(parseJobResultsParams, jobResultsQueryString, "shallow");
   const { query } = url;
@@ -145,33 +147,22 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
   );
 
   const cancel = async () => {
-    try {
-      await apiRequest<{ data: BulkJobSummary }>(`/api/purchases/bulk/${id}`, { method: "DELETE" });
-      await mutate();
-      toast.success("The bulk check was cancelled. Codes already checked keep their results.");
-    } catch (failure) {
-      if (failure instanceof ApiRequestError) throw new Error(failure.message);
-      throw failure;
+    if ((await cancelling.send(`/api/purchases/bulk/${id}`, { method: "DELETE", refresh: mutate })) === false) {
+      return false;
     }
+    toast.success("The bulk check was cancelled. Codes already checked keep their results.");
+    return true;
   };
 
   const recheck = async () => {
-    setRechecking(true);
-    try {
-      const sent = await apiRequest<{ data: BulkJobSummary & { rechecked: number } }>(
-        `/api/purchases/bulk/${id}/recheck`,
-        { method: "POST" },
-      );
-      await mutate();
-      toast.success(
-        `${sent.data.rechecked} failed ${sent.data.rechecked === 1 ? "code is" : "codes are"} being checked again.`,
-      );
-    } catch (failure) {
-      if (!(failure instanceof ApiRequestError)) throw failure;
-      toast.error(failure.message);
-    } finally {
-      setRechecking(false);
-    }
+    const sent = await rechecking.send<{ data: BulkJobSummary & { rechecked: number } }>(
+      `/api/purchases/bulk/${id}/recheck`,
+      { method: "POST", refresh: mutate, onRefused: (failure) => toast.error(failure.message) },
+    );
+    if (!sent) return;
+    toast.success(
+      `${sent.data.rechecked} failed ${sent.data.rechecked === 1 ? "code is" : "codes are"} being checked again.`,
+    );
   };
 
   const copyValid = async () => {
@@ -235,7 +226,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
               <Button
                 variant="primary"
                 size="sm"
-                loading={rechecking}
+                loading={rechecking.busy}
                 loadingText="Sending…"
                 onClick={() => void recheck()}
               >
@@ -322,6 +313,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         busyLabel="Cancelling…"
         cancelLabel="Keep checking"
         variant="danger"
+        action={cancelling}
         onConfirm={cancel}
       >
         <p>
