@@ -116,18 +116,81 @@ test("a result says how often the code was checked before, first when and by who
   await expect(history).toHaveText(new RegExp(`^Checked ${times} before, first on .+ by \\S+@e2e\\.test\\.$`));
 });
 
-test("keyboard only: skip to the content, type a code, check it", async ({ page }) => {
+test("keyboard only: the field has the focus when the page opens, a code is typed and checked", async ({ page }) => {
   await page.goto("/purchases");
-  await page.keyboard.press("Tab");
-  await expect(page.getByRole("link", { name: "Skip to main content" })).toBeFocused();
-  await page.keyboard.press("Enter");
-  await page.keyboard.press("Tab");
   await expect(page.getByLabel(/Purchase code/)).toBeFocused();
   await page.keyboard.type(ACTIVE);
   await page.keyboard.press("Enter");
   await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
   await page.keyboard.press("Tab");
   await expect(page.getByRole("button", { name: "Check code" })).toBeFocused();
+});
+
+test("paste after paste: each code replaces the last, an e-mail is reduced to its code, two codes ask which", async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/purchases/validate")
+      sent.push((request.postDataJSON() as { purchase_code: string }).purchase_code);
+  });
+  const paste = async (text: string) => {
+    await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+    await page.keyboard.press("ControlOrMeta+V");
+  };
+  const field = page.getByLabel(/Purchase code/);
+  const selection = () =>
+    field.evaluate((input: HTMLInputElement) => [input.selectionStart, input.selectionEnd, input.value.length]);
+
+  await page.goto("/purchases");
+  await expect(field).toBeFocused();
+  await paste(ACTIVE);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+  // After the verdict the code is selected in the field, ready to be replaced.
+  await expect(field).toBeFocused();
+  expect(await selection()).toEqual([0, ACTIVE.length, ACTIVE.length]);
+
+  // The agent clicks into the field and pastes the next code: it replaces the last one.
+  await field.click();
+  await paste(NO_SUPPORT);
+  await expect(field).toHaveValue(NO_SUPPORT);
+  await page.keyboard.press("Enter");
+  await expect(page.locator("dd").filter({ hasText: /^None$/ })).toBeVisible();
+
+  // Even with the caret moved inside the checked code, a paste replaces it rather than joining two codes.
+  await field.press("Home");
+  await field.press("ArrowRight");
+  await paste(EXPIRED);
+  await expect(field).toHaveValue(EXPIRED);
+
+  // From anywhere on the page, `/` goes back to the field; Escape clears it.
+  await page.getByRole("heading", { level: 1 }).click();
+  await page.keyboard.press("/");
+  await expect(field).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(field).toHaveValue("");
+
+  // A whole e-mail pasted: the field keeps only the code, and the page says so.
+  await paste(`Hello,\n\nI bought your theme last week.\nPurchase code: ${EXPIRED.toUpperCase()}\n\nThanks, Jo`);
+  await expect(field).toHaveValue(EXPIRED);
+  await expect(page.getByTestId("found-code")).toContainText(`taken from the pasted text: ${EXPIRED}`);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: /This purchase is real; its support has expired/ })).toBeVisible();
+
+  // Two codes in one text: nothing is checked until one is chosen.
+  await page.keyboard.press("Escape");
+  await paste(`Old licence ${ACTIVE}, new licence ${NO_SUPPORT}`);
+  const choices = page.getByRole("group", { name: /The text holds 2 purchase codes/ });
+  await expect(choices.getByRole("button")).toHaveText([`Check ${ACTIVE}`, `Check ${NO_SUPPORT}`]);
+  await choices.getByRole("button", { name: `Check ${NO_SUPPORT}` }).click();
+  await expect(field).toHaveValue(NO_SUPPORT);
+  await expect(page.locator("dd").filter({ hasText: /^None$/ })).toBeVisible();
+
+  // Only whole codes ever reached the server: never two run together, never the e-mail.
+  expect(sent).toEqual([ACTIVE, NO_SUPPORT, EXPIRED, NO_SUPPORT]);
 });
 
 test("the dashboard's quick box checks a code in place", async ({ page }) => {

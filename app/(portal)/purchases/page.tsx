@@ -24,7 +24,7 @@ export default async function PurchasesPage() {
         title="Purchase check"
         description="Check a buyer's purchase code: whether it is valid, what was bought, and whether support is still active."
       />
-      <PurchaseChecker linkItems={can(user, "items:read")} format={server.config.purchases.codeFormat} />
+      <PurchaseChecker linkItems={can(user, "items:read")} format={server.config.purchases.codeFormat} primary />
       <ItemChecks perItem={perItem} days={CHECKS_PER_ITEM_DAYS} linkItems={can(user, "items:read")} />
     </>
   );

@@ -5,7 +5,14 @@
 // corrected, the changed characters marked, with one button that checks it. Otherwise the code is sent as typed to
 // POST /api/purchases/validate, which cleans it again (same module) and answers the checked code, the notes on
 // what cleaning changed, and what the history knew of the code; a refusal there (400) shows the same way.
-import { useState, type FormEvent } from "react";
+//
+// Made for checking one code after another: the field's text is selected when it gets the focus and after each
+// verdict, so the next paste replaces the last code (a paste into a field still holding the checked code replaces
+// it too: two codes run together would be checked, and recorded, as one invalid code). A pasted or submitted text
+// that holds one code among other words ("Purchase code: …", an e-mail) is reduced to it, and the page says so;
+// one that holds several asks which. Escape clears the field; on the checker's own page `/` focuses it from
+// anywhere, and the field has the focus when the page opens.
+import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from "react";
 
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
@@ -13,6 +20,7 @@ import { TextField } from "@/components/ui/text-field";
 import { useApiForm } from "@/components/use-api-form";
 import type { PurchaseCheck } from "@/lib/contract/purchases";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
+import { codeInText } from "@/lib/purchases/find-codes";
 import { correctPurchaseCode, normalisePurchaseCode, type CorrectedPurchaseCode } from "@/lib/purchases/normalise";
 
 import formStyles from "../forms.module.css";
@@ -26,6 +34,16 @@ export interface PurchaseCheckerProps {
   format: PurchaseCodeFormat;
   /** A distinct field id when two checkers could share a page. */
   id?: string;
+  /** The page's main task: the field has the focus when the page opens, and `/` focuses it from anywhere. */
+  primary?: boolean;
+}
+
+/** Whether a key press is typing into something (where `/` is a character, not a shortcut). */
+function isTyping(target: EventTarget | null): boolean {
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
+  );
 }
 
 /** The corrected code, each replaced character marked (and named for a screen reader). */
@@ -46,11 +64,47 @@ function MarkedCode({ corrected }: { corrected: CorrectedPurchaseCode }) {
   );
 }
 
-export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" }: PurchaseCheckerProps) {
+export function PurchaseChecker({
+  linkItems,
+  format,
+  id = "field-purchase_code",
+  primary = false,
+}: PurchaseCheckerProps) {
   // What cleaning changed, and the code it gave: shown while checking, then as the server reports it.
   const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
   const [corrected, setCorrected] = useState<CorrectedPurchaseCode | null>(null);
   const [checked, setChecked] = useState<PurchaseCheck | null>(null);
+  // A code taken out of a longer text, or the codes such a text holds, to choose from.
+  const [found, setFound] = useState<string | null>(null);
+  const [choices, setChoices] = useState<string[] | null>(null);
+  /** The field's text when it was last checked: a paste into it replaces it rather than adding to it. */
+  const lastChecked = useRef<string | null>(null);
+  /** The field's text was selected for the next paste: the click that follows keeps it selected. */
+  const selectedForNext = useRef(false);
+  const field = (): HTMLInputElement | null => {
+    const element = document.getElementById(id);
+    return element instanceof HTMLInputElement ? element : null;
+  };
+  const selectForNext = () => {
+    const input = field();
+    if (!input) return;
+    input.focus();
+    input.select();
+    selectedForNext.current = input.value !== "";
+  };
+
+  useEffect(() => {
+    if (!primary) return;
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
+      event.preventDefault();
+      selectForNext();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+    // selectForNext reads the field by id, which does not change.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [primary, id]);
   const {
     busy,
     fields,
@@ -71,12 +125,27 @@ export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" 
   // A code refused (here or by the server) was not checked: what cleaning gave is not shown then.
   const shownCleaning = fieldError ? null : cleaning;
 
-  const check = async (raw: string) => {
+  const check = async (typed: string) => {
+    const inText = codeInText(typed);
+    setChoices(inText && "choose" in inText ? inText.choose : null);
+    // The note on a code taken from a pasted text stays while that code is what is checked.
+    setFound(inText && "found" in inText ? inText.found : typed === found ? found : null);
+    if (inText && "choose" in inText) {
+      setChecked(null);
+      setCorrected(null);
+      setCleaning(null);
+      return;
+    }
+    const raw = inText ? inText.found : typed;
+    const input = field();
+    if (input && inText) input.value = raw;
+    lastChecked.current = raw;
     const normalised = normalisePurchaseCode(raw, format);
     setChecked(null);
     if (!checkField({ purchase_code: normalised.ok ? undefined : normalised.reason }) || !normalised.ok) {
       setCorrected(correctPurchaseCode(raw, format));
       setCleaning(null);
+      selectForNext();
       return;
     }
     setCorrected(null);
@@ -86,9 +155,42 @@ export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" 
       method: "POST",
       body: { purchase_code: raw },
     });
+    selectForNext();
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
+  };
+
+  /** A paste replaces a code already checked, and is reduced to the code when it holds one among other words. */
+  const paste = (event: ClipboardEvent<HTMLInputElement>) => {
+    const text = event.clipboardData.getData("text");
+    const input = event.currentTarget;
+    const inText = codeInText(text);
+    const replacesChecked = input.value !== "" && input.value === lastChecked.current;
+    if (!inText && !replacesChecked) return; // the browser's own paste
+    event.preventDefault();
+    setFound(inText && "found" in inText ? inText.found : null);
+    setChoices(inText && "choose" in inText ? inText.choose : null);
+    if (inText && "choose" in inText) return; // the field keeps what it had until one is chosen
+    const pasted = inText ? inText.found : text;
+    if (replacesChecked) input.value = pasted;
+    else input.setRangeText(pasted, input.selectionStart ?? 0, input.selectionEnd ?? 0, "end");
+    lastChecked.current = null;
+  };
+
+  const keyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key !== "Escape" || event.currentTarget.value === "") return;
+    event.preventDefault();
+    event.currentTarget.value = "";
+    lastChecked.current = null;
+  };
+
+  /** Checks one of the codes a pasted text held. */
+  const choose = (code: string) => {
+    const input = field();
+    if (input) input.value = code;
+    setChoices(null);
+    void check(code);
   };
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -99,8 +201,8 @@ export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" 
   /** Checks the corrected code, and puts it in the field so that what is shown is what was checked. */
   const checkCorrected = () => {
     if (!corrected) return;
-    const field = document.getElementById(id);
-    if (field instanceof HTMLInputElement) field.value = corrected.code;
+    const input = field();
+    if (input) input.value = corrected.code;
     void check(corrected.code);
   };
 
@@ -130,12 +232,52 @@ export function PurchaseChecker({ linkItems, format, id = "field-purchase_code" 
             spellCheck={false}
             required
             error={fieldError}
+            autoFocus={primary}
+            onFocus={(event) => {
+              event.currentTarget.select();
+              selectedForNext.current = event.currentTarget.value !== "";
+            }}
+            onMouseDown={(event) => {
+              // The first click into text selected for the next paste keeps it selected (then the caret is free).
+              if (!selectedForNext.current || document.activeElement !== event.currentTarget) return;
+              selectedForNext.current = false;
+              event.preventDefault();
+            }}
+            onMouseUp={(event) => {
+              // A click that gave the focus: the browser would put the caret where it landed, undoing the selection.
+              if (selectedForNext.current) event.preventDefault();
+              selectedForNext.current = false;
+            }}
+            onPaste={paste}
+            onKeyDown={keyDown}
           />
           <Button type="submit" variant="primary" loading={busy} loadingText="Checking…">
             Check code
           </Button>
         </div>
       </form>
+      {found && !fieldError ? (
+        <div className={styles.notice} role="status" data-testid="found-code">
+          <p>
+            The purchase code was taken from the pasted text: <code className={styles.code}>{found}</code>. The rest was
+            left out.
+          </p>
+        </div>
+      ) : null}
+      {choices ? (
+        <div className={styles.notice} role="group" aria-labelledby={`${id}-choices`}>
+          <p id={`${id}-choices`}>The text holds {choices.length} purchase codes. Which one should be checked?</p>
+          <ul className={styles.choices}>
+            {choices.map((code) => (
+              <li key={code}>
+                <Button type="button" variant="secondary" onClick={() => choose(code)} disabled={busy}>
+                  Check <code className={styles.code}>{code}</code>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {corrected ? (
         <div className={styles.notice} data-testid="correction">
           <p>
