@@ -1,7 +1,7 @@
 // `npm run bench:history`: the dashboard's 365-day trend over 100,000 recorded results, on SQLite and on
 // PostgreSQL (a throwaway cluster, tests/support/postgres.ts), through the same functions the pages call
 // (lib/reports/trends.ts). Prints one Markdown table of medians and 95th percentiles; exits 1 when a median of the
-// 365-day query is 100 ms or more. The indexes that hold it there are the migrations' (lib/db/migrations.ts):
+// 365-day query is 100 ms or more. The indexes that hold it there are the migrations' (lib/db/migrations/):
 // (day, result) for the overall count and (project, day, result) for one project's, read without the table
 // (tests/unit/lib/reports/trends.test.ts proves the plan on both stores).
 //

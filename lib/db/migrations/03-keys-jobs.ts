@@ -1,0 +1,179 @@
+// Upstream keys kept in the portal, and what came after: the job system and its moves (from 2026-12-20).
+// New migrations are appended here.
+import type { Kysely, Migration } from "kysely";
+
+export function keysJobs(): Record<string, Migration> {
+  return {
+    // Upstream keys kept in the portal (issue 20): each sealed under GATEHOUSE_KEK with its area bound in, shown
+    // only by fingerprint and last 4 characters. One active key per area at most; the ones it replaced stay,
+    // disabled, so that a rotation can be undone. `upstream_key_state` is what every instance polls: one tiny row
+    // per area whose version changes with the active key, and the last rejection of that key by the upstream.
+    "2026-12-20-001-upstream-keys": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("upstream_keys")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("area", "text", (c) => c.notNull())
+          .addColumn("sealed", "text", (c) => c.notNull())
+          .addColumn("fingerprint", "text", (c) => c.notNull())
+          .addColumn("last4", "text", (c) => c.notNull())
+          .addColumn("active", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("created_by", "text")
+          .addColumn("activated_at", "text")
+          .addColumn("activated_by", "text")
+          .execute();
+        await db.schema.createIndex("upstream_keys_area").on("upstream_keys").columns(["area", "active"]).execute();
+        await db.schema
+          .createTable("upstream_key_state")
+          .addColumn("area", "text", (c) => c.primaryKey())
+          .addColumn("version", "integer", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("rejected_at", "text")
+          .addColumn("rejected_fingerprint", "text")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("upstream_key_state").execute();
+        await db.schema.dropTable("upstream_keys").execute();
+      },
+    },
+    // A bulk code whose check is under way: a cancel lets that check write its result instead of marking the code
+    // cancelled under it, so the job's counts settle once and never change behind a page that stopped asking.
+    "2026-12-21-001-bulk-checks-under-way": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("check_started_at", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").dropColumn("check_started_at").execute();
+      },
+    },
+    // The trend's indexes narrowed to what it reads (issue 28): (day, result) and (project, day, result), small
+    // with PostgreSQL's B-tree deduplication (~90 pages against ~1,100 for the wide ones at 100,000 rows), so
+    // PostgreSQL reads a 365-day count from the index alone instead of a parallel scan of the table. The wide
+    // indexes they replace carried report_id and generated_at, which no query reads through them.
+    "2026-12-22-003-trend-indexes": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex("report_results_day_result")
+          .on("report_results")
+          .columns(["day", "result"])
+          .execute();
+        await db.schema
+          .createIndex("report_results_project_day_result")
+          .on("report_results")
+          .columns(["project", "day", "result"])
+          .execute();
+        await db.schema.dropIndex("report_results_day").execute();
+        await db.schema.dropIndex("report_results_project_day").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema
+          .createIndex("report_results_day")
+          .on("report_results")
+          .columns(["day", "result", "report_id", "generated_at"])
+          .execute();
+        await db.schema
+          .createIndex("report_results_project_day")
+          .on("report_results")
+          .columns(["project", "day", "result", "report_id", "generated_at"])
+          .execute();
+        await db.schema.dropIndex("report_results_day_result").execute();
+        await db.schema.dropIndex("report_results_project_day_result").execute();
+      },
+    },
+    // A single sign-on session the provider's groups ended keeps why (the claim and the values read) until its
+    // absolute end, so that each of the user's other sessions says why too at its next request.
+    "2026-12-22-006-sso-session-end-reason": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("sso_sessions").addColumn("ended_no_role", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("sso_sessions").dropColumn("ended_no_role").execute();
+      },
+    },
+    // The jobs of the store's provider (lib/jobs/store.ts), used when REDIS_URL is not set: one row per job
+    // waiting or running (its lease), deleted when it is done; and each kind's pause (a 429 holds every process).
+    "2026-12-23-001-jobs": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("jobs")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("kind", "text", (c) => c.notNull())
+          .addColumn("payload", "text", (c) => c.notNull())
+          .addColumn("run_at", "text", (c) => c.notNull())
+          .addColumn("retries", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("jobs_kind_run_at").on("jobs").columns(["kind", "run_at"]).execute();
+        await db.schema
+          .createTable("job_pauses")
+          .addColumn("kind", "text", (c) => c.primaryKey())
+          .addColumn("paused_until", "text", (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("job_pauses").execute();
+        await db.schema.dropTable("jobs").execute();
+      },
+    },
+    // Bulk jobs on the job system (issue 30): a job is checked a batch at a time by whichever process or instance
+    // runs it next, so a code that failed for a reason a later try may pass waits in the store until not_before,
+    // its transient failures counted; the job's lease is the job system's (`jobs`), no longer the bulk job's own.
+    "2026-12-23-002-bulk-jobs-on-the-job-system": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("not_before", "text").execute();
+        await db.schema
+          .alterTable("bulk_job_codes")
+          .addColumn("transient_failures", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema.alterTable("bulk_jobs").dropColumn("lease_until").execute();
+        await db.schema.alterTable("bulk_jobs").dropColumn("lease_owner").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_jobs").addColumn("lease_owner", "text").execute();
+        await db.schema.alterTable("bulk_jobs").addColumn("lease_until", "text").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("transient_failures").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("not_before").execute();
+      },
+    },
+    // Webhook deliveries run on the job system (issue 30), whose `jobs` row holds the lease: the delivery's own
+    // lease columns are no longer written or read.
+    "2026-12-23-003-webhook-deliveries-lease-on-the-job-system": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("webhook_deliveries").dropColumn("lease_until").execute();
+        await db.schema.alterTable("webhook_deliveries").dropColumn("lease_owner").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("webhook_deliveries").addColumn("lease_owner", "text").execute();
+        await db.schema.alterTable("webhook_deliveries").addColumn("lease_until", "text").execute();
+      },
+    },
+    // Scheduled report runs are jobs (issue 30): the provider holds their lease, so the run's own lease columns go,
+    // and the status index that held one of them keeps the status alone (runs under way are found by it).
+    "2026-12-23-004-report-runs-lease-on-the-job-system": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.dropIndex("report_schedule_runs_status").execute();
+        await db.schema.alterTable("report_schedule_runs").dropColumn("lease_until").execute();
+        await db.schema.alterTable("report_schedule_runs").dropColumn("lease_owner").execute();
+        await db.schema
+          .createIndex("report_schedule_runs_status")
+          .on("report_schedule_runs")
+          .column("status")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex("report_schedule_runs_status").execute();
+        await db.schema.alterTable("report_schedule_runs").addColumn("lease_owner", "text").execute();
+        await db.schema.alterTable("report_schedule_runs").addColumn("lease_until", "text").execute();
+        await db.schema
+          .createIndex("report_schedule_runs_status")
+          .on("report_schedule_runs")
+          .columns(["status", "lease_until"])
+          .execute();
+      },
+    },
+  };
+}

@@ -1,0 +1,24 @@
+// Schema changes, in code so Next's bundler ships them (no migration folder read at run time), in files by period:
+// append a new migration to the last file (03-keys-jobs.ts) with a name that sorts after the last one; never edit
+// one that has shipped.
+import type { ColumnDefinitionBuilder, Migration } from "kysely";
+
+import { accountsPurchases } from "./01-accounts-purchases";
+import { reportsIntegrations } from "./02-reports-integrations";
+import { keysJobs } from "./03-keys-jobs";
+
+export type Dialect = "sqlite" | "postgres";
+
+/** The only dialect-specific piece: an auto-increment primary key for the append-only logs. */
+export interface DialectParts {
+  logIdType: "serial" | "integer";
+  logId: (column: ColumnDefinitionBuilder) => ColumnDefinitionBuilder;
+}
+
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const parts: DialectParts = {
+    logIdType: dialect === "postgres" ? "serial" : "integer",
+    logId: (column) => (dialect === "postgres" ? column.primaryKey() : column.primaryKey().autoIncrement()),
+  };
+  return { ...accountsPurchases(parts), ...reportsIntegrations(parts), ...keysJobs() };
+}
