@@ -3,7 +3,14 @@
 import * as z from "zod/mini";
 
 import { choice, isoTimestamp, page, perPage, positiveIdParam, searchText, sortDirection } from "./fields";
-import { DEFAULT_PER_PAGE, DEFAULT_SORT, REPORT_RESULTS, REPORT_SORT_FIELDS } from "./values";
+import {
+  DEFAULT_PER_PAGE,
+  DEFAULT_SORT,
+  REPORT_PASSWORD_MAX_LENGTH,
+  REPORT_PASSWORD_MIN_LENGTH,
+  REPORT_RESULTS,
+  REPORT_SORT_FIELDS,
+} from "./values";
 
 export const ReportSchema = z
   .object({
@@ -48,7 +55,8 @@ const password = z
   .string({ error: "must be a string" })
   .check(
     z.minLength(1, "must not be empty"),
-    z.maxLength(255, "must be at most 255 characters"),
+    z.minLength(REPORT_PASSWORD_MIN_LENGTH, `must be at least ${REPORT_PASSWORD_MIN_LENGTH} characters`),
+    z.maxLength(REPORT_PASSWORD_MAX_LENGTH, `must be at most ${REPORT_PASSWORD_MAX_LENGTH} characters`),
     z.describe("Password of the report page; only with privacy 2. Never returned."),
   );
 

@@ -39,6 +39,12 @@ export const MAX_USER_FILTER_LENGTH = 320;
 // Reports and projects (area A: the values its document gives)
 
 export const REPORT_RESULTS = ["good", "decent", "bad"] as const;
+/**
+ * A report page's password (privacy 2): the reports API sets no rule, so Gatehouse does. Visitors type it, and a
+ * page shared by link is open to guessing: at least 8 characters, as for any password a person chooses.
+ */
+export const REPORT_PASSWORD_MIN_LENGTH = 8;
+export const REPORT_PASSWORD_MAX_LENGTH = 255;
 export type ReportResult = (typeof REPORT_RESULTS)[number];
 
 /** 0 Public, 1 Private, 2 Password. */

@@ -1,10 +1,11 @@
 // The checks the report forms make in the browser before sending, with the same rules as the gateway
 // (lib/contract/reports.ts), so a person hears about a mistake at once; the gateway checks again and its field
 // errors are shown the same way. Pure.
+import { REPORT_PASSWORD_MAX_LENGTH, REPORT_PASSWORD_MIN_LENGTH } from "@/lib/contract/values";
+
 export type PrivacyValue = 0 | 1 | 2;
 
 export const MAX_URL_LENGTH = 2048;
-export const MAX_PASSWORD_LENGTH = 255;
 
 /** What is wrong with a report URL, or undefined when it is fine. */
 export function checkReportUrl(value: string): string | undefined {
@@ -28,7 +29,10 @@ export function checkReportUrl(value: string): string | undefined {
  */
 export function checkReportPassword(value: string, required: boolean): string | undefined {
   if (value === "") return required ? "Enter a password: visitors of the report page will need it." : undefined;
-  if (value.length > MAX_PASSWORD_LENGTH) return `The password is too long: at most ${MAX_PASSWORD_LENGTH} characters.`;
+  if (value.length < REPORT_PASSWORD_MIN_LENGTH)
+    return `The password is too short: at least ${REPORT_PASSWORD_MIN_LENGTH} characters, so that it cannot be guessed.`;
+  if (value.length > REPORT_PASSWORD_MAX_LENGTH)
+    return `The password is too long: at most ${REPORT_PASSWORD_MAX_LENGTH} characters.`;
   return undefined;
 }
 

@@ -154,6 +154,12 @@ test("a password report: the password field appears only for Password, and is th
   await expect(page.getByLabel(/Report page password/)).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByText("Enter a password: visitors of the report page will need it.").first()).toBeVisible();
 
+  // One character is not a password: refused in the form, before anything is sent.
+  await page.getByLabel(/Report page password/).fill("x");
+  await page.getByRole("button", { name: "Create report" }).click();
+  await expect(page.getByText(/The password is too short: at least 8 characters/).first()).toBeVisible();
+  await expect(page).toHaveURL(/\/reports\/new$/);
+
   await page.getByLabel(/Report page password/).fill("s3cret-pass");
   await page.getByRole("button", { name: "Create report" }).click();
   await expect(page).toHaveURL(/\/reports\/\d+$/);

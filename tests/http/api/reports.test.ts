@@ -148,9 +148,19 @@ describe("POST /api/reports", () => {
     [{ url: "https://a.example/", privacy: 2 }, "password"],
     [{ url: "https://a.example/", password: "secret" }, "password"],
     [{ url: "https://a.example/", privacy: 2, password: "" }, "password"],
+    [{ url: "https://a.example/", privacy: 2, password: "x" }, "password"],
     [{ url: "https://a.example/", owner: "me" }, "owner"],
   ])("%j → 400 naming %s", async (body, field) => {
     await expectFieldError("/api/reports", field, json(body));
+  });
+
+  it("refuses a report page password shorter than 8 characters, saying so, before the upstream is asked", async () => {
+    const res = await expectFieldError(
+      "/api/reports",
+      "password",
+      json({ url: "https://a.example/", privacy: 2, password: "x" }),
+    );
+    expect(res.json.error.fields.password).toBe("password must be at least 8 characters");
   });
 
   it("answers malformed JSON, a non-object, an empty body, the wrong content type and a huge body with 4xx", async () => {

@@ -24,6 +24,7 @@ import type { HistoryEntry, ReportHistory } from "@/lib/contract/history";
 import type { Report } from "@/lib/contract/reports";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
+import { REPORT_PASSWORD_MAX_LENGTH, REPORT_PASSWORD_MIN_LENGTH } from "@/lib/contract/values";
 import { checkReportPassword, parsePrivacy, PRIVACY_OPTIONS, type PrivacyValue } from "@/lib/portal/report-form";
 
 import formStyles from "../../forms.module.css";
@@ -296,11 +297,11 @@ function PrivacyForm({ report, onSaved }: { report: Report; onSaved: (report: Re
             required={!keepsPassword}
             hint={
               keepsPassword
-                ? "Leave it empty to keep the current password."
-                : "Visitors of the report page must enter it."
+                ? `Leave it empty to keep the current password. A new one: at least ${REPORT_PASSWORD_MIN_LENGTH} characters.`
+                : `Visitors of the report page must enter it. At least ${REPORT_PASSWORD_MIN_LENGTH} characters.`
             }
             error={fields.password}
-            maxLength={255}
+            maxLength={REPORT_PASSWORD_MAX_LENGTH}
           />
         ) : null}
         <div className={formStyles.buttons}>

@@ -20,6 +20,7 @@ import {
   PRIVACY_OPTIONS,
   type PrivacyValue,
 } from "@/lib/portal/report-form";
+import { REPORT_PASSWORD_MAX_LENGTH, REPORT_PASSWORD_MIN_LENGTH } from "@/lib/contract/values";
 
 import styles from "../../forms.module.css";
 
@@ -82,9 +83,9 @@ export function NewReportForm() {
           type="password"
           autoComplete="new-password"
           required
-          hint="Visitors of the report page must enter it."
+          hint={`Visitors of the report page must enter it. At least ${REPORT_PASSWORD_MIN_LENGTH} characters.`}
           error={errors.password}
-          maxLength={255}
+          maxLength={REPORT_PASSWORD_MAX_LENGTH}
         />
       ) : null}
       <div className={styles.buttons}>

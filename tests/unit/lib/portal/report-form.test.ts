@@ -25,6 +25,9 @@ describe("report form checks agree with the API's schema", () => {
     expect(checkReportPassword("", true)).toMatch(/Enter a password/);
     expect(checkReportPassword("", false)).toBeUndefined();
     expect(checkReportPassword("x".repeat(256), false)).toMatch(/too long/);
-    expect(checkReportPassword("secret", true)).toBeUndefined();
+    expect(checkReportPassword("x", true)).toMatch(/too short: at least 8 characters/);
+    expect(checkReportPassword("1234567", false)).toMatch(/too short/);
+    expect(checkReportPassword("12345678", true)).toBeUndefined();
+    expect(checkReportPassword("open sesame", true)).toBeUndefined();
   });
 });
