@@ -1,6 +1,7 @@
 // axe finds no serious or critical violation, in light and in dark mode, with a screenshot of each, on the pages
 // and states layout.spec.ts does not visit: an empty search, a second item, a checked code, a missing report, an
 // open dialog. layout.spec.ts runs axe on every page of PORTAL_PAGES, at two widths and in both themes.
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 import { as, checkBothThemes, expect, seriousViolations, shot, test } from "@/tests/support/e2e/fixtures";
@@ -41,6 +42,21 @@ test.describe("pages in a state layout.spec does not visit, light and dark", () 
         testInfo,
         target.path.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "dashboard",
       );
+    });
+  }
+});
+
+// Two landmarks with one name cannot be told apart in a screen reader's list of them (axe: landmark-unique, a
+// moderate finding the walk above does not count): a section named like the table's region inside it was one.
+test.describe("each landmark has a name of its own", () => {
+  test.use({ storageState: as("admin") });
+
+  for (const path of ["/purchases/bulk", "/purchases/history"]) {
+    test(path, async ({ page }) => {
+      await page.goto(path);
+      await expect(page.getByRole("table").first()).toBeVisible();
+      const { violations } = await new AxeBuilder({ page }).withRules(["landmark-unique"]).analyze();
+      expect(violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" ")))).toEqual([]);
     });
   }
 });

@@ -1,6 +1,8 @@
 // Reports over time in Chromium: a report's timeline with its change marked, the dashboard's trend with its table
 // view (axe clean), two days of a project compared, a project's schedule set and a run shown, the bell and the
 // alerts list. The sandbox's control API drives the results; screenshots in light and dark at 1440 and 390 px.
+import AxeBuilder from "@axe-core/playwright";
+
 import { SANDBOX_KEYS } from "@/lib/sandbox";
 
 import { as, checkBothThemes, expect, sandbox, shotsAtWidths, test } from "@/tests/support/e2e/fixtures";
@@ -135,6 +137,22 @@ test("a project's page compares two days, sets a schedule and shows its run", as
   const runs = schedule.getByRole("table", { name: "Latest runs, newest first" });
   await expect(runs.locator("tbody tr").first()).toContainText("Done");
   await expect(runs.locator("tbody tr").first()).toContainText(/Regenerated all \d+ reports\./);
+
+  // On a phone the runs are whole (the last column was cut at 390 px), and no scroll area is out of the
+  // keyboard's reach (axe: scrollable-region-focusable).
+  await page.setViewportSize(PHONE);
+  const outcome = runs
+    .locator("tbody tr")
+    .first()
+    .getByText(/Regenerated all \d+ reports\./);
+  await outcome.scrollIntoViewIfNeeded();
+  const box = await outcome.boundingBox();
+  expect(box && box.x + box.width, "the outcome's right edge, within the 390 px window").toBeLessThanOrEqual(
+    PHONE.width,
+  );
+  const { violations } = await new AxeBuilder({ page }).withRules(["scrollable-region-focusable"]).analyze();
+  expect(violations.flatMap((violation) => violation.nodes.map((node) => node.target.join(" ")))).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await shotsAtWidths(page, testInfo, "project-over-time");
 });
 
