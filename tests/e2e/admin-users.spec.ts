@@ -75,6 +75,17 @@ test.describe("on a phone", () => {
     await page.goto("/admin/users");
     await expectPrimaryCellsInView(page);
     await expect(page.getByText("A to Z", { exact: true })).toBeVisible();
+    // The sign-in cell's second line sits in the value column, under its first, not under the "Sign-in" label
+    // (which takes the first 5.5 rem of the card's line).
+    const cell = page.locator('td[data-label="Sign-in"]').first();
+    const [box, when] = await Promise.all([
+      cell.boundingBox(),
+      cell.getByText(/^(signed in|not signed in yet)/).boundingBox(),
+    ]);
+    expect(
+      box && when && when.x - box.x,
+      "the second line's offset from the card's left edge, px",
+    ).toBeGreaterThanOrEqual(88);
     await shot(page, testInfo, "users-phone");
   });
 });

@@ -78,8 +78,9 @@ export function UsersView({
       id: "sign-in",
       header: "Sign-in",
       wrap: "wrap",
+      // One element: on a phone the cell is a grid of label and value, where loose pieces would each take a column.
       cell: (user) => (
-        <>
+        <span>
           {signInMethod(user, provider)}
           <br />
           <span className={styles.muted}>
@@ -91,7 +92,7 @@ export function UsersView({
               "not signed in yet"
             )}
           </span>
-        </>
+        </span>
       ),
     },
     {
