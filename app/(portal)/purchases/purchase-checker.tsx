@@ -12,6 +12,7 @@
 // that holds one code among other words ("Purchase code: …", an e-mail) is reduced to it, and the page says so;
 // one that holds several asks which. Escape clears the field; on the checker's own page `/` focuses it from
 // anywhere, and the field has the focus when the page opens.
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from "react";
 
 import { Button } from "@/components/ui/button";
@@ -74,6 +75,7 @@ export function PurchaseChecker({
   const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
   const [corrected, setCorrected] = useState<CorrectedPurchaseCode | null>(null);
   const [checked, setChecked] = useState<PurchaseCheck | null>(null);
+  const router = useRouter();
   // A code taken out of a longer text, or the codes such a text holds, to choose from.
   const [found, setFound] = useState<string | null>(null);
   const [choices, setChoices] = useState<string[] | null>(null);
@@ -159,6 +161,8 @@ export function PurchaseChecker({
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
+    // What the page shows of the checks (checks per item, the day's figures) includes this one now.
+    router.refresh();
   };
 
   /** A paste replaces a code already checked, and is reduced to the code when it holds one among other words. */
