@@ -1,11 +1,11 @@
 // The dashboard: a quick purchase check and the day's checks, the number of items, the newest reports and
 // reports by result (in all and per project), results over time — each shown only to roles that may use it, for
-// configured areas. Every part loads on its own (Suspense), so a slow or failing upstream delays or replaces its
+// configured areas, the role's own work first (support and admin: the checker; editor and viewer: the reports). Every part loads on its own (Suspense), so a slow or failing upstream delays or replaces its
 // own card, not the page. Each placeholder takes the place of what replaces it (same boxes, same rows), and the
 // cards whose height depends on the data come last, so nothing jumps when a card arrives (layout shift ≤ 0.05).
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Suspense, type ReactNode } from "react";
+import { Fragment, Suspense, type ReactNode } from "react";
 
 import { FailureState } from "@/components/portal/failure-state";
 import { ResultBadge } from "@/components/ui/badge";
@@ -25,6 +25,7 @@ import { configuredAreas } from "@/lib/portal/areas";
 import {
   countResults,
   DASHBOARD_MAX_PAGES,
+  DASHBOARD_LEAD,
   DASHBOARD_MAX_PROJECT_ROWS,
   DASHBOARD_REPORT_LIMIT,
 } from "@/lib/portal/dashboard";
@@ -56,41 +57,45 @@ export default async function DashboardPage({
   const showReports = areas.reports && can(user, "reports:read");
   const showItems = areas.items && can(user, "items:read");
   const showPurchases = areas.items && can(user, "purchases:validate");
+  const purchases = showPurchases ? (
+    <>
+      <Card title="Check a purchase code" asSection className={styles.wide}>
+        <PurchaseChecker
+          linkItems={showItems}
+          format={(await getServerContext()).config.purchases.codeFormat}
+          id="field-dashboard-purchase-code"
+        />
+      </Card>
+      <Suspense fallback={<ChecksTodayPlaceholder />}>
+        <ChecksToday user={user} />
+      </Suspense>
+    </>
+  ) : null;
+  const reports = showReports ? (
+    <>
+      <Suspense fallback={<ReportsPlaceholder />}>
+        <ReportsOverview />
+      </Suspense>
+      <Suspense fallback={<TrendsPlaceholder days={days} />}>
+        <TrendsOverview days={days} />
+      </Suspense>
+    </>
+  ) : null;
+  const items = showItems ? (
+    <Suspense fallback={<ItemsCard />}>
+      <ItemsCount />
+    </Suspense>
+  ) : null;
+  // Each role's own work comes first (DASHBOARD_LEAD): a phone user finds it on the first screen.
+  const order = DASHBOARD_LEAD[user.role] === "reports" ? [reports, items, purchases] : [purchases, items, reports];
 
   return (
     <>
       <PageHeader title="Dashboard" description={`Signed in as ${user.name}.`} />
       <div className={styles.grid}>
-        {/* The one thing a phone user came to do comes first, above anything that loads. */}
-        {showPurchases ? (
-          <Card title="Check a purchase code" asSection className={styles.wide}>
-            <PurchaseChecker
-              linkItems={showItems}
-              format={(await getServerContext()).config.purchases.codeFormat}
-              id="field-dashboard-purchase-code"
-            />
-          </Card>
-        ) : null}
-        {showPurchases ? (
-          <Suspense fallback={<ChecksTodayPlaceholder />}>
-            <ChecksToday user={user} />
-          </Suspense>
-        ) : null}
-        {showItems ? (
-          <Suspense fallback={<ItemsCard />}>
-            <ItemsCount />
-          </Suspense>
-        ) : null}
-        {showReports ? (
-          <Suspense fallback={<ReportsPlaceholder />}>
-            <ReportsOverview />
-          </Suspense>
-        ) : null}
-        {showReports ? (
-          <Suspense fallback={<TrendsPlaceholder days={days} />}>
-            <TrendsOverview days={days} />
-          </Suspense>
-        ) : null}
+        {order.map((part, index) => (
+          <Fragment key={index}>{part}</Fragment>
+        ))}
         {!showReports && !showItems && !showPurchases ? (
           <EmptyState title="Nothing to show yet" headingLevel={2}>
             Your role does not include any part of Gatehouse that is connected right now. Ask an administrator if you
@@ -162,13 +167,14 @@ function ReportsPlaceholder() {
   );
 }
 
-/** The newest reports, DASHBOARD_MAX_PAGES pages of 100 at most: enough to count, without reading a huge account. */
+/** The newest generated reports, DASHBOARD_MAX_PAGES pages of 100 at most: enough to count, without reading a huge account. */
 async function newestReports(reports: ReportsClient): Promise<{ rows: Report[]; total: number }> {
-  const first: Page<Report> = await reports.listReports({ sort_by: "id", sort: "desc", per_page: 100 });
+  // Newest generated first: "Latest reports" shows when each was generated, so that is its order.
+  const first: Page<Report> = await reports.listReports({ sort_by: "generated_at", sort: "desc", per_page: 100 });
   const pages = Math.min(first.meta.last_page, DASHBOARD_MAX_PAGES);
   const rest = await Promise.all(
     Array.from({ length: pages - 1 }, (_, i) =>
-      reports.listReports({ sort_by: "id", sort: "desc", per_page: 100, page: i + 2 }),
+      reports.listReports({ sort_by: "generated_at", sort: "desc", per_page: 100, page: i + 2 }),
     ),
   );
   return { rows: [first, ...rest].flatMap((page) => page.data), total: first.meta.total };

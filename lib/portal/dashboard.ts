@@ -2,6 +2,18 @@
 // The upstream has no statistics endpoint, so the dashboard reads the newest reports (up to
 // DASHBOARD_REPORT_LIMIT, 100 a page) and counts them here.
 import type { Report } from "@/lib/contract/reports";
+import type { Role } from "@/lib/contract/values";
+
+/**
+ * What each role's dashboard leads with: its own work. Support staff (and the admin, who is the seller) check
+ * purchase codes all day; an editor or a viewer comes for the reports, and finds the checker below them.
+ */
+export const DASHBOARD_LEAD: Record<Role, "purchases" | "reports"> = {
+  admin: "purchases",
+  support: "purchases",
+  editor: "reports",
+  viewer: "reports",
+};
 
 /** Pages of 100 the dashboard reads at most; beyond, the chart says it counts the newest reports only. */
 export const DASHBOARD_MAX_PAGES = 5;
