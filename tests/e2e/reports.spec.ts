@@ -1,6 +1,6 @@
 // The reports list and a report's life: search, filter, sort, page size and page in the URL (reload and Back
 // reproduce the view); open, create (also with a password), change privacy, regenerate, delete.
-import { as, checkBothThemes, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, checkBothThemes, expect, hydrated, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { closeFiltersWithEscape, expectPrimaryCellsInView, openFilters, PHONE } from "./list-phone";
 
@@ -148,6 +148,7 @@ test("a password report: the password field appears only for Password, and is th
   await page.goto("/reports/new");
   await expect(page.getByLabel(/Report page password/)).toHaveCount(0);
   await page.getByLabel(/Web page URL/).fill("https://example.com/members");
+  await hydrated(page.getByRole("radio", { name: "Password" }));
   await page.getByRole("radio", { name: "Password" }).check();
   await expect(page.getByLabel(/Report page password/)).toBeVisible();
   await page.getByRole("button", { name: "Create report" }).click();
@@ -192,6 +193,7 @@ test("change privacy, regenerate and delete a report, each confirmed truthfully"
   const url =
     (await details.getByRole("link").first().textContent())?.replace(" (opens in a new tab)↗", "").trim() ?? "";
 
+  await hydrated(page.getByRole("radio", { name: "Private" }));
   await page.getByRole("radio", { name: "Private" }).check();
   await page.getByRole("button", { name: "Save privacy" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Privacy changed to Private." })).toBeVisible();

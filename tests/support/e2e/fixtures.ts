@@ -1,7 +1,7 @@
 // The browser tests' helpers: sign in as a role (a saved browser state), control the sandbox behind the
 // portal (reset its data, inject faults), save a screenshot of a page into the test's output, run axe.
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 
 import type { Role } from "@/lib/contract/values";
 import type { FaultSpec } from "@/lib/sandbox";
@@ -33,6 +33,17 @@ export const sandbox = {
 export const as = (role: Role) => authFile(role);
 
 /** A full-page screenshot in the test's output folder (test-results/<test>/<name>.png). */
+/**
+ * Waits until React has hydrated the element (it keeps its props on the node then). A controlled radio clicked
+ * before that is set back by hydration to the state the server rendered, so a test that clicks one right after
+ * the page opens waits for this first, as a person's second click would.
+ */
+export async function hydrated(element: Locator): Promise<void> {
+  await expect
+    .poll(() => element.evaluate((node) => Object.keys(node).some((key) => key.startsWith("__reactProps"))))
+    .toBe(true);
+}
+
 export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
