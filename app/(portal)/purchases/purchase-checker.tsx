@@ -161,8 +161,10 @@ export function PurchaseChecker({
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
-    // What the page shows of the checks (checks per item, the day's figures) includes this one now.
-    router.refresh();
+    // The checker's own page shows checks per item under the verdict: re-rendered to include this one (a few
+    // store queries). Not the dashboard's box: a refresh there would render every card again, the upstream's
+    // reports and trends included, at each check of a day's hundreds.
+    if (primary) router.refresh();
   };
 
   /** A paste replaces a code already checked, and is reduced to the code when it holds one among other words. */
