@@ -21,6 +21,7 @@ test("make a token, copy it, use it with curl, revoke it", async ({ page, contex
   expect(
     (await page.request.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status(),
   ).toBe(200);
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto("/tokens");
   const form = page.getByRole("form", { name: "Make a token" });
   await form.getByLabel("Name").fill("helpdesk");
@@ -28,6 +29,10 @@ test("make a token, copy it, use it with curl, revoke it", async ({ page, contex
   await form.getByLabel("Expires").selectOption("7");
   await form.getByRole("button", { name: "Make token" }).click();
 
+  // The secret shows where the person is looking, not below the fold, with Copy focused.
+  await expect(page.getByTestId("token-secret")).toBeInViewport();
+  await expect(page.getByTestId("token-curl")).toBeInViewport();
+  await expect(page.getByRole("button", { name: "Copy" })).toBeFocused();
   const secret = (await page.getByTestId("token-secret").textContent())!;
   expect(secret).toMatch(/^gth_[0-9A-Za-z]{38}$/);
   await page.getByRole("button", { name: "Copy" }).click();

@@ -1,9 +1,9 @@
 "use client";
 // The tokens table with a "Make a token" form. The secret of a new token is shown once, with a copy button and a
-// curl line that uses it; the list then only names it. Revoking asks first and takes effect on the next request.
+// curl line that uses it, in the form's place and focused; the list then only names it. Revoking asks first and takes effect on the next request.
 // An admin also sees every person's tokens below his own, and may revoke any of them. A session that began more
 // than RECENT_SIGN_IN_MINUTES ago is asked for the password when it makes a token (the form then shows the field).
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import useSWR from "swr";
 
 import { Badge } from "@/components/ui/badge";
@@ -134,15 +134,19 @@ export function TokensView({
 
   return (
     <>
-      <MakeTokenForm
-        owners={owners}
-        onCreated={(token) => {
-          setCreated(token);
-          void mutate();
-          if (initialEveryone) void everyone.mutate();
-        }}
-      />
-      {created ? <NewSecret token={created} onDone={() => setCreated(null)} /> : null}
+      {/* The secret takes the form's place, where the person is looking, until Done brings the form back. */}
+      {created ? (
+        <NewSecret token={created} onDone={() => setCreated(null)} />
+      ) : (
+        <MakeTokenForm
+          owners={owners}
+          onCreated={(token) => {
+            setCreated(token);
+            void mutate();
+            if (initialEveryone) void everyone.mutate();
+          }}
+        />
+      )}
       <section aria-label="Tokens list">
         <DataTable
           caption="API tokens"
@@ -333,6 +337,9 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
 
 function NewSecret({ token, onDone }: { token: Created; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
+  // Focus on Copy, the next thing to do, which also scrolls the secret into view under a long form.
+  const copyRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => copyRef.current?.focus(), []);
   const origin = typeof window === "undefined" ? "" : window.location.origin;
   const curl = `curl -H "Authorization: Bearer ${token.secret}" ${origin}/api/auth/me`;
   return (
@@ -341,6 +348,7 @@ function NewSecret({ token, onDone }: { token: Created; onDone: () => void }) {
       <p>
         <code data-testid="token-secret">{token.secret}</code>{" "}
         <Button
+          ref={copyRef}
           size="sm"
           variant="secondary"
           onClick={() => {
