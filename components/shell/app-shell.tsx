@@ -3,7 +3,8 @@
 //
 // Pages pass the navigation they are allowed to show (filter by role with can() before passing it), the
 // signed-in user, and the account controls (theme toggle, logout form) as `accountActions`. On screens up to
-// 48rem the navigation collapses behind a menu button; it closes again after navigating or on Escape.
+// 48rem the navigation collapses behind a menu button; it closes again after navigating or on Escape. Keyboard
+// shortcuts (`?` lists them) are keyboard-shortcuts.tsx.
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
@@ -11,12 +12,15 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "../ui/button";
 import styles from "./app-shell.module.css";
 import { InShellProvider } from "./in-shell";
+import { KeyboardShortcuts } from "./keyboard-shortcuts";
 
 export interface NavItem {
   href: string;
   label: string;
   /** Consecutive items with the same group are listed together under that heading. */
   group?: string;
+  /** The letter that goes here after `g` (see keyboard-shortcuts.tsx). */
+  shortcut?: string;
 }
 
 type NavRow = { kind: "item"; item: NavItem } | { kind: "group"; label: string; items: NavItem[] };
@@ -157,6 +161,7 @@ export function AppShell({
           </div>
         </main>
       </div>
+      <KeyboardShortcuts nav={nav} />
     </>
   );
 }

@@ -17,28 +17,52 @@ export interface PortalSection {
   area?: keyof ConfiguredAreas;
   /** Sections that belong together (the purchase checker's pages) are listed under this heading. */
   group?: string;
+  /** The letter that goes there after `g` (keyboard shortcuts, listed by `?`). */
+  shortcut: string;
 }
 
 export interface NavigationEntry {
   href: string;
   label: string;
   group?: string;
+  shortcut: string;
 }
 
 export const PORTAL_SECTIONS: readonly PortalSection[] = [
-  { href: "/", label: "Dashboard" },
-  { href: "/reports", label: "Reports", permission: "reports:read", area: "reports" },
-  { href: "/projects", label: "Projects", permission: "reports:read", area: "reports" },
-  { href: "/items", label: "Items", permission: "items:read", area: "items" },
-  { href: "/purchases", label: "Check a code", permission: "purchases:validate", area: "items", group: "Purchases" },
-  { href: "/purchases/bulk", label: "Bulk check", permission: "purchases:validate", area: "items", group: "Purchases" },
-  { href: "/purchases/history", label: "History", permission: "purchases:validate", area: "items", group: "Purchases" },
-  { href: "/account", label: "Seller account", permission: "items:read", area: "items" },
-  { href: "/tokens", label: "API tokens" },
-  { href: "/admin/users", label: "Users", permission: "users:manage" },
-  { href: "/admin/audit", label: "Audit log", permission: "audit:read" },
-  { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage" },
-  { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage" },
+  { href: "/", label: "Dashboard", shortcut: "d" },
+  { href: "/reports", label: "Reports", permission: "reports:read", area: "reports", shortcut: "r" },
+  { href: "/projects", label: "Projects", permission: "reports:read", area: "reports", shortcut: "p" },
+  { href: "/items", label: "Items", permission: "items:read", area: "items", shortcut: "i" },
+  {
+    href: "/purchases",
+    label: "Check a code",
+    permission: "purchases:validate",
+    area: "items",
+    group: "Purchases",
+    shortcut: "c",
+  },
+  {
+    href: "/purchases/bulk",
+    label: "Bulk check",
+    permission: "purchases:validate",
+    area: "items",
+    group: "Purchases",
+    shortcut: "b",
+  },
+  {
+    href: "/purchases/history",
+    label: "History",
+    permission: "purchases:validate",
+    area: "items",
+    group: "Purchases",
+    shortcut: "h",
+  },
+  { href: "/account", label: "Seller account", permission: "items:read", area: "items", shortcut: "s" },
+  { href: "/tokens", label: "API tokens", shortcut: "t" },
+  { href: "/admin/users", label: "Users", permission: "users:manage", shortcut: "u" },
+  { href: "/admin/audit", label: "Audit log", permission: "audit:read", shortcut: "a" },
+  { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage", shortcut: "w" },
+  { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage", shortcut: "k" },
 ];
 
 export function mayUse(
@@ -51,7 +75,7 @@ export function mayUse(
 }
 
 export function navigationFor(caller: Caller, areas: ConfiguredAreas): NavigationEntry[] {
-  return PORTAL_SECTIONS.filter((section) => mayUse(section, caller, areas)).map(({ href, label, group }) =>
-    group ? { href, label, group } : { href, label },
+  return PORTAL_SECTIONS.filter((section) => mayUse(section, caller, areas)).map(({ href, label, group, shortcut }) =>
+    group ? { href, label, group, shortcut } : { href, label, shortcut },
   );
 }

@@ -1,6 +1,6 @@
 // The portal's frame: the theme toggle (remembered, and applied before paint by the nonce'd script, which the
 // CSP would block without its nonce), the skip link, and the current section marked in the navigation.
-import { as, expect, test } from "@/tests/support/e2e/fixtures";
+import { as, expect, hydrated, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("viewer"), colorScheme: "light" });
 
@@ -65,4 +65,33 @@ test("the portal has its icons: /favicon.ico, the SVG icon and the Apple touch i
   const signedOut = await request.get("/favicon.ico", { headers: { Cookie: "" } });
   expect(signedOut.status()).toBe(200);
   expect(signedOut.headers()["content-type"]).toBe("image/x-icon");
+});
+
+test("keyboard shortcuts: ? lists them, g then a letter goes there, / focuses the page's search", async ({ page }) => {
+  await page.goto("/");
+  await hydrated(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Reports" }));
+  const list = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  // The listener is added just after hydration: press again until it is there (a second ? with the list open is
+  // ignored).
+  await expect(async () => {
+    await page.keyboard.press("?");
+    await expect(list).toBeVisible({ timeout: 1000 });
+  }).toPass();
+  await expect(list.getByText("Go to Reports")).toBeVisible();
+  // Only where the role may go: a viewer has no Users page.
+  await expect(list.getByText("Go to Users")).toHaveCount(0);
+  await page.keyboard.press("Escape");
+  await expect(list).toBeHidden();
+
+  await page.keyboard.press("g");
+  await page.keyboard.press("r");
+  await expect(page).toHaveURL(/\/reports$/);
+  const search = page.getByRole("searchbox").first();
+  await hydrated(search);
+  await page.keyboard.press("/");
+  await expect(search).toBeFocused();
+  // In a field, the keys are text: "g" then "d" stays on the page.
+  await page.keyboard.type("gd");
+  await expect(search).toHaveValue("gd");
+  await expect(page).toHaveURL(/\/reports(\?.*)?$/);
 });

@@ -11,9 +11,9 @@
 // it too: two codes run together would be checked, and recorded, as one invalid code). A pasted or submitted text
 // that holds one code among other words ("Purchase code: …", an e-mail) is reduced to it, and the page says so;
 // one that holds several asks which. Escape clears the field; on the checker's own page `/` focuses it from
-// anywhere, and the field has the focus when the page opens.
+// anywhere (the shell's shortcut finds it by data-search-shortcut), and the field has the focus when the page opens.
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from "react";
+import { useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from "react";
 
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
@@ -37,14 +37,6 @@ export interface PurchaseCheckerProps {
   id?: string;
   /** The page's main task: the field has the focus when the page opens, and `/` focuses it from anywhere. */
   primary?: boolean;
-}
-
-/** Whether a key press is typing into something (where `/` is a character, not a shortcut). */
-function isTyping(target: EventTarget | null): boolean {
-  return (
-    target instanceof HTMLElement &&
-    (target.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName))
-  );
 }
 
 /** The corrected code, each replaced character marked (and named for a screen reader). */
@@ -95,18 +87,6 @@ export function PurchaseChecker({
     selectedForNext.current = input.value !== "";
   };
 
-  useEffect(() => {
-    if (!primary) return;
-    const onKey = (event: globalThis.KeyboardEvent) => {
-      if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || isTyping(event.target)) return;
-      event.preventDefault();
-      selectForNext();
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-    // selectForNext reads the field by id, which does not change.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [primary, id]);
   const {
     busy,
     fields,
@@ -239,6 +219,7 @@ export function PurchaseChecker({
             required
             error={fieldError}
             autoFocus={primary}
+            data-search-shortcut={primary ? "" : undefined}
             onFocus={(event) => {
               event.currentTarget.select();
               selectedForNext.current = event.currentTarget.value !== "";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 
 import { ROLES } from "@/lib/contract/values";
-import { navigationFor } from "@/lib/portal/navigation";
+import { navigationFor, PORTAL_SECTIONS } from "@/lib/portal/navigation";
 
 describe("navigationFor", () => {
   const all = { reports: true, items: true };
@@ -68,5 +68,13 @@ describe("navigationFor", () => {
       "Projects",
       "API tokens",
     ]);
+  });
+});
+
+describe("PORTAL_SECTIONS' shortcuts", () => {
+  it("gives each section its own lowercase letter, so `g` then a letter goes to one place", () => {
+    const letters = PORTAL_SECTIONS.map((section) => section.shortcut);
+    expect(letters.every((letter) => /^[a-z]$/.test(letter))).toBe(true);
+    expect(new Set(letters).size).toBe(letters.length);
   });
 });
