@@ -6,6 +6,9 @@
 // control just used is in the screen's lower half: then under the top bar (edgeAwayFrom). The page ends with room
 // enough to scroll its last button up from under them.
 //
+// A success that can be taken back carries an Undo button (Gmail's and Linear's pattern, instead of asking first):
+// it stays UNDO_VISIBLE_MS, and its result is a toast of its own.
+//
 // Two live regions exist from the first render (screen readers ignore regions that appear together with
 // their text): role="status" (polite) for successes, role="alert" (assertive) for errors. Successes leave
 // after a few seconds unless hovered or focused; errors stay until closed, so nobody misses them.
@@ -19,7 +22,8 @@ import { dismissToast, pushToast, type ToastEntry, type ToastKind } from "./toas
 export type { ToastKind };
 
 export interface ToastApi {
-  success: (message: string) => void;
+  /** `undo` takes the action back and resolves to the note saying so; it throws (an Error) when it could not. */
+  success: (message: string, options?: { undo?: () => Promise<string> }) => void;
   error: (message: string) => void;
   dismiss: (id: number) => void;
 }
@@ -27,6 +31,8 @@ export interface ToastApi {
 const ToastContext = createContext<ToastApi | null>(null);
 
 const SUCCESS_VISIBLE_MS = 6000;
+/** Long enough to notice a mistake and reach the button. */
+const UNDO_VISIBLE_MS = 10_000;
 
 /**
  * Where on a phone's screen the toasts go: away from what the person just used. That is the focused control, or
@@ -54,13 +60,28 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const dismiss = useCallback((id: number) => setToasts((list) => dismissToast(list, id)), []);
-  const push = useCallback((kind: ToastKind, message: string) => {
+  const push = useCallback((kind: ToastKind, message: string, undo?: () => Promise<string>) => {
     const id = nextId.current++;
     setEdge(edgeAwayFrom(lastTapY.current));
-    setToasts((list) => pushToast(list, { id, kind, message }));
+    setToasts((list) => pushToast(list, { id, kind, message, undo }));
   }, []);
+  const undo = useCallback(
+    async (toast: ToastEntry) => {
+      dismiss(toast.id);
+      try {
+        push("success", await toast.undo!());
+      } catch (failure) {
+        push("error", `Not undone. ${failure instanceof Error ? failure.message : String(failure)}`);
+      }
+    },
+    [dismiss, push],
+  );
   const api = useMemo<ToastApi>(
-    () => ({ success: (message) => push("success", message), error: (message) => push("error", message), dismiss }),
+    () => ({
+      success: (message, options) => push("success", message, options?.undo),
+      error: (message) => push("error", message),
+      dismiss,
+    }),
     [push, dismiss],
   );
 
@@ -72,7 +93,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           {toasts
             .filter((toast) => toast.kind === "success")
             .map((toast) => (
-              <ToastCard key={toast.id} toast={toast} onDismiss={dismiss} />
+              <ToastCard key={toast.id} toast={toast} onDismiss={dismiss} onUndo={undo} />
             ))}
         </div>
         <div role="alert" aria-live="assertive" className={styles.region}>
@@ -94,15 +115,23 @@ export function useToast(): ToastApi {
   return api;
 }
 
-function ToastCard({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (id: number) => void }) {
+function ToastCard({
+  toast,
+  onDismiss,
+  onUndo,
+}: {
+  toast: ToastEntry;
+  onDismiss: (id: number) => void;
+  onUndo?: (toast: ToastEntry) => Promise<void>;
+}) {
   const [paused, setPaused] = useState(false);
 
   useEffect(() => {
     if (toast.kind !== "success" || paused) return;
-    const timer = setTimeout(() => onDismiss(toast.id), SUCCESS_VISIBLE_MS);
+    const timer = setTimeout(() => onDismiss(toast.id), toast.undo ? UNDO_VISIBLE_MS : SUCCESS_VISIBLE_MS);
     return () => clearTimeout(timer);
     // shownAt: a repeat of the message starts the time again.
-  }, [toast.id, toast.kind, toast.shownAt, paused, onDismiss]);
+  }, [toast.id, toast.kind, toast.shownAt, toast.undo, paused, onDismiss]);
 
   return (
     <div
@@ -122,6 +151,11 @@ function ToastCard({ toast, onDismiss }: { toast: ToastEntry; onDismiss: (id: nu
           </span>
         ) : null}
       </p>
+      {toast.undo && onUndo ? (
+        <Button variant="secondary" size="sm" onClick={() => void onUndo(toast)}>
+          Undo
+        </Button>
+      ) : null}
       <Button
         variant="ghost"
         size="sm"

@@ -268,6 +268,17 @@ export const AlertAckBodySchema = z
 
 export const AlertAckSchema = z.object({
   acknowledged: z.number().int().describe("Alerts acknowledged now (already acknowledged ones are not counted)"),
+  /** The acknowledgement's time: /api/alerts/unacknowledge takes it to undo it. */
+  acknowledged_at: isoTimestamp,
+});
+
+export const AlertUnackBodySchema = z.strictObject({
+  /** The time an acknowledgement of yours answered. */
+  acknowledged_at: isoTimestamp,
+});
+
+export const AlertUnackSchema = z.object({
+  unread: z.number().int().describe("Alerts unread again (those you acknowledged at that time)"),
 });
 
 // ---------------------------------------------------------------------------------------------------------

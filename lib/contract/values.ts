@@ -243,6 +243,7 @@ export const AUDIT_ACTIONS = [
   "project.schedule_run",
   "project.alert_rule_update",
   "alert.acknowledge",
+  "alert.unacknowledge",
   "purchase.validate",
   "purchase.bulk_create",
   "purchase.bulk_cancel",

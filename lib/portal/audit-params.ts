@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "project.schedule_run": "Scheduled regeneration started by hand",
   "project.alert_rule_update": "Alert rule changed",
   "alert.acknowledge": "Alerts acknowledged",
+  "alert.unacknowledge": "Alerts acknowledged, undone",
   "purchase.validate": "Purchase code checked",
   "purchase.bulk_create": "Bulk check started",
   "purchase.bulk_cancel": "Bulk check cancelled",

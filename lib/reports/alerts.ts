@@ -116,7 +116,10 @@ export async function unreadAlertCount(db: Db): Promise<number> {
   return Number(row.n);
 }
 
-/** Acknowledges the named unread alerts, or every unread one; returns how many were acknowledged now. */
+/**
+ * Acknowledges the named unread alerts, or every unread one, stamped `now` by `by`; returns how many were
+ * acknowledged now. The stamp and the person name the acknowledgement for unacknowledgeAlerts (Undo).
+ */
 export async function acknowledgeAlerts(
   db: Db,
   target: { ids: readonly number[] } | { all: true },
@@ -129,6 +132,17 @@ export async function acknowledgeAlerts(
     .where("acknowledged_at", "is", null);
   if ("ids" in target) update = update.where("id", "in", [...target.ids]);
   const result = await update.executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/** Undoes one acknowledgement: the alerts `by` acknowledged at `at` are unread again; returns how many. */
+export async function unacknowledgeAlerts(db: Db, at: string, by: string): Promise<number> {
+  const result = await db
+    .updateTable("report_alerts")
+    .set({ acknowledged_at: null, acknowledged_by: null })
+    .where("acknowledged_at", "=", at)
+    .where("acknowledged_by", "=", by)
+    .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
 

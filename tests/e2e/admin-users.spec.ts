@@ -30,6 +30,18 @@ test("add a user, change his role, and see it in the audit log", async ({ page }
   await expect(page.getByRole("status").filter({ hasText: "Saved the changes to Nora New." })).toBeVisible();
   await expect(row).toContainText("Editor");
 
+  // Disabling is one click from undone: the toast's Undo lets him sign in again.
+  await row.getByRole("button", { name: "Edit Nora New" }).click();
+  await edit.getByLabel("Disabled (cannot sign in)").check();
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  const disabled = page.getByRole("status").filter({ hasText: "Disabled Nora New: they cannot sign in." });
+  await expect(row).toContainText("Disabled");
+  await disabled.getByRole("button", { name: "Undo" }).click();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Nora New can sign in again; their API tokens stay revoked." }),
+  ).toBeVisible();
+  await expect(row).not.toContainText("Disabled");
+
   await page.goto("/admin/audit");
   await page.getByLabel("Action").selectOption({ label: "User changed" });
   await expect(page).toHaveURL(/\/admin\/audit\?action=user\.update$/);

@@ -37,7 +37,7 @@ test("add an endpoint, see a delivery in its log, send it again", async ({ page 
   expect(first).toMatchObject({ status: 204, verifiedWith: 0 });
 
   await page.goto("/admin/webhooks");
-  const card = page.getByRole("region", { name: receiver.url });
+  const card = page.getByRole("region", { name: receiver.url, exact: true });
   await card.getByRole("button", { name: "Deliveries" }).click();
   const row = page.getByRole("row", { name: /purchase\.checked/ });
   await expect(row).toContainText("Delivered");
@@ -50,6 +50,17 @@ test("add an endpoint, see a delivery in its log, send it again", async ({ page 
   expect(again).toMatchObject({ id: first!.id, status: 204, verifiedWith: 0 });
   // The log shows the second attempt once it refreshes.
   await expect(row.locator("li")).toHaveCount(2);
+
+  // Pausing is one click from undone.
+  await card.getByRole("button", { name: "Pause" }).click();
+  await expect(card).toContainText("Disabled");
+  await page
+    .getByRole("status")
+    .filter({ hasText: `Paused ${receiver.url}.` })
+    .getByRole("button", { name: "Undo" })
+    .click();
+  await expect(page.getByRole("status").filter({ hasText: `${receiver.url} receives events again.` })).toBeVisible();
+  await expect(card.getByRole("button", { name: "Pause" })).toBeVisible();
 
   // On a phone each delivery is a card led by its event and status; the log says its order.
   await page.setViewportSize(PHONE);

@@ -187,8 +187,13 @@ test("the bell counts unread alerts; the list filters and acknowledges them", as
     .first()
     .getByRole("button", { name: /^Acknowledge the alert/ })
     .click();
-  await expect(page.getByRole("status").filter({ hasText: "Alert acknowledged." })).toBeVisible();
+  const acknowledged = page.getByRole("status").filter({ hasText: "Alert acknowledged." });
+  await expect(acknowledged).toBeVisible();
   await expect(bell).toHaveAccessibleName(before - 1 === 0 ? "Alerts, none unread" : `Alerts, ${before - 1} unread`);
+  // Undo: the alert is unread again, and the bell counts it again.
+  await acknowledged.getByRole("button", { name: "Undo" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The alert is unread again." })).toBeVisible();
+  await expect(bell).toHaveAccessibleName(`Alerts, ${before} unread`);
 });
 
 test("a project's overview opens from the projects list, for names with spaces and Unicode too", async ({ page }) => {

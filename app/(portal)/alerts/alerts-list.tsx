@@ -1,6 +1,6 @@
 "use client";
 // The alerts of the page, each with "Acknowledge", and "Acknowledge all unread". After either the server renders
-// the list again and the bell asks for its count again.
+// the list again and the bell asks for its count again; the toast's Undo makes them unread again.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTransition, type ReactNode } from "react";
@@ -14,9 +14,16 @@ import { LocalTime } from "@/components/ui/local-time";
 import { useToast } from "@/components/ui/toast";
 import { useApiAction } from "@/components/use-api-form";
 import type { Alert } from "@/lib/contract/history";
+import { apiRequest } from "@/lib/portal/api-client";
 import { projectOverviewHref } from "@/lib/portal/trends";
 
 import styles from "./alerts.module.css";
+
+/** The acknowledge route's answer: how many, and its time, which names it for Undo. */
+interface Acknowledgement {
+  acknowledged: number;
+  acknowledged_at: string;
+}
 
 export function AlertsList({
   alerts,
@@ -31,10 +38,19 @@ export function AlertsList({
   const toast = useToast();
   const { mutate } = useSWRConfig();
   const [pending, startTransition] = useTransition();
-  const acknowledged = (count: number) => {
-    toast.success(count === 1 ? "Alert acknowledged." : `${count} alerts acknowledged.`);
+  const refresh = () => {
     void mutate(ALERT_COUNT_KEY);
     startTransition(() => router.refresh());
+  };
+  const acknowledged = ({ acknowledged: count, acknowledged_at }: Acknowledgement) => {
+    toast.success(count === 1 ? "Alert acknowledged." : `${count} alerts acknowledged.`, {
+      undo: async () => {
+        await apiRequest("/api/alerts/unacknowledge", { method: "POST", body: { acknowledged_at } });
+        refresh();
+        return count === 1 ? "The alert is unread again." : `${count} alerts are unread again.`;
+      },
+    });
+    refresh();
   };
 
   if (alerts.length === 0) {
@@ -106,18 +122,18 @@ function AcknowledgeButton({
 }: {
   target: number | "all";
   label?: string;
-  onAcknowledged: (count: number) => void;
+  onAcknowledged: (answer: Acknowledgement) => void;
   children: ReactNode;
 }) {
   const toast = useToast();
   const { busy, send } = useApiAction();
   const acknowledge = async () => {
-    const answer = await send<{ data: { acknowledged: number } }>("/api/alerts/acknowledge", {
+    const answer = await send<{ data: Acknowledgement }>("/api/alerts/acknowledge", {
       method: "POST",
       body: target === "all" ? { all: true } : { ids: [target] },
       onRefused: (error) => toast.error(`Nothing was acknowledged. ${error.message}`),
     });
-    if (answer) onAcknowledged(answer.data.acknowledged);
+    if (answer) onAcknowledged(answer.data);
   };
   return (
     <Button

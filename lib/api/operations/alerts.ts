@@ -1,5 +1,5 @@
 // Regression alerts (a result that dropped): each project's alert rule, the list, the bell's count, and
-// acknowledging them.
+// acknowledging them (and undoing that).
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
 import {
   AlertAckBodySchema,
@@ -9,6 +9,8 @@ import {
   AlertRuleBodySchema,
   AlertRuleSchema,
   AlertSchema,
+  AlertUnackBodySchema,
+  AlertUnackSchema,
 } from "@/lib/contract/history";
 import { ProjectParamsSchema } from "@/lib/contract/projects";
 
@@ -78,6 +80,24 @@ export const alertOperations = {
     audit: {
       action: "alert.acknowledge",
       detail: ({ body, data }) => ({ all: body.all === true, count: Number(field(data, "acknowledged") ?? 0) }),
+    },
+  },
+  unacknowledgeAlerts: {
+    id: "unacknowledgeAlerts",
+    method: "POST",
+    path: "/api/alerts/unacknowledge",
+    summary: "Undo one of your acknowledgements: the alerts it acknowledged are unread again",
+    tag: "Alerts",
+    permission: "reports:read",
+    query: EmptyQuerySchema,
+    body: AlertUnackBodySchema,
+    success: { status: 200, description: "How many are unread again", schema: dataEnvelope(AlertUnackSchema) },
+    audit: {
+      action: "alert.unacknowledge",
+      detail: ({ body, data }) => ({
+        acknowledged_at: text(body.acknowledged_at),
+        count: Number(field(data, "unread") ?? 0),
+      }),
     },
   },
 } as const satisfies Record<string, OperationSpec>;

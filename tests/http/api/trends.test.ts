@@ -102,13 +102,21 @@ describe.each(bothServerStores())("on $name", (store) => {
       expect((await api.request("/api/alerts?status=acknowledged")).json.meta.total).toBe(0);
       const [newest] = (await api.request("/api/alerts")).json.data;
       const ack = await api.request("/api/alerts/acknowledge", json({ ids: [newest.id] }));
-      expect(ack.json.data).toEqual({ acknowledged: 1 });
+      expect(ack.json.data).toEqual({ acknowledged: 1, acknowledged_at: expect.any(String) });
       expect(await unread()).toBe(1);
+      // Undo: the alerts of that acknowledgement are unread again, then acknowledged once more.
+      const at = ack.json.data.acknowledged_at;
+      expect((await api.request("/api/alerts/unacknowledge", json({ acknowledged_at: at }))).json.data).toEqual({
+        unread: 1,
+      });
+      expect(await unread()).toBe(2);
+      expect((await api.request("/api/alerts/unacknowledge", json({ acknowledged_at: "yesterday" }))).status).toBe(400);
+      expect((await api.request("/api/alerts/acknowledge", json({ ids: [newest.id] }))).json.data.acknowledged).toBe(1);
       expect((await api.request("/api/alerts?status=acknowledged")).json.data[0]).toMatchObject({
         id: newest.id,
         acknowledged_by: api.user.email,
       });
-      expect((await api.request("/api/alerts/acknowledge", json({ all: true }))).json.data).toEqual({
+      expect((await api.request("/api/alerts/acknowledge", json({ all: true }))).json.data).toMatchObject({
         acknowledged: 1,
       });
       expect(await unread()).toBe(0);
@@ -116,7 +124,14 @@ describe.each(bothServerStores())("on $name", (store) => {
       expect(refused.status).toBe(400);
       expect((await api.request("/api/alerts?status=new")).status).toBe(400);
       const audit = (await api.request("/api/admin/audit?action=alert.acknowledge")).json.data;
-      expect(audit.map((row: { outcome: string }) => row.outcome).sort()).toEqual(["failure", "success", "success"]);
+      expect(audit.map((row: { outcome: string }) => row.outcome).sort()).toEqual([
+        "failure",
+        "success",
+        "success",
+        "success",
+      ]);
+      const undone = (await api.request("/api/admin/audit?action=alert.unacknowledge")).json.data;
+      expect(undone.map((row: { outcome: string }) => row.outcome).sort()).toEqual(["failure", "success"]);
     });
 
     it("follows a project's alert rule: only drops to bad, or none", async () => {

@@ -15,6 +15,7 @@ import { useToast } from "@/components/ui/toast";
 import { useApiForm, type FieldErrors } from "@/components/use-api-form";
 import type { UserOutput } from "@/lib/contract/accounts";
 import { PASSWORD_MIN_LENGTH, ROLES, type Role } from "@/lib/contract/values";
+import { apiRequest } from "@/lib/portal/api-client";
 import { presentErrors } from "@/lib/portal/forms";
 
 import formStyles from "../../forms.module.css";
@@ -219,7 +220,20 @@ export function EditUserDialog({
     }
     const answer = await send<{ data: UserOutput }>(`/api/admin/users/${user.id}`, { method: "PATCH", body });
     if (!answer) return;
-    toast.success(`Saved the changes to ${answer.data.name}.`);
+    const saved = answer.data;
+    if (body.disabled === true) {
+      // Disabling is taken back in one click; revoked tokens are not (the toast after Undo says so).
+      const tokensRevoked = body.revoke_tokens === true;
+      toast.success(`Disabled ${saved.name}: they cannot sign in.`, {
+        undo: async () => {
+          await apiRequest(`/api/admin/users/${saved.id}`, { method: "PATCH", body: { disabled: false } });
+          onSaved();
+          return `${saved.name} can sign in again${tokensRevoked ? "; their API tokens stay revoked" : ""}.`;
+        },
+      });
+    } else {
+      toast.success(`Saved the changes to ${saved.name}.`);
+    }
     onSaved();
     close();
   };

@@ -17,7 +17,7 @@ import { useToast } from "@/components/ui/toast";
 import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { WebhookDeliveryOutput, WebhookOutput } from "@/lib/contract/webhooks";
 import { WEBHOOK_EVENTS } from "@/lib/contract/values";
-import type { ApiRequestError } from "@/lib/portal/api-client";
+import { apiRequest, type ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
 
@@ -105,7 +105,12 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
                 {open === endpoint.id ? "Hide deliveries" : "Deliveries"}
               </Button>
               {endpoint.enabled ? (
-                <ChangeButton {...changeProps(endpoint)} body={{ enabled: false }} done={`Paused ${endpoint.url}.`}>
+                <ChangeButton
+                  {...changeProps(endpoint)}
+                  body={{ enabled: false }}
+                  done={`Paused ${endpoint.url}.`}
+                  undo={{ body: { enabled: true }, done: `${endpoint.url} receives events again.` }}
+                >
                   Pause
                 </ChangeButton>
               ) : (
@@ -154,13 +159,17 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
   );
 }
 
-/** One change to an endpoint (pause, enable, rotate its secret), busy while it is sent; a failure shows in a toast. */
+/**
+ * One change to an endpoint (pause, enable, rotate its secret), busy while it is sent; a failure shows in a toast,
+ * and a success in one that offers `undo` when given.
+ */
 function ChangeButton({
   endpoint,
   body,
   done,
   refresh,
   onSecret,
+  undo,
   children,
 }: {
   endpoint: WebhookOutput;
@@ -170,6 +179,8 @@ function ChangeButton({
   refresh: () => Promise<unknown>;
   /** A rotated secret, to show once. */
   onSecret: (secret: string) => void;
+  /** The change that takes this one back, offered as the toast's Undo, and the toast after it. */
+  undo?: { body: Record<string, unknown>; done: string };
   children: ReactNode;
 }) {
   const toast = useToast();
@@ -182,7 +193,16 @@ function ChangeButton({
     });
     if (!answer) return;
     if (answer.data.secret) onSecret(answer.data.secret);
-    toast.success(done);
+    toast.success(
+      done,
+      undo && {
+        undo: async () => {
+          await apiRequest(`/api/admin/webhooks/${endpoint.id}`, { method: "PATCH", body: undo.body });
+          await refresh();
+          return undo.done;
+        },
+      },
+    );
     await refresh();
   };
   return (

@@ -40,6 +40,20 @@ describe("pushToast", () => {
     ]);
   });
 
+  it("never merges a toast with an Undo: each undoes its own action", () => {
+    const undo = async () => "Undone.";
+    const list = pushToast(pushToast([], { id: 1, kind: "success", message: "Paused.", undo }), {
+      id: 2,
+      kind: "success",
+      message: "Paused.",
+      undo,
+    });
+    expect(list.map((toast) => [toast.id, toast.count])).toEqual([
+      [1, 1],
+      [2, 1],
+    ]);
+  });
+
   it("a repeat never pushes another toast out", () => {
     const full = send(send(send([], 1, "A"), 2, "B"), 3, "C");
     expect(send(full, 4, "A").map((toast) => toast.message)).toEqual(["A", "B", "C"]);

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   acknowledgeAlerts,
+  unacknowledgeAlerts,
   createAlerts,
   getAlertRule,
   listAlerts,
@@ -113,5 +114,18 @@ describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
     expect(await acknowledgeAlerts(db, { all: true }, "ed@example.com")).toBe(1);
     expect(await unreadAlertCount(db)).toBe(0);
     expect((await listAlerts(db, { status: "all", per_page: 10, page: 1 })).meta.total).toBe(2);
+  });
+
+  it("undoes one acknowledgement: only the alerts that person acknowledged at that time are unread again", async () => {
+    const { db } = store();
+    await recordResults(db, [at(1, "good", "2026-11-01"), at(2, "good", "2026-11-01")], "list");
+    await createAlerts(db, await recordResults(db, [at(1, "bad", "2026-11-02"), at(2, "bad", "2026-11-02")], "list"));
+    const [newer, older] = (await listAlerts(db, {})).data;
+    const when = new Date("2026-11-03T00:00:00Z");
+    await acknowledgeAlerts(db, { ids: [older!.id] }, "ed@example.com", new Date("2026-11-02T12:00:00Z"));
+    await acknowledgeAlerts(db, { ids: [newer!.id] }, "ed@example.com", when);
+    expect(await unacknowledgeAlerts(db, when.toISOString(), "someone@example.com")).toBe(0);
+    expect(await unacknowledgeAlerts(db, when.toISOString(), "ed@example.com")).toBe(1);
+    expect((await listAlerts(db, {})).data.map((alert) => alert.id)).toEqual([newer!.id]);
   });
 });
