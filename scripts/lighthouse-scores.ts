@@ -119,15 +119,17 @@ const SHORT: Record<Category, string> = { performance: "perf", accessibility: "a
  */
 export function scoreTable(runs: readonly RunScores[], threshold = THRESHOLD): string {
   const pages = [...new Set(runs.map((run) => run.page))];
+  // Only the form factors audited (`--form-factor`): a column of blanks says nothing.
+  const factors = FORM_FACTORS.filter((formFactor) => runs.some((run) => run.formFactor === formFactor));
   const header = [
     "page",
-    ...FORM_FACTORS.flatMap((formFactor) =>
+    ...factors.flatMap((formFactor) =>
       CATEGORIES.map((category, index) => (index === 0 ? `${formFactor} ${SHORT[category]}` : SHORT[category])),
     ),
   ];
   const rows = pages.map((page) => [
     page,
-    ...FORM_FACTORS.flatMap((formFactor) => {
+    ...factors.flatMap((formFactor) => {
       const run = runs.find((candidate) => candidate.page === page && candidate.formFactor === formFactor);
       return CATEGORIES.map((category) => {
         const score = run?.categories[category].score;

@@ -17,7 +17,7 @@
 //
 // Options: --pictures also writes the README's pictures (docs/images/*.png) from the same demo and browser;
 // --pictures-only writes them without auditing (`npm run screenshots`); --page <text> audits only the pages
-// whose name or path contains the text.
+// whose name or path contains the text; --form-factor mobile (or desktop) audits at that one only (npm test: mobile).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -222,8 +222,19 @@ async function takePictures(browser: Browser, url: string, cookie: string): Prom
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { pictures: { type: "boolean" }, "pictures-only": { type: "boolean" }, page: { type: "string" } },
+    options: {
+      pictures: { type: "boolean" },
+      "pictures-only": { type: "boolean" },
+      page: { type: "string" },
+      "form-factor": { type: "string", multiple: true },
+    },
   });
+  const formFactors = values["form-factor"] ?? [...FORM_FACTORS];
+  const unknown = formFactors.filter((formFactor) => !(FORM_FACTORS as readonly string[]).includes(formFactor));
+  if (unknown.length > 0) {
+    console.error(`--form-factor takes ${FORM_FACTORS.join(" or ")}, not ${unknown.join(", ")}.`);
+    return 2;
+  }
   const started = performance.now();
   const reason = buildReason();
   if (reason) {
@@ -332,7 +343,7 @@ async function main(): Promise<number> {
       floors.mobile = await measure(floorPage, floorServer.url, "mobile", null);
       for (const target of targets) {
         const cookie = target.role === null ? null : await cookieOf(target.role);
-        for (const formFactor of FORM_FACTORS)
+        for (const formFactor of formFactors as FormFactor[])
           runs.push(await measure(target, `${url}${pathOf(target, bulkJob)}`, formFactor, cookie));
       }
     } finally {
