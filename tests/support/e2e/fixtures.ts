@@ -48,11 +48,27 @@ export async function shot(page: Page, testInfo: TestInfo, name: string): Promis
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 }
 
+const WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
 /** The serious and critical axe violations of the page as it is now (WCAG 2.1 A and AA rules). */
 export async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  return axeViolations(page, { impacts: ["serious", "critical"], tags: WCAG_21_AA });
+}
+
+/**
+ * axe's findings on the page as it is now, one line each; by default every finding of the WCAG 2.1 A/AA rules and
+ * of axe's best practices (unique landmarks, content in landmarks…), as the layout walk asks.
+ */
+export async function axeViolations(
+  page: Page,
+  {
+    impacts = ["minor", "moderate", "serious", "critical"],
+    tags = [...WCAG_21_AA, "best-practice"],
+  }: { impacts?: readonly string[]; tags?: string[] } = {},
+): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(tags).analyze();
   return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .filter((violation) => impacts.includes(violation.impact ?? ""))
     .map(
       (violation) =>
         `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
