@@ -7,6 +7,7 @@
 import { useId, useState } from "react";
 import useSWRMutation from "swr/mutation";
 
+import { fieldSentence } from "@/lib/contract/field-messages";
 import { apiRequest, ApiRequestError, type ApiRequestOptions } from "@/lib/portal/api-client";
 
 /** A message for the form's banner. */
@@ -135,7 +136,10 @@ export function useApiAction(options: Pick<ApiFormOptions, "failureOf" | "leaves
   return { busy, failure, send, clear };
 }
 
+/** The gateway's field messages, each beside its field as a sentence of its own ("Must be https://.", not "url must…"). */
 function fieldsOf(error: ApiRequestError, names: readonly string[] | undefined): FieldErrors {
-  const all = error.fields ?? {};
+  const all = Object.fromEntries(
+    Object.entries(error.fields ?? {}).map(([name, message]) => [name, fieldSentence(name, message)]),
+  );
   return names ? Object.fromEntries(names.filter((name) => all[name]).map((name) => [name, all[name]])) : all;
 }

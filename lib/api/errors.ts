@@ -8,6 +8,7 @@ import type { Permission } from "@/lib/contract/values";
 import type { AccountError } from "@/lib/auth/users";
 import type { PurchaseCodeRefused } from "@/lib/purchases/errors";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
+import { fieldsSummary } from "@/lib/contract/field-messages";
 import { redact, redactDeep } from "@/lib/log/redact";
 import { isCircuitOpenError, type UpstreamError } from "@/lib/upstream/errors";
 import { upstreamFailureWords } from "@/lib/upstream/failure";
@@ -120,9 +121,14 @@ export function invalidInput(error: z.ZodError, where: string): ApiError {
   const names = Object.keys(fields);
   const message = [
     ...general.map((text) => (text.endsWith(".") ? text : `${text}.`)),
-    ...(names.length > 0 ? [`Invalid ${where}: ${names.join(", ")}. See fields for details.`] : []),
+    ...(names.length > 0 ? [fieldsSummary(fields)] : []),
   ].join(" ");
   return new ApiError("invalid_input", message || `Invalid ${where}.`, names.length > 0 ? { fields } : {});
+}
+
+/** A refusal of named fields: the message says each field's label and sentence (lib/contract/field-messages.ts). */
+export function fieldsRefused(fields: Record<string, string>): ApiError {
+  return new ApiError("invalid_input", fieldsSummary(fields), { fields });
 }
 
 export function unauthenticated(): ApiError {
@@ -181,16 +187,14 @@ export function fromRefusal(error: {
   const sentence = error.message.charAt(0).toUpperCase() + error.message.slice(1);
   if (error.code === "not_found") return new ApiError("not_found", sentence);
   if (error.code === "too_many") return new ApiError("too_many_tokens", sentence);
-  return new ApiError("invalid_input", `Invalid field: ${error.field ?? "input"}. See fields for details.`, {
-    fields: { [error.field ?? "input"]: error.message },
-  });
+  // A refusal of the request as a whole (an endpoint paused when a test is asked for) names no field.
+  if (error.field === null) return new ApiError("invalid_input", sentence);
+  return fieldsRefused({ [error.field]: error.message });
 }
 
 /** A purchase code the normaliser refuses: the reason (which character, where) in fields[field]. */
 export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
-  return new ApiError("invalid_input", `Invalid field: ${error.field}. See fields for details.`, {
-    fields: { [error.field]: error.reason },
-  });
+  return fieldsRefused({ [error.field]: error.reason });
 }
 
 export function areaNotConfigured(area: Area): ApiError {

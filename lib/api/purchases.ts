@@ -10,7 +10,7 @@ import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
 import { listPurchaseHistory, purchaseHistoryCsv, type PurchaseHistoryFilters } from "@/lib/purchases/history";
 import type { AllowanceDecision, JobsPerDayRefusal } from "@/lib/purchases/bulk/allowance";
 
-import { ApiError, rateLimited } from "./errors";
+import { ApiError, fieldsRefused, rateLimited } from "./errors";
 import type { Reply } from "./route";
 
 export function jobNotFound(id: string): ApiError {
@@ -22,10 +22,8 @@ export function allowanceRefusal(decision: Extract<AllowanceDecision, { allowed:
   const { limit, left, needed, runAt } = decision;
   const codes = (n: number) => `${n.toLocaleString("en")} ${n === 1 ? "code" : "codes"}`;
   if (runAt === null) {
-    return new ApiError("invalid_input", `Invalid field: codes. See fields for details.`, {
-      fields: {
-        codes: `This batch has ${codes(needed)} to check, more than the bulk allowance of ${codes(limit)} an hour. Split it into batches of at most ${codes(limit)}.`,
-      },
+    return fieldsRefused({
+      codes: `This batch has ${codes(needed)} to check, more than the bulk allowance of ${codes(limit)} an hour. Split it into batches of at most ${codes(limit)}.`,
     });
   }
   const seconds = Math.max(1, Math.ceil((runAt.getTime() - now) / 1000));

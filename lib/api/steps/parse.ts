@@ -10,7 +10,7 @@ import en from "zod/v4/locales/en.js";
 import { safeNextPath } from "@/lib/auth/safe-next";
 import { readCappedText } from "@/lib/read-capped";
 
-import { ApiError, invalidInput } from "../errors";
+import { ApiError, fieldsRefused, invalidInput } from "../errors";
 import type { OperationSpec } from "../operations";
 import type { ApiRequest } from "./request";
 
@@ -61,13 +61,7 @@ function queryObject(request: NextRequest, ignored: readonly string[] = []): Rec
     seen.add(name);
     if (value !== "") query[name] = value;
   }
-  if (Object.keys(repeated).length > 0) {
-    throw new ApiError(
-      "invalid_input",
-      `Invalid query parameter: ${Object.keys(repeated).join(", ")}. See fields for details.`,
-      { fields: repeated },
-    );
-  }
+  if (Object.keys(repeated).length > 0) throw fieldsRefused(repeated);
   return query;
 }
 
@@ -132,8 +126,7 @@ async function readFormBody(
     if (name === "next") form.next = safeNextPath(value);
     else body[name] = value;
   }
-  if (Object.keys(repeated).length > 0)
-    throw new ApiError("invalid_input", `Invalid field: ${Object.keys(repeated).join(", ")}.`, { fields: repeated });
+  if (Object.keys(repeated).length > 0) throw fieldsRefused(repeated);
   return { ...body };
 }
 
