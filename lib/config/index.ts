@@ -9,7 +9,7 @@ import path from "node:path";
 import { installGracefulShutdown, onShutdown } from "@/lib/lifecycle/shutdown";
 import { logEvent, registerSecrets, setLogInstance } from "@/lib/log";
 
-import { startDemoSandbox } from "./demo";
+import { demoKek, startDemoSandbox, type DemoKeys } from "./demo";
 import { AREA_WORDS, type Area } from "@/lib/contract/areas";
 import { processPromise } from "@/lib/process-wide";
 
@@ -31,6 +31,8 @@ export interface Config
   mode: "configured" | "demo";
   /** Where the embedded sandbox listens in demo mode. */
   sandboxUrl?: string;
+  /** Demo mode: the keys its store starts with (kept in the portal, sealed; lib/upstream/keys/startup.ts). */
+  demoKeys?: DemoKeys;
 }
 
 function settingsOf(env: ReturnType<typeof parseEnv>, mode: Config["mode"]) {
@@ -63,18 +65,24 @@ async function loadConfig(): Promise<Config> {
   // Demo mode reads neither area's settings: both point at the sandbox, whose state lives in the demo's folder.
   const env = parseEnv(withoutAreas(process.env));
   const demo = await startDemoSandbox(env.sandboxPort, path.join(demoDataDir(), "sandbox"));
-  registerSecrets([demo.reportsKey, demo.itemsKey]);
+  registerSecrets(Object.values(demo.keys.first));
   // Closed after the requests in flight, so that its last changes are saved to its state file.
   onShutdown("demo sandbox", () => demo.sandbox.close());
+  const settings = settingsOf(env, "demo");
   return {
-    ...settingsOf(env, "demo"),
+    ...settings,
+    // Its receiver, on loopback, is the one private address a demo's webhook may go to (lib/webhooks/target.ts).
+    webhooks: { ...settings.webhooks, demoReceiverUrl: demo.sandbox.receiverUrl },
     upstream: {
       ...env.upstream,
-      reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: demo.reportsKey },
-      items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: demo.itemsKey, keyLocation: { kind: "query-and-form" } },
+      // No key from the environment: the demo's keys are kept in the portal, so its admin can rotate them.
+      reports: { baseUrl: demo.sandbox.reportsBaseUrl, apiKey: null },
+      items: { baseUrl: demo.sandbox.itemsBaseUrl, apiKey: null, keyLocation: { kind: "query-and-form" } },
+      keyEncryption: { current: demoKek(demoDataDir()), previous: null },
     },
     mode: "demo",
     sandboxUrl: demo.sandbox.url,
+    demoKeys: demo.keys,
   };
 }
 
@@ -111,7 +119,7 @@ export async function startGateway(): Promise<Config> {
   if (config.mode === "demo") {
     logEvent(
       "info",
-      `Gatehouse demo mode: both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys; everything the demo writes is in ${demoDataDir()}. For real upstreams, configure them and run npm start.`,
+      `Gatehouse demo mode: both areas use the embedded sandbox at ${config.sandboxUrl} with its demo keys (kept in the portal: rotate them on the Upstream connections page); everything the demo writes is in ${demoDataDir()}. For real upstreams, configure them and run npm start.`,
       {
         mode: "demo",
         sandbox_url: config.sandboxUrl,

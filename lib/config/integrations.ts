@@ -14,6 +14,8 @@ export interface TokensConfig {
 export interface WebhooksConfig {
   /** WEBHOOK_ALLOW_PRIVATE=1: webhooks may go to http:// URLs and private addresses (development and tests only). */
   allowPrivate: boolean;
+  /** Demo mode only: the embedded sandbox's receiver, on loopback, which webhooks may go to whatever the rule. */
+  demoReceiverUrl: string | null;
 }
 
 export const DEFAULT_TOKEN_RATE_LIMIT_PER_MINUTE = 600;
@@ -32,6 +34,6 @@ export function integrationsConfig(vars: z.infer<z.ZodObject<typeof integrationV
 } {
   return {
     tokens: { rateLimitPerMinute: vars.TOKEN_RATE_LIMIT_PER_MINUTE },
-    webhooks: { allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === "1" },
+    webhooks: { allowPrivate: vars.WEBHOOK_ALLOW_PRIVATE === "1", demoReceiverUrl: null },
   };
 }

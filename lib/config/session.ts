@@ -145,7 +145,21 @@ export function readDataKey(
 /** The demo session secret: read from `<dataDir>/session-secret`, created (mode 0600) on first start. */
 function demoSessionSecret(dataDir: string): string {
   const file = path.resolve(dataDir, DEMO_SESSION_SECRET_FILE);
-  // The demo's folder is private: it holds this secret and the demo's store.
+  const secret = keptDemoSecret(file);
+  if (secret.length < SESSION_SECRET_MIN_LENGTH) {
+    throw new ConfigError([
+      {
+        variable: "SESSION_SECRET",
+        problem: `not set, and the demo secret kept in ${file} is shorter than ${SESSION_SECRET_MIN_LENGTH} characters; delete that file to generate a new one`,
+      },
+    ]);
+  }
+  return secret;
+}
+
+/** One of the demo's own secrets (32 random bytes, base64url): read from `file`, created (mode 0600) on first start. */
+export function keptDemoSecret(file: string): string {
+  // The demo's folder is private: it holds its secrets and the demo's store.
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   // Written aside, then linked into place: link() fails when the file exists, so two processes starting
   // together both end up with the first one's secret, and neither can read a half-written file.
@@ -158,14 +172,5 @@ function demoSessionSecret(dataDir: string): string {
   } finally {
     unlinkSync(draft);
   }
-  const secret = readFileSync(file, "utf8").trim();
-  if (secret.length < SESSION_SECRET_MIN_LENGTH) {
-    throw new ConfigError([
-      {
-        variable: "SESSION_SECRET",
-        problem: `not set, and the demo secret kept in ${file} is shorter than ${SESSION_SECRET_MIN_LENGTH} characters; delete that file to generate a new one`,
-      },
-    ]);
-  }
-  return secret;
+  return readFileSync(file, "utf8").trim();
 }

@@ -227,6 +227,11 @@ export const WEBHOOK_EVENTS = [
   "upstream.key_rejected",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
+/** "Send test event" on one endpoint: delivered like every event, never subscribed to. */
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+/** What a delivery can carry: the events, and the test event. */
+export const WEBHOOK_DELIVERY_EVENTS = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT] as const;
+export type WebhookDeliveryEventType = (typeof WEBHOOK_DELIVERY_EVENTS)[number];
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -266,6 +271,7 @@ export const AUDIT_ACTIONS = [
   "webhook.update",
   "webhook.delete",
   "webhook.redeliver",
+  "webhook.test",
   "webhook.disabled",
   // Upstream keys kept in the portal (issue 20): a key saved (a rotation), a stored key made active again (an
   // undo), one removed, and the upstream rejecting the key in use (written by Gatehouse itself, no user).

@@ -4,7 +4,7 @@ import { z } from "zod";
 
 import { onlyFields } from "./accounts";
 import { isoTimestamp, oneOf } from "./common";
-import { WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS } from "./values";
+import { WEBHOOK_DELIVERY_EVENTS, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS } from "./values";
 
 const url = z
   .string({ error: "url must be text" })
@@ -102,7 +102,7 @@ export const WebhookAttemptSchema = z.object({
 
 export const WebhookDeliverySchema = z.object({
   id: z.string().describe("msg_…: the webhook-id of every attempt"),
-  event: z.enum(WEBHOOK_EVENTS),
+  event: z.enum(WEBHOOK_DELIVERY_EVENTS).describe("The event, or webhook.test (Send test event)"),
   status: z
     .enum(WEBHOOK_DELIVERY_STATUSES)
     .describe("pending (sent again at next_attempt_at), delivered, or failed (no retry left)"),

@@ -61,6 +61,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "webhook.update": "Webhook endpoint changed",
   "webhook.delete": "Webhook endpoint removed",
   "webhook.redeliver": "Webhook delivery sent again",
+  "webhook.test": "Webhook test event sent",
   "webhook.disabled": "Webhook endpoint disabled after failing",
   "upstream.key_set": "Upstream key set",
   "upstream.key_restored": "Upstream key restored",

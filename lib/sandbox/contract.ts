@@ -3,7 +3,9 @@
 
 export const SANDBOX_KEYS = {
   reports: "sandbox-reports-key",
+  reportsNext: "sandbox-reports-key-next", // a second key, to rotate to (the demo's Upstream connections page)
   items: "sandbox-items-key", // main seller
+  itemsNext: "sandbox-items-key-next", // main seller too: a second key, to rotate to
   items2: "sandbox-items-key-2", // second seller
   itemsEmpty: "sandbox-items-key-empty", // a seller with no items
 } as const;
@@ -15,6 +17,9 @@ export const FIXED_PURCHASE_CODES = {
   none: "33333333-3333-4333-8333-333333333333", // bought without support: no supported_until
   letters: "9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f", // support still running; hex letters, so its upper case differs
 } as const;
+
+/** Where the sandbox receives webhooks (lib/sandbox/receiver.ts): the demo's receiver on loopback. */
+export const RECEIVER_PATH = "/__receiver";
 
 /** Path prefixes of the two areas; a base URL is `url + prefix`. */
 export const AREA_PREFIX = { reports: "/seo", items: "/market" } as const;
@@ -41,6 +46,7 @@ export interface Sandbox {
   url: string; // "http://127.0.0.1:PORT"
   reportsBaseUrl: string; // url + "/seo"
   itemsBaseUrl: string; // url + "/market"
+  receiverUrl: string; // url + "/__receiver": records the webhooks it is sent
   close(): Promise<void>; // closes the server AND destroys open sockets (hung/trickling ones too), flushes state
 }
 

@@ -10,6 +10,7 @@ import { dispatch, json, type Area, type Reply, type SandboxRequest } from "./ar
 import { FaultBook, faultSpecSchema } from "./faults";
 import {
   AREA_PREFIX,
+  RECEIVER_PATH,
   SANDBOX_KEYS,
   type FaultSpec,
   type LoggedRequest,
@@ -18,6 +19,7 @@ import {
   type SellerProfile,
 } from "./contract";
 import { createItemsArea } from "./items";
+import { createReceiver } from "./receiver";
 import { createReportsArea, reportResultControlSchema, setReportResult } from "./reports";
 import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS, seedSellers } from "./seed";
 import { ReportsStore } from "./store";
@@ -130,12 +132,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...Object.entries(BUILT_IN_ITEM_KEYS),
     ...Object.entries(opts.extraKeys.items),
   ]);
-  const reportKeys = new Set<string>([SANDBOX_KEYS.reports, ...opts.extraKeys.reports]);
+  const reportKeys = new Set<string>([SANDBOX_KEYS.reports, SANDBOX_KEYS.reportsNext, ...opts.extraKeys.reports]);
   const areas: Area[] = [
     createReportsArea({ store, keys: reportKeys, prefix: AREA_PREFIX.reports }),
     createItemsArea({ sellers: seedSellers(opts.mainSellerItems), keys: itemKeys, prefix: AREA_PREFIX.items }),
   ];
   const faults = new FaultBook();
+  const receiver = createReceiver();
   let log: LoggedRequest[] = [];
 
   const sockets = new Set<Socket>();
@@ -306,6 +309,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       res.on("finish", () => req.destroy());
       return;
     }
+    if (url.pathname === RECEIVER_PATH) return send(res, receiver.answer(method, req.headers, body));
 
     const answer = (): Reply => {
       if (!area) return outsideAreas(req, url.pathname, origin);
@@ -470,6 +474,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url: sandboxUrl,
     reportsBaseUrl: `${sandboxUrl}${AREA_PREFIX.reports}`,
     itemsBaseUrl: `${sandboxUrl}${AREA_PREFIX.items}`,
+    receiverUrl: `${sandboxUrl}${RECEIVER_PATH}`,
     close,
   };
 }

@@ -7,11 +7,18 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 
 import type { WebhookDeliveryOutput } from "@/lib/contract/webhooks";
-import { isOneOf, WEBHOOK_DELIVERY_STATUSES, WEBHOOK_EVENTS, type WebhookEventType } from "@/lib/contract/values";
+import {
+  isOneOf,
+  WEBHOOK_DELIVERY_EVENTS,
+  WEBHOOK_DELIVERY_STATUSES,
+  WEBHOOK_TEST_EVENT,
+  type WebhookDeliveryEventType,
+  type WebhookEventType,
+} from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { WebhookDeliveryRow } from "@/lib/db/schema";
 
-import { WebhookError } from "./endpoints";
+import { getEndpoint, WebhookError } from "./endpoints";
 
 /**
  * Waits before each retry (the Standard Webhooks schedule): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h — about 27.6
@@ -62,10 +69,33 @@ export async function enqueueEvent(
     .where("disabled", "=", 0)
     .execute();
   const wanting = endpoints.filter((endpoint) => (JSON.parse(endpoint.events) as unknown[]).includes(type));
-  if (wanting.length === 0) return [];
+  return insertDeliveries(db, wanting, type, data, now);
+}
+
+/**
+ * "Send test event": one webhook.test delivery to this endpoint (enabled: a paused one sends nothing), queued like
+ * every event's, so that it is signed, retried and logged the same way.
+ */
+export async function enqueueTestEvent(db: Db, endpointId: string, now = new Date()): Promise<PendingDelivery> {
+  const endpoint = await getEndpoint(db, endpointId);
+  if (!endpoint.enabled)
+    throw new WebhookError("invalid", "The endpoint is paused or disabled: enable it, then send the test event.");
+  const data = { endpoint_id: endpoint.id, message: "A test event from Gatehouse: this endpoint receives events." };
+  const [delivery] = await insertDeliveries(db, [endpoint], WEBHOOK_TEST_EVENT, data, now);
+  return delivery!;
+}
+
+async function insertDeliveries(
+  db: Db,
+  endpoints: ReadonlyArray<{ id: string; url: string }>,
+  type: WebhookDeliveryEventType,
+  data: Record<string, unknown>,
+  now: Date,
+): Promise<PendingDelivery[]> {
+  if (endpoints.length === 0) return [];
   const at = now.toISOString();
   const payload = JSON.stringify({ type, timestamp: at, data });
-  const queued = wanting.map((endpoint) => ({
+  const queued = endpoints.map((endpoint) => ({
     id: newDeliveryId(),
     endpointId: endpoint.id,
     url: endpoint.url,
@@ -283,7 +313,7 @@ export async function redeliver(db: Db, endpointId: string, deliveryId: string, 
 
 const toDelivery = (row: WebhookDeliveryRow) => ({
   id: row.id,
-  event: isOneOf(WEBHOOK_EVENTS, row.event_type) ? row.event_type : WEBHOOK_EVENTS[0],
+  event: isOneOf(WEBHOOK_DELIVERY_EVENTS, row.event_type) ? row.event_type : WEBHOOK_TEST_EVENT,
   status: isOneOf(WEBHOOK_DELIVERY_STATUSES, row.status) ? row.status : "pending",
   attempts: Number(row.attempts),
   created_at: row.created_at,

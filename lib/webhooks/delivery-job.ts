@@ -118,7 +118,8 @@ async function send(db: Db, delivery: PendingDelivery, deps: DeliveryJobDeps): P
           ok: false,
           status: null,
           durationMs: 0,
-          error: "not sent: the signing secret cannot be read (PURCHASE_CODE_HASH_KEY changed); rotate the secret",
+          // The operator's cause (PURCHASE_CODE_HASH_KEY changed) is in docs/operations.md, not in the admin's log.
+          error: "not sent: the signing secret cannot be read (the portal's data key changed); rotate the secret",
           excerpt: null,
         }
       : await sendToTarget(checked.target, signedHeaders(delivery.id, delivery.payload, secrets), delivery.payload);

@@ -1,5 +1,6 @@
 // Webhook endpoints: the only module that writes the webhook_endpoints table. A URL is checked when it is saved
-// (https, and every address it resolves to public unless WEBHOOK_ALLOW_PRIVATE=1) and again at each delivery.
+// (https, and every address it resolves to public unless WEBHOOK_ALLOW_PRIVATE=1, or the demo's own receiver) and
+// again at each delivery.
 import "server-only";
 
 import { randomUUID } from "node:crypto";
@@ -9,6 +10,7 @@ import type { WebhookCreateBody, WebhookOutput, WebhookUpdateBody } from "@/lib/
 import { isOneOf, WEBHOOK_EVENTS, type WebhookEventType } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { WebhookEndpointRow } from "@/lib/db/schema";
+import { logEvent } from "@/lib/log";
 
 import { generateSigningSecret, signingSecretSealer } from "./seal";
 import { resolveTarget, type TargetRules } from "./target";
@@ -93,7 +95,14 @@ export function webhookOutput(endpoint: Endpoint, now = new Date()): WebhookOutp
 
 async function checkUrl(url: string, settings: WebhookSettings): Promise<void> {
   const checked = await resolveTarget(url, settings);
-  if (!checked.ok) throw new WebhookError("invalid", `url ${checked.reason}`, "url");
+  if (checked.ok) return;
+  // The person is told what to do with the URL; the operator's switch for development belongs in the log.
+  if (!settings.allowPrivate)
+    logEvent("info", "webhook_url_refused", {
+      reason: checked.reason,
+      hint: "WEBHOOK_ALLOW_PRIVATE=1 allows http:// and private addresses, for development and tests only",
+    });
+  throw new WebhookError("invalid", `url ${checked.reason}`, "url");
 }
 
 export async function createEndpoint(

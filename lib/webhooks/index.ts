@@ -1,6 +1,6 @@
 // Webhooks in the server process: each attempt of a delivery is a job of the process's job system (lib/jobs,
 // started with webhookDeliveries among its kinds). At start-up, events (lib/events) start going into the store as
-// deliveries, each queued at once; a sweep queues whatever is due without a job (an earlier process's pending
+// deliveries, each queued at once ("Send test event" too, to one endpoint); a sweep queues whatever is due without a job (an earlier process's pending
 // deliveries, a trigger lost while Redis was away) at start and every SWEEP_MS.
 import "server-only";
 
@@ -11,7 +11,7 @@ import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { processSlot, processWide } from "@/lib/process-wide";
 
-import { enqueueEvent, redeliver, type WebhookTimings } from "./deliveries";
+import { enqueueEvent, enqueueTestEvent, redeliver, type WebhookTimings } from "./deliveries";
 import { deliveryJob, queueDeliveries, queueDueDeliveries, type DeliveryJobDeps } from "./delivery-job";
 import { webhookSettings } from "./settings";
 
@@ -40,6 +40,13 @@ export async function queueWebhookDeliveries(endpointId?: string): Promise<void>
 export async function sendWebhookAgain(endpointId: string, deliveryId: string): Promise<void> {
   await redeliver(await db(), endpointId, deliveryId);
   await queueWebhookDeliveries(endpointId);
+}
+
+/** "Send test event": a webhook.test to this one endpoint, queued now; its delivery id. */
+export async function sendTestEvent(endpointId: string): Promise<string> {
+  const delivery = await enqueueTestEvent(await db(), endpointId);
+  await queueDeliveries([delivery], queue);
+  return delivery.id;
 }
 
 const SWEEPER = processSlot<NodeJS.Timeout>("webhooks.sweeper");

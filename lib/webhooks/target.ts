@@ -1,5 +1,5 @@
 // Sending to a webhook endpoint without letting it reach inside: the URL must be https (http only with
-// WEBHOOK_ALLOW_PRIVATE=1), its host is resolved here and every address it resolves to must be public, and the
+// WEBHOOK_ALLOW_PRIVATE=1; in the demo, its sandbox's receiver on loopback is allowed, that URL only), its host is resolved here and every address it resolves to must be public, and the
 // request then connects to the address that was checked (so a DNS answer that changes between the check and
 // the connection — DNS rebinding — cannot send it elsewhere). Redirects are not followed, the answer's body is
 // read up to a cap, and the whole exchange has a deadline.
@@ -20,6 +20,8 @@ export const EXCERPT_CHARS = 1_000;
 export interface TargetRules {
   /** WEBHOOK_ALLOW_PRIVATE=1: http and private addresses allowed (development and tests). */
   allowPrivate: boolean;
+  /** Demo mode: the embedded sandbox's receiver on loopback, allowed as it is (that URL exactly, nothing else). */
+  demoReceiver?: string | null;
 }
 
 export interface Target {
@@ -40,12 +42,15 @@ export async function resolveTarget(
   } catch {
     return { ok: false, reason: "is not a URL" };
   }
+  if (rules.demoReceiver && url.href === new URL(rules.demoReceiver).href) {
+    const host = url.hostname.replace(/^\[|\]$/g, "");
+    return { ok: true, target: { url, address: host, family: isIP(host) === 6 ? 6 : 4 } };
+  }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && rules.allowPrivate)) {
+    // The person is told what to do; the operator's switch for development is in docs/configuration.md.
     return {
       ok: false,
-      reason: rules.allowPrivate
-        ? "must be http:// or https://"
-        : "must be https:// (http:// is allowed only with WEBHOOK_ALLOW_PRIVATE=1, for development)",
+      reason: rules.allowPrivate ? "must start with http:// or https://" : "must start with https://",
     };
   }
   if (url.username || url.password) return { ok: false, reason: "must not carry a user name or password" };

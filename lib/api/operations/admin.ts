@@ -255,6 +255,24 @@ export const adminOperations = {
       detail: ({ params }) => ({ delivery: text(params.delivery) }),
     },
   },
+  testWebhook: {
+    id: "testWebhook",
+    method: "POST",
+    path: "/api/admin/webhooks/{id}/test",
+    summary:
+      "Send the endpoint a test event (webhook.test), signed and retried like every event; it appears in its delivery log",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    params: WebhookIdParamsSchema,
+    query: EmptyQuerySchema,
+    success: {
+      status: 202,
+      description: "Queued: it is sent within moments",
+      schema: dataEnvelope(WebhookDeliverySchema),
+    },
+    notFound: "There is no webhook endpoint with id {id}.",
+    audit: { action: "webhook.test", target: ({ params }) => webhookTarget(params.id) },
+  },
   listAudit: {
     id: "listAudit",
     method: "GET",

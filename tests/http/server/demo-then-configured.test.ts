@@ -90,7 +90,7 @@ describe("the demo, then a configured start in the same working directory", () =
       // Everything the demo wrote is under ./data/demo.
       expect((await readdir(path.join(cwd, "data"))).sort()).toEqual(["demo"]);
       expect((await readdir(path.join(cwd, "data", "demo"))).sort()).toEqual(
-        expect.arrayContaining(["gatehouse.db", "sandbox", "session-secret"]),
+        expect.arrayContaining(["gatehouse.db", "kek", "sandbox", "session-secret"]),
       );
 
       // 2. A configured `npm start` on the default store, same working directory.

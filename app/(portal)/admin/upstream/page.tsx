@@ -16,7 +16,8 @@ export const metadata: Metadata = { title: "Upstream connections" };
 
 export default async function UpstreamConnectionsPage() {
   await requirePageUser("upstream:manage");
-  const { db } = await getServerContext();
+  const { db, config } = await getServerContext();
+  const next = config.demoKeys?.next;
   const areas = [await areaStatus(db, "reports"), await areaStatus(db, "items")];
   return (
     <>
@@ -24,6 +25,12 @@ export default async function UpstreamConnectionsPage() {
         title="Upstream connections"
         description="The key Gatehouse uses for each upstream API, and how that API is doing. A new key is tested against the upstream before it is saved; every instance switches to it within a few seconds, and the old key is kept, disabled, so that a rotation can be undone. A key set in the environment always wins over one kept here."
       />
+      {next ? (
+        <p>
+          In this demo the keys are kept here, so you can rotate them: the sandbox also accepts{" "}
+          <code>{next.reports}</code> for the reports API and <code>{next.items}</code> for the item API.
+        </p>
+      ) : null}
       <FreshSwrCache>
         <UpstreamView initialAreas={areas} />
       </FreshSwrCache>

@@ -1,6 +1,7 @@
 "use client";
-// The webhook endpoints with an "Add an endpoint" form; choosing one shows its delivery log (every attempt, with
-// "Send again"). A new or rotated secret is shown once.
+// The webhook endpoints with an "Add an endpoint" form (in the demo, with its receiver a click away); choosing one
+// shows its delivery log (every attempt, with "Send again"), and "Send test event" opens it on the test's delivery.
+// A new or rotated secret is shown once.
 import { useState, type FormEvent, type ReactNode } from "react";
 import useSWR from "swr";
 
@@ -21,7 +22,14 @@ import { apiRequest, type ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
 
-export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOutput[] }) {
+export function WebhooksView({
+  initialEndpoints,
+  demoReceiverUrl,
+}: {
+  initialEndpoints: WebhookOutput[];
+  /** Demo mode: the sandbox's receiver, offered in the form. */
+  demoReceiverUrl: string | null;
+}) {
   const { data, error, mutate } = useSWR<{ data: WebhookOutput[] }, ApiRequestError>("/api/admin/webhooks", {
     fallbackData: { data: initialEndpoints },
   });
@@ -40,6 +48,7 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
   return (
     <>
       <AddEndpointForm
+        demoReceiverUrl={demoReceiverUrl}
         onAdded={(added) => {
           setSecret(added);
           void mutate();
@@ -129,6 +138,7 @@ export function WebhooksView({ initialEndpoints }: { initialEndpoints: WebhookOu
               >
                 Rotate secret
               </ChangeButton>
+              <TestEventButton endpoint={endpoint} onSent={() => setOpen(endpoint.id)} />
               <Button size="sm" variant="secondary" onClick={() => setRemoving(endpoint)}>
                 Remove
               </Button>
@@ -212,7 +222,33 @@ function ChangeButton({
   );
 }
 
-function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: string }) => void }) {
+/** "Send test event": a webhook.test to this endpoint; its delivery log opens, where it shows within moments. */
+function TestEventButton({ endpoint, onSent }: { endpoint: WebhookOutput; onSent: () => void }) {
+  const toast = useToast();
+  const { busy, send } = useApiAction();
+  const sendTest = async () => {
+    const sent = await send(`/api/admin/webhooks/${endpoint.id}/test`, {
+      method: "POST",
+      onRefused: (error) => toast.error(error.message),
+    });
+    if (sent === false) return;
+    toast.success("Sending a test event: its delivery is in the log below.");
+    onSent();
+  };
+  return (
+    <Button size="sm" variant="secondary" loading={busy} onClick={() => void sendTest()}>
+      Send test event
+    </Button>
+  );
+}
+
+function AddEndpointForm({
+  demoReceiverUrl,
+  onAdded,
+}: {
+  demoReceiverUrl: string | null;
+  onAdded: (added: { url: string; secret: string }) => void;
+}) {
   const { busy, fields, failure, send } = useApiForm();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -245,10 +281,29 @@ function AddEndpointForm({ onAdded }: { onAdded: (added: { url: string; secret: 
           id="field-webhook-url"
           name="url"
           label="URL"
-          hint="https://… on a public address."
+          hint={
+            demoReceiverUrl
+              ? `https://… on a public address, or in this demo its receiver, ${demoReceiverUrl}, which answers what it got.`
+              : "https://… on a public address."
+          }
           required
           error={fields.url}
         />
+        {demoReceiverUrl ? (
+          <div>
+            <Button
+              type="button"
+              size="sm"
+              variant="secondary"
+              onClick={(event) => {
+                const field = event.currentTarget.form?.elements.namedItem("url");
+                if (field instanceof HTMLInputElement) field.value = demoReceiverUrl;
+              }}
+            >
+              Use the demo receiver
+            </Button>
+          </div>
+        ) : null}
         <fieldset>
           <legend>Events</legend>
           {WEBHOOK_EVENTS.map((name) => (

@@ -72,7 +72,7 @@ describe("without WEBHOOK_ALLOW_PRIVATE", () => {
 
   it("refuses http, and hosts on loopback, private or link-local addresses, naming the field", async () => {
     const cases: Array<[string, RegExp]> = [
-      [receiver.url, /must be https:\/\//],
+      [receiver.url, /^url must start with https:\/\/$/],
       ["https://127.0.0.1/hooks", /resolves to 127\.0\.0\.1, a loopback address/],
       ["https://localhost/hooks", /a loopback address/],
       ["https://169.254.169.254/latest/meta-data", /link-local/],
@@ -188,6 +188,18 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     ).toBe(404);
   });
 
+  it("sends a test event to the endpoint, signed, logged and audited", async () => {
+    const before = receiver.received.length;
+    const res = await admin.request(`/api/admin/webhooks/${endpoint.id}/test`, { method: "POST" });
+    expect(res.status, res.text).toBe(202);
+    expect(res.json.data).toMatchObject({ event: "webhook.test", status: "pending" });
+    const test = (await receiver.until(before + 1))[before]!;
+    expect(test).toMatchObject({ id: res.json.data.id, status: 204, verifiedWith: 0 });
+    expect(JSON.parse(test.body)).toMatchObject({ type: "webhook.test", data: { endpoint_id: endpoint.id } });
+    const audit = await admin.request("/api/admin/audit?action=webhook.test");
+    expect(audit.json.data[0]).toMatchObject({ outcome: "success", target: { type: "webhook", id: endpoint.id } });
+  });
+
   it("signs with both secrets during a rotation's overlap", async () => {
     const rotated = await admin.request(`/api/admin/webhooks/${endpoint.id}`, json({ rotate_secret: true }, "PATCH"));
     expect(rotated.status, rotated.text).toBe(200);
@@ -280,9 +292,15 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
   it("pauses, refuses bad changes by field, and removes an endpoint with its log", async () => {
     const paused = await admin.request(`/api/admin/webhooks/${endpoint.id}`, json({ enabled: false }, "PATCH"));
     expect(paused.json.data).toMatchObject({ enabled: false, disabled_reason: "Paused by an admin." });
+    const test = await admin.request(`/api/admin/webhooks/${endpoint.id}/test`, { method: "POST" });
+    expect([test.status, test.json.error.message]).toEqual([
+      400,
+      "The endpoint is paused or disabled: enable it, then send the test event.",
+    ]);
     const bad = await admin.request(`/api/admin/webhooks/${endpoint.id}`, json({ events: ["no.such.event"] }, "PATCH"));
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.json.error.fields)).toEqual(["events.0"]);
+    expect(bad.json.error.message).toMatch(/^Events: Must be one of: purchase\.checked, /);
     expect((await admin.request(`/api/admin/webhooks/${endpoint.id}`, { method: "DELETE" })).status).toBe(204);
     expect((await admin.request(`/api/admin/webhooks/${endpoint.id}/deliveries`)).status).toBe(404);
     expect((await admin.request("/api/admin/webhooks")).json.data).toEqual([]);

@@ -131,7 +131,7 @@ describe("accounts configuration", () => {
       purchases: { rateLimits: { perUser: 30, perIp: 120 }, bulkLimitPerHour: 1000, codeFormat: "auto" },
       reports: { retentionDays: 400, callsPerMinute: 60, scheduleMaxShare: 0.5 },
       tokens: { rateLimitPerMinute: 600 },
-      webhooks: { allowPrivate: false },
+      webhooks: { allowPrivate: false, demoReceiverUrl: null },
     });
   });
 

@@ -1,7 +1,7 @@
 // The deliveries queue, run on every backend (tests/unit/lib/webhooks/deliveries.test.ts: SQLite;
 // tests/unit/lib/db/postgres.test.ts): one delivery per subscribed endpoint, due deliveries fair per endpoint, the
 // retry schedule, an attempt recorded once, giving up, three days of failures disabling the endpoint, and "Send
-// again". (A killed process's attempt running again is the job system's: tests/unit/lib/jobs/index.test.ts; the
+// again", and "Send test event". (A killed process's attempt running again is the job system's: tests/unit/lib/jobs/index.test.ts; the
 // cap on sends to one endpoint, tests/unit/lib/webhooks/delivery-job.test.ts.)
 import { describe, expect, it } from "vitest";
 
@@ -10,6 +10,7 @@ import {
   DISABLE_AFTER_FAILING_MS,
   dueDeliveries,
   enqueueEvent,
+  enqueueTestEvent,
   MAX_ATTEMPTS,
   recordAttempt,
   redeliver,
@@ -17,7 +18,7 @@ import {
   RETRY_DELAYS_MS,
   deliveryLog,
 } from "@/lib/webhooks/deliveries";
-import { createEndpoint, getEndpoint } from "@/lib/webhooks/endpoints";
+import { createEndpoint, getEndpoint, updateEndpoint } from "@/lib/webhooks/endpoints";
 
 import { useStore, type Backend } from "@/tests/support/store-backends";
 
@@ -41,6 +42,18 @@ export function deliveriesSuite(backend: Backend): void {
       expect(due).toHaveLength(1);
       expect(due[0]).toMatchObject({ endpointId: a.id, attempts: 0 });
       expect(JSON.parse(due[0]!.payload)).toMatchObject({ type: "purchase.checked", data: { outcome: "valid" } });
+    });
+
+    it("queues a test event to one endpoint, whatever it subscribes to, and never to a paused one", async () => {
+      const { db } = store();
+      const endpoint = await endpointFor(db, ["report.deleted"]);
+      await endpointFor(db, ["report.deleted"]);
+      const test = await enqueueTestEvent(db, endpoint.id);
+      expect(await dueDeliveries(db, new Date())).toEqual([test]);
+      expect(JSON.parse(test.payload)).toMatchObject({ type: "webhook.test", data: { endpoint_id: endpoint.id } });
+      expect((await deliveryLog(db, endpoint.id))[0]).toMatchObject({ id: test.id, event: "webhook.test" });
+      await updateEndpoint(db, endpoint.id, { enabled: false }, settings);
+      await expect(enqueueTestEvent(db, endpoint.id)).rejects.toThrow(/paused or disabled/);
     });
 
     it("lists due deliveries fairly: each endpoint's oldest before any endpoint's second", async () => {

@@ -17,7 +17,7 @@ describe("resolveTarget", () => {
   it("refuses http unless private targets are allowed, and URLs with credentials", async () => {
     expect(await resolveTarget("http://example.com/hook", strict, answers("93.184.215.14"))).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("must be https://"),
+      reason: "must start with https://",
     });
     expect((await resolveTarget("http://example.com/hook", loose, answers("93.184.215.14"))).ok).toBe(true);
     expect(await resolveTarget("https://user:pw@example.com/", strict, answers("93.184.215.14"))).toMatchObject({
@@ -44,6 +44,16 @@ describe("resolveTarget", () => {
       ok: true,
       target: { address: "93.184.215.14", family: 4 },
     });
+  });
+
+  it("allows the demo's receiver on loopback, that URL only, without loosening the rule for any other", async () => {
+    const demo = { allowPrivate: false, demoReceiver: "http://127.0.0.1:4010/__receiver" };
+    expect(await resolveTarget("http://127.0.0.1:4010/__receiver", demo, answers())).toMatchObject({
+      ok: true,
+      target: { address: "127.0.0.1", family: 4 },
+    });
+    for (const other of ["http://127.0.0.1:4010/other", "http://127.0.0.1:4011/__receiver", "https://127.0.0.1/"])
+      expect((await resolveTarget(other, demo, answers("127.0.0.1"))).ok, other).toBe(false);
   });
 
   it("says so when the host does not resolve", async () => {
