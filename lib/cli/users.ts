@@ -28,6 +28,7 @@ import { openDb, type Db } from "@/lib/db";
 import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
 import { revokesTokens, revokeTokensOnRecovery } from "@/lib/tokens/recovery";
 import { readEnv } from "@/lib/config/env";
+import { removeDemoKeys } from "@/lib/upstream/keys/store";
 
 import { runWhenEntryPoint, type Output } from "./entry";
 
@@ -50,7 +51,7 @@ Passwords need at least 12 characters and must be hard to guess (not a common pa
 Disabling and password resets also revoke the user's API tokens, unless --keep-tokens is given; enabling the user
 again revives none.
 remove-demo-accounts deletes every account with a @demo.test address or the demo password (a configured
-start refuses a store that holds one).
+start refuses a store that holds one), and the upstream keys the demo kept in it.
 link-sso makes a password account one that signs in with single sign-on (OIDC_ISSUER) as the provider's
 <subject> (its "sub"; the audit log names it when that person's first sign-in was refused because the email was
 taken): its password is removed, its sessions end, and its role comes from the groups at the next sign-in.
@@ -296,6 +297,9 @@ async function run(argv: string[], out: Output): Promise<number> {
       case "remove-demo-accounts": {
         exactly(positionals, 0, "no arguments");
         const removed = await removeDemoAccounts(db);
+        // The demo's upstream keys are sealed with its own KEK: a configured start could not open them.
+        const keys = await removeDemoKeys(db);
+        if (keys > 0) out.out(`Removed the demo's upstream keys (${keys}).`);
         if (removed.length === 0) {
           out.out("No demo accounts in this store.");
           return 0;

@@ -15,7 +15,14 @@ import { getDb } from "@/lib/db";
 import { AREAS } from "@/lib/contract/areas";
 
 import { upstreamKeyRing } from "../index";
-import { countStoredKeys, isKeyUnsealError, listStoredKeys, refingerprintStoredKeys, saveActiveKey } from "./store";
+import {
+  countStoredKeys,
+  DEMO_KEYS_SAVER,
+  isKeyUnsealError,
+  listStoredKeys,
+  refingerprintStoredKeys,
+  saveActiveKey,
+} from "./store";
 
 export async function startUpstreamKeysOrExit(): Promise<void> {
   const config = await getConfig();
@@ -24,7 +31,7 @@ export async function startUpstreamKeysOrExit(): Promise<void> {
   if (config.demoKeys && kek) {
     for (const area of AREAS) {
       if ((await listStoredKeys(db, area)).length === 0)
-        await saveActiveKey(db, area, config.demoKeys.first[area], "npm run demo", kek, config.dataKey);
+        await saveActiveKey(db, area, config.demoKeys.first[area], DEMO_KEYS_SAVER, kek, config.dataKey);
     }
   }
   const stored = await countStoredKeys(db);

@@ -284,6 +284,27 @@ export async function activateStoredKey(
   });
 }
 
+/** Who saved the demo's keys (lib/upstream/keys/startup.ts): what tells them apart in a store. */
+export const DEMO_KEYS_SAVER = "npm run demo";
+
+/**
+ * Removes the keys the demo saved (sealed with the demo's own KEK, which a configured start does not have): a demo
+ * store used for a configured start is cleared of them by `npm run users -- remove-demo-accounts`. Their count.
+ */
+export async function removeDemoKeys(db: Db, now = new Date()): Promise<number> {
+  return writeTransaction(db, async (trx) => {
+    const rows = await trx
+      .selectFrom("upstream_keys")
+      .select(["area"])
+      .where("created_by", "=", DEMO_KEYS_SAVER)
+      .execute();
+    if (rows.length === 0) return 0;
+    await trx.deleteFrom("upstream_keys").where("created_by", "=", DEMO_KEYS_SAVER).execute();
+    for (const area of new Set(rows.map((row) => row.area as Area))) await bumpVersion(trx, area, now.toISOString());
+    return rows.length;
+  });
+}
+
 /** Removes a stored key. The active one is removed too when asked (the area then has no portal key). */
 export async function removeStoredKey(db: Db, area: Area, id: string, now = new Date()): Promise<KeyChange | null> {
   return writeTransaction(db, async (trx) => {

@@ -8,12 +8,14 @@ import {
   activateStoredKey,
   clearRejection,
   countStoredKeys,
+  DEMO_KEYS_SAVER,
   isKeyUnsealError,
   listStoredKeys,
   readActiveKey,
   readKeyStates,
   recordRejection,
   refingerprintStoredKeys,
+  removeDemoKeys,
   removeStoredKey,
   resealAll,
   saveActiveKey,
@@ -39,6 +41,16 @@ export function upstreamKeysSuite(backend: Backend) {
       expect(change.key).toMatchObject({ fingerprint: keyFingerprint("k3Y9zQ2a", SECRET), last4: null });
       expect((await listStoredKeys(db, "items"))[0]?.last4).toBeNull();
       expect((await readActiveKey(db, "items", { current: KEK, previous: null }))?.stored.last4).toBeNull();
+    });
+
+    it("removes the keys the demo saved, and only those", async () => {
+      const { db } = store();
+      await saveActiveKey(db, "reports", FIRST, DEMO_KEYS_SAVER, KEK, SECRET);
+      await saveActiveKey(db, "items", FIRST, DEMO_KEYS_SAVER, KEK, SECRET);
+      await saveActiveKey(db, "items", SECOND, "admin@example.com", KEK, SECRET);
+      expect(await removeDemoKeys(db)).toBe(2);
+      expect(await countStoredKeys(db)).toBe(1);
+      expect(await removeDemoKeys(db)).toBe(0);
     });
 
     it("names stored keys again at start-up: an unkeyed fingerprint and a short key's last 4 are replaced, the rejection follows", async () => {
