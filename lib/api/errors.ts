@@ -200,7 +200,8 @@ export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
 export function areaNotConfigured(area: Area): ApiError {
   return new ApiError(
     "area_not_configured",
-    `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse. An operator can set ${AREA_WORDS[area].variables.baseUrl} and ${AREA_WORDS[area].variables.key}.`,
+    // The variables to set are the operator's (docs/configuration.md; the Upstream connections page names them).
+    `${capitalised(AREA_WORDS[area].api)} is not configured on this Gatehouse. An admin can see how to set it up on the Upstream connections page (/admin/upstream).`,
   );
 }
 
@@ -237,7 +238,7 @@ export function fromUpstreamError(error: UpstreamError, notFoundMessage: string)
     case "auth":
       return new ApiError(
         "upstream_auth",
-        `${upstream} ${words.what}. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ${AREA_WORDS[error.area].variables.key}.`,
+        `${upstream} ${words.what}. An admin can replace the key: the Upstream connections page (/admin/upstream) says where it is kept.`,
       );
     case "rate_limited":
       return new ApiError("upstream_rate_limited", `${upstream} ${words.what}; try again later.`, {

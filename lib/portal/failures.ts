@@ -33,7 +33,7 @@ export function describeUpstreamFailure(error: UpstreamError, what: string): Pag
     case "auth":
       return {
         title,
-        message: `${happened}, so nothing can be shown. An administrator should check ${AREA_WORDS[error.area].variables.key}.`,
+        message: `${happened}, so nothing can be shown. An administrator can replace the key on the Upstream connections page.`,
         retryable: false,
       };
     case "bad_response":

@@ -137,11 +137,13 @@ function expectError(res: { status: number; json: { error?: Record<string, unkno
 }
 
 describe("every route, upstream failures", () => {
-  it.each(caseNames)("%s: upstream 401 → 502 upstream_auth naming the key variable", async (name) => {
+  it.each(caseNames)("%s: upstream 401 → 502 upstream_auth saying where an admin replaces the key", async (name) => {
     const c = caseNamed(name);
     const res = await requestWithFault(c, { kind: "status", status: 401, body: upstreamErrorBody(c, 401) });
     expectError(res, 502, "upstream_auth");
-    expect(res.json.error.message).toContain(c.area === "reports" ? "REPORTS_API_KEY" : "ITEMS_API_KEY");
+    // The operator's variable is the log's and the docs' (issue 31, item 11); the person reads what to do.
+    expect(res.json.error.message).toContain("Upstream connections page (/admin/upstream)");
+    expect(res.json.error.message).not.toContain("_API_KEY");
   });
 
   it.each(caseNames)("%s: upstream 404", async (name) => {

@@ -51,7 +51,7 @@ describe("upstreamFailureWords", () => {
     );
     const key = failure("auth");
     expect(fromUpstreamError(key, "Not found.").message).toBe(
-      "The item API (area B) refused Gatehouse's key. An admin can rotate the key on the Upstream connections page (/admin/upstream), or an operator check ITEMS_API_KEY.",
+      "The item API (area B) refused Gatehouse's key. An admin can replace the key: the Upstream connections page (/admin/upstream) says where it is kept.",
     );
     expect(describeUpstreamFailure(key, "The items").message).toMatch(
       /^The item service refused Gatehouse's key, so nothing can be shown\./,
