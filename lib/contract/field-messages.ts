@@ -16,16 +16,21 @@ export function fieldLabel(key: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-/** A field's message without its key in front, as a sentence: "url must be https://" → "Must be https://." */
+/**
+ * A field's message without its key in front, as a sentence: "url must be https://" → "Must be https://.". A
+ * message that does not start with its key is already a sentence of its own, and is kept as it is.
+ */
 export function fieldSentence(key: string, message: string): string {
-  const text = message.startsWith(`${key} `) ? message.slice(key.length + 1) : message;
-  const sentence = text.charAt(0).toUpperCase() + text.slice(1);
-  return /[.!?)]$/.test(sentence) ? sentence : `${sentence}.`;
+  if (!message.startsWith(`${key} `)) return message;
+  const text = message.slice(key.length + 1);
+  return withStop(text.charAt(0).toUpperCase() + text.slice(1));
 }
+
+const withStop = (sentence: string) => (/[.!?)]$/.test(sentence) ? sentence : `${sentence}.`);
 
 /** Every refused field as "Label: Sentence.", one after another. */
 export function fieldsSummary(fields: Readonly<Record<string, string>>): string {
   return Object.entries(fields)
-    .map(([key, message]) => `${fieldLabel(key)}: ${fieldSentence(key, message)}`)
+    .map(([key, message]) => `${fieldLabel(key)}: ${withStop(fieldSentence(key, message))}`)
     .join(" ");
 }

@@ -15,9 +15,11 @@ describe("field messages", () => {
   it("says the message as a sentence of its own", () => {
     expect(fieldSentence("url", "url must start with https://")).toBe("Must start with https://.");
     expect(fieldSentence("codes", "This batch has 3 codes.")).toBe("This batch has 3 codes.");
+    expect(fieldSentence("key", "Unknown field")).toBe("Unknown field");
   });
 
-  it("sums up every field as label and sentence", () => {
+  it("sums up every field as label and sentence, each ending in a stop", () => {
+    expect(fieldsSummary({ key: "Unknown field" })).toBe("Key: Unknown field.");
     expect(fieldsSummary({ url: "url must start with https://", events: "events must name at least one event" })).toBe(
       "URL: Must start with https://. Events: Must name at least one event.",
     );
