@@ -271,7 +271,11 @@ export const adminOperations = {
       schema: dataEnvelope(WebhookDeliverySchema),
     },
     notFound: "There is no webhook endpoint with id {id}.",
-    audit: { action: "webhook.test", target: ({ params }) => webhookTarget(params.id) },
+    audit: {
+      action: "webhook.test",
+      target: ({ params }) => webhookTarget(params.id),
+      detail: ({ data }) => ({ delivery: text(field(data, "id")) }),
+    },
   },
   listAudit: {
     id: "listAudit",

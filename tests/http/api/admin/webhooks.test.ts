@@ -197,7 +197,11 @@ describe("deliveries (WEBHOOK_ALLOW_PRIVATE=1)", STARTS_A_PORTAL, () => {
     expect(test).toMatchObject({ id: res.json.data.id, status: 204, verifiedWith: 0 });
     expect(JSON.parse(test.body)).toMatchObject({ type: "webhook.test", data: { endpoint_id: endpoint.id } });
     const audit = await admin.request("/api/admin/audit?action=webhook.test");
-    expect(audit.json.data[0]).toMatchObject({ outcome: "success", target: { type: "webhook", id: endpoint.id } });
+    expect(audit.json.data[0]).toMatchObject({
+      outcome: "success",
+      target: { type: "webhook", id: endpoint.id },
+      detail: { delivery: res.json.data.id },
+    });
   });
 
   it("signs with both secrets during a rotation's overlap", async () => {
