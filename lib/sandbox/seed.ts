@@ -588,7 +588,6 @@ export function seedSellers(mainSellerItems = DEFAULT_MAIN_SELLER_ITEMS): Seller
 /** Which seller each built-in key belongs to. */
 export const BUILT_IN_ITEM_KEYS: Record<string, SellerProfile> = {
   [SANDBOX_KEYS.items]: "main",
-  [SANDBOX_KEYS.itemsNext]: "main",
   [SANDBOX_KEYS.items2]: "second",
   [SANDBOX_KEYS.itemsEmpty]: "empty",
 };

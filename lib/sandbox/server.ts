@@ -130,6 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // upstream's dashboard would, or issues a new one to rotate to.
   const itemKeys = new Map<string, SellerProfile>([
     ...Object.entries(BUILT_IN_ITEM_KEYS),
+    [SANDBOX_KEYS.itemsNext, "main"],
     ...Object.entries(opts.extraKeys.items),
   ]);
   const reportKeys = new Set<string>([SANDBOX_KEYS.reports, SANDBOX_KEYS.reportsNext, ...opts.extraKeys.reports]);

@@ -286,6 +286,14 @@ describe("keys", () => {
     ]);
   });
 
+  it("accepts a second built-in key per area, to rotate to (the demo's Upstream connections page)", async () => {
+    const next = { authorization: `Bearer ${SANDBOX_KEYS.reportsNext}` };
+    expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: next })).status).toBe(200);
+    const main = await (await account()).json();
+    const nextAccount = await fetch(`${sandbox.url}${ACCOUNT}?api_key=${SANDBOX_KEYS.itemsNext}`);
+    expect([nextAccount.status, await nextAccount.json()]).toEqual([200, main]);
+  });
+
   it("accepts a key issued through the control API and rejects one revoked, as an upstream's dashboard does", async () => {
     const issued = "issued-in-a-test-0042";
     expect((await fetch(`${sandbox.url}${REPORTS}`, { headers: { authorization: `Bearer ${issued}` } })).status).toBe(
