@@ -58,7 +58,7 @@ test("a test event to the demo receiver, and a rotated demo key", async ({ page 
 
   await page.goto(`${url}/admin/upstream`);
   const reports = page.getByRole("region", { name: "The reports API (area A)" });
-  await expect(reports).toContainText("This portal");
+  await expect(reports).toContainText("This portal, sealed");
   await reports.getByLabel("New key (rotate) (required)", { exact: true }).fill(SANDBOX_KEYS.reportsNext);
   await reports.getByRole("button", { name: "Save and switch" }).click();
   await expect(reports.getByRole("row").filter({ hasText: "In use" })).toContainText("ends in next");

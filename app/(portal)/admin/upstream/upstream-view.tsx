@@ -68,7 +68,7 @@ function AreaCard({ area, onChanged }: { area: UpstreamAreaStatus; onChanged: ()
     area.source === "environment"
       ? `The environment (${words.variables.key}) — it decides: a key set here would not be used`
       : area.source === "portal"
-        ? "This portal (sealed with GATEHOUSE_KEK)"
+        ? "This portal, sealed at rest"
         : "None yet: set one below";
   const { health } = area;
   return (
