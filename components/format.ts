@@ -28,11 +28,30 @@ export function formatDateTime(iso: string, locale?: Locale, timeZone?: string):
   return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeStyle: "long", timeZone }).format(date);
 }
 
-/** Short local date and time, e.g. "31 Jan 2025, 13:00". */
+const SHORT_DATE_TIME = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+} as const;
+
+/** Short local date and time with the zone's short name, e.g. "31 Jan 2025, 13:00 CET". */
 export function formatDateTimeShort(iso: string, locale?: Locale, timeZone?: string): string {
   const date = parseIso(iso);
   if (!date) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(date);
+  return new Intl.DateTimeFormat(locale, { ...SHORT_DATE_TIME, timeZoneName: "short", timeZone }).format(date);
+}
+
+/**
+ * A date and time on the wall clock of a named zone, with the zone's IANA name, e.g. "Tue, 1 Dec 2026, 09:00
+ * Europe/Berlin": for a time that belongs to a place (a schedule's next run), where "CET" would not say which.
+ */
+export function formatInZone(iso: string, timeZone: string, locale?: Locale): string {
+  const date = parseIso(iso);
+  if (!date) return iso;
+  const text = new Intl.DateTimeFormat(locale, { weekday: "short", ...SHORT_DATE_TIME, timeZone }).format(date);
+  return `${text} ${timeZone}`;
 }
 
 /** Local date only, e.g. "31 Jan 2025". */

@@ -9,6 +9,7 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { Card } from "@/components/ui/card";
 import { LocalTime } from "@/components/ui/local-time";
 import { getServerContext } from "@/lib/auth/access";
+import { getPersonTimeZone } from "@/lib/auth/time-zone";
 import { checkShares, type CheckShareKey } from "@/lib/portal/dashboard";
 import { historyQueryString } from "@/lib/portal/purchase-history-params";
 import { userChecksOfDay } from "@/lib/purchases/today";
@@ -26,15 +27,16 @@ const SHARE_CLASS: Record<CheckShareKey, string | undefined> = {
   failed: styles.shareFailed,
 };
 
-/** The history filtered to this person's checks of the day: the page the card summarises. */
+/** The history filtered to this person's checks of the day: the page the card summarises (in the same zone). */
 function historyHref(email: string, day: string): string {
   return `/purchases/history${historyQueryString({ user: email, from: day, to: day })}`;
 }
 
 export async function ChecksToday({ user }: { user: { id: string; email: string } }) {
-  const server = await getServerContext();
+  const [server, { zone }] = await Promise.all([getServerContext(), getPersonTimeZone()]);
   const today = await userChecksOfDay(server.db, server.config.dataKey, {
     userId: user.id,
+    timeZone: zone,
     latest: LAST_CHECKS,
   });
   const shares = checkShares(today.counts);
@@ -56,7 +58,7 @@ export async function ChecksToday({ user }: { user: { id: string; email: string 
             <span className={`${styles.todayValue} tabular-nums`} data-testid="checks-today-total">
               {today.total.toLocaleString("en")}
             </span>
-            <span className={styles.todayHint}>Since 00:00 UTC</span>
+            <span className={styles.todayHint}>Since 00:00 ({zone})</span>
           </div>
           {/* The bar is for the eye; the list under it says the same in words. */}
           <div className={styles.shareBar} aria-hidden="true">
@@ -145,7 +147,7 @@ export function ChecksTodayPlaceholder() {
             <span className={styles.todayValue}>
               <span className={styles.pending} />
             </span>
-            <span className={styles.todayHint}>Since 00:00 UTC</span>
+            <span className={styles.todayHint}>Since 00:00</span>
           </div>
           <div className={styles.shareBar} />
           <ul className={styles.shareList}>

@@ -10,6 +10,7 @@ import { KeyRejectedBanner, type RejectedKey } from "@/components/portal/key-rej
 import { rejectedKeys } from "@/lib/api/upstream-keys";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
+import { getPersonTimeZone } from "@/lib/auth/time-zone";
 import { AREA_WORDS } from "@/lib/contract/areas";
 import { navigationFor } from "@/lib/portal/navigation";
 import { configuredAreas } from "@/lib/portal/areas";
@@ -18,7 +19,7 @@ import { LogoutButton } from "./logout-button";
 import { PortalProviders } from "./portal-providers";
 
 export default async function PortalLayout({ children }: { children: ReactNode }) {
-  const [user, areas] = await Promise.all([requirePageUser(), configuredAreas()]);
+  const [user, areas, timeZone] = await Promise.all([requirePageUser(), configuredAreas(), getPersonTimeZone()]);
   // Admins see on every page that an upstream rejected its key (from the key ring's last poll: no query here).
   const rejected: RejectedKey[] = can(user, "upstream:manage")
     ? (await rejectedKeys().catch(() => [])).map((r) => ({
@@ -29,7 +30,7 @@ export default async function PortalLayout({ children }: { children: ReactNode }
       }))
     : [];
   return (
-    <PortalProviders>
+    <PortalProviders timeZone={timeZone}>
       <AppShell
         nav={navigationFor(user, areas)}
         topBarEnd={areas.reports && can(user, "reports:read") ? <AlertBell /> : undefined}

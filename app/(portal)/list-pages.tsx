@@ -146,14 +146,16 @@ export function ListCount({
 }
 
 /**
- * From and To, whole days in UTC. An incomplete date (while typing) is ignored; an empty one removes the bound.
- * To cannot be set before From.
+ * From and To, whole days in the person's time zone (named in the labels). An incomplete date (while typing) is
+ * ignored; an empty one removes the bound. To cannot be set before From.
  */
 export function DayRange({
+  zone,
   from,
   to,
   onChange,
 }: {
+  zone: string;
   from: string | undefined;
   to: string | undefined;
   onChange: (name: "from" | "to", value: string | undefined) => void;
@@ -166,14 +168,14 @@ export function DayRange({
     <>
       <TextField
         name="from"
-        label="From (UTC)"
+        label={`From (${zone})`}
         type="date"
         value={from ?? ""}
         onChange={(event) => change("from", event.target.value)}
       />
       <TextField
         name="to"
-        label="To (UTC)"
+        label={`To (${zone})`}
         type="date"
         value={to ?? ""}
         min={from}

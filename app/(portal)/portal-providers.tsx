@@ -1,10 +1,12 @@
 "use client";
-// What every portal page shares in the browser: toasts, and SWR's defaults — the API fetcher, previous rows
+// What every portal page shares in the browser: the person's time zone, toasts, and SWR's defaults — the API fetcher, previous rows
 // kept while the next view loads, and a signed-out person sent to sign in again.
 import type { ReactNode } from "react";
 import { SWRConfig, type SWRConfiguration } from "swr";
 
+import { PersonTimeZoneProvider } from "@/components/person-time-zone";
 import { ToastProvider } from "@/components/ui/toast";
+import type { PersonTimeZone } from "@/lib/contract/time-zone";
 import { ApiRequestError, loginUrlForCurrentPage, swrFetcher } from "@/lib/portal/api-client";
 
 const swrDefaults: SWRConfiguration = {
@@ -22,10 +24,12 @@ const swrDefaults: SWRConfiguration = {
   },
 };
 
-export function PortalProviders({ children }: { children: ReactNode }) {
+export function PortalProviders({ timeZone, children }: { timeZone: PersonTimeZone; children: ReactNode }) {
   return (
-    <ToastProvider>
-      <SWRConfig value={swrDefaults}>{children}</SWRConfig>
-    </ToastProvider>
+    <PersonTimeZoneProvider value={timeZone}>
+      <ToastProvider>
+        <SWRConfig value={swrDefaults}>{children}</SWRConfig>
+      </ToastProvider>
+    </PersonTimeZoneProvider>
   );
 }

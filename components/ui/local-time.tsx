@@ -1,13 +1,23 @@
 "use client";
-// A point in time in the reader's own locale and time zone, e.g. "3 days ago" with the full local date and
-// time in the tooltip, inside <time dateTime>.
+// A point in time in the reader's own locale and time zone (the one he picked, else his browser's:
+// components/person-time-zone.tsx), e.g. "3 days ago" with the full date, time and zone in the tooltip, inside
+// <time dateTime>. An absolute time always says its zone.
 //
 // Why a client component with a UTC fallback: the server knows neither the reader's locale, time zone nor
 // clock. The server (and the hydrating client) render the same stable text, "2025-01-31 12:00 UTC", and right
 // after hydration React re-renders with the browser's values (useSyncExternalStore), so there is never a
 // hydration mismatch and no per-element inline script (which a strict CSP would block). The cost is that the
 // UTC text shows for the moment before hydration; it is correct, just not localised yet.
-import { formatDate, formatDateTime, formatDateTimeShort, formatRelative, formatUtc, parseIso } from "../format";
+import {
+  formatDate,
+  formatDateTime,
+  formatDateTimeShort,
+  formatInZone,
+  formatRelative,
+  formatUtc,
+  parseIso,
+} from "../format";
+import { usePersonTimeZone } from "../person-time-zone";
 import { useNow } from "../use-browser";
 
 export interface LocalTimeProps {
@@ -25,6 +35,7 @@ export interface LocalTimeProps {
 
 export function LocalTime({ iso, display = "relative", missing = "Unknown", className }: LocalTimeProps) {
   const now = useNow();
+  const { zone } = usePersonTimeZone();
   if (!iso || !parseIso(iso)) return <span className={className}>{iso || missing}</span>;
 
   if (now === null) {
@@ -34,16 +45,25 @@ export function LocalTime({ iso, display = "relative", missing = "Unknown", clas
       </time>
     );
   }
-  const full = formatDateTime(iso);
+  const full = formatDateTime(iso, undefined, zone);
   const text = {
     relative: () => formatRelative(iso, now),
-    both: () => `${formatDateTimeShort(iso)} (${formatRelative(iso, now)})`,
+    both: () => `${formatDateTimeShort(iso, undefined, zone)} (${formatRelative(iso, now)})`,
     datetime: () => full,
-    date: () => formatDate(iso),
+    date: () => formatDate(iso, undefined, zone),
   }[display]();
   return (
     <time dateTime={iso} title={full} className={className}>
       {text}
     </time>
   );
+}
+
+/**
+ * A time on the wall clock of a named zone, with the name: "Tue, 1 Dec 2026, 09:00 Europe/Berlin" (a schedule's
+ * next run, which belongs to its zone rather than the reader's). UTC until hydration, as LocalTime.
+ */
+export function ZonedTime({ iso, zone }: { iso: string; zone: string }) {
+  const now = useNow();
+  return <time dateTime={iso}>{now === null ? formatUtc(iso) : formatInZone(iso, zone)}</time>;
 }

@@ -35,7 +35,7 @@ export function userOutput(user: User): UserOutput {
 
 export function currentSessionOutput(user: User, session: SessionData, timeouts: SessionTimeouts): CurrentSession {
   return {
-    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    user: { id: user.id, email: user.email, name: user.name, role: user.role, time_zone: user.timeZone },
     permissions: PERMISSIONS.filter((permission) => can(user, permission)),
     expires_at: sessionExpiresAt(session, timeouts).toISOString(),
     via: "session",
@@ -48,7 +48,7 @@ export function currentTokenOutput(
   token: { scopes: readonly string[]; expiresAt: string | null },
 ): CurrentSession {
   return {
-    user: { id: user.id, email: user.email, name: user.name, role: user.role },
+    user: { id: user.id, email: user.email, name: user.name, role: user.role, time_zone: user.timeZone },
     permissions: PERMISSIONS.filter((permission) => can({ role: user.role, scopes: token.scopes }, permission)),
     expires_at: token.expiresAt,
     via: "api_token",

@@ -228,7 +228,8 @@ function toRecord(row: AuditRowWithNames): AuditRecord {
 
 /**
  * Which rows to list, as the contract's query says it (lib/contract/audit.ts validates it at the API; the audit
- * page reads its URL as leniently). `from` and `to` are inclusive; a bare date is the whole UTC day (timeBound).
+ * page reads its URL as leniently). `from` and `to` are inclusive; a bare date is the whole day in `time_zone`, UTC
+ * when none is given (timeBound).
  */
 export interface AuditFilter {
   /** A user id or an email (in any letter case). */
@@ -236,14 +237,16 @@ export interface AuditFilter {
   action?: AuditAction;
   from?: string | Date;
   to?: string | Date;
+  /** The IANA zone a bare date of `from` and `to` is a day of. */
+  time_zone?: string;
   /** From 1 (the default). */
   page?: number;
   /** DEFAULT_PER_PAGE.audit unless given. */
   perPage?: number;
 }
 
-const boundOf = (value: string | Date, side: "start" | "end") =>
-  (typeof value === "string" ? timeBound(value, side) : value).toISOString();
+const boundOf = (value: string | Date, side: "start" | "end", zone?: string) =>
+  (typeof value === "string" ? timeBound(value, side, zone) : value).toISOString();
 
 /** Newest first. `total` counts every row matching the filters, for pagination. */
 export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: AuditRecord[]; total: number }> {
@@ -256,8 +259,8 @@ export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: Aud
       eb.or([eb("audit_log.user_id", "=", user), eb("audit_log.user_email", "=", normalizeEmail(user))]),
     );
   if (query.action !== undefined) base = base.where("audit_log.action", "=", query.action);
-  if (query.from !== undefined) base = base.where("audit_log.at", ">=", boundOf(query.from, "start"));
-  if (query.to !== undefined) base = base.where("audit_log.at", "<=", boundOf(query.to, "end"));
+  if (query.from !== undefined) base = base.where("audit_log.at", ">=", boundOf(query.from, "start", query.time_zone));
+  if (query.to !== undefined) base = base.where("audit_log.at", "<=", boundOf(query.to, "end", query.time_zone));
 
   const [rows, count] = await Promise.all([
     base

@@ -21,6 +21,8 @@ export interface CurrentUser {
   email: string;
   name: string;
   role: Role;
+  /** The IANA time zone he picked; null: his browser's (lib/auth/time-zone.ts). */
+  timeZone: string | null;
   /** ISO 8601: when the session ends unless an API request renews it. */
   expiresAt: string;
 }
@@ -43,6 +45,7 @@ const getPageSession = cache(async (): Promise<{ user: CurrentUser | null; sso: 
     email: user.email,
     name: user.name,
     role: user.role,
+    timeZone: user.timeZone,
     expiresAt: sessionExpiresAt(session, settings).toISOString(),
   };
   return { user: current, sso };

@@ -45,6 +45,8 @@ export interface User {
   rolePinned: boolean;
   /** When he last signed in (password or single sign-on); null before the first time. */
   lastSignInAt: string | null;
+  /** The IANA time zone he picked on the account page; null: his browser's (lib/auth/time-zone.ts). */
+  timeZone: string | null;
 }
 
 export type AccountErrorCode =
@@ -107,6 +109,7 @@ export function toUser(row: UserRow): User {
         : null,
     rolePinned: Number(row.role_pinned) === 1,
     lastSignInAt: row.last_sign_in_at,
+    timeZone: row.time_zone,
   };
 }
 
@@ -270,6 +273,13 @@ async function selectSignInAdminIds(trx: Db, lockRows: boolean): Promise<string[
 /** Notes a password sign-in (the users page shows when each user last signed in). */
 export async function recordSignIn(db: Db, id: string, now: Date = new Date()): Promise<void> {
   await db.updateTable("users").set({ last_sign_in_at: now.toISOString() }).where("id", "=", id).execute();
+}
+
+/** Keeps the time zone he picked (an IANA name, validated by the caller), or null for his browser's. */
+export async function setUserTimeZone(db: Db, id: string, timeZone: string | null): Promise<User | null> {
+  await db.updateTable("users").set({ time_zone: timeZone }).where("id", "=", id).execute();
+  forgetUser(id);
+  return getUserById(db, id);
 }
 
 /** Ends every session of the user (logout): the session_version his cookies carry no longer matches. */

@@ -6,6 +6,7 @@
 import { z } from "zod";
 
 import { isoTimestamp } from "./common";
+import { TimeZoneSchema } from "./time-zone";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PERMISSIONS, ROLES } from "./values";
 
 /** Error for z.string(): "x is required" when absent, "x must be text" when of another type. */
@@ -171,6 +172,15 @@ export const SessionUserSchema = z.object({
   email: z.string(),
   name: z.string(),
   role: z.enum(ROLES),
+  time_zone: z
+    .nullable(z.string())
+    .describe("The IANA time zone he picked for the portal's times and days; null: his browser's"),
+});
+
+export const MeUpdateBodySchema = z.strictObject({
+  time_zone: z
+    .nullable(TimeZoneSchema)
+    .describe("The IANA time zone for the portal's times and days, e.g. Europe/Berlin; null: the browser's"),
 });
 
 export const CurrentSessionSchema = z.object({

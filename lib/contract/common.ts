@@ -4,6 +4,8 @@
 // silently ignored.
 import { z } from "zod";
 
+import { endOfDayIn, startOfDayIn, TimeZoneSchema } from "./time-zone";
+
 export { isoTimestamp, positiveIdParam } from "./fields";
 
 // ---------------------------------------------------------------------------------------------------------
@@ -47,28 +49,36 @@ export { oneOf, page, perPage } from "./fields";
 
 export const EmptyQuerySchema = z.strictObject({});
 
-/** `from` and `to` of a time filter (audit log, purchase history): a date is the whole day (UTC), or a date-time. */
+/**
+ * `from` and `to` of a time filter (audit log, purchase history): a date is the whole day in `time_zone` (UTC when
+ * none is given), or a date-time.
+ */
 const instant = z
   .union([z.iso.datetime({ offset: true }), z.iso.date()], {
     error: "must be a date or date-time, such as 2025-03-01 or 2025-03-01T12:00:00Z",
   })
-  .describe("A date (the whole day, UTC) or an ISO 8601 date-time");
+  .describe("A date (the whole day in time_zone, UTC by default) or an ISO 8601 date-time");
 export const timeRange = {
   from: instant.optional().describe("From this moment (inclusive); a bare date means its first millisecond"),
   to: instant.optional().describe("Up to this moment (inclusive); a bare date means its last millisecond"),
+  time_zone: TimeZoneSchema.optional().describe(
+    "The IANA zone a bare date of from and to is a day of, e.g. Europe/Berlin (default UTC); the portal sends the person's",
+  ),
 };
-export const fromNotAfterTo = (q: { from?: string; to?: string }) =>
-  !q.from || !q.to || timeBound(q.from, "start").getTime() <= timeBound(q.to, "end").getTime();
+export const fromNotAfterTo = (q: { from?: string; to?: string; time_zone?: string }) =>
+  !q.from ||
+  !q.to ||
+  timeBound(q.from, "start", q.time_zone).getTime() <= timeBound(q.to, "end", q.time_zone).getTime();
 export const FROM_AFTER_TO = { message: "must not be after to", path: ["from"] };
 
-const DAY_MS = 86_400_000;
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * The moment a time filter's `from` (side "start") or `to` (side "end") names, both inclusive. A bare date is the
- * whole day in UTC: `from` its first millisecond, `to` its last. A date-time is that moment, whatever its offset.
+ * whole day in `zone` (UTC by default): `from` its first millisecond, `to` its last. A date-time is that moment,
+ * whatever its offset.
  */
-export function timeBound(value: string, side: "start" | "end"): Date {
-  const time = Date.parse(value);
-  return new Date(BARE_DATE.test(value) && side === "end" ? time + DAY_MS - 1 : time);
+export function timeBound(value: string, side: "start" | "end", zone = "UTC"): Date {
+  if (!BARE_DATE.test(value)) return new Date(Date.parse(value));
+  return side === "start" ? startOfDayIn(value, zone) : new Date(endOfDayIn(value, zone).getTime() - 1);
 }

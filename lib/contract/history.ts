@@ -3,6 +3,7 @@
 import { z } from "zod";
 
 import { isoTimestamp, oneOf, page, perPage } from "./common";
+import { TimeZoneSchema } from "./time-zone";
 import {
   ALERT_RULES,
   ALERT_STATUSES,
@@ -18,16 +19,6 @@ import {
 
 const result = z.enum(REPORT_RESULTS);
 
-/** An IANA zone name the runtime knows ("Europe/Berlin", "UTC"); offsets such as "+01:00" are not names. */
-export function isIanaTimeZone(name: string): boolean {
-  if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const day = z.iso.date().describe("A calendar day, YYYY-MM-DD (UTC)");
 
 // ---------------------------------------------------------------------------------------------------------
@@ -149,11 +140,7 @@ export const ScheduleBodySchema = z
       .string({ error: "must be a time of day, HH:MM" })
       .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a time of day, HH:MM (00:00 to 23:59)")
       .describe("Local time of day in time_zone, HH:MM"),
-    time_zone: z
-      .string({ error: "must be an IANA time zone name such as Europe/Berlin" })
-      .max(64, "must be at most 64 characters")
-      .refine(isIanaTimeZone, "must be an IANA time zone name such as Europe/Berlin, America/New_York or UTC")
-      .describe("IANA name, e.g. Europe/Berlin"),
+    time_zone: TimeZoneSchema,
   })
   .superRefine((body, ctx) => {
     if (body.frequency === "weekly" && body.weekday === undefined) {

@@ -28,6 +28,8 @@ export interface UsersTable {
   /** 0 | 1: an admin pinned the role, so sign-ins no longer take it from the provider's groups. */
   role_pinned: ColumnType<number, number | undefined, number>;
   last_sign_in_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The IANA time zone he picked; null: his browser's. */
+  time_zone: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One single sign-on session (its id rides in the session cookie): what the re-check and the provider's logout need. */

@@ -27,6 +27,12 @@ export function auditQueryString(query: AuditViewQuery): string {
   return queryString(query, ORDER);
 }
 
+/** GET /api/admin/audit's query: the view's, and the person's time zone, in which the API reads the days. */
+export function auditApiQueryString(query: AuditViewQuery, zone: string): string {
+  const dated = query.from !== undefined || query.to !== undefined;
+  return queryString(dated ? { ...query, time_zone: zone } : query, [...ORDER, "time_zone"]);
+}
+
 /** "report.delete" → "Report deleted"; unknown actions are shown as they are. */
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "report.create": "Report created",

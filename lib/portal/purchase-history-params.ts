@@ -37,19 +37,35 @@ function build(query: HistoryViewQuery, paging: boolean): string {
   return queryString(query, paging ? [...FILTER_ORDER, "per_page", "page"] : FILTER_ORDER);
 }
 
+/**
+ * The API's filters: the view's, and the person's time zone, in which the API reads the days of from and to (the
+ * page's own URL leaves it out: a link shared with someone elsewhere means his days). The CSV gives its times in
+ * the zone too, so it goes there always.
+ */
+function withZone(query: HistoryViewQuery, zone: string, always = false): HistoryApiQuery {
+  return always || query.from !== undefined || query.to !== undefined ? { ...query, time_zone: zone } : query;
+}
+
+interface HistoryApiQuery extends HistoryViewQuery {
+  time_zone?: string;
+}
+
+const API_ORDER = [...FILTER_ORDER, "time_zone"] as const;
+
 /** The page's own query string (never a code). */
 export function historyQueryString(query: HistoryViewQuery): string {
   return build(query, true);
 }
 
-/** GET /api/purchases/history with the view's filters and its page (never a code). */
-export function historyApiPath(query: HistoryViewQuery): string {
-  return `/api/purchases/history${build({ ...query, per_page: query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory }, true)}`;
+/** GET /api/purchases/history with the view's filters, read in the person's time zone, and its page (never a code). */
+export function historyApiPath(query: HistoryViewQuery, zone: string): string {
+  const api = withZone({ ...query, per_page: query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory }, zone);
+  return `/api/purchases/history${queryString(api, [...API_ORDER, "per_page", "page"])}`;
 }
 
-/** GET /api/purchases/history.csv: the same filters, every page (never a code). */
-export function historyCsvPath(query: HistoryViewQuery): string {
-  return `/api/purchases/history.csv${build(query, false)}`;
+/** GET /api/purchases/history.csv: the same filters, every page, times in the person's zone (never a code). */
+export function historyCsvPath(query: HistoryViewQuery, zone: string): string {
+  return `/api/purchases/history.csv${queryString(withZone(query, zone, true), API_ORDER)}`;
 }
 
 export const HISTORY_SEARCH_PATH = "/api/purchases/history/search";
@@ -63,14 +79,16 @@ export interface HistorySearchBody {
   user?: string;
   from?: string;
   to?: string;
+  time_zone?: string;
   per_page?: number;
   page?: number;
 }
 
-export function historySearchBody(query: HistoryViewQuery, code: string): HistorySearchBody {
+export function historySearchBody(query: HistoryViewQuery, code: string, zone: string): HistorySearchBody {
   const body: HistorySearchBody = { code };
-  for (const name of FILTER_ORDER) {
-    const value = query[name];
+  const api = withZone(query, zone);
+  for (const name of API_ORDER) {
+    const value = api[name];
     if (value !== undefined && value !== "") (body as unknown as Record<string, unknown>)[name] = value;
   }
   body.per_page = query.per_page ?? DEFAULT_PER_PAGE.purchaseHistory;

@@ -8,6 +8,7 @@ import type { ExpressionBuilder } from "kysely";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
+import { isoInZone } from "@/lib/contract/time-zone";
 import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
 import type {
   Purchase,
@@ -128,8 +129,8 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.outcome !== undefined) resolved.outcome = filters.outcome;
   if (filters.item_id !== undefined) resolved.itemId = filters.item_id;
   if (filters.user !== undefined && filters.user.trim() !== "") resolved.user = filters.user.trim();
-  if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start").toISOString();
-  if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end").toISOString();
+  if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start", filters.time_zone).toISOString();
+  if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end", filters.time_zone).toISOString();
   if (filters.code !== undefined) {
     const cleaned = normalisePurchaseCode(filters.code, filters.codeFormat);
     if (!cleaned.ok) {
@@ -230,10 +231,11 @@ export const PURCHASE_HISTORY_CSV_COLUMNS = [
   "bulk_job_id",
 ] as const;
 
-function csvRow(entry: PurchaseHistoryEntry): string {
+/** A row of the CSV: its time with the offset of the zone asked for (the one a bare from/to date is read in). */
+function csvRow(entry: PurchaseHistoryEntry, zone: string | undefined): string {
   return csvLine([
     entry.id,
-    entry.checked_at,
+    zone === undefined ? entry.checked_at : isoInZone(new Date(entry.checked_at), zone),
     entry.code_last4,
     entry.outcome,
     entry.reason,
@@ -250,7 +252,8 @@ function csvRow(entry: PurchaseHistoryEntry): string {
 }
 
 /**
- * The checks the filters select, newest first, as CSV (BOM, header row, CRLF). Filters are checked now, so a
+ * The checks the filters select, newest first, as CSV (BOM, header row, CRLF); with a `time_zone`, checked_at
+ * carries that zone's offset ("2026-11-27T17:12:05.000-08:00"). Filters are checked now, so a
  * refused `code` throws before any byte is sent; rows are then read page by page as the client reads, walking
  * down (checked_at, id) so that checks recorded meanwhile neither repeat nor shift rows. At most
  * PURCHASE_HISTORY_CSV_MAX_ROWS rows; a longer export ends with a line saying so.
@@ -289,7 +292,8 @@ export function purchaseHistoryCsv(
         const rows = await next.selectAll().orderBy("checked_at", "desc").orderBy("id", "desc").limit(limit).execute();
         const room = maxRows - sent;
         const page = rows.slice(0, room);
-        if (page.length > 0) controller.enqueue(encoder.encode(page.map((row) => csvRow(toEntry(row))).join("")));
+        if (page.length > 0)
+          controller.enqueue(encoder.encode(page.map((row) => csvRow(toEntry(row), query.time_zone)).join("")));
         sent += page.length;
         const last = page.at(-1);
         if (last) after = { checkedAt: last.checked_at, id: Number(last.id) };

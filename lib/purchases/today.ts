@@ -1,9 +1,11 @@
 // One person's purchase checks of one day, for the dashboard: how many, by outcome (a valid code whose support
-// had ended counted apart, as the history shows it), and the newest few. The day is a UTC day, as the history's
-// from/to filters read a bare date, so the dashboard's "see them all" link lists the same checks.
+// had ended counted apart, as the history shows it), and the newest few. The day is the person's day, from
+// midnight in his time zone (lib/auth/time-zone.ts), as the history's from/to filters read a bare date in it, so
+// the dashboard's "see them all" link lists the same checks.
 import "server-only";
 
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
+import { dayIn, endOfDayIn, startOfDayIn } from "@/lib/contract/time-zone";
 import type { Db } from "@/lib/db";
 
 import { listPurchaseHistory, supportExpiredCount } from "./history";
@@ -17,7 +19,7 @@ export interface CheckOutcomeCounts {
 }
 
 export interface ChecksOfDay {
-  /** YYYY-MM-DD (UTC). */
+  /** YYYY-MM-DD, in the time zone asked for. */
   day: string;
   counts: CheckOutcomeCounts;
   total: number;
@@ -25,17 +27,20 @@ export interface ChecksOfDay {
   latest: PurchaseHistoryEntry[];
 }
 
-/** The UTC day of `now` as YYYY-MM-DD. */
-export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
-
 export async function userChecksOfDay(
   db: Db,
   hashKey: string,
-  { userId, now = new Date(), latest = 5 }: { userId: string; now?: Date; latest?: number },
+  {
+    userId,
+    timeZone = "UTC",
+    now = new Date(),
+    latest = 5,
+  }: { userId: string; timeZone?: string; now?: Date; latest?: number },
 ): Promise<ChecksOfDay> {
-  const day = utcDay(now);
-  const start = `${day}T00:00:00.000Z`;
-  const end = new Date(Date.parse(start) + 86_400_000).toISOString();
+  const day = dayIn(now, timeZone);
+  // ISO strings compared as text: the same on SQLite and PostgreSQL (lib/db/schema.ts).
+  const start = startOfDayIn(day, timeZone).toISOString();
+  const end = endOfDayIn(day, timeZone).toISOString();
   const [grouped, page] = await Promise.all([
     db
       .selectFrom("purchase_checks")
@@ -45,7 +50,14 @@ export async function userChecksOfDay(
       .select((eb) => ["outcome", eb.fn.countAll().as("n"), supportExpiredCount(eb).as("expired")])
       .groupBy("outcome")
       .execute(),
-    listPurchaseHistory(db, hashKey, { user: userId, from: day, to: day, page: 1, perPage: latest }),
+    listPurchaseHistory(db, hashKey, {
+      user: userId,
+      from: day,
+      to: day,
+      time_zone: timeZone,
+      page: 1,
+      perPage: latest,
+    }),
   ]);
   // PostgreSQL returns count(*) and sum() as strings.
   const count = (outcome: string) => Number(grouped.find((row) => row.outcome === outcome)?.n ?? 0);

@@ -4,11 +4,30 @@ import { mkdirSync } from "node:fs";
 
 import { request, type APIRequestContext } from "@playwright/test";
 
+import { BROWSER_TIME_ZONE_COOKIE } from "@/lib/contract/time-zone";
 import type { Role } from "@/lib/contract/values";
 
 import { ADMIN, AUTH_DIR, authFile, PORTAL_URL, SIGN_OUT_USER, USERS } from "@/tests/support/e2e/settings";
 
 const CSRF = { "X-CSRF": "1" };
+
+// The zone the portal's shell would set on the first page (components/person-time-zone.tsx), that of the
+// browser in playwright.config.ts: saved with each state, so no test's first page is rendered twice.
+const BROWSER_ZONE_STATE = {
+  cookies: [
+    {
+      name: BROWSER_TIME_ZONE_COOKIE,
+      value: encodeURIComponent("Europe/Berlin"),
+      domain: new URL(PORTAL_URL).hostname,
+      path: "/",
+      expires: -1,
+      httpOnly: false,
+      secure: false,
+      sameSite: "Lax" as const,
+    },
+  ],
+  origins: [],
+};
 
 async function signIn(context: APIRequestContext, email: string, password: string): Promise<void> {
   const response = await context.post("/api/auth/login", { headers: CSRF, data: { email, password } });
@@ -18,7 +37,7 @@ async function signIn(context: APIRequestContext, email: string, password: strin
 
 export default async function globalSetup(): Promise<void> {
   mkdirSync(AUTH_DIR, { recursive: true });
-  const admin = await request.newContext({ baseURL: PORTAL_URL });
+  const admin = await request.newContext({ baseURL: PORTAL_URL, storageState: BROWSER_ZONE_STATE });
   await signIn(admin, ADMIN.email, ADMIN.password);
   const newUsers = [...Object.entries(USERS).map(([role, user]) => ({ ...user, role })), { ...SIGN_OUT_USER }];
   for (const user of newUsers) {
@@ -33,7 +52,7 @@ export default async function globalSetup(): Promise<void> {
   await admin.dispose();
 
   for (const [role, user] of Object.entries(USERS) as [Exclude<Role, "admin">, (typeof USERS)[keyof typeof USERS]][]) {
-    const context = await request.newContext({ baseURL: PORTAL_URL });
+    const context = await request.newContext({ baseURL: PORTAL_URL, storageState: BROWSER_ZONE_STATE });
     await signIn(context, user.email, user.password);
     await context.storageState({ path: authFile(role) });
     await context.dispose();

@@ -182,7 +182,7 @@ test.describe("on a phone", () => {
     const sheet = await openFilters(page, 0);
     await sheet.getByLabel("Outcome").selectOption("invalid");
     await expect(page).toHaveURL(/\/purchases\/history\?outcome=invalid$/);
-    await sheet.getByLabel("From (UTC)").fill("2020-01-01");
+    await sheet.getByLabel("From (Europe/Berlin)").fill("2020-01-01");
     await expect(page).toHaveURL(/\?outcome=invalid&from=2020-01-01$/);
     await closeFiltersWithEscape(page, 2);
     await expect(table(page).locator("tbody tr").filter({ hasText: /Valid/ })).toHaveCount(0);

@@ -1,5 +1,5 @@
-// /account: the seller account that owns the item service's key — who it is, its balance (not for support), its
-// public profile.
+// /account: the person's own time zone, then the seller account that owns the item service's key — who it is, its
+// balance (not for support), its public profile.
 import type { Metadata } from "next";
 
 import { Avatar } from "@/components/media/avatar";
@@ -18,19 +18,34 @@ import { loadFromUpstream } from "@/lib/portal/failures";
 import { getUpstreams } from "@/lib/upstream";
 
 import styles from "./account.module.css";
+import { TimeZoneForm } from "./time-zone-form";
 
 export const metadata: Metadata = { title: "Seller account" };
+
+// Each person's own setting, whatever the item service answers.
+const yourTimeZone = (
+  <Card title="Your time zone" asSection className={styles.timeZone}>
+    <TimeZoneForm />
+  </Card>
+);
 
 export default async function AccountPage() {
   const user = await requirePageUser("items:read");
   const { items } = await getUpstreams();
-  if (!items) return <AreaNotConfigured area="items" />;
+  if (!items)
+    return (
+      <>
+        {yourTimeZone}
+        <AreaNotConfigured area="items" />
+      </>
+    );
 
   const loaded = await loadFromUpstream("The seller account", () => items.getAccount());
   if (!loaded.ok) {
     return (
       <>
         <PageHeader title="Seller account" />
+        {yourTimeZone}
         <FailureState failure={loaded.failure} />
       </>
     );
@@ -43,6 +58,7 @@ export default async function AccountPage() {
   return (
     <>
       <PageHeader title="Seller account" description="The item service's account that Gatehouse's key belongs to." />
+      {yourTimeZone}
       <div className={styles.layout}>
         <section className={styles.profile} aria-labelledby="profile-heading">
           <MediaImage

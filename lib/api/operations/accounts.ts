@@ -1,6 +1,11 @@
 // Signing in and out (password or single sign-on) and the current session: mostly public operations, since
 // they are how a caller gets a session in the first place.
-import { CurrentSessionSchema, LoginBodySchema, SsoStartQuerySchema } from "@/lib/contract/accounts";
+import {
+  CurrentSessionSchema,
+  LoginBodySchema,
+  MeUpdateBodySchema,
+  SsoStartQuerySchema,
+} from "@/lib/contract/accounts";
 import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
 
 import type { OperationSpec } from "./types";
@@ -68,6 +73,18 @@ export const accountOperations = {
     tag: "Accounts",
     permission: "signed_in",
     query: EmptyQuerySchema,
+    success: { status: 200, description: "The current session", schema: dataEnvelope(CurrentSessionSchema) },
+  },
+  updateMe: {
+    id: "updateMe",
+    method: "PATCH",
+    path: "/api/auth/me",
+    summary:
+      "Set the signed-in user's own time zone, in which the portal shows times and reads days (today, the history's from and to); null: his browser's",
+    tag: "Accounts",
+    permission: "signed_in",
+    query: EmptyQuerySchema,
+    body: MeUpdateBodySchema,
     success: { status: 200, description: "The current session", schema: dataEnvelope(CurrentSessionSchema) },
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -175,5 +175,14 @@ export function keysJobs(): Record<string, Migration> {
           .execute();
       },
     },
+    // Each person's time zone (issue 31): the IANA name he picked on the account page, or null for his browser's.
+    "2026-12-24-001-user-time-zone": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("users").addColumn("time_zone", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("users").dropColumn("time_zone").execute();
+      },
+    },
   };
 }

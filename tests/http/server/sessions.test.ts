@@ -137,6 +137,18 @@ describe("signing in", () => {
     expect(ends).toBeLessThanOrEqual(Date.now() + 120 * MINUTE);
     expect((await gateway.request("/api/auth/me")).status).toBe(401);
   });
+
+  it("PATCH /api/auth/me keeps his time zone, back to the browser's with null, and refuses what is no zone", async () => {
+    const { client } = await freshUser("support");
+    const picked = await client.request("/api/auth/me", jsonInit("PATCH", { time_zone: "Asia/Tokyo" }));
+    expect(picked.status, picked.text).toBe(200);
+    expect(picked.json.data.user.time_zone).toBe("Asia/Tokyo");
+    expect((await client.request("/api/auth/me")).json.data.user.time_zone).toBe("Asia/Tokyo");
+    const refused = await client.request("/api/auth/me", jsonInit("PATCH", { time_zone: "Berlin" }));
+    expect([refused.status, Object.keys(refused.json.error.fields)]).toEqual([400, ["time_zone"]]);
+    const cleared = await client.request("/api/auth/me", jsonInit("PATCH", { time_zone: null }));
+    expect(cleared.json.data.user.time_zone).toBeNull();
+  });
 });
 
 describe("a copied cookie replayed after the session ended gets 401", () => {

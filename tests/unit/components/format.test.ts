@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 
 import {
   formatDateTime,
+  formatDateTimeShort,
+  formatInZone,
   formatMoney,
   formatMoneyPlain,
   formatRelative,
@@ -47,6 +49,23 @@ describe("formatDateTime", () => {
     const text = formatDateTime("2025-01-31T12:00:00.000Z", "en-GB", "Europe/Paris");
     expect(text).toContain("31 January 2025");
     expect(text).toContain("13:00:00");
+  });
+});
+
+describe("an absolute time says its zone", () => {
+  it("short: with the zone's short name", () => {
+    expect(formatDateTimeShort("2025-01-31T12:00:00.000Z", "en-GB", "America/Los_Angeles")).toBe(
+      "31 Jan 2025, 04:00 GMT-8",
+    );
+    expect(formatDateTimeShort("2025-01-31T12:00:00.000Z", "en-US", "America/Los_Angeles")).toBe(
+      "Jan 31, 2025, 04:00 AM PST",
+    );
+  });
+
+  it("in a named zone: with its IANA name", () => {
+    expect(formatInZone("2026-12-01T08:00:00.000Z", "Europe/Berlin", "en-GB")).toBe(
+      "Tue, 1 Dec 2026, 09:00 Europe/Berlin",
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 "use client";
 // The audit log in the browser: filters and pages in the URL (history API), rows from /api/admin/audit.
 
+import { usePersonTimeZone } from "@/components/person-time-zone";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button-link";
 import { DataTable, type Column } from "@/components/ui/data-table";
@@ -16,6 +17,7 @@ import { AUDIT_ACTIONS, DEFAULT_PER_PAGE, type AuditAction, type AuditOutcome } 
 import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import {
   AUDIT_ACTION_LABELS,
+  auditApiQueryString,
   auditQueryString,
   parseAuditParams,
   type AuditViewQuery,
@@ -136,9 +138,10 @@ const FILTERS = listFilters<AuditViewQuery>(["user", "action", "from", "to"]);
 export function AuditView({ initialKey, initialPage }: { initialKey: string; initialPage: Page<AuditRecordOutput> }) {
   const url = useListUrl<AuditViewQuery>(parseAuditParams, auditQueryString, "shallow");
   const { query } = url;
+  const { zone } = usePersonTimeZone();
   const list = useListPage<AuditRecordOutput>(
     "/api/admin/audit",
-    auditQueryString(query),
+    auditApiQueryString(query, zone),
     { key: initialKey, page: initialPage },
     "The audit log could not be loaded",
     url,
@@ -171,6 +174,7 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
           }
         />
         <DayRange
+          zone={zone}
           from={query.from}
           to={query.to}
           onChange={(name, value) => url.push(withChanges(query, { [name]: value }))}

@@ -6,7 +6,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { auditLogPage } from "@/lib/api/accounts";
 import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
-import { auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
+import { getPersonTimeZone } from "@/lib/auth/time-zone";
+import { auditApiQueryString, parseAuditParams } from "@/lib/portal/audit-params";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { AuditView } from "./audit-view";
@@ -20,13 +21,13 @@ export default async function AuditPage({
 }) {
   await requirePageUser("audit:read");
   const query = parseAuditParams(await searchParams);
-  const { db } = await getServerContext();
-  const initialPage = await auditLogPage(db, query);
+  const [{ db }, { zone }] = await Promise.all([getServerContext(), getPersonTimeZone()]);
+  const initialPage = await auditLogPage(db, { ...query, time_zone: zone });
   return (
     <>
       <PageHeader title="Audit log" description="Every change, sign-in and purchase check, newest first." />
       <FreshSwrCache>
-        <AuditView initialKey={auditQueryString(query)} initialPage={initialPage} />
+        <AuditView initialKey={auditApiQueryString(query, zone)} initialPage={initialPage} />
       </FreshSwrCache>
     </>
   );

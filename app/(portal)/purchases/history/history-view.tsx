@@ -13,6 +13,7 @@ import { ButtonLink } from "@/components/ui/button-link";
 import { buttonClassName } from "@/components/ui/button-styles";
 import { DataTable, type Column, type DataTableError } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { usePersonTimeZone } from "@/components/person-time-zone";
 import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
@@ -171,14 +172,15 @@ const FILTERS = listFilters<HistoryViewQuery>(["outcome", "item_id", "user", "fr
 export function HistoryView({ initialKey, initialPage, items, linkItems, codeFormat }: HistoryViewProps) {
   const url = useListUrl<HistoryViewQuery>(parseHistoryParams, historyQueryString, "shallow");
   const { query } = url;
+  const { zone } = usePersonTimeZone();
   const [code, setCode] = useState("");
   const [codeText, setCodeText] = useState("");
   const [codeError, setCodeError] = useState<string | undefined>();
 
   // With a code: the search's path and body as the key, fetched by POST; without: the list's path.
   const key: string | [string, string] = code
-    ? [HISTORY_SEARCH_PATH, JSON.stringify(historySearchBody(query, code))]
-    : historyApiPath(query);
+    ? [HISTORY_SEARCH_PATH, JSON.stringify(historySearchBody(query, code, zone))]
+    : historyApiPath(query, zone);
   const { data, error, isValidating, mutate } = useSWR<Page<PurchaseHistoryEntry>, ApiRequestError>(
     key,
     (requested: string | [string, string]) =>
@@ -284,6 +286,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))}
         />
         <DayRange
+          zone={zone}
           from={query.from}
           to={query.to}
           onChange={(name, value) => url.push(withChanges(query, { [name]: value }))}
@@ -328,9 +331,13 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           <span />
         )}
         {code ? (
-          <SearchCsvButton body={historySearchBody(query, code)} />
+          <SearchCsvButton body={{ ...historySearchBody(query, code, zone), time_zone: zone }} />
         ) : (
-          <a href={historyCsvPath(query)} download className={buttonClassName({ variant: "secondary", size: "sm" })}>
+          <a
+            href={historyCsvPath(query, zone)}
+            download
+            className={buttonClassName({ variant: "secondary", size: "sm" })}
+          >
             Download CSV
           </a>
         )}

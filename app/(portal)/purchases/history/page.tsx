@@ -9,6 +9,7 @@ import { purchaseHistoryPage } from "@/lib/api/purchases";
 import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
+import { getPersonTimeZone } from "@/lib/auth/time-zone";
 import { loadFromUpstream } from "@/lib/portal/failures";
 import { historyApiPath, parseHistoryParams } from "@/lib/portal/purchase-history-params";
 import { getUpstreams } from "@/lib/upstream";
@@ -36,8 +37,11 @@ export default async function PurchaseHistoryPage({
 }) {
   const user = await requirePageUser("purchases:validate");
   const query = parseHistoryParams(await searchParams);
-  const server = await getServerContext();
-  const [initialPage, items] = await Promise.all([purchaseHistoryPage(server, query), itemOptions()]);
+  const [server, { zone }] = await Promise.all([getServerContext(), getPersonTimeZone()]);
+  const [initialPage, items] = await Promise.all([
+    purchaseHistoryPage(server, { ...query, time_zone: zone }),
+    itemOptions(),
+  ]);
   return (
     <>
       <PageHeader
@@ -46,7 +50,7 @@ export default async function PurchaseHistoryPage({
       />
       <FreshSwrCache>
         <HistoryView
-          initialKey={historyApiPath(query)}
+          initialKey={historyApiPath(query, zone)}
           initialPage={initialPage}
           items={items}
           linkItems={can(user, "items:read")}

@@ -348,6 +348,19 @@ describe("GET /api/purchases/history", () => {
     };
   };
 
+  it("reads a bare from/to as a day in time_zone: 1 May in Los Angeles is 07:00 UTC on the 1st to 07:00 on the 2nd", async () => {
+    const times = async (query: string) =>
+      (await history(admin, `${query}&per_page=100`)).json.data.map((r: { checked_at: string }) => r.checked_at);
+    expect(await times("from=2024-05-01&to=2024-05-01")).toEqual([
+      "2024-05-01T23:59:59.999Z",
+      "2024-05-01T00:00:00.000Z",
+    ]);
+    expect(await times("from=2024-05-01&to=2024-05-01&time_zone=America%2FLos_Angeles")).toEqual([
+      "2024-05-01T23:59:59.999Z",
+    ]);
+    expect((await history(admin, "from=2024-05-01&time_zone=Mars%2FOlympus")).status).toBe(400);
+  });
+
   it("answers a page of checks, newest first, in the documented shape with pagination meta (25 by default)", async () => {
     const res = await history(admin, SEEDED);
     expect(res.status).toBe(200);
@@ -544,6 +557,15 @@ describe("GET /api/purchases/history.csv", () => {
     const line = res.text.split("\r\n")[1] ?? "";
     expect(line).toContain(`"'=HYPERLINK(""http://evil.example"",""open"")"`);
     expect(line).toContain(`"Extended, ""multi-site"""`);
+  });
+
+  it("gives the times with the offset of time_zone when one is asked for", async () => {
+    const res = await admin.request(`/api/purchases/history.csv?${SEEDED}&outcome=failed&time_zone=Asia%2FTokyo`);
+    expect(
+      parseCsv(res.text.replace(/^\ufeff/, ""))
+        .slice(1)
+        .map((row) => row[1]),
+    ).toEqual(["2024-05-03T21:00:00.000+09:00"]);
   });
 
   it("applies the filters: outcome, user, code", async () => {

@@ -24,6 +24,8 @@ const ACTIVE = "11111111-1111-4111-8111-111111111111";
 
 const EXPIRED = "22222222-2222-4222-8222-222222222222";
 
+const BERLIN = "Europe/Berlin";
+
 describe("the pages' checks agree with the contract's schemas", () => {
   it("a list the form lets through is one the API takes, and one over the limit is refused by both", () => {
     const atLimit = Array.from({ length: BULK_MAX_CODES }, (_, n) => `code-${n}`);
@@ -51,11 +53,14 @@ describe("the pages' checks agree with the contract's schemas", () => {
         "outcome=failed&item_id=100005&user=support%40e2e.test&from=2025-03-01&to=2025-03-31&per_page=50&page=3",
       ),
     );
-    const sent = new URL(historyApiPath(query), "http://x").searchParams;
+    const sent = new URL(historyApiPath(query, BERLIN), "http://x").searchParams;
+    expect(sent.get("time_zone")).toBe(BERLIN);
     expect(PurchaseHistoryQuerySchema.safeParse(Object.fromEntries(sent)).success).toBe(true);
-    const csv = new URL(historyCsvPath(query), "http://x").searchParams;
+    const csv = new URL(historyCsvPath(query, BERLIN), "http://x").searchParams;
     expect(PurchaseHistoryQuerySchema.safeParse(Object.fromEntries(csv)).success).toBe(true);
-    expect(PurchaseHistorySearchBodySchema.safeParse(historySearchBody(query, ACTIVE)).success).toBe(true);
+    const body = historySearchBody(query, ACTIVE, BERLIN);
+    expect(body.time_zone).toBe(BERLIN);
+    expect(PurchaseHistorySearchBodySchema.safeParse(body).success).toBe(true);
   });
 });
 
@@ -98,11 +103,19 @@ describe("the history's URL", () => {
   it("never puts a full code in a URL, the page's or the API's: it goes in the search's body", () => {
     const query = { outcome: "invalid" as const, page: 2 };
     expect(historyQueryString(query)).toBe("?outcome=invalid&page=2");
-    expect(historyApiPath(query)).toBe("/api/purchases/history?outcome=invalid&per_page=25&page=2");
-    expect(historySearchBody(query, EXPIRED)).toEqual({ code: EXPIRED, outcome: "invalid", per_page: 25, page: 2 });
-    // The CSV is every page of the same filters.
-    expect(historyCsvPath({ ...query, per_page: 50 })).toBe("/api/purchases/history.csv?outcome=invalid");
-    expect(historyCsvPath({})).toBe("/api/purchases/history.csv");
+    // Without days, the zone does not matter to the list: its path stays short.
+    expect(historyApiPath(query, BERLIN)).toBe("/api/purchases/history?outcome=invalid&per_page=25&page=2");
+    expect(historySearchBody(query, EXPIRED, BERLIN)).toEqual({
+      code: EXPIRED,
+      outcome: "invalid",
+      per_page: 25,
+      page: 2,
+    });
+    // The CSV is every page of the same filters, its times in the person's zone.
+    expect(historyCsvPath({ ...query, per_page: 50 }, BERLIN)).toBe(
+      "/api/purchases/history.csv?outcome=invalid&time_zone=Europe%2FBerlin",
+    );
+    expect(historyCsvPath({}, "UTC")).toBe("/api/purchases/history.csv?time_zone=UTC");
     expect(historyQueryString({})).toBe("");
   });
 });

@@ -1,10 +1,10 @@
-// One person's checks of one UTC day, on SQLite and PostgreSQL: counted by outcome (a valid code whose support
-// had ended apart), the newest few, other people's checks and other days left out.
+// One person's checks of one day in his time zone (UTC by default), on SQLite and PostgreSQL: counted by outcome
+// (a valid code whose support had ended apart), the newest few, other people's checks and other days left out.
 import { describe, expect, it } from "vitest";
 
 import type { Purchase } from "@/lib/contract/purchases";
 import { recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
-import { userChecksOfDay, utcDay } from "@/lib/purchases/today";
+import { userChecksOfDay } from "@/lib/purchases/today";
 
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
@@ -85,10 +85,29 @@ describe.each<Backend>(bothBackends())("userChecksOfDay on $name", (backend) => 
       latest: [],
     });
   });
-});
 
-describe("utcDay", () => {
-  it("is the UTC date, whatever the local time zone", () => {
-    expect(utcDay(new Date("2026-03-10T23:30:00.000-05:00"))).toBe("2026-03-11");
+  it("counts from midnight in the person's zone: in Los Angeles, 07:00 to 07:00 UTC in March", async () => {
+    // 15:00 UTC on 10 March is 08:00 in Los Angeles (PDT, UTC-7, since 8 March): its day began at 07:00 UTC.
+    await record("2026-03-10T06:59:59.999Z", "aaaaaaaa-1111-4111-8111-11111111a001");
+    await record("2026-03-10T07:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a002");
+    await record("2026-03-11T06:59:59.999Z", "aaaaaaaa-1111-4111-8111-11111111a003");
+    await record("2026-03-11T07:00:00.000Z", "aaaaaaaa-1111-4111-8111-11111111a004");
+    const today = await userChecksOfDay(store().db, KEY, {
+      userId: ALICE.id,
+      timeZone: "America/Los_Angeles",
+      now: NOW,
+    });
+    expect(today.day).toBe("2026-03-10");
+    expect(today.total).toBe(2);
+    expect(today.latest.map((entry) => entry.code_last4)).toEqual(["a003", "a002"]);
+  });
+
+  it("takes the day the person is in: 01:00 in Tokyo is the next day", async () => {
+    const today = await userChecksOfDay(store().db, KEY, {
+      userId: ALICE.id,
+      timeZone: "Asia/Tokyo",
+      now: new Date("2026-03-10T16:00:00.000Z"),
+    });
+    expect(today.day).toBe("2026-03-11");
   });
 });

@@ -9,10 +9,12 @@ import { Badge, ResultBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
-import { LocalTime } from "@/components/ui/local-time";
+import { usePersonTimeZone } from "@/components/person-time-zone";
+import { LocalTime, ZonedTime } from "@/components/ui/local-time";
 import { RadioGroup } from "@/components/ui/radio-group";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
+import { TIME_ZONE_NOT_FOUND, TimeZoneField } from "@/components/ui/time-zone-field";
 import { useToast } from "@/components/ui/toast";
 import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { AlertRuleSetting, Compare, CompareRow, Run } from "@/lib/contract/history";
@@ -24,6 +26,7 @@ import {
   type RunStatus,
   type ScheduleFrequency,
 } from "@/lib/contract/values";
+import { resolveTimeZone } from "@/lib/contract/time-zone";
 
 import formStyles from "../../../forms.module.css";
 import styles from "./project.module.css";
@@ -149,12 +152,6 @@ const RUN_UNDER_WAY: Partial<Record<RunStatus, string>> = {
   waiting: "Waiting for the reports API's budget: other runs are using it.",
 };
 
-/** The browser's zone names (IANA), for the time zone field's suggestions. */
-function zoneNames(): string[] {
-  const intl = Intl as typeof Intl & { supportedValuesOf?: (key: string) => string[] };
-  return ["UTC", ...(intl.supportedValuesOf?.("timeZone") ?? [])];
-}
-
 // The schedule's fields: a gateway message for one of them shows beside it, and then no banner.
 const SCHEDULE_FIELDS = ["enabled", "frequency", "weekday", "time", "time_zone"];
 
@@ -178,19 +175,24 @@ export function SchedulePanel({
   const schedule = answer.schedule;
   const toast = useToast();
   const [frequency, setFrequency] = useState<ScheduleFrequency>(schedule?.frequency ?? "daily");
-  const { busy, fields: errors, failure, send } = useApiForm({ fieldNames: SCHEDULE_FIELDS });
+  const { busy, fields: errors, failure, check, send } = useApiForm({ fieldNames: SCHEDULE_FIELDS });
   const runStart = useApiAction();
-  const browserZone = typeof Intl === "undefined" ? "UTC" : Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const person = usePersonTimeZone().zone;
 
   const save = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    // "Berlin" is Europe/Berlin: the field then shows the name that was saved.
+    const zoneField = event.currentTarget.elements.namedItem("time_zone") as HTMLInputElement;
+    const timeZone = resolveTimeZone(zoneField.value);
+    if (!check({ time_zone: timeZone ? undefined : TIME_ZONE_NOT_FOUND })) return;
+    zoneField.value = timeZone!;
     const form = new FormData(event.currentTarget);
     const body = {
       enabled: form.get("enabled") === "on",
       frequency,
       ...(frequency === "weekly" ? { weekday: Number(form.get("weekday")) } : {}),
       time: String(form.get("time") ?? ""),
-      time_zone: String(form.get("time_zone") ?? "").trim(),
+      time_zone: timeZone!,
     };
     if ((await send(key, { method: "POST", body })) === false) return;
     await mutate();
@@ -211,7 +213,17 @@ export function SchedulePanel({
       <p className={styles.note}>
         {schedule?.enabled && schedule.next_run_at ? (
           <>
-            Next run: <LocalTime iso={schedule.next_run_at} display="both" />.{" "}
+            {/* In the schedule's zone, and in the reader's when his differs: each says which it is. */}
+            Next run: <ZonedTime iso={schedule.next_run_at} zone={schedule.time_zone} />
+            {schedule.time_zone === person ? (
+              ", your time zone"
+            ) : (
+              <>
+                {" "}
+                (<ZonedTime iso={schedule.next_run_at} zone={person} />, your time zone)
+              </>
+            )}
+            .{" "}
           </>
         ) : (
           "No scheduled regeneration. "
@@ -260,20 +272,12 @@ export function SchedulePanel({
               required
               error={errors.time}
             />
-            <TextField
+            <TimeZoneField
               name="time_zone"
-              label="Time zone"
-              defaultValue={schedule?.time_zone ?? browserZone}
-              list="time-zone-names"
-              hint="An IANA name, e.g. Europe/Berlin"
-              required
+              defaultValue={schedule?.time_zone ?? person}
+              hint="Type a city or a zone's name, e.g. Berlin; yours by default"
               error={errors.time_zone}
             />
-            <datalist id="time-zone-names">
-              {zoneNames().map((zone) => (
-                <option key={zone} value={zone} />
-              ))}
-            </datalist>
           </div>
           <div className={formStyles.buttons}>
             <Button type="submit" variant="primary" loading={busy} loadingText="Saving…">
