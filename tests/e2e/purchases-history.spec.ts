@@ -114,7 +114,7 @@ test("the filters are read from the URL, and an empty result says what to do", a
   await expect(page.getByRole("heading", { level: 2, name: "No checks match" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Download CSV" })).toHaveAttribute(
     "href",
-    "/api/purchases/history.csv?outcome=failed&user=nobody%40e2e.test&from=2020-01-01&to=2020-01-02",
+    "/api/purchases/history.csv?outcome=failed&user=nobody%40e2e.test&from=2020-01-01&to=2020-01-02&time_zone=Europe%2FBerlin",
   );
 });
 
