@@ -36,11 +36,17 @@ const SHORT_DATE_TIME = {
   minute: "2-digit",
 } as const;
 
-/** Short local date and time with the zone's short name, e.g. "31 Jan 2025, 13:00 CET". */
-export function formatDateTimeShort(iso: string, locale?: Locale, timeZone?: string): string {
+/**
+ * Short local date and time with the zone's short name, e.g. "31 Jan 2025, 13:00 CET"; given `now`, without the
+ * year when it is this year ("31 Jan, 13:00 CET"), so that a time with its zone still fits a phone's line.
+ */
+export function formatDateTimeShort(iso: string, locale?: Locale, timeZone?: string, now?: number): string {
   const date = parseIso(iso);
   if (!date) return iso;
-  return new Intl.DateTimeFormat(locale, { ...SHORT_DATE_TIME, timeZoneName: "short", timeZone }).format(date);
+  const yearOf = (at: Date | number) => new Intl.DateTimeFormat("en", { year: "numeric", timeZone }).format(at);
+  const { year, ...withoutYear } = SHORT_DATE_TIME;
+  const fields = now !== undefined && yearOf(date) === yearOf(now) ? withoutYear : { ...withoutYear, year };
+  return new Intl.DateTimeFormat(locale, { ...fields, timeZoneName: "short", timeZone }).format(date);
 }
 
 /**

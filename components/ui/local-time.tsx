@@ -24,8 +24,8 @@ export interface LocalTimeProps {
   /** ISO 8601 timestamp (UTC from the gateway); null/undefined renders `missing`. */
   iso: string | null | undefined;
   /**
-   * "relative" (default): "3 days ago"; "both": "18 Nov 2026, 10:00 (3 days ago)"; "datetime": full local date
-   * and time; "date": local date. The full local date and time is always in the tooltip.
+   * "relative" (default): "3 days ago"; "both": "18 Nov, 10:00 CET (3 days ago)" (with the year when not this
+   * one); "datetime": full local date, time and zone; "date": local date. The full one is always in the tooltip.
    */
   display?: "relative" | "both" | "datetime" | "date";
   /** Text for a missing time, e.g. "Not generated yet". */
@@ -48,7 +48,7 @@ export function LocalTime({ iso, display = "relative", missing = "Unknown", clas
   const full = formatDateTime(iso, undefined, zone);
   const text = {
     relative: () => formatRelative(iso, now),
-    both: () => `${formatDateTimeShort(iso, undefined, zone)} (${formatRelative(iso, now)})`,
+    both: () => `${formatDateTimeShort(iso, undefined, zone, now)} (${formatRelative(iso, now)})`,
     datetime: () => full,
     date: () => formatDate(iso, undefined, zone),
   }[display]();

@@ -62,6 +62,13 @@ describe("an absolute time says its zone", () => {
     );
   });
 
+  it("short, given now: without the year when it is this year in that zone", () => {
+    const now = Date.parse("2025-06-01T00:00:00.000Z");
+    expect(formatDateTimeShort("2025-01-31T12:00:00.000Z", "en-GB", "Asia/Tokyo", now)).toBe("31 Jan, 21:00 GMT+9");
+    expect(formatDateTimeShort("2024-12-31T20:00:00.000Z", "en-GB", "UTC", now)).toBe("31 Dec 2024, 20:00 UTC");
+    expect(formatDateTimeShort("2024-12-31T20:00:00.000Z", "en-GB", "Asia/Tokyo", now)).toBe("1 Jan, 05:00 GMT+9");
+  });
+
   it("in a named zone: with its IANA name", () => {
     expect(formatInZone("2026-12-01T08:00:00.000Z", "Europe/Berlin", "en-GB")).toBe(
       "Tue, 1 Dec 2026, 09:00 Europe/Berlin",
