@@ -29,6 +29,7 @@ export function storeSuite(backend: Backend) {
           "role_pinned",
           "service",
           "session_version",
+          "time_zone",
           "updated_at",
         ].sort(),
       );
