@@ -3,8 +3,8 @@
 // components/person-time-zone.tsx), e.g. "3 days ago" with the full date, time and zone in the tooltip, inside
 // <time dateTime>. An absolute time always says its zone.
 //
-// Why a client component with a UTC fallback: the server knows neither the reader's locale, time zone nor
-// clock. The server (and the hydrating client) render the same stable text, "2025-01-31 12:00 UTC", and right
+// Why a client component with a UTC fallback: the server knows neither the reader's locale nor his clock (the
+// zone it knows, but a zone's short name is the locale's). The server (and the hydrating client) render the same stable text, "2025-01-31 12:00 UTC", and right
 // after hydration React re-renders with the browser's values (useSyncExternalStore), so there is never a
 // hydration mismatch and no per-element inline script (which a strict CSP would block). The cost is that the
 // UTC text shows for the moment before hydration; it is correct, just not localised yet.
