@@ -14,6 +14,7 @@ import {
   timeRange,
   type PageMeta,
 } from "./common";
+import { TimeZoneSchema } from "./time-zone";
 import {
   BULK_CODE_STATUSES,
   BULK_RESULT_FILTERS,
@@ -288,6 +289,13 @@ export const BulkJobSchema = BulkJobSummarySchema.extend({
   results: z.array(BulkResultSchema).describe("In batch order"),
 });
 export type BulkJob = z.infer<typeof BulkJobSchema>;
+
+/** GET /api/purchases/bulk/{id}.csv: the zone its times are given in. */
+export const BulkExportQuerySchema = z.strictObject({
+  time_zone: TimeZoneSchema.optional().describe(
+    "checked_at with this IANA zone's offset (2026-11-27T17:12:05.000-08:00) instead of UTC; the portal sends the person's",
+  ),
+});
 
 export const BulkResultsQuerySchema = z.strictObject({
   page: z.optional(page),

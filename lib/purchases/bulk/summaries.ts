@@ -5,6 +5,7 @@ import "server-only";
 import { supportOf } from "@/lib/contract/purchase-code";
 import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage, BulkResultsQuery } from "@/lib/contract/purchases";
 import { pageMeta } from "@/lib/contract/common";
+import { isoInZone } from "@/lib/contract/time-zone";
 import { BULK_RESULT_FILTERS, DEFAULT_PER_PAGE, type BulkResultFilter } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
@@ -224,8 +225,11 @@ const RESULT_COLUMNS = [
   "notes",
 ] as const;
 
-/** The job's results in batch order; `position` counts from 1, as a person reads the batch. */
-export function bulkResultsCsv(job: BulkJob): string {
+/**
+ * The job's results in batch order; `position` counts from 1, as a person reads the batch. With a `zone`,
+ * checked_at carries its offset ("2026-11-27T17:12:05.000-08:00", the same instant).
+ */
+export function bulkResultsCsv(job: BulkJob, zone?: string): string {
   let text = CSV_BOM + csvLine(RESULT_COLUMNS);
   for (const result of job.results) {
     text += csvLine([
@@ -239,7 +243,9 @@ export function bulkResultsCsv(job: BulkJob): string {
       result.license_type,
       result.supported_until,
       result.support,
-      result.checked_at,
+      zone === undefined || result.checked_at === null
+        ? result.checked_at
+        : isoInZone(new Date(result.checked_at), zone),
       result.notes.join(" "),
     ]);
   }

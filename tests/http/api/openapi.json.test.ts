@@ -163,13 +163,14 @@ const get = (route: string, params: Record<string, string> = {}): Promise<Gatewa
   admin.request(`${route}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
 
 describe("every documented query parameter against what the server does", () => {
-  it("finds the operations with a query: the lists, the history's CSV, a bulk job's results, every person's tokens, the sign-in's start and the reports over time", () => {
+  it("finds the operations with a query: the lists, the history's CSV, a bulk job's results and CSV, every person's tokens, the sign-in's start and the reports over time", () => {
     expect(
       queryOperations()
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
       "compareProject",
+      "exportBulkJob",
       "exportPurchaseHistory",
       "listAlerts",
       "listAudit",

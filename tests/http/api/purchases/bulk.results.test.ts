@@ -145,6 +145,13 @@ describe.each(bothServerStores())("on $name", (store) => {
       await finished(support, id);
       const csv = await support.request(`/api/purchases/bulk/${id}.csv`);
       const [header, ...rows] = parseCsv(csv.text.replace(/^\ufeff/, ""));
+      // Times in UTC, or with the offset of the zone asked for: the same instants.
+      const at = header!.indexOf("checked_at");
+      const zoned = parseCsv(
+        (await support.request(`/api/purchases/bulk/${id}.csv?time_zone=Asia%2FKolkata`)).text.replace(/^\ufeff/, ""),
+      ).slice(1);
+      expect(zoned.map((row) => row[at]!.slice(-6))).toEqual(rows.map(() => "+05:30"));
+      expect(zoned.map((row) => Date.parse(row[at]!))).toEqual(rows.map((row) => Date.parse(row[at]!)));
       const code = header!.indexOf("code");
       const support_ = header!.indexOf("support");
       expect(rows.map((row) => row[code])).toEqual([

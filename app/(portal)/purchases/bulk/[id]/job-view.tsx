@@ -8,6 +8,7 @@
 import { useCallback, useState } from "react";
 import useSWR from "swr";
 
+import { usePersonTimeZone } from "@/components/person-time-zone";
 import { CodeStatusBadge, JobStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
 import { buttonClassName } from "@/components/ui/button-styles";
@@ -115,6 +116,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
   const [copied, setCopied] = useState("");
   const url = useListUrl<JobResultsQuery>(parseJobResultsParams, jobResultsQueryString, "shallow");
   const { query } = url;
+  const { zone } = usePersonTimeZone();
   const key = jobResultsApiPath(id, query);
   const { data, error, isValidating, mutate } = useSWR<BulkResultsPage, ApiRequestError>(
     key,
@@ -239,7 +241,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
               </Button>
             ) : null}
             <a
-              href={`/api/purchases/bulk/${id}.csv`}
+              href={`/api/purchases/bulk/${id}.csv?time_zone=${encodeURIComponent(zone)}`}
               download
               className={buttonClassName({ variant: "secondary", size: "sm" })}
             >

@@ -13,13 +13,13 @@ const getJob = defineRoute(operations.getBulkJob, async ({ server, user, params 
   return ok(job);
 });
 
-const exportJob = defineRoute(operations.exportBulkJob, async ({ server, user, params }) => {
+const exportJob = defineRoute(operations.exportBulkJob, async ({ server, user, params, query }) => {
   const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user));
   if (!job) throw jobNotFound(params.id);
   return {
     status: 200,
     download: {
-      body: bulkResultsCsv(job),
+      body: bulkResultsCsv(job, query.time_zone),
       contentType: "text/csv; charset=utf-8",
       fileName: `bulk-check-${job.id}.csv`,
     },
