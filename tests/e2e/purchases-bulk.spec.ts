@@ -116,6 +116,8 @@ test.describe("as support", () => {
       .split("\r\n");
     expect(lines[0]).toMatch(/^position,code,occurrences,status,reason/);
     expect(lines).toHaveLength(1 + 16);
+    // Times with the person's zone's offset (the browser's, Berlin: +01:00 in winter, +02:00 in summer).
+    expect(lines[1]).toMatch(/,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00,/);
     expect(lines.filter((line) => line.includes(",valid,"))).toHaveLength(10);
     expect(lines.find((line) => line.includes(FIXED_PURCHASE_CODES.active))).toMatch(
       new RegExp(`^1,${FIXED_PURCHASE_CODES.active},3,valid,`),
