@@ -2,7 +2,7 @@
 // Berlin: "today", the history's filters and rows follow the browser's zone until the person picks one on the
 // account page; a schedule's zone is picked by a city's name and its next run is shown in both zones. Assertions
 // are on zone names and labels, never on a date that depends on when the test runs.
-import { as, expect, test } from "@/tests/support/e2e/fixtures";
+import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
 const CSRF = { "X-CSRF": "1" };
 const LOS_ANGELES = "America/Los_Angeles";
@@ -16,7 +16,9 @@ test.describe("support in Los Angeles", () => {
     expect((await page.request.patch("/api/auth/me", { headers: CSRF, data: { time_zone: null } })).status()).toBe(200);
   });
 
-  test("today, the history's filters and times follow the browser's zone, then the one picked", async ({ page }) => {
+  test("today, the history's filters and times follow the browser's zone, then the one picked", async ({
+    page,
+  }, testInfo) => {
     const checked = await page.request.post("/api/purchases/validate", {
       headers: CSRF,
       data: { purchase_code: "00000000-1111-4000-8000-000000000031" },
@@ -38,6 +40,7 @@ test.describe("support in Los Angeles", () => {
     await zone.getByLabel("Time zone").fill("Tokyo");
     await zone.getByRole("button", { name: "Save time zone" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Time zone saved: Asia/Tokyo." })).toBeVisible();
+    await shot(page, testInfo, "account-time-zone");
 
     await page.goto("/purchases/history");
     await expect(page.getByLabel("From (Asia/Tokyo)")).toBeVisible();
@@ -50,7 +53,9 @@ test.describe("support in Los Angeles", () => {
 test.describe("editor in Los Angeles", () => {
   test.use({ storageState: as("editor") });
 
-  test("a schedule's zone is picked by its city, and its next run is shown in both zones", async ({ page }) => {
+  test("a schedule's zone is picked by its city, and its next run is shown in both zones", async ({
+    page,
+  }, testInfo) => {
     // A project no other browser test schedules: its form opens with the default.
     await page.goto(`/projects/pixelforge.studio/overview`);
     const schedule = page.getByRole("region", { name: "Scheduled regeneration" });
@@ -64,5 +69,6 @@ test.describe("editor in Los Angeles", () => {
     const next = schedule.getByText(/^Next run:/);
     await expect(next).toContainText(/09:00 Europe\/Berlin/);
     await expect(next).toContainText(`${LOS_ANGELES}, your time zone`);
+    await shot(page, testInfo, "schedule-in-berlin");
   });
 });
