@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { sealSession, type SessionData } from "@/lib/auth/session";
 import { parseDatabaseUrl } from "@/lib/config/store";
+import { dayIn } from "@/lib/contract/time-zone";
 import { openDb, type Store } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
@@ -511,6 +512,15 @@ describe("the audit log", () => {
     const today = new Date().toISOString().slice(0, 10);
     const logins = await auditRows({ action: "auth.login", from: today, to: today });
     expect(logins.length).toBeGreaterThan(0);
+    // A bare date is a day of time_zone when one is given. Kiritimati's today (UTC+14) began before now there;
+    // the same date at UTC-12 begins 26 hours later, after now whatever the hour.
+    const kiritimatiDay = dayIn(new Date(), "Pacific/Kiritimati");
+    const since = async (zone: string) =>
+      (await admin.request(`/api/admin/audit?from=${kiritimatiDay}&time_zone=${encodeURIComponent(zone)}`)).json.meta
+        .total;
+    expect(await since("Pacific/Kiritimati")).toBeGreaterThan(0);
+    expect(await since("Etc/GMT+12")).toBe(0);
+    expect((await admin.request("/api/admin/audit?from=2999-01-01&time_zone=Mars%2FOlympus")).status).toBe(400);
     expect(logins.every((r) => r.action === "auth.login")).toBe(true);
     const times = logins.map((r) => r.at);
     expect(times).toEqual([...times].sort().reverse());
