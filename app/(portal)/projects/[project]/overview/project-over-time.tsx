@@ -32,6 +32,7 @@ import formStyles from "../../../forms.module.css";
 import styles from "./project.module.css";
 
 const api = (project: string, rest: string) => `/api/projects/${encodeURIComponent(project)}/${rest}`;
+// Results are kept by UTC day (docs/reports.md), so the days compared are UTC days, and their labels say so.
 const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 // ---------------------------------------------------------------------------------------------------------
@@ -55,7 +56,7 @@ export function CompareView({ project }: { project: string }) {
       <form className={styles.row} onSubmit={(event) => void submit(event)} aria-label="Compare two days">
         <TextField
           name="from"
-          label="Earlier day"
+          label="Earlier day (UTC)"
           type="date"
           value={from}
           onChange={(event) => setFrom(event.currentTarget.value)}
@@ -64,7 +65,7 @@ export function CompareView({ project }: { project: string }) {
         />
         <TextField
           name="to"
-          label="Later day"
+          label="Later day (UTC)"
           type="date"
           value={to}
           onChange={(event) => setTo(event.currentTarget.value)}
