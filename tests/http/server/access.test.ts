@@ -289,6 +289,12 @@ const ROUTES: MatrixRoute[] = [
     request: (who) => ({ path: `/api/purchases/bulk/${fixtures.bulkJob[who]}`, init: { method: "DELETE" } }),
   },
   { name: "GET /api/auth/me", allowed: "signed-in", success: 200, request: () => ({ path: "/api/auth/me" }) },
+  {
+    name: "PATCH /api/auth/me",
+    allowed: "signed-in",
+    success: 200,
+    request: () => ({ path: "/api/auth/me", init: jsonInit("PATCH", { time_zone: null }) }),
+  },
   { name: "GET /api/admin/users", allowed: MANAGE_USERS, success: 200, request: () => ({ path: "/api/admin/users" }) },
   {
     name: "POST /api/admin/users",
