@@ -52,12 +52,17 @@ test.describe("support in Los Angeles", () => {
 
 test.describe("editor in Los Angeles", () => {
   test.use({ storageState: as("editor") });
+  const PROJECT = "pixelforge.studio";
+  // The schedule is kept in the shared store: removed after the test, so that its form opens with the default.
+  test.afterEach(async ({ page }) => {
+    expect((await page.request.delete(`/api/projects/${PROJECT}/schedule`, { headers: CSRF })).status()).toBe(204);
+  });
 
   test("a schedule's zone is picked by its city, and its next run is shown in both zones", async ({
     page,
   }, testInfo) => {
     // A project no other browser test schedules: its form opens with the default.
-    await page.goto(`/projects/pixelforge.studio/overview`);
+    await page.goto(`/projects/${PROJECT}/overview`);
     const schedule = page.getByRole("region", { name: "Scheduled regeneration" });
     const zone = schedule.getByLabel("Time zone");
     await expect(zone).toHaveValue(LOS_ANGELES);
