@@ -1,11 +1,13 @@
 "use client";
 // A time zone picked by searching: a text field whose suggestions are every IANA zone the browser knows (a
 // <datalist>, which the browser filters as the person types, "Berlin" offering Europe/Berlin). What was typed is
-// read with resolveTimeZone when the form is sent, so a city's name alone is enough.
+// read with resolveTimeZone when the form is sent, so a city's name alone is enough. The suggestions are the
+// browser's own list, filled in after hydration: the server's runtime may know a slightly different one.
 import { useId } from "react";
 
 import { timeZoneNames } from "@/lib/contract/time-zone";
 
+import { useIsClient } from "../use-browser";
 import { TextField } from "./text-field";
 
 export const TIME_ZONE_NOT_FOUND = "Pick a time zone from the list, or type its city, e.g. Berlin or New York";
@@ -24,6 +26,7 @@ export function TimeZoneField({
   error?: string;
 }) {
   const listId = useId();
+  const isClient = useIsClient();
   return (
     <>
       <TextField
@@ -38,9 +41,7 @@ export function TimeZoneField({
         error={error}
       />
       <datalist id={listId}>
-        {timeZoneNames().map((zone) => (
-          <option key={zone} value={zone} />
-        ))}
+        {isClient ? timeZoneNames().map((zone) => <option key={zone} value={zone} />) : null}
       </datalist>
     </>
   );

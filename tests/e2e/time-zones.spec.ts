@@ -66,6 +66,8 @@ test.describe("editor in Los Angeles", () => {
     const schedule = page.getByRole("region", { name: "Scheduled regeneration" });
     const zone = schedule.getByLabel("Time zone");
     await expect(zone).toHaveValue(LOS_ANGELES);
+    // The field suggests the zones (the browser filters them as one types), and "Berlin" alone is enough.
+    await expect(page.locator(`datalist option[value="Europe/Berlin"]`)).toHaveCount(1);
     await zone.fill("Berlin");
     await schedule.getByLabel(/^At/).fill("09:00");
     await schedule.getByRole("button", { name: "Save schedule" }).click();
