@@ -7,6 +7,7 @@ import { hasBrand } from "@/lib/brand";
 import type { Permission } from "@/lib/contract/values";
 import type { AccountError } from "@/lib/auth/users";
 import type { PurchaseCodeRefused } from "@/lib/purchases/errors";
+import type { PurchaseCodeSlip } from "@/lib/purchases/slips";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import { redact, redactDeep } from "@/lib/log/redact";
 import { isCircuitOpenError, type UpstreamError } from "@/lib/upstream/errors";
@@ -60,17 +61,24 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string>;
+  /** A refused purchase code's slip and its mend (lib/purchases/slips.ts). */
+  readonly suggestion: PurchaseCodeSlip | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    options: {
+      fields?: Record<string, string>;
+      headers?: Record<string, string>;
+      suggestion?: PurchaseCodeSlip;
+    } = {},
   ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.fields = options.fields;
     this.headers = options.headers ?? {};
+    this.suggestion = options.suggestion;
   }
 
   get status(): number {
@@ -89,6 +97,7 @@ export function errorBody(error: ApiError, requestId: string) {
       code: error.code,
       message: error.message,
       ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
       request_id: requestId,
     },
   };
@@ -190,6 +199,7 @@ export function fromRefusal(error: {
 export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
   return new ApiError("invalid_input", `Invalid field: ${error.field}. See fields for details.`, {
     fields: { [error.field]: error.reason },
+    ...(error.suggestion ? { suggestion: error.suggestion } : {}),
   });
 }
 

@@ -4,11 +4,17 @@
 // reload and a shared link show the same rows); the server pages, filters and searches. The progress bar and
 // counts follow each answer; a screen reader hears only status changes (role=status), not every count. Cancel
 // asks first; "Re-check failed rows" sends back the rows a retry can pass; "Copy valid codes" puts every valid
-// code on the clipboard and says so; the CSV comes from the API.
-import { useCallback, useState } from "react";
+// code on the clipboard and says so; the CSV comes from the API. A code one slip from a purchase code's shape has
+// the slip named in its row, and its corrected code is copied with one button.
+import { useCallback, useMemo, useState } from "react";
 import useSWR from "swr";
 
-import { CodeStatusBadge, JobStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
+import {
+  CodeStatusBadge,
+  JobStatusBadge,
+  NotACodeBadge,
+  SupportExpiredBadge,
+} from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
 import { buttonClassName } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
@@ -47,7 +53,8 @@ const POLL_MS = 1000;
 
 const dash = <span aria-hidden="true">—</span>;
 
-const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
+/** The results' columns; `copyCode` puts a row's corrected code on the clipboard. */
+const resultColumns = (copyCode: (code: string) => void): ReadonlyArray<Column<BulkResult>> => [
   // In the order of the pasted list; on a phone each row is a card led by the code and its status.
   {
     id: "index",
@@ -74,6 +81,8 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
     cell: (row) =>
       row.status === "valid" && row.support === "expired" ? (
         <SupportExpiredBadge />
+      ) : row.refused ? (
+        <NotACodeBadge />
       ) : (
         <CodeStatusBadge status={row.status} />
       ),
@@ -85,6 +94,21 @@ const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
     cell: (row) => (
       <>
         {row.reason ?? (row.notes.length === 0 ? dash : null)}
+        {row.suggestion ? (
+          <span className={styles.slip}>
+            Likely a slip: {row.suggestion.slip}.
+            {row.suggestion.code ? (
+              <Button
+                variant="secondary"
+                size="sm"
+                aria-label={`Copy the corrected code ${row.suggestion.code}`}
+                onClick={() => copyCode(row.suggestion!.code!)}
+              >
+                Copy the corrected code
+              </Button>
+            ) : null}
+          </span>
+        ) : null}
         {row.retryable ? <span className={styles.notes}>Can be re-checked.</span> : null}
         {row.notes.length > 0 ? <span className={styles.notes}>{row.notes.join(" ")}</span> : null}
       </>
@@ -165,6 +189,18 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
     );
   };
 
+  const copyCode = useCallback(async (code: string) => {
+    try {
+      await navigator.clipboard.writeText(code);
+      setCopied(`Copied ${code} to the clipboard.`);
+    } catch (failure) {
+      setCopied(
+        `The code could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
+      );
+    }
+  }, []);
+  const columns = useMemo(() => resultColumns((code) => void copyCode(code)), [copyCode]);
+
   const copyValid = async () => {
     try {
       // Every valid code of the job, not only this page's: read them all (a job has at most 500 codes).
@@ -205,6 +241,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <dl className={styles.counts}>
           <Count label="Valid" value={job.valid} />
           <Count label="Invalid" value={job.invalid} />
+          {job.refused > 0 ? <Count label="Not purchase codes" value={job.refused} /> : null}
           <Count label="Failed" value={job.failed} />
           <Count label="Left" value={codesLeft(job)} />
           {job.cancelled > 0 ? <Count label="Cancelled" value={job.cancelled} /> : null}
@@ -283,7 +320,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <DataTable
           caption="Results of the bulk check"
           captionHidden
-          columns={RESULT_COLUMNS}
+          columns={columns}
           rows={answer.data}
           rowKey={(row) => row.index}
           loading={url.pending}
