@@ -205,10 +205,16 @@ export function jobResultsApiPath(id: string, query: JobResultsQuery): string {
   return `/api/purchases/bulk/${id}/results${jobResultsQueryString(query)}`;
 }
 
-/** The valid codes of a job, one a line, for the clipboard (support expired included: those purchases are real). */
-export function validCodesText(results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>): string {
+/**
+ * The valid or the invalid codes of a job, one a line, for the clipboard. Valid: support expired included (those
+ * purchases are real). Invalid: the codes to follow up with the buyer — answered not valid, or not a purchase code.
+ */
+export function codesText(
+  results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>,
+  kind: "valid" | "invalid",
+): string {
   return results
-    .filter((result) => result.status === "valid")
+    .filter((result) => result.status === kind)
     .map((result) => result.code)
     .join("\n");
 }

@@ -13,7 +13,7 @@ import {
   statusAnnouncement,
   summariseBatch,
   timeLeftText,
-  validCodesText,
+  codesText,
   type JobCounts,
 } from "@/lib/portal/purchase-bulk";
 import { prepareBatch } from "@/lib/purchases/bulk/batch";
@@ -144,15 +144,15 @@ describe("a job's results as a view", () => {
     expect(parseJobResultsParams(new URLSearchParams(jobResultsQueryString(query)))).toEqual(query);
   });
 
-  it("copies the valid codes only, one a line", () => {
-    expect(
-      validCodesText([
-        { code: "a", status: "valid" },
-        { code: "b", status: "invalid" },
-        { code: "c", status: "valid" },
-        { code: "d", status: "failed" },
-      ]),
-    ).toBe("a\nc");
-    expect(validCodesText([])).toBe("");
+  it("copies the valid codes, or the invalid ones, one a line", () => {
+    const results = [
+      { code: "a", status: "valid" },
+      { code: "b", status: "invalid" },
+      { code: "c", status: "valid" },
+      { code: "d", status: "failed" },
+    ] as const;
+    expect(codesText(results, "valid")).toBe("a\nc");
+    expect(codesText(results, "invalid")).toBe("b");
+    expect(codesText([], "valid")).toBe("");
   });
 });

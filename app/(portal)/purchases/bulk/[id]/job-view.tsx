@@ -3,9 +3,12 @@
 // results) every second until it is done or cancelled. Page, filter and search are the page's URL (shallow moves:
 // reload and a shared link show the same rows); the server pages, filters and searches. The progress bar and
 // counts follow each answer; a screen reader hears only status changes (role=status), not every count. Cancel
-// asks first; "Re-check failed rows" sends back the rows a retry can pass; "Copy valid codes" puts every valid
-// code on the clipboard and says so; the CSV comes from the API. A code one slip from a purchase code's shape has
-// the slip named in its row, and its corrected code is copied with one button.
+// asks first; "Re-check failed rows" sends back the rows a retry can pass; "Copy valid codes" and "Copy invalid
+// codes" put every such code of the job on the clipboard and say so; the CSV comes from the API. Each code is shown
+// whole (monospace, wrapping on a phone) with its own copy button, its reason in one sentence with the rest and the
+// cleaning notes under "Details"; the page is not held to the content width, so the table takes what the screen
+// has. A code one slip from a purchase code's shape has the slip named in its row, its corrected code one click
+// from the clipboard.
 import { useCallback, useMemo, useState } from "react";
 import useSWR from "swr";
 
@@ -41,7 +44,7 @@ import {
   RESULT_FILTER_LABELS,
   statusAnnouncement,
   timeLeftText,
-  validCodesText,
+  codesText,
   type JobResultsQuery,
 } from "@/lib/portal/purchase-bulk";
 import { useListUrl } from "@/lib/portal/use-list-url";
@@ -53,7 +56,56 @@ const POLL_MS = 1000;
 
 const dash = <span aria-hidden="true">—</span>;
 
-/** The results' columns; `copyCode` puts a row's corrected code on the clipboard. */
+/** "Invalid purchase code." of a longer reason, and the rest; the rest is shown on demand. */
+function splitReason(reason: string | null): { short: string | null; rest: string } {
+  if (reason === null) return { short: null, rest: "" };
+  const end = reason.search(/[.!?](\s|$)/);
+  if (end < 0 || end + 1 >= reason.trimEnd().length) return { short: reason, rest: "" };
+  return { short: reason.slice(0, end + 1), rest: reason.slice(end + 1).trim() };
+}
+
+function ReasonCell({ row, copyCode }: { row: BulkResult; copyCode: (code: string) => void }) {
+  const { short, rest } = splitReason(row.reason);
+  return (
+    <>
+      {short ?? (row.notes.length === 0 ? dash : null)}
+      {row.suggestion ? (
+        <span className={styles.slip}>
+          Likely a slip: {row.suggestion.slip}.
+          {row.suggestion.code ? (
+            <Button
+              variant="secondary"
+              size="sm"
+              aria-label={`Copy the corrected code ${row.suggestion.code}`}
+              onClick={() => copyCode(row.suggestion!.code!)}
+            >
+              Copy the corrected code
+            </Button>
+          ) : null}
+        </span>
+      ) : null}
+      {row.retryable ? <span className={styles.notes}>Can be re-checked.</span> : null}
+      {rest !== "" || row.notes.length > 0 ? (
+        <details className={styles.details}>
+          <summary>Details</summary>
+          {rest !== "" ? <p>{rest}</p> : null}
+          {row.notes.length > 0 ? (
+            <>
+              <p>The code was cleaned before checking:</p>
+              <ul>
+                {row.notes.map((note) => (
+                  <li key={note}>{note}</li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+/** The results' columns; `copyCode` puts a code (the row's, or its correction) on the clipboard. */
 const resultColumns = (copyCode: (code: string) => void): ReadonlyArray<Column<BulkResult>> => [
   // In the order of the pasted list; on a phone each row is a card led by the code and its status.
   {
@@ -68,9 +120,14 @@ const resultColumns = (copyCode: (code: string) => void): ReadonlyArray<Column<B
     header: "Code",
     rowHeader: true,
     priority: "primary",
-    wrap: "truncate",
-    fullText: (row) => row.code,
-    cell: (row) => <code className={styles.code}>{row.code}</code>,
+    cell: (row) => (
+      <span className={styles.codeCell}>
+        <code className={styles.code}>{row.code}</code>
+        <Button variant="ghost" size="sm" aria-label={`Copy code ${row.code}`} onClick={() => copyCode(row.code)}>
+          Copy
+        </Button>
+      </span>
+    ),
   },
   {
     id: "status",
@@ -91,28 +148,7 @@ const resultColumns = (copyCode: (code: string) => void): ReadonlyArray<Column<B
   {
     id: "reason",
     header: "Reason",
-    cell: (row) => (
-      <>
-        {row.reason ?? (row.notes.length === 0 ? dash : null)}
-        {row.suggestion ? (
-          <span className={styles.slip}>
-            Likely a slip: {row.suggestion.slip}.
-            {row.suggestion.code ? (
-              <Button
-                variant="secondary"
-                size="sm"
-                aria-label={`Copy the corrected code ${row.suggestion.code}`}
-                onClick={() => copyCode(row.suggestion!.code!)}
-              >
-                Copy the corrected code
-              </Button>
-            ) : null}
-          </span>
-        ) : null}
-        {row.retryable ? <span className={styles.notes}>Can be re-checked.</span> : null}
-        {row.notes.length > 0 ? <span className={styles.notes}>{row.notes.join(" ")}</span> : null}
-      </>
-    ),
+    cell: (row) => <ReasonCell row={row} copyCode={copyCode} />,
   },
   { id: "item", header: "Item", cell: (row) => row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : dash) },
   { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
@@ -201,23 +237,24 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
   }, []);
   const columns = useMemo(() => resultColumns((code) => void copyCode(code)), [copyCode]);
 
-  const copyValid = async () => {
+  const copyAll = async (kind: "valid" | "invalid") => {
     try {
-      // Every valid code of the job, not only this page's: read them all (a job has at most 500 codes).
+      // Every such code of the job, not only this page's: read them all (a job has at most 500 codes).
       const all = await apiRequest<{ data: BulkJob }>(`/api/purchases/bulk/${id}`);
-      const text = validCodesText(all.data.results);
+      const text = codesText(all.data.results, kind);
       const count = text === "" ? 0 : text.split("\n").length;
       await navigator.clipboard.writeText(text);
-      setCopied(`${count} valid ${count === 1 ? "code" : "codes"} copied to the clipboard.`);
+      setCopied(`${count} ${kind} ${count === 1 ? "code" : "codes"} copied to the clipboard.`);
     } catch (failure) {
       setCopied(
-        `The valid codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
+        `The ${kind} codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
       );
     }
   };
 
   return (
-    <div className={styles.job}>
+    // data-wide: the shell lets this page take the screen's width (components/shell/app-shell.module.css).
+    <div className={styles.job} data-wide="">
       <p className={styles.meta}>
         Started <LocalTime iso={job.created_at} display="both" />
         {showOwner && job.created_by.email ? ` by ${job.created_by.email}` : ""} · {job.total}{" "}
@@ -271,8 +308,13 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
               </Button>
             ) : null}
             {job.valid > 0 ? (
-              <Button variant="secondary" size="sm" onClick={() => void copyValid()}>
+              <Button variant="secondary" size="sm" onClick={() => void copyAll("valid")}>
                 Copy valid codes
+              </Button>
+            ) : null}
+            {job.invalid + job.refused > 0 ? (
+              <Button variant="secondary" size="sm" onClick={() => void copyAll("invalid")}>
+                Copy invalid codes
               </Button>
             ) : null}
             <a
