@@ -1,6 +1,7 @@
 // Reports over time in Chromium: a report's timeline with its change marked, the dashboard's trend with its table
 // view (axe clean), two days of a project compared, a project's schedule set and a run shown, the bell and the
-// alerts list. The sandbox's control API drives the results; screenshots in light and dark at 1440 and 390 px.
+// alerts list (filters that apply at once, a project chosen from a list, each alert naming its report). The
+// sandbox's control API drives the results; screenshots in light and dark at 1440 and 390 px.
 import AxeBuilder from "@axe-core/playwright";
 
 import { SANDBOX_KEYS } from "@/lib/sandbox";
@@ -109,6 +110,15 @@ test("the dashboard's trend has a table view and a range; axe finds nothing seri
 test("a project's page compares two days, sets a schedule and shows its run", async ({ page }, testInfo) => {
   const { url, project } = await reportOf(REPORT);
   await dropReport(page);
+  // Two new reports of one URL in the project, each with a result Gatehouse has recorded: "New" names the URL once.
+  const twin = `${new URL(url).origin}/twin-${Date.now()}`;
+  for (let n = 0; n < 2; n += 1) {
+    const created = await page.request.post("/api/reports", { headers: { "X-CSRF": "1" }, data: { url: twin } });
+    const { id, project: its } = (await created.json()).data as { id: number; project: string };
+    expect(its).toBe(project);
+    await sandbox.setResult(id, { result: "good", when: "now" });
+    expect((await page.request.get(`/api/reports/${id}`)).status()).toBe(200);
+  }
   await page.goto(`/projects/${encodeURIComponent(project)}/overview`);
   await expect(page.getByRole("heading", { level: 1, name: project })).toBeVisible();
 
@@ -119,6 +129,9 @@ test("a project's page compares two days, sets a schedule and shows its run", as
   const worse = compare.getByRole("heading", { name: /^Worse \(\d+\)$/ });
   await expect(worse).toBeVisible();
   await expect(compare.getByRole("link", { name: url })).toBeVisible();
+  // Each list names a URL once; reports of the same URL are told apart by their ids under it.
+  await expect(compare.getByRole("heading", { name: /^New \(\d+\)$/ })).toBeVisible();
+  await expect(compare.getByText(twin, { exact: true })).toHaveCount(1);
 
   const schedule = page.getByRole("region", { name: "Scheduled regeneration" });
   await schedule.getByLabel("How often").selectOption("weekly");
@@ -176,8 +189,20 @@ test("the bell counts unread alerts; the list filters and acknowledges them", as
     .filter({ has: page.getByRole("link", { name: url }) })
     .first();
   await expect(item).toContainText("Bad");
+  // Each alert tells its report apart from others of the same URL: the report's id and when it was generated.
+  await expect(item).toContainText(`Report #${REPORT}`);
+  await expect(item).toContainText(/generated /);
+  // The filters apply at once, as on every other list (no Filter button); the project is chosen, not typed.
+  await expect(page.getByRole("button", { name: "Filter", exact: true })).toHaveCount(0);
   await page.getByLabel("Dropped to").selectOption("bad");
-  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/to=bad/);
+  const project = page.getByRole("combobox", { name: "Project" });
+  await project.selectOption((await reportOf(REPORT)).project);
+  await expect(page).toHaveURL(/project=.*to=bad|to=bad.*project=/);
+  await expect(item).toBeVisible();
+  await page.getByRole("link", { name: "Clear the filters" }).click();
+  await expect(page).toHaveURL(/\/alerts$/);
+  await page.getByLabel("Dropped to").selectOption("bad");
   await expect(page).toHaveURL(/to=bad/);
   await checkBothThemes(page, testInfo, "alerts");
   await shotsAtWidths(page, testInfo, "alerts");
@@ -203,14 +228,14 @@ test("a project's overview opens from the projects list, for names with spaces a
 test.describe("on a phone", () => {
   test.use({ viewport: PHONE });
 
-  test("the alerts' filters wait behind Filters (N); the form in the sheet applies them", async ({ page }) => {
+  test("the alerts' filters wait behind Filters (N) and apply as they change", async ({ page }) => {
     await page.goto("/alerts?to=bad");
     await expect(page.getByLabel("Dropped to")).toBeHidden();
     const sheet = await openFilters(page, 1);
     await expect(sheet.getByLabel("Dropped to")).toHaveValue("bad");
     await sheet.getByLabel("Status").selectOption("all");
-    await sheet.getByRole("button", { name: "Filter" }).click();
     await expect(page).toHaveURL(/status=all.*to=bad/);
+    await page.keyboard.press("Escape");
     await expect(page.getByRole("button", { name: "Filters (2)" })).toBeVisible();
     const again = await openFilters(page, 2);
     await expect(again.getByLabel("Status")).toHaveValue("all");

@@ -5,11 +5,11 @@ import {
   AlertAckBodySchema,
   AlertAckSchema,
   AlertCountSchema,
-  AlertListQuerySchema,
   AlertRuleBodySchema,
   AlertRuleSchema,
   AlertSchema,
 } from "@/lib/contract/history";
+import { AlertListQuerySchema } from "@/lib/contract/alerts";
 import { ProjectParamsSchema } from "@/lib/contract/projects";
 
 import { field, projectTarget, text } from "./targets";
