@@ -5,7 +5,7 @@ import type { Locator } from "@playwright/test";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
-import { as, expect, sandbox, test } from "@/tests/support/e2e/fixtures";
+import { as, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { PHONE } from "./list-phone";
 
@@ -30,7 +30,7 @@ async function shownWhole(element: Locator): Promise<boolean> {
 test("codes whole with a copy button, reasons short with details, invalid codes copied — at 1440 and 390 px", async ({
   page,
   context,
-}) => {
+}, testInfo) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.setViewportSize({ width: 1440, height: 900 });
   const created = await page.request.post("/api/purchases/bulk", {
@@ -74,12 +74,16 @@ test("codes whole with a copy button, reasons short with details, invalid codes 
     [UNKNOWN[0]!, UNKNOWN[1]!, LOOKALIKE].sort(),
   );
 
-  // The table takes the page's width: no cap narrower than the page.
+  // The table takes the page's width (no cap narrower than the page), and all of it is in view at 1440 px: no
+  // column pushed out of sight behind a sideways scroll.
   const main = await page.locator("main").evaluate((node) => {
     const style = getComputedStyle(node);
     return node.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   });
-  expect((await results.boundingBox())!.width).toBeGreaterThanOrEqual(main - 1);
+  const scroller = page.getByRole("region", { name: "Results of the bulk check" });
+  expect((await scroller.boundingBox())!.width).toBeGreaterThanOrEqual(main - 1);
+  expect(await scroller.evaluate((node) => node.scrollWidth - node.clientWidth)).toBeLessThanOrEqual(0);
+  await shot(page, testInfo, "bulk-results-1440");
 
   // On a phone: each code whole on its card, nothing scrolls sideways.
   await page.setViewportSize(PHONE);
@@ -90,4 +94,5 @@ test("codes whole with a copy button, reasons short with details, invalid codes 
   }
   await expect(results.getByRole("button", { name: `Copy code ${UNKNOWN[0]}` })).toBeVisible();
   expect(await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await shot(page, testInfo, "bulk-results-390");
 });

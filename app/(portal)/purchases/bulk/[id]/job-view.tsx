@@ -150,12 +150,21 @@ const resultColumns = (copyCode: (code: string) => void): ReadonlyArray<Column<B
     header: "Reason",
     cell: (row) => <ReasonCell row={row} copyCode={copyCode} />,
   },
-  { id: "item", header: "Item", cell: (row) => row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : dash) },
-  { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
+  // Item, licence and support in one column, a line each: three columns of their own pushed the table past a
+  // 1440 px screen and squeezed the reasons to a word a line.
   {
-    id: "support",
-    header: "Support",
-    cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
+    id: "purchase",
+    header: "Purchase",
+    cell: (row) =>
+      row.status === "valid" ? (
+        <span className={styles.purchase}>
+          <span>{row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : "Item not named")}</span>
+          {row.license_type ? <span>{row.license_type}</span> : null}
+          <SupportStatus supportedUntil={row.supported_until} />
+        </span>
+      ) : (
+        dash
+      ),
   },
 ];
 
