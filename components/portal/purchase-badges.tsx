@@ -31,6 +31,15 @@ export function SupportExpiredBadge() {
   );
 }
 
+/** A code refused before any call (it cannot be a purchase code): no verdict on a purchase, so not "Invalid". */
+export function NotACodeBadge() {
+  return (
+    <Badge tone="neutral" mark="✕">
+      Not a purchase code
+    </Badge>
+  );
+}
+
 const JOB_LOOK: Record<BulkJobStatus, { tone: BadgeTone; mark: string }> = {
   queued: { tone: "outline", mark: "○" },
   running: { tone: "info", mark: "◐" },

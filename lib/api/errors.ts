@@ -7,6 +7,7 @@ import { hasBrand } from "@/lib/brand";
 import type { Permission } from "@/lib/contract/values";
 import type { AccountError } from "@/lib/auth/users";
 import type { PurchaseCodeRefused } from "@/lib/purchases/errors";
+import type { PurchaseCodeSlip } from "@/lib/purchases/slips";
 import { AREA_WORDS, capitalised, type Area } from "@/lib/contract/areas";
 import { fieldsSummary } from "@/lib/contract/field-messages";
 import { redact, redactDeep } from "@/lib/log/redact";
@@ -61,17 +62,24 @@ export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string>;
+  /** A refused purchase code's slip and its mend (lib/purchases/slips.ts). */
+  readonly suggestion: PurchaseCodeSlip | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    options: {
+      fields?: Record<string, string>;
+      headers?: Record<string, string>;
+      suggestion?: PurchaseCodeSlip;
+    } = {},
   ) {
     super(message);
     this.name = "ApiError";
     this.code = code;
     this.fields = options.fields;
     this.headers = options.headers ?? {};
+    this.suggestion = options.suggestion;
   }
 
   get status(): number {
@@ -90,6 +98,7 @@ export function errorBody(error: ApiError, requestId: string) {
       code: error.code,
       message: error.message,
       ...(error.fields ? { fields: error.fields } : {}),
+      ...(error.suggestion ? { suggestion: error.suggestion } : {}),
       request_id: requestId,
     },
   };
@@ -127,8 +136,8 @@ export function invalidInput(error: z.ZodError, where: string): ApiError {
 }
 
 /** A refusal of named fields: the message says each field's label and sentence (lib/contract/field-messages.ts). */
-export function fieldsRefused(fields: Record<string, string>): ApiError {
-  return new ApiError("invalid_input", fieldsSummary(fields), { fields });
+export function fieldsRefused(fields: Record<string, string>, suggestion?: PurchaseCodeSlip): ApiError {
+  return new ApiError("invalid_input", fieldsSummary(fields), { fields, ...(suggestion ? { suggestion } : {}) });
 }
 
 export function unauthenticated(): ApiError {
@@ -194,7 +203,7 @@ export function fromRefusal(error: {
 
 /** A purchase code the normaliser refuses: the reason (which character, where) in fields[field]. */
 export function fromPurchaseCodeRefused(error: PurchaseCodeRefused): ApiError {
-  return fieldsRefused({ [error.field]: error.reason });
+  return fieldsRefused({ [error.field]: error.reason }, error.suggestion ?? undefined);
 }
 
 export function areaNotConfigured(area: Area): ApiError {

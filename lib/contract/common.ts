@@ -38,6 +38,10 @@ export const ErrorEnvelopeSchema = z.object({
     code: z.string().describe("Stable machine-readable code, e.g. invalid_input, not_found, upstream_timeout"),
     message: z.string().describe("What went wrong and what to do, for a person"),
     fields: z.record(z.string(), z.string()).optional().describe("invalid_input: one message per bad field"),
+    suggestion: z
+      .object({ slip: z.string(), code: z.string().nullable() })
+      .optional()
+      .describe("A refused purchase code one slip from a purchase code's shape: the slip, and the corrected code"),
     request_id: z.string().describe("Also in the X-Request-Id header and in the server's log line"),
   }),
 });

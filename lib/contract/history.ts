@@ -1,13 +1,12 @@
 // Reports over time, as the portal API shows and accepts them: a report's result history, trends by day, the
-// compare of two dates, a project's schedule and its runs, regression alerts and their rules.
+// compare of two dates, a project's schedule and its runs, regression alerts and their rules (the alerts list's
+// query is ./alerts.ts, in zod/mini for the browser).
 import { z } from "zod";
 
-import { isoTimestamp, oneOf, page, perPage } from "./common";
+import { isoTimestamp, oneOf } from "./common";
 import { TimeZoneSchema } from "./time-zone";
 import {
   ALERT_RULES,
-  ALERT_STATUSES,
-  DEFAULT_PER_PAGE,
   DEFAULT_TREND_DAYS,
   REPORT_RESULTS,
   RESULT_SOURCES,
@@ -224,18 +223,6 @@ export const AlertSchema = z.object({
   acknowledged_by: z.string().nullable(),
 });
 export type Alert = z.infer<typeof AlertSchema>;
-
-export const AlertListQuerySchema = z.strictObject({
-  status: z
-    .enum(ALERT_STATUSES, { error: oneOf(ALERT_STATUSES) })
-    .optional()
-    .meta({ description: "unread (default), acknowledged or all", default: "unread" }),
-  project: z.string().min(1).max(255).optional().describe("Only this project's alerts"),
-  to: result.optional().describe("Only drops to this result"),
-  per_page: z.optional(perPage(DEFAULT_PER_PAGE.alerts)),
-  page: z.optional(page),
-});
-export type AlertListQuery = z.output<typeof AlertListQuerySchema>;
 
 export const AlertCountSchema = z.object({ unread: z.number().int() });
 

@@ -92,6 +92,17 @@ export const PurchaseHistorySummarySchema = z
   .describe("What the history knew of this code before this check");
 export type PurchaseHistorySummary = z.infer<typeof PurchaseHistorySummarySchema>;
 
+/** A code one plausible slip from the UUID shape (lib/purchases/slips.ts): the slip named, and the mend. */
+export const PurchaseCodeSuggestionSchema = z
+  .object({
+    slip: z.string().describe('The slip in words, e.g. "letter O at position 27 — did you mean 0?"'),
+    code: z
+      .string()
+      .nullable()
+      .describe("The corrected code (canonical UUID); null when the mend cannot be known (a missing character)"),
+  })
+  .describe("The code is one slip from a purchase code's shape: what the slip is, and the corrected code");
+
 export const PurchaseCheckSchema = z.intersection(
   PurchaseValidationSchema,
   z.object({
@@ -102,6 +113,9 @@ export const PurchaseCheckSchema = z.intersection(
         "What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)",
       ),
     history: PurchaseHistorySummarySchema,
+    suggestion: z
+      .nullable(PurchaseCodeSuggestionSchema)
+      .describe("Not valid, and one slip from a purchase code's shape (PURCHASE_CODE_FORMAT auto or uuid); else null"),
   }),
 );
 export type PurchaseCheck = z.infer<typeof PurchaseCheckSchema>;
@@ -249,6 +263,14 @@ export const BulkResultSchema = z.object({
       "valid: the purchase's support when it was checked (expired: a real purchase whose support has ended); null otherwise",
     ),
   retryable: z.boolean().describe("failed: whether a re-check may pass (network, timeout, 429, 5xx)"),
+  refused: z
+    .boolean()
+    .describe(
+      "invalid: the code cannot be a purchase code (see reason); it was never sent, and is not counted as invalid",
+    ),
+  suggestion: z
+    .nullable(PurchaseCodeSuggestionSchema)
+    .describe("invalid or refused, and one slip from a purchase code's shape; else null"),
   checked_at: z.nullable(isoTimestamp),
 });
 export type BulkResult = z.infer<typeof BulkResultSchema>;
@@ -259,9 +281,14 @@ export const BulkJobSummarySchema = z.object({
     .enum(BULK_JOB_STATUSES)
     .describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
   total: z.number().int().nonnegative().describe("Distinct codes"),
-  done: z.number().int().nonnegative().describe("valid + invalid + failed; never goes back"),
+  done: z.number().int().nonnegative().describe("valid + invalid + failed + refused; never goes back"),
   valid: z.number().int().nonnegative(),
-  invalid: z.number().int().nonnegative(),
+  invalid: z.number().int().nonnegative().describe("Codes the item service answered are not valid"),
+  refused: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("Codes that cannot be purchase codes, refused before any call (not counted as invalid)"),
   failed: z.number().int().nonnegative(),
   cancelled: z.number().int().nonnegative().describe("Codes left unchecked by a cancel"),
   settling: z

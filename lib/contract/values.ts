@@ -132,13 +132,15 @@ export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "can
 export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
 
 /**
- * What a job's results may be filtered by: a code status, or one of two views a support desk asks for — valid
- * purchases whose support had expired when checked, and failed rows that a re-check may pass.
+ * What a job's results may be filtered by: a code status, or one of three views a support desk asks for — valid
+ * purchases whose support had expired when checked, codes refused as no purchase code (never sent, not "invalid"),
+ * and failed rows that a re-check may pass.
  */
 export const BULK_RESULT_FILTERS = [
   "valid",
   "support_expired",
   "invalid",
+  "refused",
   "failed",
   "retryable",
   "pending",

@@ -1,7 +1,8 @@
 // List views keep their whole state in the URL (search, filters, sort, page size, page), so a link reproduces
-// the view and Back works. The reports and projects lists use the portal API's own parameter names, so the
+// the view and Back works. The reports, projects and alerts lists use the portal API's own parameter names, so the
 // page's query string is also the query of its /api request, and it is read with the API's own field rules
-// (lib/contract/reports.ts and projects.ts, in zod/mini: small enough for the browser). Pure: used by server pages and client views.
+// (lib/contract/reports.ts, projects.ts and alerts.ts, in zod/mini: small enough for the browser). Pure: used by server pages and client views.
+import { ALERT_LIST_FIELDS, type AlertListQuery } from "@/lib/contract/alerts";
 import { PROJECT_LIST_FIELDS, type ProjectListQuery } from "@/lib/contract/projects";
 import { page, perPage } from "@/lib/contract/fields";
 import { REPORT_LIST_FIELDS, type ReportListQuery } from "@/lib/contract/reports";
@@ -148,6 +149,19 @@ export function parseProjectListParams(params: SearchParamsInput): ProjectListQu
 
 export function projectListQueryString(query: ProjectListQuery): string {
   return queryString(query, PROJECT_PARAM_ORDER);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Alerts
+
+const ALERT_PARAM_ORDER = ["status", "project", "to", "per_page", "page"] as const;
+
+export function parseAlertListParams(params: SearchParamsInput): AlertListQuery {
+  return readQuery(ALERT_LIST_FIELDS, params);
+}
+
+export function alertListQueryString(query: AlertListQuery): string {
+  return queryString(query, ALERT_PARAM_ORDER);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -117,6 +117,8 @@ export interface JobCounts {
   valid: number;
   invalid: number;
   failed: number;
+  /** Codes that cannot be purchase codes, refused before any call: apart from `invalid`. */
+  refused?: number;
   cancelled: number;
   /** Cancelled, with checks under way at the cancel still to write their results. */
   settling?: boolean;
@@ -144,11 +146,17 @@ export function statusAnnouncement(job: JobCounts): string {
     case "waiting":
       return "Paused: the item service asked Gatehouse to slow down. Checking resumes by itself.";
     case "done":
-      return `Finished: ${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed.`;
+      return `Finished: ${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed${notCodes(job)}.`;
     case "cancelled":
       if (job.settling) return `Cancelling: ${plural(codesLeft(job), "check")} under way will finish first.`;
-      return `Cancelled: ${job.done} checked (${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed), ${plural(job.cancelled, "code")} not checked.`;
+      return `Cancelled: ${job.done} checked (${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed${notCodes(job)}), ${plural(job.cancelled, "code")} not checked.`;
   }
+}
+
+/** ", 2 not purchase codes" when the job has codes refused before any call. */
+function notCodes(job: JobCounts): string {
+  const refused = job.refused ?? 0;
+  return refused === 0 ? "" : `, ${refused} not ${refused === 1 ? "a purchase code" : "purchase codes"}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -165,6 +173,7 @@ export const RESULT_FILTER_LABELS: Record<BulkResultFilter, string> = {
   valid: "Valid",
   support_expired: "Valid, support expired",
   invalid: "Invalid",
+  refused: "Not purchase codes",
   failed: "Failed",
   retryable: "Failed, can be re-checked",
   pending: "Not checked yet",
@@ -196,10 +205,16 @@ export function jobResultsApiPath(id: string, query: JobResultsQuery): string {
   return `/api/purchases/bulk/${id}/results${jobResultsQueryString(query)}`;
 }
 
-/** The valid codes of a job, one a line, for the clipboard (support expired included: those purchases are real). */
-export function validCodesText(results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>): string {
+/**
+ * The valid or the invalid codes of a job, one a line, for the clipboard. Valid: support expired included (those
+ * purchases are real). Invalid: the codes to follow up with the buyer — answered not valid, or not a purchase code.
+ */
+export function codesText(
+  results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>,
+  kind: "valid" | "invalid",
+): string {
   return results
-    .filter((result) => result.status === "valid")
+    .filter((result) => result.status === kind)
     .map((result) => result.code)
     .join("\n");
 }

@@ -16,6 +16,7 @@ import type { ItemsClient } from "@/lib/upstream";
 import { PurchaseCodeRefused } from "./errors";
 import { purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "./history";
 import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
+import { slipFor } from "./slips";
 
 /** What the item service said of a code: a purchase, or why it is not one. Its failures are thrown (UpstreamError). */
 export type ItemServiceAnswer = { status: "valid"; purchase: Purchase } | { status: "invalid"; reason: string };
@@ -79,7 +80,8 @@ export async function checkPurchaseCode(
   const cleaned = normalisePurchaseCode(rawCode, format);
   // A code with a look-alike or control character would only come back "invalid" with no hint why: say why
   // instead, without asking the upstream or recording a check.
-  if (!cleaned.ok) throw new PurchaseCodeRefused("purchase_code", cleaned.reason);
+  // A code one slip from a purchase code's shape (spaces for hyphens; under uuid, an O for a 0) gets the mend too.
+  if (!cleaned.ok) throw new PurchaseCodeRefused("purchase_code", cleaned.reason, slipFor(rawCode, format));
   const { code, notes } = cleaned;
   // Read before the check is recorded: "checked N times before" does not count this one.
   const history = await purchaseHistorySummary(db, hashKey, purchaseCodeForms(cleaned, format));
@@ -105,5 +107,7 @@ export async function checkPurchaseCode(
     answer.status === "valid"
       ? { valid: true as const, purchase: answer.purchase }
       : { valid: false as const, message: answer.reason };
-  return { ...validation, checked_code: code, notes, history };
+  // Under auto an almost-code is sent (the upstream's codes may not be UUIDs); answered invalid, its slip is named.
+  const suggestion = answer.status === "invalid" ? slipFor(code, format) : null;
+  return { ...validation, checked_code: code, notes, history, suggestion };
 }

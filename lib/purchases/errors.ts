@@ -1,7 +1,10 @@
 // The purchase checker's one refusal of a caller's input: a code the normaliser refuses (a look-alike, a dash, a
 // control character), sent in `field`. It is the client's mistake — the API answers 400 with the reason in
-// fields[field] (lib/api/errors.ts) — and it costs no upstream call and no history row.
+// fields[field] (lib/api/errors.ts), with the slip and the corrected code in `suggestion` when the code is one slip
+// from a purchase code's shape — and it costs no upstream call and no history row.
 import { hasBrand } from "@/lib/brand";
+
+import type { PurchaseCodeSlip } from "./slips";
 
 const CODE_REFUSED: unique symbol = Symbol.for("gatehouse.PurchaseCodeRefused");
 
@@ -13,6 +16,8 @@ export class PurchaseCodeRefused extends Error {
     readonly field: string,
     /** The normaliser's reason, naming the character and its position. */
     readonly reason: string,
+    /** The slip the code is from a purchase code's shape (./slips.ts), when it is one. */
+    readonly suggestion: PurchaseCodeSlip | null = null,
   ) {
     super(`${field}: ${reason}`);
     this.name = "PurchaseCodeRefused";

@@ -5,7 +5,8 @@ import "server-only";
 
 import { sql } from "kysely";
 
-import type { Alert, AlertListQuery, AlertRuleSetting } from "@/lib/contract/history";
+import type { AlertListQuery } from "@/lib/contract/alerts";
+import type { Alert, AlertRuleSetting } from "@/lib/contract/history";
 import { pageMeta, type Page } from "@/lib/contract/common";
 import {
   ALERT_RULES,
@@ -105,6 +106,18 @@ export async function listAlerts(db: Db, query: AlertListQuery): Promise<Page<Al
     .offset((page - 1) * perPage)
     .execute();
   return { data: rows.map(toAlert), meta: pageMeta(page, perPage, Number(n)) };
+}
+
+/** The projects that have alerts, by name: the choices of the alerts list's project filter (no upstream call). */
+export async function alertProjects(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom("report_alerts")
+    .select("project")
+    .distinct()
+    .where("project", "is not", null)
+    .orderBy("project", "asc")
+    .execute();
+  return rows.flatMap((row) => (row.project === null ? [] : [row.project]));
 }
 
 export async function unreadAlertCount(db: Db): Promise<number> {

@@ -82,6 +82,38 @@ for (const format of ["uuid", "exact"] as const) {
         await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
         expect(await validations(portal)).toEqual([LETTERS]);
       });
+
+      test("an almost-code is refused with its slip named, never sent, never counted as an invalid purchase", async ({
+        page,
+      }) => {
+        const withO = `${LETTERS.slice(0, 26)}O${LETTERS.slice(27)}`;
+        const slip = "letter O at position 27 — did you mean 0?";
+        await signIn(page, portal);
+        await page.goto(`${portal.url}/purchases`);
+        // The sandbox's log holds the other tests' calls too: only the ones made from here on count.
+        const earlier = (await validations(portal)).length;
+        const sentSince = async () => (await validations(portal)).slice(earlier);
+        await check(page, withO);
+        await expect(page.getByLabel(/Purchase code/)).toHaveAccessibleDescription(/'O' at position 27/);
+        await expect(page.getByTestId("slip")).toContainText(slip);
+        expect(await sentSince()).toEqual([]);
+        await page.getByTestId("slip").getByRole("button", { name: "Check the corrected code" }).click();
+        await expect(page.getByRole("heading", { name: /This purchase code is valid/ })).toBeVisible();
+        expect(await sentSince()).toEqual([LETTERS]);
+
+        // In bulk: refused at once, apart from the invalid purchases, its slip named.
+        await page.goto(`${portal.url}/purchases/bulk`);
+        await page.getByLabel(/Purchase codes/).fill([withO, LETTERS].join("\n"));
+        await page.getByRole("button", { name: "Check 2 codes" }).click();
+        const done = page.getByRole("status").filter({ hasText: /^Finished:/ });
+        await expect(done).toHaveText("Finished: 1 valid, 0 invalid, 0 failed, 1 not a purchase code.", {
+          timeout: 30_000,
+        });
+        const row = page.getByRole("row", { name: new RegExp(withO) });
+        await expect(row).toContainText("Not a purchase code");
+        await expect(row).toContainText(slip);
+        expect(await sentSince()).toEqual([LETTERS, LETTERS]);
+      });
     } else {
       test("an upper-case code is sent as typed", async ({ page }) => {
         await signIn(page, portal);

@@ -1,6 +1,7 @@
 "use client";
-// The alerts of the page, each with "Acknowledge", and "Acknowledge all unread". After either the server renders
-// the list again and the bell asks for its count again; the toast's Undo makes them unread again.
+// The alerts of the page, each with "Acknowledge", and "Acknowledge all unread"; each names its report (id, project,
+// when it was generated), so alerts of one URL are told apart. After either the server renders the list again and
+// the bell asks for its count again; the toast's Undo makes them unread again.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useTransition, type ReactNode } from "react";
@@ -87,6 +88,11 @@ export function AlertsList({
                 <span className="visually-hidden">dropped to</span> <ResultBadge result={alert.to} />
               </span>
               <span className={styles.meta}>
+                {/* Several reports may have one URL, and one report many drops: its id and time tell them apart. */}
+                <Link href={`/reports/${alert.report_id}`} aria-label={`Report #${alert.report_id} of ${alert.url}`}>
+                  Report #{alert.report_id}
+                </Link>{" "}
+                ·{" "}
                 {alert.project ? <Link href={projectOverviewHref(alert.project)}>{alert.project}</Link> : "No project"}{" "}
                 · generated <LocalTime iso={alert.generated_at} display="both" />
                 {alert.acknowledged_at ? (

@@ -5,6 +5,9 @@
 // corrected, the changed characters marked, with one button that checks it. Otherwise the code is sent as typed to
 // POST /api/purchases/validate, which cleans it again (same module) and answers the checked code, the notes on
 // what cleaning changed, and what the history knew of the code; a refusal there (400) shows the same way.
+// A code one plausible slip from the UUID shape (lib/purchases/slips.ts: an O for a 0, spaces for hyphens, a
+// character missing or extra) gets the slip named — when it is refused, and when the item service answers it is
+// not valid — and the corrected code, when it is certain, is checked with one button.
 //
 // Made for checking one code after another: the field's text is selected when it gets the focus and after each
 // verdict, so the next paste replaces the last code (a paste into a field still holding the checked code replaces
@@ -23,6 +26,7 @@ import type { PurchaseCheck } from "@/lib/contract/purchases";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import { codeInText } from "@/lib/purchases/find-codes";
 import { correctPurchaseCode, normalisePurchaseCode, type CorrectedPurchaseCode } from "@/lib/purchases/normalise";
+import { slipFor, type PurchaseCodeSlip } from "@/lib/purchases/slips";
 
 import formStyles from "../forms.module.css";
 import { PurchaseResult } from "./purchase-result";
@@ -66,6 +70,7 @@ export function PurchaseChecker({
   // What cleaning changed, and the code it gave: shown while checking, then as the server reports it.
   const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
   const [corrected, setCorrected] = useState<CorrectedPurchaseCode | null>(null);
+  const [slip, setSlip] = useState<PurchaseCodeSlip | null>(null);
   const [checked, setChecked] = useState<PurchaseCheck | null>(null);
   const router = useRouter();
   // A code taken out of a longer text, or the codes such a text holds, to choose from.
@@ -112,6 +117,7 @@ export function PurchaseChecker({
     setChoices(inText && "choose" in inText ? inText.choose : null);
     // The note on a code taken from a pasted text stays while that code is what is checked.
     setFound(inText && "found" in inText ? inText.found : typed === found ? found : null);
+    setSlip(null);
     if (inText && "choose" in inText) {
       setChecked(null);
       setCorrected(null);
@@ -125,7 +131,9 @@ export function PurchaseChecker({
     const normalised = normalisePurchaseCode(raw, format);
     setChecked(null);
     if (!checkField({ purchase_code: normalised.ok ? undefined : normalised.reason }) || !normalised.ok) {
-      setCorrected(correctPurchaseCode(raw, format));
+      const lookalikes = correctPurchaseCode(raw, format);
+      setCorrected(lookalikes);
+      setSlip(lookalikes ? null : slipFor(raw, format));
       setCleaning(null);
       selectForNext();
       return;
@@ -141,6 +149,7 @@ export function PurchaseChecker({
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
+    setSlip(answer.data.suggestion);
     // The checker's own page shows checks per item under the verdict: re-rendered to include this one (a few
     // store queries). Not the dashboard's box: a refresh there would render every card again, the upstream's
     // reports and trends included, at each check of a day's hundreds.
@@ -184,23 +193,22 @@ export function PurchaseChecker({
     void check(String(new FormData(event.currentTarget).get("purchase_code") ?? ""));
   };
 
-  /** Checks the corrected code, and puts it in the field so that what is shown is what was checked. */
-  const checkCorrected = () => {
-    if (!corrected) return;
+  /** Checks a corrected code, and puts it in the field so that what is shown is what was checked. */
+  const checkCorrected = (code: string) => {
     const input = field();
-    if (input) input.value = corrected.code;
-    void check(corrected.code);
+    if (input) input.value = code;
+    void check(code);
   };
 
   // The field's error is not a live region: a refusal is announced here too.
   const status = busy
     ? "Checking the code…"
     : fieldError
-      ? `The code was not checked. ${fieldError}${corrected ? " A corrected code can be checked with the button below the field." : ""}`
+      ? `The code was not checked. ${fieldError}${corrected || slip?.code ? " A corrected code can be checked with the button below the field." : ""}`
       : checked
         ? checked.valid
           ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
-          : "The code is not valid."
+          : `The code is not valid.${checked.suggestion ? ` Likely a slip: ${checked.suggestion.slip}.` : ""}`
         : "";
 
   return (
@@ -271,7 +279,7 @@ export function PurchaseChecker({
             Corrected, the code would be <MarkedCode corrected={corrected} />
             {corrected.changed.length > 0 ? " (the corrected characters are marked)" : ""}.
           </p>
-          <Button type="button" variant="secondary" onClick={checkCorrected} disabled={busy}>
+          <Button type="button" variant="secondary" onClick={() => checkCorrected(corrected.code)} disabled={busy}>
             Check the corrected code
           </Button>
         </div>
@@ -298,6 +306,25 @@ export function PurchaseChecker({
         requestId={failure?.requestId}
       />
       {checked ? <PurchaseResult check={checked} linkItems={linkItems} /> : null}
+      {slip && (fieldError || checked) ? (
+        <div className={styles.notice} data-testid="slip">
+          <p>
+            Likely a slip: {slip.slip}.{" "}
+            {slip.code ? (
+              <>
+                Corrected, the code would be <code className={styles.code}>{slip.code}</code>.
+              </>
+            ) : (
+              "Ask the buyer for the code again."
+            )}
+          </p>
+          {slip.code ? (
+            <Button type="button" variant="secondary" onClick={() => checkCorrected(slip.code!)} disabled={busy}>
+              Check the corrected code
+            </Button>
+          ) : null}
+        </div>
+      ) : null}
     </div>
   );
 }

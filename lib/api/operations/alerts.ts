@@ -5,13 +5,13 @@ import {
   AlertAckBodySchema,
   AlertAckSchema,
   AlertCountSchema,
-  AlertListQuerySchema,
   AlertRuleBodySchema,
   AlertRuleSchema,
   AlertSchema,
   AlertUnackBodySchema,
   AlertUnackSchema,
 } from "@/lib/contract/history";
+import { AlertListQuerySchema } from "@/lib/contract/alerts";
 import { ProjectParamsSchema } from "@/lib/contract/projects";
 
 import { field, projectTarget, text } from "./targets";

@@ -29,7 +29,7 @@ export const purchaseOperations = {
     method: "POST",
     path: "/api/purchases/validate",
     summary:
-      "Check a purchase code; a code that is not valid is a normal answer (valid: false), not an error. A code with look-alike or control characters is refused (400) with the reason in fields.purchase_code. Every check is kept in the history",
+      "Check a purchase code; a code that is not valid is a normal answer (valid: false), not an error. A code with look-alike or control characters is refused (400) with the reason in fields.purchase_code. A code one slip from a purchase code's shape (a letter O for 0, spaces for hyphens) gets the slip and the corrected code in `suggestion` (of the refusal, or of a not-valid answer). Every check is kept in the history",
     tag: "Purchases",
     permission: "purchases:validate",
     area: "items",

@@ -6,11 +6,17 @@ import { supportOf } from "@/lib/contract/purchase-code";
 import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage, BulkResultsQuery } from "@/lib/contract/purchases";
 import { pageMeta } from "@/lib/contract/common";
 import { isoInZone } from "@/lib/contract/time-zone";
-import { BULK_RESULT_FILTERS, DEFAULT_PER_PAGE, type BulkResultFilter } from "@/lib/contract/values";
+import {
+  BULK_RESULT_FILTERS,
+  DEFAULT_PER_PAGE,
+  type BulkResultFilter,
+  type PurchaseCodeFormat,
+} from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
 import { csvLine, CSV_BOM, PURCHASED_ITEM_COLUMNS } from "../csv";
+import { slipFor } from "../slips";
 import { codeSealer } from "./code-seal";
 import { isActive, type JobVisibility } from "./jobs";
 
@@ -18,23 +24,34 @@ interface Counts {
   pending: number;
   valid: number;
   invalid: number;
+  /** Invalid at once: the normaliser refused the code, which was never sent. */
+  refused: number;
   failed: number;
   cancelled: number;
 }
 
+const noCounts = (): Counts => ({ pending: 0, valid: 0, invalid: 0, refused: 0, failed: 0, cancelled: 0 });
+
+/** The count a code row adds to: a refused code is no invalid purchase. */
+function countKey(status: string, refused: number): keyof Counts | null {
+  if (status === "invalid" && refused === 1) return "refused";
+  return status in noCounts() ? (status as keyof Counts) : null;
+}
+
 async function countsOf(db: Db, jobIds: string[]): Promise<Map<string, Counts>> {
   const counts = new Map<string, Counts>();
-  for (const id of jobIds) counts.set(id, { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 });
+  for (const id of jobIds) counts.set(id, noCounts());
   if (jobIds.length === 0) return counts;
   const rows = await db
     .selectFrom("bulk_job_codes")
-    .select((eb) => ["job_id", "status", eb.fn.countAll().as("n")])
+    .select((eb) => ["job_id", "status", "refused", eb.fn.countAll().as("n")])
     .where("job_id", "in", jobIds)
-    .groupBy(["job_id", "status"])
+    .groupBy(["job_id", "status", "refused"])
     .execute();
   for (const row of rows) {
     const entry = counts.get(row.job_id);
-    if (entry && row.status in entry) entry[row.status as keyof Counts] = Number(row.n);
+    const key = countKey(row.status, Number(row.refused));
+    if (entry && key) entry[key] += Number(row.n);
   }
   return counts;
 }
@@ -56,9 +73,10 @@ function summaryOf(job: BulkJobRow, counts: Counts, etaSeconds: number | null): 
     id: job.id,
     status: job.status as BulkJobSummary["status"],
     total: job.total,
-    done: counts.valid + counts.invalid + counts.failed,
+    done: counts.valid + counts.invalid + counts.refused + counts.failed,
     valid: counts.valid,
     invalid: counts.invalid,
+    refused: counts.refused,
     failed: counts.failed,
     cancelled: counts.cancelled,
     settling: job.status === "cancelled" && counts.pending > 0,
@@ -87,10 +105,11 @@ async function estimate(db: Db, job: BulkJobRow, counts: Counts, now: number): P
   return Math.round((perCode * counts.pending + waitLeft) / 1000);
 }
 
-function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
+function resultOf(row: BulkJobCodeRow, hashKey: string, format: PurchaseCodeFormat): BulkResult {
+  const code = codeSealer.open(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…");
   return {
     index: row.idx,
-    code: codeSealer.open(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…"),
+    code,
     occurrences: row.occurrences,
     status: row.status as BulkResult["status"],
     reason: row.reason,
@@ -105,6 +124,9 @@ function resultOf(row: BulkJobCodeRow, hashKey: string): BulkResult {
       row.checked_at ? Date.parse(row.checked_at) : Date.now(),
     ),
     retryable: row.status === "failed" && row.retryable === 1,
+    refused: row.status === "invalid" && row.refused === 1,
+    // A code answered invalid (or refused) one slip from a purchase code's shape: named, with the mend.
+    suggestion: row.status === "invalid" ? slipFor(code, format) : null,
     checked_at: row.checked_at,
   };
 }
@@ -114,7 +136,7 @@ export async function findBulkJob(
   hashKey: string,
   id: string,
   { userId }: JobVisibility,
-  { now = Date.now() }: { now?: number } = {},
+  { now = Date.now(), format = "auto" }: { now?: number; format?: PurchaseCodeFormat } = {},
 ): Promise<BulkJob | null> {
   let query = db.selectFrom("bulk_jobs").selectAll().where("id", "=", id);
   if (userId !== null) query = query.where("user_id", "=", userId);
@@ -126,11 +148,14 @@ export async function findBulkJob(
     .where("job_id", "=", id)
     .orderBy("idx", "asc")
     .execute();
-  const counts: Counts = { pending: 0, valid: 0, invalid: 0, failed: 0, cancelled: 0 };
-  for (const row of rows) if (row.status in counts) counts[row.status as keyof Counts] += 1;
+  const counts = noCounts();
+  for (const row of rows) {
+    const key = countKey(row.status, row.refused);
+    if (key) counts[key] += 1;
+  }
   return {
     ...summaryOf(job, counts, await estimate(db, job, counts, now)),
-    results: rows.map((row) => resultOf(row, hashKey)),
+    results: rows.map((row) => resultOf(row, hashKey, format)),
   };
 }
 
@@ -138,6 +163,8 @@ export async function findBulkJob(
 function matchesFilter(result: BulkResult, filter: BulkResultFilter): boolean {
   if (filter === "support_expired") return result.status === "valid" && result.support === "expired";
   if (filter === "retryable") return result.retryable;
+  if (filter === "refused") return result.refused;
+  if (filter === "invalid") return result.status === "invalid" && !result.refused;
   return result.status === filter;
 }
 
@@ -165,7 +192,7 @@ export async function findBulkResultsPage(
   id: string,
   visibility: JobVisibility,
   { page = 1, per_page: perPage = DEFAULT_PER_PAGE.bulkResults, status, q = "" }: BulkResultsQuery,
-  options: { now?: number } = {},
+  options: { now?: number; format?: PurchaseCodeFormat } = {},
 ): Promise<BulkResultsPage | null> {
   const job = await findBulkJob(db, hashKey, id, visibility, options);
   if (!job) return null;
@@ -236,7 +263,7 @@ export function bulkResultsCsv(job: BulkJob, zone?: string): string {
       result.index + 1,
       result.code,
       result.occurrences,
-      result.status,
+      result.refused ? "refused" : result.status,
       result.reason,
       result.item_id,
       result.item_name,

@@ -161,6 +161,7 @@ describe("every route, upstream failures", () => {
           checked_code: FIXED_PURCHASE_CODES.active,
           notes: [],
           history: expect.any(Object),
+          suggestion: null,
         },
       });
     } else if (c.addressesResource) {

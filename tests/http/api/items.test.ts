@@ -123,6 +123,7 @@ describe("POST /api/purchases/validate", () => {
         checked_code: "44444444-4444-4444-8444-444444444444",
         notes: [],
         history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
+        suggestion: null,
       },
     });
   });

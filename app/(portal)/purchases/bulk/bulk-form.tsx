@@ -129,8 +129,8 @@ export function BulkForm({ format }: { format: PurchaseCodeFormat }) {
             {refused.length === 1
               ? "1 code cannot be a purchase code"
               : `${refused.length} codes cannot be purchase codes`}
-            ; {refused.length === 1 ? "it is" : "they are"} listed as invalid with the reason, without asking the item
-            service:
+            ; {refused.length === 1 ? "it is" : "they are"} listed as not purchase codes with the reason (and the
+            corrected code, when it is one slip away), without asking the item service:
           </p>
           <ul>
             {refused.slice(0, REFUSED_SHOWN).map((code) => (

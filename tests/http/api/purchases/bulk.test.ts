@@ -133,13 +133,14 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
     await sandbox.injectFault({ method: "POST", path: VALIDATION_PATH, kind: "latency", latencyMs: LATENCY_MS });
 
     const created = await createJob(support, batch);
-    // The look-alikes are refused at once, without a call.
+    // The look-alikes are refused at once, without a call, and are no invalid purchases.
     expect(created).toMatchObject({
       status: "queued",
       total: 194,
       duplicates: 6,
       done: 8,
-      invalid: 8,
+      invalid: 0,
+      refused: 8,
       created_by: { email: support.user.email },
     });
 
@@ -153,7 +154,7 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
       if (previous)
         for (const count of ["done", "valid", "invalid", "failed"] as const)
           expect(job[count], count).toBeGreaterThanOrEqual(previous[count]);
-      expect(job.done).toBe(job.valid + job.invalid + job.failed);
+      expect(job.done).toBe(job.valid + job.invalid + job.refused + job.failed);
       states.push(job);
       if (!midRunFaults && job.done >= 90) {
         midRunFaults = true;
@@ -183,7 +184,8 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
       total: 194,
       done: 194,
       valid: VALID_CODES.length,
-      invalid: 194 - VALID_CODES.length,
+      invalid: 194 - VALID_CODES.length - 8,
+      refused: 8,
       failed: 0,
       cancelled: 0,
     });
@@ -436,7 +438,7 @@ describe("the hourly allowance", () => {
 
     // What is left still runs. Codes the normaliser refuses never reach the upstream, but they count.
     const refusedOnly = await createJob(user, ["\u0430bc-1", "x\u0007y"]);
-    expect(refusedOnly).toMatchObject({ status: "done", invalid: 2, done: 2 });
+    expect(refusedOnly).toMatchObject({ status: "done", invalid: 0, refused: 2, done: 2 });
     const oneTooMany = await user.request(
       "/api/purchases/bulk",
       json({ codes: Array.from({ length: 49 }, (_, n) => unknownCode(30_000 + n)) }),

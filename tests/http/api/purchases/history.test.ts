@@ -239,6 +239,7 @@ describe("POST /api/purchases/validate records every check", () => {
         checked_code: UNKNOWN,
         notes: [],
         history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
+        suggestion: null,
       },
     });
     const [row] = await checksOf(UNKNOWN);

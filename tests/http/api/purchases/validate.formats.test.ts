@@ -115,7 +115,12 @@ describe("uuid", () => {
     const created = await support.request("/api/purchases/bulk", json({ codes: [CODE.slice(0, 35)] }));
     expect(created.status).toBe(202);
     const job = (await support.request(`/api/purchases/bulk/${created.json.data.id}`)).json.data;
-    expect(job).toMatchObject({ status: "done", invalid: 1 });
+    // Not a purchase code: refused, not counted as an invalid purchase, and its slip named.
+    expect(job).toMatchObject({ status: "done", invalid: 0, refused: 1 });
+    expect(job.results[0]).toMatchObject({
+      refused: true,
+      suggestion: { slip: "one character missing in the last group (11, not 12)", code: null },
+    });
     expect(job.results[0].reason).toContain("35 characters; a purchase code has 36");
     expect(await askedCodes(sandbox)).toEqual([]);
   });

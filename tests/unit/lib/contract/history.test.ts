@@ -4,7 +4,6 @@ import { describe, expect, it } from "vitest";
 
 import {
   AlertAckBodySchema,
-  AlertListQuerySchema,
   CompareQuerySchema,
   ScheduleBodySchema,
   TrendQuerySchema,
@@ -67,14 +66,6 @@ describe("the queries", () => {
       "from: must not be after to",
     ]);
     expect(CompareQuerySchema.safeParse({ from: "2026-11-31", to: "2026-12-01" }).success).toBe(false);
-  });
-  it("alerts filter by status, project and result", () => {
-    expect(AlertListQuerySchema.parse({ status: "all", to: "bad", per_page: "50" })).toMatchObject({
-      status: "all",
-      to: "bad",
-      per_page: 50,
-    });
-    expect(AlertListQuerySchema.safeParse({ status: "new" }).success).toBe(false);
   });
   it("acknowledge takes ids or all, not both or neither", () => {
     expect(AlertAckBodySchema.safeParse({ ids: [1, 2] }).success).toBe(true);

@@ -1,10 +1,13 @@
 // List URLs: read leniently, written in a stable order, and always acceptable to the API's own schemas.
 import { describe, expect, it } from "vitest";
 
+import { AlertListQuerySchema } from "@/lib/contract/alerts";
 import { ProjectListQuerySchema } from "@/lib/contract/projects";
 import { ReportListQuerySchema } from "@/lib/contract/reports";
 import {
+  alertListQueryString,
   listFilters,
+  parseAlertListParams,
   parseProjectListParams,
   parseReportListParams,
   projectListQueryString,
@@ -84,6 +87,17 @@ describe("projects list URL", () => {
     const text = projectListQueryString(query);
     expect(ProjectListQuerySchema.parse(Object.fromEntries(new URLSearchParams(text.slice(1))))).toEqual(query);
     expect(parseProjectListParams({ sort_by: "url" })).toEqual({});
+  });
+});
+
+describe("alerts list URL", () => {
+  it("reads, writes and agrees with the API", () => {
+    const query = parseAlertListParams({ to: "bad", project: "my shop", status: "all", page: "2", sort: "asc" });
+    expect(query).toEqual({ status: "all", project: "my shop", to: "bad", page: 2 });
+    const text = alertListQueryString(query);
+    expect(text).toBe("?status=all&project=my+shop&to=bad&page=2");
+    expect(AlertListQuerySchema.parse(Object.fromEntries(new URLSearchParams(text.slice(1))))).toEqual(query);
+    expect(parseAlertListParams({ status: "new", to: "good!" })).toEqual({});
   });
 });
 

@@ -13,7 +13,7 @@ import {
   statusAnnouncement,
   summariseBatch,
   timeLeftText,
-  validCodesText,
+  codesText,
   type JobCounts,
 } from "@/lib/portal/purchase-bulk";
 import { prepareBatch } from "@/lib/purchases/bulk/batch";
@@ -106,6 +106,9 @@ describe("a running job in words", () => {
     expect(statusAnnouncement(job({ status: "done", done: 200, valid: 180, invalid: 15, failed: 5 }))).toBe(
       "Finished: 180 valid, 15 invalid, 5 failed.",
     );
+    expect(statusAnnouncement(job({ status: "done", done: 3, valid: 1, invalid: 0, refused: 2, failed: 0 }))).toBe(
+      "Finished: 1 valid, 0 invalid, 0 failed, 2 not purchase codes.",
+    );
     expect(statusAnnouncement(job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 80 }))).toBe(
       "Cancelled: 120 checked (100 valid, 20 invalid, 0 failed), 80 codes not checked.",
     );
@@ -141,15 +144,15 @@ describe("a job's results as a view", () => {
     expect(parseJobResultsParams(new URLSearchParams(jobResultsQueryString(query)))).toEqual(query);
   });
 
-  it("copies the valid codes only, one a line", () => {
-    expect(
-      validCodesText([
-        { code: "a", status: "valid" },
-        { code: "b", status: "invalid" },
-        { code: "c", status: "valid" },
-        { code: "d", status: "failed" },
-      ]),
-    ).toBe("a\nc");
-    expect(validCodesText([])).toBe("");
+  it("copies the valid codes, or the invalid ones, one a line", () => {
+    const results = [
+      { code: "a", status: "valid" },
+      { code: "b", status: "invalid" },
+      { code: "c", status: "valid" },
+      { code: "d", status: "failed" },
+    ] as const;
+    expect(codesText(results, "valid")).toBe("a\nc");
+    expect(codesText(results, "invalid")).toBe("b");
+    expect(codesText([], "valid")).toBe("");
   });
 });

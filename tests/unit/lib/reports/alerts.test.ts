@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 
 import {
   acknowledgeAlerts,
+  alertProjects,
   unacknowledgeAlerts,
   createAlerts,
   getAlertRule,
@@ -98,6 +99,8 @@ describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
     expect(await createAlerts(db, changes)).toBe(2);
     expect((await listAlerts(db, { project: "beta.io" })).data.map((a) => a.report_id)).toEqual([3]);
     expect((await listAlerts(db, { to: "bad" })).meta.total).toBe(2);
+    // The project filter's choices: the projects that have alerts, by name.
+    expect(await alertProjects(db)).toEqual(["acme.io", "beta.io"]);
 
     const [first] = (await listAlerts(db, { project: "acme.io" })).data;
     expect(await acknowledgeAlerts(db, { ids: [first!.id] }, "ed@example.com", new Date("2026-11-03T00:00:00Z"))).toBe(

@@ -94,6 +94,24 @@ export function CompareView({ project }: { project: string }) {
   );
 }
 
+/** The rows by URL, in their order: several reports of one URL are one entry, told apart by their ids. */
+function byUrl(rows: readonly CompareRow[]): Array<{ url: string; reports: CompareRow[] }> {
+  const groups = new Map<string, CompareRow[]>();
+  for (const row of rows) groups.set(row.url, [...(groups.get(row.url) ?? []), row]);
+  return [...groups].map(([url, reports]) => ({ url, reports }));
+}
+
+function Change({ row }: { row: CompareRow }) {
+  return (
+    <>
+      {row.from ? <ResultBadge result={row.from} /> : null}
+      <span aria-hidden="true">→</span>
+      <span className="visually-hidden">{row.from ? "to" : "now"}</span>
+      {row.to ? <ResultBadge result={row.to} /> : null}
+    </>
+  );
+}
+
 function CompareList({ title, rows }: { title: string; rows: readonly CompareRow[] }) {
   return (
     <div>
@@ -104,15 +122,28 @@ function CompareList({ title, rows }: { title: string; rows: readonly CompareRow
         <p className={styles.note}>None.</p>
       ) : (
         <ul className={styles.list}>
-          {rows.map((row) => (
-            <li key={row.report_id}>
-              <Link href={`/reports/${row.report_id}`}>{row.url}</Link>
-              {row.from ? <ResultBadge result={row.from} /> : null}
-              <span aria-hidden="true">→</span>
-              <span className="visually-hidden">{row.from ? "to" : "now"}</span>
-              {row.to ? <ResultBadge result={row.to} /> : null}
-            </li>
-          ))}
+          {byUrl(rows).map(({ url, reports: [only, ...more] }) =>
+            more.length === 0 ? (
+              <li key={only!.report_id}>
+                <Link href={`/reports/${only!.report_id}`}>{url}</Link>
+                <Change row={only!} />
+              </li>
+            ) : (
+              <li key={url}>
+                <span>{url}</span>
+                <ul className={styles.sameUrl} aria-label={`${more.length + 1} reports of ${url}`}>
+                  {[only!, ...more].map((row) => (
+                    <li key={row.report_id}>
+                      <Link href={`/reports/${row.report_id}`} aria-label={`Report #${row.report_id} of ${url}`}>
+                        Report #{row.report_id}
+                      </Link>
+                      <Change row={row} />
+                    </li>
+                  ))}
+                </ul>
+              </li>
+            ),
+          )}
         </ul>
       )}
     </div>

@@ -3,26 +3,27 @@
 // results) every second until it is done or cancelled. Page, filter and search are the page's URL (shallow moves:
 // reload and a shared link show the same rows); the server pages, filters and searches. The progress bar and
 // counts follow each answer; a screen reader hears only status changes (role=status), not every count. Cancel
-// asks first; "Re-check failed rows" sends back the rows a retry can pass; "Copy valid codes" puts every valid
-// code on the clipboard and says so; the CSV comes from the API.
-import { useCallback, useState } from "react";
+// asks first; "Re-check failed rows" sends back the rows a retry can pass; "Copy valid codes" and "Copy invalid
+// codes" put every such code of the job on the clipboard and say so; the CSV comes from the API. The rows' columns
+// are ./result-columns.tsx (a copy button per code, a correction per almost-code); the page is not held to the
+// content width, so the table takes what the screen has.
+import { useCallback, useMemo, useState } from "react";
 import useSWR from "swr";
 
 import { usePersonTimeZone } from "@/components/person-time-zone";
-import { CodeStatusBadge, JobStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
+import { JobStatusBadge } from "@/components/portal/purchase-badges";
 import { Button } from "@/components/ui/button";
 import { buttonClassName } from "@/components/ui/button-styles";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DataTable, type Column } from "@/components/ui/data-table";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
 import { FiltersSheet } from "@/components/ui/filters-sheet";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
-import { SupportStatus } from "@/components/ui/support-status";
 import { useToast } from "@/components/ui/toast";
 import { useApiAction } from "@/components/use-api-form";
-import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage } from "@/lib/contract/purchases";
+import type { BulkJob, BulkJobSummary, BulkResultsPage } from "@/lib/contract/purchases";
 import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client";
 import { BULK_RESULT_FILTERS, BULK_RESULT_SEARCH_MAX_LENGTH, type BulkResultFilter } from "@/lib/contract/values";
 import {
@@ -36,69 +37,16 @@ import {
   RESULT_FILTER_LABELS,
   statusAnnouncement,
   timeLeftText,
-  validCodesText,
+  codesText,
   type JobResultsQuery,
 } from "@/lib/portal/purchase-bulk";
 import { useListUrl } from "@/lib/portal/use-list-url";
 
 import { ListPages } from "../../../list-pages";
 import styles from "../bulk.module.css";
+import { resultColumns } from "./result-columns";
 
 const POLL_MS = 1000;
-
-const dash = <span aria-hidden="true">—</span>;
-
-const RESULT_COLUMNS: ReadonlyArray<Column<BulkResult>> = [
-  // In the order of the pasted list; on a phone each row is a card led by the code and its status.
-  {
-    id: "index",
-    header: "#",
-    align: "end",
-    fixedOrder: { direction: "asc", text: "In list order" },
-    cell: (row) => row.index + 1,
-  },
-  {
-    id: "code",
-    header: "Code",
-    rowHeader: true,
-    priority: "primary",
-    wrap: "truncate",
-    fullText: (row) => row.code,
-    cell: (row) => <code className={styles.code}>{row.code}</code>,
-  },
-  {
-    id: "status",
-    header: "Status",
-    priority: "primary",
-    wrap: "nowrap",
-    // A real purchase whose support had ended: its own colour and words, not those of "invalid".
-    cell: (row) =>
-      row.status === "valid" && row.support === "expired" ? (
-        <SupportExpiredBadge />
-      ) : (
-        <CodeStatusBadge status={row.status} />
-      ),
-  },
-  { id: "occurrences", header: "Times in list", align: "end", cell: (row) => row.occurrences },
-  {
-    id: "reason",
-    header: "Reason",
-    cell: (row) => (
-      <>
-        {row.reason ?? (row.notes.length === 0 ? dash : null)}
-        {row.retryable ? <span className={styles.notes}>Can be re-checked.</span> : null}
-        {row.notes.length > 0 ? <span className={styles.notes}>{row.notes.join(" ")}</span> : null}
-      </>
-    ),
-  },
-  { id: "item", header: "Item", cell: (row) => row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : dash) },
-  { id: "licence", header: "Licence", cell: (row) => row.license_type ?? dash },
-  {
-    id: "support",
-    header: "Support",
-    cell: (row) => (row.status === "valid" ? <SupportStatus supportedUntil={row.supported_until} /> : dash),
-  },
-];
 
 export interface JobViewProps {
   id: string;
@@ -167,23 +115,36 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
     );
   };
 
-  const copyValid = async () => {
+  const copyCode = useCallback(async (code: string) => {
     try {
-      // Every valid code of the job, not only this page's: read them all (a job has at most 500 codes).
-      const all = await apiRequest<{ data: BulkJob }>(`/api/purchases/bulk/${id}`);
-      const text = validCodesText(all.data.results);
-      const count = text === "" ? 0 : text.split("\n").length;
-      await navigator.clipboard.writeText(text);
-      setCopied(`${count} valid ${count === 1 ? "code" : "codes"} copied to the clipboard.`);
+      await navigator.clipboard.writeText(code);
+      setCopied(`Copied ${code} to the clipboard.`);
     } catch (failure) {
       setCopied(
-        `The valid codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
+        `The code could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
+      );
+    }
+  }, []);
+  const columns = useMemo(() => resultColumns((code) => void copyCode(code)), [copyCode]);
+
+  const copyAll = async (kind: "valid" | "invalid") => {
+    try {
+      // Every such code of the job, not only this page's: read them all (a job has at most 500 codes).
+      const all = await apiRequest<{ data: BulkJob }>(`/api/purchases/bulk/${id}`);
+      const text = codesText(all.data.results, kind);
+      const count = text === "" ? 0 : text.split("\n").length;
+      await navigator.clipboard.writeText(text);
+      setCopied(`${count} ${kind} ${count === 1 ? "code" : "codes"} copied to the clipboard.`);
+    } catch (failure) {
+      setCopied(
+        `The ${kind} codes could not be copied: ${failure instanceof Error ? failure.message : "the clipboard refused"}.`,
       );
     }
   };
 
   return (
-    <div className={styles.job}>
+    // data-wide: the shell lets this page take the screen's width (components/shell/app-shell.module.css).
+    <div className={styles.job} data-wide="">
       <p className={styles.meta}>
         Started <LocalTime iso={job.created_at} display="both" />
         {showOwner && job.created_by.email ? ` by ${job.created_by.email}` : ""} · {job.total}{" "}
@@ -207,6 +168,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <dl className={styles.counts}>
           <Count label="Valid" value={job.valid} />
           <Count label="Invalid" value={job.invalid} />
+          {job.refused > 0 ? <Count label="Not purchase codes" value={job.refused} /> : null}
           <Count label="Failed" value={job.failed} />
           <Count label="Left" value={codesLeft(job)} />
           {job.cancelled > 0 ? <Count label="Cancelled" value={job.cancelled} /> : null}
@@ -236,8 +198,13 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
               </Button>
             ) : null}
             {job.valid > 0 ? (
-              <Button variant="secondary" size="sm" onClick={() => void copyValid()}>
+              <Button variant="secondary" size="sm" onClick={() => void copyAll("valid")}>
                 Copy valid codes
+              </Button>
+            ) : null}
+            {job.invalid + job.refused > 0 ? (
+              <Button variant="secondary" size="sm" onClick={() => void copyAll("invalid")}>
+                Copy invalid codes
               </Button>
             ) : null}
             <a
@@ -285,7 +252,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <DataTable
           caption="Results of the bulk check"
           captionHidden
-          columns={RESULT_COLUMNS}
+          columns={columns}
           rows={answer.data}
           rowKey={(row) => row.index}
           loading={url.pending}

@@ -38,7 +38,9 @@ export default async function BulkJobPage({
   // Who sees a job, as the API decides it (lib/purchases/bulk/jobs.ts jobVisibility): its creator, or an admin.
   // The page of results the URL names (page, filter, search), paged on the server like the API's answer.
   const query = parseJobResultsParams(await searchParams);
-  const initial = await findBulkResultsPage(db, config.dataKey, id, jobVisibility(user), query);
+  const initial = await findBulkResultsPage(db, config.dataKey, id, jobVisibility(user), query, {
+    format: config.purchases.codeFormat,
+  });
   if (!initial) notFound();
   return (
     <>

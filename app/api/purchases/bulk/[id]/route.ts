@@ -8,13 +8,17 @@ import { cancelBulkJob } from "@/lib/purchases/bulk/jobs";
 import { findBulkJob, findBulkJobSummary } from "@/lib/purchases/bulk/summaries";
 
 const getJob = defineRoute(operations.getBulkJob, async ({ server, user, params }) => {
-  const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user));
+  const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user), {
+    format: server.config.purchases.codeFormat,
+  });
   if (!job) throw jobNotFound(params.id);
   return ok(job);
 });
 
 const exportJob = defineRoute(operations.exportBulkJob, async ({ server, user, params, query }) => {
-  const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user));
+  const job = await findBulkJob(server.db, server.config.dataKey, params.id, jobVisibility(user), {
+    format: server.config.purchases.codeFormat,
+  });
   if (!job) throw jobNotFound(params.id);
   return {
     status: 200,

@@ -6,7 +6,9 @@ import { jobVisibility } from "@/lib/purchases/bulk/jobs";
 import { findBulkResultsPage } from "@/lib/purchases/bulk/summaries";
 
 export const GET = defineRoute(operations.listBulkJobResults, async ({ server, user, params, query }) => {
-  const page = await findBulkResultsPage(server.db, server.config.dataKey, params.id, jobVisibility(user), query);
+  const page = await findBulkResultsPage(server.db, server.config.dataKey, params.id, jobVisibility(user), query, {
+    format: server.config.purchases.codeFormat,
+  });
   if (!page) throw jobNotFound(params.id);
   return { status: 200, json: page };
 });
