@@ -1,6 +1,7 @@
 // Regression alerts: a drop of a report's result (good → decent or bad, decent → bad) makes one alert per
 // history row (the row's id is unique among alerts, so seeing the result again, or two instances recording it,
-// makes none), unless the project's rule says otherwise (any drop / only to bad / off).
+// makes none; a row corrected to another drop renews its alert), unless the project's rule says otherwise (any
+// drop / only to bad / off).
 import "server-only";
 
 import { sql } from "kysely";
@@ -28,7 +29,7 @@ export function ruleWants(rule: AlertRule, to: ReportResult): boolean {
 const asRule = (value: string | undefined): AlertRule =>
   (ALERT_RULES as readonly string[]).includes(value ?? "") ? (value as AlertRule) : DEFAULT_ALERT_RULE;
 
-/** Makes the alerts of these changes' drops that their projects' rules ask for; returns how many were new. */
+/** Makes the alerts of these changes' drops that their projects' rules ask for; returns how many were new or renewed. */
 export async function createAlerts(db: Db, changes: readonly ResultChange[], now = new Date()): Promise<number> {
   const drops = changes.filter((change) => isDrop(change.from, change.result));
   if (drops.length === 0) return 0;
@@ -67,7 +68,25 @@ export async function createAlerts(db: Db, changes: readonly ResultChange[], now
         acknowledged_by: null,
       })),
     )
-    .onConflict((conflict) => conflict.column("history_id").doNothing())
+    // A row that already has an alert got another drop (a result corrected under the same generated_at): the
+    // alert becomes that drop, unread again. The same drop again (a second instance) changes nothing.
+    .onConflict((conflict) =>
+      conflict
+        .column("history_id")
+        .doUpdateSet(({ ref }) => ({
+          from_result: ref("excluded.from_result"),
+          to_result: ref("excluded.to_result"),
+          created_at: ref("excluded.created_at"),
+          acknowledged_at: null,
+          acknowledged_by: null,
+        }))
+        .where(({ eb, ref }) =>
+          eb.or([
+            eb("report_alerts.from_result", "<>", ref("excluded.from_result")),
+            eb("report_alerts.to_result", "<>", ref("excluded.to_result")),
+          ]),
+        ),
+    )
     .returning("id")
     .execute();
   return inserted.length;

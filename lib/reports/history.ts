@@ -1,7 +1,9 @@
 // The result history: every result Gatehouse sees, once per (report, generated_at). Writes are one statement per
-// batch (insert-or-ignore on that key), so a list of 100 reports is one insert, and seeing a result again writes
-// nothing. Each report's newest result is kept beside the history (report_latest): what a project's mix counts and
-// what a new result is compared with to find a drop.
+// batch (an upsert on that key), so a list of 100 reports is one insert, and seeing a result again writes nothing.
+// The upstream's times may have whole seconds, so a regeneration can answer another result with the same time: the
+// row then takes the newer result (last seen wins), and for the newest row that is a change like a new row's. Each
+// report's newest result is kept beside the history (report_latest): what a project's mix counts and what a new
+// result is compared with to find a drop.
 import "server-only";
 
 import { sql } from "kysely";
@@ -50,8 +52,9 @@ export const dayOf = (iso: string): string => iso.slice(0, 10);
 const CHUNK = 200;
 
 /**
- * Records results (one insert-or-ignore per chunk) and moves each report's newest result forward. Returns the
- * results that changed a report's newest one (a result seen before, or older than the newest, changes nothing).
+ * Records results (one upsert per chunk) and moves each report's newest result forward. Returns the results that
+ * changed a report's newest one: a newer result, or the newest one's time with another result. A result seen
+ * before, or older than the newest, changes nothing.
  */
 export async function recordResults(
   db: Db,
@@ -74,15 +77,27 @@ async function recordChunk(
 ): Promise<ResultChange[]> {
   if (results.length === 0) return [];
   const seenAt = now.toISOString();
-  const inserted = await db
+  const written = await db
     .insertInto("report_results")
     .values(results.map((r) => ({ ...r, day: dayOf(r.generated_at), seen_at: seenAt, source })))
-    .onConflict((conflict) => conflict.columns(["report_id", "generated_at"]).doNothing())
+    // The same time with another result: the newer sight replaces the row (and is returned, as a new row is).
+    .onConflict((conflict) =>
+      conflict
+        .columns(["report_id", "generated_at"])
+        .doUpdateSet(({ ref }) => ({
+          url: ref("excluded.url"),
+          project: ref("excluded.project"),
+          result: ref("excluded.result"),
+          seen_at: ref("excluded.seen_at"),
+          source: ref("excluded.source"),
+        }))
+        .where(({ eb, ref }) => eb("report_results.result", "<>", ref("excluded.result"))),
+    )
     .returning(["id", "report_id", "generated_at"])
     .execute();
-  if (inserted.length === 0) return [];
+  if (written.length === 0) return [];
 
-  const ids = [...new Set(inserted.map((row) => row.report_id))];
+  const ids = [...new Set(written.map((row) => row.report_id))];
   const latest = new Map(
     (await db.selectFrom("report_latest").selectAll().where("report_id", "in", ids).execute()).map((row) => [
       row.report_id,
@@ -92,11 +107,11 @@ async function recordChunk(
   const byKey = new Map(results.map((r) => [`${r.report_id} ${r.generated_at}`, r]));
   const changes: ResultChange[] = [];
   // Oldest first, so that two new results of one report in a batch compare with each other.
-  for (const row of [...inserted].sort((a, b) => a.generated_at.localeCompare(b.generated_at))) {
+  for (const row of [...written].sort((a, b) => a.generated_at.localeCompare(b.generated_at))) {
     const result = byKey.get(`${row.report_id} ${row.generated_at}`);
     if (!result) continue;
     const before = latest.get(row.report_id);
-    if (before && before.generated_at >= result.generated_at) continue; // an older result, seen late: history only
+    if (before && before.generated_at > result.generated_at) continue; // an older result, seen late: history only
     if (before && before.result !== result.result)
       changes.push({ ...result, history_id: row.id, from: before.result as ReportResult });
     const next = {
@@ -121,7 +136,7 @@ async function recordChunk(
             generated_at: next.generated_at,
             history_id: next.history_id,
           })
-          .where("report_latest.generated_at", "<", next.generated_at),
+          .where("report_latest.generated_at", "<=", next.generated_at),
       )
       .execute();
   }

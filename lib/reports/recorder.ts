@@ -1,8 +1,9 @@
 // Seeing results on the request path without paying for it there: observed() wraps area A's client so that
 // every report an answer carries is handed to the recorder, which gathers what arrives in one turn of the event
-// loop and writes it in one batch after the answer has gone (insert-or-ignore: nothing when nothing is new). A
-// result this process has written already is not queued again (a cached list costs no write). A failed write is
-// logged, never the user's problem. Then the batch's drops become alerts and its changes events.
+// loop and writes it in one batch after the answer has gone (an upsert: nothing when nothing is new). A result
+// this process has written already is not queued again (a cached list costs no write); the same time with another
+// result is a new one (a regeneration within the upstream's second). A failed write is logged, never the user's
+// problem. Then the batch's drops become alerts and its changes events.
 import "server-only";
 
 import type { Report } from "@/lib/contract/reports";
@@ -42,10 +43,13 @@ export async function recordReports(
 /** Reports whose written result this process remembers, at most: past it, the memory starts again. */
 const MAX_REMEMBERED = 100_000;
 
+/** What makes a report's result another one: its time and the result itself. */
+const sightOf = (report: Report): string => `${report.generated_at} ${report.result}`;
+
 export class ResultRecorder {
   private pending = new Map<ResultSource, Report[]>();
   private scheduled: Promise<void> | null = null;
-  /** Per report, the generated_at of the result last written from here: a cached list seen again writes nothing. */
+  /** Per report, the result last written from here (sightOf): a cached list seen again writes nothing. */
   private written = new Map<number, string>();
 
   constructor(private readonly db: () => Promise<Db>) {}
@@ -53,7 +57,7 @@ export class ResultRecorder {
   /** Queues reports' results not written yet; the batch is written after the current turn (never awaited by the caller). */
   see(reports: readonly Report[], source: ResultSource): void {
     const fresh = reports.filter(
-      (report) => report.generated_at !== null && this.written.get(report.id) !== report.generated_at,
+      (report) => report.generated_at !== null && this.written.get(report.id) !== sightOf(report),
     );
     if (fresh.length === 0) return;
     const queue = this.pending.get(source) ?? [];
@@ -76,7 +80,7 @@ export class ResultRecorder {
       try {
         await recordReports(await this.db(), reports, source);
         if (this.written.size > MAX_REMEMBERED) this.written.clear();
-        for (const report of reports) this.written.set(report.id, report.generated_at!);
+        for (const report of reports) this.written.set(report.id, sightOf(report));
       } catch (error) {
         logEvent("error", "report_history_write_failed", {
           source,

@@ -75,6 +75,32 @@ test("a report's timeline marks the drop, and its link can be copied", async ({ 
   await shotsAtWidths(page, testInfo, "report-timeline");
 });
 
+test("after Regenerate the timeline shows the page's result at once, even within the same second (issue 31, item 5)", async ({
+  page,
+}) => {
+  const now = Date.now();
+  const [good, bad] = [iso(now), iso(now + 1000)];
+  await sandbox.setResult(REPORT, { result: "good", generated_at: good, when: "now" });
+  await page.goto(`/reports/${REPORT}`);
+  await recorded(page, good);
+  await sandbox.setResult(REPORT, { result: "bad", generated_at: bad, when: "now" });
+  await page.reload();
+  const newest = page
+    .getByRole("region", { name: "Timeline" })
+    .getByRole("list", { name: "Results, newest first" })
+    .getByRole("listitem")
+    .first();
+  await expect(newest).toContainText("Worse: was Good");
+  // The sandbox's times have whole seconds: the regeneration answers Good with the generated_at the page holds.
+  await sandbox.setResult(REPORT, { result: "good", generated_at: bad });
+  await page.getByRole("button", { name: "Regenerate results" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "The result is now Good." })).toBeVisible();
+  // No reload: the newest entry is the regeneration's Good (the Bad it replaces came at the same time).
+  await expect(newest).toContainText("Unchanged");
+  await expect(newest).toContainText("regenerated");
+  await expect(newest).not.toContainText("Bad");
+});
+
 test("the dashboard's trend has a table view and a range; axe finds nothing serious in either theme", async ({
   page,
 }, testInfo) => {

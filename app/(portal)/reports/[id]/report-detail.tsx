@@ -89,13 +89,17 @@ const SOURCE_WORDS: Record<HistoryEntry["source"], string> = {
 /** The report's results as Gatehouse saw them, newest first, each change marked. */
 function ReportTimeline({ report }: { report: Report }) {
   const key = `/api/reports/${report.id}/history`;
-  // The history is written just after an answer: until it holds the report's current result, ask again.
+  // The history is written just after an answer: until its newest entry is the result this page shows (the time
+  // and the result: a regeneration within the upstream's second keeps the time), ask again.
   const { data, error } = useSWR<{ data: ReportHistory }, ApiRequestError>(key, {
     revalidateOnMount: true, // the server did not render it
-    refreshInterval: (latest) =>
-      report.generated_at && latest?.data.entries[0]?.generated_at !== new Date(report.generated_at).toISOString()
-        ? 1000
-        : 0,
+    refreshInterval: (latest) => {
+      if (!report.generated_at) return 0;
+      const newest = latest?.data.entries[0];
+      const current =
+        newest?.generated_at === new Date(report.generated_at).toISOString() && newest.result === report.result;
+      return current ? 0 : 1000;
+    },
   });
   const entries = data?.data.entries ?? [];
   const changes = entries.filter((entry) => entry.change === "better" || entry.change === "worse").length;

@@ -1,5 +1,6 @@
 // Regression alerts on SQLite and PostgreSQL: one per drop (and none for a result seen again or recorded by a
-// second instance), the project's rule, the list's filters, acknowledging.
+// second instance; a row corrected to another drop renews its alert), the project's rule, the list's filters,
+// acknowledging.
 import { describe, expect, it } from "vitest";
 
 import {
@@ -62,6 +63,20 @@ describe.each<Backend>(BACKENDS)("alerts on $name", (backend) => {
     expect(page.data.map((a) => [a.report_id, a.from, a.to])).toEqual([
       [3, "decent", "bad"],
       [1, "good", "decent"],
+    ]);
+  });
+
+  it("renews a row's alert when the row is corrected to another drop under the same generated_at", async () => {
+    const { db } = store();
+    await recordResults(db, [at(1, "good", "2026-11-01")], "list");
+    const drop = await recordResults(db, [at(1, "decent", "2026-11-02")], "list");
+    expect(await createAlerts(db, drop)).toBe(1);
+    await acknowledgeAlerts(db, { all: true }, "ed@example.com");
+    const worse = await recordResults(db, [at(1, "bad", "2026-11-02")], "regenerate");
+    expect(await createAlerts(db, worse)).toBe(1);
+    expect(await createAlerts(db, worse)).toBe(0); // a second instance recording the same correction
+    expect((await listAlerts(db, {})).data.map((a) => [a.from, a.to, a.acknowledged_at])).toEqual([
+      ["decent", "bad", null],
     ]);
   });
 

@@ -1,5 +1,5 @@
-// The result history on SQLite and PostgreSQL: a result recorded once per (report, generated_at), a batch in one
-// insert, each report's newest result moved forward only by a newer one, the changes found, the timeline and the
+// The result history on SQLite and PostgreSQL: a result recorded once per (report, generated_at) (the newer of two
+// with one time kept), a batch in one insert, each report's newest result moved forward only by a newer one, the changes found, the timeline and the
 // pruning by retention.
 import { describe, expect, it } from "vitest";
 
@@ -109,6 +109,30 @@ describe.each<Backend>(BACKENDS)("history on $name", (backend) => {
       ["good", "decent"],
       ["decent", "good"],
     ]);
+  });
+
+  it("keeps the newer of two results with one generated_at, and counts a correction of the newest as a change", async () => {
+    const { db } = store();
+    await recordResults(db, [seen(7, "good", "2026-11-01T00:00:00.000Z")], "show");
+    const [drop] = await recordResults(db, [seen(7, "bad", "2026-11-02T00:00:00.000Z")], "show");
+    // A regeneration within the same second: the upstream's time did not move, its result did.
+    const changes = await recordResults(db, [seen(7, "good", "2026-11-02T00:00:00.000Z")], "regenerate");
+    expect(changes).toEqual([
+      expect.objectContaining({ report_id: 7, from: "bad", result: "good", history_id: drop!.history_id }),
+    ]);
+    expect(await recordResults(db, [seen(7, "good", "2026-11-02T00:00:00.000Z")], "list")).toEqual([]);
+    expect(await countHistory(db)).toBe(2);
+    expect(
+      (await db.selectFrom("report_latest").selectAll().where("report_id", "=", 7).executeTakeFirstOrThrow()).result,
+    ).toBe("good");
+    const { entries } = await reportHistory(db, 7, 400);
+    expect(entries.map((e) => [e.result, e.change, e.source])).toEqual([
+      ["good", "same", "regenerate"],
+      ["good", "first", "show"],
+    ]);
+    // An older result corrected is history only: the newest result and the changes stay as they are.
+    expect(await recordResults(db, [seen(7, "decent", "2026-11-01T00:00:00.000Z")], "list")).toEqual([]);
+    expect((await reportHistory(db, 7, 400)).entries.map((e) => e.result)).toEqual(["good", "decent"]);
   });
 
   it("answers a report's timeline newest first with each change", async () => {

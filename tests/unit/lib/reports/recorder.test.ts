@@ -112,6 +112,25 @@ describe("observed client and ResultRecorder", () => {
     expect(rows.map((r) => r.source)).toEqual(["create", "regenerate"]);
   });
 
+  it("writes a regeneration that answers another result with the same generated_at", async () => {
+    const recorder = new ResultRecorder(async () => store().db);
+    const { reports } = harness(sandbox, { settings: settings({ ttlMs: { reports: 0 } }) });
+    const client = observed(reports, recorder);
+    const shown = await client.getReport(1);
+    await recorder.flush();
+    // The sandbox's times have whole seconds: a regeneration within one keeps the time and changes the result.
+    const other = shown.result === "bad" ? "good" : "bad";
+    await sandbox.setResult(shown.id, { result: other, generated_at: shown.generated_at! });
+    await client.updateReport(shown.id, { results: true });
+    await recorder.flush();
+    const rows = await store()
+      .db.selectFrom("report_results")
+      .select(["source", "result"])
+      .where("report_id", "=", shown.id)
+      .execute();
+    expect(rows).toEqual([{ source: "regenerate", result: other }]);
+  });
+
   it("logs a failed write and never throws it to the caller", async () => {
     const log = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     const recorder = new ResultRecorder(async () => {
