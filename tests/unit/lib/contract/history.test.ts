@@ -2,12 +2,7 @@
 // compare's two days in order, and the acknowledge body (ids or all).
 import { describe, expect, it } from "vitest";
 
-import {
-  AlertAckBodySchema,
-  CompareQuerySchema,
-  ScheduleBodySchema,
-  TrendQuerySchema,
-} from "@/lib/contract/history";
+import { AlertAckBodySchema, CompareQuerySchema, ScheduleBodySchema, TrendQuerySchema } from "@/lib/contract/history";
 
 const issues = (result: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
   result.error?.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`) ?? [];
