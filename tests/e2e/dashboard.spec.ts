@@ -135,8 +135,10 @@ test("the latest reports are the newest generated, in the order of the times the
   const context = await browser.newContext({ storageState: as("editor") });
   const page = await context.newPage();
   await page.goto("/");
-  const times = await page
-    .getByRole("region", { name: "Latest reports" })
+  // The card streams in behind its placeholder: read its times once it has them.
+  const latest = page.getByRole("region", { name: "Latest reports" });
+  await expect(latest.locator("time").nth(1)).toBeVisible();
+  const times = await latest
     .locator("time")
     .evaluateAll((elements) => elements.map((element) => element.getAttribute("datetime") ?? ""));
   expect(times.length).toBeGreaterThan(1);
