@@ -2,6 +2,7 @@
 // error (a 400 naming the field, with no upstream call), not-found answers, and the operational routes.
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { fieldLabel } from "@/lib/contract/field-messages";
 import { ReportSchema } from "@/lib/contract/reports";
 
 import { setUpGateway } from "@/tests/support/set-up-gateway";
@@ -24,7 +25,8 @@ async function expectFieldError(path: string, field: string, init?: RequestInit)
   expect(res.status, res.text).toBe(400);
   expect(res.json.error.code).toBe("invalid_input");
   expect(Object.keys(res.json.error.fields)).toEqual([field]);
-  expect(res.json.error.message).toContain(field);
+  // Named as people read it: "Per page: Must be one of…" (lib/contract/field-messages.ts).
+  expect(res.json.error.message).toContain(`${fieldLabel(field)}: `);
   expect(await sandbox.requests()).toEqual([]);
   return res;
 }
@@ -352,6 +354,7 @@ describe("GET /api/openapi.json", () => {
         "GET /api/reports listReports",
         "POST /api/reports createReport",
         "GET /api/reports/{id} showReport",
+        "PATCH /api/auth/me updateMe",
         "PATCH /api/reports/{id} updateReport",
         "DELETE /api/reports/{id} deleteReport",
         "GET /api/projects listProjects",
@@ -369,6 +372,7 @@ describe("GET /api/openapi.json", () => {
         "POST /api/projects/{project}/alert-rule setProjectAlertRule",
         "GET /api/alerts listAlerts",
         "GET /api/alerts/count alertCount",
+        "POST /api/admin/webhooks/{id}/test testWebhook",
         "POST /api/alerts/acknowledge acknowledgeAlerts",
         "GET /api/account showAccount",
         "GET /api/items listItems",
@@ -388,6 +392,7 @@ describe("GET /api/openapi.json", () => {
         "GET /api/health health",
         "GET /api/ready ready",
         "GET /api/openapi.json openapi",
+        "POST /api/alerts/unacknowledge unacknowledgeAlerts",
         "POST /api/auth/login login",
         "POST /api/auth/logout logout",
         "GET /api/auth/oidc/start ssoStart",

@@ -63,7 +63,7 @@ describe("only area B configured", () => {
       for (const { c, res } of await everyRoute(api, (c) => c.area === "reports")) {
         expect(res.status, c.name).toBe(503);
         expect(res.json.error.code).toBe("area_not_configured");
-        expect(res.json.error.message).toContain("REPORTS_API_BASE_URL");
+        expect(res.json.error.message).toContain("the Upstream connections page (/admin/upstream)");
       }
       // The seller without items: the upstream's "No Items Found" is an empty list.
       const items = await api.request("/api/items");

@@ -37,7 +37,7 @@ describe("the variables list", () => {
       for (const [name] of code.matchAll(NAME)) {
         // Constants of our own that are not variables (DEMO_FLAG names GATEHOUSE_DEMO; DEMO_PASSWORD is a value).
         if (
-          /^(DEMO_(FLAG|PASSWORD|USERS|DOMAIN|DATABASE_FILE|EDGE_SETTINGS|SESSION_SECRET_FILE)|SANDBOX_KEYS|SESSION_SECRET_MIN_LENGTH|SESSION_MANAGER)$/.test(
+          /^(DEMO_(FLAG|PASSWORD|USERS|DOMAIN|DATABASE_FILE|EDGE_SETTINGS|SESSION_SECRET_FILE|KEK_FILE)|SANDBOX_KEYS|SESSION_SECRET_MIN_LENGTH|SESSION_MANAGER)$/.test(
             name,
           )
         )

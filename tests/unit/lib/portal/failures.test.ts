@@ -20,7 +20,12 @@ describe("describeUpstreamFailure", () => {
     expect(failure("rate_limited", { retryAfter: "30" }).message).toBe(
       "The reports service is limiting how often Gatehouse may ask. Try again in 30 seconds.",
     );
-    expect(failure("auth")).toMatchObject({ retryable: false, message: expect.stringContaining("REPORTS_API_KEY") });
+    // Where an admin acts, never the operator's variable (issue 31, item 11).
+    expect(failure("auth")).toMatchObject({
+      retryable: false,
+      message: expect.stringContaining("the Upstream connections page"),
+    });
+    expect(failure("auth").message).not.toContain("REPORTS_API_KEY");
     expect(failure("http_status", { status: 503 }).message).toBe(
       "The reports service answered with an error (HTTP 503). Try again in a moment.",
     );
