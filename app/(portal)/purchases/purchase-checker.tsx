@@ -146,14 +146,14 @@ export function PurchaseChecker({
       body: { purchase_code: raw },
     });
     selectForNext();
+    // What the page shows of the checks includes this one now, a failed one too: checks per item under the verdict
+    // on /purchases, "Your checks today" on the dashboard. The page's server parts render again; the upstream's
+    // lists they show come from the cache (docs/purchase-codes.md measures a dashboard render).
+    router.refresh();
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
     setSlip(answer.data.suggestion);
-    // The checker's own page shows checks per item under the verdict: re-rendered to include this one (a few
-    // store queries). Not the dashboard's box: a refresh there would render every card again, the upstream's
-    // reports and trends included, at each check of a day's hundreds.
-    if (primary) router.refresh();
   };
 
   /** A paste replaces a code already checked, and is reduced to the code when it holds one among other words. */
