@@ -1,5 +1,5 @@
 // The person's time zone, the one home every server-rendered page asks: the zone he picked on the account page,
-// else his browser's (the cookie the portal's shell sets, components/shell/browser-time-zone.tsx), else UTC
+// else his browser's (the cookie components/person-time-zone.tsx sets), else UTC
 // until the browser has said. A cookie is whatever a client sent: only a name the runtime knows is taken.
 import "server-only";
 
