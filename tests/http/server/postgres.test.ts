@@ -61,6 +61,16 @@ describe("the breaker, when a page render was the first upstream call of the pro
 });
 
 describe("admin changes", () => {
+  it("keeps the time zone a person picks, and refuses a name that is no zone", async () => {
+    const picked = await admin.request("/api/auth/me", json("PATCH", { time_zone: "America/Los_Angeles" }));
+    expect(picked.status, picked.text).toBe(200);
+    expect((await admin.request("/api/auth/me")).json.data.user.time_zone).toBe("America/Los_Angeles");
+    const refused = await admin.request("/api/auth/me", json("PATCH", { time_zone: "Berlin" }));
+    expect([refused.status, Object.keys(refused.json.error.fields)]).toEqual([400, ["time_zone"]]);
+    const cleared = await admin.request("/api/auth/me", json("PATCH", { time_zone: null }));
+    expect(cleared.json.data.user.time_zone).toBeNull();
+  });
+
   it("creates a user, changes his role and disables him; each change ends his sessions", async () => {
     const created = await admin.request(
       "/api/admin/users",
