@@ -13,9 +13,10 @@ const GRANTS: Record<Role, ReadonlySet<Permission>> = {
     "items:read",
     "finances:read",
     "purchases:validate",
+    "purchases:check",
   ]),
   viewer: new Set(["reports:read", "items:read", "finances:read"]),
-  support: new Set(["items:read", "purchases:validate"]),
+  support: new Set(["items:read", "purchases:validate", "purchases:check"]),
 };
 
 /**

@@ -126,6 +126,23 @@ export type SupportStateName = (typeof SUPPORT_STATES)[number];
 export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
 export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
 
+/** Where a check was asked: the checker, a bulk job, or a helpdesk (lookup, Help Scout's card). */
+export const PURCHASE_CHECK_SOURCES = ["single", "bulk", "helpdesk"] as const;
+export type PurchaseCheckSource = (typeof PURCHASE_CHECK_SOURCES)[number];
+
+// ---------------------------------------------------------------------------------------------------------
+// Helpdesks: the purchase check beside a ticket
+
+/** The helpdesks a ticket may come from. */
+export const HELPDESK_SYSTEMS = ["zendesk", "freshdesk", "helpscout", "other"] as const;
+export type HelpdeskSystem = (typeof HELPDESK_SYSTEMS)[number];
+/** Codes one lookup checks at most; more are counted, not checked. */
+export const HELPDESK_MAX_CODES = 10;
+/** The longest ticket text a lookup reads (subject and messages): a long thread, not a mailbox. */
+export const HELPDESK_MAX_TEXT_LENGTH = 100_000;
+export const HELPDESK_TICKET_ID_MAX_LENGTH = 100;
+export const HELPDESK_TICKET_URL_MAX_LENGTH = 2000;
+
 export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
 export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
@@ -175,6 +192,11 @@ export const PERMISSIONS = [
   /** The seller's own money (the account's balance): not support's business, whose work is the buyer's purchase. */
   "finances:read",
   "purchases:validate",
+  /**
+   * Checking codes and nothing else: a helpdesk's token (POST /api/helpdesk/lookup) never reads the history,
+   * bulk jobs or the account.
+   */
+  "purchases:check",
   "users:manage",
   "audit:read",
   "webhooks:manage",
@@ -193,6 +215,7 @@ export const TOKEN_SCOPES = [
   "items:read",
   "finances:read",
   "purchases:validate",
+  "purchases:check",
   "audit:read",
 ] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];

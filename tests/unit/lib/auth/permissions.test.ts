@@ -11,6 +11,7 @@ const TABLE: Record<Permission, Role[]> = {
   "items:read": ["admin", "editor", "viewer", "support"], // read account and items
   "finances:read": ["admin", "editor", "viewer"], // the seller's balance: support answers buyers, not the books
   "purchases:validate": ["admin", "editor", "support"],
+  "purchases:check": ["admin", "editor", "support"], // a helpdesk's lookup: checks only (issue 32)
   "users:manage": ["admin"],
   "audit:read": ["admin"],
   "webhooks:manage": ["admin"], // webhook endpoints and their deliveries (issue 19)
