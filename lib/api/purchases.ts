@@ -10,8 +10,16 @@ import { DEFAULT_PER_PAGE } from "@/lib/contract/values";
 import { listPurchaseHistory, purchaseHistoryCsv, type PurchaseHistoryFilters } from "@/lib/purchases/history";
 import type { AllowanceDecision, JobsPerDayRefusal } from "@/lib/purchases/bulk/allowance";
 
-import { ApiError, fieldsRefused, rateLimited } from "./errors";
+import { isUpstreamError } from "@/lib/upstream";
+
+import { ApiError, fieldsRefused, fromUpstreamError, rateLimited } from "./errors";
 import type { Reply } from "./route";
+
+/** Why a check failed, in the words its answer and the history give (never a URL or a key). */
+export function checkFailureReason(error: unknown): string {
+  if (isUpstreamError(error)) return fromUpstreamError(error, "The item API does not know this purchase.").message;
+  return "Gatehouse could not finish the check because of an internal error.";
+}
 
 export function jobNotFound(id: string): ApiError {
   return new ApiError("not_found", `There is no bulk job ${id} (jobs are kept 7 days).`);

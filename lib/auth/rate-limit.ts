@@ -64,27 +64,28 @@ export type PurchaseLimitDecision =
   { allowed: true } | { allowed: false; retryAfterSeconds: number; limitedBy: "user" | "ip" };
 
 /**
- * One purchase validation by `userId` from `address` (null: unknown). Refused when either limit is reached; a
- * check the address limit refuses is given back to the user's count, so only checks that happen count.
+ * `checks` purchase validations (one by default; a helpdesk lookup's codes) by `userId` from `address` (null:
+ * unknown). Refused when either limit is reached; checks the address limit refuses are given back to the user's
+ * count, so only checks that happen count.
  */
 export async function checkPurchaseRateLimit(
   rules: PurchaseRateLimits,
-  { userId, address }: { userId: string; address: string | null },
+  { userId, address, checks = 1 }: { userId: string; address: string | null; checks?: number },
   cluster: Cluster = currentCluster(),
 ): Promise<PurchaseLimitDecision> {
   const limiters = purchaseLimiters(rules, cluster);
   const ipKey = addressKey(address) ?? UNKNOWN_ADDRESS_BUCKET;
   try {
-    await limiters.perUser.consume(userId);
+    await limiters.perUser.consume(userId, checks);
   } catch (rejection) {
     const refused = refusal(rejection);
     if (!refused) throw rejection;
     return { allowed: false, retryAfterSeconds: seconds(refused), limitedBy: "user" };
   }
   try {
-    await limiters.perIp.consume(ipKey);
+    await limiters.perIp.consume(ipKey, checks);
   } catch (rejection) {
-    await limiters.perUser.reward(userId).catch(() => {});
+    await limiters.perUser.reward(userId, checks).catch(() => {});
     const refused = refusal(rejection);
     if (!refused) throw rejection;
     return { allowed: false, retryAfterSeconds: seconds(refused), limitedBy: "ip" };

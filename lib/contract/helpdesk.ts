@@ -38,7 +38,9 @@ export const HelpdeskLookupBodySchema = z.strictObject({
   text: z
     .string({ error: "is required: the ticket's subject and messages, as text" })
     .max(HELPDESK_MAX_TEXT_LENGTH, `must be at most ${HELPDESK_MAX_TEXT_LENGTH} characters (send the newest messages)`)
-    .describe(`The ticket's subject and messages as plain text; codes are found anywhere in it (at most ${HELPDESK_MAX_CODES} are checked)`),
+    .describe(
+      `The ticket's subject and messages as plain text; codes are found anywhere in it (at most ${HELPDESK_MAX_CODES} are checked)`,
+    ),
   ticket: HelpdeskTicketSchema,
 });
 export type HelpdeskLookupBody = z.output<typeof HelpdeskLookupBodySchema>;

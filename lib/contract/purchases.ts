@@ -30,7 +30,18 @@ import {
   type BulkResultFilter,
   RAW_PURCHASE_CODE_MAX_LENGTH,
   SUPPORT_STATES,
+  HELPDESK_SYSTEMS,
+  HELPDESK_TICKET_ID_MAX_LENGTH,
+  PURCHASE_CHECK_SOURCES,
 } from "./values";
+
+/** A ticket in the history's filter: its helpdesk and its id there, `zendesk:4211`. */
+const TICKET_FILTER = new RegExp(`^(${HELPDESK_SYSTEMS.join("|")}):[\\x21-\\x7e]{1,${HELPDESK_TICKET_ID_MAX_LENGTH}}$`);
+
+/** The `ticket` filter's value for a ticket. */
+export function ticketFilter(ticket: { system: string; id: string }): string {
+  return `${ticket.system}:${ticket.id}`;
+}
 
 export const PurchaseSchema = z.object({
   purchase_code: z.string(),
@@ -142,8 +153,12 @@ export const PurchaseHistoryEntrySchema = z.object({
       "valid: the purchase's support when it was checked (expired: a real purchase whose support had ended); null otherwise",
     ),
   checked_by: UserRefSchema,
-  source: z.enum(["single", "bulk"]),
+  source: z.enum(PURCHASE_CHECK_SOURCES).describe("single: the checker; bulk: a bulk job; helpdesk: a ticket's lookup"),
   bulk_job_id: z.uuid().nullable(),
+  ticket: z
+    .object({ system: z.enum(HELPDESK_SYSTEMS), id: z.string(), url: z.string().nullable() })
+    .nullable()
+    .describe("The helpdesk ticket the check was made for; null otherwise"),
 });
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 
@@ -157,6 +172,14 @@ const historyFilters = {
     .max(MAX_USER_FILTER_LENGTH, `must be at most ${MAX_USER_FILTER_LENGTH} characters`)
     .optional()
     .describe("Who checked: a user id or an email"),
+  ticket: z
+    .string()
+    .regex(
+      TICKET_FILTER,
+      `must be a helpdesk and a ticket id, like zendesk:4211 (helpdesks: ${HELPDESK_SYSTEMS.join(", ")})`,
+    )
+    .optional()
+    .describe("Only checks made for this helpdesk ticket, written system:id (e.g. zendesk:4211)"),
   ...timeRange,
 };
 

@@ -278,6 +278,8 @@ export const AUDIT_ACTIONS = [
   "purchase.bulk_create",
   "purchase.bulk_cancel",
   "purchase.bulk_recheck",
+  // A helpdesk ticket's codes checked (issue 32): by a token's lookup, or by Help Scout's signed request.
+  "purchase.helpdesk_lookup",
   "user.create",
   "user.update",
   "user.delete",

@@ -86,9 +86,12 @@ export interface PurchaseChecksTable {
   item_name: string | null;
   license_type: string | null;
   supported_until: string | null;
-  source: string; // single | bulk
+  source: string; // single | bulk | helpdesk
   bulk_job_id: string | null;
   request_id: string | null;
+  ticket_system: string | null; // HELPDESK_SYSTEMS: the ticket a check was made for
+  ticket_id: string | null;
+  ticket_url: string | null;
 }
 
 export interface BulkJobsTable {

@@ -50,6 +50,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "purchase.bulk_create": "Bulk check started",
   "purchase.bulk_cancel": "Bulk check cancelled",
   "purchase.bulk_recheck": "Bulk check's failed rows re-checked",
+  "purchase.helpdesk_lookup": "Helpdesk ticket's codes checked",
   "user.create": "User added",
   "user.update": "User changed",
   "user.delete": "User removed",

@@ -21,9 +21,13 @@ import { slipFor } from "./slips";
 /** What the item service said of a code: a purchase, or why it is not one. Its failures are thrown (UpstreamError). */
 export type ItemServiceAnswer = { status: "valid"; purchase: Purchase } | { status: "invalid"; reason: string };
 
-/** Asks the item service about one cleaned code. */
-export async function askItemService(items: ItemsClient, code: string): Promise<ItemServiceAnswer> {
-  const answer = await items.validatePurchase(code);
+/** Asks the item service about one cleaned code; `shared`: an answer from the area's cache will do (a helpdesk's). */
+export async function askItemService(
+  items: ItemsClient,
+  code: string,
+  options?: { shared?: boolean },
+): Promise<ItemServiceAnswer> {
+  const answer = await items.validatePurchase(code, options);
   return answer.valid ? { status: "valid", purchase: answer.purchase } : { status: "invalid", reason: answer.message };
 }
 

@@ -10,13 +10,19 @@ import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
 import { isoInZone } from "@/lib/contract/time-zone";
 import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
+import { ticketFilter } from "@/lib/contract/purchases";
 import type {
   Purchase,
   PurchaseHistoryEntry,
   PurchaseHistoryQuery,
   PurchaseHistorySummary,
 } from "@/lib/contract/purchases";
-import type { PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
+import type {
+  HelpdeskSystem,
+  PurchaseCheckSource,
+  PurchaseCodeFormat,
+  PurchaseOutcome,
+} from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
@@ -37,9 +43,11 @@ export interface PurchaseCheckRecordInput {
   reason: string | null;
   /** When valid: its item id and name, licence type and support end are kept. */
   purchase?: Purchase | null;
-  source: "single" | "bulk";
+  source: PurchaseCheckSource;
   bulkJobId?: string | null;
   requestId?: string | null;
+  /** The helpdesk ticket the check was made for. */
+  ticket?: { system: HelpdeskSystem; id: string; url: string | null } | null;
 }
 
 export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
@@ -63,6 +71,9 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
       source: input.source,
       bulk_job_id: input.bulkJobId ?? null,
       request_id: input.requestId ?? null,
+      ticket_system: input.ticket?.system ?? null,
+      ticket_id: input.ticket?.id ?? null,
+      ticket_url: input.ticket?.url ?? null,
     })
     .execute();
 }
@@ -117,6 +128,7 @@ interface ResolvedFilters {
   from?: string;
   to?: string;
   codeHashes?: string[];
+  ticket?: { system: string; id: string };
 }
 
 /**
@@ -129,6 +141,10 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.outcome !== undefined) resolved.outcome = filters.outcome;
   if (filters.item_id !== undefined) resolved.itemId = filters.item_id;
   if (filters.user !== undefined && filters.user.trim() !== "") resolved.user = filters.user.trim();
+  if (filters.ticket !== undefined) {
+    const split = filters.ticket.indexOf(":");
+    resolved.ticket = { system: filters.ticket.slice(0, split), id: filters.ticket.slice(split + 1) };
+  }
   if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start", filters.time_zone).toISOString();
   if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end", filters.time_zone).toISOString();
   if (filters.code !== undefined) {
@@ -152,6 +168,8 @@ function matching(f: ResolvedFilters) {
     if (f.from !== undefined) conditions.push(eb("checked_at", ">=", f.from));
     if (f.to !== undefined) conditions.push(eb("checked_at", "<=", f.to));
     if (f.codeHashes !== undefined) conditions.push(eb("code_hash", "in", f.codeHashes));
+    if (f.ticket !== undefined)
+      conditions.push(eb("ticket_system", "=", f.ticket.system), eb("ticket_id", "=", f.ticket.id));
     return eb.and(conditions);
   };
 }
@@ -170,8 +188,12 @@ function toEntry(row: PurchaseCheckRow): PurchaseHistoryEntry {
     // As it was when checked: a purchase whose support had ended is real, and is shown so, not as invalid.
     support: supportOf(row.outcome === "valid", row.supported_until, Date.parse(row.checked_at)),
     checked_by: { id: row.user_id, email: row.user_email },
-    source: row.source as "single" | "bulk",
+    source: row.source as PurchaseCheckSource,
     bulk_job_id: row.bulk_job_id,
+    ticket:
+      row.ticket_system === null || row.ticket_id === null
+        ? null
+        : { system: row.ticket_system as HelpdeskSystem, id: row.ticket_id, url: row.ticket_url },
   };
 }
 
@@ -229,6 +251,8 @@ export const PURCHASE_HISTORY_CSV_COLUMNS = [
   "checked_by_email",
   "source",
   "bulk_job_id",
+  "ticket",
+  "ticket_url",
 ] as const;
 
 /** A row of the CSV: its time with the offset of the zone asked for (the one a bare from/to date is read in). */
@@ -248,6 +272,8 @@ function csvRow(entry: PurchaseHistoryEntry, zone: string | undefined): string {
     entry.checked_by.email,
     entry.source,
     entry.bulk_job_id,
+    entry.ticket === null ? null : ticketFilter(entry.ticket),
+    entry.ticket?.url ?? null,
   ]);
 }
 

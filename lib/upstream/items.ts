@@ -1,9 +1,12 @@
 // Client of area B, the item API: one typed function per documented operation. The key goes where
 // ITEMS_API_KEY_LOCATION says (default: query string on GET, form body on POST). Errors are known by the body
 // `{"status":"error","msg":...}`, whatever the HTTP status; the documented messages map to outcomes here.
-// Reads go through the area's policy (cache, single flight); purchase validations never do: each is a question
-// about one code at one moment, and is never cached.
+// Reads go through the area's policy (cache, single flight). A purchase validation is a question about one code
+// at one moment: the checker's always asks; a helpdesk's lookup, which runs each time an agent opens the ticket,
+// may take an answer as old as the area's cache lifetime (`shared: true`).
 import "server-only";
+
+import { createHash } from "node:crypto";
 
 import type { z } from "zod";
 
@@ -29,7 +32,8 @@ export interface ItemsClient {
   getAccount(options?: { fresh?: boolean }): Promise<Account>;
   listItems(): Promise<Item[]>;
   getItem(id: number): Promise<Item>;
-  validatePurchase(purchaseCode: string): Promise<PurchaseValidation>;
+  /** `shared: true`: through the cache and single flight (keyed by the code's SHA-256, never the code). */
+  validatePurchase(purchaseCode: string, options?: { shared?: boolean }): Promise<PurchaseValidation>;
 }
 
 /** The document's error messages, compared case-insensitively. */
@@ -46,6 +50,8 @@ export const ITEMS_TAGS = {
   itemList: "items:list",
   anyItem: "items:item",
   item: (id: number) => `items:item:${id}`,
+  /** Validations a helpdesk's lookup shares (the checker's own are never cached). */
+  purchase: "items:purchase",
 } as const;
 
 type Answer<T> = { kind: "success"; value: T; status: number } | { kind: "error"; msg: string };
@@ -145,33 +151,39 @@ export function createItemsClient(
         return answer.value.item;
       });
     },
-    async validatePurchase(purchaseCode) {
-      const answer = await call(
-        "purchases.validate",
-        "POST",
-        "/api/purchases/validation",
-        { purchase_code: purchaseCode },
-        PurchaseEnvelopeSchema,
-      );
-      if (answer.kind === "error") {
-        if (sameMessage(answer.msg, ITEMS_MESSAGES.invalidPurchaseCode)) return { valid: false, message: answer.msg };
-        throw unexpectedMessage("purchases.validate", answer.msg);
-      }
-      const { purchase } = answer.value.data;
-      // "Valid" is an answer about one code. A purchase carrying another code (a caching proxy mixing answers,
-      // a buggy or hostile upstream) says nothing about the code asked, and must never be shown as valid.
-      if (!sameCode(purchase.purchase_code, purchaseCode)) {
-        throw new UpstreamError({
-          kind: "bad_response",
-          area: "items",
-          operation: "purchases.validate",
-          status: answer.status,
-          detail: "answered about another purchase code than the one asked (not shown as valid)",
-        });
-      }
-      return { valid: true, purchase };
+    validatePurchase(purchaseCode, validateOptions) {
+      if (!validateOptions?.shared) return validate(purchaseCode);
+      const codeKey = createHash("sha256").update(purchaseCode.trim().toLowerCase()).digest("hex");
+      return read("/api/purchases/validation", { code: codeKey }, [ITEMS_TAGS.purchase], () => validate(purchaseCode));
     },
   };
+
+  async function validate(purchaseCode: string): Promise<PurchaseValidation> {
+    const answer = await call(
+      "purchases.validate",
+      "POST",
+      "/api/purchases/validation",
+      { purchase_code: purchaseCode },
+      PurchaseEnvelopeSchema,
+    );
+    if (answer.kind === "error") {
+      if (sameMessage(answer.msg, ITEMS_MESSAGES.invalidPurchaseCode)) return { valid: false, message: answer.msg };
+      throw unexpectedMessage("purchases.validate", answer.msg);
+    }
+    const { purchase } = answer.value.data;
+    // "Valid" is an answer about one code. A purchase carrying another code (a caching proxy mixing answers,
+    // a buggy or hostile upstream) says nothing about the code asked, and must never be shown as valid.
+    if (!sameCode(purchase.purchase_code, purchaseCode)) {
+      throw new UpstreamError({
+        kind: "bad_response",
+        area: "items",
+        operation: "purchases.validate",
+        status: answer.status,
+        detail: "answered about another purchase code than the one asked (not shown as valid)",
+      });
+    }
+    return { valid: true, purchase };
+  }
 }
 
 /** Purchase codes are UUID-like: the same code in another letter case is the same code. */

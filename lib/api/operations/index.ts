@@ -10,6 +10,7 @@ import { alertOperations } from "./alerts";
 import { itemOperations } from "./items";
 import { metaOperations } from "./meta";
 import { projectOperations } from "./projects";
+import { helpdeskOperations } from "./helpdesk";
 import { purchaseOperations } from "./purchases";
 import { reportOperations } from "./reports";
 import { scheduleOperations } from "./schedules";
@@ -28,6 +29,7 @@ export const operations = {
   ...alertOperations,
   ...itemOperations,
   ...purchaseOperations,
+  ...helpdeskOperations,
   ...accountOperations,
   ...tokenOperations,
   ...adminOperations,

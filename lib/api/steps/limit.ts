@@ -4,6 +4,7 @@
 // (lib/auth/rate-limit.ts).
 import "server-only";
 
+import type { ServerContext } from "@/lib/auth/access";
 import { checkPurchaseRateLimit, checkTokenRateLimit } from "@/lib/auth/rate-limit";
 import { clientAddress } from "@/lib/auth/request";
 
@@ -26,11 +27,24 @@ export async function limit(state: ApiRequest): Promise<void> {
   }
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
   const { server } = await serverContextOf(state);
-  const rules = server.config.purchases.rateLimits;
-  const decision = await checkPurchaseRateLimit(rules, {
+  await limitPurchaseChecks(server, {
     userId: state.user.id,
     address: clientAddress(state.request.headers, server.config.edge),
+    checks: 1,
   });
+}
+
+/**
+ * Counts `checks` purchase checks against the per-user and per-address limits, or refuses them all (429): the
+ * pipeline's one check per request, and a helpdesk lookup's codes, counted once it knows how many it will ask.
+ */
+export async function limitPurchaseChecks(
+  server: ServerContext,
+  who: { userId: string; address: string | null; checks: number },
+): Promise<void> {
+  if (who.checks <= 0) return;
+  const rules = server.config.purchases.rateLimits;
+  const decision = await checkPurchaseRateLimit(rules, who);
   if (decision.allowed) return;
   const which =
     decision.limitedBy === "user"

@@ -184,5 +184,25 @@ export function keysJobs(): Record<string, Migration> {
         await db.schema.alterTable("users").dropColumn("time_zone").execute();
       },
     },
+    // The ticket a helpdesk check was made for (issue 32): its helpdesk, its id there and its address, so that
+    // the history reads by ticket and a helpdesk's card shows what was checked for it before.
+    "2026-12-25-001-purchase-check-tickets": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("purchase_checks").addColumn("ticket_system", "text").execute();
+        await db.schema.alterTable("purchase_checks").addColumn("ticket_id", "text").execute();
+        await db.schema.alterTable("purchase_checks").addColumn("ticket_url", "text").execute();
+        await db.schema
+          .createIndex("purchase_checks_ticket")
+          .on("purchase_checks")
+          .columns(["ticket_system", "ticket_id", "checked_at"])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropIndex("purchase_checks_ticket").execute();
+        await db.schema.alterTable("purchase_checks").dropColumn("ticket_url").execute();
+        await db.schema.alterTable("purchase_checks").dropColumn("ticket_id").execute();
+        await db.schema.alterTable("purchase_checks").dropColumn("ticket_system").execute();
+      },
+    },
   };
 }
