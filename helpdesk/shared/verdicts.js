@@ -86,7 +86,8 @@
       item.append(state);
     } else if (verdict.outcome === "not_checked") {
       state.append(el("strong", "gh-word", "Not checked"));
-      state.append(": " + (verdict.message || "ask the customer for the whole code."));
+      var why = (verdict.message || "").replace(/^Not checked:\s*/i, "");
+      state.append(": " + (why || "ask the customer for the whole code."));
       item.append(state);
     } else {
       state.append(el("strong", "gh-word", "Could not check"));
@@ -100,9 +101,10 @@
           "gh-almost",
           "The ticket has an almost-code: " +
             verdict.almost.slip +
+            (/[.?!]$/.test(verdict.almost.slip) ? "" : ".") +
             (verdict.almost.corrected
               ? " This verdict is of the corrected code."
-              : " It could not be corrected with certainty, so it was not checked as written."),
+              : " It cannot be corrected with certainty, so it was not checked."),
         ),
       );
     }

@@ -132,10 +132,11 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
 
       // A second look checks again (Gatehouse counts it in the history).
       await card.getByRole("button", { name: "Check again" }).click();
+      await expect.poll(() => opened.lookups.length).toBe(2);
+      await expect(card).not.toHaveAttribute("aria-busy");
       await expect(active).toContainText(
         /Checked \d+ times? before, first on \d{1,2} \w{3} \d{4} by support@e2e\.test\./,
       );
-      expect(opened.lookups).toHaveLength(2);
 
       await checkBothSchemes(page, `${vendor}-verdicts`, testInfo);
       await token.owner.dispose();
@@ -180,5 +181,26 @@ test("a ticket without a code says so, and a new comment is checked as it comes 
   await expect(page.getByRole("status")).toHaveText("1 code checked.");
   await expect(page.getByRole("listitem")).toContainText("No support");
   expect(opened.lookups).toHaveLength(2);
+  await token.owner.dispose();
+});
+
+test("Gatehouse out of reach: the Freshdesk card says to check the address, and checks again on request", async ({
+  page,
+}) => {
+  await page.setViewportSize(SIDEBAR);
+  const token = await makeToken();
+  // A port nothing listens on: the vendor's side cannot reach Gatehouse.
+  const opened = await openHelpdeskApp(page, "freshdesk", {
+    portalUrl: "http://127.0.0.1:9",
+    token: token.secret,
+    ticket: TICKET,
+  });
+  await expect(page.getByRole("status")).toHaveText(
+    "Gatehouse could not be reached. Check that the Gatehouse address in the app's settings is right and that Gatehouse is up, then check again.",
+  );
+  await page.getByRole("button", { name: "Check again" }).click();
+  await expect.poll(() => opened.lookups.length).toBe(2);
+  await expect(page.getByRole("main")).not.toHaveAttribute("aria-busy");
+  await expect(page.getByRole("status")).toHaveText(/^Gatehouse could not be reached\./);
   await token.owner.dispose();
 });

@@ -73,8 +73,13 @@ async function sendToGatehouse(
     authorization: init.headers.Authorization ?? init.headers.authorization,
     body: init.body === undefined ? undefined : JSON.parse(init.body),
   });
-  const response = await fetch(toPortal(options.portalUrl, pathAndQuery), init);
-  return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+  try {
+    const response = await fetch(toPortal(options.portalUrl, pathAndQuery), init);
+    return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+  } catch {
+    // Gatehouse unreachable: the vendor's proxy answers with its own error page, not Gatehouse's JSON.
+    return { status: 502, headers: TEXT, text: "Bad gateway" };
+  }
 }
 
 /** The ticket as ZAF's get() answers it. */
