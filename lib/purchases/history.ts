@@ -17,12 +17,7 @@ import type {
   PurchaseHistoryQuery,
   PurchaseHistorySummary,
 } from "@/lib/contract/purchases";
-import type {
-  HelpdeskSystem,
-  PurchaseCheckSource,
-  PurchaseCodeFormat,
-  PurchaseOutcome,
-} from "@/lib/contract/values";
+import type { HelpdeskSystem, PurchaseCheckSource, PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";

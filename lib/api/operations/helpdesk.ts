@@ -18,6 +18,8 @@ export const helpdeskOperations = {
     area: "items",
     query: EmptyQuerySchema,
     body: HelpdeskLookupBodySchema,
+    // A long thread's text: up to HELPDESK_MAX_TEXT_LENGTH characters of up to 4 bytes, escaped in JSON.
+    maxBodyBytes: 512 * 1024,
     success: {
       status: 200,
       description: "One verdict per code found, in the order they appear in the text",

@@ -2,7 +2,7 @@
 // code on its own is left to the normaliser.
 import { describe, expect, it } from "vitest";
 
-import { codeInText, findPurchaseCodes } from "@/lib/purchases/find-codes";
+import { codeInText, findPurchaseCodes, findTicketCodes } from "@/lib/purchases/find-codes";
 
 const A = "11111111-1111-4111-8111-111111111111";
 const B = "22222222-2222-4222-8222-222222222222";
@@ -34,5 +34,53 @@ describe("codeInText", () => {
   it("leaves a code on its own, however wrapped, and a text without a code, to the normaliser", () => {
     for (const text of [A, ` ${A} `, `{${A}}`, `"${A}"`, `urn:uuid:${A}`, "not-a-real-code", "Purchase code: abc"])
       expect(codeInText(text)).toBeNull();
+  });
+});
+
+describe("findTicketCodes", () => {
+  const codes = (text: string) =>
+    findTicketCodes(text).map((found) =>
+      found.kind === "code" ? found.code : `almost ${found.text} → ${found.slip.code}`,
+    );
+
+  it("finds codes in a thread in the order they appear, once each: upper case, braces, quoted replies", () => {
+    const thread = `Subject: {${B.toUpperCase()}}\nMy code is ${A}.\n\n> On Monday you wrote:\n> code (${A})\n--\nJo, +44 20 7946 0958`;
+    expect(codes(thread)).toEqual([B, A]);
+  });
+
+  it("reads a code as a mail client leaves it: no-break spaces, zero-width spaces, en dashes, full-width digits", () => {
+    expect(codes(`code:\u00a0${A.slice(0, 4)}\u200b${A.slice(4, 8)}\u2013${A.slice(9)}`)).toEqual([A]);
+    expect(codes(A.replace(/1/g, "\uff11"))).toEqual([A]);
+  });
+
+  it("takes 32 hex digits without hyphens as a code, as the checker does", () => {
+    expect(codes(`code ${A.replace(/-/g, "").toUpperCase()} thanks`)).toEqual([A]);
+  });
+
+  it("names an almost-code with its slip, and its mend when certain", () => {
+    expect(codes(`mine: 1111111l-1111-4111-8111-111111111111, and ${B.replace(/-/g, " ")} too`)).toEqual([
+      `almost 1111111l-1111-4111-8111-111111111111 → ${A}`,
+      `almost ${B.replace(/-/g, " ")} → ${B}`,
+    ]);
+    const [missing] = findTicketCodes("1111111-1111-4111-8111-111111111111");
+    expect(missing).toMatchObject({ kind: "almost", slip: { code: null, slip: expect.stringContaining("missing") } });
+  });
+
+  it("reads an almost-code whose mend is a code found as it is as that one code", () => {
+    expect(codes(`${A} or 1111111l-1111-4111-8111-111111111111`)).toEqual([A]);
+  });
+
+  it("takes no phone number, reference or sentence of hex-looking words for a code", () => {
+    expect(codes("Call +44 0123 4567 8901 2345 6789 0123 4567 89, order 1234-5678-9012, a bad face cafe")).toEqual([]);
+    expect(codes(`${A}-extra`)).toEqual([]);
+    // One letter glued to a code is an almost-code (one character too many), not a code.
+    expect(codes(`x${B}`)).toEqual([`almost x${B} → ${B}`]);
+  });
+
+  it("reads a long thread in time: 100,000 characters of prose and numbers", () => {
+    const text = "Reply 2026-11-28 ticket 4211 abc def 0123 4567 89ab cdef ".repeat(1800).slice(0, 100_000);
+    const started = performance.now();
+    expect(codes(`${text} ${A}`)).toEqual([A]);
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

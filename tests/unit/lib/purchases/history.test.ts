@@ -131,6 +131,27 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       });
     });
 
+    it("keeps a helpdesk check's ticket, found again by the ticket filter (system and id together)", async () => {
+      const ticket = { system: "zendesk", id: "4211", url: "https://acme.zendesk.com/agent/tickets/4211" } as const;
+      await recordPurchaseCheck(store().db, KEY, check({ source: "helpdesk", ticket }));
+      await recordPurchaseCheck(
+        store().db,
+        KEY,
+        check({ source: "helpdesk", ticket: { ...ticket, system: "freshdesk", url: null } }),
+      );
+      await recordPurchaseCheck(store().db, KEY, check({}));
+      const found = await list({ ticket: "zendesk:4211" });
+      expect(found.total).toBe(1);
+      expect(found.rows[0]).toMatchObject({ source: "helpdesk", ticket });
+      expect((await list({ ticket: "freshdesk:4211" })).rows[0]?.ticket).toEqual({
+        system: "freshdesk",
+        id: "4211",
+        url: null,
+      });
+      expect((await list({ ticket: "zendesk:42" })).total).toBe(0);
+      expect((await list({})).rows.filter((row) => row.ticket === null)).toHaveLength(1);
+    });
+
     it("refuses an empty code", async () => {
       await expect(recordPurchaseCheck(store().db, KEY, check({ code: "" }))).rejects.toThrow(RangeError);
     });
@@ -366,6 +387,8 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
           e.checked_by.email ?? "",
           e.source,
           e.bulk_job_id ?? "",
+          e.ticket === null ? "" : `${e.ticket.system}:${e.ticket.id}`,
+          e.ticket?.url ?? "",
         ]),
       );
       expect(text).not.toContain(CODE_A);
