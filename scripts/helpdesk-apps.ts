@@ -37,6 +37,8 @@ export function gatehouseUrlProblem(value: string): string | null {
     return "must start with https://: both vendors' proxies send the token only over https";
   if (/^[\d.]+$/.test(url.hostname) || url.hostname.startsWith("["))
     return "must name a host, not an IP address: Freshworks' request templates take host names only";
+  if (url.port !== "")
+    return "must use https's own port (443): Freshworks' request templates take a host name without a port";
   if (url.pathname !== "/" || url.search || url.hash)
     return "must be Gatehouse's address alone, without a path (the apps add /api/helpdesk/lookup)";
   return null;
@@ -77,12 +79,12 @@ export function helpdeskAppFiles(vendor: HelpdeskVendor, gatehouseUrl: string): 
 
   if (vendor === "zendesk") {
     const manifest = JSON.parse(files.get("manifest.json")!.toString("utf8")) as ZendeskManifest;
-    manifest.domainWhitelist = [url.host];
+    manifest.domainWhitelist = [url.hostname];
     for (const parameter of manifest.parameters) if (parameter.name === "gatehouse_url") parameter.default = url.origin;
     files.set("manifest.json", json(manifest));
   } else {
     const iparams = JSON.parse(files.get("config/iparams.json")!.toString("utf8")) as Iparams;
-    iparams.gatehouse_host.default_value = url.host;
+    iparams.gatehouse_host.default_value = url.hostname;
     files.set("config/iparams.json", json(iparams));
   }
   return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
