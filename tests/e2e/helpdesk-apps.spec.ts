@@ -6,25 +6,14 @@
 import { request, type APIRequestContext, type Page } from "@playwright/test";
 
 import { axeViolations, expect, shot, test } from "@/tests/support/e2e/fixtures";
-import { openHelpdeskApp, type TicketFixture } from "@/tests/support/e2e/helpdesk";
+import { openHelpdeskApp, SAMPLE_TICKET, type TicketFixture } from "@/tests/support/e2e/helpdesk";
 import { credentialsOf, PORTAL_URL } from "@/tests/support/e2e/settings";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 const CSRF = { "X-CSRF": "1" };
 const SIDEBAR = { width: 320, height: 900 };
 
-/** A ticket with four codes: an almost-code of the active one in HTML, an unknown one, the expired one in a reply
- * with a quoted message, and one a character short. */
-const TICKET: TicketFixture = {
-  id: 4211,
-  subject: "Two licences, and one code does not work",
-  messages: [
-    `<p>Hello,</p><p>our codes are <strong>${FIXED_PURCHASE_CODES.active.replace(/1$/, "l")}</strong> and 44444444-4444-4444-8444-444444444444.</p>`,
-    "<p>Thanks! Could you send the code of your second licence too?</p>",
-    `<div>Here it is: ${FIXED_PURCHASE_CODES.expired}<br>and my colleague's: ${FIXED_PURCHASE_CODES.none.slice(0, -1)}</div>` +
-      "<blockquote>On Monday, Support wrote:<br>Thanks! Could you send the code of your second licence too?</blockquote>",
-  ],
-};
+const TICKET = SAMPLE_TICKET;
 
 interface MadeToken {
   secret: string;

@@ -8,6 +8,7 @@ import path from "node:path";
 
 import type { Page, Route } from "@playwright/test";
 
+import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { APP_LAYOUT, helpdeskAppFiles, type HelpdeskVendor } from "@/scripts/helpdesk-apps";
 
 /** The address the apps are packed for in the tests; the stand-in proxies send its requests to the real portal. */
@@ -30,6 +31,22 @@ export interface TicketFixture {
   /** Each message as the helpdesk keeps it: HTML. */
   messages: string[];
 }
+
+/**
+ * A ticket with four codes, as an agent meets them: an almost-code of the sandbox's active code (a letter l for its
+ * last 1) in an HTML message, an unknown code, the expired code in a reply that quotes an earlier message, and the
+ * code without support a character short. The browser tests and the screenshots (docs/images/helpdesk-*.png) use it.
+ */
+export const SAMPLE_TICKET: TicketFixture = {
+  id: 4211,
+  subject: "Two licences, and one code does not work",
+  messages: [
+    `<p>Hello,</p><p>our codes are <strong>${FIXED_PURCHASE_CODES.active.replace(/1$/, "l")}</strong> and 44444444-4444-4444-8444-444444444444.</p>`,
+    "<p>Thanks! Could you send the code of your second licence too?</p>",
+    `<div>Here it is: ${FIXED_PURCHASE_CODES.expired}<br>and my colleague's: ${FIXED_PURCHASE_CODES.none.slice(0, -1)}</div>` +
+      "<blockquote>On Monday, Support wrote:<br>Thanks! Could you send the code of your second licence too?</blockquote>",
+  ],
+};
 
 export interface HelpdeskAppOptions {
   /** The real Gatehouse, e.g. PORTAL_URL. */
