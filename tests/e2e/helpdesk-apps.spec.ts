@@ -26,14 +26,25 @@ async function makeToken(): Promise<MadeToken> {
   const owner = await request.newContext({ baseURL: PORTAL_URL });
   const { email, password } = credentialsOf("support");
   expect((await owner.post("/api/auth/login", { headers: CSRF, data: { email, password } })).status()).toBe(200);
-  const made = await owner.post("/api/tokens", {
+  const response = await owner.post("/api/tokens", {
     headers: CSRF,
-    data: { name: `helpdesk ${Date.now()}`, scopes: ["purchases:check"], expires_in_days: 7 },
+    data: { name: `sidebar app test ${Date.now()}`, scopes: ["purchases:check"], expires_in_days: 7 },
   });
-  expect(made.status(), await made.text()).toBe(201);
-  const { data } = (await made.json()) as { data: { secret: string; id: string } };
-  return { secret: data.secret, id: String(data.id), owner };
+  expect(response.status(), await response.text()).toBe(201);
+  const { data } = (await response.json()) as { data: { secret: string; id: string } };
+  const token = { secret: data.secret, id: String(data.id), owner };
+  madeTokens.push(token);
+  return token;
 }
+
+/** The tokens a test made, revoked after it (an account may hold MAX_ACTIVE_TOKENS_PER_OWNER active tokens). */
+const madeTokens: MadeToken[] = [];
+test.afterEach(async () => {
+  for (const token of madeTokens.splice(0)) {
+    await token.owner.delete(`/api/tokens/${token.id}`, { headers: CSRF });
+    await token.owner.dispose();
+  }
+});
 
 /** Light, then dark, at the sidebar's width: nothing scrolls sideways and axe finds nothing at all. */
 async function checkBothSchemes(page: Page, name: string, testInfo: Parameters<typeof shot>[1]): Promise<void> {
@@ -128,7 +139,6 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
       );
 
       await checkBothSchemes(page, `${vendor}-verdicts`, testInfo);
-      await token.owner.dispose();
     });
 
     test("a revoked token: the card says what to do, in light and dark", async ({ page }, testInfo) => {
@@ -143,7 +153,6 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
       await expect(page.getByRole("list", { name: "Purchase codes in this ticket" })).toBeHidden();
       await expect(page.getByRole("button", { name: "Check again" })).toBeEnabled();
       await checkBothSchemes(page, `${vendor}-revoked`, testInfo);
-      await token.owner.dispose();
     });
   });
 }
@@ -170,7 +179,6 @@ test("a ticket without a code says so, and a new comment is checked as it comes 
   await expect(page.getByRole("status")).toHaveText("1 code checked.");
   await expect(page.getByRole("listitem")).toContainText("No support");
   expect(opened.lookups).toHaveLength(2);
-  await token.owner.dispose();
 });
 
 test("Gatehouse out of reach: the Freshdesk card says to check the address, and checks again on request", async ({
@@ -191,5 +199,4 @@ test("Gatehouse out of reach: the Freshdesk card says to check the address, and 
   await expect.poll(() => opened.lookups.length).toBe(2);
   await expect(page.getByRole("main")).not.toHaveAttribute("aria-busy");
   await expect(page.getByRole("status")).toHaveText(/^Gatehouse could not be reached\./);
-  await token.owner.dispose();
 });
