@@ -130,6 +130,13 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
       expect(await pageState(page)).not.toContain(token.secret);
       expect(sent.join("\n")).not.toContain(token.secret);
 
+      // The app asked its sidebar to fit the card (Zendesk: invoke("resize"); Freshdesk: instance.resize).
+      const calls = await page.evaluate(() => (window as unknown as { __helpdeskCalls: unknown[][] }).__helpdeskCalls);
+      const resizes = calls.filter((call) => call.includes("resize")).map((call) => call.at(-1) as { height: string });
+      const cardHeight = await card.evaluate((main) => Math.ceil(main.getBoundingClientRect().bottom));
+      expect(resizes.at(-1)!.height).toBe(`${cardHeight}px`);
+      expect(cardHeight).toBeGreaterThan(400);
+
       // A second look checks again (Gatehouse counts it in the history).
       await card.getByRole("button", { name: "Check again" }).click();
       await expect.poll(() => opened.lookups.length).toBe(2);

@@ -7,11 +7,15 @@
 
   var V = window.GatehouseVerdicts;
   var client = ZAFClient.init();
-  var card = V.mount(document.getElementById("gatehouse"), check);
+  var root = document.getElementById("gatehouse");
+  var card = V.mount(root, check);
   var latest = 0;
 
   function resize() {
-    client.invoke("resize", { width: "100%", height: Math.ceil(document.documentElement.scrollHeight) + "px" });
+    client.invoke("resize", {
+      width: "100%",
+      height: Math.ceil(root.getBoundingClientRect().bottom) + "px",
+    });
   }
 
   function lookup(base, body) {

@@ -21,11 +21,14 @@
   }
 
   app.initialized().then(function (client) {
-    var card = V.mount(document.getElementById("gatehouse"), check);
+    var root = document.getElementById("gatehouse");
+    var card = V.mount(root, check);
     var latest = 0;
 
     function resize() {
-      client.instance.resize({ height: Math.ceil(document.documentElement.scrollHeight) + "px" });
+      client.instance.resize({
+        height: Math.ceil(root.getBoundingClientRect().bottom) + "px",
+      });
     }
 
     function conversationsOf(ticketId) {
