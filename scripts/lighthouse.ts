@@ -15,9 +15,10 @@
 // Writes, under artifacts/lighthouse/ (ignored by git, kept by CI): <page>-<form factor>.report.{json,html}
 // and the screenshot Lighthouse took of the loaded page, <page>-<form factor>.jpg.
 //
-// Options: --pictures also writes the README's pictures (docs/images/*.png) from the same demo and browser;
-// --pictures-only writes them without auditing (`npm run screenshots`); --page <text> audits only the pages
-// whose name or path contains the text; --form-factor mobile (or desktop) audits at that one only (npm test: mobile).
+// Options: --pictures also writes the pictures of the README and docs/helpdesk.md (docs/images/*.png) from the same
+// demo and browser; --pictures-only writes them without auditing (`npm run screenshots`); --page <text> audits only
+// the pages whose name or path contains the text; --form-factor mobile (or desktop) audits at that one only (npm
+// test: mobile).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +33,7 @@ import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
 import { DEMO_PASSWORD } from "@/lib/auth/users";
 import type { Role } from "@/lib/contract/values";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+import { openHelpdeskApp, SAMPLE_TICKET } from "@/tests/support/e2e/helpdesk";
 import { BULK_CODES, PORTAL_PAGES, pathOf, type PortalPage } from "@/tests/support/e2e/pages";
 import { freePort } from "@/tests/support/processes";
 
@@ -218,6 +220,38 @@ async function takePictures(browser: Browser, url: string, cookie: string): Prom
   await page.waitForLoadState("networkidle");
   await shoot("purchase-check");
   await context.close();
+  await takeHelpdeskPictures(browser, url, cookie);
+}
+
+/**
+ * docs/helpdesk.md's pictures: each helpdesk sidebar app at the sidebar's 320 px in light, with the browser tests'
+ * SDK stand-ins and sample ticket, asking this demo's lookup with a purchases:check token of the admin.
+ */
+async function takeHelpdeskPictures(browser: Browser, url: string, cookie: string): Promise<void> {
+  const made = await fetch(`${url}/api/tokens`, {
+    method: "POST",
+    headers: { ...CSRF, "content-type": "application/json", cookie },
+    body: JSON.stringify({ name: "helpdesk pictures", scopes: ["purchases:check"], expires_in_days: 7 }),
+  });
+  if (made.status !== 201) throw new Error(`making a helpdesk token failed: ${made.status} ${await made.text()}`);
+  const token = ((await made.json()) as { data: { secret: string } }).data.secret;
+  for (const vendor of ["zendesk", "freshdesk"] as const) {
+    const context = await browser.newContext({
+      viewport: { width: 320, height: 600 },
+      locale: "en-GB",
+      timezoneId: "UTC",
+      colorScheme: "light",
+    });
+    const page = await context.newPage();
+    await openHelpdeskApp(page, vendor, { portalUrl: url, token, ticket: SAMPLE_TICKET });
+    await page
+      .getByRole("status")
+      .filter({ hasText: /codes? checked/ })
+      .waitFor();
+    await page.screenshot({ path: path.join(PICTURES, `helpdesk-${vendor}.png`), fullPage: true });
+    log(`docs/images/helpdesk-${vendor}.png`);
+    await context.close();
+  }
 }
 
 async function main(): Promise<number> {
