@@ -87,7 +87,7 @@
     } else if (verdict.outcome === "not_checked") {
       state.append(el("strong", "gh-word", "Not checked"));
       var why = (verdict.message || "").replace(/^Not checked:\s*/i, "");
-      state.append(": " + (why || "ask the customer for the whole code."));
+      state.append(": " + (why ? why.charAt(0).toLowerCase() + why.slice(1) : "ask the customer for the whole code."));
       item.append(state);
     } else {
       state.append(el("strong", "gh-word", "Could not check"));
@@ -102,9 +102,7 @@
           "The ticket has an almost-code: " +
             verdict.almost.slip +
             (/[.?!]$/.test(verdict.almost.slip) ? "" : ".") +
-            (verdict.almost.corrected
-              ? " This verdict is of the corrected code."
-              : " It cannot be corrected with certainty, so it was not checked."),
+            (verdict.almost.corrected ? " This verdict is of the corrected code." : ""),
         ),
       );
     }

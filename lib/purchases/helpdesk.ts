@@ -91,7 +91,8 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
       valid: false,
       purchase: null,
       support: null,
-      message: `Not checked: ${almost!.slip}. Ask the buyer for the code again.`,
+      // The slip is in `almost`: the message says what to do.
+      message: "It cannot be corrected with certainty: ask the buyer for the whole code again.",
       almost,
       history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
       checked_at: null,
