@@ -141,9 +141,8 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
       await card.getByRole("button", { name: "Check again" }).click();
       await expect.poll(() => opened.lookups.length).toBe(2);
       await expect(card).not.toHaveAttribute("aria-busy");
-      await expect(active).toContainText(
-        /Checked \d+ times? before, first on \d{1,2} \w{3} \d{4} by support@e2e\.test\./,
-      );
+      // (Who checked it first depends on the tests before: the browser tests share one store.)
+      await expect(active).toContainText(/Checked \d+ times? before, first on \d{1,2} \w{3} \d{4} by \S+@e2e\.test\./);
 
       await checkBothSchemes(page, `${vendor}-verdicts`, testInfo);
     });
