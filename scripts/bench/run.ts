@@ -3,8 +3,9 @@
 //   b) against the framework floor (./against-floor.ts): GET /api/ping of scripts/framework-floor, a bare Next.js
 //      route handler, beside GET /api/health (no session), the signed-in GET /api/reports?per_page=25 with the
 //      cache on (the defaults), the same on a portal with REDIS_URL (a throwaway redis-server: limits, cache,
-//      breakers and revocations shared as on several instances; this was e) and a purchase check (POST
-//      /api/purchases/validate, an active sandbox code). 20 connections, a warm-up, then 5 rounds of 5 s in turns;
+//      breakers and revocations shared as on several instances; this was e), a purchase check (POST
+//      /api/purchases/validate, an active sandbox code) and a helpdesk lookup (POST /api/helpdesk/lookup with a
+//      token, a ticket of three codes). 20 connections, a warm-up, then 5 rounds of 5 s in turns;
 //      for each: the server's CPU time per request and req/s as ratios to the floor's, p99, and the resident
 //      memory of each server right after its load;
 //   a) GET /api/reports through the gateway, signed in, cache off — against GET /api/health, GET /api/auth/me (a
@@ -67,7 +68,30 @@ const SOAK_CONNECTIONS = 50;
 const SOAK_WARMUP_SECONDS = options.quick ? 2 : 15;
 const COALESCE_REQUESTS = 100;
 /** The purchase check is limited per user and address (30 and 120 a minute by default): lifted for the load. */
-const PURCHASE_LIMITS_LIFTED = { PURCHASE_RATE_LIMIT_PER_USER: "100000", PURCHASE_RATE_LIMIT_PER_IP: "100000" };
+const PURCHASE_LIMITS_LIFTED = {
+  PURCHASE_RATE_LIMIT_PER_USER: "100000",
+  PURCHASE_RATE_LIMIT_PER_IP: "100000",
+  TOKEN_RATE_LIMIT_PER_MINUTE: "100000",
+};
+
+/** A helpdesk ticket as the sidebar apps send it: a thread with three codes, one quoted again in a reply. */
+const TICKET_TEXT = [
+  `Subject: licence for the theme {${FIXED_PURCHASE_CODES.letters.toUpperCase()}}`,
+  `Hi, my code is ${FIXED_PURCHASE_CODES.active}, my colleague's ${FIXED_PURCHASE_CODES.expired}.`,
+  `> On Monday you wrote: please send the code (${FIXED_PURCHASE_CODES.active})`,
+  "-- \nJo, +44 20 7946 0958",
+].join("\n");
+
+/** A token of the portal's admin holding purchases:check, as a helpdesk's. */
+async function helpdeskToken(portal: Portal): Promise<string> {
+  const res = await fetch(`${portal.url}/api/tokens`, {
+    method: "POST",
+    headers: { ...sessionHeaders(portal), "Content-Type": "application/json", "X-CSRF": "1" },
+    body: JSON.stringify({ name: "bench helpdesk", scopes: ["purchases:check"], expires_in_days: 7 }),
+  });
+  if (res.status !== 201) throw new Error(`making the helpdesk token failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { data: { secret: string } }).data.secret;
+}
 
 // ---------------------------------------------------------------------------------------------------------
 // a) cache off: medians of runs in turns
@@ -270,6 +294,17 @@ async function main(): Promise<void> {
       headers: { ...sessionHeaders(checks), "Content-Type": "application/json", "X-CSRF": "1" },
       body: JSON.stringify({ purchase_code: FIXED_PURCHASE_CODES.active }),
     };
+    // The lookup shares the item service's answers for the cache's lifetime (60 s): in a run, its three codes
+    // are asked about once, and what is measured is finding them, the limits and the history's writes.
+    const lookup: Target = {
+      id: "lookup",
+      name: "POST /api/helpdesk/lookup (a token, a ticket of 3 codes)",
+      url: `${checks.url}/api/helpdesk/lookup`,
+      pid: checks.pid,
+      method: "POST",
+      headers: { Authorization: `Bearer ${await helpdeskToken(checks)}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ text: TICKET_TEXT, ticket: { system: "zendesk", id: "4211" } }),
+    };
     const b = await measureAgainstFloor(
       [
         floorTarget(floor),
@@ -277,6 +312,7 @@ async function main(): Promise<void> {
         cachedListTarget(cacheOn),
         cachedListTarget(withRedis, "cachedListRedis", ", on Redis"),
         purchase,
+        lookup,
       ],
       FLOOR_PLAN,
     );
