@@ -1,7 +1,13 @@
 // The purchase check beside a helpdesk ticket: a helpdesk's token sends the ticket's text and gets one verdict per
-// code in it (lib/purchases/helpdesk.ts), each check kept in the history with the ticket.
+// code in it (lib/purchases/helpdesk.ts), each check kept in the history with the ticket; Help Scout's dynamic app
+// asks with its own signed request instead of a token, and gets a card of HTML.
 import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
-import { HelpdeskLookupBodySchema, HelpdeskLookupSchema } from "@/lib/contract/helpdesk";
+import {
+  HelpdeskLookupBodySchema,
+  HelpdeskLookupSchema,
+  HelpScoutCardSchema,
+  HelpScoutRequestSchema,
+} from "@/lib/contract/helpdesk";
 import { HELPDESK_MAX_CODES } from "@/lib/contract/values";
 
 import { field, text } from "./targets";
@@ -35,5 +41,19 @@ export const helpdeskOperations = {
         };
       },
     },
+  },
+  helpScoutCard: {
+    id: "helpScoutCard",
+    method: "POST",
+    path: "/api/helpdesk/helpscout",
+    summary: `Help Scout's dynamic app: the conversation open in an agent's sidebar, signed by Help Scout (X-HelpScout-Signature: base64 of HMAC-SHA1 over the raw body, with the secret made on Admin → Helpdesk; no session or token). The codes in the conversation's subject are checked as a lookup checks them (at most ${HELPDESK_MAX_CODES}, each counted against the purchase-check limits, kept in the history with the conversation), and the answer is Help Scout's card: their verdicts, the checks made for the conversation before, and a link to the checker with the conversation attached. A missing or wrong signature, or no secret set, is a 401`,
+    tag: "Helpdesk",
+    permission: "public",
+    area: "items",
+    rawBody: true,
+    query: EmptyQuerySchema,
+    body: HelpScoutRequestSchema,
+    success: { status: 200, description: "The card, as Help Scout takes it", schema: HelpScoutCardSchema },
+    errors: ["unauthenticated", "rate_limited"],
   },
 } as const satisfies Record<string, OperationSpec>;
