@@ -3,7 +3,7 @@
 // beside a ticket that holds the code already, and its answers pass through the helpdesk's servers and logs.
 import { z } from "zod";
 
-import { isoTimestamp, oneOf } from "./common";
+import { isoTimestamp } from "./common";
 import {
   HelpdeskTicketSchema,
   PurchaseHistoryEntrySchema,
@@ -21,7 +21,7 @@ import {
 } from "./values";
 
 // The ticket schema lives beside the history that keeps it (./purchases.ts), which the checker's body takes too.
-export { HelpdeskTicketSchema, type HelpdeskTicket } from "./purchases";
+export type { HelpdeskTicket } from "./purchases";
 
 export const HelpdeskLookupBodySchema = z.strictObject({
   text: z
@@ -32,7 +32,6 @@ export const HelpdeskLookupBodySchema = z.strictObject({
     ),
   ticket: HelpdeskTicketSchema,
 });
-export type HelpdeskLookupBody = z.output<typeof HelpdeskLookupBodySchema>;
 
 /** The purchase as the item service told it, without the code itself. */
 export const HelpdeskPurchaseSchema = PurchaseSchema.omit({ purchase_code: true });
@@ -114,7 +113,6 @@ export const HelpScoutRequestSchema = z
     mailbox: z.object({ id: helpScoutId.optional() }).optional().describe("The mailbox (not used)"),
   })
   .describe("Help Scout's dynamic-app request; fields Help Scout leaves out are absent, and others are ignored");
-export type HelpScoutRequest = z.output<typeof HelpScoutRequestSchema>;
 
 export const HelpScoutCardSchema = z
   .object({ html: z.string().describe("The card, in the markup of Help Scout's sidebar, every outside text escaped") })

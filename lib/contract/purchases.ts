@@ -37,7 +37,6 @@ import {
   PURCHASE_CHECK_SOURCES,
 } from "./values";
 
-
 export const HelpdeskTicketSchema = z
   .strictObject({
     system: z.enum(HELPDESK_SYSTEMS, { error: oneOf(HELPDESK_SYSTEMS) }).describe("The helpdesk the ticket is in"),

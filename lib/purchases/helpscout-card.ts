@@ -66,8 +66,7 @@ function verdictText(verdict: HelpdeskVerdict): string {
     parts.push(escapeHtml(verdict.message));
   }
   if (verdict.almost) parts.push(`Almost a code: ${escapeHtml(verdict.almost.slip)}`);
-  if (verdict.history.previous_checks > 0)
-    parts.push(`Checked ${verdict.history.previous_checks} times before`);
+  if (verdict.history.previous_checks > 0) parts.push(`Checked ${verdict.history.previous_checks} times before`);
   return parts.join(" · ");
 }
 

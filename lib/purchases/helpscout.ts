@@ -91,12 +91,10 @@ export async function helpScoutSecret(db: Db, sealKey: string): Promise<string |
   return secret;
 }
 
-/** Help Scout's signature of `raw`: base64 of HMAC-SHA1 with the secret. */
-export function helpScoutSignature(raw: Uint8Array, secret: string): string {
-  return createHmac("sha1", secret).update(raw).digest("base64");
-}
-
-/** Whether `signature` (the header's value) is Help Scout's signature of these exact bytes; compared in constant time. */
+/**
+ * Whether `signature` (the header's value) is Help Scout's signature of these exact bytes — base64 of HMAC-SHA1
+ * with the secret — compared in constant time.
+ */
 export function helpScoutSignatureMatches(raw: Uint8Array, signature: string | null, secret: string): boolean {
   if (signature === null) return false;
   const expected = createHmac("sha1", secret).update(raw).digest();
@@ -109,7 +107,12 @@ export const HELPSCOUT_CALLBACK_PATH = "/api/helpdesk/helpscout";
 
 /** The secret's state as the API and the page show it, with the Callback URL under the portal's origin. */
 export function helpScoutSecretStatus(state: HelpScoutSecretState, origin: string): HelpScoutSecretStatus {
-  return { set: state.set, set_at: state.setAt, set_by: state.setBy, callback_url: `${origin}${HELPSCOUT_CALLBACK_PATH}` };
+  return {
+    set: state.set,
+    set_at: state.setAt,
+    set_by: state.setBy,
+    callback_url: `${origin}${HELPSCOUT_CALLBACK_PATH}`,
+  };
 }
 
 /** Admin → Helpdesk: Help Scout's secret (never itself) and each helpdesk's last checks. */

@@ -17,12 +17,7 @@ import type {
   PurchaseHistoryQuery,
   PurchaseHistorySummary,
 } from "@/lib/contract/purchases";
-import type {
-  HelpdeskSystem,
-  PurchaseCheckSource,
-  PurchaseCodeFormat,
-  PurchaseOutcome,
-} from "@/lib/contract/values";
+import type { HelpdeskSystem, PurchaseCheckSource, PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
@@ -224,7 +219,11 @@ export async function listPurchaseHistory(
 }
 
 /** A helpdesk's last `limit` lookups (checks with source helpdesk from its tickets), newest first: Admin → Helpdesk. */
-export async function lastHelpdeskChecks(db: Db, system: HelpdeskSystem, limit: number): Promise<PurchaseHistoryEntry[]> {
+export async function lastHelpdeskChecks(
+  db: Db,
+  system: HelpdeskSystem,
+  limit: number,
+): Promise<PurchaseHistoryEntry[]> {
   const rows = await db
     .selectFrom("purchase_checks")
     .where("source", "=", "helpdesk")

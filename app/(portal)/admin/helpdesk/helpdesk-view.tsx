@@ -97,8 +97,8 @@ export function HelpdeskView({ initialSettings }: { initialSettings: HelpdeskSet
       <section aria-labelledby="helpdesk-freshdesk">
         <h2 id="helpdesk-freshdesk">Freshdesk</h2>
         <p>
-          The Gatehouse app in Freshdesk&apos;s ticket sidebar asks with a token that may check codes and nothing
-          else. Make it here and paste it into the app&apos;s settings (set-up: docs/helpdesk.md, section Freshdesk).
+          The Gatehouse app in Freshdesk&apos;s ticket sidebar asks with a token that may check codes and nothing else.
+          Make it here and paste it into the app&apos;s settings (set-up: docs/helpdesk.md, section Freshdesk).
         </p>
         <SidebarTokenForm helpdesk="Freshdesk" />
         <LastLookups helpdesk="Freshdesk" rows={settings.last_lookups.freshdesk} />

@@ -304,8 +304,7 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           value={query.ticket ?? ""}
           maxLength={120}
           onSearch={(ticket) => {
-            if (ticket === "" || readTicket(ticket))
-              url.replace(withChanges(query, { ticket: readTicket(ticket) }));
+            if (ticket === "" || readTicket(ticket)) url.replace(withChanges(query, { ticket: readTicket(ticket) }));
           }}
         />
         <DayRange

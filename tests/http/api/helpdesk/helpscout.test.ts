@@ -41,7 +41,10 @@ function conversation(id: number, subject: string, email = "agent@acme.test") {
 const helpScout = (body: string, signature: string | null) =>
   gateway.request("/api/helpdesk/helpscout", {
     method: "POST",
-    headers: { "Content-Type": "application/json", ...(signature === null ? {} : { "X-HelpScout-Signature": signature }) },
+    headers: {
+      "Content-Type": "application/json",
+      ...(signature === null ? {} : { "X-HelpScout-Signature": signature }),
+    },
     body,
   });
 
@@ -60,7 +63,10 @@ describe("before an admin makes the secret", () => {
 
 describe("with the secret set", () => {
   beforeAll(async () => {
-    const res = await admin.request("/api/admin/helpdesk/helpscout-secret", { method: "POST", headers: { "X-CSRF": "1" } });
+    const res = await admin.request("/api/admin/helpdesk/helpscout-secret", {
+      method: "POST",
+      headers: { "X-CSRF": "1" },
+    });
     expect(res.status, res.text).toBe(201);
     secret = res.json.data.secret;
     expect(secret.length).toBeLessThanOrEqual(40);
@@ -72,14 +78,16 @@ describe("with the secret set", () => {
     const res = await helpScout(body, sign(body, secret));
     expect(res.status, res.text).toBe(200);
     const html: string = res.json.html;
-    expect(html).toContain("Code …1111 <strong class=\"green\">Valid</strong>");
-    expect(html).toContain("Code …2222 <strong class=\"green\">Valid</strong>");
+    expect(html).toContain('Code …1111 <strong class="green">Valid</strong>');
+    expect(html).toContain('Code …2222 <strong class="green">Valid</strong>');
     expect(html).toContain("Support expired on");
     expect(html).toContain(`href="${gateway.url}/purchases?ticket=helpscout%3A5001">Open in Gatehouse</a>`);
     expect(html).toContain("Checked before for this conversation");
     for (const code of Object.values(CODES)) expect(res.text).not.toContain(code);
     expect(
-      (await sandbox.requests()).filter((request) => request.path === VALIDATION_PATH).map((r) => r.form?.purchase_code),
+      (await sandbox.requests())
+        .filter((request) => request.path === VALIDATION_PATH)
+        .map((r) => r.form?.purchase_code),
     ).toEqual(expect.arrayContaining([CODES.active, CODES.expired]));
   });
 
@@ -197,7 +205,10 @@ describe("the checker opened from the card", () => {
     const refused = await support.request("/api/purchases/validate", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF": "1" },
-      body: JSON.stringify({ purchase_code: CODES.none, ticket: { system: "helpscout", id: "1", url: "javascript:alert(1)" } }),
+      body: JSON.stringify({
+        purchase_code: CODES.none,
+        ticket: { system: "helpscout", id: "1", url: "javascript:alert(1)" },
+      }),
     });
     expect(refused.status).toBe(400);
     expect(refused.json.error.fields).toHaveProperty(["ticket.url"]);
