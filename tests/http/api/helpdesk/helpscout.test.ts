@@ -214,3 +214,33 @@ describe("the checker opened from the card", () => {
     expect(refused.json.error.fields).toHaveProperty(["ticket.url"]);
   });
 });
+
+describe("Help Scout's own limit", () => {
+  // A portal of its own, whose purchase-check limit is 3 a minute: Help Scout is one caller, counted per code.
+  const limited = setUpGateway({
+    signIn: "admin",
+    env: { PURCHASE_RATE_LIMIT_PER_USER: "3", PURCHASE_RATE_LIMIT_PER_IP: "1000" },
+  });
+
+  it("counts each code of the subject, and refuses the codes past the limit with 429 before asking the item API", async () => {
+    const made = await limited.client.request("/api/admin/helpdesk/helpscout-secret", { method: "POST" });
+    expect(made.status, made.text).toBe(201);
+    const key: string = made.json.data.secret;
+    const send = (body: string) =>
+      limited.gateway.request("/api/helpdesk/helpscout", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-HelpScout-Signature": sign(body, key) },
+        body,
+      });
+    const two = JSON.stringify(conversation(6001, `${CODES.active} ${CODES.expired}`));
+    expect((await send(two)).status).toBe(200);
+    await limited.sandbox.clearRequests();
+    const refused = await send(JSON.stringify(conversation(6002, `${CODES.none} ${CODES.letters}`)));
+    expect(refused.status, refused.text).toBe(429);
+    expect(refused.json.error.code).toBe("rate_limited");
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect((await limited.sandbox.requests()).filter((request) => request.path === VALIDATION_PATH)).toEqual([]);
+    // A subject without codes asks nothing, and is answered.
+    expect((await send(JSON.stringify(conversation(6003, "Hello")))).status).toBe(200);
+  });
+});
