@@ -38,21 +38,24 @@ import {
 } from "./values";
 
 export const HelpdeskTicketSchema = z
-  .strictObject({
-    system: z.enum(HELPDESK_SYSTEMS, { error: oneOf(HELPDESK_SYSTEMS) }).describe("The helpdesk the ticket is in"),
-    id: z
-      .string({ error: "is required: the ticket's id in its helpdesk, as text" })
-      .trim()
-      .min(1, "must not be empty: the ticket's id in its helpdesk")
-      .max(HELPDESK_TICKET_ID_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_ID_MAX_LENGTH} characters`)
-      .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as helpdesks number their tickets")
-      .describe("The ticket's id (or number) in its helpdesk"),
-    url: z
-      .url({ protocol: /^https?$/, error: "must be the ticket's https:// (or http://) address" })
-      .max(HELPDESK_TICKET_URL_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_URL_MAX_LENGTH} characters`)
-      .optional()
-      .describe("The ticket's address in its helpdesk, linked from the history"),
-  })
+  .strictObject(
+    {
+      system: z.enum(HELPDESK_SYSTEMS, { error: oneOf(HELPDESK_SYSTEMS) }).describe("The helpdesk the ticket is in"),
+      id: z
+        .string({ error: "is required: the ticket's id in its helpdesk, as text" })
+        .trim()
+        .min(1, "must not be empty: the ticket's id in its helpdesk")
+        .max(HELPDESK_TICKET_ID_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_ID_MAX_LENGTH} characters`)
+        .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces, as helpdesks number their tickets")
+        .describe("The ticket's id (or number) in its helpdesk"),
+      url: z
+        .url({ protocol: /^https?$/, error: "must be the ticket's https:// (or http://) address" })
+        .max(HELPDESK_TICKET_URL_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_URL_MAX_LENGTH} characters`)
+        .optional()
+        .describe("The ticket's address in its helpdesk, linked from the history"),
+    },
+    { error: 'is required: the ticket, as {"system", "id"} (and its "url")' },
+  )
   .describe("The ticket the codes were found in: kept with each check, so the history can be read by ticket");
 export type HelpdeskTicket = z.output<typeof HelpdeskTicketSchema>;
 

@@ -8,7 +8,7 @@ import {
   HelpScoutCardSchema,
   HelpScoutRequestSchema,
 } from "@/lib/contract/helpdesk";
-import { HELPDESK_MAX_CODES } from "@/lib/contract/values";
+import { HELPDESK_MAX_CODES, HELPDESK_MAX_TEXT_LENGTH } from "@/lib/contract/values";
 
 import { field, text } from "./targets";
 import type { OperationSpec } from "./types";
@@ -24,6 +24,8 @@ export const helpdeskOperations = {
     area: "items",
     query: EmptyQuerySchema,
     body: HelpdeskLookupBodySchema,
+    // A ticket's text may be HELPDESK_MAX_TEXT_LENGTH characters of up to 4 bytes each, with the JSON around it.
+    maxBodyBytes: 4 * HELPDESK_MAX_TEXT_LENGTH + 16 * 1024,
     success: {
       status: 200,
       description: "One verdict per code found, in the order they appear in the text",

@@ -187,6 +187,7 @@ describe("POST /api/purchases/validate records every check", () => {
       checked_by: { id: support.user.id, email: support.user.email },
       source: "single",
       bulk_job_id: null,
+      ticket: null,
     });
     expect(Math.abs(Date.parse(row.checked_at) - Date.now())).toBeLessThan(60_000);
   });
@@ -527,6 +528,8 @@ describe("GET /api/purchases/history.csv", () => {
       "checked_by_email",
       "source",
       "bulk_job_id",
+      "ticket",
+      "ticket_url",
     ]);
     // page and per_page do not apply: all 14.
     const json = (await history(admin, `${SEEDED}&per_page=100`)).json.data;
@@ -549,6 +552,8 @@ describe("GET /api/purchases/history.csv", () => {
         cell(e.checked_by.email),
         cell(e.source),
         cell(e.bulk_job_id),
+        "",
+        "",
       ]),
     );
   });

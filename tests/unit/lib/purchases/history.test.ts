@@ -366,6 +366,8 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
           e.checked_by.email ?? "",
           e.source,
           e.bulk_job_id ?? "",
+          e.ticket ? `${e.ticket.system}:${e.ticket.id}` : "",
+          e.ticket?.url ?? "",
         ]),
       );
       expect(text).not.toContain(CODE_A);
