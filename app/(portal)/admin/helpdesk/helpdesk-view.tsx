@@ -24,6 +24,7 @@ import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
 import { NewSecret, PasswordAgain, usePasswordAsked } from "../../tokens/tokens-view";
+import styles from "./helpdesk.module.css";
 
 /** The days a sidebar's token lasts: a year, the longest a person's token may (service accounts' never expire). */
 const SIDEBAR_TOKEN_DAYS = 365;
@@ -191,13 +192,18 @@ function HelpScoutSecretCard({
         verdicts of the codes in a conversation&apos;s subject (set-up: docs/helpdesk.md, section Help Scout).
       </p>
       <p>
-        Callback URL: <code data-testid="helpscout-callback">{status.callback_url}</code>
+        Callback URL:{" "}
+        <code className={styles.value} data-testid="helpscout-callback">
+          {status.callback_url}
+        </code>
       </p>
       {shown ? (
         <Card title="Help Scout's secret">
           <p>Copy it now into Help Scout&apos;s app: Gatehouse keeps it sealed and cannot show it again.</p>
           <p>
-            <code data-testid="helpscout-secret">{shown}</code>{" "}
+            <code className={styles.value} data-testid="helpscout-secret">
+              {shown}
+            </code>{" "}
             <Button size="sm" variant="secondary" onClick={() => void navigator.clipboard?.writeText(shown)}>
               Copy
             </Button>
