@@ -30,8 +30,23 @@ const UTC_TIME = new Intl.DateTimeFormat("en-GB", {
   timeZone: "UTC",
 });
 
+const UTC_DAY = new Intl.DateTimeFormat("en-GB", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "UTC",
+});
+
 function utc(iso: string): string {
   return `${UTC_TIME.format(new Date(iso))} UTC`;
+}
+
+function utcDay(iso: string): string {
+  return UTC_DAY.format(new Date(iso));
+}
+
+function times(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** How a code is named on the card: its last 4 characters, or "a short code" when it keeps none. */
@@ -57,16 +72,17 @@ function verdictText(verdict: HelpdeskVerdict): string {
     const until = verdict.purchase.supported_until;
     parts.push(
       verdict.support === "active" && until
-        ? `Support active until ${utc(until).replace(/, \d\d:\d\d UTC$/, "")}`
+        ? `Support active until ${utcDay(until)}`
         : verdict.support === "expired" && until
-          ? `Support expired on ${utc(until).replace(/, \d\d:\d\d UTC$/, "")}`
+          ? `Support expired on ${utcDay(until)}`
           : "No support",
     );
   } else if (verdict.message) {
     parts.push(escapeHtml(verdict.message));
   }
   if (verdict.almost) parts.push(`Almost a code: ${escapeHtml(verdict.almost.slip)}`);
-  if (verdict.history.previous_checks > 0) parts.push(`Checked ${verdict.history.previous_checks} times before`);
+  if (verdict.history.previous_checks > 0)
+    parts.push(`Checked ${times(verdict.history.previous_checks, "time", "times")} before`);
   return parts.join(" · ");
 }
 
@@ -113,7 +129,9 @@ export function helpScoutCardHtml({ lookup, earlier, checkerUrl }: HelpScoutCard
   } else {
     html.push(`<ul class="c-sb-list c-sb-list--two-line">${lookup.codes.map(verdictItem).join("")}</ul>`);
     if (lookup.not_checked > 0)
-      html.push(`<p class="muted">${lookup.not_checked} more codes found, not checked: open Gatehouse.</p>`);
+      html.push(
+        `<p class="muted">${times(lookup.not_checked, "more code", "more codes")} found, not checked: open Gatehouse.</p>`,
+      );
   }
   html.push("<h4>Checked before for this conversation</h4>");
   html.push(

@@ -299,7 +299,8 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))}
         />
         <SearchField
-          label="Helpdesk ticket (e.g. helpscout:123)"
+          label="Ticket"
+          placeholder="helpscout:123"
           name="ticket"
           value={query.ticket ?? ""}
           maxLength={120}
