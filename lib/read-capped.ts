@@ -1,11 +1,20 @@
-// Reads a whole body as UTF-8 text, but never more than `maxBytes`: past the cap the stream is cancelled and
+// Reads a whole body as UTF-8 text (or as bytes), but never more than `maxBytes`: past the cap the stream is cancelled and
 // `onTooLarge()` is thrown. Both directions use it: request bodies coming into the gateway and upstream answers.
 export async function readCappedText(
   body: ReadableStream<Uint8Array> | null,
   maxBytes: number,
   onTooLarge: () => Error,
 ): Promise<string> {
-  if (!body) return "";
+  return (await readCappedBytes(body, maxBytes, onTooLarge)).toString("utf8");
+}
+
+/** The body's bytes as they came (a signed body is checked over these, before any decoding), with the same cap. */
+export async function readCappedBytes(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+  onTooLarge: () => Error,
+): Promise<Buffer> {
+  if (!body) return Buffer.alloc(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -19,5 +28,5 @@ export async function readCappedText(
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks, total).toString("utf8");
+  return Buffer.concat(chunks, total);
 }

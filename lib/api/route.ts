@@ -31,7 +31,7 @@ import { emitOperationEvent } from "./steps/events";
 import { errorResponse, formFailure, toApiError, toResponse } from "./steps/answer";
 import { limit } from "./steps/limit";
 import { writeLogLine } from "./steps/log";
-import { isHtmlForm, parse } from "./steps/parse";
+import { isHtmlForm, parse, readRawBody } from "./steps/parse";
 import { serverContextOf, callerOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
 import { bearer, csrf, permission, session } from "./steps/who";
 
@@ -85,6 +85,12 @@ export interface HandlerContext<S extends OperationSpec> {
   clientAddress: string | null;
   /** Writes an audit row now; a failure is logged, never thrown (see writeAudit). */
   audit: (entry: HandlerAuditEntry) => Promise<void>;
+  /**
+   * A signed body's bytes as they came (operations with `rawBody`; else null): check the signature over them, then
+   * `readBody()` validates them with the operation's body schema (400 with fields) and answers the body.
+   */
+  rawBody: S["rawBody"] extends true ? Buffer : null;
+  readBody: () => Output<S["body"]>;
   /** The page's HTML form posted without JavaScript (operations with `form`): where to go after it; else null. */
   form: { next: string } | null;
 }
@@ -191,6 +197,8 @@ async function handlerContext<S extends OperationSpec>(state: ApiRequest): Promi
         requestId: state.requestId,
       }),
     form: state.form,
+    rawBody: state.rawBody ?? null,
+    readBody: () => readRawBody(state),
   } as unknown as HandlerContext<S>;
 }
 

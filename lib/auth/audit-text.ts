@@ -137,6 +137,12 @@ export function auditSummary(row: AuditRowFacts): string {
         return `Removed the key ${from ?? "?"}${to ? `; ${to} stays in use` : ""}.`;
       return `Key ${from ?? "none"} → ${to ?? "none"}${row.action === "upstream.key_restored" ? " (an earlier key restored)" : ""}.`;
     }
+    case "helpdesk.secret_set":
+      if (why) return `Not made: ${why}${status}.`;
+      return `${d.rotated === true ? "Rotated" : "Made"} ${str(d.helpdesk) === "helpscout" ? "Help Scout's" : "the helpdesk's"} secret${d.rotated === true ? ": the old one is refused from now on" : ""}.`;
+    case "helpdesk.secret_removed":
+      if (why) return `Not removed: ${why}${status}.`;
+      return `Removed ${str(d.helpdesk) === "helpscout" ? "Help Scout's" : "the helpdesk's"} secret: its requests are refused until a new one is made.`;
     case "user.create":
       if (why) return `Not added: ${why}${status}.`;
       return str(d.role) ? `Added with the role ${d.role}.` : "";

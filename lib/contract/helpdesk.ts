@@ -3,39 +3,25 @@
 // beside a ticket that holds the code already, and its answers pass through the helpdesk's servers and logs.
 import { z } from "zod";
 
-import { isoTimestamp, oneOf } from "./common";
-import { PurchaseHistorySummarySchema, PurchaseSchema } from "./purchases";
+import { isoTimestamp } from "./common";
+import {
+  HelpdeskTicketSchema,
+  PurchaseHistoryEntrySchema,
+  PurchaseHistorySummarySchema,
+  PurchaseSchema,
+} from "./purchases";
 import {
   HELPDESK_MAX_CODES,
   HELPDESK_MAX_TEXT_LENGTH,
+  HELPDESK_LAST_LOOKUPS,
   HELPDESK_SYSTEMS,
-  HELPDESK_TICKET_ID_MAX_LENGTH,
-  HELPDESK_TICKET_URL_MAX_LENGTH,
+  HELPSCOUT_SECRET_LENGTH,
   PURCHASE_OUTCOMES,
   SUPPORT_STATES,
 } from "./values";
 
-export const HelpdeskTicketSchema = z
-  .strictObject(
-    {
-      system: z.enum(HELPDESK_SYSTEMS, { error: oneOf(HELPDESK_SYSTEMS) }).describe("The helpdesk the ticket is in"),
-      id: z
-        .string({ error: "is required: the ticket's id in its helpdesk, as text" })
-        .trim()
-        .min(1, "must not be empty: the ticket's id in its helpdesk")
-        .max(HELPDESK_TICKET_ID_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_ID_MAX_LENGTH} characters`)
-        .regex(/^[\x21-\x7e]*$/, "must be printable ASCII without spaces, as helpdesks number their tickets")
-        .describe("The ticket's id (or number) in its helpdesk"),
-      url: z
-        .url({ protocol: /^https?$/, error: "must be the ticket's https:// (or http://) address" })
-        .max(HELPDESK_TICKET_URL_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_URL_MAX_LENGTH} characters`)
-        .optional()
-        .describe("The ticket's address in its helpdesk, linked from the history"),
-    },
-    { error: (issue) => (issue.input === undefined ? "is required: the ticket's system and id" : "must be an object") },
-  )
-  .describe("The ticket the codes were found in: kept with each check, so the history can be read by ticket");
-export type HelpdeskTicket = z.output<typeof HelpdeskTicketSchema>;
+// The ticket schema lives beside the history that keeps it (./purchases.ts), which the checker's body takes too.
+export type { HelpdeskTicket } from "./purchases";
 
 export const HelpdeskLookupBodySchema = z.strictObject({
   text: z
@@ -86,3 +72,81 @@ export const HelpdeskLookupSchema = z.object({
     .describe(`Codes beyond the first ${HELPDESK_MAX_CODES}, found and not checked`),
 });
 export type HelpdeskLookup = z.infer<typeof HelpdeskLookupSchema>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Help Scout's dynamic app (POST /api/helpdesk/helpscout): the conversation open in an agent's sidebar, signed by
+// Help Scout with the secret made on Admin → Helpdesk, answered with a card of HTML.
+
+/** Help Scout numbers its conversations, mailboxes and people: a number, or its digits as text. */
+const helpScoutId = z.union([
+  z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  z.string().regex(/^\d{1,20}$/, "must be Help Scout's number for it"),
+]);
+
+export const HelpScoutRequestSchema = z
+  .object({
+    ticket: z
+      .union([
+        z.literal(false),
+        z.object({
+          id: helpScoutId.describe("The conversation's id: its address in Help Scout, and the ticket's id here"),
+          number: helpScoutId.optional().describe("The conversation's number, as agents see it"),
+          subject: z
+            .string()
+            .max(HELPDESK_MAX_TEXT_LENGTH, `must be at most ${HELPDESK_MAX_TEXT_LENGTH} characters`)
+            .optional()
+            .describe("The conversation's subject: the codes in it are checked"),
+        }),
+      ])
+      .describe("The conversation; false for a draft, which has none yet"),
+    customer: z
+      .object({ id: helpScoutId.optional(), email: z.string().nullable().optional() })
+      .optional()
+      .describe("The customer (not used)"),
+    user: z
+      .object({
+        id: helpScoutId.optional(),
+        email: z.string().max(320).nullable().optional().describe("Kept as who checked, when Help Scout sends it"),
+      })
+      .optional()
+      .describe("The agent looking at the conversation"),
+    mailbox: z.object({ id: helpScoutId.optional() }).optional().describe("The mailbox (not used)"),
+  })
+  .describe("Help Scout's dynamic-app request; fields Help Scout leaves out are absent, and others are ignored");
+
+export const HelpScoutCardSchema = z
+  .object({ html: z.string().describe("The card, in the markup of Help Scout's sidebar, every outside text escaped") })
+  .describe("What Help Scout shows in the sidebar");
+
+// ---------------------------------------------------------------------------------------------------------
+// Admin → Helpdesk (GET /api/admin/helpdesk, POST and DELETE /api/admin/helpdesk/helpscout-secret)
+
+export const HelpScoutSecretStatusSchema = z.object({
+  set: z.boolean().describe("A secret is set: Help Scout's signed requests are answered"),
+  set_at: z.nullable(isoTimestamp).describe("When the secret was made"),
+  set_by: z.string().nullable().describe("The admin who made it"),
+  callback_url: z.string().describe("The Callback URL to paste into Help Scout's app"),
+});
+export type HelpScoutSecretStatus = z.infer<typeof HelpScoutSecretStatusSchema>;
+
+export const HelpScoutSecretSchema = HelpScoutSecretStatusSchema.extend({
+  rotated: z.boolean().describe("It replaced a secret that was set, whose signatures are refused from now on"),
+  secret: z
+    .string()
+    .describe(
+      `The secret to paste into Help Scout's app (at most ${HELPSCOUT_SECRET_LENGTH} characters, as Help Scout allows), shown this once`,
+    ),
+});
+export type HelpScoutSecret = z.infer<typeof HelpScoutSecretSchema>;
+
+const lastLookups = PurchaseHistoryEntrySchema.array().describe(
+  `The helpdesk's last ${HELPDESK_LAST_LOOKUPS} checks, newest first`,
+);
+
+export const HelpdeskSettingsSchema = z.object({
+  helpscout: HelpScoutSecretStatusSchema,
+  last_lookups: z
+    .object({ zendesk: lastLookups, freshdesk: lastLookups, helpscout: lastLookups, other: lastLookups })
+    .describe("Per helpdesk, its last checks (source helpdesk)"),
+});
+export type HelpdeskSettings = z.infer<typeof HelpdeskSettingsSchema>;

@@ -31,17 +31,40 @@ import {
   RAW_PURCHASE_CODE_MAX_LENGTH,
   SUPPORT_STATES,
   HELPDESK_SYSTEMS,
+  HELPDESK_TICKET_FILTER,
   HELPDESK_TICKET_ID_MAX_LENGTH,
+  HELPDESK_TICKET_URL_MAX_LENGTH,
   PURCHASE_CHECK_SOURCES,
 } from "./values";
 
-/** A ticket in the history's filter: its helpdesk and its id there, `zendesk:4211`. */
-const TICKET_FILTER = new RegExp(`^(${HELPDESK_SYSTEMS.join("|")}):[\\x21-\\x7e]{1,${HELPDESK_TICKET_ID_MAX_LENGTH}}$`);
+export const HelpdeskTicketSchema = z
+  .strictObject(
+    {
+      system: z.enum(HELPDESK_SYSTEMS, { error: oneOf(HELPDESK_SYSTEMS) }).describe("The helpdesk the ticket is in"),
+      id: z
+        .string({ error: "is required: the ticket's id in its helpdesk, as text" })
+        .trim()
+        .min(1, "must not be empty: the ticket's id in its helpdesk")
+        .max(HELPDESK_TICKET_ID_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_ID_MAX_LENGTH} characters`)
+        .regex(/^[\x21-\x7e]*$/, "must be printable ASCII without spaces, as helpdesks number their tickets")
+        .describe("The ticket's id (or number) in its helpdesk"),
+      url: z
+        .url({ protocol: /^https?$/, error: "must be the ticket's https:// (or http://) address" })
+        .max(HELPDESK_TICKET_URL_MAX_LENGTH, `must be at most ${HELPDESK_TICKET_URL_MAX_LENGTH} characters`)
+        .optional()
+        .describe("The ticket's address in its helpdesk, linked from the history"),
+    },
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? "is required: the ticket's system and id"
+          : 'must be the ticket, as {"system", "id"} (and its "url")',
+    },
+  )
+  .describe("The ticket the codes were found in: kept with each check, so the history can be read by ticket");
+export type HelpdeskTicket = z.output<typeof HelpdeskTicketSchema>;
 
-/** The `ticket` filter's value for a ticket. */
-export function ticketFilter(ticket: { system: string; id: string }): string {
-  return `${ticket.system}:${ticket.id}`;
-}
+export { ticketFilter } from "./values";
 
 export const PurchaseSchema = z.object({
   purchase_code: z.string(),
@@ -87,6 +110,9 @@ const CLEANED = `At most ${PURCHASE_CODE_MAX_LENGTH} characters once cleaned (up
 export const PurchaseValidateBodySchema = z.strictObject({
   purchase_code: rawPurchaseCode.describe(
     `The purchase code as the buyer sent it, e.g. 11111111-1111-4111-8111-111111111111. ${CLEANED}`,
+  ),
+  ticket: HelpdeskTicketSchema.optional().describe(
+    "The helpdesk ticket the check is made for (the checker opened from a helpdesk's card): kept with the check in the history",
   ),
 });
 
@@ -175,7 +201,7 @@ const historyFilters = {
   ticket: z
     .string()
     .regex(
-      TICKET_FILTER,
+      HELPDESK_TICKET_FILTER,
       `must be a helpdesk and a ticket id, like zendesk:4211 (helpdesks: ${HELPDESK_SYSTEMS.join(", ")})`,
     )
     .optional()

@@ -142,6 +142,22 @@ export const HELPDESK_MAX_CODES = 10;
 export const HELPDESK_MAX_TEXT_LENGTH = 100_000;
 export const HELPDESK_TICKET_ID_MAX_LENGTH = 100;
 export const HELPDESK_TICKET_URL_MAX_LENGTH = 2000;
+/** A ticket named in a filter or the checker's address: its helpdesk and its id there, `zendesk:4211`. */
+export const HELPDESK_TICKET_FILTER = new RegExp(
+  `^(${HELPDESK_SYSTEMS.join("|")}):[\\x21-\\x7e]{1,${HELPDESK_TICKET_ID_MAX_LENGTH}}$`,
+);
+/** The `ticket` filter's value for a ticket (HELPDESK_TICKET_FILTER's form). */
+export function ticketFilter(ticket: { system: string; id: string }): string {
+  return `${ticket.system}:${ticket.id}`;
+}
+/** A Help Scout conversation's address, for its agents (the link kept with its checks). */
+export function helpScoutConversationUrl(id: string): string {
+  return `https://secure.helpscout.net/conversation/${encodeURIComponent(id)}`;
+}
+/** Help Scout's secret for its dynamic app: Help Scout takes one of at most 40 characters. */
+export const HELPSCOUT_SECRET_LENGTH = 40;
+/** The checks Admin → Helpdesk lists per helpdesk. */
+export const HELPDESK_LAST_LOOKUPS = 10;
 
 export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
@@ -306,6 +322,9 @@ export const AUDIT_ACTIONS = [
   "upstream.key_restored",
   "upstream.key_removed",
   "upstream.key_rejected",
+  // Help Scout's secret (issue 32): made or rotated, and removed, on Admin → Helpdesk. The row never holds it.
+  "helpdesk.secret_set",
+  "helpdesk.secret_removed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -332,6 +332,14 @@ export interface JobPausesTable {
   paused_until: string;
 }
 
+/** Per helpdesk, what Gatehouse keeps to answer it (lib/purchases/helpscout.ts): Help Scout's signing secret. */
+export interface HelpdeskSettingsTable {
+  system: string; // HELPDESK_SYSTEMS: "helpscout"
+  secret_sealed: string; // AES-256-GCM under the data key, the system bound in as associated data (lib/seal.ts)
+  set_at: string;
+  set_by: string | null; // the admin's email
+}
+
 export interface Database {
   users: UsersTable;
   audit_log: AuditLogTable;
@@ -357,6 +365,7 @@ export interface Database {
   upstream_key_state: UpstreamKeyStateTable;
   jobs: JobsTable;
   job_pauses: JobPausesTable;
+  helpdesk_settings: HelpdeskSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

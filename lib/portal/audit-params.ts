@@ -74,4 +74,6 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "upstream.key_restored": "Upstream key restored",
   "upstream.key_removed": "Upstream key removed",
   "upstream.key_rejected": "Upstream key rejected",
+  "helpdesk.secret_set": "Helpdesk secret made",
+  "helpdesk.secret_removed": "Helpdesk secret removed",
 };

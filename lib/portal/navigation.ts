@@ -63,6 +63,7 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/admin/audit", label: "Audit log", permission: "audit:read", shortcut: "a" },
   { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage", shortcut: "w" },
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage", shortcut: "k" },
+  { href: "/admin/helpdesk", label: "Helpdesk", permission: "webhooks:manage", area: "items", shortcut: "e" },
 ];
 
 export function mayUse(

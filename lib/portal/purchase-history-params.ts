@@ -1,4 +1,4 @@
-// The purchase history view's URL: filters (outcome, item, user, from, to) and paging, read leniently like the
+// The purchase history view's URL: filters (outcome, item, user, helpdesk ticket, from, to) and paging, read leniently like the
 // other lists (a bad value is dropped rather than failing the page). Pure and zod-free, for server page and
 // browser alike.
 //
@@ -6,7 +6,12 @@
 // only a keyed hash of codes, and a URL ends up in browser history, shared links, downloads and proxies' access
 // logs. The code goes only into the body of POST /api/purchases/history/search (and .../search.csv), which the
 // gateway hashes at once.
-import { DEFAULT_PER_PAGE, PURCHASE_OUTCOMES, type PurchaseOutcome } from "@/lib/contract/values";
+import {
+  DEFAULT_PER_PAGE,
+  HELPDESK_TICKET_FILTER,
+  PURCHASE_OUTCOMES,
+  type PurchaseOutcome,
+} from "@/lib/contract/values";
 
 import {
   parseWhoWhenPaging,
@@ -20,9 +25,16 @@ import {
 export interface HistoryViewQuery extends WhoWhenPagingQuery {
   outcome?: PurchaseOutcome;
   item_id?: number;
+  /** A helpdesk ticket, `helpscout:123`: its checks only. */
+  ticket?: string;
 }
 
-const FILTER_ORDER = ["outcome", "item_id", "user", "from", "to"] as const;
+const FILTER_ORDER = ["outcome", "item_id", "user", "ticket", "from", "to"] as const;
+
+/** A ticket as the history's filter and the checker's address name it (`helpscout:123`), or undefined. */
+export function readTicket(value: string | undefined | null): string | undefined {
+  return value && HELPDESK_TICKET_FILTER.test(value) ? value : undefined;
+}
 
 export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery {
   const query: HistoryViewQuery = parseWhoWhenPaging(params);
@@ -30,6 +42,8 @@ export function parseHistoryParams(params: SearchParamsInput): HistoryViewQuery 
   if (outcome) query.outcome = outcome;
   const itemId = readParam(params, "item_id");
   if (itemId && /^[1-9]\d{0,14}$/.test(itemId)) query.item_id = Number(itemId);
+  const ticket = readTicket(readParam(params, "ticket"));
+  if (ticket) query.ticket = ticket;
   return query;
 }
 
@@ -77,6 +91,7 @@ export interface HistorySearchBody {
   outcome?: PurchaseOutcome;
   item_id?: number;
   user?: string;
+  ticket?: string;
   from?: string;
   to?: string;
   time_zone?: string;

@@ -7,7 +7,7 @@ import "server-only";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
-import type { Purchase, PurchaseCheck } from "@/lib/contract/purchases";
+import type { HelpdeskTicket, Purchase, PurchaseCheck } from "@/lib/contract/purchases";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent } from "@/lib/log";
@@ -71,6 +71,8 @@ export interface SingleCheck {
   requestId: string;
   /** The reason a failed check is kept with, in the words its answer gives the person (never a URL or a key). */
   failureReason: (error: unknown) => string;
+  /** The helpdesk ticket the check is made for (the checker opened from a helpdesk's card), kept with it. */
+  ticket?: HelpdeskTicket | null;
 }
 
 /**
@@ -79,7 +81,7 @@ export interface SingleCheck {
  */
 export async function checkPurchaseCode(
   { db, hashKey, items, format }: { db: Db; hashKey: string; items: ItemsClient; format: PurchaseCodeFormat },
-  { rawCode, user, requestId, failureReason }: SingleCheck,
+  { rawCode, user, requestId, failureReason, ticket }: SingleCheck,
 ): Promise<PurchaseCheck> {
   const cleaned = normalisePurchaseCode(rawCode, format);
   // A code with a look-alike or control character would only come back "invalid" with no hint why: say why
@@ -89,7 +91,13 @@ export async function checkPurchaseCode(
   const { code, notes } = cleaned;
   // Read before the check is recorded: "checked N times before" does not count this one.
   const history = await purchaseHistorySummary(db, hashKey, purchaseCodeForms(cleaned, format));
-  const check = { user, code, source: "single", requestId } as const;
+  const check = {
+    user,
+    code,
+    source: "single",
+    requestId,
+    ticket: ticket ? { system: ticket.system, id: ticket.id, url: ticket.url ?? null } : null,
+  } as const;
   const context = { request_id: requestId };
 
   let answer: ItemServiceAnswer;

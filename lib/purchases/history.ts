@@ -218,6 +218,24 @@ export async function listPurchaseHistory(
   return { rows: rows.map(toEntry), total: Number(count.total) };
 }
 
+/** A helpdesk's last `limit` lookups (checks with source helpdesk from its tickets), newest first: Admin → Helpdesk. */
+export async function lastHelpdeskChecks(
+  db: Db,
+  system: HelpdeskSystem,
+  limit: number,
+): Promise<PurchaseHistoryEntry[]> {
+  const rows = await db
+    .selectFrom("purchase_checks")
+    .where("source", "=", "helpdesk")
+    .where("ticket_system", "=", system)
+    .selectAll()
+    .orderBy("checked_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toEntry);
+}
+
 /** How many of the checks were valid codes whose support had ended when they were checked. */
 export function supportExpiredCount(eb: ExpressionBuilder<Database, "purchase_checks">) {
   return eb.fn.sum<number>(

@@ -86,6 +86,7 @@ test.describe("admin", () => {
       "Audit log",
       "Webhooks",
       "Upstream connections",
+      "Helpdesk",
     ]);
     await expect(page.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   });

@@ -23,7 +23,7 @@ import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { TextField } from "@/components/ui/text-field";
 import { useApiForm } from "@/components/use-api-form";
 import type { PurchaseCheck } from "@/lib/contract/purchases";
-import type { PurchaseCodeFormat } from "@/lib/contract/values";
+import type { HelpdeskSystem, PurchaseCodeFormat } from "@/lib/contract/values";
 import { codeInText } from "@/lib/purchases/find-codes";
 import { correctPurchaseCode, normalisePurchaseCode, type CorrectedPurchaseCode } from "@/lib/purchases/normalise";
 import { slipFor, type PurchaseCodeSlip } from "@/lib/purchases/slips";
@@ -41,6 +41,15 @@ export interface PurchaseCheckerProps {
   id?: string;
   /** The page's main task: the field has the focus when the page opens, and `/` focuses it from anywhere. */
   primary?: boolean;
+  /** The helpdesk ticket the checks are made for (the checker opened from a helpdesk's card): kept with each. */
+  ticket?: HelpdeskTicketRef | null;
+}
+
+/** A helpdesk ticket as the validate body takes it. */
+export interface HelpdeskTicketRef {
+  system: HelpdeskSystem;
+  id: string;
+  url?: string;
 }
 
 /** The corrected code, each replaced character marked (and named for a screen reader). */
@@ -66,6 +75,7 @@ export function PurchaseChecker({
   format,
   id = "field-purchase_code",
   primary = false,
+  ticket = null,
 }: PurchaseCheckerProps) {
   // What cleaning changed, and the code it gave: shown while checking, then as the server reports it.
   const [cleaning, setCleaning] = useState<{ code: string; notes: string[] } | null>(null);
@@ -143,7 +153,7 @@ export function PurchaseChecker({
 
     const answer = await send<{ data: PurchaseCheck }>("/api/purchases/validate", {
       method: "POST",
-      body: { purchase_code: raw },
+      body: ticket ? { purchase_code: raw, ticket } : { purchase_code: raw },
     });
     selectForNext();
     // What the page shows of the checks includes this one now, a failed one too: checks per item under the verdict

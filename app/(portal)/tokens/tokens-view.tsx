@@ -224,9 +224,7 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
   const [ownerId, setOwnerId] = useState(owners[0]!.id);
   const [expiry, setExpiry] = useState("30");
   const { busy, fields, failure, send } = useApiForm();
-  // Shown once the gateway asked for it (403 reauthentication_required names the password field), then kept.
-  const [askPassword, setAskPassword] = useState(false);
-  if (fields.password !== undefined && !askPassword) setAskPassword(true);
+  const askPassword = usePasswordAsked(fields.password);
   const owner = owners.find((o) => o.id === ownerId) ?? owners[0]!;
 
   const expiryOptions = [
@@ -313,18 +311,7 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
           hint="Addresses or CIDR ranges, separated by spaces or commas, e.g. 203.0.113.0/24. Empty: any address."
           error={Object.entries(fields).find(([name]) => name.startsWith("allowed_ips"))?.[1]}
         />
-        {askPassword ? (
-          <TextField
-            id="field-token-password"
-            name="password"
-            label="Your password"
-            type="password"
-            autoComplete="current-password"
-            hint={`You signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago: confirm it is you.`}
-            required
-            error={fields.password}
-          />
-        ) : null}
+        {askPassword ? <PasswordAgain id="field-token-password" error={fields.password} /> : null}
         <div className={formStyles.buttons}>
           <Button type="submit" variant="primary" loading={busy} loadingText="Making…">
             Make token
@@ -335,7 +322,33 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
   );
 }
 
-function NewSecret({ token, onDone }: { token: Created; onDone: () => void }) {
+/**
+ * Whether to ask for the password: once the gateway asked for it (403 reauthentication_required names the password
+ * field, for a session that began more than RECENT_SIGN_IN_MINUTES ago), and from then on.
+ */
+export function usePasswordAsked(passwordError: string | undefined): boolean {
+  const [asked, setAsked] = useState(false);
+  if (passwordError !== undefined && !asked) setAsked(true);
+  return asked;
+}
+
+/** The password field of a form that makes a token, shown when the gateway asked for it (usePasswordAsked). */
+export function PasswordAgain({ id, error }: { id: string; error: string | undefined }) {
+  return (
+    <TextField
+      id={id}
+      name="password"
+      label="Your password"
+      type="password"
+      autoComplete="current-password"
+      hint={`You signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago: confirm it is you.`}
+      required
+      error={error}
+    />
+  );
+}
+
+export function NewSecret({ token, onDone }: { token: { name: string; secret: string }; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   // Focus on Copy, the next thing to do, which also scrolls the secret into view under a long form.
   const copyRef = useRef<HTMLButtonElement>(null);

@@ -1,7 +1,9 @@
-// What admins manage: users, everyone's API tokens, webhook endpoints, the audit log and the upstream keys.
+// What admins manage: users, everyone's API tokens, webhook endpoints, the audit log, the upstream keys and the
+// helpdesks' settings.
 import { UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
 import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
+import { HelpdeskSettingsSchema, HelpScoutSecretSchema } from "@/lib/contract/helpdesk";
 import { TokenListQuerySchema, TokenSchema } from "@/lib/contract/tokens";
 import type { AuditAction } from "@/lib/contract/values";
 import {
@@ -345,5 +347,51 @@ export const adminOperations = {
     ...storedKeyOperation,
     errors: ["key_in_use"],
     audit: keyChangeAudit("upstream.key_removed"),
+  },
+  // Help Scout's secret signs requests between Gatehouse and another system, as a webhook's does: webhooks:manage.
+  getHelpdeskSettings: {
+    id: "getHelpdeskSettings",
+    method: "GET",
+    path: "/api/admin/helpdesk",
+    summary:
+      "The helpdesks' settings: whether Help Scout's secret is set (when, by whom; never the secret), the Callback URL to give Help Scout, and each helpdesk's last checks",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The settings", schema: dataEnvelope(HelpdeskSettingsSchema) },
+  },
+  makeHelpScoutSecret: {
+    id: "makeHelpScoutSecret",
+    method: "POST",
+    path: "/api/admin/helpdesk/helpscout-secret",
+    summary:
+      "Make Help Scout's secret, or rotate it: a new random one replaces any before it (whose signatures are refused from then on). The answer carries it, this once; paste it into Help Scout's app",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: {
+      status: 201,
+      description: "The secret (shown once) and its state",
+      schema: dataEnvelope(HelpScoutSecretSchema),
+    },
+    audit: {
+      action: "helpdesk.secret_set",
+      detail: ({ data }) => ({ helpdesk: "helpscout", rotated: field(data, "rotated") === true }),
+    },
+  },
+  removeHelpScoutSecret: {
+    id: "removeHelpScoutSecret",
+    method: "DELETE",
+    path: "/api/admin/helpdesk/helpscout-secret",
+    summary: "Remove Help Scout's secret: its requests are refused (401) until a new one is made",
+    tag: "Admin",
+    permission: "webhooks:manage",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: { status: 204, description: "Removed" },
+    notFound: "Help Scout's secret is not set.",
+    audit: { action: "helpdesk.secret_removed", detail: () => ({ helpdesk: "helpscout" }) },
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -1,8 +1,14 @@
 // The purchase check beside a helpdesk ticket: a helpdesk's token sends the ticket's text and gets one verdict per
-// code in it (lib/purchases/helpdesk.ts), each check kept in the history with the ticket.
+// code in it (lib/purchases/helpdesk.ts), each check kept in the history with the ticket; Help Scout's dynamic app
+// asks with its own signed request instead of a token, and gets a card of HTML.
 import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
-import { HelpdeskLookupBodySchema, HelpdeskLookupSchema } from "@/lib/contract/helpdesk";
-import { HELPDESK_MAX_CODES } from "@/lib/contract/values";
+import {
+  HelpdeskLookupBodySchema,
+  HelpdeskLookupSchema,
+  HelpScoutCardSchema,
+  HelpScoutRequestSchema,
+} from "@/lib/contract/helpdesk";
+import { HELPDESK_MAX_CODES, HELPDESK_MAX_TEXT_LENGTH } from "@/lib/contract/values";
 
 import { field, text } from "./targets";
 import type { OperationSpec } from "./types";
@@ -18,8 +24,8 @@ export const helpdeskOperations = {
     area: "items",
     query: EmptyQuerySchema,
     body: HelpdeskLookupBodySchema,
-    // A long thread's text: up to HELPDESK_MAX_TEXT_LENGTH characters of up to 4 bytes, escaped in JSON.
-    maxBodyBytes: 512 * 1024,
+    // A ticket's text may be HELPDESK_MAX_TEXT_LENGTH characters of up to 4 bytes each, with the JSON around it.
+    maxBodyBytes: 4 * HELPDESK_MAX_TEXT_LENGTH + 16 * 1024,
     success: {
       status: 200,
       description: "One verdict per code found, in the order they appear in the text",
@@ -37,5 +43,19 @@ export const helpdeskOperations = {
         };
       },
     },
+  },
+  helpScoutCard: {
+    id: "helpScoutCard",
+    method: "POST",
+    path: "/api/helpdesk/helpscout",
+    summary: `Help Scout's dynamic app: the conversation open in an agent's sidebar, signed by Help Scout (X-HelpScout-Signature: base64 of HMAC-SHA1 over the raw body, with the secret made on Admin → Helpdesk; no session or token). The codes in the conversation's subject are checked as a lookup checks them (at most ${HELPDESK_MAX_CODES}, each counted against the purchase-check limits, kept in the history with the conversation), and the answer is Help Scout's card: their verdicts, the checks made for the conversation before, and a link to the checker with the conversation attached. A missing or wrong signature, or no secret set, is a 401`,
+    tag: "Helpdesk",
+    permission: "public",
+    area: "items",
+    rawBody: true,
+    query: EmptyQuerySchema,
+    body: HelpScoutRequestSchema,
+    success: { status: 200, description: "The card, as Help Scout takes it", schema: HelpScoutCardSchema },
+    errors: ["unauthenticated", "rate_limited"],
   },
 } as const satisfies Record<string, OperationSpec>;

@@ -97,6 +97,13 @@ export interface OperationSpec {
     schema?: z.core.$ZodType;
     contentType?: "text/csv";
   };
+  /**
+   * The body is signed by its sender instead of a session or a token (Help Scout's dynamic app): the parse step
+   * reads its bytes as they came (capped like any body) and leaves them to the handler (`rawBody`), which checks
+   * the signature over them and only then reads them with `body` (`readBody`), so that a request signed wrong is a
+   * 401 whatever its body holds.
+   */
+  rawBody?: true;
   /** A larger cap on the JSON body than MAX_BODY_BYTES (lib/api/steps/parse.ts), for batches. */
   maxBodyBytes?: number;
   /** The message of a 404 when the upstream says the resource does not exist; `{name}` takes the path parameter. */

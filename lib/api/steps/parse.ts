@@ -8,7 +8,7 @@ import { z } from "zod";
 import en from "zod/v4/locales/en.js";
 
 import { safeNextPath } from "@/lib/auth/safe-next";
-import { readCappedText } from "@/lib/read-capped";
+import { readCappedBytes, readCappedText } from "@/lib/read-capped";
 
 import { ApiError, fieldsRefused, invalidInput } from "../errors";
 import type { OperationSpec } from "../operations";
@@ -30,11 +30,30 @@ export async function parse(state: ApiRequest): Promise<void> {
     ? parseWith(spec.query, queryObject(request, spec.ignoredQuery), "query parameter")
     : undefined;
   const maxBytes = spec.maxBodyBytes ?? MAX_BODY_BYTES;
+  if (spec.rawBody) {
+    // A signed body: its bytes for the handler, which checks the signature before reading them (readBody).
+    const declared = Number(request.headers.get("content-length") ?? "0");
+    if (declared > maxBytes) throw bodyTooLarge(maxBytes);
+    state.rawBody = await readCappedBytes(request.body, maxBytes, () => bodyTooLarge(maxBytes));
+    return;
+  }
   const raw =
     spec.body &&
     (state.form ? await readFormBody(request, maxBytes, state.form) : await readJsonBody(request, maxBytes));
   state.body = spec.body ? parseWith(spec.body, raw, "field") : undefined;
   state.facts.body = (state.body ?? {}) as Record<string, unknown>;
+}
+
+/**
+ * A signed body (OperationSpec.rawBody), read once its signature is checked: JSON (whatever Content-Type the
+ * sender gave), then the operation's body schema; refused as any body is (400 with fields).
+ */
+export function readRawBody(state: ApiRequest): unknown {
+  const text = (state.rawBody ?? Buffer.alloc(0)).toString("utf8");
+  if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+  state.body = parseWith(state.spec.body, jsonObject(text), "field");
+  state.facts.body = (state.body ?? {}) as Record<string, unknown>;
+  return state.body;
 }
 
 function parseWith(schema: z.core.$ZodType | undefined, value: unknown, where: string): unknown {
@@ -86,6 +105,11 @@ async function readJsonBody(request: NextRequest, maxBytes: number): Promise<unk
   if (declared > maxBytes) throw bodyTooLarge(maxBytes);
   const text = await readCappedText(request.body, maxBytes, () => bodyTooLarge(maxBytes));
   if (text.trim() === "") throw new ApiError("invalid_json", "The request body is empty; send a JSON object.");
+  return jsonObject(text);
+}
+
+/** `text` as a JSON object without prototypes, or invalid_json. */
+function jsonObject(text: string): unknown {
   let body: unknown;
   try {
     body = parseJsonWithoutPrototypes(text);

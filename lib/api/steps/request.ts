@@ -62,6 +62,8 @@ export interface ApiRequest {
   params?: unknown;
   query?: unknown;
   body?: unknown;
+  /** A signed body's bytes as they came (OperationSpec.rawBody), for the handler to check and then read. */
+  rawBody?: Buffer;
   /** What the audit row needs: the input as far as it was validated, and the answer's data. */
   facts: AuditFacts;
   /** Set when the request is the operation's HTML form (see OperationSpec.form). */

@@ -204,5 +204,20 @@ export function keysJobs(): Record<string, Migration> {
         await db.schema.alterTable("purchase_checks").dropColumn("ticket_system").execute();
       },
     },
+    // Help Scout's signing secret (issue 32): made by an admin on Admin → Helpdesk, kept sealed, one row per helpdesk.
+    "2026-12-25-002-helpdesk-settings": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("helpdesk_settings")
+          .addColumn("system", "text", (c) => c.primaryKey())
+          .addColumn("secret_sealed", "text", (c) => c.notNull())
+          .addColumn("set_at", "text", (c) => c.notNull())
+          .addColumn("set_by", "text")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("helpdesk_settings").execute();
+      },
+    },
   };
 }

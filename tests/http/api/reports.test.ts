@@ -419,6 +419,11 @@ describe("GET /api/openapi.json", () => {
         "POST /api/admin/upstream-keys/{area} setUpstreamKey",
         "POST /api/admin/upstream-keys/{area}/{id}/restore restoreUpstreamKey",
         "DELETE /api/admin/upstream-keys/{area}/{id} removeUpstreamKey",
+        "POST /api/helpdesk/lookup helpdeskLookup",
+        "POST /api/helpdesk/helpscout helpScoutCard",
+        "GET /api/admin/helpdesk getHelpdeskSettings",
+        "POST /api/admin/helpdesk/helpscout-secret makeHelpScoutSecret",
+        "DELETE /api/admin/helpdesk/helpscout-secret removeHelpScoutSecret",
       ].sort(),
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");

@@ -326,6 +326,13 @@ const ROUTES: MatrixRoute[] = [
     request: () => ({ path: `/api/admin/users/${fixtures.userToPatch}/unlock`, init: { method: "POST" } }),
   },
   { name: "GET /api/admin/audit", allowed: MANAGE_USERS, success: 200, request: () => ({ path: "/api/admin/audit" }) },
+  // webhooks:manage, an admin's alone, as users:manage is.
+  {
+    name: "GET /api/admin/helpdesk",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/helpdesk" }),
+  },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },
   { name: "GET /api/ready", allowed: "public", success: 200, request: () => ({ path: "/api/ready" }) },
   { name: "GET /api/openapi.json", allowed: "public", success: 200, request: () => ({ path: "/api/openapi.json" }) },

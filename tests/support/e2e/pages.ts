@@ -55,6 +55,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("audit log", "/admin/audit", "Audit log", { list: true }),
   page("upstream connections", "/admin/upstream", "Upstream connections"),
   page("webhooks", "/admin/webhooks", "Webhooks"),
+  page("helpdesk", "/admin/helpdesk", "Helpdesk"),
   page("403", "/admin/users", "You may not open this page", { role: "viewer", status: 403 }),
   page("404", "/no-such-page", "Page not found", { status: 404 }),
 ];

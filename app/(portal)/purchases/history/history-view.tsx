@@ -18,6 +18,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { PerPageSelect } from "@/components/ui/per-page-select";
 import { SearchField } from "@/components/ui/search-field";
 import { SelectField } from "@/components/ui/select-field";
+import { SafeLink } from "@/components/ui/safe-link";
 import { SupportStatus } from "@/components/ui/support-status";
 import { TextField } from "@/components/ui/text-field";
 import { FiltersSheet } from "@/components/ui/filters-sheet";
@@ -34,11 +35,13 @@ import {
   historyQueryString,
   historySearchBody,
   parseHistoryParams,
+  readTicket,
   type HistoryViewQuery,
 } from "@/lib/portal/purchase-history-params";
 import {
   DEFAULT_PER_PAGE,
   PURCHASE_OUTCOMES,
+  ticketFilter,
   type PurchaseCodeFormat,
   type PurchaseOutcome,
 } from "@/lib/contract/values";
@@ -141,11 +144,21 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
           <span className={styles.secondary}>
             {row.source === "single" ? (
               "Single check"
+            ) : row.source === "helpdesk" ? (
+              "Helpdesk lookup"
             ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
               <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
             ) : (
               "Bulk check"
             )}
+            {row.ticket ? (
+              <>
+                {" · "}
+                <SafeLink href={row.ticket.url} missing={ticketFilter(row.ticket)}>
+                  {`Ticket ${ticketFilter(row.ticket)}`}
+                </SafeLink>
+              </>
+            ) : null}
           </span>
         </>
       ),
@@ -167,7 +180,7 @@ export interface HistoryViewProps {
 
 // The history's filters, named once: "Filters (N)", the filtered state and Clear read them (the code search is
 // kept in the page, not the URL, and counts apart).
-const FILTERS = listFilters<HistoryViewQuery>(["outcome", "item_id", "user", "from", "to"]);
+const FILTERS = listFilters<HistoryViewQuery>(["outcome", "item_id", "user", "ticket", "from", "to"]);
 
 export function HistoryView({ initialKey, initialPage, items, linkItems, codeFormat }: HistoryViewProps) {
   const url = useListUrl<HistoryViewQuery>(parseHistoryParams, historyQueryString, "shallow");
@@ -284,6 +297,16 @@ export function HistoryView({ initialKey, initialPage, items, linkItems, codeFor
           value={query.user ?? ""}
           maxLength={320}
           onSearch={(user) => url.replace(withChanges(query, { user: user || undefined }))}
+        />
+        <SearchField
+          label="Ticket"
+          placeholder="helpscout:123"
+          name="ticket"
+          value={query.ticket ?? ""}
+          maxLength={120}
+          onSearch={(ticket) => {
+            if (ticket === "" || readTicket(ticket)) url.replace(withChanges(query, { ticket: readTicket(ticket) }));
+          }}
         />
         <DayRange
           zone={zone}

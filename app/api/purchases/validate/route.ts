@@ -18,6 +18,7 @@ export const POST = defineRoute(operations.validatePurchase, async ({ client, bo
         user: { id: user.id, email: user.email },
         requestId,
         failureReason: checkFailureReason,
+        ticket: body.ticket ?? null,
       },
     ),
   ),

@@ -56,7 +56,7 @@ describe("a support person's helpdesk token (purchases:check only)", () => {
     client: support,
   } = setUpGateway({
     signIn: "support",
-    // The item cache on, as deployed (the harness turns it off): a lookup shares its answers.
+    // The item cache on (the harness turns it off): a lookup may reuse an answer for its lifetime.
     env: {
       PURCHASE_RATE_LIMIT_PER_USER: "1000",
       PURCHASE_RATE_LIMIT_PER_IP: "1000",
@@ -193,6 +193,7 @@ describe("a support person's helpdesk token (purchases:check only)", () => {
     const refused = await gateway.request("/api/helpdesk/lookup", json(body, { Authorization: `Bearer ${other}` }));
     expect(refused.status).toBe(403);
     expect(refused.json.error).toMatchObject({ code: "insufficient_scope", fields: { scope: "purchases:check" } });
+    // With X-CSRF, as a script sends it: what is refused is the missing token, not the missing header.
     const anonymous = await gateway.request("/api/helpdesk/lookup", json(body, { "X-CSRF": "1" }));
     expect(anonymous.status).toBe(401);
     expect(anonymous.json.error.code).toBe("unauthenticated");

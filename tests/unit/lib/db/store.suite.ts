@@ -252,6 +252,7 @@ export function storeSuite(backend: Backend) {
           "status_code",
         ].sort(),
       );
+      expect(columns.helpdesk_settings).toEqual(["secret_sealed", "set_at", "set_by", "system"]);
       expect(await migrate({ db, dialect })).toEqual([]);
       // Migrations run in the order of their names: each new one's name sorts after the last.
       expect(Object.keys(migrations(dialect))).toEqual(Object.keys(migrations(dialect)).sort());

@@ -24,6 +24,7 @@ describe("navigationFor", () => {
       "Audit log",
       "Webhooks",
       "Upstream connections",
+      "Helpdesk",
     ]);
     expect(labels("editor")).toEqual([
       "Dashboard",
@@ -61,6 +62,7 @@ describe("navigationFor", () => {
       "Audit log",
       "Webhooks",
       "Upstream connections",
+      "Helpdesk",
     ]);
     expect(labels("editor", { reports: true, items: false })).toEqual([
       "Dashboard",

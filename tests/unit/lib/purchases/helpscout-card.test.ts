@@ -1,0 +1,126 @@
+// Help Scout's card as HTML: every outside string escaped (text and attributes), codes by their last 4, the
+// sentences for no codes and a draft, counts said in the singular and the plural.
+import { describe, expect, it } from "vitest";
+
+import type { HelpdeskLookup, HelpdeskVerdict } from "@/lib/contract/helpdesk";
+import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
+import { escapeHtml, helpScoutCardHtml } from "@/lib/purchases/helpscout-card";
+
+const HOSTILE = `<img src=x onerror="alert('1')">&`;
+
+function verdict(more: Partial<HelpdeskVerdict> = {}): HelpdeskVerdict {
+  return {
+    code_last4: "1111",
+    outcome: "valid",
+    valid: true,
+    purchase: {
+      license_type: "Regular License",
+      price: 59,
+      currency: "USD",
+      item: { id: 7, name: "ACME theme", url: null, media: {} },
+      supported_until: "2031-12-01T00:00:00.000Z",
+      downloaded: true,
+      date: "2025-01-02T03:04:05.000Z",
+    },
+    support: "active",
+    message: null,
+    almost: null,
+    history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
+    checked_at: "2026-11-28T09:00:00.000Z",
+    ...more,
+  };
+}
+
+function lookup(codes: HelpdeskVerdict[], notChecked = 0): HelpdeskLookup {
+  return {
+    ticket: { system: "helpscout", id: "1", url: "https://secure.helpscout.net/conversation/1" },
+    codes,
+    not_checked: notChecked,
+  };
+}
+
+const earlier: PurchaseHistoryEntry = {
+  id: 1,
+  checked_at: "2026-11-27T08:15:00.000Z",
+  code_last4: "2222",
+  outcome: "invalid",
+  reason: HOSTILE,
+  item_id: null,
+  item_name: null,
+  license_type: null,
+  supported_until: null,
+  support: null,
+  checked_by: { id: null, email: `a"b@acme.test` },
+  source: "helpdesk",
+  bulk_job_id: null,
+  ticket: { system: "helpscout", id: "1", url: "https://secure.helpscout.net/conversation/1" },
+};
+
+describe("escapeHtml", () => {
+  it("escapes the five characters that matter in text and in quoted attributes", () => {
+    expect(escapeHtml(`<a href="x" title='y'>&amp;</a>`)).toBe(
+      "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;amp;&lt;/a&gt;",
+    );
+  });
+});
+
+describe("helpScoutCardHtml", () => {
+  it("shows each verdict by its last 4 with the item, licence and support, and the link to the checker", () => {
+    const html = helpScoutCardHtml({
+      lookup: lookup([verdict(), verdict({ code_last4: "", history: { ...verdict().history, previous_checks: 1 } })]),
+      earlier: [],
+      checkerUrl: "https://portal.example/purchases?ticket=helpscout%3A1&x=1",
+    });
+    expect(html).toContain('Code …1111 <strong class="green">Valid</strong>');
+    expect(html).toContain("ACME theme · Regular License · Support active until 1 Dec 2031");
+    expect(html).toContain("A short code");
+    expect(html).toContain("Checked 1 time before");
+    expect(html).toContain(
+      '<a href="https://portal.example/purchases?ticket=helpscout%3A1&amp;x=1">Open in Gatehouse</a>',
+    );
+    expect(html).toContain('<p class="muted">Nothing yet.</p>');
+  });
+
+  it("escapes hostile item names, licences, reasons, slips and emails: no markup gets through", () => {
+    const html = helpScoutCardHtml({
+      lookup: lookup(
+        [
+          verdict({
+            purchase: {
+              ...verdict().purchase!,
+              license_type: HOSTILE,
+              item: { ...verdict().purchase!.item, name: HOSTILE },
+            },
+          }),
+          verdict({
+            outcome: "invalid",
+            valid: false,
+            purchase: null,
+            support: null,
+            message: HOSTILE,
+            almost: { slip: HOSTILE, corrected: false },
+          }),
+        ],
+        1,
+      ),
+      earlier: [earlier],
+      checkerUrl: null,
+    });
+    expect(html).not.toContain("<img");
+    expect(html).not.toContain(`"alert`);
+    expect(html).toContain("&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt;&amp;");
+    expect(html).toContain("by a&quot;b@acme.test");
+    expect(html).toContain("27 Nov 2026, 08:15 UTC");
+    expect(html).toContain("1 more code found, not checked");
+    expect(html).not.toContain("Open in Gatehouse");
+  });
+
+  it("says so when the subject has no code, and for a draft", () => {
+    expect(helpScoutCardHtml({ lookup: lookup([]), earlier: [], checkerUrl: "https://p.example/" })).toContain(
+      "No purchase code in this conversation&#39;s subject.",
+    );
+    const draft = helpScoutCardHtml({ lookup: null, earlier: [], checkerUrl: null });
+    expect(draft).toContain("a draft has nothing to check yet");
+    expect(draft).not.toContain("Checked before");
+  });
+});
