@@ -395,7 +395,6 @@ describe("GET /api/openapi.json", () => {
         "POST /api/alerts/unacknowledge unacknowledgeAlerts",
         "POST /api/auth/login login",
         "POST /api/auth/logout logout",
-        "POST /api/helpdesk/lookup helpdeskLookup",
         "GET /api/auth/oidc/start ssoStart",
         "GET /api/auth/oidc/callback ssoCallback",
         "GET /api/auth/me me",
