@@ -5,6 +5,7 @@
 //
 // The item service is asked through the area's cache (`shared`): the sidebar asks again each time an agent opens
 // the ticket, and an answer as old as the cache's lifetime is as good there. The checker's own checks never are.
+// For the same reason a ticket opened again within 15 minutes with the same verdict adds no history row.
 import "server-only";
 
 import type { HelpdeskLookup, HelpdeskTicket, HelpdeskVerdict } from "@/lib/contract/helpdesk";
@@ -15,12 +16,17 @@ import type { ItemsClient } from "@/lib/upstream";
 
 import { askItemService, recordCheck, type ItemServiceAnswer } from "./check";
 import { findTicketCodes, type TicketCode } from "./find-codes";
-import { purchaseHistorySummary } from "./history";
+import { keptForTicketSince, purchaseHistorySummary, type PurchaseCheckRecordInput } from "./history";
 import { purchaseCodeForms } from "./normalise";
 import { slipFor } from "./slips";
 
 /** The item service is asked about this many codes of one ticket at once. */
 const CONCURRENT_CHECKS = 3;
+/**
+ * A sidebar checks a ticket each time an agent opens it: within this window, a code kept with the same ticket and
+ * the same outcome is not kept again, so the history and "checked N times before" count checks, not page views.
+ */
+const REPEAT_WINDOW_MS = 15 * 60_000;
 
 export interface TicketLookupDeps {
   db: Db;
@@ -108,13 +114,19 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
   } as const;
   const context = { request_id: lookup.requestId };
   const base = { code_last4: purchaseCodeLast4(code), almost, history };
+  /** Keeps the check, unless the ticket was opened again soon after with the same verdict for this code. */
+  const keep = async (record: PurchaseCheckRecordInput & { at: Date }) => {
+    const since = new Date(record.at.getTime() - REPEAT_WINDOW_MS);
+    if (await keptForTicketSince(deps.db, deps.hashKey, { ...record, ticket: check.ticket }, since)) return;
+    await recordCheck(deps.db, deps.hashKey, record, context);
+  };
   let answer: ItemServiceAnswer;
   try {
     answer = await askItemService(deps.items, code, { shared: true });
   } catch (error) {
     const reason = lookup.failureReason(error);
     const at = new Date();
-    await recordCheck(deps.db, deps.hashKey, { ...check, at, outcome: "failed", reason }, context);
+    await keep({ ...check, at, outcome: "failed", reason });
     return {
       ...base,
       outcome: "failed",
@@ -127,7 +139,7 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
   }
   const at = new Date();
   if (answer.status === "invalid") {
-    await recordCheck(deps.db, deps.hashKey, { ...check, at, outcome: "invalid", reason: answer.reason }, context);
+    await keep({ ...check, at, outcome: "invalid", reason: answer.reason });
     return {
       ...base,
       outcome: "invalid",
@@ -138,12 +150,7 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
       checked_at: at.toISOString(),
     };
   }
-  await recordCheck(
-    deps.db,
-    deps.hashKey,
-    { ...check, at, outcome: "valid", reason: null, purchase: answer.purchase },
-    context,
-  );
+  await keep({ ...check, at, outcome: "valid", reason: null, purchase: answer.purchase });
   const { purchase_code: _code, ...purchase } = answer.purchase;
   return {
     ...base,

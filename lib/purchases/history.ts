@@ -219,6 +219,29 @@ export async function listPurchaseHistory(
 }
 
 /** A helpdesk's last `limit` lookups (checks with source helpdesk from its tickets), newest first: Admin → Helpdesk. */
+/**
+ * Whether this code was kept with this ticket and this outcome at or after `since`: a ticket opened again soon after
+ * (a sidebar checks each time) is not a new check for the history, nor for "checked N times before".
+ */
+export async function keptForTicketSince(
+  db: Db,
+  hashKey: string,
+  check: { code: string; ticket: { system: string; id: string }; outcome: PurchaseOutcome },
+  since: Date,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("purchase_checks")
+    .select("id")
+    .where("ticket_system", "=", check.ticket.system)
+    .where("ticket_id", "=", check.ticket.id)
+    .where("checked_at", ">=", since.toISOString())
+    .where("code_hash", "=", hashPurchaseCode(check.code, hashKey))
+    .where("outcome", "=", check.outcome)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function lastHelpdeskChecks(
   db: Db,
   system: HelpdeskSystem,

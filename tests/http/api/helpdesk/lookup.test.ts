@@ -154,6 +154,19 @@ describe("a support person's helpdesk token (purchases:check only)", () => {
     expect(await askedCodes(sandbox)).toEqual([]); // asked by the first test, within the cache's 60 s
   });
 
+  it("keeps a ticket opened again with the same verdict once: the history counts checks, not page views", async () => {
+    const kept = await support.request("/api/purchases/history?ticket=zendesk:4212");
+    expect(kept.json.meta.total).toBe(1);
+    // The same code in another ticket is another check.
+    expect((await lookup({ text: `code ${CODES.expired}`, ticket: { system: "zendesk", id: "4213" } })).status).toBe(
+      200,
+    );
+    const again = await lookup({ text: `code ${CODES.expired}`, ticket: { system: "zendesk", id: "4212" } });
+    expect(again.json.data.codes[0].history.previous_checks).toBeGreaterThanOrEqual(3);
+    expect((await support.request("/api/purchases/history?ticket=zendesk:4212")).json.meta.total).toBe(1);
+    expect((await support.request("/api/purchases/history?ticket=zendesk:4213")).json.meta.total).toBe(1);
+  });
+
   it("keeps each check in the history with its ticket, read back by ticket", async () => {
     const res = await support.request("/api/purchases/history?ticket=zendesk:4211");
     expect(res.status, res.text).toBe(200);
