@@ -3,6 +3,8 @@
 // modules, while the store, the upstream policies and the configuration are shared by the process. Decisions that
 // rested on class identity (`instanceof PostgresAdapter`, `instanceof UpstreamError`) failed only here: every
 // write transaction answered 500 on PostgreSQL, and an open breaker answered 500 instead of 503.
+import { createHmac } from "node:crypto";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -123,6 +125,56 @@ describe("bulk purchase checks", () => {
 });
 
 // Last: it opens area B's breaker for the rest of the file.
+describe("the helpdesk", () => {
+  it("a lookup keeps its ticket; Help Scout's secret is kept sealed, rotated, and its signed card answers", async () => {
+    const token = await admin.request(
+      "/api/tokens",
+      json("POST", { name: "pg helpdesk", scopes: ["purchases:check"], expires_in_days: 7 }),
+    );
+    expect(token.status, token.text).toBe(201);
+    const lookup = await gateway.request("/api/helpdesk/lookup", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token.json.data.secret}` },
+      body: JSON.stringify({
+        text: `My code: {${FIXED_PURCHASE_CODES.active.toUpperCase()}}`,
+        ticket: { system: "zendesk", id: "pg-1", url: "https://acme.zendesk.com/agent/tickets/1" },
+      }),
+    });
+    expect(lookup.status, lookup.text).toBe(200);
+    expect(lookup.json.data.codes).toMatchObject([{ code_last4: "1111", outcome: "valid" }]);
+    const kept = await admin.request("/api/purchases/history?ticket=zendesk:pg-1");
+    expect(kept.json.data).toMatchObject([
+      {
+        source: "helpdesk",
+        ticket: { system: "zendesk", id: "pg-1", url: "https://acme.zendesk.com/agent/tickets/1" },
+      },
+    ]);
+
+    // Made, then rotated: the second write is the upsert's update on PostgreSQL.
+    const first = await admin.request("/api/admin/helpdesk/helpscout-secret", { method: "POST" });
+    expect(first.status, first.text).toBe(201);
+    const second = await admin.request("/api/admin/helpdesk/helpscout-secret", { method: "POST" });
+    expect(second.json.data.rotated).toBe(true);
+    const body = JSON.stringify({ ticket: { id: 77, number: 77, subject: `Code ${FIXED_PURCHASE_CODES.expired}` } });
+    const card = (secret: string) =>
+      gateway.request("/api/helpdesk/helpscout", {
+        method: "POST",
+        headers: {
+          "Content-Type": "application/json",
+          "X-HelpScout-Signature": createHmac("sha1", secret).update(body).digest("base64"),
+        },
+        body,
+      });
+    expect((await card(first.json.data.secret)).status).toBe(401);
+    const signed = await card(second.json.data.secret);
+    expect(signed.status, signed.text).toBe(200);
+    expect(signed.json.html).toContain("…2222");
+    const settings = await admin.request("/api/admin/helpdesk");
+    expect(settings.json.data.helpscout.set).toBe(true);
+    expect(settings.json.data.last_lookups.helpscout[0]).toMatchObject({ ticket: { system: "helpscout", id: "77" } });
+  });
+});
+
 describe("API tokens and webhooks", () => {
   it("a token checks a code and is refused once revoked; the check and the breaker's opening are delivered, signed", async () => {
     const endpoint = await admin.request(
