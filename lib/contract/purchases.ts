@@ -64,8 +64,6 @@ export const HelpdeskTicketSchema = z
   .describe("The ticket the codes were found in: kept with each check, so the history can be read by ticket");
 export type HelpdeskTicket = z.output<typeof HelpdeskTicketSchema>;
 
-export { ticketFilter } from "./values";
-
 export const PurchaseSchema = z.object({
   purchase_code: z.string(),
   license_type: z.string(),

@@ -150,6 +150,12 @@ export const HELPDESK_TICKET_FILTER = new RegExp(
 export function ticketFilter(ticket: { system: string; id: string }): string {
   return `${ticket.system}:${ticket.id}`;
 }
+/** The ticket a `ticket` filter names; null when it is not HELPDESK_TICKET_FILTER's form. */
+export function ticketOfFilter(value: string): { system: HelpdeskSystem; id: string } | null {
+  if (!HELPDESK_TICKET_FILTER.test(value)) return null;
+  const split = value.indexOf(":");
+  return { system: value.slice(0, split) as HelpdeskSystem, id: value.slice(split + 1) };
+}
 /** A Help Scout conversation's address, for its agents (the link kept with its checks). */
 export function helpScoutConversationUrl(id: string): string {
   return `https://secure.helpscout.net/conversation/${encodeURIComponent(id)}`;

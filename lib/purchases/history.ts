@@ -10,14 +10,20 @@ import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
 import { isoInZone } from "@/lib/contract/time-zone";
 import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
-import { ticketFilter } from "@/lib/contract/purchases";
 import type {
   Purchase,
   PurchaseHistoryEntry,
   PurchaseHistoryQuery,
   PurchaseHistorySummary,
 } from "@/lib/contract/purchases";
-import type { HelpdeskSystem, PurchaseCheckSource, PurchaseCodeFormat, PurchaseOutcome } from "@/lib/contract/values";
+import {
+  ticketFilter,
+  ticketOfFilter,
+  type HelpdeskSystem,
+  type PurchaseCheckSource,
+  type PurchaseCodeFormat,
+  type PurchaseOutcome,
+} from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
@@ -136,10 +142,8 @@ function resolveFilters(hashKey: string, filters: PurchaseHistoryFilters): Resol
   if (filters.outcome !== undefined) resolved.outcome = filters.outcome;
   if (filters.item_id !== undefined) resolved.itemId = filters.item_id;
   if (filters.user !== undefined && filters.user.trim() !== "") resolved.user = filters.user.trim();
-  if (filters.ticket !== undefined) {
-    const split = filters.ticket.indexOf(":");
-    resolved.ticket = { system: filters.ticket.slice(0, split), id: filters.ticket.slice(split + 1) };
-  }
+  // The contract checked its form; a value that is not one (a caller past the schema) matches no row.
+  if (filters.ticket !== undefined) resolved.ticket = ticketOfFilter(filters.ticket) ?? { system: "", id: "" };
   if (filters.from !== undefined) resolved.from = timeBound(filters.from, "start", filters.time_zone).toISOString();
   if (filters.to !== undefined) resolved.to = timeBound(filters.to, "end", filters.time_zone).toISOString();
   if (filters.code !== undefined) {

@@ -5,9 +5,8 @@ import { PageHeader } from "@/components/ui/page-header";
 import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
-import { helpScoutConversationUrl, ticketFilter, type HelpdeskSystem } from "@/lib/contract/values";
+import { helpScoutConversationUrl, ticketFilter, ticketOfFilter } from "@/lib/contract/values";
 import { configuredAreas } from "@/lib/portal/areas";
-import { readTicket } from "@/lib/portal/purchase-history-params";
 import { CHECKS_PER_ITEM_DAYS, checksPerItem } from "@/lib/purchases/history";
 
 import { ItemChecks } from "./item-checks";
@@ -17,12 +16,9 @@ export const metadata: Metadata = { title: "Purchase check" };
 
 /** The helpdesk ticket of `?ticket=system:id` (the checker opened from a helpdesk's card); anything else is ignored. */
 function ticketOf(value: string | string[] | undefined): HelpdeskTicketRef | null {
-  const filter = readTicket(typeof value === "string" ? value : undefined);
-  if (!filter) return null;
-  const split = filter.indexOf(":");
-  const system = filter.slice(0, split) as HelpdeskSystem;
-  const id = filter.slice(split + 1);
-  return system === "helpscout" ? { system, id, url: helpScoutConversationUrl(id) } : { system, id };
+  const ticket = typeof value === "string" ? ticketOfFilter(value) : null;
+  if (!ticket) return null;
+  return ticket.system === "helpscout" ? { ...ticket, url: helpScoutConversationUrl(ticket.id) } : ticket;
 }
 
 export default async function PurchasesPage({
