@@ -1,9 +1,11 @@
-// Area B, the item API, served under /market. Read-only: the sellers' data is regenerated from the seed on
-// every start. Errors use the document's envelope {"status":"error","msg":...}; statuses are our assumption.
+// Area B, the item API, served under /market. Read-only to its clients: the sellers' data is regenerated from the
+// seed on every start and at POST /__sandbox/reset; only the control API changes it (a sale reversed, a support
+// date moved), in memory. Errors use the document's envelope {"status":"error","msg":...}; statuses are our
+// assumption.
 import { z } from "zod";
 
 import { json, type Area, type Handler, type Reply, type SandboxRequest } from "./area";
-import type { Seller, Sellers } from "./seed";
+import { isoSeconds, seedSellers, type Purchase, type Seller, type Sellers } from "./seed";
 import type { SellerProfile } from "./contract";
 
 function failure(status: number, msg: string): Reply {
@@ -32,8 +34,73 @@ function apiKeyOf(req: SandboxRequest): string | undefined {
 
 type SellerHandler = (req: SandboxRequest, seller: Seller) => Reply;
 
-export function createItemsArea(opts: {
+/**
+ * Area B's data as it stands: the sellers from the seed, and the sales the marketplace reversed (refunded). A
+ * reversed sale stays in its seller's purchases, so reinstating it gives back the same purchase; validating it
+ * answers like an unknown code meanwhile.
+ */
+export class ItemsState {
   sellers: Sellers;
+  /** Purchase codes of reversed sales (POST /__sandbox/purchases/{code} with "reversed": true). */
+  readonly reversed = new Set<string>();
+
+  constructor(private readonly mainSellerItems: number) {
+    this.sellers = seedSellers(mainSellerItems);
+  }
+
+  /** Back to the seed: every control change undone, reversals included. */
+  reseed(): void {
+    this.sellers = seedSellers(this.mainSellerItems);
+    this.reversed.clear();
+  }
+
+  /** The seller whose sale this code is, or undefined when no seller sold it (whether reversed or not). */
+  sellerOf(code: string): Seller | undefined {
+    return Object.values(this.sellers).find((seller) => seller.purchases.has(code));
+  }
+}
+
+export const purchaseControlSchema = z
+  .strictObject({
+    /** true: the marketplace reversed (refunded) the sale, validating it answers 404; false: reinstated. */
+    reversed: z.boolean().optional(),
+    /** ISO 8601 (Z or an offset), kept in UTC whole seconds as the seed's; null: bought without support. */
+    supported_until: z.iso.datetime({ offset: true }).nullable().optional(),
+  })
+  .refine((change) => change.reversed !== undefined || change.supported_until !== undefined, {
+    message: 'Give "reversed", "supported_until" or both.',
+  });
+type PurchaseControl = z.output<typeof purchaseControlSchema>;
+
+/** The control API's "change a sale": null when no seller sold this code. */
+export function setPurchase(
+  state: ItemsState,
+  code: string,
+  change: PurchaseControl,
+): { purchase: Purchase; reversed: boolean } | null {
+  const seller = state.sellerOf(code);
+  const current = seller?.purchases.get(code);
+  if (!seller || !current) return null;
+  let purchase = current;
+  if (change.supported_until !== undefined) {
+    // Rebuilt, not edited, so that supported_until keeps its place among the fields (after item) when it comes
+    // back, as the upstream orders them; Map.set on a known key keeps the sale's place among the others.
+    const { supported_until: _old, downloaded, date, ...before } = current;
+    purchase = {
+      ...before,
+      ...(change.supported_until !== null && { supported_until: isoSeconds(Date.parse(change.supported_until)) }),
+      downloaded,
+      date,
+    };
+    seller.purchases.set(code, purchase);
+  }
+  if (change.reversed === true) state.reversed.add(code);
+  if (change.reversed === false) state.reversed.delete(code);
+  return { purchase, reversed: state.reversed.has(code) };
+}
+
+export function createItemsArea(opts: {
+  state: ItemsState;
   keys: ReadonlyMap<string, SellerProfile>;
   prefix: string;
 }): Area {
@@ -43,7 +110,7 @@ export function createItemsArea(opts: {
     (req) => {
       const key = apiKeyOf(req);
       const profile = key === undefined ? undefined : opts.keys.get(key);
-      return profile ? handler(req, opts.sellers[profile]) : INVALID_KEY;
+      return profile ? handler(req, opts.state.sellers[profile]) : INVALID_KEY;
     };
 
   const accountDetails: SellerHandler = (_req, seller) => json(200, { status: "success", data: seller.account });
@@ -61,7 +128,8 @@ export function createItemsArea(opts: {
   const validatePurchase: SellerHandler = (req, seller) => {
     const code = purchaseCodeSchema.safeParse(req.form?.get("purchase_code") ?? undefined);
     if (!code.success) return failure(400, "Invalid request");
-    const purchase = seller.purchases.get(code.data);
+    // A reversed sale answers exactly as a code nobody sold.
+    const purchase = opts.state.reversed.has(code.data) ? undefined : seller.purchases.get(code.data);
     return purchase ? json(200, { status: "success", data: { purchase } }) : failure(404, "Invalid purchase code");
   };
 

@@ -18,10 +18,10 @@ import {
   type SandboxOptions,
   type SellerProfile,
 } from "./contract";
-import { createItemsArea } from "./items";
+import { createItemsArea, ItemsState, purchaseControlSchema, setPurchase } from "./items";
 import { createReceiver } from "./receiver";
 import { createReportsArea, reportResultControlSchema, setReportResult } from "./reports";
-import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS, seedSellers } from "./seed";
+import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS } from "./seed";
 import { ReportsStore } from "./store";
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -89,6 +89,15 @@ function toRecord(params: URLSearchParams): Record<string, string | string[]> {
 
 class BodyTooLarge extends Error {}
 
+/** A path segment percent-decoded, or null when its encoding is malformed. */
+function decodedSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
   const chunks: Buffer[] = [];
@@ -134,9 +143,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...Object.entries(opts.extraKeys.items),
   ]);
   const reportKeys = new Set<string>([SANDBOX_KEYS.reports, SANDBOX_KEYS.reportsNext, ...opts.extraKeys.reports]);
+  // Area B's data, in memory only: the control API reverses sales and moves support dates; reset reseeds it.
+  const items = new ItemsState(opts.mainSellerItems);
   const areas: Area[] = [
     createReportsArea({ store, keys: reportKeys, prefix: AREA_PREFIX.reports }),
-    createItemsArea({ sellers: seedSellers(opts.mainSellerItems), keys: itemKeys, prefix: AREA_PREFIX.items }),
+    createItemsArea({ state: items, keys: itemKeys, prefix: AREA_PREFIX.items }),
   ];
   const faults = new FaultBook();
   const receiver = createReceiver();
@@ -383,6 +394,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         return send(res, encode(json(204)));
       case "POST /reset":
         store.reseed();
+        items.reseed();
         await store.flush();
         faults.clear();
         log = [];
@@ -423,6 +435,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           return report
             ? send(res, encode(json(200, { data: report })))
             : fail(404, `There is no report ${reportResult[1]}.`);
+        }
+        const purchaseChange = /^POST \/purchases\/([^/]+)$/.exec(route);
+        if (purchaseChange) {
+          const change = await body(
+            purchaseControlSchema,
+            'JSON: {"reversed"?: true|false, "supported_until"?: "<ISO 8601 time>"|null}',
+            "Invalid purchase change.",
+          );
+          if (!change) return;
+          const code = decodedSegment(purchaseChange[1]!);
+          const changed = code === null ? null : setPurchase(items, code, change);
+          // The code's last 4 characters only: a whole purchase code is never echoed back.
+          return changed
+            ? send(res, encode(json(200, changed)))
+            : fail(
+                404,
+                `No seller sold the purchase code ending in "${purchaseChange[1]!.slice(-4)}": only a sale can be reversed or have its support date moved.`,
+              );
         }
         return fail(404, `Unknown control route ${route}. See lib/sandbox/README.md, "Control API".`);
       }

@@ -1,6 +1,6 @@
 // Area A's state (the only state clients can change) in one JSON file, `<dataDir>/state.json`. Writes are
 // debounced and atomic (temp file + rename), so a crash leaves the previous or the new file, never half of one.
-// Area B is read-only and regenerated from the seed on every start, so it is not stored.
+// Area B is read-only to its clients and regenerated from the seed on every start, so it is not stored.
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 

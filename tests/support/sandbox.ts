@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 import { startSandbox, type FaultSpec, type LoggedRequest, type Sandbox, type SandboxOptions } from "@/lib/sandbox";
+import type { Purchase } from "@/lib/sandbox/seed";
 
 import { CANARY } from "./canary";
 
@@ -25,6 +26,15 @@ export interface TestSandbox extends Sandbox {
   ): Promise<void>;
   /** POST /__sandbox/keys: accept a new key (issue it) or reject one (revoke it), as the upstream's dashboard would. */
   setKey(area: "reports" | "items", key: string, accept: boolean): Promise<void>;
+  /**
+   * POST /__sandbox/purchases/{code}: the marketplace reversed (refunded) the sale, or reinstated it; or its
+   * supported_until moves (an ISO 8601 time, kept in UTC whole seconds) or goes (null: bought without support).
+   * Answers the purchase as it now stands; throws for a code no seller sold or a change that is not valid.
+   */
+  setPurchase(
+    code: string,
+    change: { reversed?: boolean; supported_until?: string | null },
+  ): Promise<{ purchase: Purchase; reversed: boolean }>;
 }
 
 /**
@@ -83,6 +93,10 @@ export async function startTestSandbox(opts: Partial<SandboxOptions> = {}): Prom
     },
     async setKey(area, key, accept) {
       await control("POST", "/keys", { area, key, accept });
+    },
+    async setPurchase(code, change) {
+      const res = await control("POST", `/purchases/${encodeURIComponent(code)}`, change);
+      return (await res.json()) as { purchase: Purchase; reversed: boolean };
     },
     async close() {
       await sandbox.close();

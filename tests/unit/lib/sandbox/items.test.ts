@@ -1,7 +1,9 @@
-// Area B (item API under /market) over real HTTP: every operation, its errors, keys, sellers and media rules.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+// Area B (item API under /market) over real HTTP: every operation, its errors, keys, sellers and media rules; and
+// the control API's sales reversed and support dates moved (POST /__sandbox/purchases/{code}).
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 import { FIXED_PURCHASE_CODES, SANDBOX_KEYS } from "@/lib/sandbox";
+import { seedSellers } from "@/lib/sandbox/seed";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 let sandbox: TestSandbox;
@@ -303,5 +305,171 @@ describe("POST /api/purchases/validation", () => {
   it("answers a missing purchase_code 400 Invalid request", async () => {
     await expectError(post("/api/purchases/validation", { api_key: SANDBOX_KEYS.items }), 400, "Invalid request");
     await expectError(validate(SANDBOX_KEYS.items, ""), 400, "Invalid request");
+  });
+});
+
+describe("POST /__sandbox/purchases/{code}: a sale reversed, its support date moved", () => {
+  afterEach(async () => {
+    await sandbox.reset();
+  });
+
+  const VALIDATION = "/market/api/purchases/validation";
+  const seeded = seedSellers();
+  /** A sale of the second seller: reversals are not the main seller's alone. */
+  const [secondCode] = [...seeded.second.purchases.keys()];
+  const UNSOLD = "00000000-0000-4000-8000-000000000000";
+
+  async function validated(key: string, code: string): Promise<Purchase> {
+    const res = await validate(key, code);
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: { purchase: Purchase } }).data.purchase;
+  }
+
+  function control(code: string, body: unknown): Promise<Response> {
+    return fetch(`${sandbox.url}/__sandbox/purchases/${code}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  }
+
+  it("reversed, the code answers like one nobody sold; reinstated, it answers the same purchase again", async () => {
+    const before = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active);
+
+    const reversed = await sandbox.setPurchase(FIXED_PURCHASE_CODES.active, { reversed: true });
+    expect(reversed).toEqual({ purchase: before, reversed: true });
+    await expectError(validate(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active), 404, "Invalid purchase code");
+    await expectError(validate(SANDBOX_KEYS.itemsNext, FIXED_PURCHASE_CODES.active), 404, "Invalid purchase code");
+    // Reversing twice is still reversed; the other sales are untouched.
+    expect((await sandbox.setPurchase(FIXED_PURCHASE_CODES.active, { reversed: true })).reversed).toBe(true);
+    expect((await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired)).purchase_code).toBe(
+      FIXED_PURCHASE_CODES.expired,
+    );
+
+    expect(await sandbox.setPurchase(FIXED_PURCHASE_CODES.active, { reversed: false })).toEqual({
+      purchase: before,
+      reversed: false,
+    });
+    expect(await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active)).toEqual(before);
+  });
+
+  it("reverses a sale of whichever seller sold it", async () => {
+    const before = await validated(SANDBOX_KEYS.items2, secondCode!);
+    expect((await sandbox.setPurchase(secondCode!, { reversed: true })).purchase).toEqual(before);
+    await expectError(validate(SANDBOX_KEYS.items2, secondCode!), 404, "Invalid purchase code");
+    await sandbox.setPurchase(secondCode!, { reversed: false });
+    expect(await validated(SANDBOX_KEYS.items2, secondCode!)).toEqual(before);
+  });
+
+  it("moves supported_until to the time given, in UTC whole seconds, in its place among the fields", async () => {
+    const before = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired);
+    const moved = await sandbox.setPurchase(FIXED_PURCHASE_CODES.expired, {
+      supported_until: "2027-03-04T05:06:07Z",
+    });
+    expect(moved).toEqual({ purchase: { ...before, supported_until: "2027-03-04T05:06:07Z" }, reversed: false });
+    expect(await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired)).toEqual(moved.purchase);
+
+    // An offset and fractions of a second are kept as the upstream keeps times.
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.expired, { supported_until: "2027-03-04T07:06:07.9+02:00" });
+    expect((await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired)).supported_until).toBe(
+      "2027-03-04T05:06:07Z",
+    );
+
+    // A sale bought without support gains one, the field where the upstream puts it (after item).
+    const none = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.none);
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.none, { supported_until: "2026-12-24T18:00:00Z" });
+    const supported = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.none);
+    expect(supported).toEqual({ ...none, supported_until: "2026-12-24T18:00:00Z" });
+    expect(Object.keys(supported)).toEqual(
+      Object.keys(await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active)),
+    );
+  });
+
+  it("with supported_until null, the sale is as one bought without support: the field is omitted", async () => {
+    const before = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active);
+    const { purchase } = await sandbox.setPurchase(FIXED_PURCHASE_CODES.active, { supported_until: null });
+    expect(purchase).not.toHaveProperty("supported_until");
+    const after = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active);
+    expect(after).not.toHaveProperty("supported_until");
+    const { supported_until: _dropped, ...rest } = before;
+    expect(after).toEqual(rest);
+  });
+
+  it("takes both changes at once, and keeps a reversed sale's new date for when it is reinstated", async () => {
+    const answer = await sandbox.setPurchase(FIXED_PURCHASE_CODES.letters, {
+      reversed: true,
+      supported_until: "2028-01-31T00:00:00Z",
+    });
+    expect(answer.reversed).toBe(true);
+    expect(answer.purchase.supported_until).toBe("2028-01-31T00:00:00Z");
+    await expectError(validate(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.letters), 404, "Invalid purchase code");
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.letters, { supported_until: "2029-01-31T00:00:00Z" });
+    await expectError(validate(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.letters), 404, "Invalid purchase code");
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.letters, { reversed: false });
+    expect((await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.letters)).supported_until).toBe(
+      "2029-01-31T00:00:00Z",
+    );
+  });
+
+  it("answers 404 with a sentence for a code no seller sold, without echoing the whole code", async () => {
+    for (const code of [UNSOLD, FIXED_PURCHASE_CODES.letters.toUpperCase(), "%E0%A4%A"]) {
+      const res = await control(code, { reversed: true });
+      expect(res.status).toBe(404);
+      const { error } = (await res.json()) as { error: string };
+      expect(error).toMatch(/^No seller sold the purchase code ending in ".{1,4}"/);
+      expect(error).not.toContain(code);
+    }
+    await expect(sandbox.setPurchase(UNSOLD, { supported_until: null })).rejects.toThrow(/: 404 /);
+    await expectError(validate(SANDBOX_KEYS.items, UNSOLD), 404, "Invalid purchase code");
+  });
+
+  it.each([
+    ["no change", {}],
+    ["reversed not a boolean", { reversed: "yes" }],
+    ["supported_until not a time", { supported_until: "next year" }],
+    ["supported_until a date without its time", { supported_until: "2027-03-04" }],
+    ["an unknown field", { reversed: true, refunded: true }],
+  ])("answers 400 with the issues for %s, and changes nothing", async (_case, body) => {
+    const before = await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active);
+    const res = await control(FIXED_PURCHASE_CODES.active, body);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "Invalid purchase change.", issues: expect.any(Object) });
+    expect(await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active)).toEqual(before);
+  });
+
+  it("answers 400 for a body that is not JSON", async () => {
+    const res = await control(FIXED_PURCHASE_CODES.active, "reversed=true");
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^The body must be JSON: \{"reversed"/);
+  });
+
+  it("is undone by POST /__sandbox/reset: reversals, moved and removed dates all back to the seed", async () => {
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.active, { reversed: true });
+    await sandbox.setPurchase(secondCode!, { reversed: true, supported_until: null });
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.expired, { supported_until: "2030-01-01T00:00:00Z" });
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.none, { supported_until: "2030-01-01T00:00:00Z" });
+    await sandbox.reset();
+    for (const [key, code, seller] of [
+      [SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.active, seeded.main],
+      [SANDBOX_KEYS.items2, secondCode!, seeded.second],
+      [SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired, seeded.main],
+      [SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.none, seeded.main],
+    ] as const) {
+      expect(await validated(key, code)).toEqual(seller.purchases.get(code));
+    }
+    expect(await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.none)).not.toHaveProperty("supported_until");
+  });
+
+  it("leaves the request log to the validations, a reversed code's too, and not the control calls", async () => {
+    await sandbox.clearRequests();
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.expired, { reversed: true });
+    await expectError(validate(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired), 404, "Invalid purchase code");
+    await sandbox.setPurchase(FIXED_PURCHASE_CODES.expired, { reversed: false });
+    await validated(SANDBOX_KEYS.items, FIXED_PURCHASE_CODES.expired);
+    const log = await sandbox.requests();
+    expect(log.map((entry) => [entry.method, entry.path, entry.form?.purchase_code, entry.key])).toEqual([
+      ["POST", VALIDATION, FIXED_PURCHASE_CODES.expired, SANDBOX_KEYS.items],
+      ["POST", VALIDATION, FIXED_PURCHASE_CODES.expired, SANDBOX_KEYS.items],
+    ]);
   });
 });

@@ -387,6 +387,7 @@ describe("without control", () => {
         ["GET", "/__sandbox/requests"],
         ["POST", "/__sandbox/faults"],
         ["POST", "/__sandbox/reset"],
+        ["POST", "/__sandbox/purchases/11111111-1111-4111-8111-111111111111"],
       ] as const) {
         const res = await fetch(`${plain.url}${path}`, { method, body: method === "POST" ? "{}" : undefined });
         expect(res.status).toBe(404);
