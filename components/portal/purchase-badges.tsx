@@ -7,12 +7,13 @@ import { type BulkCodeStatus, type BulkJobStatus } from "@/lib/contract/values";
 const CODE_LOOK: Record<BulkCodeStatus, { tone: BadgeTone; mark: string }> = {
   valid: { tone: "success", mark: "●" },
   invalid: { tone: "error", mark: "▲" },
+  revoked: { tone: "error", mark: "⊘" },
   failed: { tone: "warning", mark: "◆" },
   pending: { tone: "outline", mark: "○" },
   cancelled: { tone: "neutral", mark: "■" },
 };
 
-/** A code's outcome: Valid / Invalid / Failed (and, in a bulk job, Not checked yet / Cancelled). */
+/** A code's outcome: Valid / Invalid / Revoked / Failed (and, in a bulk job, Not checked yet / Cancelled). */
 export function CodeStatusBadge({ status }: { status: BulkCodeStatus }) {
   const look = CODE_LOOK[status];
   return (

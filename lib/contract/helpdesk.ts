@@ -4,6 +4,7 @@
 import { z } from "zod";
 
 import { isoTimestamp } from "./common";
+import { LastVerdictSchema, PurchaseLifecycleSchema } from "./purchase-lifecycle";
 import {
   HelpdeskTicketSchema,
   PurchaseHistoryEntrySchema,
@@ -42,7 +43,7 @@ export const HelpdeskVerdictSchema = z
     outcome: z
       .enum([...PURCHASE_OUTCOMES, "not_checked"])
       .describe(
-        "valid; invalid; failed: the item service could not answer (message says why); not_checked: an almost-code whose correction cannot be known (a character missing)",
+        "valid; invalid; revoked: valid before and refused now (a reversed sale: see lifecycle.previously_valid); failed: the item service could not answer (message says why, and last_verdict holds the last one); not_checked: an almost-code whose correction cannot be known (a character missing)",
       ),
     valid: z.boolean(),
     purchase: z.nullable(HelpdeskPurchaseSchema).describe("The purchase, when valid"),
@@ -58,6 +59,12 @@ export const HelpdeskVerdictSchema = z
       .describe("The ticket held an almost-code, one slip from a purchase code's shape; null for a code as it is"),
     history: PurchaseHistorySummarySchema,
     checked_at: z.nullable(isoTimestamp).describe("When the item service answered; null when not checked"),
+    lifecycle: PurchaseLifecycleSchema,
+    last_verdict: z
+      .nullable(LastVerdictSchema)
+      .describe(
+        "failed, for a code checked before: the last verdict the item service gave (not fresh; message says so); else null",
+      ),
   })
   .describe("One code found in the ticket, and what the item service said of it");
 export type HelpdeskVerdict = z.infer<typeof HelpdeskVerdictSchema>;

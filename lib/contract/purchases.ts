@@ -14,6 +14,7 @@ import {
   timeRange,
   type PageMeta,
 } from "./common";
+import { LastVerdictSchema, PurchaseLifecycleSchema } from "./purchase-lifecycle";
 import { TimeZoneSchema } from "./time-zone";
 import {
   BULK_CODE_STATUSES,
@@ -138,21 +139,46 @@ export const PurchaseCodeSuggestionSchema = z
   })
   .describe("The code is one slip from a purchase code's shape: what the slip is, and the corrected code");
 
-export const PurchaseCheckSchema = z.intersection(
+const checkedCode = {
+  checked_code: z.string().describe("The code as checked, after cleaning"),
+  notes: z
+    .array(z.string())
+    .describe(
+      "What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)",
+    ),
+  history: PurchaseHistorySummarySchema,
+  lifecycle: PurchaseLifecycleSchema,
+};
+
+/** The item service answered: whether the code is valid now. */
+const FreshCheckSchema = z.intersection(
   PurchaseValidationSchema,
   z.object({
-    checked_code: z.string().describe("The code as checked, after cleaning"),
-    notes: z
-      .array(z.string())
-      .describe(
-        "What the cleaning changed, in sentences (invisible characters removed, full-width digits read as ASCII)",
-      ),
-    history: PurchaseHistorySummarySchema,
+    stale: z.literal(false).describe("The item service answered this check"),
+    ...checkedCode,
     suggestion: z
       .nullable(PurchaseCodeSuggestionSchema)
       .describe("Not valid, and one slip from a purchase code's shape (PURCHASE_CODE_FORMAT auto or uuid); else null"),
   }),
 );
+
+/** The item service did not answer (timeout, 5xx, its breaker open) and the code was checked before. */
+const StaleCheckSchema = z.object({
+  stale: z
+    .literal(true)
+    .describe("The item service did not answer: this is the last verdict it gave, re-checked when it answers again"),
+  valid: z.boolean().describe("Whether the last verdict was valid"),
+  message: z.string().describe('The verdict in words, e.g. "Valid as of 3 days ago, checked by vera@example.com"'),
+  failure: z.string().describe("Why the item service gave no answer this time"),
+  last_verdict: LastVerdictSchema,
+  ...checkedCode,
+});
+
+export const PurchaseCheckSchema = z
+  .union([FreshCheckSchema, StaleCheckSchema])
+  .describe(
+    "A fresh verdict (stale: false), or, while the item service is down, the last verdict about a code checked before (stale: true)",
+  );
 export type PurchaseCheck = z.infer<typeof PurchaseCheckSchema>;
 
 /** The purchase a code stands for, as the item service told it: a history row and a bulk result both carry it. */
@@ -167,7 +193,11 @@ export const PurchaseHistoryEntrySchema = z.object({
   id: z.number().int(),
   checked_at: isoTimestamp,
   code_last4: z.string().describe("The code's last 4 characters; the full code is kept only as a keyed hash"),
-  outcome: z.enum(PURCHASE_OUTCOMES).describe("failed: the item service could not answer (see reason)"),
+  outcome: z
+    .enum(PURCHASE_OUTCOMES)
+    .describe(
+      "revoked: valid before, refused now (a reversed sale); failed: the item service could not answer (see reason)",
+    ),
   reason: z.string().nullable().describe("Why the code is invalid or the check failed"),
   ...purchasedItemFields,
   support: z
@@ -177,12 +207,15 @@ export const PurchaseHistoryEntrySchema = z.object({
       "valid: the purchase's support when it was checked (expired: a real purchase whose support had ended); null otherwise",
     ),
   checked_by: UserRefSchema,
-  source: z.enum(PURCHASE_CHECK_SOURCES).describe("single: the checker; bulk: a bulk job; helpdesk: a ticket's lookup"),
+  source: z
+    .enum(PURCHASE_CHECK_SOURCES)
+    .describe("single: the checker; bulk: a bulk job; helpdesk: a ticket's lookup; sweep: Gatehouse's own re-check"),
   bulk_job_id: z.uuid().nullable(),
   ticket: z
     .object({ system: z.enum(HELPDESK_SYSTEMS), id: z.string(), url: z.string().nullable() })
     .nullable()
     .describe("The helpdesk ticket the check was made for; null otherwise"),
+  shared_suspected: z.boolean().describe("This check found the code checked from too many places: possibly shared"),
 });
 export type PurchaseHistoryEntry = z.infer<typeof PurchaseHistoryEntrySchema>;
 

@@ -123,11 +123,16 @@ export const DEFAULT_PURCHASE_CODE_FORMAT: PurchaseCodeFormat = "auto";
 export const SUPPORT_STATES = ["active", "expired", "none"] as const;
 export type SupportStateName = (typeof SUPPORT_STATES)[number];
 
-export const PURCHASE_OUTCOMES = ["valid", "invalid", "failed"] as const;
+/** revoked: the code was seen valid before and the item service refuses it now (a refunded or reversed sale). */
+export const PURCHASE_OUTCOMES = ["valid", "invalid", "revoked", "failed"] as const;
 export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
 
-/** Where a check was asked: the checker, a bulk job, or a helpdesk (lookup, Help Scout's card). */
-export const PURCHASE_CHECK_SOURCES = ["single", "bulk", "helpdesk"] as const;
+/**
+ * Where a check was asked: the checker, a bulk job, a helpdesk (lookup, Help Scout's card), or Gatehouse itself
+ * (sweep: the paced re-verification of valid codes, and the re-check of a code answered from its last verdict
+ * while the item service was down).
+ */
+export const PURCHASE_CHECK_SOURCES = ["single", "bulk", "helpdesk", "sweep"] as const;
 export type PurchaseCheckSource = (typeof PURCHASE_CHECK_SOURCES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -167,7 +172,7 @@ export const HELPDESK_LAST_LOOKUPS = 10;
 
 export const BULK_JOB_STATUSES = ["queued", "running", "waiting", "done", "cancelled"] as const;
 export type BulkJobStatus = (typeof BULK_JOB_STATUSES)[number];
-export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "failed", "cancelled"] as const;
+export const BULK_CODE_STATUSES = ["pending", "valid", "invalid", "revoked", "failed", "cancelled"] as const;
 export type BulkCodeStatus = (typeof BULK_CODE_STATUSES)[number];
 
 /**
@@ -262,6 +267,9 @@ export const RECENT_SIGN_IN_MINUTES = 10;
 /** What an endpoint may subscribe to. */
 export const WEBHOOK_EVENTS = [
   "purchase.checked",
+  "purchase.revoked",
+  "purchase.support_expiring",
+  "purchase.shared_suspected",
   "bulk_job.finished",
   "report.created",
   "report.updated",

@@ -80,18 +80,63 @@ export interface PurchaseChecksTable {
   user_email: string | null; // as it was at the time
   code_hash: string; // HMAC-SHA256 hex under PURCHASE_CODE_HASH_KEY, of the cleaned code
   code_last4: string;
-  outcome: string; // valid | invalid | failed
+  outcome: string; // PURCHASE_OUTCOMES: valid | invalid | revoked | failed
   reason: string | null;
   item_id: number | null;
   item_name: string | null;
   license_type: string | null;
   supported_until: string | null;
-  source: string; // single | bulk | helpdesk
+  source: string; // PURCHASE_CHECK_SOURCES: single | bulk | helpdesk | sweep
   bulk_job_id: string | null;
   request_id: string | null;
   ticket_system: string | null; // HELPDESK_SYSTEMS: the ticket a check was made for
   ticket_id: string | null;
   ticket_url: string | null;
+  token_id: string | null; // the API token that asked, when one did
+  client_hash: string | null; // keyed hash of the client's address (never the address), when Gatehouse knows it
+  shared_suspected: Generated<number>; // 1: the code was flagged "possibly shared" by this check
+}
+
+/** A code seen valid: what was bought, and whether the item service still says so (lib/purchases/lifecycle.ts). */
+export interface KnownPurchasesTable {
+  code_hash: string; // the same keyed hash as purchase_checks.code_hash
+  code_last4: string;
+  item_id: number;
+  item_name: string;
+  license_type: string;
+  supported_until: string | null;
+  sold_at: string | null; // the purchase's date
+  first_valid_at: string;
+  last_valid_at: string;
+  status: string; // valid | revoked
+  verified_at: string; // the item service's last answer about it (the sweep re-checks the oldest first)
+  revoked_at: string | null;
+  code_sealed: string | null; // only while the sweep covers it; forgotten when it leaves
+  support_notice_for: string | null; // the supported_until its purchase.support_expiring event was sent for
+  shared_flagged_at: string | null; // when purchase.shared_suspected was sent
+}
+
+/** A code answered from its last verdict while the item service was down: re-checked when it answers again. */
+export interface PurchaseRechecksTable {
+  code_hash: string;
+  code_sealed: string;
+  asked_at: string;
+}
+
+/** The purchase checker's settings an admin makes (name "lifecycle": JSON read through its zod schema). */
+export interface PurchaseSettingsTable {
+  name: string;
+  value: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+/** What an admin adds to an item: its renewal link, shown where support has ended or ends soon. */
+export interface ItemSettingsTable {
+  item_id: number;
+  renewal_url: string | null;
+  updated_at: string;
+  updated_by: string | null;
 }
 
 export interface BulkJobsTable {
@@ -345,6 +390,10 @@ export interface Database {
   audit_log: AuditLogTable;
   login_failures: LoginFailuresTable;
   purchase_checks: PurchaseChecksTable;
+  known_purchases: KnownPurchasesTable;
+  purchase_rechecks: PurchaseRechecksTable;
+  purchase_settings: PurchaseSettingsTable;
+  item_settings: ItemSettingsTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   bulk_rechecks: BulkRechecksTable;

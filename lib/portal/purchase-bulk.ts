@@ -31,6 +31,7 @@ export const CODE_STATUS_LABELS: Record<BulkCodeStatus, string> = {
   pending: "Not checked yet",
   valid: "Valid",
   invalid: "Invalid",
+  revoked: "Revoked",
   failed: "Failed",
   cancelled: "Cancelled",
 };

@@ -111,4 +111,9 @@ export function historySearchBody(query: HistoryViewQuery, code: string, zone: s
   return body;
 }
 
-export const OUTCOME_LABELS: Record<PurchaseOutcome, string> = { valid: "Valid", invalid: "Invalid", failed: "Failed" };
+export const OUTCOME_LABELS: Record<PurchaseOutcome, string> = {
+  valid: "Valid",
+  invalid: "Invalid",
+  revoked: "Revoked",
+  failed: "Failed",
+};

@@ -8,13 +8,28 @@ import "server-only";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import type { HelpdeskTicket, Purchase, PurchaseCheck } from "@/lib/contract/purchases";
+import { NO_LIFECYCLE } from "@/lib/contract/purchase-lifecycle";
 import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { describeError, logEvent } from "@/lib/log";
 import type { ItemsClient } from "@/lib/upstream";
 
 import { PurchaseCodeRefused } from "./errors";
-import { purchaseHistorySummary, recordPurchaseCheck, type PurchaseCheckRecordInput } from "./history";
+import {
+  purchaseHistorySummary,
+  recordPurchaseCheck,
+  type CheckOrigin,
+  type PurchaseCheckRecordInput,
+} from "./history";
+import {
+  answersFromLastVerdict,
+  awaitRecheck,
+  lastVerdict,
+  lastVerdictSentence,
+  lifecycleSettings,
+  settleAnswer,
+  sharedSuspicion,
+} from "./lifecycle";
 import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
 import { slipFor } from "./slips";
 
@@ -73,15 +88,19 @@ export interface SingleCheck {
   failureReason: (error: unknown) => string;
   /** The helpdesk ticket the check is made for (the checker opened from a helpdesk's card), kept with it. */
   ticket?: HelpdeskTicket | null;
+  /** The token and the client's address the check came from: the "possibly shared" flag counts them. */
+  origin?: CheckOrigin;
 }
 
 /**
- * One code, checked at a person's request, read by PURCHASE_CODE_FORMAT. A code the normaliser refuses throws PurchaseCodeRefused (no call, no
- * history row); a failure of the item service is recorded as failed and thrown on.
+ * One code, checked at a person's request, read by PURCHASE_CODE_FORMAT. A code the normaliser refuses throws
+ * PurchaseCodeRefused (no call, no history row). The answer is settled through ./lifecycle.ts (revoked, support
+ * ending, possibly shared). A failure of the item service is recorded as failed; a code checked before is then
+ * answered with its last verdict (stale) and re-checked later, and one never checked throws the failure on.
  */
 export async function checkPurchaseCode(
   { db, hashKey, items, format }: { db: Db; hashKey: string; items: ItemsClient; format: PurchaseCodeFormat },
-  { rawCode, user, requestId, failureReason, ticket }: SingleCheck,
+  { rawCode, user, requestId, failureReason, ticket, origin }: SingleCheck,
 ): Promise<PurchaseCheck> {
   const cleaned = normalisePurchaseCode(rawCode, format);
   // A code with a look-alike or control character would only come back "invalid" with no hint why: say why
@@ -89,14 +108,17 @@ export async function checkPurchaseCode(
   // A code one slip from a purchase code's shape (spaces for hyphens; under uuid, an O for a 0) gets the mend too.
   if (!cleaned.ok) throw new PurchaseCodeRefused("purchase_code", cleaned.reason, slipFor(rawCode, format));
   const { code, notes } = cleaned;
+  const forms = purchaseCodeForms(cleaned, format);
   // Read before the check is recorded: "checked N times before" does not count this one.
-  const history = await purchaseHistorySummary(db, hashKey, purchaseCodeForms(cleaned, format));
+  const [history, settings] = await Promise.all([purchaseHistorySummary(db, hashKey, forms), lifecycleSettings(db)]);
+  const lifecycle = { db, hashKey, settings };
   const check = {
     user,
     code,
     source: "single",
     requestId,
     ticket: ticket ? { system: ticket.system, id: ticket.id, url: ticket.url ?? null } : null,
+    origin,
   } as const;
   const context = { request_id: requestId };
 
@@ -104,22 +126,54 @@ export async function checkPurchaseCode(
   try {
     answer = await askItemService(items, code);
   } catch (error) {
-    await recordCheck(db, hashKey, { ...check, outcome: "failed", reason: failureReason(error) }, context);
-    throw error;
+    const at = new Date();
+    const failure = failureReason(error);
+    await recordCheck(db, hashKey, { ...check, at, outcome: "failed", reason: failure }, context);
+    const last = answersFromLastVerdict(error) ? await lastVerdict(lifecycle, forms, at) : null;
+    if (!last) throw error;
+    await awaitRecheck(lifecycle, code, at);
+    return {
+      stale: true,
+      valid: last.outcome === "valid",
+      message: lastVerdictSentence(last, at),
+      failure,
+      last_verdict: last,
+      checked_code: code,
+      notes,
+      history,
+      lifecycle: { ...NO_LIFECYCLE, revoked: last.outcome === "revoked" },
+    };
   }
+  const at = new Date();
+  const settled = await settleAnswer(lifecycle, { code, forms, answer, at });
   await recordCheck(
     db,
     hashKey,
     answer.status === "valid"
-      ? { ...check, outcome: "valid", reason: null, purchase: answer.purchase }
-      : { ...check, outcome: "invalid", reason: answer.reason },
+      ? { ...check, at, outcome: "valid", reason: null, purchase: answer.purchase }
+      : {
+          ...check,
+          at,
+          outcome: settled.outcome,
+          reason: settled.reason,
+          previous: settled.lifecycle.previously_valid,
+        },
     context,
   );
+  const shared = await sharedSuspicion(lifecycle, { forms, at });
   const validation =
     answer.status === "valid"
       ? { valid: true as const, purchase: answer.purchase }
-      : { valid: false as const, message: answer.reason };
+      : { valid: false as const, message: settled.reason ?? answer.reason };
   // Under auto an almost-code is sent (the upstream's codes may not be UUIDs); answered invalid, its slip is named.
-  const suggestion = answer.status === "invalid" ? slipFor(code, format) : null;
-  return { ...validation, checked_code: code, notes, history, suggestion };
+  const suggestion = settled.outcome === "invalid" ? slipFor(code, format) : null;
+  return {
+    ...validation,
+    stale: false,
+    checked_code: code,
+    notes,
+    history,
+    suggestion,
+    lifecycle: { ...settled.lifecycle, shared_suspected: shared },
+  };
 }

@@ -10,13 +10,23 @@ import "server-only";
 
 import type { HelpdeskLookup, HelpdeskTicket, HelpdeskVerdict } from "@/lib/contract/helpdesk";
 import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
+import { NO_LIFECYCLE } from "@/lib/contract/purchase-lifecycle";
 import { HELPDESK_MAX_CODES, type PurchaseCodeFormat } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { ItemsClient } from "@/lib/upstream";
 
 import { askItemService, recordCheck, type ItemServiceAnswer } from "./check";
 import { findTicketCodes, type TicketCode } from "./find-codes";
-import { keptForTicketSince, purchaseHistorySummary, type PurchaseCheckRecordInput } from "./history";
+import { keptForTicketSince, purchaseHistorySummary, type CheckOrigin, type PurchaseCheckRecordInput } from "./history";
+import {
+  answersFromLastVerdict,
+  awaitRecheck,
+  lastVerdict,
+  lastVerdictSentence,
+  lifecycleSettings,
+  settleAnswer,
+  sharedSuspicion,
+} from "./lifecycle";
 import { purchaseCodeForms } from "./normalise";
 import { slipFor } from "./slips";
 
@@ -43,6 +53,8 @@ export interface TicketLookup {
   requestId: string;
   /** Why a check failed, in the words the answer gives (never a URL or a key). */
   failureReason: (error: unknown) => string;
+  /** The token and the client's address the lookup came from: the "possibly shared" flag counts them. */
+  origin?: CheckOrigin;
 }
 
 /** What a ticket holds, before anything is asked: the codes to check, and how many more were found. */
@@ -102,15 +114,23 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
       almost,
       history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
       checked_at: null,
+      lifecycle: NO_LIFECYCLE,
+      last_verdict: null,
     };
   }
-  const history = await purchaseHistorySummary(deps.db, deps.hashKey, purchaseCodeForms({ code }, deps.format));
+  const forms = purchaseCodeForms({ code }, deps.format);
+  const [history, settings] = await Promise.all([
+    purchaseHistorySummary(deps.db, deps.hashKey, forms),
+    lifecycleSettings(deps.db),
+  ]);
+  const lifecycle = { db: deps.db, hashKey: deps.hashKey, settings };
   const check = {
     user: lookup.user,
     code,
     source: "helpdesk",
     requestId: lookup.requestId,
     ticket: { system: lookup.ticket.system, id: lookup.ticket.id, url: lookup.ticket.url ?? null },
+    origin: lookup.origin,
   } as const;
   const context = { request_id: lookup.requestId };
   const base = { code_last4: purchaseCodeLast4(code), almost, history };
@@ -127,27 +147,41 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
     const reason = lookup.failureReason(error);
     const at = new Date();
     await keep({ ...check, at, outcome: "failed", reason });
+    // A code checked before: its last verdict, marked as not fresh, and a re-check when the item service is back.
+    const last = answersFromLastVerdict(error) ? await lastVerdict(lifecycle, forms, at) : null;
+    if (last) await awaitRecheck(lifecycle, code, at);
     return {
       ...base,
       outcome: "failed",
       valid: false,
       purchase: null,
       support: null,
-      message: reason,
+      message: last ? lastVerdictSentence(last, at) : reason,
       checked_at: at.toISOString(),
+      lifecycle: { ...NO_LIFECYCLE, revoked: last?.outcome === "revoked" },
+      last_verdict: last,
     };
   }
   const at = new Date();
+  const settled = await settleAnswer(lifecycle, { code, forms, answer, at });
   if (answer.status === "invalid") {
-    await keep({ ...check, at, outcome: "invalid", reason: answer.reason });
+    await keep({
+      ...check,
+      at,
+      outcome: settled.outcome,
+      reason: settled.reason,
+      previous: settled.lifecycle.previously_valid,
+    });
     return {
       ...base,
-      outcome: "invalid",
+      outcome: settled.outcome,
       valid: false,
       purchase: null,
       support: null,
-      message: answer.reason,
+      message: settled.reason,
       checked_at: at.toISOString(),
+      lifecycle: { ...settled.lifecycle, shared_suspected: await sharedSuspicion(lifecycle, { forms, at }) },
+      last_verdict: null,
     };
   }
   await keep({ ...check, at, outcome: "valid", reason: null, purchase: answer.purchase });
@@ -160,5 +194,7 @@ async function verdictOf(deps: TicketLookupDeps, lookup: TicketLookup, found: Ti
     support: supportOf(true, purchase.supported_until ?? null, at.getTime()),
     message: null,
     checked_at: at.toISOString(),
+    lifecycle: { ...settled.lifecycle, shared_suspected: await sharedSuspicion(lifecycle, { forms, at }) },
+    last_verdict: null,
   };
 }

@@ -57,6 +57,7 @@ function codeName(last4: string): string {
 const OUTCOME = {
   valid: { colour: "green", word: "Valid" },
   invalid: { colour: "red", word: "Invalid" },
+  revoked: { colour: "red", word: "Revoked" },
   failed: { colour: "orange", word: "Not answered" },
   not_checked: { colour: "orange", word: "Not checked" },
 } as const;

@@ -3,11 +3,14 @@
 // finds its checks without the store ever holding it.
 import "server-only";
 
+import { createHmac } from "node:crypto";
+
 import type { ExpressionBuilder } from "kysely";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { normalizeEmail } from "@/lib/contract/accounts";
 import { timeBound } from "@/lib/contract/common";
+import type { PreviousPurchase } from "@/lib/contract/purchase-lifecycle";
 import { isoInZone } from "@/lib/contract/time-zone";
 import { purchaseCodeLast4, supportOf } from "@/lib/contract/purchase-code";
 import type {
@@ -27,6 +30,7 @@ import {
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
 import { describeError, logEvent, redactSecrets } from "@/lib/log";
+import { sealer } from "@/lib/seal";
 
 import { CSV_BOM, csvLine, PURCHASED_ITEM_COLUMNS } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
@@ -44,16 +48,37 @@ export interface PurchaseCheckRecordInput {
   reason: string | null;
   /** When valid: its item id and name, licence type and support end are kept. */
   purchase?: Purchase | null;
+  /** When revoked: what was bought then, kept the same way. */
+  previous?: PreviousPurchase | null;
   source: PurchaseCheckSource;
   bulkJobId?: string | null;
   requestId?: string | null;
   /** The helpdesk ticket the check was made for. */
   ticket?: { system: HelpdeskSystem; id: string; url: string | null } | null;
+  /** The API token that asked, and the client's address (kept only as a keyed fingerprint): the "possibly shared" flag counts them. */
+  origin?: CheckOrigin;
+}
+
+/** Who asked for a check, as far as the "possibly shared" flag counts places. */
+export interface CheckOrigin {
+  tokenId?: string | null;
+  clientAddress?: string | null;
+}
+
+/** Keys the fingerprint of a client's address: the history tells addresses apart without keeping any. */
+const addressFingerprint = sealer("gatehouse client address fingerprint");
+
+/** The keyed fingerprint of a client's address kept with a check; null when Gatehouse does not know it. */
+function clientFingerprint(address: string | null | undefined, hashKey: string): string | null {
+  if (!address) return null;
+  return createHmac("sha256", addressFingerprint.key(hashKey)).update(address).digest("hex");
 }
 
 export async function recordPurchaseCheck(db: Db, hashKey: string, input: PurchaseCheckRecordInput): Promise<void> {
   if (input.code === "") throw new RangeError("recordPurchaseCheck: the code is empty");
   const purchase = input.outcome === "valid" ? (input.purchase ?? null) : null;
+  // A revoked code is kept with what was bought then, so the history and the per-item counts name its item.
+  const previous = input.outcome === "revoked" ? (input.previous ?? null) : null;
   await db
     .insertInto("purchase_checks")
     .values({
@@ -65,16 +90,18 @@ export async function recordPurchaseCheck(db: Db, hashKey: string, input: Purcha
       outcome: input.outcome,
       // The upstream's words may echo a key: stored without it, like every log line.
       reason: input.reason === null ? null : redactSecrets(input.reason),
-      item_id: purchase?.item.id ?? null,
-      item_name: purchase?.item.name ?? null,
-      license_type: purchase?.license_type ?? null,
-      supported_until: purchase?.supported_until ?? null,
+      item_id: purchase?.item.id ?? previous?.item.id ?? null,
+      item_name: purchase?.item.name ?? previous?.item.name ?? null,
+      license_type: purchase?.license_type ?? previous?.license_type ?? null,
+      supported_until: purchase?.supported_until ?? previous?.supported_until ?? null,
       source: input.source,
       bulk_job_id: input.bulkJobId ?? null,
       request_id: input.requestId ?? null,
       ticket_system: input.ticket?.system ?? null,
       ticket_id: input.ticket?.id ?? null,
       ticket_url: input.ticket?.url ?? null,
+      token_id: input.origin?.tokenId ?? null,
+      client_hash: clientFingerprint(input.origin?.clientAddress, hashKey),
     })
     .execute();
 }
@@ -193,6 +220,7 @@ function toEntry(row: PurchaseCheckRow): PurchaseHistoryEntry {
       row.ticket_system === null || row.ticket_id === null
         ? null
         : { system: row.ticket_system as HelpdeskSystem, id: row.ticket_id, url: row.ticket_url },
+    shared_suspected: Number(row.shared_suspected) === 1,
   };
 }
 

@@ -163,7 +163,7 @@ export function PurchaseChecker({
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
-    setSlip(answer.data.suggestion);
+    setSlip(answer.data.stale ? null : answer.data.suggestion);
   };
 
   /** A paste replaces a code already checked, and is reduced to the code when it holds one among other words. */
@@ -216,9 +216,13 @@ export function PurchaseChecker({
     : fieldError
       ? `The code was not checked. ${fieldError}${corrected || slip?.code ? " A corrected code can be checked with the button below the field." : ""}`
       : checked
-        ? checked.valid
-          ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
-          : `The code is not valid.${checked.suggestion ? ` Likely a slip: ${checked.suggestion.slip}.` : ""}`
+        ? checked.stale
+          ? `The item service did not answer. ${checked.message}`
+          : checked.valid
+            ? `The code is valid: ${checked.purchase.license_type} of ${checked.purchase.item.name}.`
+            : checked.lifecycle.revoked
+              ? `The code is revoked. ${checked.message}`
+              : `The code is not valid.${checked.suggestion ? ` Likely a slip: ${checked.suggestion.slip}.` : ""}`
         : "";
 
   return (

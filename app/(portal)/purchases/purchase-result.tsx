@@ -1,6 +1,8 @@
 "use client";
 // The answer to a purchase check, for the seller: valid or not, what the history knew of the code, and for a
-// valid code the licence, price, the item (preview picture and link), purchase date, download and support.
+// valid code the licence, price, the item (preview picture and link), purchase date, download and support. Its
+// life too: a code valid before and refused now (revoked), support ending soon with the renewal link, a code
+// possibly shared, and while the item service is down, the last verdict marked as not fresh.
 // Upstream text is escaped by React; its URLs become links or pictures only when they are http(s).
 import Link from "next/link";
 
@@ -42,8 +44,112 @@ function PreviousChecks({ history }: { history: PurchaseCheck["history"] }) {
   );
 }
 
+/** What the lifecycle adds below a verdict: support ending soon (with the renewal link), a code possibly shared. */
+function LifecycleNotes({ lifecycle }: { lifecycle: PurchaseCheck["lifecycle"] }) {
+  const { support_ends_in_days: days, renewal_url: renewal, shared_suspected: shared } = lifecycle;
+  return (
+    <>
+      {days !== null ? (
+        <p className={styles.lifecycleNote}>
+          <Badge tone="warning" mark="◷">
+            Support ends {days === 0 ? "today" : days === 1 ? "in 1 day" : `in ${days} days`}
+          </Badge>
+        </p>
+      ) : null}
+      {renewal ? (
+        <p className={styles.lifecycleNote}>
+          <SafeLink href={renewal} missing={null}>
+            Renew support
+          </SafeLink>
+        </p>
+      ) : null}
+      {shared ? (
+        <p className={styles.lifecycleNote} role="note">
+          <Badge tone="warning" mark="⚑">
+            Possibly shared
+          </Badge>{" "}
+          Checked from {places(shared)} in the last {shared.window_days} days.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function places(shared: NonNullable<PurchaseCheck["lifecycle"]["shared_suspected"]>): string {
+  const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return [
+    count(shared.tickets, "helpdesk ticket", "helpdesk tickets"),
+    count(shared.tokens, "API token", "API tokens"),
+    count(shared.addresses, "address", "addresses"),
+  ].join(", ");
+}
+
+/** While the item service is down: the last verdict, plainly marked as not fresh. */
+function StaleResult({ check }: { check: Extract<PurchaseCheck, { stale: true }> }) {
+  const last = check.last_verdict;
+  return (
+    <div className={`${styles.result} ${styles.stale}`}>
+      <h2 className={styles.resultTitle}>
+        <Badge tone="warning" mark="◴">
+          Not fresh
+        </Badge>{" "}
+        {last.outcome === "valid"
+          ? "Last known: valid"
+          : last.outcome === "revoked"
+            ? "Last known: revoked"
+            : "Last known: not valid"}
+      </h2>
+      <p>{check.message}</p>
+      <p className={styles.history}>
+        Last verdict <LocalTime iso={last.checked_at} display="datetime" />
+        {last.item ? (
+          <>
+            {" "}
+            · {last.license_type ? `${last.license_type}, ` : ""}
+            {last.item.name}
+          </>
+        ) : null}
+        . Why no fresh answer: {check.failure}
+      </p>
+      <PreviousChecks history={check.history} />
+    </div>
+  );
+}
+
+/** Valid before, refused now: what was bought, and that the sale was probably reversed. */
+function RevokedResult({ check }: { check: Extract<PurchaseCheck, { stale: false; valid: false }> }) {
+  const previous = check.lifecycle.previously_valid;
+  return (
+    <div className={`${styles.result} ${styles.invalid}`}>
+      <h2 className={styles.resultTitle}>
+        <Badge tone="error" mark="⊘">
+          Revoked
+        </Badge>{" "}
+        This purchase is no longer valid
+      </h2>
+      <p>{check.message}</p>
+      {previous ? (
+        <DescriptionList
+          items={[
+            { term: "Item", description: previous.item.name },
+            { term: "Licence", description: previous.license_type },
+            { term: "Last valid", description: <LocalTime iso={previous.last_valid_at} display="datetime" /> },
+            ...(previous.sold_at
+              ? [{ term: "Purchased", description: <LocalTime iso={previous.sold_at} display="both" /> }]
+              : []),
+          ]}
+        />
+      ) : null}
+      <PreviousChecks history={check.history} />
+      <LifecycleNotes lifecycle={check.lifecycle} />
+    </div>
+  );
+}
+
 export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
   const now = useNow();
+  if (check.stale) return <StaleResult check={check} />;
+  if (!check.valid && check.lifecycle.revoked) return <RevokedResult check={check} />;
   if (!check.valid) {
     return (
       <div className={`${styles.result} ${styles.invalid}`}>
@@ -58,6 +164,7 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
           {check.message}). Check it with the buyer: it may be mistyped, or belong to another seller.
         </p>
         <PreviousChecks history={check.history} />
+        <LifecycleNotes lifecycle={check.lifecycle} />
       </div>
     );
   }
@@ -81,6 +188,7 @@ export function PurchaseResult({ check, linkItems }: PurchaseResultProps) {
         )}
       </h2>
       <PreviousChecks history={check.history} />
+      <LifecycleNotes lifecycle={check.lifecycle} />
       <div className={styles.purchase}>
         <MediaImage
           src={purchase.item.media.preview_image}

@@ -29,7 +29,7 @@ export const purchaseOperations = {
     method: "POST",
     path: "/api/purchases/validate",
     summary:
-      "Check a purchase code; a code that is not valid is a normal answer (valid: false), not an error. A code with look-alike or control characters is refused (400) with the reason in fields.purchase_code. A code one slip from a purchase code's shape (a letter O for 0, spaces for hyphens) gets the slip and the corrected code in `suggestion` (of the refusal, or of a not-valid answer). Every check is kept in the history",
+      "Check a purchase code; a code that is not valid is a normal answer (valid: false), not an error. A code valid before and refused now is revoked (lifecycle.revoked, with what was bought then); while the item service is down, a code checked before gets its last verdict (stale: true), and one never checked the failure. A code with look-alike or control characters is refused (400) with the reason in fields.purchase_code. A code one slip from a purchase code's shape (a letter O for 0, spaces for hyphens) gets the slip and the corrected code in `suggestion` (of the refusal, or of a not-valid answer). Every check is kept in the history",
     tag: "Purchases",
     permission: "purchases:validate",
     area: "items",
@@ -60,14 +60,19 @@ export const purchaseOperations = {
       },
       detail: ({ data }): Record<string, boolean> => {
         const valid = field(data, "valid");
-        return typeof valid === "boolean" ? { valid } : {};
+        const stale = field(data, "stale") === true;
+        const revoked = field(field(data, "lifecycle"), "revoked") === true;
+        return typeof valid === "boolean"
+          ? { valid, ...(stale ? { stale } : {}), ...(revoked ? { revoked } : {}) }
+          : {};
       },
     },
     event: {
       emits: ["purchase.checked"],
       describe: ({ data }, code) => {
         const checked = field(data, "checked_code");
-        if (typeof checked !== "string") return null;
+        // A stale answer is the last verdict, given while the item service was down: nothing was checked.
+        if (typeof checked !== "string" || field(data, "stale") === true) return null;
         const purchase = field(data, "purchase");
         const item = field(purchase, "item");
         const supportedUntil = field(purchase, "supported_until");
@@ -75,7 +80,12 @@ export const purchaseOperations = {
         return {
           type: "purchase.checked",
           data: {
-            outcome: field(data, "valid") === true ? "valid" : "invalid",
+            outcome:
+              field(data, "valid") === true
+                ? "valid"
+                : field(field(data, "lifecycle"), "revoked") === true
+                  ? "revoked"
+                  : "invalid",
             code_hash: hash,
             code_last4: last4,
             item: item === undefined ? null : { id: field(item, "id") ?? null, name: field(item, "name") ?? null },

@@ -1,6 +1,6 @@
 // Upstream keys kept in the portal, and what came after: the job system and its moves (from 2026-12-20).
 // New migrations are appended here.
-import type { Kysely, Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
 
 export function keysJobs(): Record<string, Migration> {
   return {
@@ -217,6 +217,83 @@ export function keysJobs(): Record<string, Migration> {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable("helpdesk_settings").execute();
+      },
+    },
+    // A purchase over its life (issue 33): each code seen valid is known (its item, licence and support end, whether
+    // the item service refuses it now), sealed only while the re-verification sweep covers it; a code answered
+    // from its last verdict during an outage waits, sealed, for its re-check; each check keeps which token and
+    // which address (a keyed hash, never the address) asked, for the "possibly shared" flag; the lifecycle's
+    // settings and each item's renewal link. Codes seen valid before are known from the history.
+    "2026-12-26-001-purchase-lifecycle": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("known_purchases")
+          .addColumn("code_hash", "text", (c) => c.primaryKey())
+          .addColumn("code_last4", "text", (c) => c.notNull())
+          .addColumn("item_id", "integer", (c) => c.notNull())
+          .addColumn("item_name", "text", (c) => c.notNull())
+          .addColumn("license_type", "text", (c) => c.notNull())
+          .addColumn("supported_until", "text")
+          .addColumn("sold_at", "text")
+          .addColumn("first_valid_at", "text", (c) => c.notNull())
+          .addColumn("last_valid_at", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("verified_at", "text", (c) => c.notNull())
+          .addColumn("revoked_at", "text")
+          .addColumn("code_sealed", "text")
+          .addColumn("support_notice_for", "text")
+          .addColumn("shared_flagged_at", "text")
+          .execute();
+        await db.schema
+          .createIndex("known_purchases_support")
+          .on("known_purchases")
+          .columns(["supported_until"])
+          .execute();
+        await db.schema
+          .createIndex("known_purchases_verified")
+          .on("known_purchases")
+          .columns(["status", "verified_at"])
+          .execute();
+        await sql`INSERT INTO known_purchases (code_hash, code_last4, item_id, item_name, license_type, supported_until,
+            first_valid_at, last_valid_at, status, verified_at)
+          SELECT code_hash, max(code_last4), max(item_id), max(item_name), max(license_type), max(supported_until),
+            min(checked_at), max(checked_at), 'valid', max(checked_at)
+          FROM purchase_checks WHERE outcome = 'valid' AND item_id IS NOT NULL GROUP BY code_hash`.execute(db);
+        await db.schema
+          .createTable("purchase_rechecks")
+          .addColumn("code_hash", "text", (c) => c.primaryKey())
+          .addColumn("code_sealed", "text", (c) => c.notNull())
+          .addColumn("asked_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.alterTable("purchase_checks").addColumn("token_id", "text").execute();
+        await db.schema.alterTable("purchase_checks").addColumn("client_hash", "text").execute();
+        await db.schema
+          .alterTable("purchase_checks")
+          .addColumn("shared_suspected", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .createTable("purchase_settings")
+          .addColumn("name", "text", (c) => c.primaryKey())
+          .addColumn("value", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+        await db.schema
+          .createTable("item_settings")
+          .addColumn("item_id", "integer", (c) => c.primaryKey())
+          .addColumn("renewal_url", "text")
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("item_settings").execute();
+        await db.schema.dropTable("purchase_settings").execute();
+        await db.schema.alterTable("purchase_checks").dropColumn("shared_suspected").execute();
+        await db.schema.alterTable("purchase_checks").dropColumn("client_hash").execute();
+        await db.schema.alterTable("purchase_checks").dropColumn("token_id").execute();
+        await db.schema.dropTable("purchase_rechecks").execute();
+        await db.schema.dropTable("known_purchases").execute();
       },
     },
   };

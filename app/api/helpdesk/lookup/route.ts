@@ -7,7 +7,7 @@ import { lookUpTicket, ticketCodes } from "@/lib/purchases/helpdesk";
 
 export const POST = defineRoute(
   operations.helpdeskLookup,
-  async ({ client, body, server, user, requestId, clientAddress }) => {
+  async ({ client, body, server, user, requestId, clientAddress, token }) => {
     const format = server.config.purchases.codeFormat;
     const found = ticketCodes(body.text, format);
     // Each code the item service will be asked about counts, so a ticket of ten codes costs ten checks.
@@ -21,6 +21,7 @@ export const POST = defineRoute(
           user: { id: user.id, email: user.email },
           requestId,
           failureReason: checkFailureReason,
+          origin: { tokenId: token?.id ?? null, clientAddress },
         },
         found,
       ),

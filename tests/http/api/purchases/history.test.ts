@@ -12,6 +12,7 @@ import {
   type Purchase,
 } from "@/lib/contract/purchases";
 import { openDb, type Store } from "@/lib/db";
+import { NO_LIFECYCLE } from "@/lib/contract/purchase-lifecycle";
 import { recordPurchaseCheck, type PurchaseCheckRecordInput } from "@/lib/purchases/history";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
@@ -188,6 +189,7 @@ describe("POST /api/purchases/validate records every check", () => {
       source: "single",
       bulk_job_id: null,
       ticket: null,
+      shared_suspected: false,
     });
     expect(Math.abs(Date.parse(row.checked_at) - Date.now())).toBeLessThan(60_000);
   });
@@ -241,6 +243,8 @@ describe("POST /api/purchases/validate records every check", () => {
         notes: [],
         history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
         suggestion: null,
+        stale: false,
+        lifecycle: NO_LIFECYCLE,
       },
     });
     const [row] = await checksOf(UNKNOWN);

@@ -69,10 +69,34 @@ export function storeSuite(backend: Backend) {
           "ticket_id",
           "ticket_system",
           "ticket_url",
+          "token_id",
+          "client_hash",
+          "shared_suspected",
           "user_email",
           "user_id",
         ].sort(),
       );
+      // A purchase over its life (issue 33): never a code in the clear, only sealed while the sweep covers it.
+      expect(columns.known_purchases).toEqual(
+        [
+          "code_hash",
+          "code_last4",
+          "code_sealed",
+          "first_valid_at",
+          "item_id",
+          "item_name",
+          "last_valid_at",
+          "license_type",
+          "revoked_at",
+          "shared_flagged_at",
+          "sold_at",
+          "status",
+          "support_notice_for",
+          "supported_until",
+          "verified_at",
+        ].sort(),
+      );
+      expect(columns.purchase_rechecks).toEqual(["asked_at", "code_hash", "code_sealed"]);
       expect(columns.bulk_jobs).toEqual(
         [
           "created_at",

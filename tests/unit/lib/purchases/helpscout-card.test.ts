@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 
 import type { HelpdeskLookup, HelpdeskVerdict } from "@/lib/contract/helpdesk";
+import { NO_LIFECYCLE } from "@/lib/contract/purchase-lifecycle";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 import { escapeHtml, helpScoutCardHtml } from "@/lib/purchases/helpscout-card";
 
@@ -27,6 +28,8 @@ function verdict(more: Partial<HelpdeskVerdict> = {}): HelpdeskVerdict {
     almost: null,
     history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
     checked_at: "2026-11-28T09:00:00.000Z",
+    lifecycle: NO_LIFECYCLE,
+    last_verdict: null,
     ...more,
   };
 }
@@ -54,6 +57,7 @@ const earlier: PurchaseHistoryEntry = {
   source: "helpdesk",
   bulk_job_id: null,
   ticket: { system: "helpscout", id: "1", url: "https://secure.helpscout.net/conversation/1" },
+  shared_suspected: false,
 };
 
 describe("escapeHtml", () => {

@@ -19,6 +19,9 @@ const EMITS: Partial<Record<OperationId, readonly WebhookEventType[]>> = {
 };
 /** Events that no request emits: background work tells of them (bulk jobs, report history, the breaker, keys). */
 const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
+  "purchase.revoked",
+  "purchase.support_expiring",
+  "purchase.shared_suspected",
   "bulk_job.finished",
   "report.result_changed",
   "upstream.unavailable",
