@@ -56,9 +56,7 @@ const httpsUrl = z
   .max(2000, "must be at most 2000 characters");
 
 export const RenewalLinkBodySchema = z.strictObject({
-  renewal_url: z
-    .nullable(httpsUrl)
-    .describe("The page where a buyer renews support (https); null removes the link"),
+  renewal_url: z.nullable(httpsUrl).describe("The page where a buyer renews support (https); null removes the link"),
 });
 
 export const ItemIdParamsSchema = z.strictObject({ id: positiveIdParam });
@@ -73,10 +71,7 @@ const DAYS_TEXT = "must be a whole number of days from 1 to 365";
 export const SupportExpiringQuerySchema = z.strictObject({
   days: z
     .optional(
-      z.pipe(
-        z.string().regex(/^[1-9]\d{0,2}$/, DAYS_TEXT),
-        z.transform(Number).pipe(z.number().max(365, DAYS_TEXT)),
-      ),
+      z.pipe(z.string().regex(/^[1-9]\d{0,2}$/, DAYS_TEXT), z.transform(Number).pipe(z.number().max(365, DAYS_TEXT))),
     )
     .describe("Support ending within this many days (default: the admin's support_expiring_days)"),
   item_id: z.optional(positiveIdParam).describe("Only purchases of this item"),

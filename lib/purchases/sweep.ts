@@ -191,7 +191,11 @@ export async function sweepTick(deps: SweepDeps): Promise<SweepTickSummary> {
       const code = row.code_sealed === null ? null : lifecycleCodeSealer.open(row.code_sealed, hashKey);
       if (code === null) {
         // Unreadable: forgotten; the code is enrolled again at its next check.
-        await db.updateTable("known_purchases").set({ code_sealed: null }).where("code_hash", "=", row.code_hash).execute();
+        await db
+          .updateTable("known_purchases")
+          .set({ code_sealed: null })
+          .where("code_hash", "=", row.code_hash)
+          .execute();
         logEvent("error", "purchase_sweep_code_unreadable", { code_hash: row.code_hash });
         continue;
       }
