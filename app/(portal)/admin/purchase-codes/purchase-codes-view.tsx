@@ -14,7 +14,6 @@ import { LocalTime } from "@/components/ui/local-time";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { useApiAction, useApiForm } from "@/components/use-api-form";
-import type { PurchaseLifecycleSettings } from "@/lib/contract/purchase-lifecycle";
 import type { PurchaseLifecycleState, RenewalLink } from "@/lib/contract/purchase-sweep";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 

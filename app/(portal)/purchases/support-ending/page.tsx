@@ -128,8 +128,6 @@ export default async function SupportEndingPage({
           type="number"
           label="Support ends within (days)"
           defaultValue={raw.days ?? String(list.meta.days)}
-          min={1}
-          max={365}
         />
         <TextField id="field-support-item" name="item_id" label="Item id (optional)" defaultValue={raw.item_id ?? ""} />
         <div>
