@@ -1,5 +1,5 @@
 // The purchase lifecycle's sweep tick (lib/purchases/sweep.ts) against the sandbox over HTTP through the real item
-// client, on a SQLite store: the codes waiting since an outage re-checked (a failure leaves them and stops the tick,
+// client, on SQLite and PostgreSQL: the codes waiting since an outage re-checked (a failure leaves them and stops the tick,
 // an unreadable seal is dropped); the enrolled codes due re-verified oldest first, a reversed sale revoked and out of
 // the sweep, the uncovered and the recent left alone; the tick's working time and the budget's waits; support notices
 // once per support date, once across two instances; the kind's chain of ticks. And what selecting the due codes
@@ -31,7 +31,7 @@ import { DEFAULT_LIFECYCLE_SETTINGS, type PurchaseLifecycleSettings } from "@/li
 
 import { CANARY } from "@/tests/support/canary";
 import { setUpCanarySandbox } from "@/tests/support/set-up-sandbox";
-import { sqliteBackend, useStore } from "@/tests/support/store-backends";
+import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
 const KEY = "sweep-test-key-0123456789abcdef0123";
 const VALIDATION_PATH = "/market/api/purchases/validation";
@@ -44,8 +44,8 @@ const ENABLED: PurchaseLifecycleSettings = {
 };
 
 const sandbox = setUpCanarySandbox();
-describe("on SQLite", () => {
-  const store = useStore(sqliteBackend);
+describe.each<Backend>(bothBackends())("on $name", (backend) => {
+  const store = useStore(backend);
   let sent: PortalEvent[] = [];
   beforeEach(() => {
     sent = [];
@@ -326,7 +326,7 @@ describe("on SQLite", () => {
       expect(count).toBe(1000);
       const oldest = [...rows].sort((a, b) => a.verified_at.localeCompare(b.verified_at))[0]!;
       expect(due[0]!.code_hash).toBe(oldest.code_hash);
-      expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(1_000);
     });
   });
 });
