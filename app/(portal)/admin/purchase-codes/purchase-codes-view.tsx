@@ -102,8 +102,20 @@ function SweepCard({ state, refresh }: { state: PurchaseLifecycleState; refresh:
   );
 }
 
+/** The settings form's fields, by the gateway's names for them: their errors show beside them, not in the banner. */
+const SETTINGS_FIELDS = [
+  "sweep.enabled",
+  "sweep.items",
+  "sweep.every_days",
+  "support_expiring_days",
+  "shared.window_days",
+  "shared.tickets",
+  "shared.tokens",
+  "shared.addresses",
+] as const;
+
 function SettingsForm({ state, refresh }: { state: PurchaseLifecycleState; refresh: () => Promise<unknown> }) {
-  const { busy, fields, failure, send } = useApiForm();
+  const { busy, fields, failure, send } = useApiForm({ fieldNames: SETTINGS_FIELDS });
   const toast = useToast();
   const settings = state.settings;
 
@@ -255,7 +267,7 @@ const LINK_COLUMNS: ReadonlyArray<Column<RenewalLink>> = [
 ];
 
 function RenewalLinks({ links, refresh }: { links: RenewalLink[]; refresh: () => Promise<unknown> }) {
-  const { busy, fields, failure, send, check } = useApiForm();
+  const { busy, fields, failure, send, check } = useApiForm({ fieldNames: ["item_id", "renewal_url"] });
   const toast = useToast();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
