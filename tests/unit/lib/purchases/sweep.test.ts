@@ -326,7 +326,7 @@ describe.each<Backend>(bothBackends())("on $name", (backend) => {
       expect(count).toBe(1000);
       const oldest = [...rows].sort((a, b) => a.verified_at.localeCompare(b.verified_at))[0]!;
       expect(due[0]!.code_hash).toBe(oldest.code_hash);
-    expect(ms).toBeLessThan(1_000);
+      expect(ms).toBeLessThan(1_000);
     });
   });
 });
