@@ -1,5 +1,6 @@
 // Purchase checks: how many validations a user and a client address may make a minute, how many codes a user may
-// send to bulk checks an hour, and how strictly codes are read. Read by ./server.ts with the other rooms' settings.
+// send to bulk checks an hour, how strictly codes are read, and what the lifecycle's sweep (lib/purchases/sweep.ts)
+// may spend of the item API's budget. Read by ./server.ts with the other rooms' settings.
 import "server-only";
 
 import { z } from "zod";
@@ -19,10 +20,16 @@ export interface PurchasesConfig {
   bulkLimitPerHour: number;
   /** How strictly purchase codes are read (PURCHASE_CODE_FORMAT): auto, uuid or exact. */
   codeFormat: PurchaseCodeFormat;
+  /** The item API's rate budget, in calls a minute (ITEMS_API_CALLS_PER_MINUTE): the document states none. */
+  itemsCallsPerMinute: number;
+  /** The share of that budget the sweep and the re-checks after an outage may spend (PURCHASE_SWEEP_MAX_SHARE, 0–1). */
+  sweepMaxShare: number;
 }
 
 export const DEFAULT_PURCHASE_RATE_LIMITS: Readonly<PurchaseRateLimits> = Object.freeze({ perUser: 30, perIp: 120 });
 export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
+export const DEFAULT_ITEMS_CALLS_PER_MINUTE = 60;
+export const DEFAULT_PURCHASE_SWEEP_MAX_SHARE = 0.2;
 
 /** Requests a minute: the purchase checks' limits and the API tokens' (./integrations.ts). */
 export const perMinute = z.coerce
@@ -44,6 +51,17 @@ export const purchaseVariables = {
   PURCHASE_CODE_FORMAT: z
     .enum(CODE_FORMATS, { error: `must be one of: ${CODE_FORMATS.join(", ")}` })
     .default(DEFAULT_PURCHASE_CODE_FORMAT),
+  ITEMS_API_CALLS_PER_MINUTE: z.coerce
+    .number({ error: "must be a number of calls per minute" })
+    .int("must be a whole number of calls per minute")
+    .min(1, "must be at least 1")
+    .max(100_000, "must be at most 100000")
+    .default(DEFAULT_ITEMS_CALLS_PER_MINUTE),
+  PURCHASE_SWEEP_MAX_SHARE: z.coerce
+    .number({ error: "must be a share between 0 and 1, e.g. 0.2" })
+    .gt(0, "must be more than 0")
+    .max(1, "must be at most 1 (the whole budget)")
+    .default(DEFAULT_PURCHASE_SWEEP_MAX_SHARE),
 };
 
 export function purchasesConfig(vars: z.infer<z.ZodObject<typeof purchaseVariables>>): PurchasesConfig {
@@ -51,5 +69,7 @@ export function purchasesConfig(vars: z.infer<z.ZodObject<typeof purchaseVariabl
     rateLimits: { perUser: vars.PURCHASE_RATE_LIMIT_PER_USER, perIp: vars.PURCHASE_RATE_LIMIT_PER_IP },
     bulkLimitPerHour: vars.PURCHASE_BULK_LIMIT_PER_HOUR,
     codeFormat: vars.PURCHASE_CODE_FORMAT,
+    itemsCallsPerMinute: vars.ITEMS_API_CALLS_PER_MINUTE,
+    sweepMaxShare: vars.PURCHASE_SWEEP_MAX_SHARE,
   };
 }

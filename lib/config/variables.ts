@@ -73,6 +73,8 @@ export const VARIABLES = {
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },
   PURCHASE_BULK_LIMIT_PER_HOUR: { demo: true },
   PURCHASE_CODE_FORMAT: { demo: true },
+  ITEMS_API_CALLS_PER_MINUTE: { demo: true },
+  PURCHASE_SWEEP_MAX_SHARE: { demo: true },
   // Reports over time
   REPORT_HISTORY_RETENTION_DAYS: { demo: true },
   REPORTS_API_CALLS_PER_MINUTE: { demo: true },

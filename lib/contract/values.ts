@@ -19,6 +19,7 @@ export const DEFAULT_PER_PAGE = {
   alerts: 25,
   items: 25,
   purchaseHistory: 25,
+  supportExpiring: 25,
   bulkResults: 50,
   audit: 25,
 } as const satisfies Record<string, PerPage>;
@@ -224,6 +225,8 @@ export const PERMISSIONS = [
    * bulk jobs or the account.
    */
   "purchases:check",
+  /** The purchase lifecycle's settings (the sweep, support notices, the shared-code thresholds) and renewal links: admins. */
+  "purchases:manage",
   "users:manage",
   "audit:read",
   "webhooks:manage",
@@ -310,6 +313,10 @@ export const AUDIT_ACTIONS = [
   "purchase.bulk_recheck",
   // A helpdesk ticket's codes checked (issue 32): by a token's lookup, or by Help Scout's signed request.
   "purchase.helpdesk_lookup",
+  // The purchase lifecycle (issue 33): its settings saved, an item's renewal link set, a sweep started by hand.
+  "purchase.lifecycle_update",
+  "purchase.renewal_update",
+  "purchase.sweep_run",
   "user.create",
   "user.update",
   "user.delete",

@@ -59,7 +59,7 @@ function errorAnswerOf(json: unknown): ErrorAnswer | null {
 export const SESSION_ENDED_MESSAGE = "Your session has ended. Sign in again to continue.";
 
 export interface ApiRequestOptions {
-  method?: "GET" | "POST" | "PATCH" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;

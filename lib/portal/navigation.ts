@@ -57,6 +57,14 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
     group: "Purchases",
     shortcut: "h",
   },
+  {
+    href: "/purchases/support-ending",
+    label: "Support ending",
+    permission: "purchases:validate",
+    area: "items",
+    group: "Purchases",
+    shortcut: "n",
+  },
   { href: "/account", label: "Seller account", permission: "items:read", area: "items", shortcut: "s" },
   { href: "/tokens", label: "API tokens", shortcut: "t" },
   { href: "/admin/users", label: "Users", permission: "users:manage", shortcut: "u" },
@@ -64,6 +72,13 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage", shortcut: "w" },
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage", shortcut: "k" },
   { href: "/admin/helpdesk", label: "Helpdesk", permission: "webhooks:manage", area: "items", shortcut: "e" },
+  {
+    href: "/admin/purchase-codes",
+    label: "Purchase codes",
+    permission: "purchases:manage",
+    area: "items",
+    shortcut: "o",
+  },
 ];
 
 export function mayUse(

@@ -49,6 +49,7 @@ test.describe("support", () => {
       "Check a code",
       "Bulk check",
       "History",
+      "Support ending",
       "Seller account",
       "API tokens",
     ]);
@@ -80,6 +81,7 @@ test.describe("admin", () => {
       "Check a code",
       "Bulk check",
       "History",
+      "Support ending",
       "Seller account",
       "API tokens",
       "Users",
@@ -87,6 +89,7 @@ test.describe("admin", () => {
       "Webhooks",
       "Upstream connections",
       "Helpdesk",
+      "Purchase codes",
     ]);
     await expect(page.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   });

@@ -11,6 +11,7 @@ import { itemOperations } from "./items";
 import { metaOperations } from "./meta";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
+import { purchaseLifecycleOperations } from "./purchase-lifecycle";
 import { purchaseOperations } from "./purchases";
 import { reportOperations } from "./reports";
 import { scheduleOperations } from "./schedules";
@@ -29,6 +30,7 @@ export const operations = {
   ...alertOperations,
   ...itemOperations,
   ...purchaseOperations,
+  ...purchaseLifecycleOperations,
   ...helpdeskOperations,
   ...accountOperations,
   ...tokenOperations,

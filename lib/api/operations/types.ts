@@ -72,7 +72,7 @@ export type Tag = keyof typeof TAGS;
 export interface OperationSpec {
   /** The OpenAPI operationId. */
   id: string;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** OpenAPI-style path, e.g. "/api/reports/{id}". */
   path: string;
   summary: string;

@@ -189,6 +189,7 @@ describe("every documented query parameter against what the server does", () => 
       "listProjects",
       "listPurchaseHistory",
       "listReports",
+      "listSupportExpiring",
       "resultTrend",
       "ssoStart",
     ]);

@@ -423,6 +423,11 @@ describe("GET /api/openapi.json", () => {
         "GET /api/admin/helpdesk getHelpdeskSettings",
         "POST /api/admin/helpdesk/helpscout-secret makeHelpScoutSecret",
         "DELETE /api/admin/helpdesk/helpscout-secret removeHelpScoutSecret",
+        "GET /api/purchases/support-expiring listSupportExpiring",
+        "GET /api/admin/purchase-lifecycle getPurchaseLifecycle",
+        "PUT /api/admin/purchase-lifecycle savePurchaseLifecycle",
+        "POST /api/admin/purchase-lifecycle/sweep runPurchaseSweep",
+        "PUT /api/admin/purchase-lifecycle/items/{id} setRenewalLink",
       ].sort(),
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");

@@ -222,6 +222,12 @@ const ROUTES: MatrixRoute[] = [
     request: () => ({ path: "/api/purchases/history" }),
   },
   {
+    name: "GET /api/purchases/support-expiring",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({ path: "/api/purchases/support-expiring" }),
+  },
+  {
     name: "GET /api/purchases/history.csv",
     allowed: VALIDATE_PURCHASES,
     success: 200,
@@ -332,6 +338,22 @@ const ROUTES: MatrixRoute[] = [
     allowed: MANAGE_USERS,
     success: 200,
     request: () => ({ path: "/api/admin/helpdesk" }),
+  },
+  // purchases:manage, an admin's alone.
+  {
+    name: "GET /api/admin/purchase-lifecycle",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/purchase-lifecycle" }),
+  },
+  {
+    name: "PUT /api/admin/purchase-lifecycle/items/{id}",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: (who) => ({
+      path: `/api/admin/purchase-lifecycle/items/${fixtures.itemId}`,
+      init: jsonInit("PUT", { renewal_url: `https://example.com/renew/${who}` }),
+    }),
   },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },
   { name: "GET /api/ready", allowed: "public", success: 200, request: () => ({ path: "/api/ready" }) },

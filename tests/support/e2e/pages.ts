@@ -48,6 +48,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("bulk check", "/purchases/bulk", "Bulk purchase check", { list: true }),
   page("a bulk check's results", `/purchases/bulk/${BULK_JOB}`, "Bulk purchase check", { list: true }),
   page("purchase history", "/purchases/history", "Purchase check history", { list: true }),
+  page("support ending", "/purchases/support-ending", "Support ending", { role: "support" }),
   page("alerts", "/alerts?status=all", "Alerts"),
   page("API tokens", "/tokens", "API tokens"),
   page("seller account", "/account", "Seller account"),
@@ -56,6 +57,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("upstream connections", "/admin/upstream", "Upstream connections"),
   page("webhooks", "/admin/webhooks", "Webhooks"),
   page("helpdesk", "/admin/helpdesk", "Helpdesk"),
+  page("purchase codes", "/admin/purchase-codes", "Purchase codes"),
   page("403", "/admin/users", "You may not open this page", { role: "viewer", status: 403 }),
   page("404", "/no-such-page", "Page not found", { status: 404 }),
 ];

@@ -128,7 +128,13 @@ describe("accounts configuration", () => {
 
   it("groups the rooms' settings, with their defaults", () => {
     expect(load({ SESSION_SECRET: SECRET })).toMatchObject({
-      purchases: { rateLimits: { perUser: 30, perIp: 120 }, bulkLimitPerHour: 1000, codeFormat: "auto" },
+      purchases: {
+        rateLimits: { perUser: 30, perIp: 120 },
+        bulkLimitPerHour: 1000,
+        codeFormat: "auto",
+        itemsCallsPerMinute: 60,
+        sweepMaxShare: 0.2,
+      },
       reports: { retentionDays: 400, callsPerMinute: 60, scheduleMaxShare: 0.5 },
       tokens: { rateLimitPerMinute: 600 },
       webhooks: { allowPrivate: false, demoReceiverUrl: null },

@@ -13,7 +13,13 @@ describe("the navigation's Purchases group", () => {
       rows.map((row) =>
         row.kind === "item" ? row.item.label : `${row.label}: ${row.items.map((item) => item.label).join(", ")}`,
       ),
-    ).toEqual(["Dashboard", "Items", "Purchases: Check a code, Bulk check, History", "Seller account", "API tokens"]);
+    ).toEqual([
+      "Dashboard",
+      "Items",
+      "Purchases: Check a code, Bulk check, History, Support ending",
+      "Seller account",
+      "API tokens",
+    ]);
     expect(navigationFor({ role: "viewer" }, all).some((item) => item.group === "Purchases")).toBe(false);
     expect(
       navigationFor({ role: "admin" }, { reports: true, items: false }).some((item) => item.group === "Purchases"),

@@ -18,6 +18,7 @@ describe("navigationFor", () => {
       "Check a code",
       "Bulk check",
       "History",
+      "Support ending",
       "Seller account",
       "API tokens",
       "Users",
@@ -25,6 +26,7 @@ describe("navigationFor", () => {
       "Webhooks",
       "Upstream connections",
       "Helpdesk",
+      "Purchase codes",
     ]);
     expect(labels("editor")).toEqual([
       "Dashboard",
@@ -34,6 +36,7 @@ describe("navigationFor", () => {
       "Check a code",
       "Bulk check",
       "History",
+      "Support ending",
       "Seller account",
       "API tokens",
     ]);
@@ -44,6 +47,7 @@ describe("navigationFor", () => {
       "Check a code",
       "Bulk check",
       "History",
+      "Support ending",
       "Seller account",
       "API tokens",
     ]);
@@ -56,6 +60,7 @@ describe("navigationFor", () => {
       "Check a code",
       "Bulk check",
       "History",
+      "Support ending",
       "Seller account",
       "API tokens",
       "Users",
@@ -63,6 +68,7 @@ describe("navigationFor", () => {
       "Webhooks",
       "Upstream connections",
       "Helpdesk",
+      "Purchase codes",
     ]);
     expect(labels("editor", { reports: true, items: false })).toEqual([
       "Dashboard",
