@@ -8,6 +8,7 @@ import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
 import { CodeStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 import { buttonClassName } from "@/components/ui/button-styles";
@@ -28,6 +29,7 @@ import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client
 import { listFilters, withChanges } from "@/lib/portal/list-params";
 import {
   OUTCOME_LABELS,
+  SOURCE_LABELS,
   HISTORY_SEARCH_CSV_PATH,
   HISTORY_SEARCH_PATH,
   historyApiPath,
@@ -112,6 +114,13 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
               Support: <SupportStatus supportedUntil={row.supported_until} />
             </span>
           ) : null}
+          {row.shared_suspected ? (
+            <span className={styles.secondary} title="This check found the code checked from more places than allowed">
+              <Badge tone="warning" mark="⚑">
+                Possibly shared
+              </Badge>
+            </span>
+          ) : null}
         </>
       ),
     },
@@ -142,14 +151,10 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
             {row.checked_by.email ?? <span className={styles.muted}>Unknown</span>}
           </span>
           <span className={styles.secondary}>
-            {row.source === "single" ? (
-              "Single check"
-            ) : row.source === "helpdesk" ? (
-              "Helpdesk lookup"
-            ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
-              <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
+            {row.source === "bulk" && row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
+              <Link href={`/purchases/bulk/${row.bulk_job_id}`}>{SOURCE_LABELS.bulk}</Link>
             ) : (
-              "Bulk check"
+              SOURCE_LABELS[row.source]
             )}
             {row.ticket ? (
               <>
