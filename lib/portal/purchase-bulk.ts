@@ -217,14 +217,15 @@ export function jobResultsApiPath(id: string, query: JobResultsQuery): string {
 
 /**
  * The valid or the invalid codes of a job, one a line, for the clipboard. Valid: support expired included (those
- * purchases are real). Invalid: the codes to follow up with the buyer — answered not valid, or not a purchase code.
+ * purchases are real). Invalid: the codes to follow up with the buyer — answered not valid, revoked (valid before,
+ * refused now), or not a purchase code.
  */
 export function codesText(
   results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>,
   kind: "valid" | "invalid",
 ): string {
   return results
-    .filter((result) => result.status === kind)
+    .filter((result) => result.status === kind || (kind === "invalid" && result.status === "revoked"))
     .map((result) => result.code)
     .join("\n");
 }

@@ -123,3 +123,30 @@ test("with the item service failing, a code checked before gets its last verdict
   await expect(page.getByRole("alert").filter({ hasText: /HTTP 503|did not answer|answered with an error/ })).toBeVisible();
   await expect(page.getByRole("heading", { name: /Last known/ })).toHaveCount(0);
 });
+
+test("the history marks a check that found the code possibly shared, at a desk and on a phone", async ({
+  page,
+}, testInfo) => {
+  // Checked for three helpdesk tickets: the admin's default threshold (3 tickets in 30 days) is reached.
+  const shared = UNKNOWN.replace(/33$/, "35");
+  for (const id of ["e2e-1", "e2e-2", "e2e-3"]) {
+    const answer = await page.request.post("/api/purchases/validate", {
+      headers: { "X-CSRF": "1" },
+      data: { purchase_code: shared, ticket: { system: "helpscout", id: `${runId}-${id}` } },
+    });
+    expect(answer.status()).toBe(200);
+  }
+  await page.goto("/purchases/history");
+  await page.getByLabel("Full purchase code").fill(shared);
+  await page.getByRole("button", { name: "Find" }).click();
+  const rows = page.getByRole("table").locator("tbody tr");
+  await expect(rows).toHaveCount(3);
+  // Newest first: the third check found it; the two before did not.
+  await expect(rows.first()).toContainText("Possibly shared");
+  await expect(rows.first()).toContainText("Single check");
+  await expect(rows.filter({ hasText: "Possibly shared" })).toHaveCount(1);
+  await page.setViewportSize(PHONE);
+  await expect(rows.first()).toContainText("Possibly shared");
+  expect(await overflow(page)).toBe(0);
+  await shot(page, testInfo, "history-possibly-shared-phone");
+});

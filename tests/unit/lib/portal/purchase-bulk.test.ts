@@ -148,15 +148,16 @@ describe("a job's results as a view", () => {
     expect(parseJobResultsParams(new URLSearchParams(jobResultsQueryString(query)))).toEqual(query);
   });
 
-  it("copies the valid codes, or the invalid ones, one a line", () => {
+  it("copies the valid codes, or the invalid ones (revoked too), one a line", () => {
     const results = [
       { code: "a", status: "valid" },
       { code: "b", status: "invalid" },
       { code: "c", status: "valid" },
       { code: "d", status: "failed" },
+      { code: "e", status: "revoked" },
     ] as const;
     expect(codesText(results, "valid")).toBe("a\nc");
-    expect(codesText(results, "invalid")).toBe("b");
+    expect(codesText(results, "invalid")).toBe("b\ne");
     expect(codesText([], "valid")).toBe("");
   });
 });

@@ -203,7 +203,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
                 Copy valid codes
               </Button>
             ) : null}
-            {job.invalid + job.refused > 0 ? (
+            {job.invalid + job.revoked + job.refused > 0 ? (
               <Button variant="secondary" size="sm" onClick={() => void copyAll("invalid")}>
                 Copy invalid codes
               </Button>
