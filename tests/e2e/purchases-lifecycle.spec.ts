@@ -52,7 +52,10 @@ test("a sale reversed after its code was seen valid reads Revoked, with what was
     `(${bought.license_type}, item ${bought.item.name}), not valid now: the sale was probably refunded or reversed.`,
   );
   const term = (name: string) =>
-    main.getByRole("term").filter({ hasText: new RegExp(`^${name}$`) }).locator("xpath=following-sibling::dd");
+    main
+      .getByRole("term")
+      .filter({ hasText: new RegExp(`^${name}$`) })
+      .locator("xpath=following-sibling::dd");
   await expect(term("Item")).toHaveText(bought.item.name);
   await expect(term("Licence")).toHaveText(bought.license_type);
   await expect(term("Last valid")).not.toBeEmpty();
@@ -73,7 +76,10 @@ test("a sale reversed after its code was seen valid reads Revoked, with what was
     page.getByRole("status").filter({ hasText: "Finished: 0 valid, 1 revoked, 1 invalid, 0 failed." }),
   ).toBeAttached({ timeout: 30_000 });
   await expect(
-    page.getByRole("term").filter({ hasText: /^Revoked$/ }).locator("xpath=following-sibling::dd"),
+    page
+      .getByRole("term")
+      .filter({ hasText: /^Revoked$/ })
+      .locator("xpath=following-sibling::dd"),
   ).toHaveText("1");
   const results = page.getByRole("table", { name: "Results of the bulk check" });
   const row = results.locator("tbody tr").filter({ hasText: REVERSED! });
@@ -120,7 +126,9 @@ test("with the item service failing, a code checked before gets its last verdict
 
   // A code never checked gets the failure, as before.
   await check(page, UNKNOWN.replace(/33$/, "34"));
-  await expect(page.getByRole("alert").filter({ hasText: /HTTP 503|did not answer|answered with an error/ })).toBeVisible();
+  await expect(
+    page.getByRole("alert").filter({ hasText: /HTTP 503|did not answer|answered with an error/ }),
+  ).toBeVisible();
   await expect(page.getByRole("heading", { name: /Last known/ })).toHaveCount(0);
 });
 

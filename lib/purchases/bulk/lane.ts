@@ -21,13 +21,12 @@ import { sql } from "kysely";
 import { z } from "zod";
 
 import { retryAfterMs } from "@/lib/contract/retry-after";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { emitEvent } from "@/lib/events";
 import { defineJob, type JobDefinition, type JobOutcome } from "@/lib/jobs";
 import { describeError, logEvent } from "@/lib/log";
 import { isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
-
-import type { PurchaseCodeFormat } from "@/lib/contract/values";
 
 import { askItemService, type ItemServiceAnswer } from "../check";
 import {

@@ -128,7 +128,12 @@ export async function recordBulkCheck(
         user,
         code,
         outcome: outcome.status,
-        reason: outcome.status === "valid" ? null : outcome.status === "failed" ? (outcome.failure ?? outcome.reason) : outcome.reason,
+        reason:
+          outcome.status === "valid"
+            ? null
+            : outcome.status === "failed"
+              ? (outcome.failure ?? outcome.reason)
+              : outcome.reason,
         purchase: outcome.status === "valid" ? outcome.purchase : null,
         previous: outcome.status === "revoked" ? outcome.previous : null,
         source: "bulk",

@@ -98,7 +98,9 @@ describe("a sale reversed after its code was seen valid", () => {
         previously_valid: { item: { id: bought.item.id, name: bought.item.name }, license_type: bought.license_type },
       });
       expect(revoked.reason).toMatch(
-        new RegExp(`^Valid on \\d{1,2} \\w{3} \\d{4} \\(${bought.license_type}, item .+\\), not valid now: the sale was probably refunded or reversed\\.$`),
+        new RegExp(
+          `^Valid on \\d{1,2} \\w{3} \\d{4} \\(${bought.license_type}, item .+\\), not valid now: the sale was probably refunded or reversed\\.$`,
+        ),
       );
       // A code never seen valid is invalid, as before.
       expect(job.results.find((r) => r.code === unknown)).toMatchObject({ status: "invalid", previously_valid: null });
@@ -124,9 +126,7 @@ describe("a sale reversed after its code was seen valid", () => {
       expect(history[0]).toMatchObject({ outcome: "revoked", source: "bulk", item_id: bought.item.id });
 
       // bulk_job.finished counts it; purchase.revoked was sent once.
-      const finished = (await events("bulk_job.finished")).find(
-        (e) => (e.data.job as { id: string }).id === job.id,
-      );
+      const finished = (await events("bulk_job.finished")).find((e) => (e.data.job as { id: string }).id === job.id);
       expect(finished?.data.job).toMatchObject({ revoked: 1, valid: 1, invalid: 1 });
       expect(await events("purchase.revoked")).toHaveLength(1);
 
@@ -158,7 +158,9 @@ describe("the item service down during a bulk job", () => {
       retryable: true,
       last_verdict: { outcome: "valid", checked_by: support.user.email },
     });
-    expect(known.reason).toMatch(/^Valid as of .+, checked by .+\. The item API did not answer now: this verdict is not fresh/);
+    expect(known.reason).toMatch(
+      /^Valid as of .+, checked by .+\. The item API did not answer now: this verdict is not fresh/,
+    );
     expect(known.item_name).toBeNull();
     const unseen = job.results.find((r) => r.code === never)!;
     expect(unseen).toMatchObject({ status: "failed", retryable: true, last_verdict: null });

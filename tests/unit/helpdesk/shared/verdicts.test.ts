@@ -126,9 +126,11 @@ describe("a purchase's life on the card", () => {
       text: `: ${sentence}`,
     });
     const stale = "Valid as of 3 days ago, checked by vera@example.com. The item API did not answer now.";
-    expect(
-      verdicts.verdictWords({ outcome: "failed", message: stale, last_verdict: { outcome: "valid" } }),
-    ).toEqual({ word: "Not fresh", text: `: ${stale}`, stale: true });
+    expect(verdicts.verdictWords({ outcome: "failed", message: stale, last_verdict: { outcome: "valid" } })).toEqual({
+      word: "Not fresh",
+      text: `: ${stale}`,
+      stale: true,
+    });
     expect(verdicts.verdictWords({ outcome: "failed", message: "Down.", last_verdict: null }).word).toBe(
       "Could not check",
     );

@@ -155,7 +155,14 @@ describe("helpScoutCardHtml", () => {
             support: "none",
           },
         }),
-        verdict({ code_last4: "4444", outcome: "failed", valid: false, purchase: null, support: null, message: "Down." }),
+        verdict({
+          code_last4: "4444",
+          outcome: "failed",
+          valid: false,
+          purchase: null,
+          support: null,
+          message: "Down.",
+        }),
       ]),
       earlier: [],
       checkerUrl: null,
@@ -196,4 +203,3 @@ describe("helpScoutCardHtml", () => {
     }
   });
 });
-
