@@ -8,7 +8,6 @@ import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
 import { CodeStatusBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
-import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ButtonLink } from "@/components/ui/button-link";
 import { buttonClassName } from "@/components/ui/button-styles";
@@ -101,28 +100,31 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       header: "Outcome",
       priority: "primary",
       wrap: "nowrap",
-      cell: (row) => (
-        <>
-          {row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />}
-          {row.reason ? (
-            <span className={styles.secondary} title={row.reason}>
-              {row.reason}
-            </span>
-          ) : null}
-          {row.outcome === "valid" ? (
-            <span className={styles.secondary}>
-              Support: <SupportStatus supportedUntil={row.supported_until} />
-            </span>
-          ) : null}
-          {row.shared_suspected ? (
-            <span className={styles.secondary} title="This check found the code checked from more places than allowed">
-              <Badge tone="warning" mark="⚑">
-                Possibly shared
-              </Badge>
-            </span>
-          ) : null}
-        </>
-      ),
+      // "Possibly shared" leads the quieter line (the badge and one line a row, at most), so it is never cut off.
+      cell: (row) => {
+        const shared = row.shared_suspected ? <span className={historyStyles.shared}>⚑ Possibly shared</span> : null;
+        const sep = shared ? " · " : "";
+        return (
+          <>
+            {row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />}
+            {row.reason ? (
+              <span className={styles.secondary} title={shared ? `Possibly shared · ${row.reason}` : row.reason}>
+                {shared}
+                {sep}
+                {row.reason}
+              </span>
+            ) : row.outcome === "valid" ? (
+              <span className={styles.secondary}>
+                {shared}
+                {sep}
+                Support: <SupportStatus supportedUntil={row.supported_until} />
+              </span>
+            ) : shared ? (
+              <span className={styles.secondary}>{shared}</span>
+            ) : null}
+          </>
+        );
+      },
     },
     {
       id: "item",
