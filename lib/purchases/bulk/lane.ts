@@ -41,7 +41,7 @@ import {
 import { purchaseCodeForms } from "../normalise";
 import { codeSealer, UNREADABLE_CODE_REASON } from "./code-seal";
 import { ACTIVE_STATUSES, isActive, type BulkUser } from "./jobs";
-import { beginCheck, countAttempt, recordBulkCheck, type CodeOutcome } from "./results";
+import { beginCheck, countAttempt, recordBulkCheck, type BulkCheck, type CodeOutcome } from "./results";
 import { findBulkJobSummary } from "./summaries";
 import { failureReason, MAX_RATE_LIMIT_WAITS, NOT_CONFIGURED, settledBy, SLOWED_DOWN_TOO_OFTEN } from "./verdicts";
 
@@ -212,21 +212,34 @@ async function checkCode(
   if (!(await beginCheck(db, jobId, idx))) return { kind: "settled" };
   const hashKey = await deps.hashKey();
   const code = codeSealer.open(pending.sealed, hashKey);
-  let outcome: CodeOutcome;
-  if (code === null) outcome = { status: "failed", reason: UNREADABLE_CODE_REASON };
-  else {
-    const lifecycle = { db, hashKey, settings: await lifecycleSettings(db) };
-    const forms = purchaseCodeForms({ code }, (await deps.format?.()) ?? "auto");
-    const asked = await ask(deps, db, jobId, pending, { code, forms, lifecycle });
-    if ("kind" in asked) return asked;
-    outcome = "answer" in asked ? await settle(lifecycle, code, forms, asked.answer) : asked;
-  }
+  const check = { jobId, idx, user, code };
+  if (code === null) return writeResult(db, hashKey, check, async () => UNREADABLE);
+  const lifecycle = { db, hashKey, settings: await lifecycleSettings(db) };
+  const forms = purchaseCodeForms({ code }, (await deps.format?.()) ?? "auto");
+  const asked = await ask(deps, db, jobId, pending, { code, forms, lifecycle });
+  if ("kind" in asked) return asked;
+  return writeResult(db, hashKey, check, async () =>
+    "answer" in asked ? settle(lifecycle, code, forms, asked.answer) : asked,
+  );
+}
+
+const UNREADABLE: CodeOutcome = { status: "failed", reason: UNREADABLE_CODE_REASON };
+
+/**
+ * Settles a code's answer and writes its result with its history row. When either fails (the store), neither the
+ * result nor its history row was written: the code stays pending, and a later run checks it again.
+ */
+async function writeResult(
+  db: Db,
+  hashKey: string,
+  check: Omit<BulkCheck, "outcome">,
+  outcomeOf: () => Promise<CodeOutcome>,
+): Promise<CodeStep> {
   try {
-    await recordBulkCheck(db, hashKey, { jobId, idx, user, code, outcome });
+    await recordBulkCheck(db, hashKey, { ...check, outcome: await outcomeOf() });
   } catch (error) {
-    // Neither the result nor its history row was written: the code stays pending, and a later run checks it again.
-    logEvent("error", "bulk_check_failed", { job_id: jobId, idx, error: describeError(error) });
-    await backOff(db, jobId, idx, UNWRITTEN_RETRY_MS).catch(() => {});
+    logEvent("error", "bulk_check_failed", { job_id: check.jobId, idx: check.idx, error: describeError(error) });
+    await backOff(db, check.jobId, check.idx, UNWRITTEN_RETRY_MS).catch(() => {});
   }
   return { kind: "settled" };
 }
