@@ -275,10 +275,11 @@ const RESULT_COLUMNS = [
 ] as const;
 
 /**
- * The job's results in batch order; `position` counts from 1, as a person reads the batch. With a `zone`,
- * checked_at carries its offset ("2026-11-27T17:12:05.000-08:00", the same instant).
+ * The job's results in batch order; `position` counts from 1, as a person reads the batch. With a `zone`, checked_at,
+ * previously_valid_at and last_verdict_at carry its offset ("2026-11-27T17:12:05.000-08:00", the same instant).
  */
 export function bulkResultsCsv(job: BulkJob, zone?: string): string {
+  const inZone = (iso: string | null) => (zone === undefined || iso === null ? iso : isoInZone(new Date(iso), zone));
   let text = CSV_BOM + csvLine(RESULT_COLUMNS);
   for (const result of job.results) {
     text += csvLine([
@@ -292,13 +293,11 @@ export function bulkResultsCsv(job: BulkJob, zone?: string): string {
       result.license_type,
       result.supported_until,
       result.support,
-      zone === undefined || result.checked_at === null
-        ? result.checked_at
-        : isoInZone(new Date(result.checked_at), zone),
+      inZone(result.checked_at),
       result.notes.join(" "),
-      result.previously_valid?.last_valid_at ?? null,
+      inZone(result.previously_valid?.last_valid_at ?? null),
       result.last_verdict?.outcome ?? null,
-      result.last_verdict?.checked_at ?? null,
+      inZone(result.last_verdict?.checked_at ?? null),
     ]);
   }
   return text;
