@@ -70,30 +70,112 @@
     return words + ".";
   }
 
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
+  /** The renewal link when it is an https URL (anything else — javascript:, http:, a relative path — is left out). */
+  function renewalHref(url) {
+    if (typeof url !== "string" || !/^https:\/\//i.test(url)) return null;
+    try {
+      var parsed = new URL(url);
+      return parsed.protocol === "https:" ? parsed.href : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * What Gatehouse knows of the purchase over its life, as lines under the verdict: support ending soon, the item's
+   * renewal link (https only), a code possibly shared. Each line is { kind, text } (and href for the link).
+   */
+  function lifecycleLines(verdict) {
+    var lifecycle = verdict.lifecycle || {};
+    var lines = [];
+    var days = lifecycle.support_ends_in_days;
+    if (typeof days === "number") {
+      lines.push({
+        kind: "ending",
+        text: "Support ends " + (days === 0 ? "today" : "in " + plural(days, "day", "days")) + ".",
+      });
+    }
+    var href = renewalHref(lifecycle.renewal_url);
+    if (href) lines.push({ kind: "renewal", text: "Renew support", href: href });
+    var shared = lifecycle.shared_suspected;
+    if (shared) {
+      lines.push({
+        kind: "shared",
+        text:
+          "Possibly shared: checked from " +
+          [
+            plural(shared.tickets, "helpdesk ticket", "helpdesk tickets"),
+            plural(shared.tokens, "API token", "API tokens"),
+            plural(shared.addresses, "address", "addresses"),
+          ].join(", ") +
+          " in the last " +
+          plural(shared.window_days, "day", "days") +
+          ".",
+      });
+    }
+    return lines;
+  }
+
+  /** The verdict's word and sentence: { word, text, stale } (stale: the last verdict, the item service down now). */
+  function verdictWords(verdict) {
+    if (verdict.outcome === "valid" && verdict.purchase) {
+      return { word: "Valid", text: " — " + verdict.purchase.license_type + ", " + verdict.purchase.item.name };
+    }
+    if (verdict.outcome === "revoked") {
+      return {
+        word: "Revoked",
+        text: ": " + (verdict.message || "valid before, not valid now: the sale was probably refunded or reversed."),
+      };
+    }
+    if (verdict.outcome === "invalid") {
+      return { word: "Not valid", text: ": " + (verdict.message || "the item service does not know this code.") };
+    }
+    if (verdict.outcome === "not_checked") {
+      var why = (verdict.message || "").replace(/^Not checked:\s*/i, "");
+      return {
+        word: "Not checked",
+        text: ": " + (why ? why.charAt(0).toLowerCase() + why.slice(1) : "ask the customer for the whole code."),
+      };
+    }
+    if (verdict.last_verdict) {
+      return { word: "Not fresh", text: ": " + verdict.message, stale: true };
+    }
+    return {
+      word: "Could not check",
+      text: ": " + (verdict.message || "the item service did not answer; try again in a minute."),
+    };
+  }
+
   /** One code's card: its last 4 characters, the verdict in words (never by colour alone), the history. */
   function verdictItem(verdict) {
     var item = el("li", "gh-verdict gh-verdict--" + verdict.outcome);
     item.append(el("p", "gh-code", "Code …" + verdict.code_last4));
+    var words = verdictWords(verdict);
+    if (words.stale) item.className += " gh-verdict--stale";
     var state = el("p", "gh-state");
+    state.append(el("strong", "gh-word", words.word));
+    state.append(words.text);
+    item.append(state);
     if (verdict.outcome === "valid" && verdict.purchase) {
-      state.append(el("strong", "gh-word", "Valid"));
-      state.append(" — " + verdict.purchase.license_type + ", " + verdict.purchase.item.name);
-      item.append(state);
       item.append(el("p", "gh-support gh-support--" + (verdict.support || "none"), supportWords(verdict)));
-    } else if (verdict.outcome === "invalid") {
-      state.append(el("strong", "gh-word", "Not valid"));
-      state.append(": " + (verdict.message || "the item service does not know this code."));
-      item.append(state);
-    } else if (verdict.outcome === "not_checked") {
-      state.append(el("strong", "gh-word", "Not checked"));
-      var why = (verdict.message || "").replace(/^Not checked:\s*/i, "");
-      state.append(": " + (why ? why.charAt(0).toLowerCase() + why.slice(1) : "ask the customer for the whole code."));
-      item.append(state);
-    } else {
-      state.append(el("strong", "gh-word", "Could not check"));
-      state.append(": " + (verdict.message || "the item service did not answer; try again in a minute."));
-      item.append(state);
     }
+    lifecycleLines(verdict).forEach(function (line) {
+      var p = el("p", "gh-lifecycle gh-lifecycle--" + line.kind);
+      if (line.href) {
+        var link = el("a", "gh-link", line.text);
+        link.href = line.href;
+        link.target = "_blank";
+        link.rel = "noopener noreferrer";
+        p.append(link);
+      } else {
+        p.textContent = line.text;
+      }
+      item.append(p);
+    });
     if (verdict.almost) {
       item.append(
         el(
@@ -231,6 +313,9 @@
     textOfHtml: textOfHtml,
     ticketText: ticketText,
     failureWords: failureWords,
+    verdictWords: verdictWords,
+    lifecycleLines: lifecycleLines,
+    renewalHref: renewalHref,
     headerOf: headerOf,
     parseJson: parseJson,
     mount: mount,

@@ -14,7 +14,7 @@ import {
   timeRange,
   type PageMeta,
 } from "./common";
-import { LastVerdictSchema, PurchaseLifecycleSchema } from "./purchase-lifecycle";
+import { LastVerdictSchema, PreviousPurchaseSchema, PurchaseLifecycleSchema } from "./purchase-lifecycle";
 import { TimeZoneSchema } from "./time-zone";
 import {
   BULK_CODE_STATUSES,
@@ -333,9 +333,22 @@ export const BulkResultSchema = z.object({
   code: z.string().describe("The code as checked (cleaned); as sent when it could not be cleaned"),
   occurrences: z.number().int().positive().describe("How many times it appeared in the batch (checked once)"),
   status: z.enum(BULK_CODE_STATUSES),
-  reason: z.string().nullable().describe("invalid, failed or cancelled: why"),
+  reason: z
+    .string()
+    .nullable()
+    .describe(
+      "invalid, revoked, failed or cancelled: why (revoked: what was bought and when it was valid; failed with a last_verdict: that verdict in words)",
+    ),
   notes: z.array(z.string()).describe("What the cleaning changed"),
   ...purchasedItemFields,
+  previously_valid: z
+    .nullable(PreviousPurchaseSchema)
+    .describe("revoked: what was bought, and when it was last valid (the item fields name it too); else null"),
+  last_verdict: z
+    .nullable(LastVerdictSchema)
+    .describe(
+      "failed because the item service did not answer, for a code checked before: its last verdict (not fresh); else null",
+    ),
   support: z
     .enum(SUPPORT_STATES)
     .nullable()
@@ -361,9 +374,14 @@ export const BulkJobSummarySchema = z.object({
     .enum(BULK_JOB_STATUSES)
     .describe("waiting: paused because the item service asked to slow down (see waiting_until)"),
   total: z.number().int().nonnegative().describe("Distinct codes"),
-  done: z.number().int().nonnegative().describe("valid + invalid + failed + refused; never goes back"),
+  done: z.number().int().nonnegative().describe("valid + invalid + revoked + failed + refused; never goes back"),
   valid: z.number().int().nonnegative(),
   invalid: z.number().int().nonnegative().describe("Codes the item service answered are not valid"),
+  revoked: z
+    .number()
+    .int()
+    .nonnegative()
+    .describe("Codes seen valid before that the item service refuses now (probably refunded or reversed sales)"),
   refused: z
     .number()
     .int()
@@ -411,7 +429,7 @@ export const BulkResultsQuerySchema = z.strictObject({
     .enum(BULK_RESULT_FILTERS, { error: oneOf(BULK_RESULT_FILTERS) })
     .optional()
     .describe(
-      "Only these rows: a status, support_expired (valid, support ended) or retryable (failed, may pass on a re-check)",
+      "Only these rows: a status (revoked: valid before, refused now), support_expired (valid, support ended) or retryable (failed, may pass on a re-check)",
     ),
   q: z
     .string()

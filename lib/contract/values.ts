@@ -185,6 +185,7 @@ export const BULK_RESULT_FILTERS = [
   "valid",
   "support_expired",
   "invalid",
+  "revoked",
   "refused",
   "failed",
   "retryable",

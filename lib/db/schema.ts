@@ -160,7 +160,7 @@ export interface BulkJobCodesTable {
   code_hash: string;
   code_last4: string;
   occurrences: number;
-  status: string; // pending | valid | invalid | failed | cancelled
+  status: string; // BULK_CODE_STATUSES: pending | valid | invalid | revoked | failed | cancelled
   refused: number; // 0 | 1: the normaliser refused it, so it never reached the upstream (and costs no allowance)
   reason: string | null;
   notes: string | null; // JSON array of sentences
@@ -174,6 +174,8 @@ export interface BulkJobCodesTable {
   check_started_at: string | null; // a check of this pending code is under way since then: a cancel lets it land
   not_before: string | null; // a pending code backed off after a transient failure is not checked before then
   transient_failures: Generated<number>; // failures a later try may pass (network, timeout, 5xx), of this pending code
+  previously_valid: string | null; // revoked: JSON PreviousPurchase, what was bought when it was last valid
+  last_verdict: string | null; // failed while the item service was down: JSON LastVerdict, the code's last verdict
 }
 
 /** Each re-check of a job's failed rows: its codes count against the hourly allowance like a batch's. */

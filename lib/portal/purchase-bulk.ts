@@ -117,6 +117,8 @@ export interface JobCounts {
   done: number;
   valid: number;
   invalid: number;
+  /** Seen valid before, refused now (probably refunded or reversed sales); said only when there are some. */
+  revoked?: number;
   failed: number;
   /** Codes that cannot be purchase codes, refused before any call: apart from `invalid`. */
   refused?: number;
@@ -147,11 +149,17 @@ export function statusAnnouncement(job: JobCounts): string {
     case "waiting":
       return "Paused: the item service asked Gatehouse to slow down. Checking resumes by itself.";
     case "done":
-      return `Finished: ${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed${notCodes(job)}.`;
+      return `Finished: ${job.valid} valid, ${revokedText(job)}${job.invalid} invalid, ${job.failed} failed${notCodes(job)}.`;
     case "cancelled":
       if (job.settling) return `Cancelling: ${plural(codesLeft(job), "check")} under way will finish first.`;
-      return `Cancelled: ${job.done} checked (${job.valid} valid, ${job.invalid} invalid, ${job.failed} failed${notCodes(job)}), ${plural(job.cancelled, "code")} not checked.`;
+      return `Cancelled: ${job.done} checked (${job.valid} valid, ${revokedText(job)}${job.invalid} invalid, ${job.failed} failed${notCodes(job)}), ${plural(job.cancelled, "code")} not checked.`;
   }
+}
+
+/** "1 revoked, " when the job has codes seen valid before and refused now. */
+function revokedText(job: JobCounts): string {
+  const revoked = job.revoked ?? 0;
+  return revoked === 0 ? "" : `${revoked} revoked, `;
 }
 
 /** ", 2 not purchase codes" when the job has codes refused before any call. */
@@ -174,6 +182,7 @@ export const RESULT_FILTER_LABELS: Record<BulkResultFilter, string> = {
   valid: "Valid",
   support_expired: "Valid, support expired",
   invalid: "Invalid",
+  revoked: "Revoked (valid before)",
   refused: "Not purchase codes",
   failed: "Failed",
   retryable: "Failed, can be re-checked",
@@ -208,14 +217,15 @@ export function jobResultsApiPath(id: string, query: JobResultsQuery): string {
 
 /**
  * The valid or the invalid codes of a job, one a line, for the clipboard. Valid: support expired included (those
- * purchases are real). Invalid: the codes to follow up with the buyer — answered not valid, or not a purchase code.
+ * purchases are real). Invalid: the codes to follow up with the buyer — answered not valid, revoked (valid before,
+ * refused now), or not a purchase code.
  */
 export function codesText(
   results: ReadonlyArray<{ code: string; status: BulkCodeStatus }>,
   kind: "valid" | "invalid",
 ): string {
   return results
-    .filter((result) => result.status === kind)
+    .filter((result) => result.status === kind || (kind === "invalid" && result.status === "revoked"))
     .map((result) => result.code)
     .join("\n");
 }

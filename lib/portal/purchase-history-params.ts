@@ -10,6 +10,7 @@ import {
   DEFAULT_PER_PAGE,
   HELPDESK_TICKET_FILTER,
   PURCHASE_OUTCOMES,
+  type PurchaseCheckSource,
   type PurchaseOutcome,
 } from "@/lib/contract/values";
 
@@ -116,4 +117,12 @@ export const OUTCOME_LABELS: Record<PurchaseOutcome, string> = {
   invalid: "Invalid",
   revoked: "Revoked",
   failed: "Failed",
+};
+
+/** Where a check was asked, in the history's words. */
+export const SOURCE_LABELS: Record<PurchaseCheckSource, string> = {
+  single: "Single check",
+  bulk: "Bulk check",
+  helpdesk: "Helpdesk lookup",
+  sweep: "Re-check by Gatehouse",
 };

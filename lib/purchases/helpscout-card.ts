@@ -4,7 +4,10 @@
 // `__label` and a `__text`, the text colours `green`/`red`/`orange`/`muted`, links and nothing interactive besides),
 // and strip inline styles and scripts. Everything not ours — item names, licences, the item service's reasons, the
 // subject's codes — is escaped here, once, so that a hostile upstream or customer cannot put markup into an agent's
-// sidebar. Times are in UTC: Help Scout does not say the agent's time zone.
+// sidebar. Times are in UTC: Help Scout does not say the agent's time zone. A purchase's life shows too: a revoked
+// code's sentence (what was bought, and that the sale was probably reversed), a verdict that is not fresh (the item
+// service did not answer: the last verdict's words), support ending soon with the item's renewal link (https only),
+// and a code possibly shared.
 import type { HelpdeskLookup, HelpdeskVerdict } from "@/lib/contract/helpdesk";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 
@@ -66,6 +69,32 @@ function listItem(label: string, text: string): string {
   return `<li class="c-sb-list-item"><span class="c-sb-list-item__label">${label} <span class="c-sb-list-item__text">${text}</span></span></li>`;
 }
 
+/** The renewal link when it is an https URL; anything else (javascript:, http:, not a URL) is left out. */
+export function safeRenewalUrl(url: string | null): string | null {
+  if (url === null || !/^https:\/\//i.test(url)) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === "https:" ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Support ending soon, the renewal link, "possibly shared": what the purchase's life adds to its verdict. */
+function lifecycleParts(verdict: HelpdeskVerdict): string[] {
+  const { support_ends_in_days: days, renewal_url: renewal, shared_suspected: shared } = verdict.lifecycle;
+  const parts: string[] = [];
+  if (days !== null)
+    parts.push(`<span class="orange">Support ends ${days === 0 ? "today" : `in ${times(days, "day", "days")}`}</span>`);
+  const href = safeRenewalUrl(renewal);
+  if (href) parts.push(`<a href="${escapeHtml(href)}">Renew support</a>`);
+  if (shared)
+    parts.push(
+      `<span class="orange">Possibly shared</span>: checked from ${times(shared.tickets, "ticket", "tickets")}, ${times(shared.tokens, "token", "tokens")}, ${times(shared.addresses, "address", "addresses")} in ${times(shared.window_days, "day", "days")}`,
+    );
+  return parts;
+}
+
 function verdictText(verdict: HelpdeskVerdict): string {
   const parts: string[] = [];
   if (verdict.purchase) {
@@ -81,14 +110,18 @@ function verdictText(verdict: HelpdeskVerdict): string {
   } else if (verdict.message) {
     parts.push(escapeHtml(verdict.message));
   }
+  parts.push(...lifecycleParts(verdict));
   if (verdict.almost) parts.push(`Almost a code: ${escapeHtml(verdict.almost.slip)}`);
   if (verdict.history.previous_checks > 0)
     parts.push(`Checked ${times(verdict.history.previous_checks, "time", "times")} before`);
   return parts.join(" · ");
 }
 
+/** A failed check answered from the last verdict (the item service down): not fresh, its words in the text. */
+const NOT_FRESH = { colour: "orange", word: "Not fresh" } as const;
+
 function verdictItem(verdict: HelpdeskVerdict): string {
-  const outcome = OUTCOME[verdict.outcome];
+  const outcome = verdict.outcome === "failed" && verdict.last_verdict ? NOT_FRESH : OUTCOME[verdict.outcome];
   return listItem(
     `${codeName(verdict.code_last4)} <strong class="${outcome.colour}">${outcome.word}</strong>`,
     verdictText(verdict),

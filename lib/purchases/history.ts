@@ -321,6 +321,7 @@ export const PURCHASE_HISTORY_CSV_COLUMNS = [
   "bulk_job_id",
   "ticket",
   "ticket_url",
+  "shared_suspected",
 ] as const;
 
 /** A row of the CSV: its time with the offset of the zone asked for (the one a bare from/to date is read in). */
@@ -342,6 +343,7 @@ function csvRow(entry: PurchaseHistoryEntry, zone: string | undefined): string {
     entry.bulk_job_id,
     entry.ticket === null ? null : ticketFilter(entry.ticket),
     entry.ticket?.url ?? null,
+    entry.shared_suspected ? "yes" : "no",
   ]);
 }
 
@@ -420,7 +422,10 @@ export interface ItemCheckCounts {
   valid: number;
   /** Valid, but the purchase's support had ended when it was checked. */
   support_expired: number;
-  /** Invalid checks of codes that were valid for this item in the same period (a refund, a revoked licence). */
+  /**
+   * Invalid checks of codes that were valid for this item in the same period, and revoked checks of its codes (a
+   * code seen valid before, refused now: a refund, a reversed sale).
+   */
   invalid: number;
 }
 
@@ -453,6 +458,8 @@ export async function checksPerItem(
         eb.fn.max("item_name").as("item_name"),
         supportExpiredCount(eb).as("support_expired"),
         eb.fn.sum<number>(eb.case().when("outcome", "=", "valid").then(1).else(0).end()).as("all_valid"),
+        // A revoked check keeps the item it was bought for: invalid for that item, as a refunded code is.
+        eb.fn.sum<number>(eb.case().when("outcome", "=", "revoked").then(1).else(0).end()).as("revoked"),
       ])
       .groupBy("item_id")
       .execute(),
@@ -486,7 +493,7 @@ export async function checksPerItem(
       item_name: row.item_name,
       valid: Number(row.all_valid ?? 0) - expired,
       support_expired: expired,
-      invalid: invalid.get(Number(row.item_id)) ?? 0,
+      invalid: (invalid.get(Number(row.item_id)) ?? 0) + Number(row.revoked ?? 0),
     };
   });
   items.sort(

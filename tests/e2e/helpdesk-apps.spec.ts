@@ -2,18 +2,26 @@
 // stand-in of its vendor's SDK that serves a ticket (tests/support/e2e/helpdesk.ts): the app reads the ticket, the
 // vendor's side (played in Node) adds the token and asks the real Gatehouse, and the card shows each code's verdict,
 // in light and dark, with nothing for axe to find. The token never reaches the page. A revoked token shows the
-// sentence that tells the agent what to do.
+// sentence that tells the agent what to do. A reversed sale reads Revoked; a code checked before reads Not fresh
+// while the item service fails.
 import { request, type APIRequestContext, type Page } from "@playwright/test";
 
-import { axeViolations, expect, shot, test } from "@/tests/support/e2e/fixtures";
+import { axeViolations, expect, sandbox, shot, test } from "@/tests/support/e2e/fixtures";
 import { openHelpdeskApp, SAMPLE_TICKET, type TicketFixture } from "@/tests/support/e2e/helpdesk";
 import { credentialsOf, PORTAL_URL } from "@/tests/support/e2e/settings";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
+import { seedSellers } from "@/lib/sandbox/seed";
 
 const CSRF = { "X-CSRF": "1" };
 const SIDEBAR = { width: 320, height: 900 };
 
 const TICKET = SAMPLE_TICKET;
+
+/** Seeded sales no other browser test names (purchases-lifecycle.spec.ts takes the last three). */
+const SEEDED = [...seedSellers().main.purchases.keys()].filter(
+  (code) => !(Object.values(FIXED_PURCHASE_CODES) as string[]).includes(code),
+);
+const LIFE = { reversed: SEEDED.at(-4)!, seen: SEEDED.at(-5)! };
 
 interface MadeToken {
   secret: string;
@@ -145,6 +153,63 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
       await expect(active).toContainText(/Checked \d+ times? before, first on \d{1,2} \w{3} \d{4} by \S+@e2e\.test\./);
 
       await checkBothSchemes(page, `${vendor}-verdicts`, testInfo);
+    });
+
+    test("a purchase's life: a reversed sale reads Revoked, and with the item service failing a code checked before reads Not fresh", async ({
+      page,
+    }, testInfo) => {
+      const token = await makeToken();
+      // Seen valid first (the checker, as the token's owner); then the sale is reversed at the marketplace.
+      for (const code of [LIFE.reversed, LIFE.seen]) {
+        const checked = await token.owner.post("/api/purchases/validate", {
+          headers: CSRF,
+          data: { purchase_code: code },
+        });
+        expect(checked.status(), await checked.text()).toBe(200);
+      }
+      await sandbox.setPurchase(LIFE.reversed, { reversed: true });
+      try {
+        const ticket = (id: number, code: string): TicketFixture => ({
+          id,
+          subject: "My licence",
+          messages: [`<p>My purchase code is ${code}.</p>`],
+        });
+        await openHelpdeskApp(page, vendor, {
+          portalUrl: PORTAL_URL,
+          token: token.secret,
+          ticket: ticket(4301, LIFE.reversed),
+        });
+        const card = page.getByRole("main");
+        const revoked = card.getByRole("listitem").filter({ hasText: `Code …${LIFE.reversed.slice(-4)}` });
+        await expect(revoked).toContainText(
+          /Revoked: Valid on \d{1,2} \w{3} \d{4} \(.+\), not valid now: the sale was probably refunded or reversed\./,
+        );
+        await checkBothSchemes(page, `${vendor}-revoked`, testInfo);
+
+        // The item service answers 503: a code never looked up here gets its last verdict, marked as not fresh.
+        await sandbox.injectFault({
+          method: "POST",
+          path: "/market/api/purchases/validation",
+          kind: "status",
+          status: 503,
+        });
+        const second = await page.context().newPage();
+        await openHelpdeskApp(second, vendor, {
+          portalUrl: PORTAL_URL,
+          token: token.secret,
+          ticket: ticket(4302, LIFE.seen),
+        });
+        const stale = second
+          .getByRole("main")
+          .getByRole("listitem")
+          .filter({ hasText: `Code …${LIFE.seen.slice(-4)}` });
+        await expect(stale).toContainText(
+          /Not fresh: Valid as of (moments|\d+ (minute|hour)s?) ago, checked by support@e2e\.test\. The item API did not answer now/,
+        );
+        await checkBothSchemes(second, `${vendor}-not-fresh`, testInfo);
+      } finally {
+        await sandbox.reset();
+      }
     });
 
     test("a revoked token: the card says what to do, in light and dark", async ({ page }, testInfo) => {

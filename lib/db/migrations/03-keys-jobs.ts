@@ -296,5 +296,18 @@ export function keysJobs(): Record<string, Migration> {
         await db.schema.dropTable("known_purchases").execute();
       },
     },
+    // Bulk jobs settle each code like the single check (issue 33): a code refused after it was seen valid is revoked
+    // and keeps what was bought then; one whose item service was down keeps the last verdict it had (JSON, through
+    // their zod schemas: lib/contract/purchase-lifecycle.ts).
+    "2026-12-26-002-bulk-lifecycle": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").addColumn("previously_valid", "text").execute();
+        await db.schema.alterTable("bulk_job_codes").addColumn("last_verdict", "text").execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.alterTable("bulk_job_codes").dropColumn("last_verdict").execute();
+        await db.schema.alterTable("bulk_job_codes").dropColumn("previously_valid").execute();
+      },
+    },
   };
 }

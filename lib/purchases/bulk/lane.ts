@@ -9,22 +9,39 @@
 //   pending codes are all backed off runs again when the first is due.
 // - The store is the record: each result is written once with its history row (./results.ts), a code found no
 //   longer pending is skipped, and the run that finishes the job tells of it once (bulk_job.finished).
+// - Each answer settles through ../lifecycle.ts like the single check's: a code seen valid before and refused now is
+//   revoked (what was bought then kept with it); a code whose last try failed because the item service did not
+//   answer keeps its last verdict, if it has one, and waits for a re-check. The settling (known_purchases, the one
+//   purchase.revoked event) happens before the result's transaction, as the single check settles before it records:
+//   it is true whatever becomes of the write, and repeated when the code is checked again it changes nothing and
+//   sends no second event.
 import "server-only";
 
 import { sql } from "kysely";
 import { z } from "zod";
 
 import { retryAfterMs } from "@/lib/contract/retry-after";
+import type { PurchaseCodeFormat } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { emitEvent } from "@/lib/events";
 import { defineJob, type JobDefinition, type JobOutcome } from "@/lib/jobs";
 import { describeError, logEvent } from "@/lib/log";
 import { isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/upstream";
 
-import { askItemService } from "../check";
+import { askItemService, type ItemServiceAnswer } from "../check";
+import {
+  answersFromLastVerdict,
+  awaitRecheck,
+  lastVerdict,
+  lastVerdictSentence,
+  lifecycleSettings,
+  settleAnswer,
+  type LifecycleDeps,
+} from "../lifecycle";
+import { purchaseCodeForms } from "../normalise";
 import { codeSealer, UNREADABLE_CODE_REASON } from "./code-seal";
 import { ACTIVE_STATUSES, isActive, type BulkUser } from "./jobs";
-import { beginCheck, countAttempt, recordBulkCheck, type CodeOutcome } from "./results";
+import { beginCheck, countAttempt, recordBulkCheck, type BulkCheck, type CodeOutcome } from "./results";
 import { findBulkJobSummary } from "./summaries";
 import { failureReason, MAX_RATE_LIMIT_WAITS, NOT_CONFIGURED, settledBy, SLOWED_DOWN_TOO_OFTEN } from "./verdicts";
 
@@ -50,6 +67,8 @@ export interface BulkLaneDeps {
   db: () => Promise<Db>;
   hashKey: () => string | Promise<string>;
   items: () => Promise<ItemsClient | null>;
+  /** PURCHASE_CODE_FORMAT: the forms a code's history is found under (default auto). */
+  format?: () => PurchaseCodeFormat | Promise<PurchaseCodeFormat>;
 }
 
 interface PendingCode {
@@ -193,17 +212,70 @@ async function checkCode(
   if (!(await beginCheck(db, jobId, idx))) return { kind: "settled" };
   const hashKey = await deps.hashKey();
   const code = codeSealer.open(pending.sealed, hashKey);
-  const outcome: CodeOutcome | CodeStep =
-    code === null ? { status: "failed", reason: UNREADABLE_CODE_REASON } : await ask(deps, db, jobId, pending, code);
-  if ("kind" in outcome) return outcome;
+  const check = { jobId, idx, user, code };
+  if (code === null) return writeResult(db, hashKey, check, async () => UNREADABLE);
+  const lifecycle = { db, hashKey, settings: await lifecycleSettings(db) };
+  const forms = purchaseCodeForms({ code }, (await deps.format?.()) ?? "auto");
+  const asked = await ask(deps, db, jobId, pending, { code, forms, lifecycle });
+  if ("kind" in asked) return asked;
+  return writeResult(db, hashKey, check, async () =>
+    "answer" in asked ? settle(lifecycle, code, forms, asked.answer) : asked,
+  );
+}
+
+const UNREADABLE: CodeOutcome = { status: "failed", reason: UNREADABLE_CODE_REASON };
+
+/**
+ * Settles a code's answer and writes its result with its history row. When either fails (the store), neither the
+ * result nor its history row was written: the code stays pending, and a later run checks it again.
+ */
+async function writeResult(
+  db: Db,
+  hashKey: string,
+  check: Omit<BulkCheck, "outcome">,
+  outcomeOf: () => Promise<CodeOutcome>,
+): Promise<CodeStep> {
   try {
-    await recordBulkCheck(db, hashKey, { jobId, idx, user, code, outcome });
+    await recordBulkCheck(db, hashKey, { ...check, outcome: await outcomeOf() });
   } catch (error) {
-    // Neither the result nor its history row was written: the code stays pending, and a later run checks it again.
-    logEvent("error", "bulk_check_failed", { job_id: jobId, idx, error: describeError(error) });
-    await backOff(db, jobId, idx, UNWRITTEN_RETRY_MS).catch(() => {});
+    logEvent("error", "bulk_check_failed", { job_id: check.jobId, idx: check.idx, error: describeError(error) });
+    await backOff(db, check.jobId, check.idx, UNWRITTEN_RETRY_MS).catch(() => {});
   }
   return { kind: "settled" };
+}
+
+/** What the item service's answer comes to: valid, invalid, or revoked (a code seen valid before). */
+async function settle(
+  lifecycle: LifecycleDeps,
+  code: string,
+  forms: readonly string[],
+  answer: ItemServiceAnswer,
+): Promise<CodeOutcome> {
+  const settled = await settleAnswer(lifecycle, { code, forms, answer, at: new Date() });
+  if (answer.status === "valid") return { status: "valid", purchase: answer.purchase };
+  const previous = settled.lifecycle.previously_valid;
+  if (settled.outcome === "revoked" && previous)
+    return { status: "revoked", reason: settled.reason ?? answer.reason, previous };
+  return { status: "invalid", reason: answer.reason };
+}
+
+/**
+ * A code's last try failed because the item service did not answer: a code checked before keeps its last verdict
+ * (in words, as its reason) and is re-checked when the service answers; one never checked fails as it is.
+ */
+async function withLastVerdict(
+  lifecycle: LifecycleDeps,
+  code: string,
+  forms: readonly string[],
+  error: unknown,
+  failed: Extract<CodeOutcome, { status: "failed" }>,
+): Promise<CodeOutcome> {
+  if (!answersFromLastVerdict(error)) return failed;
+  const at = new Date();
+  const last = await lastVerdict(lifecycle, forms, at);
+  if (!last) return failed;
+  await awaitRecheck(lifecycle, code, at);
+  return { ...failed, reason: lastVerdictSentence(last, at), failure: failed.reason, lastVerdict: last };
 }
 
 /** The upstream's answer for one code, or what to do when there is none yet. */
@@ -212,15 +284,17 @@ async function ask(
   db: Db,
   jobId: string,
   { idx, attempts, transientFailures }: PendingCode,
-  code: string,
-): Promise<CodeOutcome | CodeStep> {
+  { code, forms, lifecycle }: { code: string; forms: readonly string[]; lifecycle: LifecycleDeps },
+): Promise<{ answer: ItemServiceAnswer } | CodeOutcome | CodeStep> {
   const items = await deps.items();
   if (!items) return NOT_CONFIGURED;
   try {
-    return await askItemService(items, code);
+    return { answer: await askItemService(items, code) };
   } catch (error) {
     if (!isUpstreamError(error)) throw error;
     const settled = settledBy(error);
+    // The item service refused the code itself: an answer like any "invalid", settled the same way.
+    if (settled?.status === "invalid") return { answer: { status: "invalid", reason: settled.reason } };
     if (settled) return settled;
     if (error.kind === "rate_limited") {
       // Every try repeated is counted in `attempts`; those that were not transient failures were 429s.
@@ -230,7 +304,11 @@ async function ask(
     }
     const tries = transientFailures + 1;
     if (tries >= MAX_TRANSIENT_ATTEMPTS)
-      return { status: "failed", reason: failureReason(error, tries), retryable: true };
+      return withLastVerdict(lifecycle, code, forms, error, {
+        status: "failed",
+        reason: failureReason(error, tries),
+        retryable: true,
+      });
     await countAttempt(db, jobId, idx);
     await backOff(db, jobId, idx, BACKOFF_MS[tries - 1] ?? 3_000, true);
     return isCircuitOpenError(error)

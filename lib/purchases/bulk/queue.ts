@@ -26,6 +26,7 @@ export const bulkChecks = bulkCheckJob({
   db,
   hashKey: async () => (await getServerContext()).config.dataKey,
   items: async () => (await getUpstreams()).items,
+  format: async () => (await getServerContext()).config.purchases.codeFormat,
 });
 
 /** A job was created (or has codes pending again): have its codes checked. */

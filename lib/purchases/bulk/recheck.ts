@@ -50,6 +50,7 @@ export async function recheckFailedRows(
       .set({
         status: "pending",
         reason: null,
+        last_verdict: null,
         checked_at: null,
         attempts: 0,
         retryable: 0,

@@ -1,9 +1,10 @@
-// The result of each code of a job: written once (pending → valid | invalid | failed), so `done` never goes back;
+// The result of each code of a job: written once (pending → valid | invalid | revoked | failed), so `done` never goes back;
 // tries that will be repeated are counted. A check marks its code as under way before it asks the upstream, so a
 // cancel leaves that code pending until its result lands (./jobs.ts), and the job's counts settle once. A result
 // and its row in the purchase history are written together (recordBulkCheck), so each check is in the history once.
 import "server-only";
 
+import type { LastVerdict, PreviousPurchase } from "@/lib/contract/purchase-lifecycle";
 import type { Purchase } from "@/lib/contract/purchases";
 import { writeTransaction, type Db } from "@/lib/db";
 import { redactSecrets } from "@/lib/log";
@@ -28,8 +29,14 @@ export async function pendingCodes(
 export type CodeOutcome =
   | { status: "valid"; purchase: Purchase }
   | { status: "invalid"; reason: string }
-  /** retryable: the failure may pass when tried again (network, timeout, 429, 5xx); a re-check takes only these. */
-  | { status: "failed"; reason: string; retryable?: boolean };
+  /** Seen valid before, refused now (../lifecycle.ts settleAnswer): reason says what was bought then. */
+  | { status: "revoked"; reason: string; previous: PreviousPurchase }
+  /**
+   * retryable: the failure may pass when tried again (network, timeout, 429, 5xx); a re-check takes only these.
+   * lastVerdict: the item service did not answer and the code was checked before: reason is that verdict in words,
+   * `failure` why there was no answer (the history row keeps it, as the single check's does).
+   */
+  | { status: "failed"; reason: string; retryable?: boolean; lastVerdict?: LastVerdict | null; failure?: string };
 
 /**
  * Marks a pending code of an active job as being checked now. False: the code has a result already, or its job
@@ -65,15 +72,20 @@ export async function recordBulkResult(
   now = new Date(),
 ): Promise<boolean> {
   const purchase = outcome.status === "valid" ? outcome.purchase : null;
+  // A revoked code names what was bought then, in the same fields a valid one fills.
+  const previous = outcome.status === "revoked" ? outcome.previous : null;
+  const last = outcome.status === "failed" ? (outcome.lastVerdict ?? null) : null;
   const result = await db
     .updateTable("bulk_job_codes")
     .set((eb) => ({
       status: outcome.status,
       reason: outcome.status === "valid" ? null : redactSecrets(outcome.reason),
-      item_id: purchase?.item.id ?? null,
-      item_name: purchase?.item.name ?? null,
-      license_type: purchase?.license_type ?? null,
-      supported_until: purchase?.supported_until ?? null,
+      item_id: purchase?.item.id ?? previous?.item.id ?? null,
+      item_name: purchase?.item.name ?? previous?.item.name ?? null,
+      license_type: purchase?.license_type ?? previous?.license_type ?? null,
+      supported_until: purchase?.supported_until ?? previous?.supported_until ?? null,
+      previously_valid: previous ? JSON.stringify(previous) : null,
+      last_verdict: last ? JSON.stringify(last) : null,
       checked_at: now.toISOString(),
       attempts: eb("attempts", "+", 1),
       retryable: outcome.status === "failed" && outcome.retryable === true ? 1 : 0,
@@ -116,8 +128,14 @@ export async function recordBulkCheck(
         user,
         code,
         outcome: outcome.status,
-        reason: outcome.status === "valid" ? null : outcome.reason,
+        reason:
+          outcome.status === "valid"
+            ? null
+            : outcome.status === "failed"
+              ? (outcome.failure ?? outcome.reason)
+              : outcome.reason,
         purchase: outcome.status === "valid" ? outcome.purchase : null,
+        previous: outcome.status === "revoked" ? outcome.previous : null,
         source: "bulk",
         bulkJobId: jobId,
       });

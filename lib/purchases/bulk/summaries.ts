@@ -2,7 +2,10 @@
 // cancels), or with every code's result (codes opened from their seals), and the results as CSV.
 import "server-only";
 
+import type { z } from "zod";
+
 import { supportOf } from "@/lib/contract/purchase-code";
+import { LastVerdictSchema, PreviousPurchaseSchema } from "@/lib/contract/purchase-lifecycle";
 import type { BulkJob, BulkJobSummary, BulkResult, BulkResultsPage, BulkResultsQuery } from "@/lib/contract/purchases";
 import { pageMeta } from "@/lib/contract/common";
 import { isoInZone } from "@/lib/contract/time-zone";
@@ -24,13 +27,15 @@ interface Counts {
   pending: number;
   valid: number;
   invalid: number;
+  /** Seen valid before, refused now. */
+  revoked: number;
   /** Invalid at once: the normaliser refused the code, which was never sent. */
   refused: number;
   failed: number;
   cancelled: number;
 }
 
-const noCounts = (): Counts => ({ pending: 0, valid: 0, invalid: 0, refused: 0, failed: 0, cancelled: 0 });
+const noCounts = (): Counts => ({ pending: 0, valid: 0, invalid: 0, revoked: 0, refused: 0, failed: 0, cancelled: 0 });
 
 /** The count a code row adds to: a refused code is no invalid purchase. */
 function countKey(status: string, refused: number): keyof Counts | null {
@@ -63,7 +68,7 @@ async function upstreamChecked(db: Db, jobId: string): Promise<number> {
     .select((eb) => eb.fn.countAll().as("n"))
     .where("job_id", "=", jobId)
     .where("refused", "=", 0)
-    .where("status", "in", ["valid", "invalid", "failed"])
+    .where("status", "in", ["valid", "invalid", "revoked", "failed"])
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
@@ -73,9 +78,10 @@ function summaryOf(job: BulkJobRow, counts: Counts, etaSeconds: number | null): 
     id: job.id,
     status: job.status as BulkJobSummary["status"],
     total: job.total,
-    done: counts.valid + counts.invalid + counts.refused + counts.failed,
+    done: counts.valid + counts.invalid + counts.revoked + counts.refused + counts.failed,
     valid: counts.valid,
     invalid: counts.invalid,
+    revoked: counts.revoked,
     refused: counts.refused,
     failed: counts.failed,
     cancelled: counts.cancelled,
@@ -105,6 +111,17 @@ async function estimate(db: Db, job: BulkJobRow, counts: Counts, now: number): P
   return Math.round((perCode * counts.pending + waitLeft) / 1000);
 }
 
+/** A JSON column read through its schema; null when empty or no longer readable (the rest of the row stands). */
+function jsonColumn<T>(text: string | null, schema: z.ZodType<T>): T | null {
+  if (text === null) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 function resultOf(row: BulkJobCodeRow, hashKey: string, format: PurchaseCodeFormat): BulkResult {
   const code = codeSealer.open(row.code_sealed, hashKey) ?? (row.code_last4 ? `…${row.code_last4}` : "…");
   return {
@@ -118,6 +135,8 @@ function resultOf(row: BulkJobCodeRow, hashKey: string, format: PurchaseCodeForm
     item_name: row.item_name,
     license_type: row.license_type,
     supported_until: row.supported_until,
+    previously_valid: row.status === "revoked" ? jsonColumn(row.previously_valid, PreviousPurchaseSchema) : null,
+    last_verdict: row.status === "failed" ? jsonColumn(row.last_verdict, LastVerdictSchema) : null,
     support: supportOf(
       row.status === "valid",
       row.supported_until,
@@ -250,13 +269,17 @@ const RESULT_COLUMNS = [
   ...PURCHASED_ITEM_COLUMNS,
   "checked_at",
   "notes",
+  "previously_valid_at",
+  "last_verdict",
+  "last_verdict_at",
 ] as const;
 
 /**
- * The job's results in batch order; `position` counts from 1, as a person reads the batch. With a `zone`,
- * checked_at carries its offset ("2026-11-27T17:12:05.000-08:00", the same instant).
+ * The job's results in batch order; `position` counts from 1, as a person reads the batch. With a `zone`, checked_at,
+ * previously_valid_at and last_verdict_at carry its offset ("2026-11-27T17:12:05.000-08:00", the same instant).
  */
 export function bulkResultsCsv(job: BulkJob, zone?: string): string {
+  const inZone = (iso: string | null) => (zone === undefined || iso === null ? iso : isoInZone(new Date(iso), zone));
   let text = CSV_BOM + csvLine(RESULT_COLUMNS);
   for (const result of job.results) {
     text += csvLine([
@@ -270,10 +293,11 @@ export function bulkResultsCsv(job: BulkJob, zone?: string): string {
       result.license_type,
       result.supported_until,
       result.support,
-      zone === undefined || result.checked_at === null
-        ? result.checked_at
-        : isoInZone(new Date(result.checked_at), zone),
+      inZone(result.checked_at),
       result.notes.join(" "),
+      inZone(result.previously_valid?.last_valid_at ?? null),
+      result.last_verdict?.outcome ?? null,
+      inZone(result.last_verdict?.checked_at ?? null),
     ]);
   }
   return text;

@@ -1,5 +1,5 @@
 // The browser tests' helpers: sign in as a role (a saved browser state), control the sandbox behind the
-// portal (reset its data, inject faults), save a screenshot of a page into the test's output, run axe.
+// portal (reset its data, inject faults, reverse a sale), save a screenshot of a page into the test's output, run axe.
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Locator, type Page, type TestInfo } from "@playwright/test";
 
@@ -27,6 +27,9 @@ export const sandbox = {
   /** The report's next regeneration (or, with when "now", the report at once) gets this result. */
   setResult: (id: number, spec: { result: "good" | "decent" | "bad"; generated_at?: string; when?: "next" | "now" }) =>
     control("POST", `/reports/${id}/result`, spec),
+  /** A sale reversed (or reinstated) and its support's end moved, as the marketplace would; reset() undoes both. */
+  setPurchase: (code: string, change: { reversed?: boolean; supported_until?: string | null }) =>
+    control("POST", `/purchases/${encodeURIComponent(code)}`, change),
 };
 
 /** The browser state of a signed-in user of this role, for test.use({ storageState: as("viewer") }). */

@@ -28,6 +28,7 @@ import { apiRequest, ApiRequestError, swrFetcher } from "@/lib/portal/api-client
 import { listFilters, withChanges } from "@/lib/portal/list-params";
 import {
   OUTCOME_LABELS,
+  SOURCE_LABELS,
   HISTORY_SEARCH_CSV_PATH,
   HISTORY_SEARCH_PATH,
   historyApiPath,
@@ -99,21 +100,31 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       header: "Outcome",
       priority: "primary",
       wrap: "nowrap",
-      cell: (row) => (
-        <>
-          {row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />}
-          {row.reason ? (
-            <span className={styles.secondary} title={row.reason}>
-              {row.reason}
-            </span>
-          ) : null}
-          {row.outcome === "valid" ? (
-            <span className={styles.secondary}>
-              Support: <SupportStatus supportedUntil={row.supported_until} />
-            </span>
-          ) : null}
-        </>
-      ),
+      // "Possibly shared" leads the quieter line (the badge and one line a row, at most), so it is never cut off.
+      cell: (row) => {
+        const shared = row.shared_suspected ? <span className={historyStyles.shared}>⚑ Possibly shared</span> : null;
+        const sep = shared ? " · " : "";
+        return (
+          <>
+            {row.support === "expired" ? <SupportExpiredBadge /> : <CodeStatusBadge status={row.outcome} />}
+            {row.reason ? (
+              <span className={styles.secondary} title={shared ? `Possibly shared · ${row.reason}` : row.reason}>
+                {shared}
+                {sep}
+                {row.reason}
+              </span>
+            ) : row.outcome === "valid" ? (
+              <span className={styles.secondary}>
+                {shared}
+                {sep}
+                Support: <SupportStatus supportedUntil={row.supported_until} />
+              </span>
+            ) : shared ? (
+              <span className={styles.secondary}>{shared}</span>
+            ) : null}
+          </>
+        );
+      },
     },
     {
       id: "item",
@@ -142,14 +153,10 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
             {row.checked_by.email ?? <span className={styles.muted}>Unknown</span>}
           </span>
           <span className={styles.secondary}>
-            {row.source === "single" ? (
-              "Single check"
-            ) : row.source === "helpdesk" ? (
-              "Helpdesk lookup"
-            ) : row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
-              <Link href={`/purchases/bulk/${row.bulk_job_id}`}>Bulk check</Link>
+            {row.source === "bulk" && row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (
+              <Link href={`/purchases/bulk/${row.bulk_job_id}`}>{SOURCE_LABELS.bulk}</Link>
             ) : (
-              "Bulk check"
+              SOURCE_LABELS[row.source]
             )}
             {row.ticket ? (
               <>

@@ -243,7 +243,7 @@ describe("a bulk run of 200 codes with latency and 429s", () => {
       .trimEnd()
       .split("\r\n");
     expect(lines[0]).toBe(
-      "position,code,occurrences,status,reason,item_id,item_name,license_type,supported_until,support,checked_at,notes",
+      "position,code,occurrences,status,reason,item_id,item_name,license_type,supported_until,support,checked_at,notes,previously_valid_at,last_verdict,last_verdict_at",
     );
     expect(lines).toHaveLength(195);
     expect(lines[1]).toMatch(new RegExp(`^1,${VALID_CODES[0]},2,valid,,\\d+,`));

@@ -534,6 +534,7 @@ describe("GET /api/purchases/history.csv", () => {
       "bulk_job_id",
       "ticket",
       "ticket_url",
+      "shared_suspected",
     ]);
     // page and per_page do not apply: all 14.
     const json = (await history(admin, `${SEEDED}&per_page=100`)).json.data;
@@ -558,6 +559,7 @@ describe("GET /api/purchases/history.csv", () => {
         cell(e.bulk_job_id),
         "",
         "",
+        e.shared_suspected ? "yes" : "no",
       ]),
     );
   });

@@ -1,7 +1,8 @@
 // The words of the sidebar apps' shared card (helpdesk/shared/verdicts.js) that the browser tests do not reach: the
 // sentence for each failure an agent can meet, and a ticket too long for Gatehouse. The script is run as the
 // browser runs it, in a context of its own with a window to hang itself on; the card itself is tested in Chromium
-// (tests/e2e/helpdesk-apps.spec.ts).
+// (tests/e2e/helpdesk-apps.spec.ts). A purchase's life in words: revoked, not fresh, support ending with the
+// renewal link (https only), possibly shared.
 import { readFileSync } from "node:fs";
 import { runInNewContext } from "node:vm";
 
@@ -21,10 +22,13 @@ interface Verdicts {
   ticketText(subject: string, messages: string[]): string;
   headerOf(headers: Record<string, string> | undefined, name: string): string | undefined;
   parseJson(text: string | undefined): unknown;
+  verdictWords(verdict: Record<string, unknown>): { word: string; text: string; stale?: boolean };
+  lifecycleLines(verdict: Record<string, unknown>): Array<{ kind: string; text: string; href?: string }>;
+  renewalHref(url: unknown): string | null;
 }
 
 const window: { GatehouseVerdicts?: Verdicts } = {};
-runInNewContext(readFileSync("helpdesk/shared/verdicts.js", "utf8"), { window });
+runInNewContext(readFileSync("helpdesk/shared/verdicts.js", "utf8"), { window, URL });
 const verdicts = window.GatehouseVerdicts!;
 const gatehouseError = (status: number, code: string, message = "") => ({ status, body: { error: { code, message } } });
 
@@ -102,5 +106,61 @@ describe("the ticket's text", () => {
     expect(verdicts.headerOf(undefined, "Retry-After")).toBeUndefined();
     expect(verdicts.parseJson('{"data":1}')).toEqual({ data: 1 });
     expect(verdicts.parseJson("<html>Bad gateway</html>")).toBeNull();
+  });
+});
+
+const NO_LIFECYCLE = {
+  revoked: false,
+  previously_valid: null,
+  support_ends_in_days: null,
+  renewal_url: null,
+  shared_suspected: null,
+};
+
+describe("a purchase's life on the card", () => {
+  it("says revoked with Gatehouse's sentence, and a last verdict as not fresh; a failure with none as before", () => {
+    const sentence =
+      "Valid on 3 Mar 2026 (Regular License, item ACME), not valid now: the sale was probably refunded or reversed.";
+    expect(verdicts.verdictWords({ outcome: "revoked", message: sentence, lifecycle: NO_LIFECYCLE })).toEqual({
+      word: "Revoked",
+      text: `: ${sentence}`,
+    });
+    const stale = "Valid as of 3 days ago, checked by vera@example.com. The item API did not answer now.";
+    expect(verdicts.verdictWords({ outcome: "failed", message: stale, last_verdict: { outcome: "valid" } })).toEqual({
+      word: "Not fresh",
+      text: `: ${stale}`,
+      stale: true,
+    });
+    expect(verdicts.verdictWords({ outcome: "failed", message: "Down.", last_verdict: null }).word).toBe(
+      "Could not check",
+    );
+  });
+
+  it("says support ending, links the renewal (https only) and flags a code possibly shared", () => {
+    const lines = verdicts.lifecycleLines({
+      outcome: "valid",
+      lifecycle: {
+        ...NO_LIFECYCLE,
+        support_ends_in_days: 9,
+        renewal_url: "https://acme.example/renew?item=7",
+        shared_suspected: { window_days: 30, tickets: 3, tokens: 1, addresses: 2 },
+      },
+    });
+    expect(lines).toEqual([
+      { kind: "ending", text: "Support ends in 9 days." },
+      { kind: "renewal", text: "Renew support", href: "https://acme.example/renew?item=7" },
+      {
+        kind: "shared",
+        text: "Possibly shared: checked from 3 helpdesk tickets, 1 API token, 2 addresses in the last 30 days.",
+      },
+    ]);
+    const ending = (days: number) =>
+      verdicts.lifecycleLines({ lifecycle: { ...NO_LIFECYCLE, support_ends_in_days: days } })[0]!.text;
+    expect(ending(1)).toBe("Support ends in 1 day.");
+    expect(ending(0)).toBe("Support ends today.");
+    for (const bad of ["javascript:alert(1)", "http://acme.example/renew", "//acme.example", "https://", 7, null])
+      expect(verdicts.renewalHref(bad)).toBeNull();
+    // An older Gatehouse without a lifecycle: nothing added.
+    expect(verdicts.lifecycleLines({ outcome: "valid" })).toEqual([]);
   });
 });

@@ -109,6 +109,10 @@ describe("a running job in words", () => {
     expect(statusAnnouncement(job({ status: "done", done: 3, valid: 1, invalid: 0, refused: 2, failed: 0 }))).toBe(
       "Finished: 1 valid, 0 invalid, 0 failed, 2 not purchase codes.",
     );
+    // Codes seen valid before and refused now are said apart, when there are some.
+    expect(statusAnnouncement(job({ status: "done", done: 5, valid: 3, revoked: 1, invalid: 1, failed: 0 }))).toBe(
+      "Finished: 3 valid, 1 revoked, 1 invalid, 0 failed.",
+    );
     expect(statusAnnouncement(job({ status: "cancelled", done: 120, valid: 100, invalid: 20, cancelled: 80 }))).toBe(
       "Cancelled: 120 checked (100 valid, 20 invalid, 0 failed), 80 codes not checked.",
     );
@@ -144,15 +148,16 @@ describe("a job's results as a view", () => {
     expect(parseJobResultsParams(new URLSearchParams(jobResultsQueryString(query)))).toEqual(query);
   });
 
-  it("copies the valid codes, or the invalid ones, one a line", () => {
+  it("copies the valid codes, or the invalid ones (revoked too), one a line", () => {
     const results = [
       { code: "a", status: "valid" },
       { code: "b", status: "invalid" },
       { code: "c", status: "valid" },
       { code: "d", status: "failed" },
+      { code: "e", status: "revoked" },
     ] as const;
     expect(codesText(results, "valid")).toBe("a\nc");
-    expect(codesText(results, "invalid")).toBe("b");
+    expect(codesText(results, "invalid")).toBe("b\ne");
     expect(codesText([], "valid")).toBe("");
   });
 });

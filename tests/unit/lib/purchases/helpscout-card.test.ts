@@ -1,11 +1,12 @@
 // Help Scout's card as HTML: every outside string escaped (text and attributes), codes by their last 4, the
-// sentences for no codes and a draft, counts said in the singular and the plural.
+// sentences for no codes and a draft, counts said in the singular and the plural; a purchase's life (revoked, a
+// verdict not fresh, support ending with its renewal link, possibly shared).
 import { describe, expect, it } from "vitest";
 
 import type { HelpdeskLookup, HelpdeskVerdict } from "@/lib/contract/helpdesk";
 import { NO_LIFECYCLE } from "@/lib/contract/purchase-lifecycle";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
-import { escapeHtml, helpScoutCardHtml } from "@/lib/purchases/helpscout-card";
+import { escapeHtml, helpScoutCardHtml, safeRenewalUrl } from "@/lib/purchases/helpscout-card";
 
 const HOSTILE = `<img src=x onerror="alert('1')">&`;
 
@@ -126,5 +127,79 @@ describe("helpScoutCardHtml", () => {
     const draft = helpScoutCardHtml({ lookup: null, earlier: [], checkerUrl: null });
     expect(draft).toContain("a draft has nothing to check yet");
     expect(draft).not.toContain("Checked before");
+  });
+
+  it("says revoked with its sentence, and a failed check answered from the last verdict as not fresh", () => {
+    const sentence =
+      "Valid on 3 Mar 2026 (Regular License, item ACME theme), not valid now: the sale was probably refunded or reversed.";
+    const stale =
+      "Valid as of 3 days ago, checked by vera@example.com. The item API did not answer now: this verdict is not fresh, and Gatehouse checks the code again when it answers.";
+    const html = helpScoutCardHtml({
+      lookup: lookup([
+        verdict({ outcome: "revoked", valid: false, purchase: null, support: null, message: sentence }),
+        verdict({
+          code_last4: "3333",
+          outcome: "failed",
+          valid: false,
+          purchase: null,
+          support: null,
+          message: stale,
+          last_verdict: {
+            outcome: "valid",
+            checked_at: "2026-11-25T09:00:00.000Z",
+            checked_by: "vera@example.com",
+            reason: null,
+            item: { id: 7, name: "ACME theme" },
+            license_type: "Regular License",
+            supported_until: null,
+            support: "none",
+          },
+        }),
+        verdict({
+          code_last4: "4444",
+          outcome: "failed",
+          valid: false,
+          purchase: null,
+          support: null,
+          message: "Down.",
+        }),
+      ]),
+      earlier: [],
+      checkerUrl: null,
+    });
+    expect(html).toContain('Code …1111 <strong class="red">Revoked</strong>');
+    expect(html).toContain("not valid now: the sale was probably refunded or reversed.");
+    expect(html).toContain('Code …3333 <strong class="orange">Not fresh</strong>');
+    expect(html).toContain("Valid as of 3 days ago, checked by vera@example.com.");
+    // A code never checked before: the failure as before.
+    expect(html).toContain('Code …4444 <strong class="orange">Not answered</strong>');
+  });
+
+  it("says support ending soon with the renewal link (https only, escaped) and a code possibly shared", () => {
+    const card = (renewal: string | null, days = 9) =>
+      helpScoutCardHtml({
+        lookup: lookup([
+          verdict({
+            lifecycle: {
+              ...NO_LIFECYCLE,
+              support_ends_in_days: days,
+              renewal_url: renewal,
+              shared_suspected: { window_days: 30, tickets: 4, tokens: 1, addresses: 1 },
+            },
+          }),
+        ]),
+        earlier: [],
+        checkerUrl: null,
+      });
+    const html = card(`https://acme.example/renew?item=7&from="x"`);
+    expect(html).toContain('<span class="orange">Support ends in 9 days</span>');
+    expect(html).toContain('<a href="https://acme.example/renew?item=7&amp;from=%22x%22">Renew support</a>');
+    expect(html).toContain("Possibly shared</span>: checked from 4 tickets, 1 token, 1 address in 30 days");
+    expect(card(null, 1)).toContain("Support ends in 1 day");
+    expect(card(null, 0)).toContain("Support ends today");
+    for (const bad of ["javascript:alert(1)", "http://acme.example/renew", "/renew", "https://"]) {
+      expect(card(bad)).not.toContain("Renew support");
+      expect(safeRenewalUrl(bad)).toBeNull();
+    }
   });
 });

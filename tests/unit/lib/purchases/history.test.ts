@@ -312,7 +312,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
       supported_until: supportedUntil,
     });
 
-    it("counts the last 30 days per item: valid, support expired when checked, and invalid checks of codes once valid for it", async () => {
+    it("counts the last 30 days per item: valid, support expired when checked, and invalid checks of codes once valid for it, revoked ones", async () => {
       const db = store().db;
       const kit = item(101, "Dashboard Kit", "2030-01-01T00:00:00.000Z");
       const expiredKit = item(101, "Dashboard Kit", "2025-01-01T00:00:00.000Z");
@@ -339,6 +339,25 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
         KEY,
         check({ code: CODE_A, outcome: "failed", reason: "timeout", at: at("2025-03-25T11:00:00.000Z") }),
       );
+      // A code of the theme's seen valid before and refused now: revoked, kept with its item, counted against it.
+      await recordPurchaseCheck(
+        db,
+        KEY,
+        check({
+          code: "eeeeeeee-5555-4555-8555-55555555e005",
+          outcome: "revoked",
+          reason: "Valid on 1 Jan 2025 (Regular License, item Old Theme), not valid now.",
+          previous: {
+            first_valid_at: "2025-01-01T10:00:00.000Z",
+            last_valid_at: "2025-01-01T10:00:00.000Z",
+            item: { id: 202, name: "Old Theme" },
+            license_type: "Regular License",
+            supported_until: null,
+            sold_at: null,
+          },
+          at: at("2025-03-26T10:00:00.000Z"),
+        }),
+      );
       // Older than 30 days: not counted.
       await recordPurchaseCheck(db, KEY, valid(CODE_A, kit, "2025-02-01T10:00:00.000Z"));
 
@@ -346,7 +365,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
         since: "2025-03-01T12:00:00.000Z",
         items: [
           { item_id: 101, item_name: "Dashboard Kit", valid: 2, support_expired: 1, invalid: 1 },
-          { item_id: 202, item_name: "Old Theme", valid: 1, support_expired: 0, invalid: 0 },
+          { item_id: 202, item_name: "Old Theme", valid: 1, support_expired: 0, invalid: 1 },
         ],
         unattributed: { invalid: 1, failed: 1 },
       });
@@ -389,6 +408,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("purchase history on $name", 
           e.bulk_job_id ?? "",
           e.ticket === null ? "" : `${e.ticket.system}:${e.ticket.id}`,
           e.ticket?.url ?? "",
+          e.shared_suspected ? "yes" : "no",
         ]),
       );
       expect(text).not.toContain(CODE_A);

@@ -168,6 +168,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
         <dl className={styles.counts}>
           <Count label="Valid" value={job.valid} />
           <Count label="Invalid" value={job.invalid} />
+          {job.revoked > 0 ? <Count label="Revoked" value={job.revoked} /> : null}
           {job.refused > 0 ? <Count label="Not purchase codes" value={job.refused} /> : null}
           <Count label="Failed" value={job.failed} />
           <Count label="Left" value={codesLeft(job)} />
@@ -202,7 +203,7 @@ export function JobView({ id, initialKey, initialPage, showOwner }: JobViewProps
                 Copy valid codes
               </Button>
             ) : null}
-            {job.invalid + job.refused > 0 ? (
+            {job.invalid + job.revoked + job.refused > 0 ? (
               <Button variant="secondary" size="sm" onClick={() => void copyAll("invalid")}>
                 Copy invalid codes
               </Button>

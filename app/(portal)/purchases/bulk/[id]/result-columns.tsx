@@ -2,10 +2,14 @@
 // The columns of a bulk job's results: the code whole (monospace, wrapping on a phone) with its own copy button,
 // its status, how often it was in the list, its reason in one sentence (the rest and the cleaning notes under
 // "Details", and the slip of an almost-code with its correction one click from the clipboard), and for a valid
-// code its purchase: item, licence and support in one column (three pushed the table past a 1440 px screen).
+// code its purchase: item, licence and support in one column (three pushed the table past a 1440 px screen). A
+// revoked code (valid before, refused now) names what was bought and when it was last valid; a code the item service
+// did not answer this time, checked before, is marked "Not fresh" with its last verdict's words.
 import { CodeStatusBadge, NotACodeBadge, SupportExpiredBadge } from "@/components/portal/purchase-badges";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { Column } from "@/components/ui/data-table";
+import { LocalTime } from "@/components/ui/local-time";
 import { SupportStatus } from "@/components/ui/support-status";
 import type { BulkResult } from "@/lib/contract/purchases";
 
@@ -25,6 +29,13 @@ function ReasonCell({ row, copyCode }: { row: BulkResult; copyCode: (code: strin
   const { short, rest } = splitReason(row.reason);
   return (
     <>
+      {row.last_verdict ? (
+        <span className={styles.notFresh}>
+          <Badge tone="warning" mark="◴">
+            Not fresh
+          </Badge>{" "}
+        </span>
+      ) : null}
       {short ?? (row.notes.length === 0 ? dash : null)}
       {row.suggestion ? (
         <span className={styles.slip}>
@@ -118,6 +129,22 @@ export const resultColumns = (copyCode: (code: string) => void): ReadonlyArray<C
           <span>{row.item_name ?? (row.item_id !== null ? `Item ${row.item_id}` : "Item not named")}</span>
           {row.license_type ? <span>{row.license_type}</span> : null}
           <SupportStatus supportedUntil={row.supported_until} />
+        </span>
+      ) : row.status === "revoked" && row.previously_valid ? (
+        <span className={styles.purchase}>
+          <span>{row.previously_valid.item.name}</span>
+          <span>{row.previously_valid.license_type}</span>
+          <span>
+            Last valid <LocalTime iso={row.previously_valid.last_valid_at} display="date" />
+          </span>
+        </span>
+      ) : row.last_verdict?.item ? (
+        <span className={styles.purchase}>
+          <span>{row.last_verdict.item.name}</span>
+          {row.last_verdict.license_type ? <span>{row.last_verdict.license_type}</span> : null}
+          <span>
+            As of <LocalTime iso={row.last_verdict.checked_at} display="date" />
+          </span>
         </span>
       ) : (
         dash

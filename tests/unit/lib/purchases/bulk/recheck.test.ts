@@ -160,6 +160,7 @@ describe.each<Backend>([sqliteBackend, pgBackend])("re-checks and result pages o
       valid: 2,
       support_expired: 1,
       invalid: 1,
+      revoked: 0,
       refused: 0,
       failed: 2,
       retryable: 1,
