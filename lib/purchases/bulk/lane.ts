@@ -11,7 +11,8 @@
 //   longer pending is skipped, and the run that finishes the job tells of it once (bulk_job.finished).
 // - Each answer settles through ../lifecycle.ts like the single check's: a code seen valid before and refused now is
 //   revoked (what was bought then kept with it); a code whose last try failed because the item service did not
-//   answer keeps its last verdict, if it has one, and waits for a re-check. The settling (known_purchases, the one
+//   answer keeps its last verdict, if it has one, and stays failed and re-checkable: the job's own re-check of its
+//   failed rows asks again (not the sweep's tick, whose answer the job would never show: one call, not two). The settling (known_purchases, the one
 //   purchase.revoked event) happens before the result's transaction, as the single check settles before it records:
 //   it is true whatever becomes of the write, and repeated when the code is checked again it changes nothing and
 //   sends no second event.
@@ -31,7 +32,6 @@ import { isCircuitOpenError, isUpstreamError, type ItemsClient } from "@/lib/ups
 import { askItemService, type ItemServiceAnswer } from "../check";
 import {
   answersFromLastVerdict,
-  awaitRecheck,
   lastVerdict,
   lastVerdictSentence,
   lifecycleSettings,
@@ -261,11 +261,10 @@ async function settle(
 
 /**
  * A code's last try failed because the item service did not answer: a code checked before keeps its last verdict
- * (in words, as its reason) and is re-checked when the service answers; one never checked fails as it is.
+ * (in words, as its reason), re-checked with the job's failed rows; one never checked fails as it is.
  */
 async function withLastVerdict(
   lifecycle: LifecycleDeps,
-  code: string,
   forms: readonly string[],
   error: unknown,
   failed: Extract<CodeOutcome, { status: "failed" }>,
@@ -274,7 +273,6 @@ async function withLastVerdict(
   const at = new Date();
   const last = await lastVerdict(lifecycle, forms, at);
   if (!last) return failed;
-  await awaitRecheck(lifecycle, code, at);
   return { ...failed, reason: lastVerdictSentence(last, at), failure: failed.reason, lastVerdict: last };
 }
 
@@ -304,7 +302,7 @@ async function ask(
     }
     const tries = transientFailures + 1;
     if (tries >= MAX_TRANSIENT_ATTEMPTS)
-      return withLastVerdict(lifecycle, code, forms, error, {
+      return withLastVerdict(lifecycle, forms, error, {
         status: "failed",
         reason: failureReason(error, tries),
         retryable: true,
