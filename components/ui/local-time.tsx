@@ -25,9 +25,11 @@ export interface LocalTimeProps {
   iso: string | null | undefined;
   /**
    * "relative" (default): "3 days ago"; "both": "18 Nov, 10:00 CET (3 days ago)" (with the year when not this
-   * one); "datetime": full local date, time and zone; "date": local date. The full one is always in the tooltip.
+   * one); "short": "18 Nov, 10:00 CET" (a table's time with "3 days ago" on a line of its own, whose width does not
+   * grow as the rows age); "datetime": full local date, time and zone; "date": local date. The full one is always in
+   * the tooltip.
    */
-  display?: "relative" | "both" | "datetime" | "date";
+  display?: "relative" | "both" | "short" | "datetime" | "date";
   /** Text for a missing time, e.g. "Not generated yet". */
   missing?: string;
   className?: string;
@@ -49,6 +51,7 @@ export function LocalTime({ iso, display = "relative", missing = "Unknown", clas
   const text = {
     relative: () => formatRelative(iso, now),
     both: () => `${formatDateTimeShort(iso, undefined, zone, now)} (${formatRelative(iso, now)})`,
+    short: () => formatDateTimeShort(iso, undefined, zone, now),
     datetime: () => full,
     date: () => formatDate(iso, undefined, zone),
   }[display]();

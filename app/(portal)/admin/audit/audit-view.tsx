@@ -80,7 +80,12 @@ function Target({ row }: { row: AuditRecordOutput }) {
 function When({ row }: { row: AuditRecordOutput }) {
   return (
     <>
-      <LocalTime iso={row.at} display="both" />
+      {/* The age on a line of its own: "(2 minutes ago)" beside the time wrapped a phone's card once it hydrated
+          (the server renders the time in UTC, one line), and the card moved. */}
+      <LocalTime iso={row.at} display="short" />
+      <span className={auditStyles.secondary}>
+        <LocalTime iso={row.at} />
+      </span>
       {row.count > 1 ? (
         <span className={auditStyles.secondary}>
           {row.count.toLocaleString("en")} times, the last at{" "}

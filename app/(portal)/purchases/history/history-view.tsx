@@ -85,7 +85,16 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       header: "When",
       wrap: "nowrap",
       fixedOrder: { direction: "desc", text: "Newest first" },
-      cell: (row) => <LocalTime iso={row.checked_at} display="both" />,
+      // "(1 minute ago)" beside the time widened the column as rows aged, past 1440 px with long emails beside it:
+      // the age is the quieter second line.
+      cell: (row) => (
+        <>
+          <LocalTime iso={row.checked_at} display="short" />
+          <span className={styles.secondary}>
+            <LocalTime iso={row.checked_at} />
+          </span>
+        </>
+      ),
     },
     {
       id: "code",
