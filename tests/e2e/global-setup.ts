@@ -1,13 +1,14 @@
-// Before the browser tests: the portal started with its first admin (ADMIN_EMAIL); here the other users are
-// added through the admin API, and each role's signed-in browser state is saved for the tests to start from.
+// Before the browser tests: each worker's portal started with its first admin (ADMIN_EMAIL); here the other users
+// are added to each through the admin API, and each role's signed-in browser state is saved per portal for the
+// tests to start from (settings.ts: authFile).
 import { mkdirSync } from "node:fs";
 
-import { request, type APIRequestContext } from "@playwright/test";
+import { request, type APIRequestContext, type FullConfig } from "@playwright/test";
 
 import { BROWSER_TIME_ZONE_COOKIE } from "@/lib/contract/time-zone";
 import type { Role } from "@/lib/contract/values";
 
-import { ADMIN, AUTH_DIR, authFile, PORTAL_URL, SIGN_OUT_USER, USERS } from "@/tests/support/e2e/settings";
+import { ADMIN, authDir, authFile, E2E_WORKERS, serversOf, SIGN_OUT_USER, USERS } from "@/tests/support/e2e/settings";
 
 const CSRF = { "X-CSRF": "1" };
 
@@ -18,7 +19,7 @@ const BROWSER_ZONE_STATE = {
     {
       name: BROWSER_TIME_ZONE_COOKIE,
       value: encodeURIComponent("Europe/Berlin"),
-      domain: new URL(PORTAL_URL).hostname,
+      domain: "127.0.0.1",
       path: "/",
       expires: -1,
       httpOnly: false,
@@ -35,9 +36,11 @@ async function signIn(context: APIRequestContext, email: string, password: strin
     throw new Error(`Signing in ${email} failed: ${response.status()} ${await response.text()}`);
 }
 
-export default async function globalSetup(): Promise<void> {
-  mkdirSync(AUTH_DIR, { recursive: true });
-  const admin = await request.newContext({ baseURL: PORTAL_URL, storageState: BROWSER_ZONE_STATE });
+/** The users and signed-in states of one worker's portal. */
+async function setUpPortal(index: number): Promise<void> {
+  const { portalUrl, portalPort } = serversOf(index);
+  mkdirSync(authDir(portalPort), { recursive: true });
+  const admin = await request.newContext({ baseURL: portalUrl, storageState: BROWSER_ZONE_STATE });
   await signIn(admin, ADMIN.email, ADMIN.password);
   const newUsers = [...Object.entries(USERS).map(([role, user]) => ({ ...user, role })), { ...SIGN_OUT_USER }];
   for (const user of newUsers) {
@@ -48,13 +51,22 @@ export default async function globalSetup(): Promise<void> {
     if (response.status() !== 201)
       throw new Error(`Adding ${user.email} failed: ${response.status()} ${await response.text()}`);
   }
-  await admin.storageState({ path: authFile("admin") });
+  await admin.storageState({ path: authFile("admin", portalPort) });
   await admin.dispose();
 
   for (const [role, user] of Object.entries(USERS) as [Exclude<Role, "admin">, (typeof USERS)[keyof typeof USERS]][]) {
-    const context = await request.newContext({ baseURL: PORTAL_URL, storageState: BROWSER_ZONE_STATE });
+    const context = await request.newContext({ baseURL: portalUrl, storageState: BROWSER_ZONE_STATE });
     await signIn(context, user.email, user.password);
-    await context.storageState({ path: authFile(role) });
+    await context.storageState({ path: authFile(role, portalPort) });
     await context.dispose();
   }
+}
+
+export default async function globalSetup(config: FullConfig): Promise<void> {
+  // A worker past the last portal would find nothing on its ports: say how to get more portals instead.
+  if (config.workers > E2E_WORKERS)
+    throw new Error(
+      `${config.workers} workers but ${E2E_WORKERS} portals: set E2E_WORKERS=${config.workers} (each worker needs a portal of its own) rather than --workers`,
+    );
+  await Promise.all(Array.from({ length: E2E_WORKERS }, (_, index) => setUpPortal(index)));
 }

@@ -8,7 +8,7 @@ import path from "node:path";
 
 import { request, type Page } from "@playwright/test";
 
-import { as, axeViolations, expect, test } from "@/tests/support/e2e/fixtures";
+import { as, axeViolations, expect, test as base } from "@/tests/support/e2e/fixtures";
 import {
   horizontalOverflow,
   layoutShift,
@@ -40,26 +40,37 @@ const PRIMARY_CELL = readFileSync(path.join(process.cwd(), "components", "ui", "
   ? "[data-primary]"
   : "tr > :first-child";
 
-let bulkJob = "";
-
-// A finished bulk check to show: made once, through the API, as the admin who opens it.
-test.beforeAll(async () => {
-  const admin = await request.newContext({ baseURL: PORTAL_URL, storageState: as("admin") });
-  const created = await admin.post("/api/purchases/bulk", {
-    headers: { "X-CSRF": "1" },
-    data: { codes: BULK_CODES },
-  });
-  expect(created.status(), await created.text()).toBe(202);
-  bulkJob = ((await created.json()) as { data: { id: string } }).data.id;
-  await expect
-    .poll(
-      async () =>
-        ((await (await admin.get(`/api/purchases/bulk/${bulkJob}`)).json()) as { data: { status: string } }).data
-          .status,
-    )
-    .toBe("done");
-  await admin.dispose();
+/**
+ * A finished bulk check to show (and a first row of the purchase history): made once per worker on the worker's
+ * portal, through the API, as the admin who opens it. A worker-scoped fixture, not a beforeAll: in parallel mode
+ * each test runs the file's beforeAll hooks for itself.
+ */
+const test = base.extend<object, { bulkJob: string }>({
+  bulkJob: [
+    async ({}, use) => {
+      const admin = await request.newContext({ baseURL: PORTAL_URL, storageState: as("admin") });
+      const created = await admin.post("/api/purchases/bulk", {
+        headers: { "X-CSRF": "1" },
+        data: { codes: BULK_CODES },
+      });
+      expect(created.status(), await created.text()).toBe(202);
+      const id = ((await created.json()) as { data: { id: string } }).data.id;
+      await expect
+        .poll(
+          async () =>
+            ((await (await admin.get(`/api/purchases/bulk/${id}`)).json()) as { data: { status: string } }).data.status,
+        )
+        .toBe("done");
+      await admin.dispose();
+      await use(id);
+    },
+    { scope: "worker" },
+  ],
 });
+
+// The walk's 48 visits are independent, and its file is the suite's longest by far: they spread over every worker
+// instead of running in order on one (each worker on its own portal, see tests/support/e2e/settings.ts).
+test.describe.configure({ mode: "parallel" });
 
 /** What a reader sees: nothing scrolls sideways, every table's primary cells are on screen, axe finds nothing. */
 async function checkLayout(page: Page, target: PortalPage, theme: (typeof THEMES)[number]): Promise<void> {
@@ -100,7 +111,7 @@ for (const target of PORTAL_PAGES) {
       test.describe(() => {
         test.use({ viewport, colorScheme: THEMES[0], reducedMotion: "reduce" });
 
-        test(`${target.name} at ${viewport.width}×${viewport.height}, light and dark`, async ({ page }) => {
+        test(`${target.name} at ${viewport.width}×${viewport.height}, light and dark`, async ({ page, bulkJob }) => {
           await page.addInitScript(([key, value]) => localStorage.setItem(key, value), [
             THEME_STORAGE_KEY,
             THEMES[0],

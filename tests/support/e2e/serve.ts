@@ -1,10 +1,17 @@
-// The browser tests' servers, started by playwright.config.ts's webServer (see ./portal.ts): the sandbox on
-// E2E_SANDBOX_PORT (4510) and the portal on E2E_PORT (4511). SIGTERM/SIGINT stop both and remove their files.
+// The browser tests' servers of one worker, started by playwright.config.ts's webServer (see ./portal.ts and
+// ./settings.ts): `serve.ts <worker index>` starts that worker's sandbox (E2E_SANDBOX_PORT + 2 × index, from
+// 4510) and portal (E2E_PORT + 2 × index, from 4511). SIGTERM/SIGINT stop both and remove their files.
 import { startPortal } from "./portal";
-import { PORTAL_PORT, SANDBOX_PORT } from "./settings";
+import { E2E_WORKERS, serversOf } from "./settings";
 
 async function main(): Promise<void> {
-  const portal = await startPortal({ port: PORTAL_PORT, sandboxPort: SANDBOX_PORT, quiet: false });
+  const index = Number(process.argv[2] ?? 0);
+  if (!Number.isInteger(index) || index < 0 || index >= E2E_WORKERS)
+    throw new Error(
+      `serve.ts takes a worker index from 0 to ${E2E_WORKERS - 1} (E2E_WORKERS), not "${process.argv[2]}"`,
+    );
+  const { portalPort, sandboxPort } = serversOf(index);
+  const portal = await startPortal({ port: portalPort, sandboxPort, quiet: false });
   let stopping = false;
   const stop = (code: number) => {
     if (stopping) return;
