@@ -60,6 +60,9 @@ export async function startPortal({
       UPSTREAM_CACHE_ITEMS_TTL_MS: "0",
       UPSTREAM_RETRIES: "0",
       UPSTREAM_BREAKER_FAILURES: "0",
+      // A spec's API calls reuse a connection after seconds in the browser: with Node's 5 s the portal could close it
+      // as a call went out on it (ECONNRESET once in a two-worker run). Behind a proxy an operator sets the same.
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: "65000",
       PURCHASE_RATE_LIMIT_PER_USER: "1000",
       PURCHASE_RATE_LIMIT_PER_IP: "1000",
       // Browser tests send several bulk batches per user; the allowance itself is tested in tests/http/api/purchases/bulk.allowance.test.ts.
