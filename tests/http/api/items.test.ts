@@ -2,6 +2,7 @@
 // validation — what they answer, every validation error, and the documented "errors" that are answers.
 import { beforeEach, describe, expect, it } from "vitest";
 
+import { NO_LIFECYCLE } from "@/lib/contract/purchase-lifecycle";
 import { AccountSchema, ItemSchema } from "@/lib/contract/items";
 import { PurchaseSchema } from "@/lib/contract/purchases";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -124,6 +125,8 @@ describe("POST /api/purchases/validate", () => {
         notes: [],
         history: { previous_checks: 0, first_checked_at: null, first_checked_by: null },
         suggestion: null,
+        stale: false,
+        lifecycle: NO_LIFECYCLE,
       },
     });
   });
