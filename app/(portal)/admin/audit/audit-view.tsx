@@ -82,7 +82,7 @@ function When({ row }: { row: AuditRecordOutput }) {
     <>
       {/* The age on a line of its own: "(2 minutes ago)" beside the time wrapped a phone's card once it hydrated
           (the server renders the time in UTC, one line), and the card moved. */}
-      <LocalTime iso={row.at} display="short" />
+      <LocalTime iso={row.at} display="short" />{" "}
       <span className={auditStyles.secondary}>
         <LocalTime iso={row.at} />
       </span>

@@ -89,7 +89,7 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       // the age is the quieter second line.
       cell: (row) => (
         <>
-          <LocalTime iso={row.checked_at} display="short" />
+          <LocalTime iso={row.checked_at} display="short" />{" "}
           <span className={styles.secondary}>
             <LocalTime iso={row.checked_at} />
           </span>
