@@ -113,7 +113,17 @@ export function setUpGateway<const R extends Role = never>(options: GatewayOptio
     const sandbox = await startCanarySandbox(options.sandbox);
     started.sandbox = sandbox;
     const extra = typeof options.env === "function" ? await options.env(sandbox) : options.env;
-    await start(sandboxEnv(sandbox, { ...storeEnv, ...extra }), port);
+    const env = sandboxEnv(sandbox, { ...storeEnv, ...extra });
+    // freePort's port was free when asked, not necessarily when next start binds it: another file's process may
+    // take it in between (EADDRINUSE once in CI, three files at a time). Then another port is asked for.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await start(env, attempt === 1 ? port : await freePort());
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error;
+      }
+    }
   }
   afterAll(async () => {
     await starting?.catch(() => undefined);
