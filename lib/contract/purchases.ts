@@ -95,7 +95,7 @@ export type PurchaseValidation = z.infer<typeof PurchaseValidationSchema>;
 
 // The code as sent; the route runs it through lib/purchases/normalise.ts, which answers the clean code or the
 // reason it cannot be one (400 with that reason in fields.purchase_code).
-const rawPurchaseCode = z
+export const rawPurchaseCode = z
   .string({
     error: (issue) => (issue.input === undefined ? "is required: the buyer's purchase code" : "must be a string"),
   })

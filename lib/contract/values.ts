@@ -133,7 +133,7 @@ export type PurchaseOutcome = (typeof PURCHASE_OUTCOMES)[number];
  * (sweep: the paced re-verification of valid codes, and the re-check of a code answered from its last verdict
  * while the item service was down).
  */
-export const PURCHASE_CHECK_SOURCES = ["single", "bulk", "helpdesk", "sweep"] as const;
+export const PURCHASE_CHECK_SOURCES = ["single", "bulk", "helpdesk", "sweep", "licence"] as const;
 export type PurchaseCheckSource = (typeof PURCHASE_CHECK_SOURCES)[number];
 
 // ---------------------------------------------------------------------------------------------------------
@@ -228,6 +228,8 @@ export const PERMISSIONS = [
   "purchases:check",
   /** The purchase lifecycle's settings (the sweep, support notices, the shared-code thresholds) and renewal links: admins. */
   "purchases:manage",
+  /** Licence activations' policies per item and the signing key's page: admins. (Support resets activations with purchases:validate.) */
+  "licences:manage",
   "users:manage",
   "audit:read",
   "webhooks:manage",
@@ -274,6 +276,9 @@ export const WEBHOOK_EVENTS = [
   "purchase.revoked",
   "purchase.support_expiring",
   "purchase.shared_suspected",
+  "licence.activated",
+  "licence.deactivated",
+  "licence.limit_reached",
   "bulk_job.finished",
   "report.created",
   "report.updated",
@@ -318,6 +323,9 @@ export const AUDIT_ACTIONS = [
   "purchase.lifecycle_update",
   "purchase.renewal_update",
   "purchase.sweep_run",
+  // Licence activations (issue 34): an item's policy saved; one activation, or every one of a code, reset by staff.
+  "licence.policy_update",
+  "licence.reset",
   "user.create",
   "user.update",
   "user.delete",

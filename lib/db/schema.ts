@@ -139,6 +139,40 @@ export interface ItemSettingsTable {
   updated_by: string | null;
 }
 
+export interface LicencePoliciesTable {
+  item_id: number;
+  enabled: number; // 0 | 1: the licence API answers for this item only when 1
+  limits: string; // JSON: activations allowed per licence type (lib/contract/licences.ts LicenceLimitsSchema)
+  never_count: string; // JSON: domain patterns whose activations never count
+  revoked_deactivates: number; // 0 | 1: a refunded or reversed purchase releases every activation
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface LicenceActivationsTable {
+  id: string; // "act_" + random
+  code_hash: string; // the same keyed hash as purchase_checks.code_hash
+  code_last4: string;
+  item_id: number;
+  instance_kind: string; // domain | id
+  instance: string; // normalised (lib/licences/instances.ts)
+  instance_name: string | null;
+  counted: number; // 0 | 1: a never-counted domain (localhost, *.test) takes no activation
+  status: string; // active | deactivated
+  activated_at: string;
+  last_seen_at: string;
+  deactivated_at: string | null;
+  deactivated_by: string | null; // "copy" (the copy itself), "refund", or the staff member's email
+  deactivation_reason: string | null;
+}
+
+export interface LicenceSigningKeysTable {
+  id: string; // key id: the first 16 hex characters of the public key's SHA-256
+  public_key: string; // raw 32 bytes, base64
+  private_sealed: string; // PKCS#8 DER, base64, sealed under the data key
+  created_at: string;
+}
+
 export interface BulkJobsTable {
   id: string; // UUID
   user_id: string;
@@ -396,6 +430,9 @@ export interface Database {
   purchase_rechecks: PurchaseRechecksTable;
   purchase_settings: PurchaseSettingsTable;
   item_settings: ItemSettingsTable;
+  licence_policies: LicencePoliciesTable;
+  licence_activations: LicenceActivationsTable;
+  licence_signing_keys: LicenceSigningKeysTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   bulk_rechecks: BulkRechecksTable;

@@ -54,6 +54,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "purchase.lifecycle_update": "Purchase lifecycle settings saved",
   "purchase.renewal_update": "Item renewal link set",
   "purchase.sweep_run": "Purchase sweep started by hand",
+  "licence.policy_update": "Licence policy saved",
+  "licence.reset": "Licence activations reset",
   "user.create": "User added",
   "user.update": "User changed",
   "user.delete": "User removed",

@@ -125,4 +125,5 @@ export const SOURCE_LABELS: Record<PurchaseCheckSource, string> = {
   bulk: "Bulk check",
   helpdesk: "Helpdesk lookup",
   sweep: "Re-check by Gatehouse",
+  licence: "Licence activation",
 };

@@ -309,5 +309,57 @@ export function keysJobs(): Record<string, Migration> {
         await db.schema.alterTable("bulk_job_codes").dropColumn("previously_valid").execute();
       },
     },
+    // Licence activations (issue 34): each item's policy (off until an admin turns it on), every installed copy a
+    // purchase code was activated on (by its keyed hash, never the code), and the Ed25519 key that signs the
+    // licence API's answers (its private half sealed under the data key; the public half published).
+    "2026-12-27-001-licences": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("licence_policies")
+          .addColumn("item_id", "integer", (c) => c.primaryKey())
+          .addColumn("enabled", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("limits", "text", (c) => c.notNull())
+          .addColumn("never_count", "text", (c) => c.notNull())
+          .addColumn("revoked_deactivates", "integer", (c) => c.notNull().defaultTo(1))
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+        await db.schema
+          .createTable("licence_activations")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("code_hash", "text", (c) => c.notNull())
+          .addColumn("code_last4", "text", (c) => c.notNull())
+          .addColumn("item_id", "integer", (c) => c.notNull())
+          .addColumn("instance_kind", "text", (c) => c.notNull())
+          .addColumn("instance", "text", (c) => c.notNull())
+          .addColumn("instance_name", "text")
+          .addColumn("counted", "integer", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("activated_at", "text", (c) => c.notNull())
+          .addColumn("last_seen_at", "text", (c) => c.notNull())
+          .addColumn("deactivated_at", "text")
+          .addColumn("deactivated_by", "text")
+          .addColumn("deactivation_reason", "text")
+          .execute();
+        await db.schema
+          .createIndex("licence_activations_instance")
+          .on("licence_activations")
+          .columns(["code_hash", "item_id", "instance_kind", "instance"])
+          .unique()
+          .execute();
+        await db.schema
+          .createTable("licence_signing_keys")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("public_key", "text", (c) => c.notNull())
+          .addColumn("private_sealed", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("licence_signing_keys").execute();
+        await db.schema.dropTable("licence_activations").execute();
+        await db.schema.dropTable("licence_policies").execute();
+      },
+    },
   };
 }

@@ -17,6 +17,7 @@ const TABLE: Record<Permission, Role[]> = {
   "webhooks:manage": ["admin"], // webhook endpoints and their deliveries (issue 19)
   "upstream:manage": ["admin"],
   "purchases:manage": ["admin"], // the purchase lifecycle's settings and renewal links (issue 33)
+  "licences:manage": ["admin"], // licence policies and the signing key (issue 34)
 };
 
 describe("roles and permissions", () => {
@@ -40,7 +41,7 @@ describe("roles and permissions", () => {
 
   it("lets a token be given the seller's finances, and never user, webhook or key management", () => {
     expect(TOKEN_SCOPES).toContain("finances:read");
-    for (const permission of ["users:manage", "webhooks:manage", "upstream:manage", "purchases:manage"] as const)
+    for (const permission of ["users:manage", "webhooks:manage", "upstream:manage", "purchases:manage", "licences:manage"] as const)
       expect(TOKEN_SCOPES).not.toContain(permission);
   });
 
