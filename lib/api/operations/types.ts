@@ -62,6 +62,8 @@ export const TAGS = {
   Items: "Area B's seller account and items",
   Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
   Helpdesk: "The purchase check beside a helpdesk ticket: the codes in its text, each checked, kept with the ticket",
+  Licences:
+    "Licence activations: installed copies activate, validate and deactivate themselves; support staff see and reset them; admins set each item's policy",
   Accounts: "Signing in and out, and the current session",
   Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
   Admin: "Users, the audit log and webhook endpoints, for admins",

@@ -27,6 +27,11 @@ const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
   "upstream.unavailable",
   "upstream.recovered",
   "upstream.key_rejected",
+  // Licence activations (issue 34): told by the licence service and by a staff reset's handler, one event per
+  // activation (a reset of all of a code's), never by the operations table.
+  "licence.activated",
+  "licence.deactivated",
+  "licence.limit_reached",
 ];
 
 /** Facts for calling `describe` and an audit action: a success with a report, a project and a checked code. */
