@@ -8,6 +8,7 @@ import { accountOperations } from "./accounts";
 import { adminOperations } from "./admin";
 import { alertOperations } from "./alerts";
 import { itemOperations } from "./items";
+import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
@@ -32,6 +33,7 @@ export const operations = {
   ...purchaseOperations,
   ...purchaseLifecycleOperations,
   ...helpdeskOperations,
+  ...licenceOperations,
   ...accountOperations,
   ...tokenOperations,
   ...adminOperations,

@@ -62,6 +62,8 @@ export const TAGS = {
   Items: "Area B's seller account and items",
   Purchases: "Purchase-code checks: one code, bulk jobs of up to 500, and the history of every check",
   Helpdesk: "The purchase check beside a helpdesk ticket: the codes in its text, each checked, kept with the ticket",
+  Licences:
+    "Licence activations: installed copies activate, validate and deactivate themselves; support staff see and reset them; admins set each item's policy",
   Accounts: "Signing in and out, and the current session",
   Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
   Admin: "Users, the audit log and webhook endpoints, for admins",
@@ -114,6 +116,11 @@ export interface OperationSpec {
   audit?: AuditSpec;
   /** A per-user and per-address rate limit applies (PURCHASE_RATE_LIMIT_PER_USER / _PER_IP). */
   rateLimit?: "purchase";
+  /**
+   * Every answer, success or error, is signed with the licence signing key (lib/licences/signing.ts): the
+   * signature of the body's bytes in Gatehouse-Signature, the key's id in Gatehouse-Signature-Key.
+   */
+  signed?: true;
   /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
   optionalSession?: true;
   /** Only a signed-in session may do this, never an API token (managing tokens themselves). */
