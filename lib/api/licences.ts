@@ -3,15 +3,18 @@
 import "server-only";
 
 import type { ServerContext } from "@/lib/auth/access";
+import { getConfig } from "@/lib/config";
 import type { LicenceCall, LicenceDeps, LicenceOutcome } from "@/lib/licences/service";
 import type { ItemsClient } from "@/lib/upstream";
 
 import { ApiError, fieldsRefused, rateLimited } from "./errors";
 import { ok, type Reply } from "./route";
 
-export function licenceDeps(server: ServerContext, items: ItemsClient): LicenceDeps {
+export async function licenceDeps(server: ServerContext, items: ItemsClient): Promise<LicenceDeps> {
   const { purchases } = server.config;
+  const { upstream } = await getConfig();
   return {
+    verdictTtlMs: upstream.policy.cacheTtlMs.items,
     db: server.db,
     hashKey: server.config.dataKey,
     items,

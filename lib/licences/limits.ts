@@ -71,10 +71,37 @@ export async function takeLicenceRequest(
   return { allowed: true };
 }
 
-/** The licence API's calls a minute to the item API: its budget times LICENCE_API_MAX_SHARE, shared by every instance. */
+/**
+ * The licence API's calls to the item API: its budget times LICENCE_API_MAX_SHARE, shared by every instance.
+ * Counted in windows of 10 s holding a seventh of the minute's calls (a minute, wherever it starts, touches at most
+ * seven), so that a crowd of new codes gets a steady share and never a burst; a budget under 7 a minute is paced
+ * one call at a time like background work's (lib/jobs/budget.ts).
+ */
 export function licenceBudget(itemsCallsPerMinute: number, limits: LicenceLimits): AreaBudget {
-  return areaBudget("licences", backgroundCallsPerMinute(itemsCallsPerMinute, limits.maxShare));
+  const perMinute = backgroundCallsPerMinute(itemsCallsPerMinute, limits.maxShare);
+  if (perMinute < 7) return areaBudget("licences", perMinute);
+  const current = budgetSlot.get();
+  if (current && current.perMinute === perMinute && current.cluster === currentCluster()) return current.budget;
+  const cluster = currentCluster();
+  const limiter = windowLimiter(cluster, "licence:budget", Math.floor(perMinute / 7), 10);
+  const budget: AreaBudget = {
+    intervalMs: 10_000,
+    async take() {
+      try {
+        await limiter.consume("calls");
+        return 0;
+      } catch (rejection) {
+        const refused = refusal(rejection);
+        if (!refused) throw rejection;
+        return Math.max(1, refused.msBeforeNext);
+      }
+    },
+  };
+  budgetSlot.set({ perMinute, cluster, budget });
+  return budget;
 }
+
+const budgetSlot = processSlot<{ perMinute: number; cluster: Cluster; budget: AreaBudget }>("licences.budget");
 
 const BUDGET_SPENT: unique symbol = Symbol.for("gatehouse.LicenceBudgetSpent");
 

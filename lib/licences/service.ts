@@ -40,6 +40,8 @@ export interface LicenceDeps {
   format: PurchaseCodeFormat;
   limits: LicenceLimits;
   itemsCallsPerMinute: number;
+  /** How long a verdict stands without asking the item API again: the item area's cache lifetime. */
+  verdictTtlMs: number;
 }
 
 export interface LicenceCall {
@@ -153,6 +155,12 @@ function factsOfKnown(known: KnownPurchasesTable): PurchaseFacts {
 async function purchaseVerdict(deps: LicenceDeps, prepared: Prepared, call: LicenceCall): Promise<Verdict> {
   const { db, hashKey } = deps;
   const hashes = prepared.forms.map((form) => hashPurchaseCode(form, hashKey));
+  // A verdict of the cache's lifetime stands, whichever check made it (the checker, the sweep, a licence call): a
+  // revocation the checker found is answered at once, and a crowd of one code's copies costs no call at all.
+  const recent = await knownPurchase(db, hashes);
+  if (recent && Date.now() - Date.parse(recent.verified_at) < deps.verdictTtlMs) {
+    return { kind: "purchase", facts: { ...factsOfKnown(recent), fresh: true } };
+  }
   const budget = licenceBudget(deps.itemsCallsPerMinute, deps.limits);
   let asked = false;
   const beforeCall = async () => {
@@ -167,8 +175,7 @@ async function purchaseVerdict(deps: LicenceDeps, prepared: Prepared, call: Lice
     const spent = isLicenceBudgetSpent(error);
     const rateLimited = isUpstreamError(error) && error.kind === "rate_limited";
     if (!spent && !rateLimited && !answersFromLastVerdict(error)) throw error;
-    const known = await knownPurchase(db, hashes);
-    if (known) return { kind: "purchase", facts: factsOfKnown(known) };
+    if (recent) return { kind: "purchase", facts: factsOfKnown(recent) };
     const retryAfterSeconds = spent ? Math.max(1, Math.ceil(error.retryAfterMs / 1000)) : UNAVAILABLE_RETRY_SECONDS;
     return { kind: "unavailable", retryAfterSeconds };
   }

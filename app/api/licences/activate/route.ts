@@ -7,7 +7,7 @@ import { activateLicence } from "@/lib/licences/service";
 export const POST = defineRoute(
   operations.activateLicence,
   async ({ client, body, server, requestId, clientAddress }) =>
-    licenceReply(await activateLicence(licenceDeps(server, client), { body, clientAddress, requestId })),
+    licenceReply(await activateLicence(await licenceDeps(server, client), { body, clientAddress, requestId })),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -7,7 +7,7 @@ import { deactivateLicence } from "@/lib/licences/service";
 export const POST = defineRoute(
   operations.deactivateLicence,
   async ({ client, body, server, requestId, clientAddress }) =>
-    licenceReply(await deactivateLicence(licenceDeps(server, client), { body, clientAddress, requestId })),
+    licenceReply(await deactivateLicence(await licenceDeps(server, client), { body, clientAddress, requestId })),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -7,7 +7,7 @@ import { validateLicence } from "@/lib/licences/service";
 export const POST = defineRoute(
   operations.validateLicence,
   async ({ client, body, server, requestId, clientAddress }) =>
-    licenceReply(await validateLicence(licenceDeps(server, client), { body, clientAddress, requestId })),
+    licenceReply(await validateLicence(await licenceDeps(server, client), { body, clientAddress, requestId })),
 );
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);
