@@ -14,6 +14,11 @@ const nextConfig = {
   // openid-client checks its Configuration with instanceof: one copy, loaded by Node, is shared by every bundle
   // (route handlers and pages), so a configuration discovered in one is accepted by the other.
   serverExternalPackages: ["openid-client"],
+  // The licence API's public keys at their well-known address (lib/contract/licences.ts LICENCE_KEYS_PATH): Next
+  // routes no folder whose name starts with a dot.
+  async rewrites() {
+    return [{ source: "/.well-known/gatehouse-licence-keys.json", destination: "/api/licences/keys" }];
+  },
 };
 
 export default nextConfig;

@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   insufficient_scope: 403,
   address_not_allowed: 403,
+  activation_limit_reached: 403,
   csrf: 403,
   password_login_off: 403,
   reauthentication_required: 403,

@@ -31,6 +31,7 @@ import { emitOperationEvent } from "./steps/events";
 import { errorResponse, formFailure, toApiError, toResponse } from "./steps/answer";
 import { limit } from "./steps/limit";
 import { writeLogLine } from "./steps/log";
+import { signAnswer } from "./steps/sign";
 import { isHtmlForm, parse, readRawBody } from "./steps/parse";
 import { serverContextOf, callerOf, CookieJar, requestIdFor, type ApiRequest, type ApiToken } from "./steps/request";
 import { bearer, csrf, permission, session } from "./steps/who";
@@ -157,6 +158,7 @@ export function defineRoute<const S extends OperationSpec>(
             ? formFailure(spec.form.page, failure.answer, state.form.next)
             : errorResponse(failure.answer, requestId);
       }
+      if (spec.signed) reply = await signAnswer(state, reply);
       await auditOperation(state, reply.status, failure?.answer ?? null);
       await emitOperationEvent(state, failure === null);
       state.jar.applyTo(reply);

@@ -24,12 +24,29 @@ export interface PurchasesConfig {
   itemsCallsPerMinute: number;
   /** The share of that budget the sweep and the re-checks after an outage may spend (PURCHASE_SWEEP_MAX_SHARE, 0–1). */
   sweepMaxShare: number;
+  /** The public licence API's limits and its share of the item API's budget (LICENCE_*). */
+  licences: LicenceLimits;
+}
+
+/** The licence API's requests a minute per purchase code, per client address and per item, and its budget share. */
+export interface LicenceLimits {
+  perCode: number;
+  perIp: number;
+  perItem: number;
+  /** The share of ITEMS_API_CALLS_PER_MINUTE the licence API may spend asking the item API (LICENCE_API_MAX_SHARE). */
+  maxShare: number;
 }
 
 export const DEFAULT_PURCHASE_RATE_LIMITS: Readonly<PurchaseRateLimits> = Object.freeze({ perUser: 30, perIp: 120 });
 export const DEFAULT_PURCHASE_BULK_LIMIT_PER_HOUR = 1000;
 export const DEFAULT_ITEMS_CALLS_PER_MINUTE = 60;
 export const DEFAULT_PURCHASE_SWEEP_MAX_SHARE = 0.2;
+export const DEFAULT_LICENCE_LIMITS: Readonly<LicenceLimits> = Object.freeze({
+  perCode: 30,
+  perIp: 600,
+  perItem: 6000,
+  maxShare: 0.5,
+});
 
 /** Requests a minute: the purchase checks' limits and the API tokens' (./integrations.ts). */
 export const perMinute = z.coerce
@@ -62,6 +79,14 @@ export const purchaseVariables = {
     .gt(0, "must be more than 0")
     .max(1, "must be at most 1 (the whole budget)")
     .default(DEFAULT_PURCHASE_SWEEP_MAX_SHARE),
+  LICENCE_RATE_LIMIT_PER_CODE: perMinute.default(DEFAULT_LICENCE_LIMITS.perCode),
+  LICENCE_RATE_LIMIT_PER_IP: perMinute.default(DEFAULT_LICENCE_LIMITS.perIp),
+  LICENCE_RATE_LIMIT_PER_ITEM: perMinute.default(DEFAULT_LICENCE_LIMITS.perItem),
+  LICENCE_API_MAX_SHARE: z.coerce
+    .number({ error: "must be a share between 0 and 1, e.g. 0.5" })
+    .gt(0, "must be more than 0")
+    .max(1, "must be at most 1 (the whole budget)")
+    .default(DEFAULT_LICENCE_LIMITS.maxShare),
 };
 
 export function purchasesConfig(vars: z.infer<z.ZodObject<typeof purchaseVariables>>): PurchasesConfig {
@@ -71,5 +96,11 @@ export function purchasesConfig(vars: z.infer<z.ZodObject<typeof purchaseVariabl
     codeFormat: vars.PURCHASE_CODE_FORMAT,
     itemsCallsPerMinute: vars.ITEMS_API_CALLS_PER_MINUTE,
     sweepMaxShare: vars.PURCHASE_SWEEP_MAX_SHARE,
+    licences: {
+      perCode: vars.LICENCE_RATE_LIMIT_PER_CODE,
+      perIp: vars.LICENCE_RATE_LIMIT_PER_IP,
+      perItem: vars.LICENCE_RATE_LIMIT_PER_ITEM,
+      maxShare: vars.LICENCE_API_MAX_SHARE,
+    },
   };
 }

@@ -75,6 +75,11 @@ export const VARIABLES = {
   PURCHASE_CODE_FORMAT: { demo: true },
   ITEMS_API_CALLS_PER_MINUTE: { demo: true },
   PURCHASE_SWEEP_MAX_SHARE: { demo: true },
+  // Licence activations
+  LICENCE_RATE_LIMIT_PER_CODE: { demo: true },
+  LICENCE_RATE_LIMIT_PER_IP: { demo: true },
+  LICENCE_RATE_LIMIT_PER_ITEM: { demo: true },
+  LICENCE_API_MAX_SHARE: { demo: true },
   // Reports over time
   REPORT_HISTORY_RETENTION_DAYS: { demo: true },
   REPORTS_API_CALLS_PER_MINUTE: { demo: true },

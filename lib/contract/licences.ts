@@ -104,7 +104,7 @@ export const LicenceAnswerSchema = z.object({
     fresh: z
       .boolean()
       .describe(
-        "false: the item API was not asked now (its budget for this API spent, or it did not answer): the purchase's last verdict",
+        "true: the item API's verdict of the cache's lifetime (UPSTREAM_CACHE_ITEMS_TTL_MS); false: an older one, the last known, because the item API could not be asked now (this API's budget spent, or it did not answer)",
       ),
     as_of: isoTimestamp.check(z.describe("When the item API last said the purchase is valid")),
   }),

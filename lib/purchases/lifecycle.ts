@@ -93,7 +93,8 @@ export interface SettledVerdict {
 
 type KnownRow = KnownPurchasesTable;
 
-async function knownPurchase(db: Db, hashes: readonly string[]): Promise<KnownRow | undefined> {
+/** What is known of a code seen valid (by the hashes of its forms), or undefined for one never seen valid. */
+export async function knownPurchase(db: Db, hashes: readonly string[]): Promise<KnownRow | undefined> {
   return db
     .selectFrom("known_purchases")
     .selectAll()

@@ -32,8 +32,17 @@ export interface ItemsClient {
   getAccount(options?: { fresh?: boolean }): Promise<Account>;
   listItems(): Promise<Item[]>;
   getItem(id: number): Promise<Item>;
-  /** `shared: true`: through the cache and single flight (keyed by the code's SHA-256, never the code). */
-  validatePurchase(purchaseCode: string, options?: { shared?: boolean }): Promise<PurchaseValidation>;
+  /**
+   * `shared: true`: through the cache and single flight (keyed by the code's SHA-256, never the code);
+   * `beforeCall` runs only when the item API is about to be asked (not on an answer from the cache or from
+   * another instance), and may throw to refuse the call (the licence API's budget).
+   */
+  validatePurchase(purchaseCode: string, options?: ValidateOptions): Promise<PurchaseValidation>;
+}
+
+export interface ValidateOptions {
+  shared?: boolean;
+  beforeCall?: () => Promise<void>;
 }
 
 /** The document's error messages, compared case-insensitively. */
@@ -154,7 +163,11 @@ export function createItemsClient(
     validatePurchase(purchaseCode, validateOptions) {
       if (!validateOptions?.shared) return validate(purchaseCode);
       const codeKey = createHash("sha256").update(purchaseCode.trim().toLowerCase()).digest("hex");
-      return read("/api/purchases/validation", { code: codeKey }, [ITEMS_TAGS.purchase], () => validate(purchaseCode));
+      const { beforeCall } = validateOptions;
+      return read("/api/purchases/validation", { code: codeKey }, [ITEMS_TAGS.purchase], async () => {
+        await beforeCall?.();
+        return validate(purchaseCode);
+      });
     },
   };
 

@@ -9,6 +9,7 @@ import { adminOperations } from "./admin";
 import { alertOperations } from "./alerts";
 import { itemOperations } from "./items";
 import { licenceStaffOperations } from "./licence-staff";
+import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
@@ -33,6 +34,7 @@ export const operations = {
   ...purchaseOperations,
   ...purchaseLifecycleOperations,
   ...helpdeskOperations,
+  ...licenceOperations,
   ...licenceStaffOperations,
   ...accountOperations,
   ...tokenOperations,

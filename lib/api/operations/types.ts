@@ -116,6 +116,11 @@ export interface OperationSpec {
   audit?: AuditSpec;
   /** A per-user and per-address rate limit applies (PURCHASE_RATE_LIMIT_PER_USER / _PER_IP). */
   rateLimit?: "purchase";
+  /**
+   * Every answer, success or error, is signed with the licence signing key (lib/licences/signing.ts): the
+   * signature of the body's bytes in Gatehouse-Signature, the key's id in Gatehouse-Signature-Key.
+   */
+  signed?: true;
   /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
   optionalSession?: true;
   /** Only a signed-in session may do this, never an API token (managing tokens themselves). */

@@ -96,8 +96,9 @@ function tokenRefused(check: Extract<TokenCheck, { ok: false }>, address: string
 
 /** State-changing operations (sign-in and sign-out too) need X-CSRF: 1, or their page's own Origin for an HTML form. */
 export async function csrf(state: ApiRequest): Promise<void> {
-  // A signed body (Help Scout's) is its own credential: no cookie is read or set for it, so none can be forged.
-  if (state.spec.method === "GET" || state.token || state.spec.rawBody) return;
+  // A signed body (Help Scout's) is its own credential, and the licence API's callers are installed copies whose
+  // purchase code is theirs: no cookie is read or set for either, so none can be forged.
+  if (state.spec.method === "GET" || state.token || state.spec.rawBody || state.spec.signed) return;
   const { server } = await serverContextOf(state);
   const refusal = csrfRefusal(state.request.headers, server.config.edge, { htmlForm: state.form !== null });
   if (refusal) throw new ApiError("csrf", refusal);
