@@ -54,7 +54,11 @@ export interface ResetBy {
   via: "session" | "api_token";
 }
 
-/** licence.deactivated for a staff reset: what was released, by whom and why; the code only as its hash and last 4. */
+/**
+ * licence.deactivated for a staff reset, in the licence service's shape (lib/licences/service.ts) with who did it as
+ * every event of a person's doing names him (`by`) and `deactivated_by` as the activation keeps it; the code only as
+ * its hash and last 4.
+ */
 async function announceReset(
   activation: CodeActivation,
   code: { hash: string; last4: string },
@@ -68,7 +72,7 @@ async function announceReset(
       item_id: activation.item_id,
       code_hash: code.hash,
       code_last4: code.last4,
-      instance: activation.instance,
+      instance: { kind: activation.instance.kind, value: activation.instance.value },
       deactivated_by: by.user.email,
       reason,
       by: { user_id: by.user.id, email: by.user.email, via: by.via },

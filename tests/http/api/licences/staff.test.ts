@@ -157,7 +157,7 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
         item_id: itemId,
         code_hash: hashPurchaseCode(CODES.active, HASH_KEY),
         code_last4: "1111",
-        instance: { kind: "domain", value: "old-site.example.com", name: null },
+        instance: { kind: "domain", value: "old-site.example.com" },
         deactivated_by: support.user.email,
         reason: "The buyer moved to new-site.example.com",
         by: { user_id: support.user.id, email: support.user.email, via: "session" },

@@ -92,7 +92,7 @@ describe("licence activations for staff", () => {
           item_id: 7,
           code_hash: hashPurchaseCode(CODE, KEY),
           code_last4: "e2f0",
-          instance: { kind: "domain", value: "a.example.com", name: null },
+          instance: { kind: "domain", value: "a.example.com" },
           deactivated_by: BY.user.email,
           reason: "The buyer moved",
           by: { user_id: "u1", email: BY.user.email, via: "session" },
