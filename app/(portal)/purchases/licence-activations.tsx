@@ -1,6 +1,7 @@
 "use client";
 // Below the checker's verdict: the code's licence activations (POST /api/licences/activations/search, the code in
-// the body), each installed copy's domain or id, name, first and last seen, whether it counts and its status; "Reset"
+// the body), each installed copy's domain or id with its name, item, first and last seen, its status and whether it
+// counts (or who deactivated it); "Reset"
 // per active one and "Reset all", each asking for a reason (kept in the audit log) in a dialog before anything is
 // sent, the list read again after.
 import { useState, type FormEvent } from "react";
@@ -19,6 +20,7 @@ import type { CodeActivation } from "@/lib/contract/licences";
 import { apiRequest, type ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../forms.module.css";
+import lists from "../lists.module.css";
 import styles from "./purchases.module.css";
 
 const SEARCH_PATH = "/api/licences/activations/search";
@@ -45,12 +47,15 @@ export function LicenceActivations({ code, itemNames }: LicenceActivationsProps)
   const { data, error, isLoading, mutate } = useSWR<{ data: CodeActivations }, ApiRequestError>(
     [SEARCH_PATH, code],
     () => apiRequest<{ data: CodeActivations }>(SEARCH_PATH, { method: "POST", body: { purchase_code: code } }),
-    { revalidateOnFocus: false },
+    // Nothing was rendered on the server for this code: fetch on mount (the portal's default is not to).
+    { revalidateOnMount: true, revalidateOnFocus: false },
   );
   const [resetting, setResetting] = useState<ResetTarget | null>(null);
   const activations = data?.data.activations;
   const active = activations?.filter((activation) => activation.status === "active").length ?? 0;
 
+  // Six columns, each with at most a quieter line under it (the name under the domain, whether it counts and who
+  // deactivated it under the status), so that the table fits beside the navigation at a desk.
   const columns: ReadonlyArray<Column<CodeActivation>> = [
     {
       id: "instance",
@@ -62,50 +67,59 @@ export function LicenceActivations({ code, itemNames }: LicenceActivationsProps)
         <>
           <code>{row.instance.value}</code>
           {row.instance.kind === "id" ? " (id)" : ""}
+          {row.instance.name ? <span className={lists.secondary}>{row.instance.name}</span> : null}
         </>
       ),
     },
-    { id: "name", header: "Name", cell: (row) => row.instance.name ?? "—" },
-    { id: "item", header: "Item", cell: (row) => itemNames[row.item_id] ?? `Item ${row.item_id}` },
+    { id: "item", header: "Item", wrap: "wrap", cell: (row) => itemNames[row.item_id] ?? `Item ${row.item_id}` },
     {
       id: "first",
       header: "First seen",
       wrap: "nowrap",
-      cell: (row) => <LocalTime iso={row.activated_at} display="both" />,
+      cell: (row) => <LocalTime iso={row.activated_at} display="short" />,
     },
     {
       id: "last",
       header: "Last seen",
       wrap: "nowrap",
-      cell: (row) => <LocalTime iso={row.last_seen_at} display="both" />,
-    },
-    {
-      id: "counted",
-      header: "Counted",
-      cell: (row) => (row.counted ? "Yes" : "No (a domain that never counts)"),
+      cell: (row) => (
+        <>
+          <LocalTime iso={row.last_seen_at} display="short" />{" "}
+          <span className={lists.secondary}>
+            <LocalTime iso={row.last_seen_at} />
+          </span>
+        </>
+      ),
     },
     {
       id: "status",
       header: "Status",
       priority: "primary",
       wrap: "nowrap",
-      cell: (row) =>
-        row.status === "active" ? (
-          <Badge tone="success" mark="●">
-            Active
-          </Badge>
-        ) : (
-          <span title={row.reason ?? undefined}>
+      cell: (row) => (
+        <>
+          {row.status === "active" ? (
+            <Badge tone="success" mark="●">
+              Active
+            </Badge>
+          ) : (
             <Badge tone="neutral" mark="○">
               Deactivated
-            </Badge>{" "}
-            {row.deactivated_by ? `by ${row.deactivated_by === "copy" ? "its copy" : row.deactivated_by}` : ""}
+            </Badge>
+          )}{" "}
+          <span className={lists.secondary} title={row.reason ?? undefined}>
+            {row.status === "deactivated" && row.deactivated_by
+              ? `by ${row.deactivated_by === "copy" ? "its copy" : row.deactivated_by === "refund" ? "a refund" : row.deactivated_by}`
+              : row.counted
+                ? "Counted"
+                : "Not counted (never-counted domain)"}
           </span>
-        ),
+        </>
+      ),
     },
     {
       id: "actions",
-      header: "Actions",
+      header: <span className="visually-hidden">Actions</span>,
       label: "Actions",
       cell: (row) =>
         row.status === "active" ? (
