@@ -49,6 +49,10 @@ test.describe("as an admin", () => {
     );
     await expect(page.getByRole("button", { name: "Copy the key in base64" })).toBeVisible();
 
+    // One line per item, off by default; its form opens under it.
+    const line = page.locator("summary").filter({ hasText: item.name });
+    await expect(line).toContainText("Off");
+    await line.click();
     const form = page.getByRole("form", { name: `Licence policy of ${item.name}` });
     const regular = form.getByLabel("Regular licence");
     await regular.fill("-1");
@@ -63,7 +67,11 @@ test.describe("as an admin", () => {
     await expect(page.getByText(`Saved: the licence API answers for ${item.name}.`)).toBeVisible();
     await shot(page, testInfo, "licences-saved");
 
+    await expect(line).toContainText("On");
+    await expect(line).toContainText("Regular 2, Extended 5");
+
     await page.reload();
+    await line.click();
     await expect(form.getByLabel(/the licence API is on/)).toBeChecked();
     await expect(form.getByLabel("Regular licence")).toHaveValue("2");
     await expect(form.getByText(/Last saved .* by admin@/)).toBeVisible();

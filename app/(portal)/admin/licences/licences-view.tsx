@@ -1,7 +1,7 @@
 "use client";
 // Admin → Licences in the browser: the public key (base64 and PEM, each with Copy) and the well-known URL, then one
-// form per item saving its policy whole (PUT /api/admin/licences/items/{id}), the gateway's field errors beside their
-// fields.
+// line per item (on or off, its limits) that opens its policy's form, saved whole (PUT /api/admin/licences/items/{id}),
+// the gateway's field errors beside their fields.
 import type { FormEvent } from "react";
 import useSWR from "swr";
 
@@ -45,11 +45,17 @@ export function LicencesView({ initialState }: { initialState: LicencesAdmin }) 
   return (
     <>
       <KeysCard state={state} />
-      {state.items.length === 0 ? (
-        <EmptyState title="No items">The seller account has no items to set a licence policy for.</EmptyState>
-      ) : (
-        state.items.map((item) => <PolicyForm key={item.item_id} item={item} refresh={refresh} />)
-      )}
+      <Card title="Policies">
+        <p>
+          Each item of the seller&apos;s account, and whether the licence API answers for it: open one to set how many
+          activations a licence allows, the domains that never count and what a refund does.
+        </p>
+        {state.items.length === 0 ? (
+          <EmptyState title="No items">The seller account has no items to set a licence policy for.</EmptyState>
+        ) : (
+          state.items.map((item) => <PolicyForm key={item.item_id} item={item} refresh={refresh} />)
+        )}
+      </Card>
     </>
   );
 }
@@ -144,22 +150,23 @@ function PolicyForm({ item, refresh }: { item: LicenceItem; refresh: () => Promi
   const neverCountError =
     fields.never_count ?? Object.entries(fields).find(([name]) => name.startsWith("never_count."))?.[1];
   return (
-    <Card
-      title={
-        <>
-          {item.item_name}{" "}
-          {policy.enabled ? (
-            <Badge tone="success" mark="✓">
-              On
-            </Badge>
-          ) : (
-            <Badge tone="neutral" mark="○">
-              Off
-            </Badge>
-          )}
-        </>
-      }
-    >
+    // One item a line; its form opens under it (a seller with 40 items gets a list, not 40 forms).
+    <details className={styles.item}>
+      <summary className={styles.summary}>
+        <span className={styles.name}>{item.item_name}</span>{" "}
+        {policy.enabled ? (
+          <Badge tone="success" mark="✓">
+            On
+          </Badge>
+        ) : (
+          <Badge tone="neutral" mark="○">
+            Off
+          </Badge>
+        )}{" "}
+        <span className={styles.limits}>
+          Regular {policy.limits.regular}, Extended {policy.limits.extended}
+        </span>
+      </summary>
       {/* Keyed by the saved policy: a save (here or elsewhere) shows what is stored. */}
       <form
         key={policy.updated_at ?? "defaults"}
@@ -224,6 +231,6 @@ function PolicyForm({ item, refresh }: { item: LicenceItem; refresh: () => Promi
           </Button>
         </div>
       </form>
-    </Card>
+    </details>
   );
 }
