@@ -1,9 +1,10 @@
 // Licence activations, the staff's and admins' side, over real HTTP (next start ↔ sandbox, on SQLite and
-// PostgreSQL): activations are made in the gateway's own store with lib/licences' activate() (the copies' public
-// API is tested in ./public*.test.ts); support searches a code's activations (never another code's), resets one
-// (audited with the reason, licence.deactivated sent without the code), is told clearly that one already reset
-// cannot be reset again, resets all of a code's; a viewer may not, a foreign Origin is refused. Admins read every
-// item's policy with the public keys, save one, and are told per field what is wrong with a bad one.
+// PostgreSQL): most activations are made in the gateway's own store with lib/licences' activate(), one by a copy
+// through the public licence API (tested itself in ./public.test.ts); support searches a code's activations (never
+// another code's, whatever case the copy sent it in), resets one (audited with the reason, licence.deactivated sent
+// without the code, the copy's next validation not active), is told clearly that one already reset cannot be reset
+// again, resets all of a code's; a viewer may not, a foreign Origin is refused. Admins read every item's policy with
+// the public keys, save one, and are told per field what is wrong with a bad one.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { hashPurchaseCode } from "@/lib/auth/audit";
@@ -226,6 +227,49 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       expect((await deactivatedEvents()).length).toBe(eventsBefore + 2);
     });
 
+    it("finds what a copy activated through the licence API, in any case, and the copy learns of the reset", async () => {
+      const checked = await support.request("/api/purchases/validate", json("POST", { purchase_code: CODES.letters }));
+      expect(checked.status, checked.text).toBe(200);
+      const item = checked.json.data.purchase.item.id as number;
+      const enabled = await savePolicy(admin, item, {
+        enabled: true,
+        limits: { regular: 3, extended: 3 },
+        never_count: [],
+        revoked_deactivates: true,
+      });
+      expect(enabled.status, enabled.text).toBe(200);
+      // The copy sends the code in capitals; the support person types it in lower case.
+      const copy = (op: "activate" | "validate") =>
+        gateway.request(
+          `/api/licences/${op}`,
+          json("POST", {
+            purchase_code: CODES.letters.toUpperCase(),
+            item_id: item,
+            instance: { domain: "https://www.Copy.example.com/" },
+          }),
+        );
+      const activated = await copy("activate");
+      expect(activated.status, activated.text).toBe(200);
+      const id = activated.json.data.activation.id as string;
+
+      const found = await search(support, CODES.letters);
+      expect(found.json.data.activations).toEqual([
+        expect.objectContaining({
+          id,
+          item_id: item,
+          instance: expect.objectContaining({ value: "copy.example.com" }),
+        }),
+      ]);
+      expect((await resetOne(support, id, "Moved to another host")).status).toBe(200);
+
+      const validated = await copy("validate");
+      expect(validated.status, validated.text).toBe(200);
+      expect(validated.json.data).toMatchObject({
+        active: false,
+        activation: { id, status: "deactivated", deactivated_by: support.user.email, reason: "Moved to another host" },
+      });
+    });
+
     it("refuses a reset from a foreign Origin (CSRF), and a viewer (403)", async () => {
       const kept = await activated(CODES.expired, "kept.example.com");
       const foreign = await resetOne(support, kept.id, "forged", { Origin: "https://evil.example" });
@@ -254,11 +298,11 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       expect(res.json.data.items.map((item: { item_id: number }) => item.item_id)).toEqual(
         items.map((item) => item.id),
       );
-      expect(res.json.data.items[0]).toMatchObject({
-        item_id: items[0]!.id,
-        item_name: items[0]!.name,
-        policy: { enabled: false, limits: { regular: 1, extended: 5 }, updated_at: null },
-      });
+      expect(res.json.data.items[0]).toMatchObject({ item_id: items[0]!.id, item_name: items[0]!.name });
+      // An item no admin saved a policy for (support's test above turned one on): the defaults, off.
+      expect(
+        res.json.data.items.find((item: { policy: { updated_at: string | null } }) => item.policy.updated_at === null),
+      ).toMatchObject({ policy: { enabled: false, limits: { regular: 1, extended: 5 }, updated_by: null } });
       expect(res.json.data.keys).toHaveLength(1);
       expect(res.json.data.keys[0]).toMatchObject({
         alg: "Ed25519",
