@@ -22,6 +22,10 @@ const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
   "purchase.revoked",
   "purchase.support_expiring",
   "purchase.shared_suspected",
+  // The licence API's service (lib/licences) tells of what a copy or a staff reset changed, not the wrapper.
+  "licence.activated",
+  "licence.deactivated",
+  "licence.limit_reached",
   "bulk_job.finished",
   "report.result_changed",
   "upstream.unavailable",
