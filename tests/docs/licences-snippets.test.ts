@@ -43,8 +43,11 @@ const BODY = JSON.stringify({
   },
 });
 
+/** php, where it is installed (found as tests/support/redis.ts finds redis-server), with sodium. */
+const PHP = spawnSync("sh", ["-c", "command -v php"], { encoding: "utf8" }).stdout.trim();
 const hasPhpSodium =
-  spawnSync("php", ["-r", 'echo function_exists("sodium_crypto_sign_verify_detached") ? "yes" : "no";'], {
+  PHP !== "" &&
+  spawnSync(PHP, ["-r", 'echo function_exists("sodium_crypto_sign_verify_detached") ? "yes" : "no";'], {
     encoding: "utf8",
   }).stdout === "yes";
 
@@ -119,7 +122,7 @@ describe("docs/licences.md, the PHP snippet", () => {
           `echo gatehouse_licence_verify($in['body'], $in['signature'], $in['key']) ? 'true' : 'false';\n`,
       );
       const run = (body: string, signature: string) =>
-        spawnSync("php", [file], { input: JSON.stringify({ body, signature, key: publicKey }), encoding: "utf8" });
+        spawnSync(PHP, [file], { input: JSON.stringify({ body, signature, key: publicKey }), encoding: "utf8" });
       const good = run(BODY, signer.sign(BODY));
       expect(good.stdout, good.stderr).toBe("true");
       expect(run(changed, signer.sign(BODY)).stdout).toBe("false");
