@@ -41,7 +41,13 @@ describe("roles and permissions", () => {
 
   it("lets a token be given the seller's finances, and never user, webhook or key management", () => {
     expect(TOKEN_SCOPES).toContain("finances:read");
-    for (const permission of ["users:manage", "webhooks:manage", "upstream:manage", "purchases:manage", "licences:manage"] as const)
+    for (const permission of [
+      "users:manage",
+      "webhooks:manage",
+      "upstream:manage",
+      "purchases:manage",
+      "licences:manage",
+    ] as const)
       expect(TOKEN_SCOPES).not.toContain(permission);
   });
 
