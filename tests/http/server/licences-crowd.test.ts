@@ -43,7 +43,8 @@ const ITEM_IDS = [...new Set(SALES.map(([, purchase]) => purchase.item.id))].sli
 const CODES = SALES.filter(([, purchase]) => ITEM_IDS.includes(purchase.item.id)).map(([code]) => code);
 const SEEN_BEFORE = CODES.filter((_, i) => i % 2 === 0);
 const NEW_CODES = CODES.filter((_, i) => i % 2 === 1);
-const itemOf = (code: string): number => seedSellers().main.purchases.get(code)!.item.id;
+const ITEM_OF = new Map(SALES.map(([code, purchase]) => [code, purchase.item.id]));
+const itemOf = (code: string): number => ITEM_OF.get(code)!;
 
 interface Answer {
   code: string;
