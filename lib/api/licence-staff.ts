@@ -55,9 +55,9 @@ export interface ResetBy {
 }
 
 /**
- * licence.deactivated for a staff reset, in the licence service's shape (lib/licences/service.ts) with who did it as
- * every event of a person's doing names him (`by`) and `deactivated_by` as the activation keeps it; the code only as
- * its hash and last 4.
+ * licence.deactivated for a staff reset, in the shape the licence service sends it for a copy or a refund
+ * (lib/licences/service.ts): `by` as the activation keeps it (here the staff member's email) with the reason, and
+ * `staff` who did it as every event of a person's doing names him. The code only as its hash and last 4.
  */
 async function announceReset(
   activation: CodeActivation,
@@ -73,9 +73,9 @@ async function announceReset(
       code_hash: code.hash,
       code_last4: code.last4,
       instance: { kind: activation.instance.kind, value: activation.instance.value },
-      deactivated_by: by.user.email,
+      by: by.user.email,
       reason,
-      by: { user_id: by.user.id, email: by.user.email, via: by.via },
+      staff: { user_id: by.user.id, email: by.user.email, via: by.via },
     },
   });
 }

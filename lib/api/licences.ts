@@ -4,7 +4,7 @@ import "server-only";
 
 import type { ServerContext } from "@/lib/auth/access";
 import { getConfig } from "@/lib/config";
-import type { LicenceCall, LicenceDeps, LicenceOutcome } from "@/lib/licences/service";
+import type { LicenceDeps, LicenceOutcome } from "@/lib/licences/service";
 import type { ItemsClient } from "@/lib/upstream";
 
 import { ApiError, fieldsRefused, rateLimited } from "./errors";
@@ -42,5 +42,3 @@ export function licenceReply(outcome: LicenceOutcome): Reply {
       });
   }
 }
-
-export type { LicenceCall };

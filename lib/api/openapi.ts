@@ -4,6 +4,8 @@
 import { z } from "zod";
 
 import { ERROR_STATUS, type ErrorCode } from "./errors";
+import { LICENCE_KEYS_PATH, SIGNATURE_HEADER, SIGNATURE_KEY_HEADER } from "@/lib/contract/licences";
+
 import { operations, TAGS, type OperationSpec } from "./operations";
 import { SESSION_COOKIE_NAME } from "@/lib/auth/edge-names";
 
@@ -224,7 +226,7 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
       description: `Error: ${codes.join(", ")}`,
       headers: {
         ...successHeaders,
-        ...(status === 429
+        ...(status === 429 || (status === 503 && spec.signed)
           ? {
               "Retry-After": {
                 description: "Seconds to wait (passed on from the upstream for upstream_rate_limited)",
@@ -235,6 +237,23 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
       },
       content: { "application/json": { schema: { $ref: `${REF_PREFIX}Error` } } },
     };
+  }
+  // The licence API signs every answer it gives (lib/api/steps/sign.ts).
+  if (spec.signed) {
+    for (const response of Object.values(out)) {
+      if (!response.headers) continue;
+      response.headers = {
+        ...(response.headers as Record<string, JsonSchema>),
+        [SIGNATURE_HEADER]: {
+          description: "Ed25519 signature (base64) of the body's bytes, by the key the next header names",
+          schema: { type: "string" },
+        },
+        [SIGNATURE_KEY_HEADER]: {
+          description: `The signing key's id, one of ${LICENCE_KEYS_PATH}`,
+          schema: { type: "string" },
+        },
+      };
+    }
   }
   return out;
 }

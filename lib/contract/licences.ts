@@ -94,7 +94,6 @@ export const LicenceSchema = z.object({
     allowed: z.number().int().nonnegative(),
   }),
 });
-export type Licence = z.infer<typeof LicenceSchema>;
 
 export const LicenceAnswerSchema = z.object({
   active: z.boolean().describe("Whether this instance holds an active activation now"),

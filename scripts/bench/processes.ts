@@ -77,6 +77,8 @@ export interface Portal {
   pid: number;
   /** The session cookie of the signed-in admin; undefined when this build has no accounts yet. */
   cookie: string | undefined;
+  /** Its store (a SQLite file in a temporary folder unless extraEnv gave DATABASE_URL). */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -96,6 +98,7 @@ export async function startPortal(
   // The portal's log lines go to a file: reading them here would cost the load generator CPU.
   const logFile = path.join(storeDir, "portal.log");
   const logFd = openSync(logFile, "w");
+  const databaseUrl = extraEnv.DATABASE_URL ?? path.join(storeDir, "gatehouse.db");
   const child = spawn(NEXT_BIN, ["start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     stdio: ["ignore", logFd, logFd],
@@ -110,8 +113,8 @@ export async function startPortal(
       SESSION_SECRET: randomBytes(36).toString("base64url"),
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
-      DATABASE_URL: path.join(storeDir, "gatehouse.db"),
       ...extraEnv,
+      DATABASE_URL: databaseUrl,
     },
   });
   closeSync(logFd);
@@ -136,7 +139,7 @@ export async function startPortal(
     await sleep(100);
   }
   const cookie = await signIn(url, admin);
-  return { url, pid: child.pid!, cookie, stop };
+  return { url, pid: child.pid!, cookie, databaseUrl, stop };
 }
 
 /** Signs the admin in; a build from before the accounts work has no login route and needs no session. */

@@ -5,7 +5,9 @@
 //      cache on (the defaults), the same on a portal with REDIS_URL (a throwaway redis-server: limits, cache,
 //      breakers and revocations shared as on several instances; this was e), a purchase check (POST
 //      /api/purchases/validate, an active sandbox code) and a helpdesk lookup (POST /api/helpdesk/lookup with a
-//      token, a ticket of three codes). 20 connections, a warm-up, then 5 rounds of 5 s in turns;
+//      token, a ticket of three codes), and the licence API with its verdict cached (POST /api/licences/validate,
+//      and activate again from the same instance; a portal of its own). 20 connections, a warm-up, then 5 rounds
+//      of 5 s in turns;
 //      for each: the server's CPU time per request and req/s as ratios to the floor's, p99, and the resident
 //      memory of each server right after its load;
 //   a) GET /api/reports through the gateway, signed in, cache off — against GET /api/health, GET /api/auth/me (a
@@ -17,7 +19,9 @@
 //   f) the history's queries on SQLite and PostgreSQL at 100,000 results (scripts/bench/history.ts, also alone as
 //      `npm run bench:history`).
 //
-// Options: --build (rebuild the portal even if its build is fresh), --quick (short runs, to try the script itself).
+// Options: --build (rebuild the portal even if its build is fresh), --quick (short runs, to try the script itself),
+// --only <ids> (b alone, with the floor and the targets whose id starts with one of the comma-separated words:
+// e.g. `npm run bench -- --only licence`; a, c, d and f are skipped).
 // The portal's build is the tests' (tests/support/build.ts, in NEXT_DIST_DIR, default .next), made when missing
 // or stale; the floor's is made when stale.
 import { existsSync, readFileSync } from "node:fs";
@@ -26,7 +30,11 @@ import { parseArgs } from "node:util";
 
 import autocannon from "autocannon";
 
+import { parseDatabaseUrl } from "@/lib/config/store";
+import { openDb } from "@/lib/db";
+import { saveLicencePolicy } from "@/lib/licences/policies";
 import { FIXED_PURCHASE_CODES, SANDBOX_KEYS } from "@/lib/sandbox";
+import { seedSellers } from "@/lib/sandbox/seed";
 import { startTestRedis } from "@/tests/support/redis";
 
 import { startFrameworkFloor } from "../framework-floor";
@@ -53,8 +61,17 @@ import {
 } from "./processes";
 
 const { values: options } = parseArgs({
-  options: { build: { type: "boolean", default: false }, quick: { type: "boolean", default: false } },
+  options: {
+    build: { type: "boolean", default: false },
+    quick: { type: "boolean", default: false },
+    only: { type: "string" },
+  },
 });
+/** --only: the b) targets kept beside the floor (by the start of their id); undefined: every one, and a, c, d, f. */
+const ONLY = options.only
+  ?.split(",")
+  .map((word) => word.trim())
+  .filter((word) => word !== "");
 
 const FLOOR_PLAN = options.quick
   ? { rounds: 2, seconds: 2, warmupSeconds: 1, connections: 20 }
@@ -81,6 +98,58 @@ const TICKET_TEXT = [
   `> On Monday you wrote: please send the code (${FIXED_PURCHASE_CODES.active})`,
   "-- \nJo, +44 20 7946 0958",
 ].join("\n");
+
+/**
+ * The licence API's portal: an item's licence policy on (through its store, as the HTTP tests do), the request
+ * limits lifted for the load, and one copy activated, so that every measured call answers from the purchase's
+ * verdict (kept an hour: "cache warm") and asks the item API nothing. The calls are the copy's: no session.
+ */
+async function licenceTargets(sandbox: SandboxProcess): Promise<{ portal: Portal; targets: Target[] }> {
+  const portal = await startPortal(
+    sandbox,
+    {
+      LICENCE_RATE_LIMIT_PER_CODE: "100000",
+      LICENCE_RATE_LIMIT_PER_IP: "100000",
+      LICENCE_RATE_LIMIT_PER_ITEM: "100000",
+      UPSTREAM_CACHE_ITEMS_TTL_MS: "3600000",
+    },
+    "licences",
+  );
+  const code = FIXED_PURCHASE_CODES.active;
+  const itemId = seedSellers().main.purchases.get(code)!.item.id;
+  const store = await openDb(parseDatabaseUrl(portal.databaseUrl));
+  try {
+    await saveLicencePolicy(
+      store.db,
+      itemId,
+      { enabled: true, limits: { regular: 2, extended: 5 }, never_count: [], revoked_deactivates: true },
+      "bench@gatehouse.test",
+    );
+  } finally {
+    await store.close();
+  }
+  const body = JSON.stringify({ purchase_code: code, item_id: itemId, instance: { domain: "bench-shop.example" } });
+  const headers = { "Content-Type": "application/json" };
+  const first = await fetch(`${portal.url}/api/licences/activate`, { method: "POST", headers, body });
+  if (first.status !== 200)
+    throw new Error(`activating the bench's copy failed: ${first.status} ${await first.text()}`);
+  const target = (op: "validate" | "activate", id: string, name: string): Target => ({
+    id,
+    name,
+    url: `${portal.url}/api/licences/${op}`,
+    pid: portal.pid,
+    method: "POST",
+    headers,
+    body,
+  });
+  return {
+    portal,
+    targets: [
+      target("validate", "licenceValidate", "licence validate (cache warm): POST /api/licences/validate"),
+      target("activate", "licenceActivate", "licence activate (same instance, warm): POST /api/licences/activate"),
+    ],
+  };
+}
 
 /** A token of the portal's admin holding purchases:check, as a helpdesk's. */
 async function helpdeskToken(portal: Portal): Promise<string> {
@@ -261,6 +330,72 @@ function machine(): string {
 /** The 1-minute load average: other processes on the machine take CPU from every figure alike. */
 const loadAverage = () => loadavg()[0]!.toFixed(1);
 
+/** a, c, d: the cache-off comparison, coalescing and the soak (skipped with --only). */
+async function theRest(
+  sandbox: SandboxProcess,
+  cacheOn: Portal,
+  cleanups: (() => Promise<void>)[],
+  output: string[],
+): Promise<void> {
+  // c) coalescing with the cache on, a key nobody asked for yet, the upstream at its own pace
+  const coalescedCacheOn = await coalesce(cacheOn, sandbox, "/api/reports?per_page=100&sort=asc");
+
+  // d) soak
+  say(`d) soak: ${SOAK_SECONDS} s at ${SOAK_CONNECTIONS} connections over every GET route`);
+  const soaked = await soak(cacheOn);
+  await cacheOn.stop();
+
+  // a) cache off
+  say("a) cache off: GET /api/health, GET /api/auth/me, the gateway, the sandbox direct");
+  const cacheOff = await startPortal(
+    sandbox,
+    { UPSTREAM_CACHE_REPORTS_TTL_MS: "0", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" },
+    "cache off",
+  );
+  cleanups.push(() => cacheOff.stop());
+  const a = await compare([
+    { name: "health", url: `${cacheOff.url}/api/health`, headers: {} },
+    { name: "me", url: `${cacheOff.url}/api/auth/me`, headers: sessionHeaders(cacheOff) },
+    { name: "gateway", url: `${cacheOff.url}/api/reports`, headers: sessionHeaders(cacheOff) },
+    {
+      name: "direct",
+      url: `${sandbox.reportsBaseUrl}/api/v1/reports`,
+      headers: { Authorization: `Bearer ${SANDBOX_KEYS.reports}`, Accept: "application/json" },
+    },
+  ]);
+  const cacheOffRss = residentMemoryMb(cacheOff.pid);
+
+  // c) coalescing, on the cache-off portal: single flight alone. The upstream is slowed to 2 s so that all
+  // 100 requests (which take a while to pass the session check on 2 cores) arrive while the first call runs.
+  await sandboxControl(sandbox, "POST", "/faults", {
+    method: "GET",
+    path: "/seo/api/v1/reports",
+    kind: "latency",
+    latencyMs: 2000,
+  });
+  const coalescedCacheOff = await coalesce(cacheOff, sandbox, "/api/reports?per_page=50&sort=asc");
+  await sandboxControl(sandbox, "DELETE", "/faults");
+  await cacheOff.stop();
+
+  const figures = (f: Figures) => `${fmt(f.rps)} req/s, p50 ${fmt(f.p50)} ms, p99 ${fmt(f.p99)} ms`;
+  const offRatio = a.get("gateway")!.rps / a.get("health")!.rps;
+  const growth = soaked.rssEndMb / soaked.rssStartMb - 1;
+  output.push(
+    "",
+    `a) Cache off: ${CONNECTIONS} connections, each figure the median of ${RUNS} runs of ${RUN_SECONDS} s in turns (after a ${WARMUP_SECONDS} s warm-up); the portal's resident memory right after: ${fmt(cacheOffRss)} MB.`,
+    "",
+    "| GET /api/health | GET /api/auth/me | gateway: GET /api/reports | sandbox direct | gateway ÷ health | gateway ÷ auth/me | goal (gateway ÷ health) |",
+    "|---|---|---|---|---|---|---|",
+    `| ${figures(a.get("health")!)} | ${figures(a.get("me")!)} | ${figures(a.get("gateway")!)} | ${figures(a.get("direct")!)} | ${pct(offRatio)} | ${pct(a.get("gateway")!.rps / a.get("me")!.rps)} | ≥ 80%: ${verdict(offRatio >= 0.8)} |`,
+    "",
+    "| measure | result | goal |",
+    "|---|---|---|",
+    `| c) ${COALESCE_REQUESTS} concurrent identical GET /api/reports, cache on | ${coalescedCacheOn} upstream call(s) | exactly 1: ${verdict(coalescedCacheOn === 1)} |`,
+    `| c) the same, cache off (single flight alone; upstream slowed to 2 s) | ${coalescedCacheOff} upstream call(s) | exactly 1: ${verdict(coalescedCacheOff === 1)} |`,
+    `| d) soak, ${SOAK_SECONDS} s at ${SOAK_CONNECTIONS} connections, every GET route, cache on (after ${SOAK_WARMUP_SECONDS} s of warm-up) | ${fmt(soaked.total)} requests (${fmt(soaked.rps)} req/s), ${soaked.failed} errors; RSS ${fmt(soaked.rssStartMb)} → ${fmt(soaked.rssEndMb)} MB (${growth >= 0 ? "+" : "−"}${pct(Math.abs(growth))}; peak ${fmt(soaked.rssPeakMb)} MB) | no errors: ${verdict(soaked.failed === 0)}; < 10% growth: ${verdict(growth < 0.1)}; under 300 MB: ${verdict(soaked.rssPeakMb < 300)} |`,
+  );
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const loadAtStart = loadAverage();
@@ -305,24 +440,27 @@ async function main(): Promise<void> {
       headers: { Authorization: `Bearer ${await helpdeskToken(checks)}`, "Content-Type": "application/json" },
       body: JSON.stringify({ text: TICKET_TEXT, ticket: { system: "zendesk", id: "4211" } }),
     };
-    const b = await measureAgainstFloor(
-      [
-        floorTarget(floor),
-        healthTarget(cacheOn),
-        cachedListTarget(cacheOn),
-        cachedListTarget(withRedis, "cachedListRedis", ", on Redis"),
-        purchase,
-        lookup,
-      ],
-      FLOOR_PLAN,
-    );
+    const licences = await licenceTargets(sandbox);
+    cleanups.push(() => licences.portal.stop());
+    const targets = [
+      healthTarget(cacheOn),
+      cachedListTarget(cacheOn),
+      cachedListTarget(withRedis, "cachedListRedis", ", on Redis"),
+      purchase,
+      lookup,
+      ...licences.targets,
+    ].filter((target) => ONLY === undefined || ONLY.some((word) => target.id.startsWith(word)));
+    if (targets.length === 0) throw new Error(`--only ${options.only}: no target's id starts with that`);
+    const b = await measureAgainstFloor([floorTarget(floor), ...targets], FLOOR_PLAN);
     const servers = {
       "framework floor": floor.pid,
       "portal (health, list)": cacheOn.pid,
       "portal on Redis": withRedis.pid,
       "portal (purchase checks)": checks.pid,
+      "portal (licences)": licences.portal.pid,
     };
     const rss = Object.entries(servers).map(([name, pid]) => `${name} ${fmt(residentMemoryMb(pid))} MB`);
+    await licences.portal.stop();
     await checks.stop();
     await withRedis.stop();
     await redis.stop();
@@ -334,64 +472,7 @@ async function main(): Promise<void> {
       "",
       `Resident memory right after the load: ${rss.join(", ")}.`,
     );
-
-    // c) coalescing with the cache on, a key nobody asked for yet, the upstream at its own pace
-    const coalescedCacheOn = await coalesce(cacheOn, sandbox, "/api/reports?per_page=100&sort=asc");
-
-    // d) soak
-    say(`d) soak: ${SOAK_SECONDS} s at ${SOAK_CONNECTIONS} connections over every GET route`);
-    const soaked = await soak(cacheOn);
-    await cacheOn.stop();
-
-    // a) cache off
-    say("a) cache off: GET /api/health, GET /api/auth/me, the gateway, the sandbox direct");
-    const cacheOff = await startPortal(
-      sandbox,
-      { UPSTREAM_CACHE_REPORTS_TTL_MS: "0", UPSTREAM_CACHE_ITEMS_TTL_MS: "0" },
-      "cache off",
-    );
-    cleanups.push(() => cacheOff.stop());
-    const a = await compare([
-      { name: "health", url: `${cacheOff.url}/api/health`, headers: {} },
-      { name: "me", url: `${cacheOff.url}/api/auth/me`, headers: sessionHeaders(cacheOff) },
-      { name: "gateway", url: `${cacheOff.url}/api/reports`, headers: sessionHeaders(cacheOff) },
-      {
-        name: "direct",
-        url: `${sandbox.reportsBaseUrl}/api/v1/reports`,
-        headers: { Authorization: `Bearer ${SANDBOX_KEYS.reports}`, Accept: "application/json" },
-      },
-    ]);
-    const cacheOffRss = residentMemoryMb(cacheOff.pid);
-
-    // c) coalescing, on the cache-off portal: single flight alone. The upstream is slowed to 2 s so that all
-    // 100 requests (which take a while to pass the session check on 2 cores) arrive while the first call runs.
-    await sandboxControl(sandbox, "POST", "/faults", {
-      method: "GET",
-      path: "/seo/api/v1/reports",
-      kind: "latency",
-      latencyMs: 2000,
-    });
-    const coalescedCacheOff = await coalesce(cacheOff, sandbox, "/api/reports?per_page=50&sort=asc");
-    await sandboxControl(sandbox, "DELETE", "/faults");
-    await cacheOff.stop();
-
-    const figures = (f: Figures) => `${fmt(f.rps)} req/s, p50 ${fmt(f.p50)} ms, p99 ${fmt(f.p99)} ms`;
-    const offRatio = a.get("gateway")!.rps / a.get("health")!.rps;
-    const growth = soaked.rssEndMb / soaked.rssStartMb - 1;
-    output.push(
-      "",
-      `a) Cache off: ${CONNECTIONS} connections, each figure the median of ${RUNS} runs of ${RUN_SECONDS} s in turns (after a ${WARMUP_SECONDS} s warm-up); the portal's resident memory right after: ${fmt(cacheOffRss)} MB.`,
-      "",
-      "| GET /api/health | GET /api/auth/me | gateway: GET /api/reports | sandbox direct | gateway ÷ health | gateway ÷ auth/me | goal (gateway ÷ health) |",
-      "|---|---|---|---|---|---|---|",
-      `| ${figures(a.get("health")!)} | ${figures(a.get("me")!)} | ${figures(a.get("gateway")!)} | ${figures(a.get("direct")!)} | ${pct(offRatio)} | ${pct(a.get("gateway")!.rps / a.get("me")!.rps)} | ≥ 80%: ${verdict(offRatio >= 0.8)} |`,
-      "",
-      "| measure | result | goal |",
-      "|---|---|---|",
-      `| c) ${COALESCE_REQUESTS} concurrent identical GET /api/reports, cache on | ${coalescedCacheOn} upstream call(s) | exactly 1: ${verdict(coalescedCacheOn === 1)} |`,
-      `| c) the same, cache off (single flight alone; upstream slowed to 2 s) | ${coalescedCacheOff} upstream call(s) | exactly 1: ${verdict(coalescedCacheOff === 1)} |`,
-      `| d) soak, ${SOAK_SECONDS} s at ${SOAK_CONNECTIONS} connections, every GET route, cache on (after ${SOAK_WARMUP_SECONDS} s of warm-up) | ${fmt(soaked.total)} requests (${fmt(soaked.rps)} req/s), ${soaked.failed} errors; RSS ${fmt(soaked.rssStartMb)} → ${fmt(soaked.rssEndMb)} MB (${growth >= 0 ? "+" : "−"}${pct(Math.abs(growth))}; peak ${fmt(soaked.rssPeakMb)} MB) | no errors: ${verdict(soaked.failed === 0)}; < 10% growth: ${verdict(growth < 0.1)}; under 300 MB: ${verdict(soaked.rssPeakMb < 300)} |`,
-    );
+    if (ONLY === undefined) await theRest(sandbox, cacheOn, cleanups, output);
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
@@ -401,6 +482,7 @@ async function main(): Promise<void> {
   console.log(`All processes on 127.0.0.1. Load average (1 min) at start ${loadAtStart}, at end ${loadAverage()}.\n`);
   console.log(output.join("\n"));
   // f) The history's queries on both stores: the dashboard's 365-day trend over 100,000 results, its own table.
+  if (ONLY !== undefined) return;
   console.log("\nf) The history's queries (scripts/bench/history.ts):");
   if (
     runTsx(["--conditions=react-server", "scripts/bench/history.ts", ...(options.quick ? ["--runs", "5"] : [])]) !== 0

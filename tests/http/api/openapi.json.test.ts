@@ -91,16 +91,27 @@ describe("the served document", () => {
   it("says which operations are public (security: []) and describes every tag", () => {
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
     const publicOnes = operations.filter((op) => op.security.length === 0).map((op) => op.operationId);
-    // helpScoutCard: no session or token, Help Scout's signature of the body is its credential.
+    // helpScoutCard: no session or token, Help Scout's signature of the body is its credential. The licence API:
+    // installed copies, whose purchase code is theirs; its answers name the headers of their signature.
     expect(publicOnes.sort()).toEqual([
+      "activateLicence",
+      "deactivateLicence",
       "health",
       "helpScoutCard",
+      "licenceKeys",
       "login",
       "logout",
       "openapi",
       "ready",
       "ssoCallback",
       "ssoStart",
+      "validateLicence",
+    ]);
+    const refused = doc.paths["/api/licences/activate"]?.post?.responses["403"] as { headers: object } | undefined;
+    expect(Object.keys(refused?.headers ?? {})).toEqual([
+      "X-Request-Id",
+      "Gatehouse-Signature",
+      "Gatehouse-Signature-Key",
     ]);
     for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy();
     for (const op of operations)

@@ -159,7 +159,12 @@ function columns(linkItems: boolean, jobIds: ReadonlySet<string>): ReadonlyArray
       cell: (row) => (
         <>
           <span className={styles.line} title={row.checked_by.email ?? undefined}>
-            {row.checked_by.email ?? <span className={styles.muted}>Unknown</span>}
+            {row.checked_by.email ?? (
+              // The sweep and the licence API check on their own: no person asked.
+              <span className={styles.muted}>
+                {row.source === "sweep" || row.source === "licence" ? "Gatehouse" : "Unknown"}
+              </span>
+            )}
           </span>
           <span className={styles.secondary}>
             {row.source === "bulk" && row.bulk_job_id && jobIds.has(row.bulk_job_id) ? (

@@ -159,9 +159,9 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
         code_hash: hashPurchaseCode(CODES.active, HASH_KEY),
         code_last4: "1111",
         instance: { kind: "domain", value: "old-site.example.com" },
-        deactivated_by: support.user.email,
+        by: support.user.email,
         reason: "The buyer moved to new-site.example.com",
-        by: { user_id: support.user.id, email: support.user.email, via: "session" },
+        staff: { user_id: support.user.id, email: support.user.email, via: "session" },
       });
       expect(JSON.stringify(events)).not.toContain(CODES.active);
     });

@@ -93,9 +93,9 @@ describe("licence activations for staff", () => {
           code_hash: hashPurchaseCode(CODE, KEY),
           code_last4: "e2f0",
           instance: { kind: "domain", value: "a.example.com" },
-          deactivated_by: BY.user.email,
+          by: BY.user.email,
           reason: "The buyer moved",
-          by: { user_id: "u1", email: BY.user.email, via: "session" },
+          staff: { user_id: "u1", email: BY.user.email, via: "session" },
         },
       }),
     ]);

@@ -1,53 +1,83 @@
-// An installed copy as compared: a domain normalised (a URL's host, case, www., a trailing dot, IDN), an id as it
-// is, and the never-counted patterns of a policy (a name, *.name, name.*).
+// Instances as compared (lib/licences/instances.ts): a domain however the copy spells it (a URL, upper case, www.,
+// a trailing dot, a port, an IDN) is one domain; what is not a domain is refused with the reason; ids are exact;
+// the never-counted patterns (a name, *.suffix, label.*) match what they say and nothing more.
 import { describe, expect, it } from "vitest";
 
-import { neverCounted, normaliseDomain, readInstance } from "@/lib/licences/instances";
+import { neverCounted, normaliseDomain, readInstance, type Instance } from "@/lib/licences/instances";
 
-describe("instances", () => {
+const domain = (raw: string) => {
+  const read = normaliseDomain(raw);
+  return read.ok ? read.domain : `refused: ${read.reason}`;
+};
+
+describe("normaliseDomain", () => {
   it.each([
     ["shop.example.com", "shop.example.com"],
-    ["https://WWW.Shop.Example.com/cart?x=1", "shop.example.com"],
-    ["shop.example.com.", "shop.example.com"],
-    ["shop.example.com:8080/path", "shop.example.com"],
+    ["SHOP.Example.COM", "shop.example.com"],
+    ["www.shop.example.com", "shop.example.com"],
     ["www.example.com", "example.com"],
-    ["www.com", "www.com"],
+    ["example.com.", "example.com"],
+    ["https://www.Example.com/wp-admin/?x=1", "example.com"],
+    ["http://example.com:8080", "example.com"],
+    ["example.com:8080/path", "example.com"],
     ["bücher.de", "xn--bcher-kva.de"],
+    ["https://BÜCHER.de/", "xn--bcher-kva.de"],
+    ["  example.com  ", "example.com"],
     ["127.0.0.1", "127.0.0.1"],
-  ])("reads %s as %s", (raw, domain) => {
-    expect(normaliseDomain(raw)).toEqual({ ok: true, domain });
+    ["localhost", "localhost"],
+  ])("%s → %s", (raw, expected) => {
+    expect(domain(raw)).toBe(expected);
   });
 
-  it.each(["", "not a domain", "https://", "-bad-.example.com", `${"a".repeat(250)}.com`])(
-    "refuses %j with a sentence",
+  it("keeps www. when it is the whole name but the suffix (www.com is a domain of its own)", () => {
+    expect(domain("www.com")).toBe("www.com");
+  });
+
+  it.each(["<script>.example", "exa mple.com", "-bad.example", "a..b", "https://", "x".repeat(64) + ".com"])(
+    "refuses %j with a reason a person can act on",
     (raw) => {
-      const read = normaliseDomain(raw);
-      expect(read.ok).toBe(false);
-      if (!read.ok) expect(read.reason).toMatch(/domain/);
+      expect(domain(raw)).toMatch(/^refused: (is not a domain|is longer)/);
     },
   );
 
-  it("reads an instance's domain or id, and its name trimmed (empty: none)", () => {
-    expect(readInstance({ domain: "WWW.Example.com", name: "  Main shop " })).toEqual({
+  it("refuses a name longer than DNS allows", () => {
+    expect(domain(`${"a".repeat(60)}.`.repeat(5) + "com")).toMatch(/refused: is longer than a domain may be/);
+  });
+});
+
+describe("readInstance", () => {
+  it("reads a domain, trimming its name, and an id exactly", () => {
+    expect(readInstance({ domain: "WWW.Shop.example", name: "  Main shop " })).toEqual({
       ok: true,
-      instance: { kind: "domain", value: "example.com", name: "Main shop" },
+      instance: { kind: "domain", value: "shop.example", name: "Main shop" },
     });
-    expect(readInstance({ id: " machine-42 ", name: " " })).toEqual({
+    expect(readInstance({ id: "Machine-A" })).toEqual({
       ok: true,
-      instance: { kind: "id", value: "machine-42", name: null },
+      instance: { kind: "id", value: "Machine-A", name: null },
     });
-    expect(readInstance({ id: "   " }).ok).toBe(false);
+    expect(readInstance({ id: "   " })).toEqual({ ok: false, reason: "must not be empty" });
+  });
+});
+
+describe("neverCounted", () => {
+  const at = (value: string, kind: Instance["kind"] = "domain"): Instance => ({ kind, value, name: null });
+  const patterns = ["localhost", "*.test", "staging.*"];
+
+  it.each([
+    ["localhost", true],
+    ["shop.test", true],
+    ["a.b.test", true],
+    ["test", false],
+    ["contest", false],
+    ["staging.shop.example", true],
+    ["staging", false],
+    ["mystaging.shop.example", false],
+    ["shop.example", false],
+  ])("%s → %s", (value, expected) => {
+    expect(neverCounted(at(value), patterns)).toBe(expected);
   });
 
-  it("never counts the policy's patterns: a name, *.name (subdomains), name.* (after a first label)", () => {
-    const patterns = ["localhost", "*.test", "staging.*"];
-    const domain = (value: string) => ({ kind: "domain" as const, value, name: null });
-    expect(neverCounted(domain("localhost"), patterns)).toBe(true);
-    expect(neverCounted(domain("shop.test"), patterns)).toBe(true);
-    expect(neverCounted(domain("staging.shop.com"), patterns)).toBe(true);
-    expect(neverCounted(domain("test"), patterns)).toBe(false);
-    expect(neverCounted(domain("staging"), patterns)).toBe(false);
-    expect(neverCounted(domain("shop.com"), patterns)).toBe(false);
-    expect(neverCounted({ kind: "id", value: "localhost", name: null }, patterns)).toBe(false);
+  it("always counts an id, whatever it looks like", () => {
+    expect(neverCounted(at("localhost", "id"), patterns)).toBe(false);
   });
 });

@@ -22,16 +22,15 @@ const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
   "purchase.revoked",
   "purchase.support_expiring",
   "purchase.shared_suspected",
+  // The licence API's service (lib/licences) tells of what a copy or a staff reset changed, not the wrapper.
+  "licence.activated",
+  "licence.deactivated",
+  "licence.limit_reached",
   "bulk_job.finished",
   "report.result_changed",
   "upstream.unavailable",
   "upstream.recovered",
   "upstream.key_rejected",
-  // Licence activations (issue 34): told by the licence service and by a staff reset's handler, one event per
-  // activation (a reset of all of a code's), never by the operations table.
-  "licence.activated",
-  "licence.deactivated",
-  "licence.limit_reached",
 ];
 
 /** Facts for calling `describe` and an audit action: a success with a report, a project and a checked code. */
