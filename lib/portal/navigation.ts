@@ -79,6 +79,7 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
     area: "items",
     shortcut: "o",
   },
+  { href: "/admin/licences", label: "Licences", permission: "licences:manage", area: "items", shortcut: "l" },
 ];
 
 export function mayUse(

@@ -7,7 +7,9 @@
 // sidebar. Times are in UTC: Help Scout does not say the agent's time zone. A purchase's life shows too: a revoked
 // code's sentence (what was bought, and that the sale was probably reversed), a verdict that is not fresh (the item
 // service did not answer: the last verdict's words), support ending soon with the item's renewal link (https only),
-// and a code possibly shared.
+// and a code possibly shared. A valid code's active licence activations (domain or id, last seen) follow its
+// verdict, at most ACTIVATIONS_SHOWN of them and "and N more": the route reads them (this room does not import the
+// licences) and passes them in.
 import type { HelpdeskLookup, HelpdeskVerdict } from "@/lib/contract/helpdesk";
 import type { PurchaseHistoryEntry } from "@/lib/contract/purchases";
 
@@ -120,11 +122,30 @@ function verdictText(verdict: HelpdeskVerdict): string {
 /** A failed check answered from the last verdict (the item service down): not fresh, its words in the text. */
 const NOT_FRESH = { colour: "orange", word: "Not fresh" } as const;
 
-function verdictItem(verdict: HelpdeskVerdict): string {
+/** An installed copy holding an active activation of a code, as the card names it. */
+export interface CardActivation {
+  /** Its domain (normalised) or its id. */
+  instance: string;
+  last_seen_at: string;
+}
+
+/** Activations named on the card per code; the rest are counted. */
+export const ACTIVATIONS_SHOWN = 5;
+
+function activationsText(activations: readonly CardActivation[]): string {
+  const shown = activations
+    .slice(0, ACTIVATIONS_SHOWN)
+    .map((activation) => `${escapeHtml(activation.instance)} (last seen ${utcDay(activation.last_seen_at)})`);
+  const more = activations.length - shown.length;
+  return `Active on ${times(activations.length, "site", "sites")}: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
+}
+
+function verdictItem(verdict: HelpdeskVerdict, activations: readonly CardActivation[] | null | undefined): string {
   const outcome = verdict.outcome === "failed" && verdict.last_verdict ? NOT_FRESH : OUTCOME[verdict.outcome];
+  const text = verdictText(verdict);
   return listItem(
     `${codeName(verdict.code_last4)} <strong class="${outcome.colour}">${outcome.word}</strong>`,
-    verdictText(verdict),
+    activations && activations.length > 0 ? `${text} · ${activationsText(activations)}` : text,
   );
 }
 
@@ -149,10 +170,12 @@ export interface HelpScoutCard {
   earlier: PurchaseHistoryEntry[];
   /** The checker with the conversation attached; null for a draft. */
   checkerUrl: string | null;
+  /** Each verdict's active licence activations, by its index in `lookup.codes` (null or absent: none shown). */
+  activations?: ReadonlyArray<readonly CardActivation[] | null>;
 }
 
 /** The card's HTML: compact, in Help Scout's sidebar markup, every outside string escaped. */
-export function helpScoutCardHtml({ lookup, earlier, checkerUrl }: HelpScoutCard): string {
+export function helpScoutCardHtml({ lookup, earlier, checkerUrl, activations = [] }: HelpScoutCard): string {
   const html: string[] = ["<h4>Purchase codes</h4>"];
   if (lookup === null) {
     html.push('<p class="muted">Save the conversation first: a draft has nothing to check yet.</p>');
@@ -161,7 +184,9 @@ export function helpScoutCardHtml({ lookup, earlier, checkerUrl }: HelpScoutCard
   if (lookup.codes.length === 0) {
     html.push('<p class="muted">No purchase code in this conversation&#39;s subject.</p>');
   } else {
-    html.push(`<ul class="c-sb-list c-sb-list--two-line">${lookup.codes.map(verdictItem).join("")}</ul>`);
+    html.push(
+      `<ul class="c-sb-list c-sb-list--two-line">${lookup.codes.map((verdict, index) => verdictItem(verdict, activations[index])).join("")}</ul>`,
+    );
     if (lookup.not_checked > 0)
       html.push(
         `<p class="muted">${times(lookup.not_checked, "more code", "more codes")} found, not checked: open Gatehouse.</p>`,

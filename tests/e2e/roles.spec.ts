@@ -90,6 +90,7 @@ test.describe("admin", () => {
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",
+      "Licences",
     ]);
     await expect(page.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
   });

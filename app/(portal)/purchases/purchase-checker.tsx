@@ -29,6 +29,7 @@ import { correctPurchaseCode, normalisePurchaseCode, type CorrectedPurchaseCode 
 import { slipFor, type PurchaseCodeSlip } from "@/lib/purchases/slips";
 
 import formStyles from "../forms.module.css";
+import { LicenceActivations } from "./licence-activations";
 import { PurchaseResult } from "./purchase-result";
 import styles from "./purchases.module.css";
 
@@ -70,6 +71,20 @@ function MarkedCode({ corrected }: { corrected: CorrectedPurchaseCode }) {
   );
 }
 
+/** A purchase that is, or was, valid may have licence activations; a code never valid has none. */
+function mayHoldActivations(check: PurchaseCheck): boolean {
+  if (check.stale) return check.last_verdict.outcome !== "invalid";
+  return check.valid || check.lifecycle.revoked;
+}
+
+/** The item names the verdict knows (the purchase's, or what a revoked code had bought), by id. */
+function itemNamesOf(check: PurchaseCheck): Record<number, string> {
+  if (check.stale) return check.last_verdict.item ? { [check.last_verdict.item.id]: check.last_verdict.item.name } : {};
+  if (check.valid) return { [check.purchase.item.id]: check.purchase.item.name };
+  const previous = check.lifecycle.previously_valid;
+  return previous ? { [previous.item.id]: previous.item.name } : {};
+}
+
 export function PurchaseChecker({
   linkItems,
   format,
@@ -82,6 +97,8 @@ export function PurchaseChecker({
   const [corrected, setCorrected] = useState<CorrectedPurchaseCode | null>(null);
   const [slip, setSlip] = useState<PurchaseCodeSlip | null>(null);
   const [checked, setChecked] = useState<PurchaseCheck | null>(null);
+  /** The code as sent for the verdict shown: its licence activations are searched with it. */
+  const [checkedCode, setCheckedCode] = useState<string | null>(null);
   const router = useRouter();
   // A code taken out of a longer text, or the codes such a text holds, to choose from.
   const [found, setFound] = useState<string | null>(null);
@@ -163,6 +180,7 @@ export function PurchaseChecker({
     if (!answer) return;
     setCleaning({ code: answer.data.checked_code, notes: answer.data.notes });
     setChecked(answer.data);
+    setCheckedCode(raw);
     setSlip(answer.data.stale ? null : answer.data.suggestion);
   };
 
@@ -320,6 +338,9 @@ export function PurchaseChecker({
         requestId={failure?.requestId}
       />
       {checked ? <PurchaseResult check={checked} linkItems={linkItems} /> : null}
+      {checked && checkedCode && mayHoldActivations(checked) ? (
+        <LicenceActivations key={checkedCode} code={checkedCode} itemNames={itemNamesOf(checked)} />
+      ) : null}
       {slip && (fieldError || checked) ? (
         <div className={styles.notice} data-testid="slip">
           <p>

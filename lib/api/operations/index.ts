@@ -8,6 +8,7 @@ import { accountOperations } from "./accounts";
 import { adminOperations } from "./admin";
 import { alertOperations } from "./alerts";
 import { itemOperations } from "./items";
+import { licenceStaffOperations } from "./licence-staff";
 import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
 import { projectOperations } from "./projects";
@@ -34,6 +35,7 @@ export const operations = {
   ...purchaseLifecycleOperations,
   ...helpdeskOperations,
   ...licenceOperations,
+  ...licenceStaffOperations,
   ...accountOperations,
   ...tokenOperations,
   ...adminOperations,

@@ -58,6 +58,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("webhooks", "/admin/webhooks", "Webhooks"),
   page("helpdesk", "/admin/helpdesk", "Helpdesk"),
   page("purchase codes", "/admin/purchase-codes", "Purchase codes"),
+  page("licences", "/admin/licences", "Licences"),
   page("403", "/admin/users", "You may not open this page", { role: "viewer", status: 403 }),
   page("404", "/no-such-page", "Page not found", { status: 404 }),
 ];

@@ -3,6 +3,7 @@
 // lookup checks them, and the card answers with them, the checks made for the conversation before, and a link to
 // the checker with the conversation attached.
 import { ApiError } from "@/lib/api/errors";
+import { activationsOfCode, codeHashes } from "@/lib/api/licence-staff";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { operations } from "@/lib/api/operations";
 import { checkFailureReason } from "@/lib/api/purchases";
@@ -10,10 +11,12 @@ import { defineRoute, type Reply } from "@/lib/api/route";
 import { limitPurchaseChecks } from "@/lib/api/steps/limit";
 import { portalOrigin } from "@/lib/auth/request";
 import { helpScoutConversationUrl, ticketFilter } from "@/lib/contract/values";
-import { lookUpTicket, ticketCodes } from "@/lib/purchases/helpdesk";
+import type { ServerContext } from "@/lib/auth/access";
+import { lookUpTicket, ticketCodes, type TicketCodes } from "@/lib/purchases/helpdesk";
 import { listPurchaseHistory } from "@/lib/purchases/history";
 import { HELPSCOUT_SIGNATURE_HEADER, helpScoutSecret, helpScoutSignatureMatches } from "@/lib/purchases/helpscout";
-import { helpScoutCardHtml } from "@/lib/purchases/helpscout-card";
+import { helpScoutCardHtml, type CardActivation } from "@/lib/purchases/helpscout-card";
+import type { HelpdeskLookup } from "@/lib/contract/helpdesk";
 
 /** The purchase-check limits count Help Scout's requests as this one caller (it has no Gatehouse user). */
 const HELPSCOUT_CALLER = "helpdesk:helpscout";
@@ -74,8 +77,28 @@ export const POST = defineRoute(
         detail: { ticket: ticketFilter(ticket), codes: lookup.codes.length, via: "helpscout" },
       });
     }
-    return card(helpScoutCardHtml({ lookup, earlier: earlier.rows, checkerUrl }));
+    const activations = await activeActivations(server, lookup, found);
+    return card(helpScoutCardHtml({ lookup, earlier: earlier.rows, checkerUrl, activations }));
   },
 );
+
+/** Each valid code's active licence activations, by its verdict's index (the verdicts follow the codes found). */
+function activeActivations(
+  server: ServerContext,
+  lookup: HelpdeskLookup,
+  found: TicketCodes,
+): Promise<Array<CardActivation[] | null>> {
+  return Promise.all(
+    lookup.codes.map(async (verdict, index) => {
+      const ticketCode = found.codes[index];
+      const code = ticketCode?.kind === "code" ? ticketCode.code : (ticketCode?.slip.code ?? null);
+      if (verdict.outcome !== "valid" || code === null) return null;
+      const activations = await activationsOfCode(server, codeHashes(server, code));
+      return activations
+        .filter((activation) => activation.status === "active")
+        .map((activation) => ({ instance: activation.instance.value, last_seen_at: activation.last_seen_at }));
+    }),
+  );
+}
 
 export const { GET, PUT, PATCH, DELETE, OPTIONS } = methodsNotAllowed(["POST"]);

@@ -8,6 +8,10 @@ import { createHmac } from "node:crypto";
 
 import { beforeAll, describe, expect, it } from "vitest";
 
+import { hashPurchaseCode } from "@/lib/auth/audit";
+import { parseDatabaseUrl } from "@/lib/config/store";
+import { openDb } from "@/lib/db";
+import { activate, resetActivation } from "@/lib/licences/activations";
 import { FIXED_PURCHASE_CODES as CODES } from "@/lib/sandbox";
 
 import { CANARY } from "@/tests/support/canary";
@@ -15,6 +19,7 @@ import { setUpGateway } from "@/tests/support/set-up-gateway";
 
 const VALIDATION_PATH = "/market/api/purchases/validation";
 const HOSTILE = `<img src=x onerror=alert(1)>"'`;
+const HASH_KEY = "helpscout-http-test-hash-key-0123456789";
 
 const {
   sandbox,
@@ -22,7 +27,7 @@ const {
   clients: { admin, support },
 } = setUpGateway({
   signIn: ["admin", "support"],
-  env: { PURCHASE_RATE_LIMIT_PER_USER: "1000", PURCHASE_RATE_LIMIT_PER_IP: "1000" },
+  env: { PURCHASE_RATE_LIMIT_PER_USER: "1000", PURCHASE_RATE_LIMIT_PER_IP: "1000", PURCHASE_CODE_HASH_KEY: HASH_KEY },
 });
 
 const sign = (body: string, secret: string) => createHmac("sha1", secret).update(body, "utf8").digest("base64");
@@ -113,6 +118,35 @@ describe("with the secret set", () => {
     expect(earlier).toContain("Code …2222");
     expect(earlier).toContain("by agent@acme.test");
     expect(html).toContain("Open in Gatehouse");
+  });
+
+  it("names a valid code's active licence activations (at most 5, and how many more), never a deactivated one", async () => {
+    const store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
+    try {
+      const licence = { codeHash: hashPurchaseCode(CODES.none, HASH_KEY), itemId: 100001, codeLast4: "3333" };
+      const ids: string[] = [];
+      for (let n = 1; n <= 7; n += 1) {
+        const made = await activate(
+          store.db,
+          licence,
+          { kind: "domain", value: `site${n}.example.com`, name: null },
+          { counted: true, allowed: 10, at: new Date(Date.UTC(2026, 10, n)) },
+        );
+        if (made.kind !== "limit") ids.push(made.activation.id);
+      }
+      await resetActivation(store.db, ids[0]!, { by: "support@gatehouse.test", reason: "moved", at: new Date() });
+    } finally {
+      await store.close();
+    }
+    const body = JSON.stringify(conversation(5003, `My code ${CODES.none}, and ${CODES.expired}`));
+    const res = await helpScout(body, sign(body, secret));
+    expect(res.status, res.text).toBe(200);
+    const html: string = res.json.html;
+    expect(html).toContain("Active on 6 sites: site7.example.com (last seen 7 Nov 2026), site6.example.com");
+    expect(html).toContain("site3.example.com (last seen 3 Nov 2026) and 1 more");
+    expect(html).not.toContain("site1.example.com");
+    expect(html.slice(html.indexOf("Code …2222"))).not.toContain("Active on");
+    expect(html).not.toContain(CODES.none);
   });
 
   it("refuses a wrong signature, a missing one, and a signature replayed over another body: 401", async () => {

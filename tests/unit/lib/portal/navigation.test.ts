@@ -27,6 +27,7 @@ describe("navigationFor", () => {
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",
+      "Licences",
     ]);
     expect(labels("editor")).toEqual([
       "Dashboard",
@@ -69,6 +70,7 @@ describe("navigationFor", () => {
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",
+      "Licences",
     ]);
     expect(labels("editor", { reports: true, items: false })).toEqual([
       "Dashboard",

@@ -202,4 +202,35 @@ describe("helpScoutCardHtml", () => {
       expect(safeRenewalUrl(bad)).toBeNull();
     }
   });
+
+  it("names a valid code's active licence activations, at most 5 with how many more, escaped", () => {
+    const activations = Array.from({ length: 7 }, (_, index) => ({
+      instance: index === 0 ? HOSTILE : `site${index}.example.com`,
+      last_seen_at: "2026-11-20T10:00:00.000Z",
+    }));
+    const html = helpScoutCardHtml({
+      lookup: lookup([verdict(), verdict({ code_last4: "2222" })]),
+      earlier: [],
+      checkerUrl: null,
+      activations: [activations, null],
+    });
+    expect(html).toContain("Active on 7 sites: &lt;img");
+    expect(html).toContain("site4.example.com (last seen 20 Nov 2026)");
+    expect(html).not.toContain("site5.example.com");
+    expect(html).toContain(" and 2 more");
+    expect(html).not.toContain("<img");
+    const second = html.slice(html.indexOf("Code …2222"));
+    expect(second).not.toContain("Active on");
+    // One activation: singular; none: nothing said.
+    const one = helpScoutCardHtml({
+      lookup: lookup([verdict()]),
+      earlier: [],
+      checkerUrl: null,
+      activations: [[{ instance: "shop.example.com", last_seen_at: "2026-11-20T10:00:00.000Z" }]],
+    });
+    expect(one).toContain("Active on 1 site: shop.example.com (last seen 20 Nov 2026)</span>");
+    expect(
+      helpScoutCardHtml({ lookup: lookup([verdict()]), earlier: [], checkerUrl: null, activations: [[]] }),
+    ).not.toContain("Active on");
+  });
 });
