@@ -64,6 +64,13 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
     },
   ],
   [
+    {
+      name: "licences",
+      paths: ["lib/licences/"],
+      what: "licence activations: policies, activations, the signing key, the public API's flow",
+    },
+  ],
+  [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },
     { name: "portal", paths: ["lib/portal/"], what: "what pages share: URL state, words, the API client" },
   ],
