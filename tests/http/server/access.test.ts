@@ -243,6 +243,15 @@ const ROUTES: MatrixRoute[] = [
     }),
   },
   {
+    name: "POST /api/licences/activations/search",
+    allowed: VALIDATE_PURCHASES,
+    success: 200,
+    request: () => ({
+      path: "/api/licences/activations/search",
+      init: jsonInit("POST", { purchase_code: FIXED_PURCHASE_CODES.active }),
+    }),
+  },
+  {
     name: "POST /api/purchases/history/search.csv",
     allowed: VALIDATE_PURCHASES,
     success: 200,
@@ -355,6 +364,28 @@ const ROUTES: MatrixRoute[] = [
       init: jsonInit("PUT", { renewal_url: `https://example.com/renew/${who}` }),
     }),
   },
+  // licences:manage, an admin's alone.
+  {
+    name: "GET /api/admin/licences",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/licences" }),
+  },
+  {
+    name: "PUT /api/admin/licences/items/{id}",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({
+      path: `/api/admin/licences/items/${fixtures.itemId}`,
+      init: jsonInit("PUT", {
+        enabled: false,
+        limits: { regular: 1, extended: 5 },
+        never_count: ["localhost"],
+        revoked_deactivates: true,
+      }),
+    }),
+  },
+  { name: "GET /api/licences/keys", allowed: "public", success: 200, request: () => ({ path: "/api/licences/keys" }) },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },
   { name: "GET /api/ready", allowed: "public", success: 200, request: () => ({ path: "/api/ready" }) },
   { name: "GET /api/openapi.json", allowed: "public", success: 200, request: () => ({ path: "/api/openapi.json" }) },

@@ -8,9 +8,7 @@ import { createPublicKey, verify } from "node:crypto";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { parseDatabaseUrl } from "@/lib/config/store";
-import { openDb, type Store } from "@/lib/db";
-import { saveLicencePolicy } from "@/lib/licences/policies";
+import type { LicencePolicyBody } from "@/lib/contract/licences";
 import { FIXED_PURCHASE_CODES as CODES } from "@/lib/sandbox";
 
 import type { GatewayResponse } from "@/tests/support/gateway";
@@ -40,7 +38,6 @@ describe.each(bothServerStores())("on $name", (store) => {
     }),
   });
 
-  let db: Store;
   let receiver: WebhookReceiver;
   let endpointId = "";
   /** The item and licence type of each fixed code, as the checker says. */
@@ -48,7 +45,6 @@ describe.each(bothServerStores())("on $name", (store) => {
   let publicKeyPem = "";
 
   beforeAll(async () => {
-    db = await openDb(parseDatabaseUrl(gateway.databaseUrl));
     receiver = await startWebhookReceiver();
     const created = await admin.request(
       "/api/admin/webhooks",
@@ -69,22 +65,22 @@ describe.each(bothServerStores())("on $name", (store) => {
   });
   afterAll(async () => {
     await receiver?.close();
-    await db?.close();
   });
 
-  const enable = (itemId: number, policy: Partial<Parameters<typeof saveLicencePolicy>[2]> = {}) =>
-    saveLicencePolicy(
-      db.db,
-      itemId,
-      {
+  /** An admin turns the item's licence API on, through Admin → Licences' API. */
+  async function enable(itemId: number, policy: Partial<LicencePolicyBody> = {}) {
+    const saved = await admin.request(`/api/admin/licences/items/${itemId}`, {
+      ...post({
         enabled: true,
         limits: { regular: 2, extended: 5 },
         never_count: ["localhost", "*.test", "staging.*"],
         revoked_deactivates: true,
         ...policy,
-      },
-      "admin@gatehouse.test",
-    );
+      }),
+      method: "PUT",
+    });
+    expect(saved.status, saved.text).toBe(200);
+  }
 
   /** A licence call as a copy makes it: no cookie, no token. */
   const call = (
