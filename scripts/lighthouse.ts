@@ -168,6 +168,10 @@ async function audit(
       extraHeaders: cookie ? { Cookie: cookie } : undefined,
       // The 403 and 404 pages are pages too: audit them rather than stop at their status.
       ignoreStatusCode: target.status !== undefined,
+      // The full-page screenshot only illustrates the HTML report (no audit of the three categories reads it), and
+      // taking it (the page resized to its whole height, captured, encoded) is a step of every run. The loaded
+      // page's own screenshot ("final-screenshot", saved below) is kept.
+      disableFullPageScreenshot: true,
     },
     config,
     tab as never,
