@@ -12,6 +12,7 @@ import { purchaseCodeLast4 } from "@/lib/contract/purchase-code";
 import { emitEvent } from "@/lib/events";
 import { activationById, codeActivations, resetActivation, resetCode } from "@/lib/licences/activations";
 import { licencePolicies, licencePolicy } from "@/lib/licences/policies";
+import { releaseIfRevoked } from "@/lib/licences/service";
 import { publishedKeys } from "@/lib/licences/signing";
 import { PurchaseCodeRefused } from "@/lib/purchases/errors";
 import { normalisePurchaseCode, purchaseCodeForms } from "@/lib/purchases/normalise";
@@ -44,6 +45,8 @@ function byStatusThenSeen(a: CodeActivation, b: CodeActivation): number {
 
 /** Every activation of a code (of every item), whatever form of it the copies sent. */
 export async function activationsOfCode(server: ServerContext, code: CodeHashes): Promise<CodeActivation[]> {
+  // A refund found since the copies last called is applied before staff see them.
+  await releaseIfRevoked(server.db, code.hashes);
   const found = await Promise.all(code.hashes.map((hash) => codeActivations(server.db, hash)));
   return found.flat().sort(byStatusThenSeen);
 }

@@ -242,18 +242,40 @@ function unavailable(retryAfterSeconds: number): LicenceOutcome {
   };
 }
 
-/** A revoked purchase under a policy that releases activations: every one of the code's, for this item, released. */
+/**
+ * A code whose purchase is known revoked (found by any check: the checker, a bulk job, a helpdesk, the sweep, this
+ * API), under a policy that releases activations: every activation of it for that item released now, each told as
+ * licence.deactivated by "refund". Run by every licence call and when staff list the code's activations.
+ */
+export async function releaseIfRevoked(db: Db, hashes: readonly string[], at = new Date()): Promise<number> {
+  const known = await knownPurchase(db, hashes);
+  if (known?.status !== "revoked") return 0;
+  const itemId = Number(known.item_id);
+  if (!(await licencePolicy(db, itemId)).revoked_deactivates) return 0;
+  const how: Deactivation = { by: "refund", reason: "The purchase was refunded or reversed.", at };
+  let released = 0;
+  for (const hash of hashes) {
+    const rows = await resetCode(db, hash, itemId, how);
+    for (const activation of rows)
+      await announceDeactivation(activation, { codeHash: hash, codeLast4: known.code_last4 }, how);
+    released += rows.length;
+  }
+  return released;
+}
+
+/** The licence call's own release: its code's forms, when its verdict says revoked. */
 async function releaseOnRevocation(
   deps: LicenceDeps,
   prepared: Prepared,
   facts: PurchaseFacts,
   at: Date,
 ): Promise<number> {
-  if (facts.status !== "revoked" || !prepared.policy.revoked_deactivates) return 0;
-  const how: Deactivation = { by: "refund", reason: "The purchase was refunded or reversed.", at };
-  const released = await resetCode(deps.db, prepared.codeHash, facts.itemId, how);
-  for (const activation of released) await announceDeactivation(activation, prepared, how);
-  return released.length;
+  if (facts.status !== "revoked") return 0;
+  return releaseIfRevoked(
+    deps.db,
+    prepared.forms.map((form) => hashPurchaseCode(form, deps.hashKey)),
+    at,
+  );
 }
 
 export async function announceDeactivation(

@@ -23,6 +23,7 @@ const HASH_KEY = "licence-staff-http-test-hash-key-0123456789";
 
 describe.each(bothServerStores())("on $name", (serverStore) => {
   const {
+    sandbox,
     gateway,
     clients: { admin, support, viewer },
   } = setUpGateway({
@@ -268,6 +269,41 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
         active: false,
         activation: { id, status: "deactivated", deactivated_by: support.user.email, reason: "Moved to another host" },
       });
+    });
+
+    it("sees a refund the checker found already applied: the activations released by refund, before any copy calls", async () => {
+      const checked = await support.request("/api/purchases/validate", json("POST", { purchase_code: CODES.none }));
+      expect(checked.status, checked.text).toBe(200);
+      const item = checked.json.data.purchase.item.id as number;
+      const enabled = await savePolicy(admin, item, {
+        enabled: true,
+        limits: { regular: 3, extended: 3 },
+        never_count: [],
+        revoked_deactivates: true,
+      });
+      expect(enabled.status, enabled.text).toBe(200);
+      const copy = await gateway.request(
+        "/api/licences/activate",
+        json("POST", { purchase_code: CODES.none, item_id: item, instance: { domain: "refunded.example" } }),
+      );
+      expect(copy.status, copy.text).toBe(200);
+      await sandbox.setPurchase(CODES.none, { reversed: true });
+      try {
+        const rechecked = await support.request("/api/purchases/validate", json("POST", { purchase_code: CODES.none }));
+        expect(rechecked.json.data.lifecycle.revoked).toBe(true);
+        const found = await search(support, CODES.none);
+        // (The activations earlier tests gave this code are listed too.)
+        const released = (found.json.data.activations as Array<{ id: string }>).find(
+          (activation) => activation.id === copy.json.data.activation.id,
+        );
+        expect(released).toMatchObject({ item_id: item, status: "deactivated", deactivated_by: "refund" });
+        expect((await deactivatedEvents()).at(-1)).toMatchObject({
+          by: "refund",
+          activation_id: copy.json.data.activation.id,
+        });
+      } finally {
+        await sandbox.setPurchase(CODES.none, { reversed: false });
+      }
     });
 
     it("refuses a reset from a foreign Origin (CSRF), and a viewer (403)", async () => {
