@@ -203,8 +203,10 @@ for (const vendor of ["zendesk", "freshdesk"] as const) {
           .getByRole("main")
           .getByRole("listitem")
           .filter({ hasText: `Code …${LIFE.seen.slice(-4)}` });
+        // Its last verdict is support's check, or, when another vendor's run of this test answered it stale before,
+        // the re-check the portal made of it once the item service was back (its minute's tick, not ours to time).
         await expect(stale).toContainText(
-          /Not fresh: Valid as of (moments|\d+ (minute|hour)s?) ago, checked by support@e2e\.test\. The item API did not answer now/,
+          /Not fresh: Valid as of (moments|\d+ (minute|hour)s?) ago, checked by (support@e2e\.test|Gatehouse's re-check)\. The item API did not answer now/,
         );
         await checkBothSchemes(second, `${vendor}-not-fresh`, testInfo);
       } finally {
