@@ -17,5 +17,7 @@ export default defineConfig({
     // Vitest's default is one worker per core but one (1 on a 2-core machine), and most files wait on processes
     // they start (next start, PostgreSQL, Redis): three files at a time overlap those waits.
     maxWorkers: 3,
+    // One PostgreSQL cluster for the run, which every file that needs one shares (a database of its own each).
+    globalSetup: ["tests/support/postgres-global-setup.ts"],
   },
 });
