@@ -13,6 +13,9 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     environment: "node",
     testTimeout: 20_000,
+    // expect.poll waits for what a server does after its answer (a history row, an event): it ends as soon as the
+    // condition holds, and 1 s (the default) was too short for a busy store (trends' 100 rows on PostgreSQL).
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     // Vitest's default is one worker per core but one (1 on a 2-core machine), and most files wait on processes
     // they start (next start, PostgreSQL, Redis): three files at a time overlap those waits.

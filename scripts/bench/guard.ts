@@ -21,7 +21,7 @@ import {
 } from "./against-floor";
 import { ensurePortalBuild, say, startPortal, startSandboxProcess } from "./processes";
 
-const PLAN = { rounds: 3, seconds: 3, warmupSeconds: 4, connections: 20 };
+const PLAN = { rounds: 3, seconds: 3, warmupSeconds: 2, connections: 20 };
 
 async function main(): Promise<number> {
   const started = Date.now();
