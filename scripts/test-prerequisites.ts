@@ -1,6 +1,6 @@
 // The first step of `npm test`: what the tests need beyond node_modules — Debian's Chromium for the browser
 // tests, PostgreSQL's server programs for the store's PostgreSQL suites, redis-server and nginx for the
-// several-instances suite, php-cli for docs/licences.md's PHP snippet — installed with apt when missing (as root, or through sudo without a password), or
+// several-instances suite — installed with apt when missing (as root, or through sudo without a password), or
 // else named with the command that installs them, exit 1. CHROMIUM_PATH, PG_BIN, TEST_POSTGRES_URL and
 // TEST_REDIS_URL point the tests at what a machine already has instead.
 import { spawnSync } from "node:child_process";
@@ -52,10 +52,6 @@ function hasNginx(probe: Probe): boolean {
   return probe.exists("/usr/sbin/nginx") || probe.exists("/usr/bin/nginx");
 }
 
-function hasPhp(probe: Probe): boolean {
-  return probe.exists("/usr/bin/php") || probe.onPath("php");
-}
-
 /** What is missing, and what to do about it. Pure: the machine is read through `probe`. */
 export function planPrerequisites(probe: Probe): Plan {
   const needs: Need[] = [];
@@ -64,8 +60,6 @@ export function planPrerequisites(probe: Probe): Plan {
     needs.push({ what: "PostgreSQL's server programs (for the PostgreSQL suites)", apt: "postgresql" });
   if (!hasRedis(probe)) needs.push({ what: "redis-server (for the several-instances suite)", apt: "redis-server" });
   if (!hasNginx(probe)) needs.push({ what: "nginx (the several-instances suite's load balancer)", apt: "nginx-light" });
-  // Debian's php-cli has sodium built in: the seller's PHP snippet of docs/licences.md is run by a test.
-  if (!hasPhp(probe)) needs.push({ what: "php-cli (runs docs/licences.md's PHP snippet)", apt: "php-cli" });
   if (needs.length === 0) return { kind: "ready" };
 
   const packages = needs.map((need) => need.apt);

@@ -1,4 +1,4 @@
-// What `npm test` does first on a machine: nothing when Chromium, PostgreSQL's programs, redis-server, nginx and php are there; installs
+// What `npm test` does first on a machine: nothing when Chromium, PostgreSQL's programs, redis-server and nginx are there; installs
 // what is missing with apt as root or with passwordless sudo; otherwise names what is missing and how to get it.
 import { describe, expect, it } from "vitest";
 
@@ -21,11 +21,11 @@ function probe(overrides: Partial<Probe> & { files?: string[]; commands?: string
   };
 }
 
-const SERVERS = ["/usr/bin/redis-server", "/usr/sbin/nginx", "/usr/bin/php"];
+const SERVERS = ["/usr/bin/redis-server", "/usr/sbin/nginx"];
 const DEBIAN = { files: ["/usr/bin/chromium", "/usr/lib/postgresql/15/bin/initdb", ...SERVERS], commands: ["apt-get"] };
 
 describe("planPrerequisites", () => {
-  it("is ready on a machine that has Debian's Chromium, PostgreSQL, redis-server, nginx and php", () => {
+  it("is ready on a machine that has Debian's Chromium, PostgreSQL, redis-server and nginx", () => {
     expect(planPrerequisites(probe(DEBIAN))).toEqual({ kind: "ready" });
   });
 
@@ -44,7 +44,7 @@ describe("planPrerequisites", () => {
     expect(
       planPrerequisites(
         probe({
-          files: ["/usr/bin/chromium", "/usr/sbin/nginx", "/usr/bin/php"],
+          files: ["/usr/bin/chromium", "/usr/sbin/nginx"],
           env: { TEST_POSTGRES_URL: "postgres://db/x", TEST_REDIS_URL: "redis://r:6379" },
         }),
       ),
@@ -63,7 +63,6 @@ describe("planPrerequisites", () => {
         "postgresql",
         "redis-server",
         "nginx-light",
-        "php-cli",
       ],
     });
     expect(
@@ -93,11 +92,9 @@ describe("planPrerequisites", () => {
     const plan = planPrerequisites(probe({ commands: ["apt-get", "sudo"] }));
     expect(plan).toEqual({
       kind: "cannot",
-      needs: ["chromium", "postgresql", "redis-server", "nginx-light", "php-cli"].map((apt) =>
-        expect.objectContaining({ apt }),
-      ),
+      needs: ["chromium", "postgresql", "redis-server", "nginx-light"].map((apt) => expect.objectContaining({ apt })),
       message: expect.stringContaining(
-        "install them with: sudo apt-get update && sudo apt-get install -y chromium postgresql redis-server nginx-light php-cli",
+        "install them with: sudo apt-get update && sudo apt-get install -y chromium postgresql redis-server nginx-light",
       ),
     });
     const elsewhere = planPrerequisites(probe({ files: ["/usr/bin/chromium", ...SERVERS] }));
