@@ -56,7 +56,7 @@ export type Bars = Readonly<Record<string, number>>;
 export const GOALS: Bars = { health: 0.95, cachedList: 0.95, cachedListRedis: 0.85 };
 
 /**
- * The bars of `npm run bench:guard`: it fails, and `npm test` with it, when a route's CPU ratio to the floor is
+ * The bars of `npm run bench:guard`: it fails when a route's CPU ratio to the floor is
  * under its bar. Each is about 0.1 under what the guard measured on 2026-11-27 after the server work of issue 29
  * (health 0.60–0.67, cached list 0.41–0.44; runs move by about ±0.04 on a shared machine): noise does not fail
  * CI, a route that gets a fifth dearer does. They are below the GOALS, which are not met yet

@@ -1,5 +1,6 @@
-// `npm run bench:guard` (in `npm test`, after the unit tests): the short form of `npm run bench`'s comparison with
-// the framework floor, so that a route that gets dearer fails CI the day it lands. It loads the floor's
+// `npm run bench:guard` (by hand before merging a change on the request path; it left `npm test` on 2026-11-28 to
+// keep CI under its 25 minutes): the short form of `npm run bench`'s comparison with the framework floor, so that a
+// route that gets dearer fails the day it lands. It loads the floor's
 // GET /api/ping, GET /api/health and the signed-in, cached GET /api/reports?per_page=25 in turns (a warm-up, then
 // 3 rounds of 3 s at 20 connections), prints the table and exits 1 when a route's CPU per request, as a ratio to
 // the floor's, is under its bar (GUARD_BARS in ./against-floor.ts). It never judges an absolute time: a slower
