@@ -36,9 +36,13 @@ export interface AreaBudget {
 /** A budget of its own (tests); the process's jobs share areaBudget(). */
 export function newAreaBudget(area: string, callsPerMinute: number, cluster: Cluster): AreaBudget {
   const { points, seconds } = budgetWindow(callsPerMinute);
-  const limiter: RateLimiterAbstract = windowLimiter(cluster, `background:${area}`, points, seconds);
+  return limiterBudget(windowLimiter(cluster, `background:${area}`, points, seconds), seconds * 1000);
+}
+
+/** A budget over a limiter of `intervalMs` windows (the licence API's has windows of its own: lib/licences/limits.ts). */
+export function limiterBudget(limiter: RateLimiterAbstract, intervalMs: number): AreaBudget {
   return {
-    intervalMs: seconds * 1000,
+    intervalMs,
     async take() {
       try {
         await limiter.consume("calls");

@@ -11,7 +11,7 @@ import { UNKNOWN_ADDRESS_BUCKET } from "@/lib/auth/rate-limit";
 import { currentCluster, type Cluster } from "@/lib/cluster";
 import { refusal, windowLimiter } from "@/lib/cluster/limiter";
 import type { LicenceLimits } from "@/lib/config/purchases";
-import { areaBudget, backgroundCallsPerMinute, type AreaBudget } from "@/lib/jobs/budget";
+import { areaBudget, backgroundCallsPerMinute, limiterBudget, type AreaBudget } from "@/lib/jobs/budget";
 import { processSlot } from "@/lib/process-wide";
 
 interface Limiters {
@@ -84,19 +84,7 @@ export function licenceBudget(itemsCallsPerMinute: number, limits: LicenceLimits
   if (current && current.perMinute === perMinute && current.cluster === currentCluster()) return current.budget;
   const cluster = currentCluster();
   const limiter = windowLimiter(cluster, "licence:budget", Math.floor(perMinute / 7), 10);
-  const budget: AreaBudget = {
-    intervalMs: 10_000,
-    async take() {
-      try {
-        await limiter.consume("calls");
-        return 0;
-      } catch (rejection) {
-        const refused = refusal(rejection);
-        if (!refused) throw rejection;
-        return Math.max(1, refused.msBeforeNext);
-      }
-    },
-  };
+  const budget = limiterBudget(limiter, 10_000);
   budgetSlot.set({ perMinute, cluster, budget });
   return budget;
 }
