@@ -189,15 +189,22 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       await sandbox.clearRequests();
 
       await sweepNow();
+      // Each check settles the verdict, then records the check: the record is the last write, so wait for it.
       const done = await until(async () => {
-        const left = await store.db
-          .selectFrom("known_purchases")
+        const recorded = await store.db
+          .selectFrom("purchase_checks")
           .select("code_last4")
-          .where("verified_at", "=", monthAgo)
+          .where("source", "=", "sweep")
           .execute();
-        return left.length === 0;
-      }, "every enrolled code re-checked");
+        return recorded.length === enrolled.length;
+      }, "every enrolled code re-checked and recorded");
       expect(done).toBe(true);
+      const left = await store.db
+        .selectFrom("known_purchases")
+        .select("code_last4")
+        .where("verified_at", "=", monthAgo)
+        .execute();
+      expect(left).toEqual([]);
 
       const revoked = await store.db
         .selectFrom("known_purchases")
