@@ -69,6 +69,11 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
       paths: ["lib/licences/"],
       what: "licence activations: policies, activations, the signing key, the public API's flow",
     },
+    {
+      name: "notifications",
+      paths: ["lib/notifications/"],
+      what: "notifications where people work: channels, subscriptions, what lasts, deliveries, digests",
+    },
   ],
   [
     { name: "api", paths: ["lib/api/"], what: "the operations table, the route pipeline, OpenAPI" },

@@ -375,6 +375,33 @@ export const AUDIT_TARGET_TYPES = [
   "upstream_area",
 ] as const;
 
+/**
+ * Notifications (issue 35): what a person or a team channel can subscribe to. Each is sent when the change has
+ * lasted (lib/notifications), a recovery once after its alert.
+ */
+export const NOTIFICATION_TOPICS = [
+  "report.regressed",
+  "report.recovered",
+  "upstream.key_rejected",
+  "upstream.key_restored",
+  "upstream.down",
+  "upstream.up",
+  "bulk.finished",
+  "purchase.revoked",
+  "purchase.support_expiring",
+  "licence.limit_reached",
+] as const;
+export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
+/** Where a team's messages go: a Slack or Microsoft Teams incoming webhook, or an e-mail address. */
+export const NOTIFICATION_CHANNEL_KINDS = ["slack", "teams", "email"] as const;
+/** Who receives a notification: a person (by e-mail, to the address of his account) or a team channel. */
+export const NOTIFICATION_SUBSCRIBER_KINDS = ["user", "channel"] as const;
+/**
+ * A message's delivery: held (waiting for quiet hours to end or for repeats to merge), pending (due, tried until
+ * sent), sent, failed (retries spent), dropped (its recipient or channel is gone, or he unsubscribed meanwhile).
+ */
+export const NOTIFICATION_DELIVERY_STATUSES = ["held", "pending", "sent", "failed", "dropped"] as const;
+
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */
 export function isOneOf<T extends string | number>(values: readonly T[], value: unknown): value is T {
   return (values as readonly unknown[]).includes(value);

@@ -1,5 +1,4 @@
 // Upstream keys kept in the portal, and what came after: the job system and its moves (from 2026-12-20).
-// New migrations are appended here.
 import { sql, type Kysely, type Migration } from "kysely";
 
 export function keysJobs(): Record<string, Migration> {
