@@ -40,7 +40,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
     {
       name: "events",
       paths: ["lib/events/"],
-      what: "what happened, for webhooks: emitted here, stored by lib/webhooks",
+      what: "what happened: emitted here, taken by each sink (webhooks, notifications)",
     },
   ],
   [{ name: "config", paths: ["lib/config/"], what: "the environment, read once and checked" }],

@@ -54,7 +54,7 @@ const SWEEPER = processSlot<NodeJS.Timeout>("webhooks.sweeper");
 /** Starts taking events as deliveries and the sweep (once a process; after startJobs). */
 export function startWebhooks(): void {
   if (SWEEPER.get()) return;
-  setEventSink(async (event) => {
+  setEventSink("webhooks", async (event) => {
     await queueDeliveries(await enqueueEvent(await db(), event.type, event.data, event.occurredAt), queue);
   });
   const sweep = () =>

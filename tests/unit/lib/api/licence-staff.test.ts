@@ -36,11 +36,11 @@ describe("licence activations for staff", () => {
   let events: PortalEvent[];
   beforeEach(() => {
     events = [];
-    setEventSink(async (event) => {
+    setEventSink("test", async (event) => {
       events.push(event);
     });
   });
-  afterEach(() => setEventSink(null));
+  afterEach(() => setEventSink("test", null));
 
   const activated = async (code: string, domain: string, itemId = 7, hashedAs = code) => {
     const result = await activate(

@@ -40,14 +40,14 @@ const sweepAll: PurchaseLifecycleSettings = {
   sweep: { enabled: true, items: [101], every_days: 30 },
 };
 
-afterEach(() => setEventSink(null));
+afterEach(() => setEventSink("test", null));
 
 describe("the lifecycle on a store", () => {
   const store = useStore(sqliteBackend);
   const events: PortalEvent[] = [];
   const listen = () => {
     events.length = 0;
-    setEventSink(async (event) => {
+    setEventSink("test", async (event) => {
       events.push(event);
     });
   };

@@ -49,9 +49,9 @@ describe.each<Backend>(bothBackends())("on $name", (backend) => {
   let sent: PortalEvent[] = [];
   beforeEach(() => {
     sent = [];
-    setEventSink(async (event) => void sent.push(event));
+    setEventSink("test", async (event) => void sent.push(event));
   });
-  afterEach(() => setEventSink(null));
+  afterEach(() => setEventSink("test", null));
 
   const items = () =>
     createItemsClient(

@@ -96,8 +96,8 @@ describe("bulk checks on BullMQ", () => {
       latencyMs: 40,
     });
     const events: PortalEvent[] = [];
-    setEventSink(async (event) => void events.push(event));
-    closers.push(async () => setEventSink(null));
+    setEventSink("test", async (event) => void events.push(event));
+    closers.push(async () => setEventSink("test", null));
     const seen = { inFlight: 0, most: 0, by: {} as Record<string, number> };
     const [one, two] = [await instance("one", seen), await instance("two", seen)];
     const rawCodes = [FIXED_PURCHASE_CODES.active, ...Array.from({ length: 59 }, (_, i) => code(i + 1))];
