@@ -9,7 +9,8 @@ import path from "node:path";
 import { parseDatabaseUrl } from "@/lib/config/store";
 import { hashPurchaseCode } from "@/lib/auth/audit";
 import { openDb } from "@/lib/db";
-import { checksPerItem, listPurchaseHistory } from "@/lib/purchases/history";
+import { checksPerItem } from "@/lib/purchases/checks-per-item";
+import { listPurchaseHistory } from "@/lib/purchases/history";
 
 const KEY = "bench-key-0123456789abcdef0123456789";
 const rowsArg = process.argv.indexOf("--rows");

@@ -1,10 +1,10 @@
 // The last 30 days of checks per item, on /purchases: which items bring the most support requests. Read from the
-// history store by the page (lib/purchases/history.ts checksPerItem); rendered on the server.
+// history store by the page (lib/purchases/checks-per-item.ts); rendered on the server.
 import Link from "next/link";
 
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { ChecksPerItem, ItemCheckCounts } from "@/lib/purchases/history";
+import type { ChecksPerItem, ItemCheckCounts } from "@/lib/purchases/checks-per-item";
 
 import styles from "./purchases.module.css";
 

@@ -7,7 +7,7 @@ import { requirePageUser } from "@/lib/auth/current-user";
 import { can } from "@/lib/auth/permissions";
 import { helpScoutConversationUrl, ticketFilter, ticketOfFilter } from "@/lib/contract/values";
 import { configuredAreas } from "@/lib/portal/areas";
-import { CHECKS_PER_ITEM_DAYS, checksPerItem } from "@/lib/purchases/history";
+import { CHECKS_PER_ITEM_DAYS, checksPerItem } from "@/lib/purchases/checks-per-item";
 
 import { ItemChecks } from "./item-checks";
 import { PurchaseChecker, type HelpdeskTicketRef } from "./purchase-checker";

@@ -6,8 +6,8 @@ import { fromPurchaseCodeRefused } from "@/lib/api/errors";
 import { isPurchaseCodeRefused, PurchaseCodeRefused } from "@/lib/purchases/errors";
 import type { Purchase } from "@/lib/contract/purchases";
 import { hashPurchaseCode } from "@/lib/auth/audit";
+import { checksPerItem } from "@/lib/purchases/checks-per-item";
 import {
-  checksPerItem,
   listPurchaseHistory,
   PURCHASE_HISTORY_CSV_COLUMNS,
   purchaseHistoryCsv,
