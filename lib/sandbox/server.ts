@@ -20,11 +20,20 @@ import {
 } from "./contract";
 import { createItemsArea, ItemsState, purchaseControlSchema, setPurchase } from "./items";
 import { createReceiver } from "./receiver";
+import {
+  decodedSegment,
+  isFormBody,
+  keyCarried,
+  MAX_BODY_BYTES,
+  parseRequestTarget,
+  readBody,
+  toRecord,
+  TOO_LARGE,
+} from "./request";
 import { createReportsArea, reportResultControlSchema, setReportResult } from "./reports";
 import { BUILT_IN_ITEM_KEYS, DEFAULT_MAIN_SELLER_ITEMS } from "./seed";
 import { ReportsStore } from "./store";
 
-const MAX_BODY_BYTES = 1024 * 1024;
 const MAX_LOGGED_REQUESTS = 10_000; // a long-running CLI with control on must not grow without bound
 const CONTROL_PREFIX = "/__sandbox";
 const DEFAULT_TRICKLE_BYTES_PER_SECOND = 64;
@@ -54,13 +63,6 @@ const keyChangeSchema = z.strictObject({
   profile: z.enum(["main", "second", "empty"]).default("main"),
 });
 
-/** The upstream key a request carried: area A's Bearer token, or area B's api_key (form, query or X-Api-Key). */
-function keyCarried(req: IncomingMessage, query: URLSearchParams, form: URLSearchParams | null): string | null {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1];
-  const header = req.headers["x-api-key"];
-  return bearer ?? form?.get("api_key") ?? query.get("api_key") ?? (typeof header === "string" ? header : null);
-}
-
 /** Bytes on the wire for one answer. */
 interface Payload {
   status: number;
@@ -76,53 +78,6 @@ function encode(reply: Reply): Payload {
 
 function lowercaseKeys(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-}
-
-function toRecord(params: URLSearchParams): Record<string, string | string[]> {
-  const record: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    record[key] = values.length === 1 ? values[0]! : values;
-  }
-  return record;
-}
-
-class BodyTooLarge extends Error {}
-
-/** A path segment percent-decoded, or null when its encoding is malformed. */
-function decodedSegment(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-}
-
-/** The request's URL; "//x" stays a path (not a host, as `new URL(target, base)` would read it). */
-function parseRequestTarget(target: string): URL | null {
-  try {
-    return target.startsWith("/") ? new URL(`http://sandbox.invalid${target}`) : new URL(target);
-  } catch {
-    return null;
-  }
-}
-
-function isFormBody(req: IncomingMessage): boolean {
-  return (
-    (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded"
-  );
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
@@ -289,10 +244,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     const area = areaOf(url.pathname);
     let body: Buffer | null;
     try {
-      body = await readBody(req);
-    } catch (error) {
-      if (!(error instanceof BodyTooLarge)) return; // the client went away mid-body: nobody to answer
-      body = null;
+      const read = await readBody(req);
+      body = read === TOO_LARGE ? null : read;
+    } catch {
+      return; // the client went away mid-body: nobody to answer
     }
     const form = body !== null && isFormBody(req) ? new URLSearchParams(body.toString("utf8")) : null;
 
@@ -358,7 +313,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ): Promise<z.output<S> | null> => {
       let input: unknown;
       try {
-        input = JSON.parse((await readBody(req)).toString("utf8"));
+        const read = await readBody(req);
+        if (read === TOO_LARGE) throw new Error("too large");
+        input = JSON.parse(read.toString("utf8"));
       } catch {
         fail(400, `The body must be ${shape}.`);
         return null;
