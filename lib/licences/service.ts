@@ -324,28 +324,29 @@ function answerOf(
   };
 }
 
-/** The verdict for the request's item: the purchase, or the outcome that ends the call. */
+/**
+ * The call prepared and the verdict for its item: the purchase's facts and the time of the answer, or the outcome
+ * that ends the call (a refused request, no purchase of that item, the item API unavailable).
+ */
 async function purchaseOfItem(
   deps: LicenceDeps,
-  prepared: Prepared,
   call: LicenceCall,
-): Promise<{ facts: PurchaseFacts } | { outcome: LicenceOutcome }> {
+): Promise<{ prepared: Prepared; facts: PurchaseFacts; at: Date } | { outcome: LicenceOutcome }> {
+  const prepared = await prepare(deps, call);
+  if (!isPrepared(prepared)) return { outcome: prepared };
   const verdict = await purchaseVerdict(deps, prepared, call);
   if (verdict.kind === "unavailable") return { outcome: unavailable(verdict.retryAfterSeconds) };
   if (verdict.kind === "not_purchase" || verdict.facts.itemId !== call.body.item_id) {
     return { outcome: notPurchaseOf(call.body.item_id) };
   }
-  return { facts: verdict.facts };
+  return { prepared, facts: verdict.facts, at: new Date() };
 }
 
 /** POST /api/licences/activate */
 export async function activateLicence(deps: LicenceDeps, call: LicenceCall): Promise<LicenceOutcome> {
-  const prepared = await prepare(deps, call);
-  if (!isPrepared(prepared)) return prepared;
-  const found = await purchaseOfItem(deps, prepared, call);
+  const found = await purchaseOfItem(deps, call);
   if ("outcome" in found) return found.outcome;
-  const { facts } = found;
-  const at = new Date();
+  const { prepared, facts, at } = found;
   const licence = { codeHash: prepared.codeHash, codeLast4: prepared.codeLast4, itemId: facts.itemId };
   if (facts.status === "revoked") {
     const released = await releaseOnRevocation(deps, prepared, facts, at);
@@ -390,12 +391,9 @@ export async function activateLicence(deps: LicenceDeps, call: LicenceCall): Pro
 
 /** POST /api/licences/validate: is this instance still active, is the purchase still valid. */
 export async function validateLicence(deps: LicenceDeps, call: LicenceCall): Promise<LicenceOutcome> {
-  const prepared = await prepare(deps, call);
-  if (!isPrepared(prepared)) return prepared;
-  const found = await purchaseOfItem(deps, prepared, call);
+  const found = await purchaseOfItem(deps, call);
   if ("outcome" in found) return found.outcome;
-  const { facts } = found;
-  const at = new Date();
+  const { prepared, facts, at } = found;
   await releaseOnRevocation(deps, prepared, facts, at);
   const licence = { codeHash: prepared.codeHash, itemId: facts.itemId };
   const row = await instanceActivation(deps.db, licence, prepared.instance);
