@@ -4,6 +4,8 @@
 // WEBHOOK_ALLOW_PRIVATE=1), and the connection goes to the address that was checked, the TLS name staying the host's.
 import "server-only";
 
+import { isIP } from "node:net";
+
 import nodemailer from "nodemailer";
 
 import type { SmtpBody, SmtpOutput } from "@/lib/contract/notifications";
@@ -150,8 +152,9 @@ export async function sendMail(
     host: address,
     port: server.port,
     secure: server.security === "tls",
-    // The certificate is checked against the host's name, not the address connected to.
-    tls: { servername: server.host },
+    // The certificate is checked against the host's name, not the address connected to (an address as host is
+    // checked as it is: TLS sends no address as a server name).
+    tls: isIP(server.host) ? {} : { servername: server.host },
     name: "gatehouse",
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
