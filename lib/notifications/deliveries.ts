@@ -12,6 +12,7 @@ import type { NotificationDeliveryOutput } from "@/lib/contract/notifications";
 import {
   isOneOf,
   NOTIFICATION_DELIVERY_STATUSES,
+  NOTIFICATION_SUBSCRIBER_KINDS,
   type NotificationChannelKind,
   type NotificationDeliveryStatus,
 } from "@/lib/contract/values";
@@ -114,7 +115,7 @@ export async function deliveryToSend(db: Db, id: string, attempts: number): Prom
     id: row.id,
     attempts: Number(row.attempts),
     notBefore: row.not_before,
-    recipientKind: row.recipient_kind === "user" ? "user" : "channel",
+    recipientKind: isOneOf(NOTIFICATION_SUBSCRIBER_KINDS, row.recipient_kind) ? row.recipient_kind : "channel",
     recipientId: row.recipient_id,
     channelKind: row.channel_kind === "slack" || row.channel_kind === "teams" ? row.channel_kind : "email",
     topic: row.topic,
