@@ -20,7 +20,7 @@ test("add a Slack channel, send it a test message, see it in its log", async ({ 
   await form.getByLabel("Name").fill("#web-perf");
   await form.getByLabel("Webhook URL").fill("example.com/hooks");
   await form.getByRole("button", { name: "Add channel" }).click();
-  await expect(form.getByText(/Slack incoming webhook's URL/)).toBeVisible();
+  await expect(form.getByText(/^Target: Must be the Slack incoming webhook's URL/)).toBeVisible();
 
   await form.getByLabel("Webhook URL").fill(`${receiver.url}/T000/B000/e2esecret`);
   await form.getByRole("button", { name: "Add channel" }).click();
