@@ -4,9 +4,13 @@
 // every mail is parsed (mailparser): headers, text and HTML parts, the one-click unsubscribe link, which works once
 // POSTed and changes the store, and an altered one is refused. Validation, permissions, secrets in no answer, audit
 // row or log line; a receiver that fails is retried, and the delivery log shows both attempts.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 
 import { simpleParser, type ParsedMail } from "mailparser";
+import { generate } from "selfsigned";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -37,12 +41,36 @@ interface MailServer {
   close(): Promise<void>;
 }
 
-/** An SMTP server on a free loopback port that signs in one user and parses every mail it is given. */
-async function startMailServer(): Promise<MailServer> {
+/** A self-signed certificate for 127.0.0.1, made for this file; the portal trusts it by NODE_EXTRA_CA_CERTS. */
+let certificate: Promise<{ dir: string; file: string; key: string; cert: string }> | undefined;
+const makeCertificate = () =>
+  (certificate ??= (async () => {
+    const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
+      keyType: "ec",
+      curve: "P-256",
+      notAfterDate: new Date(Date.now() + 86_400_000),
+      extensions: [
+        { name: "basicConstraints", cA: true },
+        { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
+      ],
+    });
+    const dir = await mkdtemp(path.join(tmpdir(), "gatehouse-smtp-tls-"));
+    const file = path.join(dir, "cert.pem");
+    await writeFile(file, pems.cert);
+    return { dir, file, key: pems.private, cert: pems.cert };
+  })());
+afterAll(async () => {
+  if (certificate) await rm((await certificate).dir, { recursive: true, force: true });
+});
+
+/**
+ * An SMTP server on a free loopback port that signs in one user and parses every mail it is given: plain (STARTTLS
+ * not offered), or TLS from the first byte with the file's certificate.
+ */
+async function startMailServer(tls?: { key: string; cert: string }): Promise<MailServer> {
   const mails: ParsedMail[] = [];
   const server = new SMTPServer({
-    // The plain path (STARTTLS is not offered), with the sign-in nodemailer makes on it.
-    disabledCommands: ["STARTTLS"],
+    ...(tls ? { secure: true, key: tls.key, cert: tls.cert } : { disabledCommands: ["STARTTLS"] }),
     allowInsecureAuth: true,
     authMethods: ["PLAIN", "LOGIN"],
     onAuth(auth, _session, callback) {
@@ -70,11 +98,12 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
   } = setUpGateway({
     store: serverStore,
     signIn: ["admin", "editor"],
-    env: {
+    env: async () => ({
       WEBHOOK_ALLOW_PRIVATE: "1",
       PUBLIC_ORIGIN: ORIGIN,
+      NODE_EXTRA_CA_CERTS: (await makeCertificate()).file,
       ...injectIntoServer({ "notification-timings": { speedup: 10_000, sweepMs: 100 } }),
-    },
+    }),
   });
 
   let store: Store;
@@ -256,6 +285,47 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
     // A team list's mail has no unsubscribe: its admins set it.
     expect(second!.to).toMatchObject({ text: "team@example.com, ops@example.com" });
     expect(second!.headerLines.some((each) => each.key.startsWith("list-"))).toBe(false);
+  });
+
+  it("sends over TLS to a server whose certificate it trusts, and says why not to one on the plain port", async () => {
+    const tlsServer = await startMailServer(await makeCertificate());
+    try {
+      const smtpBody = (port: number, security: string) =>
+        json("PUT", {
+          host: "127.0.0.1",
+          port,
+          security,
+          username: "gatehouse",
+          from_address: "alerts@gatehouse.test",
+        });
+      expect((await call("/api/admin/notifications/smtp", smtpBody(tlsServer.port, "tls"))).status).toBe(200);
+      const test = await call("/api/admin/notifications/smtp/test", json("POST", { to: "tls@gatehouse.test" }));
+      expect(test.json.data, test.text).toMatchObject({ sent: true, error: null });
+      const [mail] = await until(() => tlsServer.mails.length > 0 && tlsServer.mails, "the mail over TLS");
+      expect(mail!.to).toMatchObject({ text: "tls@gatehouse.test" });
+      // TLS spoken to the plain server: a sentence, no password.
+      expect((await call("/api/admin/notifications/smtp", smtpBody(smtp.port, "tls"))).status).toBe(200);
+      const refused = await call("/api/admin/notifications/smtp/test", json("POST", { to: "x@gatehouse.test" }));
+      expect(refused.json.data.sent).toBe(false);
+      expect(refused.json.data.error).toMatch(/^not sent: /);
+    } finally {
+      await tlsServer.close();
+      // Back to the plain server, the password kept.
+      expect(
+        (
+          await call(
+            "/api/admin/notifications/smtp",
+            json("PUT", {
+              host: "127.0.0.1",
+              port: smtp.port,
+              security: "starttls",
+              username: "gatehouse",
+              from_address: "alerts@gatehouse.test",
+            }),
+          )
+        ).json.data.password_set,
+      ).toBe(true);
+    }
   });
 
   it("mails a person with a one-click unsubscribe that works once POSTed, and refuses an altered token", async () => {
