@@ -108,6 +108,11 @@ export async function attemptDelivery(
   return result;
 }
 
+const SCOPE_WORDS: Partial<Record<UnsubscribeScope, string>> = {
+  all: "all e-mail from Gatehouse",
+  digest: "the weekly digest",
+};
+
 const drop = (error: string): AttemptResult => ({ ok: false, error, drop: true });
 
 async function send(db: Db, delivery: DeliveryToSend, settings: NotificationSettings): Promise<AttemptResult> {
@@ -149,7 +154,11 @@ async function send(db: Db, delivery: DeliveryToSend, settings: NotificationSett
     .where("user_id", "=", user.id)
     .executeTakeFirst();
   if (preferences && Number(preferences.email_enabled) === 0) return drop("dropped: the person switched e-mail off");
-  const scope: UnsubscribeScope = isOneOf(NOTIFICATION_TOPICS, delivery.topic) ? delivery.topic : "all";
+  const scope: UnsubscribeScope = isOneOf(NOTIFICATION_TOPICS, delivery.topic)
+    ? delivery.topic
+    : delivery.topic === "digest"
+      ? "digest"
+      : "all";
   return sendEmail(db, [user.email], delivery.messages, settings, { userId: user.id, scope });
 }
 
@@ -168,10 +177,7 @@ export async function sendEmail(
     : null;
   const mail = renderMail(messages, {
     publicOrigin: settings.publicOrigin,
-    unsubscribe:
-      links && person
-        ? { url: links.page, what: person.scope === "all" ? "all e-mail from Gatehouse" : person.scope }
-        : null,
+    unsubscribe: links && person ? { url: links.page, what: SCOPE_WORDS[person.scope] ?? person.scope } : null,
   });
   return sendMail(server, { to, ...mail, ...(links && { listUnsubscribe: links.post }) }, settings);
 }

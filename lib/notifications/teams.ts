@@ -49,12 +49,12 @@ export function teamsCard(messages: readonly NotificationMessage[], publicOrigin
       size: "Small",
       wrap: true,
     });
-    if (isOpenable(link) && actions.length < 5)
-      actions.push({
-        type: "Action.OpenUrl",
-        title: messages.length > 1 ? `Open: ${message.title}` : "Open in Gatehouse",
-        url: link,
-      });
+    // One message: the card's action; several: each its own button under it.
+    const open = { type: "Action.OpenUrl", title: "Open in Gatehouse", url: link };
+    if (isOpenable(link)) {
+      if (messages.length === 1) actions.push(open);
+      else body.push({ type: "ActionSet", actions: [open] });
+    }
   }
   return {
     type: "AdaptiveCard",

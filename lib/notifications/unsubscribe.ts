@@ -1,7 +1,8 @@
 // One-click unsubscribe (RFC 8058) from a person's e-mail: the link carries a token sealed (lib/seal.ts: AES-GCM
 // under a key derived for this purpose from the data key) holding who, from what (a topic, or "all" e-mail) and
 // until when it works, so it proves itself without a session. Unsubscribing from a topic removes the person's
-// subscriptions to it; from "all", his e-mail is switched off (notification_preferences.email_enabled = 0).
+// subscriptions to it; from the digest, his digest is switched off (notification_preferences.digest_enabled = 0);
+// from "all", his e-mail is (email_enabled = 0).
 import "server-only";
 
 import { z } from "zod";
@@ -16,11 +17,12 @@ const tokenSealer = sealer("gatehouse notification unsubscribe token");
 /** A link works this long after its mail was sent (mail is read late; a stale one is refused with a sentence). */
 export const UNSUBSCRIBE_TOKEN_DAYS = 90;
 
-export type UnsubscribeScope = NotificationTopic | "all";
+/** A topic's mail, the weekly digest, or every e-mail. */
+export type UnsubscribeScope = NotificationTopic | "digest" | "all";
 
 const tokenShape = z.object({
   u: z.string().min(1),
-  s: z.string().refine((s) => s === "all" || isOneOf(NOTIFICATION_TOPICS, s)),
+  s: z.string().refine((s) => s === "all" || s === "digest" || isOneOf(NOTIFICATION_TOPICS, s)),
   e: z.number().int(),
 });
 
@@ -68,6 +70,15 @@ function safeJson(text: string): unknown {
 
 /** Stops the mail the token names: the topic's subscriptions removed, or all e-mail off. A sentence saying so. */
 export async function unsubscribe(db: Db, userId: string, scope: UnsubscribeScope, now = new Date()): Promise<string> {
+  if (scope === "digest") {
+    const at = now.toISOString();
+    await db
+      .insertInto("notification_preferences")
+      .values({ user_id: userId, digest_enabled: 0, updated_at: at })
+      .onConflict((conflict) => conflict.column("user_id").doUpdateSet({ digest_enabled: 0, updated_at: at }))
+      .execute();
+    return "You get no more weekly digest. Switch it on again in your notification settings.";
+  }
   if (scope === "all") {
     const at = now.toISOString();
     await db

@@ -29,7 +29,9 @@ export default async function UnsubscribePage({ searchParams }: { searchParams: 
           <p>
             {check.scope === "all"
               ? "Stop every e-mail Gatehouse sends you?"
-              : `Stop the e-mail about ${check.scope}? Your other notifications stay as they are.`}
+              : check.scope === "digest"
+                ? "Stop your weekly digest? Your other notifications stay as they are."
+                : `Stop the e-mail about ${check.scope}? Your other notifications stay as they are.`}
           </p>
           <UnsubscribeButton token={token} />
         </>

@@ -38,6 +38,18 @@ describe("teamsPayload", () => {
     expect(card.body.some((element) => element.text?.includes("In Gatehouse: /reports/7"))).toBe(true);
   });
 
+  it("gives each of merged messages its own button", () => {
+    const card = teamsCard([worse("pricing"), worse("about")], "https://portal.example.com") as {
+      body: Array<{ type: string; actions?: unknown }>;
+      actions?: unknown;
+    };
+    expect(card.actions).toBeUndefined();
+    expect(card.body.filter((element) => element.type === "ActionSet").map((element) => element.actions)).toEqual([
+      [{ type: "Action.OpenUrl", title: "Open in Gatehouse", url: "https://portal.example.com/reports/7" }],
+      [{ type: "Action.OpenUrl", title: "Open in Gatehouse", url: "https://portal.example.com/reports/5" }],
+    ]);
+  });
+
   it("lists a digest's sections, each line linked", () => {
     const card = teamsCard([digest], "https://portal.example.com") as { body: Array<{ text?: string }> };
     expect(card.body.map((element) => element.text)).toContain(

@@ -47,9 +47,13 @@ describe("unsubscribe", () => {
     const left = await db.selectFrom("notification_subscriptions").select("id").orderBy("id").execute();
     expect(left.map((row) => row.id)).toEqual(["b", "c"]);
 
+    expect(await unsubscribe(db, "user-1", "digest")).toMatch(/no more weekly digest/);
+    expect(await db.selectFrom("notification_preferences").selectAll().execute()).toMatchObject([
+      { user_id: "user-1", email_enabled: 1, digest_enabled: 0 },
+    ]);
     expect(await unsubscribe(db, "user-1", "all")).toMatch(/no more e-mail/);
     expect(await unsubscribe(db, "user-1", "all")).toMatch(/no more e-mail/);
     const preferences = await db.selectFrom("notification_preferences").selectAll().execute();
-    expect(preferences).toMatchObject([{ user_id: "user-1", email_enabled: 0 }]);
+    expect(preferences).toMatchObject([{ user_id: "user-1", email_enabled: 0, digest_enabled: 0 }]);
   });
 });
