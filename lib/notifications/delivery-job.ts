@@ -24,6 +24,7 @@ import {
   type NotificationTimings,
 } from "./deliveries";
 import { renderMail } from "./email";
+import { isOpenable } from "./links";
 import type { NotificationMessage } from "./message";
 import { slackPayload } from "./slack";
 import { mailServer, sendMail } from "./smtp";
@@ -179,5 +180,7 @@ export async function sendEmail(
     publicOrigin: settings.publicOrigin,
     unsubscribe: links && person ? { url: links.page, what: SCOPE_WORDS[person.scope] ?? person.scope } : null,
   });
-  return sendMail(server, { to, ...mail, ...(links && { listUnsubscribe: links.post }) }, settings);
+  // List-Unsubscribe takes an absolute URL only: without PUBLIC_ORIGIN the mail has the link in its text alone.
+  const oneClick = links && isOpenable(links.post) ? links.post : null;
+  return sendMail(server, { to, ...mail, ...(oneClick && { listUnsubscribe: oneClick }) }, settings);
 }
