@@ -154,7 +154,9 @@ export const SmtpBodySchema = z.strictObject(
     port: port.describe("587 for STARTTLS, 465 for TLS"),
     security: z
       .enum(NOTIFICATION_SMTP_SECURITY, { error: oneOf(NOTIFICATION_SMTP_SECURITY) })
-      .describe("starttls: plain, then STARTTLS when the server offers it; tls: TLS from the first byte"),
+      .describe(
+        "starttls: plain, then STARTTLS (required with a user and password: they never cross in clear); tls: TLS from the first byte",
+      ),
     username: z
       .string({ error: "username must be text" })
       .trim()

@@ -148,10 +148,14 @@ export async function sendMail(
       ok: false,
       error: "not sent: the mail server's password cannot be read (the portal's data key changed); set it again",
     };
+  const auth = server.username && server.password !== null ? { user: server.username, pass: server.password } : null;
   const transport = nodemailer.createTransport({
     host: address,
     port: server.port,
     secure: server.security === "tls",
+    // A user name and password never cross in clear: with them, STARTTLS is required (a server that does not offer
+    // it is refused); without them (a relay that takes mail from this host), plain is allowed, upgraded when offered.
+    requireTLS: server.security === "starttls" && auth !== null,
     // The certificate is checked against the host's name, not the address connected to (an address as host is
     // checked as it is: TLS sends no address as a server name).
     tls: isIP(server.host) ? {} : { servername: server.host },
@@ -159,7 +163,7 @@ export async function sendMail(
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,
-    ...(server.username && server.password !== null && { auth: { user: server.username, pass: server.password } }),
+    ...(auth && { auth }),
   });
   try {
     await transport.sendMail({

@@ -64,14 +64,17 @@ afterAll(async () => {
 });
 
 /**
- * An SMTP server on a free loopback port that signs in one user and parses every mail it is given: plain (STARTTLS
- * not offered), or TLS from the first byte with the file's certificate.
+ * An SMTP server on a free loopback port that parses every mail it is given: `starttls`, offering STARTTLS with the
+ * file's certificate and signing in one user once it is spoken; `tls`, the same with TLS from the first byte;
+ * `plain`, a relay without TLS that asks no sign-in (and would take a password in clear).
  */
-async function startMailServer(tls?: { key: string; cert: string }): Promise<MailServer> {
+async function startMailServer(mode: "starttls" | "tls" | "plain"): Promise<MailServer> {
   const mails: ParsedMail[] = [];
+  const { key, cert } = await makeCertificate();
   const server = new SMTPServer({
-    ...(tls ? { secure: true, key: tls.key, cert: tls.cert } : { disabledCommands: ["STARTTLS"] }),
-    allowInsecureAuth: true,
+    ...(mode === "plain"
+      ? { disabledCommands: ["STARTTLS"], authOptional: true, allowInsecureAuth: true }
+      : { secure: mode === "tls", key, cert }),
     authMethods: ["PLAIN", "LOGIN"],
     onAuth(auth, _session, callback) {
       if (auth.username === "gatehouse" && auth.password === SMTP_PASSWORD) callback(null, { user: "gatehouse" });
@@ -120,7 +123,7 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
   beforeAll(async () => {
     store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
     receiver = await startWebhookReceiver({ verify: false });
-    smtp = await startMailServer();
+    smtp = await startMailServer("starttls");
   });
   afterAll(async () => {
     await store?.close();
@@ -287,44 +290,43 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
     expect(second!.headerLines.some((each) => each.key.startsWith("list-"))).toBe(false);
   });
 
-  it("sends over TLS to a server whose certificate it trusts, and says why not to one on the plain port", async () => {
-    const tlsServer = await startMailServer(await makeCertificate());
+  it("sends over TLS and to a plain relay, but never a password in clear; says why not in a sentence", async () => {
+    const tlsServer = await startMailServer("tls");
+    const relay = await startMailServer("plain");
+    const setSmtp = async (port: number, security: string, username: string | null) => {
+      const res = await call(
+        "/api/admin/notifications/smtp",
+        json("PUT", { host: "127.0.0.1", port, security, username, from_address: "alerts@gatehouse.test" }),
+      );
+      expect(res.status, res.text).toBe(200);
+      // The password is kept when none is given.
+      expect(res.json.data.password_set).toBe(true);
+    };
+    const testMail = async (to: string) =>
+      (await call("/api/admin/notifications/smtp/test", json("POST", { to }))).json.data;
     try {
-      const smtpBody = (port: number, security: string) =>
-        json("PUT", {
-          host: "127.0.0.1",
-          port,
-          security,
-          username: "gatehouse",
-          from_address: "alerts@gatehouse.test",
-        });
-      expect((await call("/api/admin/notifications/smtp", smtpBody(tlsServer.port, "tls"))).status).toBe(200);
-      const test = await call("/api/admin/notifications/smtp/test", json("POST", { to: "tls@gatehouse.test" }));
-      expect(test.json.data, test.text).toMatchObject({ sent: true, error: null });
+      await setSmtp(tlsServer.port, "tls", "gatehouse");
+      expect(await testMail("tls@gatehouse.test")).toMatchObject({ sent: true, error: null });
       const [mail] = await until(() => tlsServer.mails.length > 0 && tlsServer.mails, "the mail over TLS");
       expect(mail!.to).toMatchObject({ text: "tls@gatehouse.test" });
-      // TLS spoken to the plain server: a sentence, no password.
-      expect((await call("/api/admin/notifications/smtp", smtpBody(smtp.port, "tls"))).status).toBe(200);
-      const refused = await call("/api/admin/notifications/smtp/test", json("POST", { to: "x@gatehouse.test" }));
-      expect(refused.json.data.sent).toBe(false);
-      expect(refused.json.data.error).toMatch(/^not sent: /);
+
+      // A relay without TLS takes mail without a sign-in…
+      await setSmtp(relay.port, "starttls", null);
+      expect(await testMail("relay@gatehouse.test")).toMatchObject({ sent: true });
+      await until(() => relay.mails.length > 0, "the mail at the relay");
+      // …but the user and password are not sent to it in clear.
+      await setSmtp(relay.port, "starttls", "gatehouse");
+      const refused = await testMail("x@gatehouse.test");
+      expect(refused.sent).toBe(false);
+      expect(refused.error).toMatch(/^not sent: /);
+      // TLS spoken to a server that speaks it only after STARTTLS.
+      await setSmtp(smtp.port, "tls", "gatehouse");
+      expect((await testMail("x@gatehouse.test")).error).toMatch(/^not sent: /);
+      expect(relay.mails).toHaveLength(1);
     } finally {
       await tlsServer.close();
-      // Back to the plain server, the password kept.
-      expect(
-        (
-          await call(
-            "/api/admin/notifications/smtp",
-            json("PUT", {
-              host: "127.0.0.1",
-              port: smtp.port,
-              security: "starttls",
-              username: "gatehouse",
-              from_address: "alerts@gatehouse.test",
-            }),
-          )
-        ).json.data.password_set,
-      ).toBe(true);
+      await relay.close();
+      await setSmtp(smtp.port, "starttls", "gatehouse");
     }
   });
 
