@@ -81,7 +81,7 @@ describe("the notification delivery job", () => {
     expect(logged!.log[1]!.error).toMatch(/^not sent: the Slack webhook answered 503 \(answered\)$/);
   });
 
-  it("drops a delivery to a disabled channel, to a person gone, and e-mail without a mail server", async () => {
+  it("drops a delivery to a disabled channel, to a person gone, disabled or with e-mail off, and e-mail without a mail server", async () => {
     const { db } = store();
     const hook = await receiver([]);
     const channel = await createChannel(db, { kind: "teams", name: "Web", target: hook.url }, settings, null);
@@ -116,6 +116,37 @@ describe("the notification delivery job", () => {
     expect(await send("user", "nobody", "email")).toEqual({
       status: "dropped",
       last_error: "dropped: the person is no longer in Gatehouse",
+    });
+    const at = new Date().toISOString();
+    for (const [id, disabled] of [
+      ["quiet", 0],
+      ["off", 1],
+    ] as const)
+      await db
+        .insertInto("users")
+        .values({
+          id,
+          email: `${id}@example.com`,
+          name: id,
+          role: "editor",
+          password_hash: "x",
+          disabled,
+          session_version: 1,
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+    await db
+      .insertInto("notification_preferences")
+      .values({ user_id: "quiet", email_enabled: 0, updated_at: at })
+      .execute();
+    expect(await send("user", "quiet", "email")).toEqual({
+      status: "dropped",
+      last_error: "dropped: the person switched e-mail off",
+    });
+    expect(await send("user", "off", "email")).toEqual({
+      status: "dropped",
+      last_error: "dropped: the person's account is disabled",
     });
     const mail = await createChannel(db, { kind: "email", name: "Ops", target: "ops@example.com" }, settings, null);
     expect(await send("channel", mail.id, "email")).toEqual({
