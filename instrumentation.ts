@@ -4,7 +4,7 @@
 // accounts); then checks the upstream keys kept in the portal open with GATEHOUSE_KEK and writes
 // `upstream.key_rejected` rows; then says how single sign-on is set up (asking the provider in the background);
 // then starts the job system (lib/jobs: BullMQ with REDIS_URL, the store otherwise) with its kinds — webhook
-// deliveries, bulk purchase checks, the report schedules' ticks and runs, the purchase lifecycle's sweep — then
+// deliveries, bulk purchase checks, the report schedules' ticks and runs, the purchase lifecycle's sweep, notification deliveries — then
 // their sweeps (what an earlier process left pending is queued again), the current slot's schedule tick and the
 // purchase sweep's minute tick (each tick triggers the next) and the history's pruning.
 export async function register(): Promise<void> {
@@ -31,7 +31,9 @@ export async function register(): Promise<void> {
   const { bulkChecks, startBulkChecks } = await import("./lib/purchases/bulk/queue");
   const { reportScheduleTicks, reportScheduleRuns, startReportJobs } = await import("./lib/reports/service");
   const { purchaseSweeps, startPurchaseSweep } = await import("./lib/purchases/sweep-service");
-  await startJobs([webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps], {
+  const { notificationDeliveries, startNotifications } = await import("./lib/notifications");
+  const kinds = [webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps];
+  await startJobs([...kinds, notificationDeliveries], {
     cluster: currentCluster(),
     db: async () => (await getServerContext()).db,
   });
@@ -39,4 +41,5 @@ export async function register(): Promise<void> {
   startBulkChecks();
   startReportJobs();
   startPurchaseSweep();
+  startNotifications();
 }

@@ -15,7 +15,8 @@
 // Writes, under artifacts/lighthouse/ (ignored by git, kept by CI): <page>-<form factor>.report.{json,html}
 // and the screenshot Lighthouse took of the loaded page, <page>-<form factor>.jpg.
 //
-// Options: --pictures also writes the pictures of the README and docs/helpdesk.md (docs/images/*.png) from the same
+// Options: --pictures also writes the pictures of the README, docs/helpdesk.md and docs/notifications.md
+// (docs/images/*.png; the notifications' from scripts/notification-pictures.ts) from the same
 // demo and browser; --pictures-only writes them without auditing (`npm run screenshots`); --page <text> audits only
 // the pages whose name or path contains the text; --form-factor mobile (or desktop) audits at that one only (npm
 // test: mobile).
@@ -36,6 +37,8 @@ import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 import { openHelpdeskApp, SAMPLE_TICKET } from "@/tests/support/e2e/helpdesk";
 import { BULK_CODES, PORTAL_PAGES, pathOf, type PortalPage } from "@/tests/support/e2e/pages";
 import { freePort } from "@/tests/support/processes";
+
+import { takeNotificationPictures } from "./notification-pictures";
 
 import {
   bestRun,
@@ -225,6 +228,7 @@ async function takePictures(browser: Browser, url: string, cookie: string): Prom
   await shoot("purchase-check");
   await context.close();
   await takeHelpdeskPictures(browser, url, cookie);
+  await takeNotificationPictures(browser, log);
 }
 
 /**

@@ -37,7 +37,9 @@ export type NamedAuditTarget =
   | { type: "token"; id: string; label?: string | null }
   | { type: "webhook"; id: string; label?: string | null }
   /** An upstream area ("reports" | "items"): its key changed or was rejected. */
-  | { type: "upstream_area"; id: string };
+  | { type: "upstream_area"; id: string }
+  /** A notification channel (issue 35), labelled with its name (never its webhook URL). */
+  | { type: "notification_channel"; id: string; label?: string | null };
 
 export interface PurchaseCodeTarget {
   type: "purchase_code";
@@ -97,6 +99,11 @@ export const auditEntrySchema = z.strictObject({
         label: z.string().max(2048).nullable().optional(),
       }),
       z.strictObject({ type: z.literal("upstream_area"), id: z.string().min(1).max(20) }),
+      z.strictObject({
+        type: z.literal("notification_channel"),
+        id: z.string().min(1),
+        label: z.string().max(100).nullable().optional(),
+      }),
       z.strictObject({
         type: z.literal("purchase_code"),
         hash: z.string().regex(/^[0-9a-f]{64}$/, "purchase code target must hold an HMAC-SHA256 hex digest"),

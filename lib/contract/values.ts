@@ -355,6 +355,16 @@ export const AUDIT_ACTIONS = [
   // Help Scout's secret (issue 32): made or rotated, and removed, on Admin → Helpdesk. The row never holds it.
   "helpdesk.secret_set",
   "helpdesk.secret_removed",
+  // Notifications (issue 35): a channel added, changed, removed or sent a test; the mail server set, removed or
+  // sent a test; a person's one-click unsubscribe. The rows never hold a webhook URL or a password.
+  "notification.channel_create",
+  "notification.channel_update",
+  "notification.channel_delete",
+  "notification.channel_test",
+  "notification.smtp_set",
+  "notification.smtp_remove",
+  "notification.smtp_test",
+  "notification.unsubscribe",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -373,6 +383,7 @@ export const AUDIT_TARGET_TYPES = [
   "token",
   "webhook",
   "upstream_area",
+  "notification_channel",
 ] as const;
 
 /**
@@ -394,6 +405,9 @@ export const NOTIFICATION_TOPICS = [
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 /** Where a team's messages go: a Slack or Microsoft Teams incoming webhook, or an e-mail address. */
 export const NOTIFICATION_CHANNEL_KINDS = ["slack", "teams", "email"] as const;
+export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
+/** How the mail server is spoken to: STARTTLS after a plain greeting (587), or TLS from the first byte (465). */
+export const NOTIFICATION_SMTP_SECURITY = ["starttls", "tls"] as const;
 /** Who receives a notification: a person (by e-mail, to the address of his account) or a team channel. */
 export const NOTIFICATION_SUBSCRIBER_KINDS = ["user", "channel"] as const;
 /**
@@ -401,6 +415,7 @@ export const NOTIFICATION_SUBSCRIBER_KINDS = ["user", "channel"] as const;
  * sent), sent, failed (retries spent), dropped (its recipient or channel is gone, or he unsubscribed meanwhile).
  */
 export const NOTIFICATION_DELIVERY_STATUSES = ["held", "pending", "sent", "failed", "dropped"] as const;
+export type NotificationDeliveryStatus = (typeof NOTIFICATION_DELIVERY_STATUSES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */
 export function isOneOf<T extends string | number>(values: readonly T[], value: unknown): value is T {

@@ -504,6 +504,15 @@ export interface NotificationDeliveriesTable {
   sent_at: string | null;
 }
 
+/** One try of a delivery, for its log. */
+export interface NotificationAttemptsTable {
+  id: string; // UUID
+  delivery_id: string;
+  at: string;
+  ok: number; // 0 | 1
+  error: string | null; // why it was not sent, in a sentence (never a secret)
+}
+
 /** A weekly digest sent (once per subscriber and ISO week, e.g. "2026-W48"). */
 export interface NotificationDigestsTable {
   subscriber_kind: string;
@@ -531,6 +540,7 @@ export interface Database {
   notification_conditions: NotificationConditionsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notification_digests: NotificationDigestsTable;
+  notification_attempts: NotificationAttemptsTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   bulk_rechecks: BulkRechecksTable;

@@ -81,4 +81,12 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "upstream.key_rejected": "Upstream key rejected",
   "helpdesk.secret_set": "Helpdesk secret made",
   "helpdesk.secret_removed": "Helpdesk secret removed",
+  "notification.channel_create": "Notification channel added",
+  "notification.channel_update": "Notification channel changed",
+  "notification.channel_delete": "Notification channel removed",
+  "notification.channel_test": "Notification channel test message sent",
+  "notification.smtp_set": "Mail server set",
+  "notification.smtp_remove": "Mail server removed",
+  "notification.smtp_test": "Mail server test mail sent",
+  "notification.unsubscribe": "Unsubscribed from e-mail",
 };

@@ -70,6 +70,7 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   { href: "/admin/users", label: "Users", permission: "users:manage", shortcut: "u" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read", shortcut: "a" },
   { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage", shortcut: "w" },
+  { href: "/admin/notifications", label: "Notifications", permission: "webhooks:manage", shortcut: "m" },
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage", shortcut: "k" },
   { href: "/admin/helpdesk", label: "Helpdesk", permission: "webhooks:manage", area: "items", shortcut: "e" },
   {

@@ -87,6 +87,7 @@ test.describe("admin", () => {
       "Users",
       "Audit log",
       "Webhooks",
+      "Notifications",
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",

@@ -1,6 +1,7 @@
 // A webhook receiver for tests: an HTTP server on a free 127.0.0.1 port that verifies every delivery with the
 // Standard Webhooks reference library (standardwebhooks), records it, and answers the status the test chooses for
-// each attempt (say, 500 for the first three). Always `await receiver.close()`.
+// each attempt (say, 500 for the first three); with `verify: false`, a Slack or Teams webhook's stand-in. Always
+// `await receiver.close()`.
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -38,7 +39,11 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+/**
+ * `verify: false`: a receiver of payloads that are not Standard Webhooks (a Slack or Teams incoming webhook's):
+ * every request is recorded and answered `answer`, none refused for its signature.
+ */
+export async function startWebhookReceiver({ verify = true }: { verify?: boolean } = {}): Promise<WebhookReceiver> {
   const waiters: Array<{ count: number; resolve: () => void }> = [];
   const receiver: Omit<WebhookReceiver, "url"> & { url: string } = {
     url: "",
@@ -83,7 +88,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         body,
         verifiedWith: verifiedWith === -1 ? null : verifiedWith,
       };
-      const status = verifiedWith === -1 ? 401 : receiver.answer(receiver.received.length + 1, delivery);
+      const status = verify && verifiedWith === -1 ? 401 : receiver.answer(receiver.received.length + 1, delivery);
       receiver.received.push({ ...delivery, status });
       response
         .writeHead(status, { "Content-Type": "text/plain" })

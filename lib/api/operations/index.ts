@@ -11,6 +11,7 @@ import { itemOperations } from "./items";
 import { licenceStaffOperations } from "./licence-staff";
 import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
+import { notificationOperations } from "./notifications";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
 import { purchaseLifecycleOperations } from "./purchase-lifecycle";
@@ -39,6 +40,7 @@ export const operations = {
   ...accountOperations,
   ...tokenOperations,
   ...adminOperations,
+  ...notificationOperations,
   ...metaOperations,
 } as const satisfies Record<string, OperationSpec>;
 

@@ -67,6 +67,8 @@ export const TAGS = {
   Accounts: "Signing in and out, and the current session",
   Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
   Admin: "Users, the audit log and webhook endpoints, for admins",
+  Notifications:
+    "Where people are told: admins' team channels (Slack, Microsoft Teams, e-mail) and the mail server with their test messages and delivery logs; a person's one-click unsubscribe",
   Operations: "Liveness, readiness and this document: public, for load balancers and tools",
 } as const;
 export type Tag = keyof typeof TAGS;

@@ -10,6 +10,7 @@ import { retryAfterSeconds } from "@/lib/contract/retry-after";
 import { redactSecrets, secretsGeneration } from "@/lib/log";
 import { isPurchaseCodeRefused } from "@/lib/purchases/errors";
 import { isTokenError } from "@/lib/tokens/store";
+import { isNotificationError } from "@/lib/notifications/channels";
 import { isWebhookError } from "@/lib/webhooks/endpoints";
 import { isUpstreamError } from "@/lib/upstream";
 
@@ -103,7 +104,7 @@ export function toApiError(
   if (isApiError(error)) return error;
   if (isAccountError(error)) return fromAccountError(error);
   if (isPurchaseCodeRefused(error)) return fromPurchaseCodeRefused(error);
-  if (isTokenError(error) || isWebhookError(error)) return fromRefusal(error);
+  if (isTokenError(error) || isWebhookError(error) || isNotificationError(error)) return fromRefusal(error);
   // The repositories validate again with the same schemas; a refusal there is still the client's input.
   if (isZodError(error)) return invalidInput(error, "field");
   if (isUpstreamError(error)) {

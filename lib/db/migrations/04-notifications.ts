@@ -138,5 +138,27 @@ export function notifications(): Record<string, Migration> {
           await db.schema.dropTable(table).execute();
       },
     },
+    // notification_attempts: each try of a delivery (when, whether it went, why not), for the delivery log, as
+    // webhook_attempts is for webhooks.
+    "2026-12-28-002-notification-attempts": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("notification_attempts")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("delivery_id", "text", (c) => c.notNull())
+          .addColumn("at", "text", (c) => c.notNull())
+          .addColumn("ok", "integer", (c) => c.notNull())
+          .addColumn("error", "text")
+          .execute();
+        await db.schema
+          .createIndex("notification_attempts_delivery")
+          .on("notification_attempts")
+          .columns(["delivery_id", "at"])
+          .execute();
+      },
+      async down(db: Kysely<unknown>) {
+        await db.schema.dropTable("notification_attempts").execute();
+      },
+    },
   };
 }

@@ -437,6 +437,17 @@ describe("GET /api/openapi.json", () => {
         "PUT /api/admin/purchase-lifecycle savePurchaseLifecycle",
         "POST /api/admin/purchase-lifecycle/sweep runPurchaseSweep",
         "PUT /api/admin/purchase-lifecycle/items/{id} setRenewalLink",
+        "GET /api/admin/notifications/channels listNotificationChannels",
+        "POST /api/admin/notifications/channels createNotificationChannel",
+        "PATCH /api/admin/notifications/channels/{id} updateNotificationChannel",
+        "DELETE /api/admin/notifications/channels/{id} deleteNotificationChannel",
+        "POST /api/admin/notifications/channels/{id}/test testNotificationChannel",
+        "GET /api/admin/notifications/channels/{id}/deliveries listNotificationDeliveries",
+        "GET /api/admin/notifications/smtp getNotificationSmtp",
+        "PUT /api/admin/notifications/smtp setNotificationSmtp",
+        "DELETE /api/admin/notifications/smtp removeNotificationSmtp",
+        "POST /api/admin/notifications/smtp/test testNotificationSmtp",
+        "POST /api/notifications/unsubscribe unsubscribeNotifications",
       ].sort(),
     );
     const perPage = doc.paths["/api/reports"].get.parameters.find((p: { name: string }) => p.name === "per_page");

@@ -348,6 +348,18 @@ const ROUTES: MatrixRoute[] = [
     success: 200,
     request: () => ({ path: "/api/admin/helpdesk" }),
   },
+  {
+    name: "GET /api/admin/notifications/channels",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/notifications/channels" }),
+  },
+  {
+    name: "GET /api/admin/notifications/smtp",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/notifications/smtp" }),
+  },
   // purchases:manage, an admin's alone.
   {
     name: "GET /api/admin/purchase-lifecycle",

@@ -56,6 +56,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("audit log", "/admin/audit", "Audit log", { list: true }),
   page("upstream connections", "/admin/upstream", "Upstream connections"),
   page("webhooks", "/admin/webhooks", "Webhooks"),
+  page("notifications", "/admin/notifications", "Notifications"),
   page("helpdesk", "/admin/helpdesk", "Helpdesk"),
   page("purchase codes", "/admin/purchase-codes", "Purchase codes"),
   page("licences", "/admin/licences", "Licences"),

@@ -66,6 +66,8 @@ function Target({ row }: { row: AuditRecordOutput }) {
           {target.name ?? target.label ?? "A user no longer in Gatehouse"}
         </span>
       );
+    case "notification_channel":
+      return <span title={`Channel ${target.id}`}>{target.label ?? "A notification channel"}</span>;
     case "upstream_area":
       return <span>{target.id === "reports" ? "The reports API (area A)" : "The item API (area B)"}</span>;
     case "purchase_code":

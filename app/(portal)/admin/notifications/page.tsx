@@ -1,0 +1,37 @@
+// /admin/notifications: where Gatehouse tells teams — the mail server (with a test mail), the team channels
+// (Slack, Microsoft Teams, e-mail: add, disable, enable, remove, "Send a test message") and each channel's
+// delivery log. Says so when e-mail cannot be sent (no mail server) or links cannot be opened (no PUBLIC_ORIGIN).
+import type { Metadata } from "next";
+
+import { PageHeader } from "@/components/ui/page-header";
+import { getServerContext } from "@/lib/auth/access";
+import { requirePageUser } from "@/lib/auth/current-user";
+import { channelOutput, listChannels } from "@/lib/notifications/channels";
+import { smtpOutput } from "@/lib/notifications/smtp";
+
+import { FreshSwrCache } from "../../fresh-swr-cache";
+import { NotificationsView } from "./notifications-view";
+
+export const metadata: Metadata = { title: "Notifications" };
+
+export default async function NotificationsPage() {
+  await requirePageUser("webhooks:manage");
+  const { db, config } = await getServerContext();
+  const smtp = await smtpOutput(db);
+  const channels = (await listChannels(db)).map((channel) => channelOutput(channel, smtp.configured));
+  return (
+    <>
+      <PageHeader
+        title="Notifications"
+        description="Gatehouse tells teams where they work: a Slack or Microsoft Teams channel, or a team's mailing list. People choose their own notifications in their settings; e-mail goes through the mail server set here."
+      />
+      <FreshSwrCache>
+        <NotificationsView
+          initialChannels={channels}
+          initialSmtp={smtp}
+          publicOriginSet={config.edge.publicOrigin !== null}
+        />
+      </FreshSwrCache>
+    </>
+  );
+}
