@@ -31,12 +31,19 @@ export async function register(): Promise<void> {
   const { bulkChecks, startBulkChecks } = await import("./lib/purchases/bulk/queue");
   const { reportScheduleTicks, reportScheduleRuns, startReportJobs } = await import("./lib/reports/service");
   const { purchaseSweeps, startPurchaseSweep } = await import("./lib/purchases/sweep-service");
-  await startJobs([webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps], {
+  const { notificationTicks, notifyOfServerEvent, startNotificationTicks } = await import(
+    "./lib/notifications/service"
+  );
+  await startJobs(
+    [webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps, notificationTicks],
+    {
     cluster: currentCluster(),
-    db: async () => (await getServerContext()).db,
-  });
-  startWebhooks();
+      db: async () => (await getServerContext()).db,
+    },
+  );
+  startWebhooks(notifyOfServerEvent);
   startBulkChecks();
   startReportJobs();
   startPurchaseSweep();
+  startNotificationTicks();
 }

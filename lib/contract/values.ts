@@ -289,6 +289,7 @@ export const WEBHOOK_EVENTS = [
   "upstream.unavailable",
   "upstream.recovered",
   "upstream.key_rejected",
+  "upstream.key_restored",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** "Send test event" on one endpoint: delivered like every event, never subscribed to. */

@@ -12,6 +12,7 @@ import type { Area } from "@/lib/contract/areas";
 import { AREAS } from "@/lib/contract/areas";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, registerSecrets } from "@/lib/log";
 import { processWide } from "@/lib/process-wide";
 
@@ -305,6 +306,8 @@ export class KeyRing<R extends object, I extends object> {
     const state = this.states[area];
     if (!state || state.rejectedFingerprint !== fingerprint) return;
     this.states = { ...this.states, [area]: { ...state, rejectedAt: null, rejectedFingerprint: null } };
+    // Once per rejection cleared (this instance's): the notifications' "key restored" (issue 35) and webhooks.
+    void emitEvent({ type: "upstream.key_restored", data: { area, fingerprint } });
     void this.deps
       .db()
       .then((db) => clearRejection(db, area, fingerprint))

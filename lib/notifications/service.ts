@@ -1,0 +1,63 @@
+// The rules in the server process: their dependencies read from the server's context, the tick's kind of job
+// (given to startJobs() at start-up) and its first tick, and the sink that hands each event of lib/events to the
+// rules (the webhooks' sink fans out to it: instrumentation.ts).
+import "server-only";
+
+import { getServerContext } from "@/lib/auth/access";
+import type { PortalEvent } from "@/lib/events";
+import { trigger } from "@/lib/jobs";
+import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
+import { processSlot, processWide } from "@/lib/process-wide";
+
+import { notifyOfEvent, type RulesDeps } from "./rules";
+import { DEFAULT_NOTIFICATION_SETTINGS } from "./settings";
+import { NOTIFICATION_TICK_MS, notificationTickJob, notificationTicks as tickKind } from "./tick";
+
+/** Production never varies it; a test that cannot wait puts a shorter tick in this slot (injectIntoServer). */
+const timings = () => processWide<{ tickMs: number }>("notification-timings", () => ({ tickMs: NOTIFICATION_TICK_MS }));
+
+/** Part A's delivery kick, set at start-up (null until then: its sweep finds the rows anyway). */
+const KICK = processSlot<() => void>("notifications.kick");
+
+/** Where the rules tell part A's sweep that rows were written. */
+export function setNotificationKick(kick: (() => void) | null): void {
+  KICK.set(kick ?? undefined);
+}
+
+/** The rules' dependencies now: the store, the clock, the settings, the kick. */
+export async function serverRulesDeps(): Promise<RulesDeps> {
+  const { db } = await getServerContext();
+  return { db, now: () => new Date(), settings: DEFAULT_NOTIFICATION_SETTINGS, kick: KICK.get() };
+}
+
+/** An event of lib/events for the rules (a failure is logged: the event has happened either way). */
+export async function notifyOfServerEvent(event: PortalEvent): Promise<void> {
+  try {
+    await notifyOfEvent(await serverRulesDeps(), event);
+  } catch (error) {
+    logEvent("error", "notification_rules_failed", { event: event.type, error: describeError(error) });
+  }
+}
+
+/** The kind of job of the rules' ticks, among the kinds startJobs() is given at start-up. */
+export const notificationTicks = tickKind({
+  rules: serverRulesDeps,
+  queueTick: (payload, options) => trigger(notificationTicks, payload, options),
+  tickMs: () => timings().tickMs,
+});
+
+const STARTED = processSlot<true>("notifications.ticks");
+
+/** Triggers the current slot's tick (instrumentation.ts, after startJobs); a second call does nothing. */
+export function startNotificationTicks(): void {
+  if (STARTED.get()) return;
+  STARTED.set(true);
+  const startTicks = (): void => {
+    const first = notificationTickJob(Date.now(), timings().tickMs);
+    void trigger(notificationTicks, first.payload, first.options).catch((error: unknown) => {
+      logEvent("error", "notification_tick_failed", { error: describeError(error) });
+      runOutsideRequestContext(() => setTimeout(startTicks, timings().tickMs).unref());
+    });
+  };
+  startTicks();
+}
