@@ -312,6 +312,8 @@ export const AUDIT_ACTIONS = [
   "project.schedule_update",
   "project.schedule_run",
   "project.alert_rule_update",
+  // A team channel's subscriptions replaced by an admin (issue 35).
+  "notification.channel_subscriptions_update",
   "alert.acknowledge",
   "alert.unacknowledge",
   "purchase.validate",

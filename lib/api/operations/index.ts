@@ -11,6 +11,7 @@ import { itemOperations } from "./items";
 import { licenceStaffOperations } from "./licence-staff";
 import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
+import { notificationOperations } from "./notifications";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
 import { purchaseLifecycleOperations } from "./purchase-lifecycle";
@@ -38,6 +39,7 @@ export const operations = {
   ...licenceStaffOperations,
   ...accountOperations,
   ...tokenOperations,
+  ...notificationOperations,
   ...adminOperations,
   ...metaOperations,
 } as const satisfies Record<string, OperationSpec>;

@@ -66,6 +66,8 @@ export const TAGS = {
     "Licence activations: installed copies activate, validate and deactivate themselves; support staff see and reset them; admins set each item's policy",
   Accounts: "Signing in and out, and the current session",
   Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
+  Notifications:
+    "Notifications where people work: your subscriptions and preferences (quiet hours, the weekly digest), a team channel's subscriptions",
   Admin: "Users, the audit log and webhook endpoints, for admins",
   Operations: "Liveness, readiness and this document: public, for load balancers and tools",
 } as const;
