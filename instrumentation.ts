@@ -31,13 +31,12 @@ export async function register(): Promise<void> {
   const { bulkChecks, startBulkChecks } = await import("./lib/purchases/bulk/queue");
   const { reportScheduleTicks, reportScheduleRuns, startReportJobs } = await import("./lib/reports/service");
   const { purchaseSweeps, startPurchaseSweep } = await import("./lib/purchases/sweep-service");
-  const { notificationTicks, notifyOfServerEvent, startNotificationTicks } = await import(
-    "./lib/notifications/service"
-  );
+  const { notificationTicks, notifyOfServerEvent, startNotificationTicks } =
+    await import("./lib/notifications/service");
   await startJobs(
     [webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps, notificationTicks],
     {
-    cluster: currentCluster(),
+      cluster: currentCluster(),
       db: async () => (await getServerContext()).db,
     },
   );

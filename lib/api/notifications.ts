@@ -38,7 +38,10 @@ export async function replaceMySubscriptions(
 
 async function existingChannel(db: Db, id: string): Promise<void> {
   if (!(await channelExists(db, id)))
-    throw new ApiError("not_found", `There is no notification channel with id ${id}: see the channels an admin has set.`);
+    throw new ApiError(
+      "not_found",
+      `There is no notification channel with id ${id}: see the channels an admin has set.`,
+    );
 }
 
 export async function channelSubscriptions(db: Db, id: string) {
@@ -46,7 +49,11 @@ export async function channelSubscriptions(db: Db, id: string) {
   return { subscriptions: await getSubscriptions(db, "channel", id), topics: [...NOTIFICATION_TOPICS] };
 }
 
-export async function replaceChannelSubscriptions(db: Db, id: string, subscriptions: readonly NotificationSubscription[]) {
+export async function replaceChannelSubscriptions(
+  db: Db,
+  id: string,
+  subscriptions: readonly NotificationSubscription[],
+) {
   await existingChannel(db, id);
   return { subscriptions: await setSubscriptions(db, "channel", id, subscriptions), topics: [...NOTIFICATION_TOPICS] };
 }

@@ -81,6 +81,8 @@ export const NotificationPreferencesSchema = z.object({
   time_zone: z.string().describe("The zone quiet hours and the digest's day and hour are read in"),
   time_zone_source: z
     .enum(["picked", "default"])
-    .describe("picked: the zone set on the account page; default: none set, so UTC (the server cannot know the browser's)"),
+    .describe(
+      "picked: the zone set on the account page; default: none set, so UTC (the server cannot know the browser's)",
+    ),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>;

@@ -65,10 +65,12 @@ export async function buildDigest(db: Db, until: Date, purchases: boolean): Prom
   sections.push({
     heading: "Results by project",
     lines: capped(
-      [...projects].sort(([a], [b]) => a.localeCompare(b)).map(([name, c]) => ({
-        text: `${name}: ${c.good} good, ${c.decent} decent, ${c.bad} bad`,
-        link: name === "(no project)" ? "/reports" : `/projects/${encodeURIComponent(name)}/overview`,
-      })),
+      [...projects]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, c]) => ({
+          text: `${name}: ${c.good} good, ${c.decent} decent, ${c.bad} bad`,
+          link: name === "(no project)" ? "/reports" : `/projects/${encodeURIComponent(name)}/overview`,
+        })),
     ),
   });
 
@@ -204,7 +206,14 @@ export async function sendDueDigests(deps: RulesDeps): Promise<number> {
     .execute();
   for (const channel of channels)
     candidates.push({
-      recipient: { kind: "channel", id: channel.id, channelKind: channel.kind, zone: null, quietStart: null, quietEnd: null },
+      recipient: {
+        kind: "channel",
+        id: channel.id,
+        channelKind: channel.kind,
+        zone: null,
+        quietStart: null,
+        quietEnd: null,
+      },
       day: channel.digest_day,
       hour: channel.digest_hour,
       zone: channel.time_zone,

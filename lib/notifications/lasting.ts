@@ -58,8 +58,7 @@ export function settle(condition: Condition, isWorse: (from: string, to: string)
     candidate_count: 0,
   };
   if (isWorse(from, to)) return { condition: { ...standing, alerted: 1 }, verdict: { say: "alert", from, to } };
-  if (condition.alerted === 1)
-    return { condition: { ...standing, alerted: 0 }, verdict: { say: "recover", from, to } };
+  if (condition.alerted === 1) return { condition: { ...standing, alerted: 0 }, verdict: { say: "recover", from, to } };
   return { condition: standing, verdict: null };
 }
 
@@ -83,7 +82,9 @@ export function observeTimed(
   }
   if (condition.state === state) return { condition, verdict: null };
   const next: Condition =
-    condition.candidate === state ? condition : { ...condition, candidate: state, candidate_since: at, candidate_count: 1 };
+    condition.candidate === state
+      ? condition
+      : { ...condition, candidate: state, candidate_since: at, candidate_count: 1 };
   return due(next, good, minutes, now);
 }
 

@@ -27,7 +27,11 @@ const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 
 /** The wall clock in `zone` at `at`: its date, minute of the day and weekday (0 Sunday … 6 Saturday). */
 export function wallClock(at: Date, zone: string): { date: string; minute: number; weekday: number } {
-  const parts = Object.fromEntries(formatter(zone).formatToParts(at).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(zone)
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     date: `${parts.year}-${parts.month}-${parts.day}`,
     minute: Number(parts.hour) * 60 + Number(parts.minute),
@@ -50,7 +54,7 @@ export function quietUntil(at: Date, zone: string, start: number | null, end: nu
   const now = wallClock(at, zone);
   if (!isQuiet(now.minute, start, end)) return null;
   const atMinute = Math.floor(at.getTime() / 60_000) * 60_000;
-  let candidate = atMinute + (((end - now.minute + 1440) % 1440) || 1440) * 60_000;
+  let candidate = atMinute + ((end - now.minute + 1440) % 1440 || 1440) * 60_000;
   // A clock change between now and then moves the wall clock: step back or on by the difference, at most twice.
   for (let i = 0; i < 3; i++) {
     const reads: number = wallClock(new Date(candidate), zone).minute;

@@ -85,7 +85,14 @@ export async function recipientsOf(db: Db, topic: NotificationTopic, narrowing: 
       .where("disabled", "=", 0)
       .execute();
     for (const channel of channels)
-      recipients.push({ kind: "channel", id: channel.id, channelKind: channel.kind, zone: null, quietStart: null, quietEnd: null });
+      recipients.push({
+        kind: "channel",
+        id: channel.id,
+        channelKind: channel.kind,
+        zone: null,
+        quietStart: null,
+        quietEnd: null,
+      });
   }
   return recipients;
 }

@@ -46,7 +46,8 @@ async function send(
 ): Promise<number> {
   const recipients = await recipientsOf(deps.db, topic, narrowing);
   const now = deps.now();
-  for (const recipient of recipients) await deliver(deps.db, recipient, message, mergeKey, now, deps.settings.mergeWindowMs);
+  for (const recipient of recipients)
+    await deliver(deps.db, recipient, message, mergeKey, now, deps.settings.mergeWindowMs);
   if (recipients.length > 0) deps.kick?.();
   return recipients.length;
 }
@@ -118,10 +119,14 @@ export async function readNewResults(deps: RulesDeps): Promise<number> {
           .executeTakeFirst()
       : await deps.db
           .insertInto("notification_conditions")
-          .values({ ...firstSeen(RESULTS_CURSOR, last, deps.now().toISOString()), updated_at: deps.now().toISOString() })
+          .values({
+            ...firstSeen(RESULTS_CURSOR, last, deps.now().toISOString()),
+            updated_at: deps.now().toISOString(),
+          })
           .onConflict((conflict) => conflict.column("key").doNothing())
           .executeTakeFirst();
-    if (Number("numUpdatedRows" in taken ? taken.numUpdatedRows : (taken.numInsertedOrUpdatedRows ?? 0n)) !== 1) continue;
+    if (Number("numUpdatedRows" in taken ? taken.numUpdatedRows : (taken.numInsertedOrUpdatedRows ?? 0n)) !== 1)
+      continue;
     for (const row of rows) await resultSeen(deps, row);
     read += rows.length;
     if (rows.length < RESULTS_BATCH) return read;
@@ -162,7 +167,11 @@ async function resultSeen(deps: RulesDeps, row: ResultRow): Promise<void> {
 
 async function projectRule(db: Db, project: string | null): Promise<AlertRule> {
   if (project === null) return DEFAULT_ALERT_RULE;
-  const row = await db.selectFrom("report_alert_rules").select("rule").where("project", "=", project).executeTakeFirst();
+  const row = await db
+    .selectFrom("report_alert_rules")
+    .select("rule")
+    .where("project", "=", project)
+    .executeTakeFirst();
   return (row?.rule as AlertRule | undefined) ?? DEFAULT_ALERT_RULE;
 }
 
@@ -171,7 +180,12 @@ export function pageName(url: string): string {
   return url.replace(/^https?:\/\//, "").replace(/\/$/, "");
 }
 
-async function reportVerdict(deps: RulesDeps, row: ResultRow, verdict: NonNullable<Verdict>, since: string): Promise<void> {
+async function reportVerdict(
+  deps: RulesDeps,
+  row: ResultRow,
+  verdict: NonNullable<Verdict>,
+  since: string,
+): Promise<void> {
   const own = await projectRule(deps.db, row.project);
   const bad = (verdict.say === "alert" ? verdict.to : verdict.from) as ReportResult;
   const wants = (rule: AlertRule | "") => ruleWants(rule === "" ? own : rule, bad);
@@ -209,7 +223,12 @@ async function upstreamSeen(deps: RulesDeps, area: string, state: "up" | "down",
   if (step.verdict) await upstreamVerdict(deps, area, step.verdict, step.condition.since);
 }
 
-async function upstreamVerdict(deps: RulesDeps, area: string, verdict: NonNullable<Verdict>, since: string): Promise<void> {
+async function upstreamVerdict(
+  deps: RulesDeps,
+  area: string,
+  verdict: NonNullable<Verdict>,
+  since: string,
+): Promise<void> {
   const down = verdict.say === "alert";
   const topic: NotificationTopic = down ? "upstream.down" : "upstream.up";
   const message: NotificationMessage = {
@@ -343,5 +362,10 @@ async function purchaseEvent(
     },
   };
   const { title, text, link } = messages[topic];
-  await send(deps, topic, { topic, title, text, since: at, link, tone: topic === "purchase.support_expiring" ? "info" : "bad" }, topic);
+  await send(
+    deps,
+    topic,
+    { topic, title, text, since: at, link, tone: topic === "purchase.support_expiring" ? "info" : "bad" },
+    topic,
+  );
 }

@@ -4,7 +4,11 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
-import type { NotificationPreferences, NotificationPreferencesBody, NotificationSubscription } from "@/lib/contract/notifications";
+import type {
+  NotificationPreferences,
+  NotificationPreferencesBody,
+  NotificationSubscription,
+} from "@/lib/contract/notifications";
 import { isOneOf, NOTIFICATION_TOPICS } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 
@@ -22,13 +26,11 @@ export async function getSubscriptions(db: Db, kind: Kind, id: string): Promise<
     .execute();
   return rows
     .filter((row) => isOneOf(NOTIFICATION_TOPICS, row.topic))
-    .map(
-      (row): NotificationSubscription => ({
-        topic: row.topic as NotificationSubscription["topic"],
-        project: row.project === "" ? null : row.project,
-        rule: row.rule === "any" || row.rule === "to_bad" ? row.rule : null,
-      }),
-    )
+    .map((row): NotificationSubscription => ({
+      topic: row.topic as NotificationSubscription["topic"],
+      project: row.project === "" ? null : row.project,
+      rule: row.rule === "any" || row.rule === "to_bad" ? row.rule : null,
+    }))
     .sort(
       (a, b) =>
         NOTIFICATION_TOPICS.indexOf(a.topic) - NOTIFICATION_TOPICS.indexOf(b.topic) ||

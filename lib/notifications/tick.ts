@@ -26,7 +26,10 @@ export interface TickJobDeps {
 }
 
 /** The tick of the slot `at` falls in. */
-export function notificationTickJob(at: number, tickMs: number): { payload: TickPayload; options: { id: string; runAt: Date } } {
+export function notificationTickJob(
+  at: number,
+  tickMs: number,
+): { payload: TickPayload; options: { id: string; runAt: Date } } {
   const slot = Math.floor(at / tickMs) * tickMs;
   return { payload: { slot }, options: { id: `notification-tick-${slot}`, runAt: new Date(slot) } };
 }

@@ -49,7 +49,11 @@ export async function subscribe(
     .execute();
 }
 
-export async function addChannel(db: Db, id: string, options: { disabled?: boolean; timeZone?: string } = {}): Promise<void> {
+export async function addChannel(
+  db: Db,
+  id: string,
+  options: { disabled?: boolean; timeZone?: string } = {},
+): Promise<void> {
   const now = "2026-11-01T00:00:00.000Z";
   await db
     .insertInto("notification_channels")
@@ -103,7 +107,16 @@ export interface DeliveryRow {
 export async function deliveries(db: Db): Promise<DeliveryRow[]> {
   const rows = await db
     .selectFrom("notification_deliveries")
-    .select(["recipient_kind", "recipient_id", "channel_kind", "topic", "status", "not_before", "merge_key", "messages"])
+    .select([
+      "recipient_kind",
+      "recipient_id",
+      "channel_kind",
+      "topic",
+      "status",
+      "not_before",
+      "merge_key",
+      "messages",
+    ])
     .orderBy("created_at")
     .orderBy("recipient_id")
     .execute();

@@ -42,7 +42,11 @@ describe.each<Backend>(BACKENDS)("the digest on $name", (backend) => {
     await recordResults(db, [result(1, "good", "2026-11-20T10:00Z"), result(2, "bad", "2026-11-20T10:00Z")], "list");
     const changes = await recordResults(
       db,
-      [result(1, "bad", "2026-11-25T10:00Z"), result(2, "good", "2026-11-26T10:00Z"), result(3, "decent", "2026-11-26T10:00Z", "beta.io")],
+      [
+        result(1, "bad", "2026-11-25T10:00Z"),
+        result(2, "good", "2026-11-26T10:00Z"),
+        result(3, "decent", "2026-11-26T10:00Z", "beta.io"),
+      ],
       "regenerate",
     );
     await createAlerts(db, changes);

@@ -59,9 +59,13 @@ describe("observeTimed (minutes down)", () => {
     expect(step.verdict).toEqual({ say: "alert", from: "up", to: "down" });
     condition = step.condition;
     // Still down: nothing more.
-    expect(observeTimed(condition, "down", "2026-11-28T10:06:00.000Z", "up", 5, now("2026-11-28T10:06:00Z")).verdict).toBeNull();
+    expect(
+      observeTimed(condition, "down", "2026-11-28T10:06:00.000Z", "up", 5, now("2026-11-28T10:06:00Z")).verdict,
+    ).toBeNull();
     const up = observeTimed(condition, "up", "2026-11-28T10:10:00.000Z", "up", 5, now("2026-11-28T10:10:00Z"));
     expect(up.verdict).toEqual({ say: "recover", from: "down", to: "up" });
-    expect(observeTimed(up.condition, "up", "2026-11-28T10:11:00.000Z", "up", 5, now("2026-11-28T10:11:00Z")).verdict).toBeNull();
+    expect(
+      observeTimed(up.condition, "up", "2026-11-28T10:11:00.000Z", "up", 5, now("2026-11-28T10:11:00Z")).verdict,
+    ).toBeNull();
   });
 });

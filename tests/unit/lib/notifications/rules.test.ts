@@ -201,13 +201,19 @@ describe.each<Backend>(BACKENDS)("rules on $name", (backend) => {
       .execute();
     await notifyOfEvent(deps, {
       type: "bulk_job.finished",
-      data: { job: { id: "11111111-1111-4111-8111-111111111111", total: 3, valid: 2, invalid: 1, revoked: 0, failed: 0 } },
+      data: {
+        job: { id: "11111111-1111-4111-8111-111111111111", total: 3, valid: 2, invalid: 1, revoked: 0, failed: 0 },
+      },
     });
     await notifyOfEvent(deps, {
       type: "purchase.revoked",
       data: { code_hash: "h", code_last4: "a1b2c3d4-e5f6-7890-abcd-ef0123456789", previously_valid: true },
     });
-    expect(await topics(db)).toEqual(["colleague purchase.revoked 1", "owner bulk.finished 1", "owner purchase.revoked 1"]);
+    expect(await topics(db)).toEqual([
+      "colleague purchase.revoked 1",
+      "owner bulk.finished 1",
+      "owner purchase.revoked 1",
+    ]);
     const revoked = (await deliveries(db)).find((d) => d.topic === "purchase.revoked")!.messages[0]!;
     expect(revoked.title).toBe("Purchase …6789 was revoked");
     expect(JSON.stringify(revoked)).not.toContain("ef0123456789");

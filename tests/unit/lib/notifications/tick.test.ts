@@ -26,7 +26,11 @@ describe("the tick", () => {
     await subscribe(db, "user", "ed", "report.regressed");
     const at = (minute: number) => `2026-11-28T1${minute}:00:00.000Z`;
     const seen = (minute: number, result: "good" | "bad") =>
-      recordResults(db, [{ report_id: 1, url: "https://acme.io/", project: "acme.io", result, generated_at: at(minute) }], "schedule");
+      recordResults(
+        db,
+        [{ report_id: 1, url: "https://acme.io/", project: "acme.io", result, generated_at: at(minute) }],
+        "schedule",
+      );
     await seen(0, "good");
     await seen(1, "bad");
     await seen(2, "bad");

@@ -5,7 +5,12 @@ import { isReportTopic, mayHaveTopic, topicsFor } from "@/lib/notifications/topi
 
 describe("topicsFor", () => {
   it("a viewer gets reports and upstreams, never purchases, bulk jobs, licences or keys", () => {
-    expect(topicsFor({ role: "viewer" })).toEqual(["report.regressed", "report.recovered", "upstream.down", "upstream.up"]);
+    expect(topicsFor({ role: "viewer" })).toEqual([
+      "report.regressed",
+      "report.recovered",
+      "upstream.down",
+      "upstream.up",
+    ]);
   });
   it("an admin gets every topic; support gets purchases but no reports or keys", () => {
     expect(topicsFor({ role: "admin" })).toHaveLength(10);
