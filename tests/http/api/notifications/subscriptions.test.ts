@@ -226,6 +226,9 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       store.db.selectFrom("notification_deliveries").select(["recipient_id", "topic", "status", "messages"]).execute();
 
     it("a report regenerated twice with a worse result: one held delivery for the person subscribed; flapping: none", async () => {
+      // Where the lasting report stands first: good, twice (whatever the sandbox's seed said before).
+      await regenerate(LASTING, "good", 60);
+      await regenerate(LASTING, "good", 50);
       const project = (await editor.request(`/api/reports/${LASTING}`)).json.data.project as string;
       const me = (await editor.request("/api/auth/me")).json.data.user.id as string;
       const saved = await editor.request(
@@ -239,10 +242,9 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       await regenerate(FLAPPING, "good", 50);
       await regenerate(FLAPPING, "bad", 40);
       await regenerate(FLAPPING, "good", 30);
-      await regenerate(LASTING, "good", 50);
       await regenerate(LASTING, "bad", 40);
       await expect.poll(() => historyLength(FLAPPING)).toBe(3);
-      await expect.poll(() => historyLength(LASTING)).toBe(2);
+      await expect.poll(() => historyLength(LASTING)).toBe(3);
       await rulesCaughtUp();
       expect(await deliveries()).toEqual([]);
 
