@@ -397,13 +397,16 @@ export const NOTIFICATION_TOPICS = [
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 /** Where a team's messages go: a Slack or Microsoft Teams incoming webhook, or an e-mail address. */
 export const NOTIFICATION_CHANNEL_KINDS = ["slack", "teams", "email"] as const;
+export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number];
 /** Who receives a notification: a person (by e-mail, to the address of his account) or a team channel. */
 export const NOTIFICATION_SUBSCRIBER_KINDS = ["user", "channel"] as const;
+export type NotificationSubscriberKind = (typeof NOTIFICATION_SUBSCRIBER_KINDS)[number];
 /**
  * A message's delivery: held (waiting for quiet hours to end or for repeats to merge), pending (due, tried until
  * sent), sent, failed (retries spent), dropped (its recipient or channel is gone, or he unsubscribed meanwhile).
  */
 export const NOTIFICATION_DELIVERY_STATUSES = ["held", "pending", "sent", "failed", "dropped"] as const;
+export type NotificationDeliveryStatus = (typeof NOTIFICATION_DELIVERY_STATUSES)[number];
 
 /** Whether `value` is one of `values` (a query parameter, a stored string), typed as that value. */
 export function isOneOf<T extends string | number>(values: readonly T[], value: unknown): value is T {

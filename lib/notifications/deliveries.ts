@@ -7,11 +7,15 @@ import "server-only";
 
 import { randomUUID } from "node:crypto";
 
+import type { NotificationDeliveryStatus } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 
 import type { NotificationMessage } from "./message";
 import { quietUntil } from "./quiet-hours";
 import type { Recipient } from "./recipients";
+
+/** A row the rules write, and the only one they merge into: part A's sweep moves it on once due. */
+const HELD: NotificationDeliveryStatus = "held";
 
 /** When a message for this recipient may go: after the merge window, and after his quiet hours. */
 export function notBeforeFor(recipient: Recipient, now: Date, mergeWindowMs: number): Date {
@@ -39,7 +43,7 @@ export async function deliver(
         .where("recipient_id", "=", recipient.id)
         .where("channel_kind", "=", recipient.channelKind)
         .where("merge_key", "=", mergeKey)
-        .where("status", "=", "held")
+        .where("status", "=", HELD)
         .where("not_before", ">", now.toISOString())
         .orderBy("created_at", "desc")
         .executeTakeFirst();
@@ -49,7 +53,7 @@ export async function deliver(
         .updateTable("notification_deliveries")
         .set({ messages: JSON.stringify(messages) })
         .where("id", "=", held.id)
-        .where("status", "=", "held")
+        .where("status", "=", HELD)
         .where("messages", "=", held.messages)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 1) return "merged";
@@ -65,7 +69,7 @@ export async function deliver(
       topic: message.topic,
       merge_key: mergeKey,
       messages: JSON.stringify([message]),
-      status: "held",
+      status: HELD,
       not_before: notBeforeFor(recipient, now, mergeWindowMs).toISOString(),
       created_at: now.toISOString(),
     })

@@ -8,7 +8,7 @@ import "server-only";
 import { sql } from "kysely";
 
 import { can } from "@/lib/auth/permissions";
-import { isOneOf, RESULT_RANK, ROLES, type ReportResult } from "@/lib/contract/values";
+import { isOneOf, NOTIFICATION_CHANNEL_KINDS, RESULT_RANK, ROLES, type ReportResult } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 
 import { deliver } from "./deliveries";
@@ -204,7 +204,8 @@ export async function sendDueDigests(deps: RulesDeps): Promise<number> {
     .where("disabled", "=", 0)
     .where("digest_enabled", "=", 1)
     .execute();
-  for (const channel of channels)
+  for (const channel of channels) {
+    if (!isOneOf(NOTIFICATION_CHANNEL_KINDS, channel.kind)) continue;
     candidates.push({
       recipient: {
         kind: "channel",
@@ -219,6 +220,7 @@ export async function sendDueDigests(deps: RulesDeps): Promise<number> {
       zone: channel.time_zone,
       purchases: true,
     });
+  }
 
   let sent = 0;
   const built = new Map<boolean, NotificationMessage>();

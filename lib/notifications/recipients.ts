@@ -3,16 +3,24 @@
 // allows the topic (roles change after subscribing); a channel when it is not disabled, by its kind.
 import "server-only";
 
-import { isOneOf, ROLES, type AlertRule, type NotificationTopic } from "@/lib/contract/values";
+import {
+  isOneOf,
+  NOTIFICATION_CHANNEL_KINDS,
+  ROLES,
+  type AlertRule,
+  type NotificationChannelKind,
+  type NotificationSubscriberKind,
+  type NotificationTopic,
+} from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 
 import { mayHaveTopic } from "./topics";
 
 export interface Recipient {
-  kind: "user" | "channel";
+  kind: NotificationSubscriberKind;
   id: string;
   /** "email" for a person; the channel's kind. */
-  channelKind: string;
+  channelKind: NotificationChannelKind;
   /** A person's zone and quiet hours (none for a channel: a team's channel has no quiet hours). */
   zone: string | null;
   quietStart: number | null;
@@ -84,7 +92,9 @@ export async function recipientsOf(db: Db, topic: NotificationTopic, narrowing: 
       .where("id", "in", channelIds)
       .where("disabled", "=", 0)
       .execute();
-    for (const channel of channels)
+    for (const channel of channels) {
+      // A kind this code does not know (a newer version's) is not sent to.
+      if (!isOneOf(NOTIFICATION_CHANNEL_KINDS, channel.kind)) continue;
       recipients.push({
         kind: "channel",
         id: channel.id,
@@ -93,6 +103,7 @@ export async function recipientsOf(db: Db, topic: NotificationTopic, narrowing: 
         quietStart: null,
         quietEnd: null,
       });
+    }
   }
   return recipients;
 }

@@ -16,13 +16,8 @@ import { NOTIFICATION_TICK_MS, notificationTickJob, notificationTicks as tickKin
 /** Production never varies it; a test that cannot wait puts a shorter tick in this slot (injectIntoServer). */
 const timings = () => processWide<{ tickMs: number }>("notification-timings", () => ({ tickMs: NOTIFICATION_TICK_MS }));
 
-/** Part A's delivery kick, set at start-up (null until then: its sweep finds the rows anyway). */
+/** Part A's delivery kick, given at start-up (none until then: its sweep finds the rows anyway). */
 const KICK = processSlot<() => void>("notifications.kick");
-
-/** Where the rules tell part A's sweep that rows were written. */
-export function setNotificationKick(kick: (() => void) | null): void {
-  KICK.set(kick ?? undefined);
-}
 
 /** The rules' dependencies now: the store, the clock, the settings, the kick. */
 export async function serverRulesDeps(): Promise<RulesDeps> {
@@ -48,10 +43,14 @@ export const notificationTicks = tickKind({
 
 const STARTED = processSlot<true>("notifications.ticks");
 
-/** Triggers the current slot's tick (instrumentation.ts, after startJobs); a second call does nothing. */
-export function startNotificationTicks(): void {
+/**
+ * Triggers the current slot's tick (instrumentation.ts, after startJobs); a second call does nothing. `kick` is part
+ * A's delivery kick: the rules call it after writing rows.
+ */
+export function startNotificationTicks(kick?: () => void): void {
   if (STARTED.get()) return;
   STARTED.set(true);
+  if (kick) KICK.set(kick);
   const startTicks = (): void => {
     const first = notificationTickJob(Date.now(), timings().tickMs);
     void trigger(notificationTicks, first.payload, first.options).catch((error: unknown) => {

@@ -9,12 +9,12 @@ import type {
   NotificationPreferencesBody,
   NotificationSubscription,
 } from "@/lib/contract/notifications";
-import { isOneOf, NOTIFICATION_TOPICS } from "@/lib/contract/values";
+import { isOneOf, NOTIFICATION_TOPICS, type NotificationSubscriberKind } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 
 import { hhmm, minuteOf } from "./quiet-hours";
 
-type Kind = "user" | "channel";
+type Kind = NotificationSubscriberKind;
 
 /** A subscriber's subscriptions, in the topics' order. */
 export async function getSubscriptions(db: Db, kind: Kind, id: string): Promise<NotificationSubscription[]> {

@@ -144,7 +144,9 @@ export function notifications(): Record<string, Migration> {
       async up(db: Kysely<unknown>) {
         const now = new Date().toISOString();
         await sql`insert into notification_conditions (key, state, since, candidate_count, alerted, updated_at)
-          select 'cursor:report_results', cast(coalesce(max(id), 0) as text), ${now}, 0, 0, ${now} from report_results`.execute(db);
+          select 'cursor:report_results', cast(coalesce(max(id), 0) as text), ${now}, 0, 0, ${now} from report_results`.execute(
+          db,
+        );
       },
       async down(db: Kysely<unknown>) {
         await sql`delete from notification_conditions where key = 'cursor:report_results'`.execute(db);
