@@ -31,3 +31,17 @@ export function topicsFor(caller: Caller): NotificationTopic[] {
 export function isReportTopic(topic: NotificationTopic): boolean {
   return topic === "report.regressed" || topic === "report.recovered";
 }
+
+/** What each topic is, in the words of the person's page. */
+export const TOPIC_WORDS: Record<NotificationTopic, string> = {
+  "report.regressed": "A page's result got worse, and stayed so",
+  "report.recovered": "That page is back (once, after its regression was sent)",
+  "upstream.key_rejected": "An upstream rejected its key",
+  "upstream.key_restored": "The key works again",
+  "upstream.down": "An upstream has been down for some minutes",
+  "upstream.up": "It answers again",
+  "bulk.finished": "Your bulk check is done",
+  "purchase.revoked": "A purchase was revoked (a sale reversed)",
+  "purchase.support_expiring": "A purchase's support ends soon",
+  "licence.limit_reached": "A copy was refused for the activation limit",
+};

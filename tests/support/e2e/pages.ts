@@ -52,6 +52,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("alerts", "/alerts?status=all", "Alerts"),
   page("API tokens", "/tokens", "API tokens"),
   page("seller account", "/account", "Seller account"),
+  page("notifications", "/account/notifications", "Notifications", { role: "viewer" }),
   page("users", "/admin/users", "Users", { list: true }),
   page("audit log", "/admin/audit", "Audit log", { list: true }),
   page("upstream connections", "/admin/upstream", "Upstream connections"),

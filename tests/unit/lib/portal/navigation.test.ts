@@ -20,6 +20,7 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
       "Users",
       "Audit log",
@@ -39,9 +40,18 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
     ]);
-    expect(labels("viewer")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account", "API tokens"]);
+    expect(labels("viewer")).toEqual([
+      "Dashboard",
+      "Reports",
+      "Projects",
+      "Items",
+      "Seller account",
+      "Notifications",
+      "API tokens",
+    ]);
     expect(labels("support")).toEqual([
       "Dashboard",
       "Items",
@@ -50,6 +60,7 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
     ]);
   });
@@ -63,6 +74,7 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
       "Users",
       "Audit log",
@@ -76,6 +88,7 @@ describe("navigationFor", () => {
       "Dashboard",
       "Reports",
       "Projects",
+      "Notifications",
       "API tokens",
     ]);
   });
