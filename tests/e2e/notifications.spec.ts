@@ -14,18 +14,18 @@ test("choose topics, quiet hours and the digest; they stay saved", async ({ page
 
   await page.getByLabel("A page's result got worse, and stayed so").check();
   await page.getByLabel("Hold messages during quiet hours, and send them when they end").check();
-  await page.getByLabel("From").fill("23:00");
-  await page.getByLabel("Until").fill("06:30");
-  await page.getByLabel("Day").selectOption({ label: "Friday" });
-  await page.getByLabel("Hour").selectOption({ label: "17:00" });
+  await page.getByLabel("Quiet from").fill("23:00");
+  await page.getByLabel("Quiet until").fill("06:30");
+  await page.getByLabel("Digest day").selectOption({ label: "Friday" });
+  await page.getByLabel("Digest hour").selectOption({ label: "17:00" });
   await page.getByRole("button", { name: "Save notifications" }).click();
   await expect(page.getByText("Notifications saved.")).toBeVisible();
 
   await page.reload();
   await expect(page.getByLabel("A page's result got worse, and stayed so")).toBeChecked();
-  await expect(page.getByLabel("From")).toHaveValue("23:00");
-  await expect(page.getByLabel("Until")).toHaveValue("06:30");
-  await expect(page.getByLabel("Day")).toHaveValue("5");
+  await expect(page.getByLabel("Quiet from")).toHaveValue("23:00");
+  await expect(page.getByLabel("Quiet until")).toHaveValue("06:30");
+  await expect(page.getByLabel("Digest day")).toHaveValue("5");
   const answer = await page.request.get("/api/notifications/preferences");
   expect((await answer.json()).data).toMatchObject({
     quiet_hours: { start: "23:00", end: "06:30" },

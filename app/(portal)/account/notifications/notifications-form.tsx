@@ -116,14 +116,14 @@ export function NotificationsForm({ topics, subscriptions, preferences }: Props)
             <TextField
               type="time"
               name="quiet_start"
-              label="From"
+              label="Quiet from"
               defaultValue={preferences.quiet_hours?.start ?? "22:00"}
               error={fields["quiet_hours.start"]}
             />
             <TextField
               type="time"
               name="quiet_end"
-              label="Until"
+              label="Quiet until"
               defaultValue={preferences.quiet_hours?.end ?? "07:00"}
               error={fields["quiet_hours.end"]}
             />
@@ -140,14 +140,14 @@ export function NotificationsForm({ topics, subscriptions, preferences }: Props)
           <div className={formStyles.inline}>
             <SelectField
               name="digest_day"
-              label="Day"
+              label="Digest day"
               defaultValue={String(preferences.digest.day)}
               options={DAYS.map((label, day) => ({ value: String(day), label }))}
               error={fields["digest.day"]}
             />
             <SelectField
               name="digest_hour"
-              label="Hour"
+              label="Digest hour"
               defaultValue={String(preferences.digest.hour)}
               options={HOURS}
               error={fields["digest.hour"]}
