@@ -86,3 +86,34 @@ export const NotificationPreferencesSchema = z.object({
     ),
 });
 export type NotificationPreferences = z.infer<typeof NotificationPreferencesSchema>;
+
+const settingsFields = {
+  results_to_last: z
+    .number()
+    .int()
+    .min(1, { error: "At least 1 result (1: a change alerts at once)." })
+    .max(20, { error: "At most 20 results." })
+    .describe("A report's change alerts once it has lasted this many results in a row (default 2)"),
+  down_minutes: z
+    .number()
+    .int()
+    .min(0, { error: "0 minutes or more (0: at once)." })
+    .max(1440, { error: "At most 1440 minutes (a day)." })
+    .describe("An upstream is down once it has been unavailable this many minutes (default 5)"),
+  merge_window_minutes: z
+    .number()
+    .int()
+    .min(0, { error: "0 minutes or more (0: no merging)." })
+    .max(60, { error: "At most 60 minutes." })
+    .describe("A message waits this long for repeats to merge into it (default 2)"),
+};
+
+export const NotificationSettingsBodySchema = z.strictObject(settingsFields);
+export type NotificationSettingsBody = z.infer<typeof NotificationSettingsBodySchema>;
+
+export const NotificationSettingsSchema = z.object({
+  ...settingsFields,
+  updated_at: z.string().nullable().describe("null: the defaults, never set"),
+  updated_by: z.string().nullable(),
+});
+export type NotificationSettingsView = z.infer<typeof NotificationSettingsSchema>;

@@ -314,6 +314,8 @@ export const AUDIT_ACTIONS = [
   "project.alert_rule_update",
   // A team channel's subscriptions replaced by an admin (issue 35).
   "notification.channel_subscriptions_update",
+  // What the notifications wait for, set by an admin.
+  "notification.settings_update",
   "alert.acknowledge",
   "alert.unacknowledge",
   "purchase.validate",

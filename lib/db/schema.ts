@@ -504,6 +504,16 @@ export interface NotificationDeliveriesTable {
   sent_at: string | null;
 }
 
+/** What the notifications' rules wait for, set by an admin (one row, id "rules"). */
+export interface NotificationSettingsTable {
+  id: string;
+  results_to_last: number;
+  down_minutes: number;
+  merge_window_minutes: number;
+  updated_at: string;
+  updated_by: string | null; // the admin's email
+}
+
 /** A weekly digest sent (once per subscriber and ISO week, e.g. "2026-W48"). */
 export interface NotificationDigestsTable {
   subscriber_kind: string;
@@ -531,6 +541,7 @@ export interface Database {
   notification_conditions: NotificationConditionsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notification_digests: NotificationDigestsTable;
+  notification_settings: NotificationSettingsTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   bulk_rechecks: BulkRechecksTable;

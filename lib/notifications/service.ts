@@ -10,7 +10,7 @@ import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { processSlot, processWide } from "@/lib/process-wide";
 
 import { notifyOfEvent, type RulesDeps } from "./rules";
-import { DEFAULT_NOTIFICATION_SETTINGS } from "./settings";
+import { getNotificationSettings } from "./settings";
 import { NOTIFICATION_TICK_MS, notificationTickJob, notificationTicks as tickKind } from "./tick";
 
 /** Production never varies it; a test that cannot wait puts a shorter tick in this slot (injectIntoServer). */
@@ -22,7 +22,7 @@ const KICK = processSlot<() => void>("notifications.kick");
 /** The rules' dependencies now: the store, the clock, the settings, the kick. */
 export async function serverRulesDeps(): Promise<RulesDeps> {
   const { db } = await getServerContext();
-  return { db, now: () => new Date(), settings: DEFAULT_NOTIFICATION_SETTINGS, kick: KICK.get() };
+  return { db, now: () => new Date(), settings: await getNotificationSettings(db), kick: KICK.get() };
 }
 
 /** An event of lib/events for the rules (a failure is logged: the event has happened either way). */

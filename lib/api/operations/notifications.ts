@@ -5,6 +5,8 @@ import {
   NotificationChannelParamsSchema,
   NotificationPreferencesBodySchema,
   NotificationPreferencesSchema,
+  NotificationSettingsBodySchema,
+  NotificationSettingsSchema,
   NotificationSubscriptionsBodySchema,
   NotificationSubscriptionsSchema,
 } from "@/lib/contract/notifications";
@@ -93,6 +95,36 @@ export const notificationOperations = {
       detail: ({ params, data }) => ({
         channel: String(params.id ?? ""),
         topics: ((field(data, "subscriptions") as Array<{ topic: string }> | undefined) ?? []).map((s) => s.topic),
+      }),
+    },
+  },
+  notificationSettings: {
+    id: "notificationSettings",
+    method: "GET",
+    path: "/api/admin/notifications/settings",
+    summary:
+      "What the notifications wait for: results a change must last, minutes an upstream must be down, the merge window",
+    tag: "Notifications",
+    permission: "webhooks:manage",
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The settings", schema: dataEnvelope(NotificationSettingsSchema) },
+  },
+  setNotificationSettings: {
+    id: "setNotificationSettings",
+    method: "PUT",
+    path: "/api/admin/notifications/settings",
+    summary: "Set what the notifications wait for",
+    tag: "Notifications",
+    permission: "webhooks:manage",
+    query: EmptyQuerySchema,
+    body: NotificationSettingsBodySchema,
+    success: { status: 200, description: "The settings", schema: dataEnvelope(NotificationSettingsSchema) },
+    audit: {
+      action: "notification.settings_update",
+      detail: ({ body }) => ({
+        results_to_last: Number(body.results_to_last ?? 0),
+        down_minutes: Number(body.down_minutes ?? 0),
+        merge_window_minutes: Number(body.merge_window_minutes ?? 0),
       }),
     },
   },

@@ -413,6 +413,8 @@ describe("GET /api/openapi.json", () => {
         "PUT /api/notifications/preferences setMyNotificationPreferences",
         "GET /api/admin/notifications/channels/{id}/subscriptions channelSubscriptions",
         "PUT /api/admin/notifications/channels/{id}/subscriptions setChannelSubscriptions",
+        "GET /api/admin/notifications/settings notificationSettings",
+        "PUT /api/admin/notifications/settings setNotificationSettings",
         "GET /api/admin/webhooks listWebhooks",
         "POST /api/admin/webhooks createWebhook",
         "PATCH /api/admin/webhooks/{id} updateWebhook",

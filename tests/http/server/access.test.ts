@@ -429,6 +429,21 @@ const ROUTES: MatrixRoute[] = [
       init: jsonInit("PUT", { subscriptions: [] }),
     }),
   },
+  {
+    name: "GET /api/admin/notifications/settings",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/notifications/settings" }),
+  },
+  {
+    name: "PUT /api/admin/notifications/settings",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({
+      path: "/api/admin/notifications/settings",
+      init: jsonInit("PUT", { results_to_last: 2, down_minutes: 5, merge_window_minutes: 2 }),
+    }),
+  },
   { name: "GET /api/licences/keys", allowed: "public", success: 200, request: () => ({ path: "/api/licences/keys" }) },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },
   { name: "GET /api/ready", allowed: "public", success: 200, request: () => ({ path: "/api/ready" }) },

@@ -196,6 +196,29 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
     });
   });
 
+  describe("what the rules wait for (admins)", () => {
+    it("answers the defaults; refuses values out of range naming the fields; saves and audits", async () => {
+      const before = await admin.request("/api/admin/notifications/settings");
+      expect(before.json.data).toMatchObject({ results_to_last: 2, down_minutes: 5, merge_window_minutes: 2 });
+      const refused = await admin.request(
+        "/api/admin/notifications/settings",
+        json("PUT", { results_to_last: 0, down_minutes: 5, merge_window_minutes: 61 }),
+      );
+      expect(refused.status, refused.text).toBe(400);
+      expect(Object.keys(refused.json.error.fields).sort()).toEqual(["merge_window_minutes", "results_to_last"]);
+      expect((await editor.request("/api/admin/notifications/settings")).status).toBe(403);
+      // The same values again (the end-to-end test below counts on 2 results), set by an admin.
+      const saved = await admin.request(
+        "/api/admin/notifications/settings",
+        json("PUT", { results_to_last: 2, down_minutes: 10, merge_window_minutes: 2 }),
+      );
+      expect(saved.status, saved.text).toBe(200);
+      expect(saved.json.data).toMatchObject({ down_minutes: 10, updated_by: "admin@gatehouse.test" });
+      const audit = await admin.request("/api/admin/audit?action=notification.settings_update");
+      expect(audit.json.data[0]).toMatchObject({ outcome: "success" });
+    });
+  });
+
   describe("the rules in the portal", () => {
     const regenerate = async (id: number, result: "good" | "bad", minutesAgo: number) => {
       await sandbox.setResult(id, { result, generated_at: ago(minutesAgo) });
