@@ -31,8 +31,7 @@ export async function register(): Promise<void> {
   const { bulkChecks, startBulkChecks } = await import("./lib/purchases/bulk/queue");
   const { reportScheduleTicks, reportScheduleRuns, startReportJobs } = await import("./lib/reports/service");
   const { purchaseSweeps, startPurchaseSweep } = await import("./lib/purchases/sweep-service");
-  const { notificationTicks, notifyOfServerEvent, startNotificationTicks } =
-    await import("./lib/notifications/service");
+  const { notificationTicks, startNotifications } = await import("./lib/notifications/service");
   await startJobs(
     [webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps, notificationTicks],
     {
@@ -40,9 +39,9 @@ export async function register(): Promise<void> {
       db: async () => (await getServerContext()).db,
     },
   );
-  startWebhooks(notifyOfServerEvent);
+  startWebhooks();
   startBulkChecks();
   startReportJobs();
   startPurchaseSweep();
-  startNotificationTicks();
+  startNotifications();
 }

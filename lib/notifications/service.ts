@@ -1,10 +1,10 @@
 // The rules in the server process: their dependencies read from the server's context, the tick's kind of job
-// (given to startJobs() at start-up) and its first tick, and the sink that hands each event of lib/events to the
-// rules (the webhooks' sink fans out to it: instrumentation.ts).
+// (given to startJobs() at start-up) and its first tick, and the sink "notifications" of lib/events that hands each
+// event to the rules.
 import "server-only";
 
 import { getServerContext } from "@/lib/auth/access";
-import type { PortalEvent } from "@/lib/events";
+import { setEventSink, type PortalEvent } from "@/lib/events";
 import { trigger } from "@/lib/jobs";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { processSlot, processWide } from "@/lib/process-wide";
@@ -26,7 +26,7 @@ export async function serverRulesDeps(): Promise<RulesDeps> {
 }
 
 /** An event of lib/events for the rules (a failure is logged: the event has happened either way). */
-export async function notifyOfServerEvent(event: PortalEvent): Promise<void> {
+async function notifyOfServerEvent(event: PortalEvent): Promise<void> {
   try {
     await notifyOfEvent(await serverRulesDeps(), event);
   } catch (error) {
@@ -44,13 +44,15 @@ export const notificationTicks = tickKind({
 const STARTED = processSlot<true>("notifications.ticks");
 
 /**
- * Triggers the current slot's tick (instrumentation.ts, after startJobs); a second call does nothing. `kick` is part
+ * Starts the rules (instrumentation.ts, after startJobs; a second call does nothing): events of lib/events go to
+ * them (the sink "notifications", beside the webhooks'), and the current slot's tick is triggered. `kick` is part
  * A's delivery kick: the rules call it after writing rows.
  */
-export function startNotificationTicks(kick?: () => void): void {
+export function startNotifications(kick?: () => void): void {
   if (STARTED.get()) return;
   STARTED.set(true);
   if (kick) KICK.set(kick);
+  setEventSink("notifications", notifyOfServerEvent);
   const startTicks = (): void => {
     const first = notificationTickJob(Date.now(), timings().tickMs);
     void trigger(notificationTicks, first.payload, first.options).catch((error: unknown) => {

@@ -5,7 +5,7 @@
 import "server-only";
 
 import { getServerContext } from "@/lib/auth/access";
-import { setEventSink, type EventSink } from "@/lib/events";
+import { setEventSink } from "@/lib/events";
 import { trigger } from "@/lib/jobs";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
@@ -51,15 +51,11 @@ export async function sendTestEvent(endpointId: string): Promise<string> {
 
 const SWEEPER = processSlot<NodeJS.Timeout>("webhooks.sweeper");
 
-/**
- * Starts taking events as deliveries and the sweep (once a process; after startJobs). `also` hears each event after
- * the webhooks stored it (the notifications' rules, given by instrumentation.ts: lib/events has one sink).
- */
-export function startWebhooks(also?: EventSink): void {
+/** Starts taking events as deliveries and the sweep (once a process; after startJobs). */
+export function startWebhooks(): void {
   if (SWEEPER.get()) return;
   setEventSink("webhooks", async (event) => {
     await queueDeliveries(await enqueueEvent(await db(), event.type, event.data, event.occurredAt), queue);
-    await also?.(event);
   });
   const sweep = () =>
     void queueWebhookDeliveries().catch((error: unknown) =>

@@ -129,7 +129,7 @@ describe("the key ring", () => {
       heard.push(rejection);
     });
     const events: PortalEvent[] = [];
-    setEventSink(async (event) => void events.push(event));
+    setEventSink("test", async (event) => void events.push(event));
     try {
       for (let i = 0; i < 3; i++) await expect(ring.current().reports!.read()).rejects.toThrow(/rejected/);
       expect(ring.rejection("reports")).toMatchObject({
@@ -169,7 +169,7 @@ describe("the key ring", () => {
       ]);
     } finally {
       stop();
-      setEventSink(null);
+      setEventSink("test", null);
     }
   });
 });
