@@ -1,7 +1,7 @@
 // Quiet hours in a person's time zone, DST-safe with Intl alone: a person's quiet period is minutes of the day on
 // his wall clock ("22:00"–"07:00" crosses midnight); a message that arrives inside it is held until its end. On the
-// day a clock goes forward or back the end is still the wall-clock minute asked for (or the first minute after it
-// when that minute does not exist that day).
+// day a clock goes forward or back the end is still the wall-clock minute asked for (the first minute after the
+// jump when the clock skips it; the first time when it passes it twice).
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
@@ -55,20 +55,17 @@ export function quietUntil(at: Date, zone: string, start: number | null, end: nu
   if (!isQuiet(now.minute, start, end)) return null;
   const atMinute = Math.floor(at.getTime() / 60_000) * 60_000;
   let candidate = atMinute + ((end - now.minute + 1440) % 1440 || 1440) * 60_000;
-  // A clock change between now and then moves the wall clock: step back or on by the difference, at most twice.
-  for (let i = 0; i < 3; i++) {
-    const reads: number = wallClock(new Date(candidate), zone).minute;
-    let diff: number = reads - end;
-    if (diff > 720) diff -= 1440;
-    if (diff < -720) diff += 1440;
-    if (diff === 0) break;
-    const next: number = candidate - diff * 60_000;
-    // The end falls in a gap (the clock jumps over it): the first minute after the jump.
-    if (next <= atMinute || wallClock(new Date(next), zone).minute !== end) {
-      if (diff < 0) candidate = next;
-      break;
-    }
-    candidate = next;
+  /** How far the wall clock at `t` reads past `end` (minutes; negative: before it). */
+  const past = (t: number): number => {
+    const d = wallClock(new Date(t), zone).minute - end;
+    return d > 720 ? d - 1440 : d < -720 ? d + 1440 : d;
+  };
+  // A clock change between now and then moves the wall clock: step back or on by the difference.
+  for (let i = 0; i < 3 && past(candidate) !== 0; i++) candidate -= past(candidate) * 60_000;
+  if (past(candidate) !== 0) {
+    // The end falls in a gap (the clock jumps over it, spring forward): the first minute after the jump.
+    for (let i = 0; i < 180 && past(candidate) < 0; i++) candidate += 60_000;
+    for (let i = 0; i < 180 && past(candidate - 60_000) >= 0; i++) candidate -= 60_000;
   }
   return new Date(candidate);
 }

@@ -50,6 +50,21 @@ describe("quietUntil", () => {
     expect(la?.toISOString()).toBe("2026-03-08T14:00:00.000Z");
   });
 
+  it("an end the clock jumps over (spring forward) is the first minute after the jump; one it passes twice, the first", () => {
+    // Los Angeles, 2026-03-08: 02:00 PST becomes 03:00 PDT. Quiet 22:00–02:30 from 22:00 on the 7th (06:00Z).
+    expect(quietUntil(new Date("2026-03-08T06:00:00Z"), "America/Los_Angeles", Q22, 150)?.toISOString()).toBe(
+      "2026-03-08T10:00:00.000Z",
+    );
+    // Berlin, 2026-03-29: 02:00 CET becomes 03:00 CEST. From 23:00 on the 28th (22:00Z).
+    expect(quietUntil(new Date("2026-03-28T22:00:00Z"), "Europe/Berlin", Q22, 150)?.toISOString()).toBe(
+      "2026-03-29T01:00:00.000Z",
+    );
+    // Los Angeles, 2026-11-01: 01:30 happens twice (PDT, then PST): the first, 08:30Z.
+    expect(quietUntil(new Date("2026-11-01T05:00:00Z"), "America/Los_Angeles", Q22, 90)?.toISOString()).toBe(
+      "2026-11-01T08:30:00.000Z",
+    );
+  });
+
   it("none set: never held", () => {
     expect(quietUntil(new Date(), "UTC", null, null)).toBeNull();
   });
