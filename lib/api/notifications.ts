@@ -3,7 +3,7 @@
 import "server-only";
 
 import type { Caller } from "@/lib/auth/permissions";
-import type { NotificationSubscription } from "@/lib/contract/notifications";
+import type { NotificationSubscription } from "@/lib/contract/notification-subscriptions";
 import { NOTIFICATION_TOPICS } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { channelExists, getSubscriptions, setSubscriptions } from "@/lib/notifications/subscriptions";

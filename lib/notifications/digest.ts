@@ -11,7 +11,7 @@ import { can } from "@/lib/auth/permissions";
 import { isOneOf, NOTIFICATION_CHANNEL_KINDS, RESULT_RANK, ROLES, type ReportResult } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 
-import { deliver } from "./deliveries";
+import { deliver } from "./outbox";
 import type { NotificationMessage } from "./message";
 import { wallClock } from "./quiet-hours";
 import type { Recipient } from "./recipients";

@@ -1,5 +1,5 @@
 // The rules: what happened (an event of lib/events, a result recorded, a tick) becomes messages for the people and
-// channels subscribed, once it has lasted (./lasting.ts), held and merged (./deliveries.ts). Part A's senders send
+// channels subscribed, once it has lasted (./lasting.ts), held and merged (./outbox.ts). Part A's senders send
 // the rows. Every function takes its clock and store in `deps`, so tests drive it without a server.
 import "server-only";
 
@@ -17,7 +17,7 @@ import { ruleWants } from "@/lib/reports/alerts";
 import { isDrop } from "@/lib/reports/history";
 
 import { loadCondition, saveCondition } from "./conditions";
-import { deliver } from "./deliveries";
+import { deliver } from "./outbox";
 import { due, firstSeen, observe, observeTimed, type Condition, type Verdict } from "./lasting";
 import type { NotificationMessage } from "./message";
 import { recipientsOf, type Narrowing } from "./recipients";

@@ -1,7 +1,7 @@
 // What the rules wait for before they speak: how many results a report's change must last, how many minutes an
 // upstream must be down, how long a message waits for repeats to merge with it. Set by an admin (one row of
 // notification_settings); these defaults until then.
-import type { NotificationSettingsBody, NotificationSettingsView } from "@/lib/contract/notifications";
+import type { NotificationSettingsBody, NotificationSettingsView } from "@/lib/contract/notification-subscriptions";
 import type { Db } from "@/lib/db";
 
 export interface NotificationSettings {

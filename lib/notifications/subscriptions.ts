@@ -8,7 +8,7 @@ import type {
   NotificationPreferences,
   NotificationPreferencesBody,
   NotificationSubscription,
-} from "@/lib/contract/notifications";
+} from "@/lib/contract/notification-subscriptions";
 import { isOneOf, NOTIFICATION_TOPICS, type NotificationSubscriberKind } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 

@@ -11,7 +11,7 @@ import { itemOperations } from "./items";
 import { licenceStaffOperations } from "./licence-staff";
 import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
-import { notificationOperations } from "./notifications";
+import { notificationSubscriptionOperations } from "./notification-subscriptions";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
 import { purchaseLifecycleOperations } from "./purchase-lifecycle";
@@ -39,7 +39,7 @@ export const operations = {
   ...licenceStaffOperations,
   ...accountOperations,
   ...tokenOperations,
-  ...notificationOperations,
+  ...notificationSubscriptionOperations,
   ...adminOperations,
   ...metaOperations,
 } as const satisfies Record<string, OperationSpec>;

@@ -12,7 +12,7 @@ import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { useApiForm } from "@/components/use-api-form";
-import type { NotificationPreferences, NotificationSubscription } from "@/lib/contract/notifications";
+import type { NotificationPreferences, NotificationSubscription } from "@/lib/contract/notification-subscriptions";
 import type { NotificationTopic } from "@/lib/contract/values";
 
 import formStyles from "../../forms.module.css";

@@ -2,7 +2,7 @@
 // channel has none. (Merging rows is in rules.test.ts, on both stores.)
 import { describe, expect, it } from "vitest";
 
-import { notBeforeFor } from "@/lib/notifications/deliveries";
+import { notBeforeFor } from "@/lib/notifications/outbox";
 import type { Recipient } from "@/lib/notifications/recipients";
 
 const person = (zone: string): Recipient => ({

@@ -9,12 +9,12 @@ import {
   NotificationSettingsSchema,
   NotificationSubscriptionsBodySchema,
   NotificationSubscriptionsSchema,
-} from "@/lib/contract/notifications";
+} from "@/lib/contract/notification-subscriptions";
 
 import { field } from "./targets";
 import type { OperationSpec } from "./types";
 
-export const notificationOperations = {
+export const notificationSubscriptionOperations = {
   mySubscriptions: {
     id: "mySubscriptions",
     method: "GET",
