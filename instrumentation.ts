@@ -4,9 +4,11 @@
 // accounts); then checks the upstream keys kept in the portal open with GATEHOUSE_KEK and writes
 // `upstream.key_rejected` rows; then says how single sign-on is set up (asking the provider in the background);
 // then starts the job system (lib/jobs: BullMQ with REDIS_URL, the store otherwise) with its kinds — webhook
-// deliveries, bulk purchase checks, the report schedules' ticks and runs, the purchase lifecycle's sweep, notification deliveries — then
-// their sweeps (what an earlier process left pending is queued again), the current slot's schedule tick and the
-// purchase sweep's minute tick (each tick triggers the next) and the history's pruning.
+// deliveries, bulk purchase checks, the report schedules' ticks and runs, the purchase lifecycle's sweep, the
+// notifications' deliveries and tick — then their sweeps (what an earlier process left pending is queued again), the current
+// slot's schedule tick, the purchase sweep's minute tick and the notifications' tick (each tick triggers the next),
+// the history's pruning, and the events' sinks (the webhooks', the notifications' rules) with the notifications'
+// delivery sweep.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -31,9 +33,10 @@ export async function register(): Promise<void> {
   const { bulkChecks, startBulkChecks } = await import("./lib/purchases/bulk/queue");
   const { reportScheduleTicks, reportScheduleRuns, startReportJobs } = await import("./lib/reports/service");
   const { purchaseSweeps, startPurchaseSweep } = await import("./lib/purchases/sweep-service");
-  const { notificationDeliveries, startNotifications } = await import("./lib/notifications");
+  const { notificationDeliveries } = await import("./lib/notifications");
+  const { notificationTicks, startNotifications } = await import("./lib/notifications/service");
   const kinds = [webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps];
-  await startJobs([...kinds, notificationDeliveries], {
+  await startJobs([...kinds, notificationDeliveries, notificationTicks], {
     cluster: currentCluster(),
     db: async () => (await getServerContext()).db,
   });

@@ -289,6 +289,7 @@ export const WEBHOOK_EVENTS = [
   "upstream.unavailable",
   "upstream.recovered",
   "upstream.key_rejected",
+  "upstream.key_restored",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** "Send test event" on one endpoint: delivered like every event, never subscribed to. */
@@ -311,6 +312,10 @@ export const AUDIT_ACTIONS = [
   "project.schedule_update",
   "project.schedule_run",
   "project.alert_rule_update",
+  // A team channel's subscriptions replaced by an admin (issue 35).
+  "notification.channel_subscriptions_update",
+  // What the notifications wait for, set by an admin.
+  "notification.settings_update",
   "alert.acknowledge",
   "alert.unacknowledge",
   "purchase.validate",
@@ -410,6 +415,7 @@ export type NotificationChannelKind = (typeof NOTIFICATION_CHANNEL_KINDS)[number
 export const NOTIFICATION_SMTP_SECURITY = ["starttls", "tls"] as const;
 /** Who receives a notification: a person (by e-mail, to the address of his account) or a team channel. */
 export const NOTIFICATION_SUBSCRIBER_KINDS = ["user", "channel"] as const;
+export type NotificationSubscriberKind = (typeof NOTIFICATION_SUBSCRIBER_KINDS)[number];
 /**
  * A message's delivery: held (waiting for quiet hours to end or for repeats to merge), pending (due, tried until
  * sent), sent, failed (retries spent), dropped (its recipient or channel is gone, or he unsubscribed meanwhile).

@@ -513,6 +513,16 @@ export interface NotificationAttemptsTable {
   error: string | null; // why it was not sent, in a sentence (never a secret)
 }
 
+/** What the notifications' rules wait for, set by an admin (one row, id "rules"). */
+export interface NotificationSettingsTable {
+  id: string;
+  results_to_last: number;
+  down_minutes: number;
+  merge_window_minutes: number;
+  updated_at: string;
+  updated_by: string | null; // the admin's email
+}
+
 /** A weekly digest sent (once per subscriber and ISO week, e.g. "2026-W48"). */
 export interface NotificationDigestsTable {
   subscriber_kind: string;
@@ -541,6 +551,7 @@ export interface Database {
   notification_deliveries: NotificationDeliveriesTable;
   notification_digests: NotificationDigestsTable;
   notification_attempts: NotificationAttemptsTable;
+  notification_settings: NotificationSettingsTable;
   bulk_jobs: BulkJobsTable;
   bulk_job_codes: BulkJobCodesTable;
   bulk_rechecks: BulkRechecksTable;

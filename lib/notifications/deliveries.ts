@@ -25,6 +25,8 @@ import { summaryOf, type NotificationMessage } from "./message";
 export interface NotificationTimings extends WebhookTimings {
   /** How often the sweep looks for due deliveries (held ones whose time came, pending ones without a job). */
   sweepMs: number;
+  /** How often the rules' tick runs (./tick.ts): results recorded meanwhile, upstreams down long enough, digests. */
+  tickMs: number;
 }
 
 /** A due delivery, as its attempt needs it. */

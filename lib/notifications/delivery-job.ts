@@ -172,7 +172,7 @@ export async function sendEmail(
   person: { userId: string; scope: UnsubscribeScope } | null,
 ): Promise<AttemptResult> {
   const server = await mailServer(db, settings.sealKey);
-  if (!server) return drop("dropped: no mail server is set (Admin → Notifications)");
+  if (!server) return drop("dropped: no mail server is set (Admin → Notification channels)");
   const links = person
     ? unsubscribeLinks(unsubscribeToken(person.userId, person.scope, settings.sealKey), settings.publicOrigin)
     : null;

@@ -17,6 +17,7 @@ import { getChannel, NotificationError, type NotificationSettings } from "./chan
 import { deliveryToSend, insertDelivery, takeDueDeliveries, type NotificationTimings } from "./deliveries";
 import { attemptDelivery, notificationJob, queueDeliveries, sendEmail, type NotificationJobDeps } from "./delivery-job";
 import type { NotificationMessage } from "./message";
+import { NOTIFICATION_TICK_MS } from "./tick";
 
 const queue: NotificationJobDeps["queue"] = (payload, options) => trigger(notificationDeliveries, payload, options);
 const db = async () => (await getServerContext()).db;
@@ -29,7 +30,14 @@ export function notificationSettings(config: ServerConfig): NotificationSettings
 
 // Production never varies them; a test that cannot wait the real schedule puts a speed-up in this slot before the
 // server starts (injectIntoServer in tests/support/processes.ts).
-const timings = () => processWide<NotificationTimings>("notification-timings", () => ({ speedup: 1, sweepMs: 15_000 }));
+// A test sets only what it speeds up: the rest keeps production's values.
+export const notificationTimings = (): NotificationTimings => ({
+  speedup: 1,
+  sweepMs: 15_000,
+  tickMs: NOTIFICATION_TICK_MS,
+  ...processWide<Partial<NotificationTimings>>("notification-timings", () => ({})),
+});
+const timings = notificationTimings;
 
 const deps: NotificationJobDeps = {
   db,
@@ -105,8 +113,8 @@ export async function sendSmtpTest(
 
 const SWEEPER = processSlot<NodeJS.Timeout>("notifications.sweeper");
 
-/** Starts the sweep (once a process; after startJobs). */
-export function startNotifications(): void {
+/** Starts the delivery sweep (once a process; after startJobs): ./service.ts's startNotifications does. */
+export function startNotificationDeliveries(): void {
   if (SWEEPER.get()) return;
   const sweep = () =>
     void kickNotificationDeliveries().catch((error: unknown) =>

@@ -44,6 +44,8 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "project.schedule_update": "Regeneration schedule changed",
   "project.schedule_run": "Scheduled regeneration started by hand",
   "project.alert_rule_update": "Alert rule changed",
+  "notification.channel_subscriptions_update": "Channel's subscriptions changed",
+  "notification.settings_update": "Notification settings changed",
   "alert.acknowledge": "Alerts acknowledged",
   "alert.unacknowledge": "Alerts acknowledged, undone",
   "purchase.validate": "Purchase code checked",

@@ -66,11 +66,12 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
     shortcut: "n",
   },
   { href: "/account", label: "Seller account", permission: "items:read", area: "items", shortcut: "s" },
+  { href: "/account/notifications", label: "Notifications", shortcut: "m" },
   { href: "/tokens", label: "API tokens", shortcut: "t" },
   { href: "/admin/users", label: "Users", permission: "users:manage", shortcut: "u" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read", shortcut: "a" },
   { href: "/admin/webhooks", label: "Webhooks", permission: "webhooks:manage", shortcut: "w" },
-  { href: "/admin/notifications", label: "Notifications", permission: "webhooks:manage", shortcut: "m" },
+  { href: "/admin/notifications", label: "Notification channels", permission: "webhooks:manage", shortcut: "g" },
   { href: "/admin/upstream", label: "Upstream connections", permission: "upstream:manage", shortcut: "k" },
   { href: "/admin/helpdesk", label: "Helpdesk", permission: "webhooks:manage", area: "items", shortcut: "e" },
   {

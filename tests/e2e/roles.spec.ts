@@ -11,7 +11,15 @@ test.describe("viewer", () => {
     await page.goto("/reports");
     await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
     await expect(page.getByRole("link", { name: "New report" })).toHaveCount(0);
-    expect(await navLinks(page)).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account", "API tokens"]);
+    expect(await navLinks(page)).toEqual([
+      "Dashboard",
+      "Reports",
+      "Projects",
+      "Items",
+      "Seller account",
+      "Notifications",
+      "API tokens",
+    ]);
 
     await page.goto("/reports/1");
     await expect(page.getByRole("heading", { level: 1, name: "Report #1" })).toBeVisible();
@@ -51,6 +59,7 @@ test.describe("support", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
     ]);
     await expect(page.getByRole("region", { name: "Reports by result" })).toHaveCount(0);
@@ -83,11 +92,12 @@ test.describe("admin", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
       "Users",
       "Audit log",
       "Webhooks",
-      "Notifications",
+      "Notification channels",
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",

@@ -12,6 +12,7 @@ import { licenceStaffOperations } from "./licence-staff";
 import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
 import { notificationOperations } from "./notifications";
+import { notificationSubscriptionOperations } from "./notification-subscriptions";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
 import { purchaseLifecycleOperations } from "./purchase-lifecycle";
@@ -39,6 +40,7 @@ export const operations = {
   ...licenceStaffOperations,
   ...accountOperations,
   ...tokenOperations,
+  ...notificationSubscriptionOperations,
   ...adminOperations,
   ...notificationOperations,
   ...metaOperations,

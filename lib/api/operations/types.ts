@@ -66,9 +66,9 @@ export const TAGS = {
     "Licence activations: installed copies activate, validate and deactivate themselves; support staff see and reset them; admins set each item's policy",
   Accounts: "Signing in and out, and the current session",
   Tokens: "API tokens: scoped bearer credentials for scripts and integrations (managed with a signed-in session)",
-  Admin: "Users, the audit log and webhook endpoints, for admins",
   Notifications:
-    "Where people are told: admins' team channels (Slack, Microsoft Teams, e-mail) and the mail server with their test messages and delivery logs; a person's one-click unsubscribe",
+    "Notifications where people work: your subscriptions and preferences (quiet hours, the weekly digest); admins' team channels (Slack, Microsoft Teams, e-mail), their subscriptions, the mail server, test messages and delivery logs; one-click unsubscribe",
+  Admin: "Users, the audit log and webhook endpoints, for admins",
   Operations: "Liveness, readiness and this document: public, for load balancers and tools",
 } as const;
 export type Tag = keyof typeof TAGS;

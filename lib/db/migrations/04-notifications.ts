@@ -1,7 +1,7 @@
 // Notifications where people work (issue 35, from 2026-12-28): team channels and the mail server, who subscribes
 // to what, the conditions that must last before they alert, each message's delivery, and the weekly digests sent.
 // New migrations are appended here.
-import type { Kysely, Migration } from "kysely";
+import { sql, type Kysely, type Migration } from "kysely";
 
 export function notifications(): Record<string, Migration> {
   return {
@@ -158,6 +158,32 @@ export function notifications(): Record<string, Migration> {
       },
       async down(db: Kysely<unknown>) {
         await db.schema.dropTable("notification_attempts").execute();
+      },
+    },
+    // - notification_settings: what the rules wait for, set by an admin (one row, id "rules"; the defaults of
+    //   lib/notifications/settings.ts until then).
+    // - The rules read every result recorded once, in order (lib/notifications/rules.ts readNewResults): they start
+    //   after the history there is, so that an upgrade does not announce old changes.
+    "2026-12-28-003-notification-settings": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("notification_settings")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("results_to_last", "integer", (c) => c.notNull())
+          .addColumn("down_minutes", "integer", (c) => c.notNull())
+          .addColumn("merge_window_minutes", "integer", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addColumn("updated_by", "text")
+          .execute();
+        const now = new Date().toISOString();
+        await sql`insert into notification_conditions (key, state, since, candidate_count, alerted, updated_at)
+          select 'cursor:report_results', cast(coalesce(max(id), 0) as text), ${now}, 0, 0, ${now} from report_results`.execute(
+          db,
+        );
+      },
+      async down(db: Kysely<unknown>) {
+        await sql`delete from notification_conditions where key = 'cursor:report_results'`.execute(db);
+        await db.schema.dropTable("notification_settings").execute();
       },
     },
   };

@@ -12,6 +12,7 @@ import type { Area } from "@/lib/contract/areas";
 import { AREAS } from "@/lib/contract/areas";
 import type { Config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { emitEvent } from "@/lib/events";
 import { describeError, logEvent, registerSecrets } from "@/lib/log";
 import { processWide } from "@/lib/process-wide";
 
@@ -256,8 +257,8 @@ export class KeyRing<R extends object, I extends object> {
               : async (...args: unknown[]) => {
                   try {
                     const result: unknown = await (method as (...a: unknown[]) => Promise<unknown>)(...args);
-                    if (this.reported.get(area) === fingerprint || this.rejection(area))
-                      this.keyWorks(area, fingerprint);
+                    // A key this instance saw rejected, or the store says is, works (again, or a new one does).
+                    if (this.reported.has(area) || this.rejection(area)) this.keyWorks(area, fingerprint);
                     return result;
                   } catch (error) {
                     if (isUpstreamError(error) && error.kind === "auth") this.keyRejected(area, inUse);
@@ -301,9 +302,15 @@ export class KeyRing<R extends object, I extends object> {
   }
 
   private keyWorks(area: Area, fingerprint: string): void {
-    if (this.reported.get(area) === fingerprint) this.reported.delete(area);
+    // This instance's own report of a rejection ends whichever key works now (the same one restored, or a new one).
+    const reported = this.reported.has(area);
+    this.reported.delete(area);
     const state = this.states[area];
-    if (!state || state.rejectedFingerprint !== fingerprint) return;
+    const stored = Boolean(state && state.rejectedFingerprint === fingerprint);
+    // Once per rejection ended (per instance, as the breaker's events): the notifications' "key restored" (issue 35)
+    // and webhooks.
+    if (reported || stored) void emitEvent({ type: "upstream.key_restored", data: { area, fingerprint } });
+    if (!state || !stored) return;
     this.states = { ...this.states, [area]: { ...state, rejectedAt: null, rejectedFingerprint: null } };
     void this.deps
       .db()

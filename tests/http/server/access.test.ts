@@ -397,6 +397,65 @@ const ROUTES: MatrixRoute[] = [
       }),
     }),
   },
+  // Notifications (issue 35): a person's own, any signed-in role (the topics his role allows are checked inside);
+  // a channel's, webhooks:manage (an unknown channel: 404 once allowed).
+  {
+    name: "GET /api/notifications/subscriptions",
+    allowed: "signed-in",
+    success: 200,
+    request: () => ({ path: "/api/notifications/subscriptions" }),
+  },
+  {
+    name: "PUT /api/notifications/subscriptions",
+    allowed: "signed-in",
+    success: 200,
+    request: () => ({ path: "/api/notifications/subscriptions", init: jsonInit("PUT", { subscriptions: [] }) }),
+  },
+  {
+    name: "GET /api/notifications/preferences",
+    allowed: "signed-in",
+    success: 200,
+    request: () => ({ path: "/api/notifications/preferences" }),
+  },
+  {
+    name: "PUT /api/notifications/preferences",
+    allowed: "signed-in",
+    success: 200,
+    request: () => ({
+      path: "/api/notifications/preferences",
+      init: jsonInit("PUT", { email_enabled: true, quiet_hours: null, digest: { enabled: true, day: 1, hour: 9 } }),
+    }),
+  },
+  {
+    name: "GET /api/admin/notifications/channels/{id}/subscriptions",
+    allowed: MANAGE_USERS,
+    success: 404,
+    request: () => ({ path: "/api/admin/notifications/channels/no-such-channel/subscriptions" }),
+  },
+  {
+    name: "PUT /api/admin/notifications/channels/{id}/subscriptions",
+    allowed: MANAGE_USERS,
+    success: 404,
+    request: () => ({
+      path: "/api/admin/notifications/channels/no-such-channel/subscriptions",
+      init: jsonInit("PUT", { subscriptions: [] }),
+    }),
+  },
+  {
+    name: "GET /api/admin/notifications/settings",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({ path: "/api/admin/notifications/settings" }),
+  },
+  {
+    name: "PUT /api/admin/notifications/settings",
+    allowed: MANAGE_USERS,
+    success: 200,
+    request: () => ({
+      path: "/api/admin/notifications/settings",
+      init: jsonInit("PUT", { results_to_last: 2, down_minutes: 5, merge_window_minutes: 2 }),
+    }),
+  },
   { name: "GET /api/licences/keys", allowed: "public", success: 200, request: () => ({ path: "/api/licences/keys" }) },
   { name: "GET /api/health", allowed: "public", success: 200, request: () => ({ path: "/api/health" }) },
   { name: "GET /api/ready", allowed: "public", success: 200, request: () => ({ path: "/api/ready" }) },

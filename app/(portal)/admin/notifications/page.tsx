@@ -12,7 +12,7 @@ import { smtpOutput } from "@/lib/notifications/smtp";
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { NotificationsView } from "./notifications-view";
 
-export const metadata: Metadata = { title: "Notifications" };
+export const metadata: Metadata = { title: "Notification channels" };
 
 export default async function NotificationsPage() {
   await requirePageUser("webhooks:manage");
@@ -22,7 +22,7 @@ export default async function NotificationsPage() {
   return (
     <>
       <PageHeader
-        title="Notifications"
+        title="Notification channels"
         description="Gatehouse tells teams where they work: a Slack or Microsoft Teams channel, or a team's mailing list. People choose their own notifications in their settings; e-mail goes through the mail server set here."
       />
       <FreshSwrCache>

@@ -63,7 +63,7 @@ describe("the notification delivery job", () => {
     const job = notificationJob({
       db: async () => db,
       settings: async () => settings,
-      timings: () => ({ speedup: 1000, sweepMs: 100 }),
+      timings: () => ({ speedup: 1000, sweepMs: 100, tickMs: 30_000 }),
       queue: async (payload, options) =>
         void queued.push({ id: payload.delivery, attempts: payload.attempts, notBefore: options.runAt.toISOString() }),
     });
@@ -89,7 +89,7 @@ describe("the notification delivery job", () => {
     const job = notificationJob({
       db: async () => db,
       settings: async () => settings,
-      timings: () => ({ speedup: 1000, sweepMs: 100 }),
+      timings: () => ({ speedup: 1000, sweepMs: 100, tickMs: 30_000 }),
       queue: async () => undefined,
     });
     const send = async (recipientKind: "user" | "channel", recipientId: string, channelKind: "teams" | "email") => {
@@ -151,7 +151,7 @@ describe("the notification delivery job", () => {
     const mail = await createChannel(db, { kind: "email", name: "Ops", target: "ops@example.com" }, settings, null);
     expect(await send("channel", mail.id, "email")).toEqual({
       status: "dropped",
-      last_error: "dropped: no mail server is set (Admin → Notifications)",
+      last_error: "dropped: no mail server is set (Admin → Notification channels)",
     });
     expect(hook.bodies).toEqual([]);
   });

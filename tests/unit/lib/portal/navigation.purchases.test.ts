@@ -18,6 +18,7 @@ describe("the navigation's Purchases group", () => {
       "Items",
       "Purchases: Check a code, Bulk check, History, Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
     ]);
     expect(navigationFor({ role: "viewer" }, all).some((item) => item.group === "Purchases")).toBe(false);

@@ -20,11 +20,12 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
       "Users",
       "Audit log",
       "Webhooks",
-      "Notifications",
+      "Notification channels",
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",
@@ -40,9 +41,18 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
     ]);
-    expect(labels("viewer")).toEqual(["Dashboard", "Reports", "Projects", "Items", "Seller account", "API tokens"]);
+    expect(labels("viewer")).toEqual([
+      "Dashboard",
+      "Reports",
+      "Projects",
+      "Items",
+      "Seller account",
+      "Notifications",
+      "API tokens",
+    ]);
     expect(labels("support")).toEqual([
       "Dashboard",
       "Items",
@@ -51,6 +61,7 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
     ]);
   });
@@ -64,11 +75,12 @@ describe("navigationFor", () => {
       "History",
       "Support ending",
       "Seller account",
+      "Notifications",
       "API tokens",
       "Users",
       "Audit log",
       "Webhooks",
-      "Notifications",
+      "Notification channels",
       "Upstream connections",
       "Helpdesk",
       "Purchase codes",
@@ -78,6 +90,7 @@ describe("navigationFor", () => {
       "Dashboard",
       "Reports",
       "Projects",
+      "Notifications",
       "API tokens",
     ]);
   });

@@ -31,6 +31,7 @@ const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
   "upstream.unavailable",
   "upstream.recovered",
   "upstream.key_rejected",
+  "upstream.key_restored",
 ];
 
 /** Facts for calling `describe` and an audit action: a success with a report, a project and a checked code. */

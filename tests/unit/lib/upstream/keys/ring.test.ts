@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 
 import type { Config } from "@/lib/config";
+import { setEventSink, type PortalEvent } from "@/lib/events";
 import { UpstreamError } from "@/lib/upstream/errors";
 import { KeyRing, onKeyRejected, type KeyRejection } from "@/lib/upstream/keys/ring";
 import { keyFingerprint } from "@/lib/upstream/keys/fingerprint";
@@ -117,7 +118,7 @@ describe("the key ring", () => {
     expect(changed).toBeNull();
   });
 
-  it("records a rejected key once in the store and tells the listeners once; a key that works again clears it", async () => {
+  it("records a rejected key once in the store and tells the listeners once; a key that works again clears it, and says so once (upstream.key_restored), as a new key that works does", async () => {
     const { db } = store();
     await saveActiveKey(db, "reports", "revoked-key-0001", "a", KEK, SECRET);
     const rejecting = new Set(["revoked-key-0001"]);
@@ -127,6 +128,8 @@ describe("the key ring", () => {
     const stop = onKeyRejected((rejection) => {
       heard.push(rejection);
     });
+    const events: PortalEvent[] = [];
+    setEventSink("test", async (event) => void events.push(event));
     try {
       for (let i = 0; i < 3; i++) await expect(ring.current().reports!.read()).rejects.toThrow(/rejected/);
       expect(ring.rejection("reports")).toMatchObject({
@@ -147,8 +150,26 @@ describe("the key ring", () => {
       expect(await ring.current().reports!.read()).toBe("revoked-key-0001");
       expect(ring.rejection("reports")).toBeNull();
       await waitFor(async () => (await readKeyStates(db)).reports?.rejectedAt === null);
+      expect(await ring.current().reports!.read()).toBe("revoked-key-0001");
+      expect(events.filter((event) => event.type === "upstream.key_restored").map((event) => event.data)).toEqual([
+        { area: "reports", fingerprint: keyFingerprint("revoked-key-0001", SECRET) },
+      ]);
+
+      // Rejected again, then an admin activates a new key: the first call that works with it says so, once.
+      rejecting.add("revoked-key-0001");
+      await expect(ring.current().reports!.read()).rejects.toThrow(/rejected/);
+      await waitFor(async () => heard.length === 2);
+      await saveActiveKey(db, "reports", "fresh-key-00002", "a", KEK, SECRET);
+      await ring.refresh();
+      expect(await ring.current().reports!.read()).toBe("fresh-key-00002");
+      expect(await ring.current().reports!.read()).toBe("fresh-key-00002");
+      expect(events.filter((event) => event.type === "upstream.key_restored").map((event) => event.data)).toEqual([
+        { area: "reports", fingerprint: keyFingerprint("revoked-key-0001", SECRET) },
+        { area: "reports", fingerprint: keyFingerprint("fresh-key-00002", SECRET) },
+      ]);
     } finally {
       stop();
+      setEventSink("test", null);
     }
   });
 });
