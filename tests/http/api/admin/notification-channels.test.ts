@@ -3,7 +3,9 @@
 // incoming webhooks (the payloads checked against their documented shapes), and an SMTP server (smtp-server) whose
 // every mail is parsed (mailparser): headers, text and HTML parts, the one-click unsubscribe link, which works once
 // POSTed and changes the store, and an altered one is refused. Validation, permissions, secrets in no answer, audit
-// row or log line; a receiver that fails is retried, and the delivery log shows both attempts.
+// row or log line; a receiver that fails is retried, and the delivery log shows both attempts. End to end, an event
+// (the item API rejecting its key, then taking it again) reaches a subscribed channel through the rules, the held
+// row, the delivery sweep and the Slack sender.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import { openDb, type Store } from "@/lib/db";
 import { injectIntoServer } from "@/tests/support/processes";
 import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { bothServerStores } from "@/tests/support/store-backends";
+import { CANARY } from "@/tests/support/canary";
 import { until } from "@/tests/support/until";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
@@ -96,6 +99,7 @@ async function startMailServer(mode: "starttls" | "tls" | "plain"): Promise<Mail
 
 describe.each(bothServerStores())("on $name", (serverStore) => {
   const {
+    sandbox,
     gateway,
     clients: { admin, editor },
   } = setUpGateway({
@@ -410,6 +414,53 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
     expect(page.text).toContain("Stop the e-mail about report.regressed?");
     const audit = await call("/api/admin/audit?action=notification.unsubscribe");
     expect(audit.json.data[0]).toMatchObject({ user_email: "editor@gatehouse.test", outcome: "success" });
+  });
+
+  it("tells a subscribed channel, end to end, that the item API rejected its key, and once that it works again", async () => {
+    // The rules (the events' sink), the held row, the delivery sweep and the Slack sender, in the running portal.
+    const settings = await call(
+      "/api/admin/notifications/settings",
+      json("PUT", { results_to_last: 2, down_minutes: 5, merge_window_minutes: 0 }),
+    );
+    expect(settings.status, settings.text).toBe(200);
+    const subscribed = await call(
+      `/api/admin/notifications/channels/${channels.slack}/subscriptions`,
+      json("PUT", { subscriptions: [{ topic: "upstream.key_rejected" }, { topic: "upstream.key_restored" }] }),
+    );
+    expect(subscribed.status, subscribed.text).toBe(200);
+    const slackTexts = () =>
+      receiver.received
+        .map((delivery) => JSON.parse(delivery.body) as { text?: string })
+        .map((body) => body.text ?? "");
+    const before = receiver.received.length;
+
+    await sandbox.setKey("items", CANARY.items, false);
+    try {
+      expect((await call("/api/account")).status).not.toBe(200);
+      await until(
+        async () =>
+          slackTexts()
+            .slice(before)
+            .some((text) => /rejected its key/.test(text)),
+        "the key's rejection at the Slack receiver",
+      );
+    } finally {
+      await sandbox.setKey("items", CANARY.items, true);
+    }
+    expect((await call("/api/account")).status).toBe(200);
+    const restored = await until(
+      async () =>
+        slackTexts()
+          .slice(before)
+          .find((text) => /accepts its key again/.test(text)),
+      "the key's restoring at the Slack receiver",
+    );
+    expect(restored).toMatch(/accepts its key again/);
+    expect(
+      slackTexts()
+        .slice(before)
+        .filter((text) => /rejected its key/.test(text)),
+    ).toHaveLength(1);
   });
 
   it("drops what is sent to a disabled channel, and removes a channel with its log", async () => {
