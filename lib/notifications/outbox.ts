@@ -1,21 +1,20 @@
 // Writing a message for a recipient: held for the merge window (and, for a person, until his quiet hours end), so
 // that repeats with the same merge key join it while it is still held ("acme.io/pricing got worse, and 2 more
-// pages of acme.io"). The delivery sweep (./index.ts) moves due rows from held to pending, which ends their merging; a merge is an
-// update of a row still held (and with the messages read), so a row the sweep took meanwhile is left alone and a
-// new one is written.
+// pages of acme.io"). The delivery sweep (./index.ts) moves due rows from held to pending, which ends their
+// merging; a merge is an update of a row still held (and with the messages read), so a row the sweep took
+// meanwhile is left alone and a new one is written (./deliveries.ts insertDelivery, as every delivery is).
 import "server-only";
-
-import { randomUUID } from "node:crypto";
 
 import type { NotificationDeliveryStatus } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 
+import { insertDelivery } from "./deliveries";
 import type { NotificationMessage } from "./message";
 import { quietUntil } from "./quiet-hours";
 import type { Recipient } from "./recipients";
 
 /** A row the rules write, and the only one they merge into: the delivery sweep (./index.ts) moves it on once due. */
-const HELD: NotificationDeliveryStatus = "held";
+const HELD = "held" satisfies NotificationDeliveryStatus;
 
 /** When a message for this recipient may go: after the merge window, and after his quiet hours. */
 export function notBeforeFor(recipient: Recipient, now: Date, mergeWindowMs: number): Date {
@@ -59,20 +58,19 @@ export async function deliver(
       if (Number(updated.numUpdatedRows) === 1) return "merged";
     }
   }
-  await db
-    .insertInto("notification_deliveries")
-    .values({
-      id: randomUUID(),
-      recipient_kind: recipient.kind,
-      recipient_id: recipient.id,
-      channel_kind: recipient.channelKind,
+  await insertDelivery(
+    db,
+    {
+      recipientKind: recipient.kind,
+      recipientId: recipient.id,
+      channelKind: recipient.channelKind,
       topic: message.topic,
-      merge_key: mergeKey,
-      messages: JSON.stringify([message]),
+      mergeKey,
+      messages: [message],
       status: HELD,
-      not_before: notBeforeFor(recipient, now, mergeWindowMs).toISOString(),
-      created_at: now.toISOString(),
-    })
-    .execute();
+      notBefore: notBeforeFor(recipient, now, mergeWindowMs),
+    },
+    now,
+  );
   return "new";
 }
