@@ -182,5 +182,5 @@ export async function sendEmail(
   });
   // List-Unsubscribe takes an absolute URL only: without PUBLIC_ORIGIN the mail has the link in its text alone.
   const oneClick = links && isOpenable(links.post) ? links.post : null;
-  return sendMail(server, { to, ...mail, ...(oneClick && { listUnsubscribe: oneClick }) }, settings);
+  return sendMail(server, { to, ...mail, ...(oneClick && { listUnsubscribe: oneClick }) });
 }

@@ -1,7 +1,8 @@
 // The one mail server (issue 35): the only module that writes notification_smtp, and the one that sends mail,
-// with nodemailer. Its password is sealed at rest and never answered ("password_set"). Its host follows the
-// webhooks' rules for private addresses (lib/webhooks/target.ts: every address public unless
-// WEBHOOK_ALLOW_PRIVATE=1), and the connection goes to the address that was checked, the TLS name staying the host's.
+// with nodemailer. Its password is sealed at rest and never answered ("password_set"). Unlike a webhook's, its host
+// may be private or loopback: it is set by an admin, and a mail relay is usually an internal one (Postfix on this
+// machine, the company's relay); it must resolve, and the connection goes to the address that was checked, the TLS
+// name staying the host's.
 import "server-only";
 
 import { isIP } from "node:net";
@@ -12,7 +13,7 @@ import type { SmtpBody, SmtpOutput } from "@/lib/contract/notifications";
 import { isOneOf, NOTIFICATION_SMTP_SECURITY } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { sealer } from "@/lib/seal";
-import { resolveTarget, type TargetRules } from "@/lib/webhooks/target";
+import { resolveTarget } from "@/lib/webhooks/target";
 
 import { NotificationError } from "./channels";
 
@@ -59,11 +60,11 @@ export async function smtpIsSet(db: Db): Promise<boolean> {
   return (await db.selectFrom("notification_smtp").select("id").where("id", "=", ID).executeTakeFirst()) !== undefined;
 }
 
-/** Checks the host like a webhook's (public addresses only, unless allowed): the address to connect to. */
-async function checkHost(host: string, port: number, rules: TargetRules): Promise<string> {
+/** Resolves the host (private and loopback addresses allowed: see above): the address to connect to. */
+async function checkHost(host: string, port: number): Promise<string> {
   const checked = await resolveTarget(
     `https://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}:${port}/`,
-    rules,
+    { allowPrivate: true },
   );
   if (!checked.ok)
     throw new NotificationError("invalid", `host ${checked.reason.replace("webhooks go", "mail goes")}`, "host");
@@ -73,11 +74,11 @@ async function checkHost(host: string, port: number, rules: TargetRules): Promis
 export async function setSmtp(
   db: Db,
   body: SmtpBody,
-  rules: TargetRules & { sealKey: string },
+  rules: { sealKey: string },
   setBy: string | null,
   now = new Date(),
 ): Promise<SmtpOutput> {
-  await checkHost(body.host, body.port, rules);
+  await checkHost(body.host, body.port);
   const current = await db.selectFrom("notification_smtp").selectAll().where("id", "=", ID).executeTakeFirst();
   const password_sealed =
     body.password === undefined
@@ -135,11 +136,10 @@ export interface Mail {
 export async function sendMail(
   server: MailServer,
   mail: Mail,
-  rules: TargetRules,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   let address: string;
   try {
-    address = await checkHost(server.host, server.port, rules);
+    address = await checkHost(server.host, server.port);
   } catch (error) {
     return { ok: false, error: `not sent: the mail server's ${(error as Error).message}` };
   }
