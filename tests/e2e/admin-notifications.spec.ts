@@ -1,6 +1,7 @@
 // An admin adds a Slack channel pointing at a receiver this test starts (after a refusal told in the form's words),
-// sends it a test message, and sees it sent in the channel's delivery log; the receiver got Block Kit.
-import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
+// sends it a test message, and sees it sent in the channel's delivery log; the receiver got Block Kit. Then he
+// chooses what the channel is told of, and what every notification waits for; both stay saved.
+import { as, axeViolations, expect, shot, test } from "@/tests/support/e2e/fixtures";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 test.use({ storageState: as("admin") });
@@ -35,4 +36,31 @@ test("add a Slack channel, send it a test message, see it in its log", async ({ 
   const row = card.getByRole("row", { name: /A test message from Gatehouse/ });
   await expect(row).toContainText("Sent");
   await shot(page, testInfo, "channel-log");
+
+  await card.getByRole("button", { name: "Topics" }).click();
+  const topics = card.getByRole("group", { name: "Tell #web-perf when" });
+  await topics.getByLabel("An upstream rejected its key").check();
+  await topics.getByLabel("A page's result got worse, and stayed so").check();
+  await card.getByRole("button", { name: "Save topics" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved what #web-perf is told of." })).toBeVisible();
+
+  const rules = page.getByRole("region", { name: "What notifications wait for" });
+  await rules.getByLabel("Minutes repeats wait to merge").fill("61");
+  await rules.getByRole("button", { name: "Save" }).click();
+  await expect(rules.getByText("At most 60 minutes.")).toBeVisible();
+  await rules.getByLabel("Minutes repeats wait to merge").fill("5");
+  await rules.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved what the notifications wait for." })).toBeVisible();
+
+  await page.reload();
+  await expect(
+    page.getByRole("region", { name: "What notifications wait for" }).getByLabel("Minutes repeats wait to merge"),
+  ).toHaveValue("5");
+  const again = page.getByRole("region", { name: "#web-perf (Slack)" });
+  await again.getByRole("button", { name: "Topics" }).click();
+  const saved = again.getByRole("group", { name: "Tell #web-perf when" });
+  await expect(saved.getByLabel("An upstream rejected its key")).toBeChecked();
+  await expect(saved.getByLabel("A page's result got worse, and stayed so")).toBeChecked();
+  await expect(saved.getByLabel("It answers again")).not.toBeChecked();
+  expect(await axeViolations(page), "axe with a channel's topics open").toEqual([]);
 });

@@ -8,19 +8,21 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
-import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
-import { LocalTime } from "@/components/ui/local-time";
 import { SelectField } from "@/components/ui/select-field";
 import { TextField } from "@/components/ui/text-field";
 import { TimeZoneField } from "@/components/ui/time-zone-field";
 import { useToast } from "@/components/ui/toast";
 import { useApiAction, useApiForm } from "@/components/use-api-form";
-import type { ChannelOutput, NotificationDeliveryOutput, SmtpOutput } from "@/lib/contract/notifications";
+import type { ChannelOutput, SmtpOutput } from "@/lib/contract/notifications";
+import type { NotificationSettingsView } from "@/lib/contract/notification-subscriptions";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
+import { ChannelTopics, type TopicChoice } from "./channel-topics";
+import { DeliveryLog } from "./delivery-log";
+import { RulesForm } from "./rules-form";
 
 const KIND_LABEL = { slack: "Slack", teams: "Microsoft Teams", email: "E-mail" } as const;
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
@@ -35,10 +37,14 @@ export function NotificationsView({
   initialChannels,
   initialSmtp,
   publicOriginSet,
+  settings,
+  topics,
 }: {
   initialChannels: ChannelOutput[];
   initialSmtp: SmtpOutput;
   publicOriginSet: boolean;
+  settings: NotificationSettingsView;
+  topics: TopicChoice[];
 }) {
   const channels = useSWR<{ data: ChannelOutput[] }, ApiRequestError>("/api/admin/notifications/channels", {
     fallbackData: { data: initialChannels },
@@ -47,6 +53,7 @@ export function NotificationsView({
     fallbackData: { data: initialSmtp },
   });
   const [open, setOpen] = useState<string | null>(null);
+  const [choosing, setChoosing] = useState<string | null>(null);
   const [removing, setRemoving] = useState<ChannelOutput | null>(null);
   const removal = useApiAction();
   const toast = useToast();
@@ -67,6 +74,7 @@ export function NotificationsView({
         </p>
       )}
       <SmtpForm smtp={smtp.data?.data ?? initialSmtp} refresh={refresh} />
+      <RulesForm settings={settings} />
       <AddChannelForm onAdded={() => void channels.mutate()} />
       {channels.error ? (
         <FormErrorBanner
@@ -108,6 +116,14 @@ export function NotificationsView({
               >
                 {open === channel.id ? "Hide deliveries" : "Deliveries"}
               </Button>
+              <Button
+                size="sm"
+                variant="secondary"
+                onClick={() => setChoosing(choosing === channel.id ? null : channel.id)}
+                aria-expanded={choosing === channel.id}
+              >
+                {choosing === channel.id ? "Hide topics" : "Topics"}
+              </Button>
               <EnableButton channel={channel} refresh={() => channels.mutate()} />
               <TestButton
                 label={`Send a test message to ${channel.name}`}
@@ -120,6 +136,9 @@ export function NotificationsView({
                 Remove
               </Button>
             </div>
+            {choosing === channel.id ? (
+              <ChannelTopics channelId={channel.id} name={channel.name} topics={topics} />
+            ) : null}
             {open === channel.id ? <DeliveryLog channel={channel} /> : null}
           </Card>
         ))
@@ -404,84 +423,5 @@ function AddChannelForm({ onAdded }: { onAdded: () => void }) {
         </div>
       </form>
     </Card>
-  );
-}
-
-const STATUS = {
-  sent: { tone: "success", mark: "●", label: "Sent" },
-  failed: { tone: "error", mark: "■", label: "Failed" },
-  dropped: { tone: "error", mark: "■", label: "Dropped" },
-  pending: { tone: "warning", mark: "▲", label: "Pending" },
-  held: { tone: "warning", mark: "▲", label: "Held" },
-} as const;
-
-function DeliveryLog({ channel }: { channel: ChannelOutput }) {
-  const { data, error, mutate } = useSWR<{ data: NotificationDeliveryOutput[] }, ApiRequestError>(
-    `/api/admin/notifications/channels/${channel.id}/deliveries`,
-    { refreshInterval: 2_000 },
-  );
-  const columns: Column<NotificationDeliveryOutput>[] = [
-    {
-      id: "title",
-      header: "Message",
-      rowHeader: true,
-      priority: "primary",
-      wrap: "wrap",
-      cell: (delivery) => delivery.title,
-    },
-    {
-      id: "created",
-      header: "Created",
-      wrap: "nowrap",
-      fixedOrder: { direction: "desc", text: "Newest first" },
-      cell: (delivery) => <LocalTime iso={delivery.created_at} />,
-    },
-    {
-      id: "status",
-      header: "Status",
-      priority: "primary",
-      wrap: "nowrap",
-      cell: (delivery) => {
-        const status = STATUS[delivery.status];
-        return (
-          <Badge tone={status.tone} mark={status.mark}>
-            {status.label}
-          </Badge>
-        );
-      },
-    },
-    {
-      id: "attempts",
-      header: "Attempts",
-      wrap: "wrap",
-      cell: (delivery) => (
-        <ol>
-          {delivery.log.map((attempt) => (
-            <li key={attempt.at}>
-              <LocalTime iso={attempt.at} /> — {attempt.ok ? "sent" : (attempt.error ?? "not sent")}
-            </li>
-          ))}
-        </ol>
-      ),
-    },
-  ];
-  return (
-    <DataTable
-      caption={`Deliveries to ${channel.name}`}
-      columns={columns}
-      rows={data?.data}
-      rowKey={(delivery) => delivery.id}
-      empty={<EmptyState title="No deliveries yet">Nothing has been sent to this channel yet.</EmptyState>}
-      error={
-        error
-          ? {
-              title: "The deliveries could not be loaded",
-              message: error.message,
-              requestId: error.requestId,
-              onRetry: () => void mutate(),
-            }
-          : null
-      }
-    />
   );
 }

@@ -1,13 +1,16 @@
-// /admin/notifications: where Gatehouse tells teams — the mail server (with a test mail), the team channels
-// (Slack, Microsoft Teams, e-mail: add, disable, enable, remove, "Send a test message") and each channel's
-// delivery log. Says so when e-mail cannot be sent (no mail server) or links cannot be opened (no PUBLIC_ORIGIN).
+// /admin/notifications: where Gatehouse tells teams — the mail server (with a test mail), what every notification
+// waits for, the team channels (Slack, Microsoft Teams, e-mail: add, disable, enable, remove, "Send a test
+// message"), each channel's topics and its delivery log. Says so when e-mail cannot be sent (no mail server) or links cannot be opened (no PUBLIC_ORIGIN).
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
 import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { channelOutput, listChannels } from "@/lib/notifications/channels";
+import { notificationSettingsView } from "@/lib/notifications/settings";
 import { smtpOutput } from "@/lib/notifications/smtp";
+import { TOPIC_WORDS } from "@/lib/notifications/topics";
+import { NOTIFICATION_TOPICS } from "@/lib/contract/values";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
 import { NotificationsView } from "./notifications-view";
@@ -19,6 +22,12 @@ export default async function NotificationsPage() {
   const { db, config } = await getServerContext();
   const smtp = await smtpOutput(db);
   const channels = (await listChannels(db)).map((channel) => channelOutput(channel, smtp.configured));
+  const settings = await notificationSettingsView(db);
+  // A bulk check's end goes only to the person who started it: a channel is not offered it.
+  const topics = NOTIFICATION_TOPICS.filter((topic) => topic !== "bulk.finished").map((topic) => ({
+    topic,
+    words: TOPIC_WORDS[topic],
+  }));
   return (
     <>
       <PageHeader
@@ -29,6 +38,8 @@ export default async function NotificationsPage() {
         <NotificationsView
           initialChannels={channels}
           initialSmtp={smtp}
+          settings={settings}
+          topics={topics}
           publicOriginSet={config.edge.publicOrigin !== null}
         />
       </FreshSwrCache>
