@@ -60,6 +60,19 @@ const areaName = (area: string): string => AREA_NAMES[area] ?? `The ${area} serv
  * One event of lib/events, as the rules read it. Report results are read from the history instead (every result,
  * not only changes: ./rules.ts `readNewResults`), so a report.result_changed only makes the rules read it now.
  */
+/** The events the rules read; every other (a purchase checked, a report created) is none of their business. */
+export const RULES_EVENTS: ReadonlySet<PortalEvent["type"]> = new Set([
+  "report.result_changed",
+  "upstream.unavailable",
+  "upstream.recovered",
+  "upstream.key_rejected",
+  "upstream.key_restored",
+  "bulk_job.finished",
+  "purchase.revoked",
+  "purchase.support_expiring",
+  "licence.limit_reached",
+]);
+
 export async function notifyOfEvent(deps: RulesDeps, event: PortalEvent): Promise<void> {
   const at = (event.occurredAt ?? deps.now()).toISOString();
   const data = event.data;

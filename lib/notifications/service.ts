@@ -10,7 +10,7 @@ import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { processSlot } from "@/lib/process-wide";
 
 import { kickNotificationDeliveries, notificationTimings, startNotificationDeliveries } from "./index";
-import { notifyOfEvent, type RulesDeps } from "./rules";
+import { notifyOfEvent, RULES_EVENTS, type RulesDeps } from "./rules";
 import { getNotificationSettings } from "./settings";
 import { notificationTickJob, notificationTicks as tickKind } from "./tick";
 
@@ -30,6 +30,8 @@ export async function serverRulesDeps(): Promise<RulesDeps> {
 
 /** An event of lib/events for the rules (a failure is logged: the event has happened either way). */
 async function notifyOfServerEvent(event: PortalEvent): Promise<void> {
+  // Most events (every purchase check) are not the rules': they cost no read of the store.
+  if (!RULES_EVENTS.has(event.type)) return;
   try {
     await notifyOfEvent(await serverRulesDeps(), event);
   } catch (error) {

@@ -133,10 +133,7 @@ export interface Mail {
 }
 
 /** Sends one mail; whether the server took it, and why not in a sentence (never the password). */
-export async function sendMail(
-  server: MailServer,
-  mail: Mail,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+export async function sendMail(server: MailServer, mail: Mail): Promise<{ ok: true } | { ok: false; error: string }> {
   let address: string;
   try {
     address = await checkHost(server.host, server.port);

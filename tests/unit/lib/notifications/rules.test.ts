@@ -5,7 +5,14 @@
 import { describe, expect, it } from "vitest";
 
 import type { Db } from "@/lib/db";
-import { checkDueConditions, notifyOfEvent, readNewResults, type RulesDeps } from "@/lib/notifications/rules";
+import { WEBHOOK_EVENTS } from "@/lib/contract/values";
+import {
+  checkDueConditions,
+  notifyOfEvent,
+  readNewResults,
+  RULES_EVENTS,
+  type RulesDeps,
+} from "@/lib/notifications/rules";
 import { recordResults, type SeenResult } from "@/lib/reports/history";
 
 import { addChannel, addPerson, deliveries, rulesOn, subscribe } from "@/tests/support/notifications";
@@ -34,6 +41,23 @@ async function see(deps: RulesDeps, ...results: SeenResult[]): Promise<void> {
 async function topics(db: Db): Promise<string[]> {
   return (await deliveries(db)).map((d) => `${d.recipient_id} ${d.topic} ${d.messages.length}`).sort();
 }
+
+describe("RULES_EVENTS", () => {
+  it("are the events some topic comes from; the rest (a purchase checked, a report created) cost the rules nothing", () => {
+    expect([...RULES_EVENTS].sort()).toEqual([
+      "bulk_job.finished",
+      "licence.limit_reached",
+      "purchase.revoked",
+      "purchase.support_expiring",
+      "report.result_changed",
+      "upstream.key_rejected",
+      "upstream.key_restored",
+      "upstream.recovered",
+      "upstream.unavailable",
+    ]);
+    expect(WEBHOOK_EVENTS.filter((type) => !RULES_EVENTS.has(type))).toContain("purchase.checked");
+  });
+});
 
 describe.each<Backend>(BACKENDS)("rules on $name", (backend) => {
   const store = useStore(backend);
