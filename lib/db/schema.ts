@@ -21,17 +21,7 @@ import type {
   NotificationSmtpTable,
   NotificationSubscriptionsTable,
 } from "./schema-notifications";
-export type {
-  NotificationAttemptsTable,
-  NotificationChannelsTable,
-  NotificationConditionsTable,
-  NotificationDeliveriesTable,
-  NotificationDigestsTable,
-  NotificationPreferencesTable,
-  NotificationSettingsTable,
-  NotificationSmtpTable,
-  NotificationSubscriptionsTable,
-} from "./schema-notifications";
+export type * from "./schema-notifications";
 
 export interface UsersTable {
   id: string;
