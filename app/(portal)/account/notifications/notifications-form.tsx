@@ -6,6 +6,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
+import { splitSubscriptions, TopicChecklist, type TopicChoice } from "@/components/portal/topic-checklist";
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { SelectField } from "@/components/ui/select-field";
@@ -13,7 +14,6 @@ import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { useApiForm } from "@/components/use-api-form";
 import type { NotificationPreferences, NotificationSubscription } from "@/lib/contract/notification-subscriptions";
-import type { NotificationTopic } from "@/lib/contract/values";
 
 import formStyles from "../../forms.module.css";
 
@@ -25,7 +25,7 @@ const HOURS = Array.from({ length: 24 }, (_, hour) => ({
 const FIELDS = ["quiet_hours.start", "quiet_hours.end", "digest.day", "digest.hour", "subscriptions"] as const;
 
 interface Props {
-  topics: Array<{ topic: NotificationTopic; words: string }>;
+  topics: TopicChoice[];
   subscriptions: NotificationSubscription[];
   preferences: NotificationPreferences;
 }
@@ -36,8 +36,7 @@ export function NotificationsForm({ topics, subscriptions, preferences }: Props)
   const { busy, fields, failure, send } = useApiForm({ fieldNames: FIELDS });
   const [quiet, setQuiet] = useState(preferences.quiet_hours !== null);
   const [digest, setDigest] = useState(preferences.digest.enabled);
-  const everywhere = new Set(subscriptions.filter((s) => s.project === null && s.rule === null).map((s) => s.topic));
-  const narrowed = subscriptions.filter((s) => s.project !== null || s.rule !== null);
+  const { narrowed } = splitSubscriptions(subscriptions);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -83,24 +82,12 @@ export function NotificationsForm({ topics, subscriptions, preferences }: Props)
           </>
         )}
       </p>
-      <fieldset>
-        <legend>Tell me when</legend>
-        {topics.map(({ topic, words }) => (
-          <label key={topic} style={{ display: "block" }}>
-            <input type="checkbox" name="topics" value={topic} defaultChecked={everywhere.has(topic)} /> {words}
-          </label>
-        ))}
-        {narrowed.length > 0 ? (
-          <p>
-            Also kept (set through the API):{" "}
-            {narrowed
-              .map((s) => `${s.topic}${s.project ? ` for ${s.project}` : ""}${s.rule ? ` (${s.rule})` : ""}`)
-              .join(", ")}
-            .
-          </p>
-        ) : null}
-        {fields.subscriptions ? <p role="alert">{fields.subscriptions}</p> : null}
-      </fieldset>
+      <TopicChecklist
+        legend="Tell me when"
+        topics={topics}
+        subscriptions={subscriptions}
+        error={fields.subscriptions}
+      />
       <label>
         <input type="checkbox" name="email_enabled" defaultChecked={preferences.email_enabled} /> Send me e-mail (off:
         no alerts and no digest)

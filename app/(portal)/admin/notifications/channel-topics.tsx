@@ -4,20 +4,15 @@
 import { type FormEvent } from "react";
 import useSWR from "swr";
 
+import { splitSubscriptions, TopicChecklist, type TopicChoice } from "@/components/portal/topic-checklist";
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { useToast } from "@/components/ui/toast";
 import { useApiForm } from "@/components/use-api-form";
 import type { NotificationSubscription } from "@/lib/contract/notification-subscriptions";
-import type { NotificationTopic } from "@/lib/contract/values";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
-
-export interface TopicChoice {
-  topic: NotificationTopic;
-  words: string;
-}
 
 export function ChannelTopics({ channelId, name, topics }: { channelId: string; name: string; topics: TopicChoice[] }) {
   const path = `/api/admin/notifications/channels/${channelId}/subscriptions`;
@@ -28,8 +23,7 @@ export function ChannelTopics({ channelId, name, topics }: { channelId: string; 
   const { busy, fields, failure, send } = useApiForm({ fieldNames: ["subscriptions"] });
   const toast = useToast();
   const subscriptions = current.data?.data.subscriptions ?? [];
-  const everywhere = new Set(subscriptions.filter((s) => s.project === null && s.rule === null).map((s) => s.topic));
-  const narrowed = subscriptions.filter((s) => s.project !== null || s.rule !== null);
+  const { narrowed } = splitSubscriptions(subscriptions);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -60,24 +54,12 @@ export function ChannelTopics({ channelId, name, topics }: { channelId: string; 
         message={failure?.message}
         requestId={failure?.requestId}
       />
-      <fieldset>
-        <legend>Tell {name} when</legend>
-        {topics.map(({ topic, words }) => (
-          <label key={topic} style={{ display: "block" }}>
-            <input type="checkbox" name="topics" value={topic} defaultChecked={everywhere.has(topic)} /> {words}
-          </label>
-        ))}
-        {narrowed.length > 0 ? (
-          <p>
-            Also kept (set through the API):{" "}
-            {narrowed
-              .map((s) => `${s.topic}${s.project ? ` for ${s.project}` : ""}${s.rule ? ` (${s.rule})` : ""}`)
-              .join(", ")}
-            .
-          </p>
-        ) : null}
-        {fields.subscriptions ? <p role="alert">{fields.subscriptions}</p> : null}
-      </fieldset>
+      <TopicChecklist
+        legend={`Tell ${name} when`}
+        topics={topics}
+        subscriptions={subscriptions}
+        error={fields.subscriptions}
+      />
       <div className={formStyles.buttons}>
         <Button type="submit" size="sm" variant="primary" loading={busy} loadingText="Saving…">
           Save topics

@@ -4,6 +4,7 @@
 import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
+import type { TopicChoice } from "@/components/portal/topic-checklist";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
@@ -20,7 +21,7 @@ import type { NotificationSettingsView } from "@/lib/contract/notification-subsc
 import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
-import { ChannelTopics, type TopicChoice } from "./channel-topics";
+import { ChannelTopics } from "./channel-topics";
 import { DeliveryLog } from "./delivery-log";
 import { RulesForm } from "./rules-form";
 
