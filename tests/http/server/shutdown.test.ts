@@ -83,7 +83,15 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   expect(drain).toMatchObject({ event: "shutdown", in_flight: expect.any(Number) });
   expect(drain?.in_flight).toBeGreaterThanOrEqual(1);
   expect(logLine(next, "shutdown complete")).toMatchObject({
-    closed: ["report history", "bulk purchase checks", "webhook sweep", "jobs (store)", "store marker", "database"],
+    closed: [
+      "notification sweep",
+      "report history",
+      "bulk purchase checks",
+      "webhook sweep",
+      "jobs (store)",
+      "store marker",
+      "database",
+    ],
   });
 });
 
