@@ -6,12 +6,17 @@
 // reason, never retried.
 import "server-only";
 
-import { z } from "zod";
-
 import { isOneOf, NOTIFICATION_TOPICS } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import { defineJob, type JobDefinition } from "@/lib/jobs";
-import { describeError, logEvent } from "@/lib/log";
+import {
+  attemptJobOf,
+  attemptPayload,
+  queueAttempts,
+  type AttemptPayload,
+  type QueueAttempt,
+} from "@/lib/jobs/attempts";
+import { logEvent } from "@/lib/log";
 import { resolveTarget, sendToTarget } from "@/lib/webhooks/target";
 
 import { channelToSend, type NotificationSettings } from "./channels";
@@ -34,37 +39,24 @@ import { unsubscribeLinks, unsubscribeToken, type UnsubscribeScope } from "./uns
 const KIND = "notification-delivery";
 const CONCURRENT_SENDS = 8;
 
-const attemptPayload = z.object({ delivery: z.string(), attempts: z.number().int().min(0) });
-type AttemptPayload = z.infer<typeof attemptPayload>;
-
 export interface NotificationJobDeps {
   db: () => Promise<Db>;
   settings: () => Promise<NotificationSettings>;
   timings: () => NotificationTimings;
   /** Adds the job of a delivery's next attempt (trigger() in production). */
-  queue: (payload: AttemptPayload, options: { id: string; runAt: Date }) => Promise<void>;
+  queue: QueueAttempt;
 }
+
+const dueOf = (delivery: DueDelivery) => ({ id: delivery.id, attempts: delivery.attempts, dueAt: delivery.notBefore });
 
 /** The job of the attempt `delivery` is due to make next. */
-export function attemptJob(delivery: DueDelivery): { payload: AttemptPayload; options: { id: string; runAt: Date } } {
-  const runAt = new Date(delivery.notBefore);
-  return {
-    payload: { delivery: delivery.id, attempts: delivery.attempts },
-    options: { id: `notification-${delivery.id}-${delivery.attempts}-${runAt.getTime()}`, runAt },
-  };
+export function attemptJob(delivery: DueDelivery) {
+  return attemptJobOf("notification", dueOf(delivery));
 }
 
-/** Queues a job for each delivery (its job already there: nothing); a failure is logged, the sweep tries again. */
-export async function queueDeliveries(
-  deliveries: readonly DueDelivery[],
-  queue: NotificationJobDeps["queue"],
-): Promise<void> {
-  for (const delivery of deliveries) {
-    const { payload, options } = attemptJob(delivery);
-    await queue(payload, options).catch((error: unknown) =>
-      logEvent("warn", "notification_not_queued", { delivery: delivery.id, error: describeError(error) }),
-    );
-  }
+/** Queues a job for each delivery (lib/jobs/attempts.ts). */
+export async function queueDeliveries(deliveries: readonly DueDelivery[], queue: QueueAttempt): Promise<void> {
+  await queueAttempts("notification", deliveries.map(dueOf), queue);
 }
 
 /** The kind: one attempt of one delivery. */

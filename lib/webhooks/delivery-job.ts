@@ -6,11 +6,16 @@
 // queues again: the rows are the record.
 import "server-only";
 
-import { z } from "zod";
-
 import { recordAudit } from "@/lib/auth/audit";
 import type { Db } from "@/lib/db";
 import { defineJob, type JobDefinition } from "@/lib/jobs";
+import {
+  attemptJobOf,
+  attemptPayload,
+  queueAttempts,
+  type AttemptPayload,
+  type QueueAttempt,
+} from "@/lib/jobs/attempts";
 import { describeError, logEvent } from "@/lib/log";
 
 import {
@@ -31,40 +36,28 @@ const CONCURRENT_SENDS = 8;
 /** A delivery to an endpoint already at its cap here waits this long before it asks again. */
 const ENDPOINT_BUSY_WAIT_MS = 500;
 
-const attemptPayload = z.object({ delivery: z.string(), attempts: z.number().int().min(0) });
-type AttemptPayload = z.infer<typeof attemptPayload>;
-
 export interface DeliveryJobDeps {
   db: () => Promise<Db>;
   settings: () => Promise<WebhookSettings>;
   timings: () => WebhookTimings;
   /** Adds the job of a delivery's next attempt (trigger() in production). */
-  queue: (payload: AttemptPayload, options: { id: string; runAt: Date }) => Promise<void>;
+  queue: QueueAttempt;
 }
+
+const dueOf = (delivery: Pick<PendingDelivery, "id" | "attempts" | "nextAttemptAt">) => ({
+  id: delivery.id,
+  attempts: delivery.attempts,
+  dueAt: delivery.nextAttemptAt,
+});
 
 /** The job of the attempt `delivery` is due to make next. */
-export function attemptJob(delivery: Pick<PendingDelivery, "id" | "attempts" | "nextAttemptAt">): {
-  payload: AttemptPayload;
-  options: { id: string; runAt: Date };
-} {
-  const runAt = new Date(delivery.nextAttemptAt);
-  return {
-    payload: { delivery: delivery.id, attempts: delivery.attempts },
-    options: { id: `webhook-${delivery.id}-${delivery.attempts}-${runAt.getTime()}`, runAt },
-  };
+export function attemptJob(delivery: Pick<PendingDelivery, "id" | "attempts" | "nextAttemptAt">) {
+  return attemptJobOf("webhook", dueOf(delivery));
 }
 
-/** Queues a job for each delivery (its job already there: nothing); a failure is logged, the sweep tries again. */
-export async function queueDeliveries(
-  deliveries: readonly PendingDelivery[],
-  queue: DeliveryJobDeps["queue"],
-): Promise<void> {
-  for (const delivery of deliveries) {
-    const { payload, options } = attemptJob(delivery);
-    await queue(payload, options).catch((error: unknown) =>
-      logEvent("warn", "webhook_not_queued", { delivery: delivery.id, error: describeError(error) }),
-    );
-  }
+/** Queues a job for each delivery (lib/jobs/attempts.ts). */
+export async function queueDeliveries(deliveries: readonly PendingDelivery[], queue: QueueAttempt): Promise<void> {
+  await queueAttempts("webhook", deliveries.map(dueOf), queue);
 }
 
 /** Queues every pending delivery due by `until` (of one endpoint, when given). */
