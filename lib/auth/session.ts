@@ -31,6 +31,17 @@ export interface SessionData {
   lastSeenAt: number;
   /** Signed in with single sign-on: the sso_sessions row the provider re-checks (lib/auth/oidc/recheck.ts). */
   ssoSessionId?: string;
+  /**
+   * Epoch milliseconds of the last proof that this is the person: the sign-in, or a step-up since
+   * (lib/auth/factors/step-up.ts). A sensitive action needs one at most STEP_UP_MINUTES old. Absent in sessions
+   * sealed before issue 36: the sign-in (issuedAt) then counts.
+   */
+  verifiedAt?: number;
+  /**
+   * The policy requires a second factor he has not enrolled: the session may only enrol one (the account's
+   * security page and its API) and sign out, until he does (lib/auth/factors/policy.ts).
+   */
+  mustEnrol?: true;
 }
 
 const sessionDataSchema = z.object({
@@ -39,6 +50,8 @@ const sessionDataSchema = z.object({
   issuedAt: z.number().finite(),
   lastSeenAt: z.number().finite(),
   ssoSessionId: z.string().min(1).optional(),
+  verifiedAt: z.number().finite().optional(),
+  mustEnrol: z.literal(true).optional(),
 });
 
 export interface SessionTimeouts {
@@ -70,7 +83,8 @@ export function checkSession(
 }
 
 export function newSession(user: Pick<User, "id" | "sessionVersion">, now: Date = new Date()): SessionData {
-  return { userId: user.id, sessionVersion: user.sessionVersion, issuedAt: now.getTime(), lastSeenAt: now.getTime() };
+  const t = now.getTime();
+  return { userId: user.id, sessionVersion: user.sessionVersion, issuedAt: t, lastSeenAt: t, verifiedAt: t };
 }
 
 /** The same session, seen now (restarts the idle timeout, never the absolute one). */
@@ -105,7 +119,7 @@ export function sessionSettings(
 export interface SessionCookieOptions {
   httpOnly: true;
   secure: boolean;
-  sameSite: "lax";
+  sameSite: "lax" | "strict";
   path: "/";
   maxAge?: number;
 }

@@ -290,6 +290,11 @@ export const WEBHOOK_EVENTS = [
   "upstream.recovered",
   "upstream.key_rejected",
   "upstream.key_restored",
+  // A person's second factors (issue 36): one enrolled or removed, a recovery code used, all reset by an operator.
+  "account.factor_enrolled",
+  "account.factor_removed",
+  "account.recovery_code_used",
+  "account.factors_reset",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** "Send test event" on one endpoint: delivered like every event, never subscribed to. */
@@ -341,6 +346,18 @@ export const AUDIT_ACTIONS = [
   // Single sign-on: a sign-in, a refusal (at sign-in or at a re-check), and a role taken from the provider's groups.
   "auth.sso_login",
   "auth.sso_refused",
+  // Second factors (issue 36): the second step of a sign-in refused, a fresh proof for a sensitive action (step-up)
+  // given or refused, a factor enrolled or removed, a recovery code used, the codes made anew, every factor of a
+  // person reset (by an operator), and the admin's policy changed.
+  "auth.second_factor_failed",
+  "auth.step_up",
+  "auth.step_up_failed",
+  "auth.factor_enrolled",
+  "auth.factor_removed",
+  "auth.recovery_code_used",
+  "auth.recovery_codes_regenerated",
+  "auth.factors_reset",
+  "auth.factor_policy_update",
   "user.sso_role",
   "token.create",
   "token.revoke",
@@ -390,6 +407,27 @@ export const AUDIT_TARGET_TYPES = [
   "upstream_area",
   "notification_channel",
 ] as const;
+
+// ---------------------------------------------------------------------------------------------------------
+// Second factors (issue 36)
+
+/** What a person can enrol beside his password: passkeys (WebAuthn), an authenticator app (TOTP), recovery codes. */
+export const FACTOR_KINDS = ["passkey", "totp", "recovery_codes"] as const;
+export type FactorKind = (typeof FACTOR_KINDS)[number];
+/** Who must have a second factor: nobody (those who enrolled one still use it), admins, or everyone. */
+export const SECOND_FACTOR_POLICIES = ["off", "admins", "everyone"] as const;
+export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
+/** How a proof is given: the second step of a sign-in takes the first three, a step-up also the password. */
+export const PROOF_METHODS = ["passkey", "totp", "recovery", "password"] as const;
+export type ProofMethod = (typeof PROOF_METHODS)[number];
+/** A sensitive action needs a proof (a sign-in, a second step or a step-up) at most this old. */
+export const STEP_UP_MINUTES = 5;
+/** How long the second step of a sign-in may wait after the password. */
+export const SECOND_STEP_MINUTES = 5;
+/** Recovery codes made at once; each used once. */
+export const RECOVERY_CODE_COUNT = 10;
+/** Passkeys one person may register. */
+export const MAX_PASSKEYS_PER_USER = 20;
 
 /**
  * Notifications (issue 35): what a person or a team channel can subscribe to. Each is sent when the change has

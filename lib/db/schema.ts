@@ -21,7 +21,15 @@ import type {
   NotificationSmtpTable,
   NotificationSubscriptionsTable,
 } from "./schema-notifications";
+import type {
+  AuthChallengesTable,
+  PasskeysTable,
+  RecoveryCodesTable,
+  SignInSettingsTable,
+  TotpFactorsTable,
+} from "./schema-factors";
 export type * from "./schema-notifications";
+export type * from "./schema-factors";
 
 export interface UsersTable {
   id: string;
@@ -476,6 +484,11 @@ export interface Database {
   jobs: JobsTable;
   job_pauses: JobPausesTable;
   helpdesk_settings: HelpdeskSettingsTable;
+  passkeys: PasskeysTable;
+  totp_factors: TotpFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  auth_challenges: AuthChallengesTable;
+  sign_in_settings: SignInSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

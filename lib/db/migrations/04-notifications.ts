@@ -1,6 +1,5 @@
 // Notifications where people work (issue 35, from 2026-12-28): team channels and the mail server, who subscribes
 // to what, the conditions that must last before they alert, each message's delivery, and the weekly digests sent.
-// New migrations are appended here.
 import { sql, type Kysely, type Migration } from "kysely";
 
 export function notifications(): Record<string, Migration> {

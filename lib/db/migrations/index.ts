@@ -1,5 +1,5 @@
 // Schema changes, in code so Next's bundler ships them (no migration folder read at run time), in files by period:
-// append a new migration to the last file (04-notifications.ts) with a name that sorts after the last one; never edit
+// append a new migration to the last file (05-second-factors.ts) with a name that sorts after the last one; never edit
 // one that has shipped.
 import type { ColumnDefinitionBuilder, Migration } from "kysely";
 
@@ -7,6 +7,7 @@ import { accountsPurchases } from "./01-accounts-purchases";
 import { reportsIntegrations } from "./02-reports-integrations";
 import { keysJobs } from "./03-keys-jobs";
 import { notifications } from "./04-notifications";
+import { secondFactors } from "./05-second-factors";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -21,5 +22,5 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     logIdType: dialect === "postgres" ? "serial" : "integer",
     logId: (column) => (dialect === "postgres" ? column.primaryKey() : column.primaryKey().autoIncrement()),
   };
-  return { ...accountsPurchases(parts), ...reportsIntegrations(parts), ...keysJobs(), ...notifications() };
+  return { ...accountsPurchases(parts), ...reportsIntegrations(parts), ...keysJobs(), ...notifications(), ...secondFactors() };
 }

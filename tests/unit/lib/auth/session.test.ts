@@ -120,7 +120,7 @@ describe("checkSession", () => {
 describe("session data helpers", () => {
   it("starts a session at the user's version, renews only the idle clock, and says when it ends", () => {
     const started = newSession({ id: "u1", sessionVersion: 7 }, new Date(T0));
-    expect(started).toEqual({ userId: "u1", sessionVersion: 7, issuedAt: T0, lastSeenAt: T0 });
+    expect(started).toEqual({ userId: "u1", sessionVersion: 7, issuedAt: T0, lastSeenAt: T0, verifiedAt: T0 });
     expect(sessionExpiresAt(started, timeouts).toISOString()).toBe("2025-03-01T10:00:00.000Z");
     const later = touchSession(started, new Date(T0 + 11 * HOUR));
     expect(later).toEqual({ ...started, lastSeenAt: T0 + 11 * HOUR });

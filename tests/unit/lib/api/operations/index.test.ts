@@ -32,6 +32,11 @@ const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
   "upstream.recovered",
   "upstream.key_rejected",
   "upstream.key_restored",
+  // A person's factors (lib/auth/factors/changes.ts): the same event from the account's routes and the users CLI.
+  "account.factor_enrolled",
+  "account.factor_removed",
+  "account.recovery_code_used",
+  "account.factors_reset",
 ];
 
 /** Facts for calling `describe` and an audit action: a success with a report, a project and a checked code. */

@@ -1,0 +1,43 @@
+// Who must have a second factor (the admin's policy, one row of sign_in_settings), and whether a person meets it.
+// Those who enrolled a factor always use it, whatever the policy; the break-glass admin too.
+import "server-only";
+
+import type { Db } from "@/lib/db";
+import { isOneOf, SECOND_FACTOR_POLICIES, type Role, type SecondFactorPolicy } from "@/lib/contract/values";
+
+import type { FactorSummary } from "@/lib/contract/factors";
+
+const POLICY_ID = "policy";
+
+export async function readSecondFactorPolicy(db: Db): Promise<SecondFactorPolicy> {
+  const row = await db
+    .selectFrom("sign_in_settings")
+    .select("second_factor_policy")
+    .where("id", "=", POLICY_ID)
+    .executeTakeFirst();
+  return row && isOneOf(SECOND_FACTOR_POLICIES, row.second_factor_policy) ? row.second_factor_policy : "off";
+}
+
+export async function writeSecondFactorPolicy(
+  db: Db,
+  policy: SecondFactorPolicy,
+  by: string | null,
+  now: Date = new Date(),
+): Promise<void> {
+  const values = { second_factor_policy: policy, updated_at: now.toISOString(), updated_by: by };
+  await db
+    .insertInto("sign_in_settings")
+    .values({ id: POLICY_ID, ...values })
+    .onConflict((c) => c.column("id").doUpdateSet(values))
+    .execute();
+}
+
+/** Whether the policy asks this role for a second factor. */
+export function policyCovers(policy: SecondFactorPolicy, role: Role): boolean {
+  return policy === "everyone" || (policy === "admins" && role === "admin");
+}
+
+/** Whether a person has a factor that can be the second step of a sign-in (recovery codes alone are not one). */
+export function hasSecondFactor(summary: FactorSummary): boolean {
+  return summary.passkeys > 0 || summary.totp;
+}
