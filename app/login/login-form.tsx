@@ -2,7 +2,7 @@
 // Email and password, checked in the browser first (so an empty field is named at once), then sent to
 // POST /api/auth/login. A success loads the page asked for; a refusal says what to do. Without JavaScript the
 // same form posts itself (method POST, never GET: a password never goes into a URL) to the same route, which
-// answers with a redirect: to the page asked for, or back here with ?error= (see page.tsx).
+// answers with a redirect: to the page asked for (or the second step), or back here with ?error= (see page.tsx).
 import type { FormEvent } from "react";
 
 import { Button } from "@/components/ui/button";
@@ -64,9 +64,16 @@ export function LoginForm({
       })
     )
       return;
-    if ((await send("/api/auth/login", { method: "POST", body: { email, password } })) === false) return;
-    // A full load, so that every part of the page is rendered for the signed-in user.
-    window.location.assign(next);
+    const answer = await send<{ data: { second_factor?: unknown } }>("/api/auth/login", {
+      method: "POST",
+      body: { email, password },
+    });
+    if (answer === false) return;
+    // A person with a second factor gives it on the next page; a full load either way, so that every part of the
+    // page is rendered for the signed-in user.
+    window.location.assign(
+      answer.data.second_factor === undefined ? next : `/login/second-step?${new URLSearchParams({ next })}`,
+    );
   };
 
   return (

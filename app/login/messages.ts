@@ -33,6 +33,10 @@ export function signInFailure(
     case "invalid_input":
     case "invalid_json":
       return "Enter your email address and your password.";
+    case "invalid_second_factor":
+      return "That code is wrong, or was used already. Type the code your authenticator app shows now, or use another way.";
+    case "second_step_expired":
+      return "Your sign-in waited too long for its second step. Enter your email and password again.";
     case "csrf":
       return "This sign-in did not come from this portal's own page. Open the portal at its own address and sign in there.";
     case "internal":

@@ -25,7 +25,12 @@ export interface CurrentUser {
   timeZone: string | null;
   /** ISO 8601: when the session ends unless an API request renews it. */
   expiresAt: string;
+  /** The policy requires a second factor he has not enrolled: every page but Account → Security sends him there. */
+  mustEnrol: boolean;
 }
+
+/** Where a session that must enrol a second factor first is sent (SessionData.mustEnrol). */
+export const ENROL_PATH = "/account/security";
 
 /**
  * The signed-in user, or null — and for a single sign-on session the provider's re-check when it is due, which may
@@ -47,6 +52,7 @@ const getPageSession = cache(async (): Promise<{ user: CurrentUser | null; sso: 
     role: user.role,
     timeZone: user.timeZone,
     expiresAt: sessionExpiresAt(session, settings).toISOString(),
+    mustEnrol: session.mustEnrol === true,
   };
   return { user: current, sso };
 });
@@ -88,6 +94,10 @@ export async function requirePageUser(permission?: Permission): Promise<CurrentU
     // The path comes from proxy.ts, which overwrites whatever a client sent in this header.
     const here = safeLocalPath((await headers()).get(PAGE_PATH_HEADER));
     redirect((await ssoRestartPath(here)) ?? `/login?next=${encodeURIComponent(here)}`);
+  }
+  if (user.mustEnrol) {
+    const here = safeLocalPath((await headers()).get(PAGE_PATH_HEADER));
+    if (here.split("?")[0] !== ENROL_PATH) redirect(`${ENROL_PATH}?${new URLSearchParams({ enrol: "1", next: here })}`);
   }
   if (permission && !can(user, permission)) forbidden();
   return user;

@@ -86,10 +86,16 @@ async function inHashSlot<T>(
   }
 }
 
-/** Answers "busy" when no hashing slot came free in time; the attempt is then not counted. */
+/**
+ * Answers "busy" when no hashing slot came free in time; the attempt is then not counted. `secondStepFollows`:
+ * the right password is only half a sign-in for this user (he has a second factor), so it does not forgive the
+ * account's failures from this address — they include his wrong codes, and a known password must not reset
+ * their count (lib/auth/factors/proof.ts forgives them when the second step succeeds).
+ */
 export async function signIn(
   db: Db,
   attempt: { email: string; password: string; ip: string | null },
+  { secondStepFollows }: { secondStepFollows?: (user: User) => Promise<boolean> } = {},
 ): Promise<SignInResult> {
   const email = normalizeEmail(attempt.email);
   const who = { email, ip: attempt.ip };
@@ -120,7 +126,8 @@ export async function signIn(
     return { ok: false, reason: "busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
   }
   if (checked.value) {
-    await forgiveLoginAttempt(db, who, reservation.id);
+    if (secondStepFollows && (await secondStepFollows(checked.value))) await releaseLoginAttempt(db, reservation.id);
+    else await forgiveLoginAttempt(db, who, reservation.id);
     return { ok: true, user: checked.value };
   }
   await recordLoginFailure(db);

@@ -59,6 +59,35 @@ export const FactorSummarySchema = z.object({
 });
 export type FactorSummary = z.infer<typeof FactorSummarySchema>;
 
+/** GET /api/auth/factors: the summary, and what the step-up and the security page need to know beside it. */
+export const FactorsOutputSchema = FactorSummarySchema.extend({
+  password: z.boolean().describe("He signs in with a password (false: single sign-on)"),
+  required: z.boolean().describe("The admin's policy requires a second factor of his role"),
+});
+
 export const SecondFactorPolicySchema = z.enum(SECOND_FACTOR_POLICIES, {
   error: `second_factor_policy must be one of: ${SECOND_FACTOR_POLICIES.join(", ")}`,
 });
+
+/** The second step of a sign-in: a passkey, an authenticator code or a recovery code (never the password again). */
+export const SecondStepBodySchema = z.discriminatedUnion(
+  "method",
+  [
+    z.strictObject({ method: z.literal("totp"), code: TotpCodeSchema }),
+    z.strictObject({ method: z.literal("recovery"), code: RecoveryCodeSchema }),
+    z.strictObject({ method: z.literal("passkey"), response: PasskeyAssertionSchema }),
+  ],
+  { error: "method must be one of: passkey, totp, recovery" },
+);
+
+/** The password was right and a second step is needed: how he may give it. */
+export const SecondStepNeededSchema = z
+  .object({
+    second_factor: z.object({
+      methods: z
+        .array(z.enum(["passkey", "totp", "recovery"]))
+        .describe("What the person has enrolled: POST /api/auth/second-factor with one of them"),
+      expires_at: z.iso.datetime().describe("When the second step must be done by; the password again afterwards"),
+    }),
+  })
+  .describe("No session yet: a short-lived cookie names the person until the second step");

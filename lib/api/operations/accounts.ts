@@ -1,5 +1,7 @@
 // Signing in and out (password or single sign-on) and the current session: mostly public operations, since
 // they are how a caller gets a session in the first place.
+import { z } from "zod";
+
 import {
   CurrentSessionSchema,
   LoginBodySchema,
@@ -7,6 +9,7 @@ import {
   SsoStartQuerySchema,
 } from "@/lib/contract/accounts";
 import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
+import { SecondStepBodySchema, SecondStepNeededSchema } from "@/lib/contract/factors";
 
 import type { OperationSpec } from "./types";
 
@@ -23,10 +26,30 @@ export const accountOperations = {
     form: { page: "/login" },
     success: {
       status: 200,
+      description:
+        "Signed in, the session cookie set; or, for a person with a second factor, the second step asked for (POST /api/auth/second-factor within 5 minutes)",
+      schema: dataEnvelope(z.union([CurrentSessionSchema, SecondStepNeededSchema])),
+    },
+    errors: ["invalid_credentials", "password_login_off", "rate_limited", "server_busy"],
+    duringEnrolment: true,
+  },
+  secondFactor: {
+    id: "secondFactor",
+    method: "POST",
+    path: "/api/auth/second-factor",
+    summary:
+      "The second step of a sign-in, after the password: a passkey's assertion, an authenticator code or a recovery code (each used once). Wrong ones count toward the sign-in throttle",
+    tag: "Accounts",
+    permission: "public",
+    query: EmptyQuerySchema,
+    body: SecondStepBodySchema,
+    form: { page: "/login/second-step" },
+    success: {
+      status: 200,
       description: "Signed in; the session cookie is set",
       schema: dataEnvelope(CurrentSessionSchema),
     },
-    errors: ["invalid_credentials", "password_login_off", "rate_limited", "server_busy"],
+    errors: ["invalid_second_factor", "second_step_expired", "rate_limited", "server_busy"],
   },
   ssoStart: {
     id: "ssoStart",
@@ -62,6 +85,7 @@ export const accountOperations = {
     tag: "Accounts",
     permission: "public",
     optionalSession: true,
+    duringEnrolment: true,
     query: EmptyQuerySchema,
     success: { status: 204, description: "Signed out" },
   },
@@ -72,6 +96,7 @@ export const accountOperations = {
     summary: "The signed-in user, his permissions and when the session ends",
     tag: "Accounts",
     permission: "signed_in",
+    duringEnrolment: true,
     query: EmptyQuerySchema,
     success: { status: 200, description: "The current session", schema: dataEnvelope(CurrentSessionSchema) },
   },

@@ -7,18 +7,22 @@
 import { accountOperations } from "./accounts";
 import { adminOperations } from "./admin";
 import { alertOperations } from "./alerts";
+import { factorOperations } from "./factors";
+import { totpOperations } from "./factors-totp";
 import { itemOperations } from "./items";
 import { licenceStaffOperations } from "./licence-staff";
 import { licenceOperations } from "./licences";
 import { metaOperations } from "./meta";
 import { notificationOperations } from "./notifications";
 import { notificationSubscriptionOperations } from "./notification-subscriptions";
+import { passkeyOperations } from "./passkeys";
 import { projectOperations } from "./projects";
 import { helpdeskOperations } from "./helpdesk";
 import { purchaseLifecycleOperations } from "./purchase-lifecycle";
 import { purchaseOperations } from "./purchases";
 import { reportOperations } from "./reports";
 import { scheduleOperations } from "./schedules";
+import { stepUpOperations } from "./step-up";
 import { tokenOperations } from "./tokens";
 import { trendOperations } from "./trends";
 import type { OperationSpec } from "./types";
@@ -39,6 +43,10 @@ export const operations = {
   ...licenceOperations,
   ...licenceStaffOperations,
   ...accountOperations,
+  ...factorOperations,
+  ...totpOperations,
+  ...passkeyOperations,
+  ...stepUpOperations,
   ...tokenOperations,
   ...notificationSubscriptionOperations,
   ...adminOperations,

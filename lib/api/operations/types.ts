@@ -125,6 +125,18 @@ export interface OperationSpec {
   signed?: true;
   /** A public operation that still wants the caller's session when there is a valid one (sign-out). */
   optionalSession?: true;
+  /**
+   * A session that must enrol a second factor first (the policy covers his role and he has none: SessionData's
+   * mustEnrol) may still do this: sign in and out, read the session, and the enrolment itself. Every other
+   * operation answers it 403 second_factor_required (lib/api/steps/who.ts).
+   */
+  duringEnrolment?: true;
+  /**
+   * A sensitive action (set an upstream key, make a token, add a webhook or a channel, change a role, reset
+   * factors): a session must have given a proof at most STEP_UP_MINUTES ago (its sign-in or POST
+   * /api/auth/step-up), else 403 step_up_required, which the portal's forms answer by asking for one in place.
+   */
+  stepUp?: true;
   /** Only a signed-in session may do this, never an API token (managing tokens themselves). */
   sessionOnly?: true;
   /**

@@ -152,6 +152,11 @@ export async function permission(state: ApiRequest): Promise<void> {
   const { permission: needed, sessionOnly } = state.spec;
   if (needed === "public") return;
   if (!state.user) throw state.endedBecause ? new ApiError("unauthenticated", state.endedBecause) : unauthenticated();
+  if (state.session?.mustEnrol && !state.spec.duringEnrolment)
+    throw new ApiError(
+      "second_factor_required",
+      "Your role must use a second factor: add a passkey or an authenticator app on Account → Security first.",
+    );
   // The role first (the user alone), then the token's scopes on top: each refusal names its own reason.
   if (needed !== "signed_in" && !can(state.user, needed)) throw forbidden(needed);
   if (state.token && (sessionOnly || (needed !== "signed_in" && !can(callerOf(state)!, needed)))) {

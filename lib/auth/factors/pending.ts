@@ -33,7 +33,11 @@ const cookieName = ({ secure }: Pick<SessionSettings, "secure">) =>
   secure ? SECURE_PENDING_COOKIE_NAME : PENDING_COOKIE_NAME;
 
 /** Ask for the second step: the cookie that says whose password was right. */
-export function writePendingSignIn(cookies: SessionCookieStore, pending: PendingSignIn, settings: CookieSettings): void {
+export function writePendingSignIn(
+  cookies: SessionCookieStore,
+  pending: PendingSignIn,
+  settings: CookieSettings,
+): void {
   cookies.set(cookieName(settings), pendingSealer.seal(JSON.stringify(pending), settings.secrets), {
     httpOnly: true,
     secure: settings.secure,

@@ -5,8 +5,6 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { isOneOf, SECOND_FACTOR_POLICIES, type Role, type SecondFactorPolicy } from "@/lib/contract/values";
 
-import type { FactorSummary } from "@/lib/contract/factors";
-
 const POLICY_ID = "policy";
 
 export async function readSecondFactorPolicy(db: Db): Promise<SecondFactorPolicy> {
@@ -35,9 +33,4 @@ export async function writeSecondFactorPolicy(
 /** Whether the policy asks this role for a second factor. */
 export function policyCovers(policy: SecondFactorPolicy, role: Role): boolean {
   return policy === "everyone" || (policy === "admins" && role === "admin");
-}
-
-/** Whether a person has a factor that can be the second step of a sign-in (recovery codes alone are not one). */
-export function hasSecondFactor(summary: FactorSummary): boolean {
-  return summary.passkeys > 0 || summary.totp;
 }

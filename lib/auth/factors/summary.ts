@@ -11,11 +11,7 @@ export async function factorSummary(db: Db, userId: string): Promise<FactorSumma
       .select((e) => e.fn.countAll<number | string>().as("n"))
       .where("user_id", "=", userId)
       .executeTakeFirst(),
-    db
-      .selectFrom("totp_factors")
-      .select("confirmed_at")
-      .where("user_id", "=", userId)
-      .executeTakeFirst(),
+    db.selectFrom("totp_factors").select("confirmed_at").where("user_id", "=", userId).executeTakeFirst(),
     db
       .selectFrom("recovery_codes")
       .select((e) => e.fn.countAll<number | string>().as("n"))

@@ -22,5 +22,11 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     logIdType: dialect === "postgres" ? "serial" : "integer",
     logId: (column) => (dialect === "postgres" ? column.primaryKey() : column.primaryKey().autoIncrement()),
   };
-  return { ...accountsPurchases(parts), ...reportsIntegrations(parts), ...keysJobs(), ...notifications(), ...secondFactors() };
+  return {
+    ...accountsPurchases(parts),
+    ...reportsIntegrations(parts),
+    ...keysJobs(),
+    ...notifications(),
+    ...secondFactors(),
+  };
 }

@@ -3,10 +3,13 @@ import { ApiError, rateLimited } from "@/lib/api/errors";
 import { operations } from "@/lib/api/operations";
 import { defineRoute, ok, seeOther } from "@/lib/api/route";
 import { methodsNotAllowed } from "@/lib/api/methods";
+import { writePendingSignIn } from "@/lib/auth/factors/pending";
+import { mustEnrolFirst, secondStepMethods } from "@/lib/auth/factors/steps";
 import { newSession, writeSession } from "@/lib/auth/session";
 import { signIn } from "@/lib/auth/sign-in";
 import { recordSignIn } from "@/lib/auth/users";
 import { getSignInSettings } from "@/lib/config/oidc";
+import { SECOND_STEP_MINUTES } from "@/lib/contract/values";
 
 // One answer for an unknown email, a wrong password and a disabled account, so the answer reveals nothing.
 const INVALID_CREDENTIALS = "The email or the password is wrong.";
@@ -16,7 +19,11 @@ const INVALID_CREDENTIALS = "The email or the password is wrong.";
 export const POST = defineRoute(
   operations.login,
   async ({ body, server, sessionSettings, cookies, clientAddress, audit, form }) => {
-    const result = await signIn(server.db, { email: body.email, password: body.password, ip: clientAddress });
+    const result = await signIn(
+      server.db,
+      { email: body.email, password: body.password, ip: clientAddress },
+      { secondStepFollows: async (user) => (await secondStepMethods(server.db, user)).length > 0 },
+    );
     // Nothing was checked: no audit row, a 503 the person can wait out.
     if (!result.ok && result.reason === "busy") {
       throw new ApiError(
@@ -66,7 +73,26 @@ export const POST = defineRoute(
       );
     }
 
-    const session = newSession(result.user);
+    // Half a sign-in for a person with a second factor: a short-lived cookie names him until the second step
+    // (POST /api/auth/second-factor), which makes the session and writes the audit row.
+    const methods = await secondStepMethods(server.db, result.user);
+    if (methods.length > 0) {
+      const startedAt = Date.now();
+      const next = form?.next ?? "/";
+      writePendingSignIn(
+        cookies,
+        { userId: result.user.id, sessionVersion: result.user.sessionVersion, next, startedAt },
+        sessionSettings,
+      );
+      if (form) return seeOther(`/login/second-step${next === "/" ? "" : `?${new URLSearchParams({ next })}`}`);
+      const expiresAt = new Date(startedAt + SECOND_STEP_MINUTES * 60_000).toISOString();
+      return ok({ second_factor: { methods, expires_at: expiresAt } });
+    }
+
+    // The policy covers his role and he has no second factor: the session may only enrol one (every page sends
+    // him to Account → Security, the API answers 403 second_factor_required) until he does.
+    const mustEnrol = await mustEnrolFirst(server.db, result.user);
+    const session = { ...newSession(result.user), ...(mustEnrol ? { mustEnrol: true as const } : {}) };
     await writeSession(cookies, session, sessionSettings);
     await recordSignIn(server.db, result.user.id);
     await audit({
@@ -75,6 +101,7 @@ export const POST = defineRoute(
       action: "auth.login",
       target: { type: "user", id: result.user.id },
       outcome: "success",
+      ...(mustEnrol ? { detail: { must_enrol: true } } : {}),
     });
     return form ? seeOther(form.next) : ok(currentSessionOutput(result.user, session, sessionSettings));
   },

@@ -1,0 +1,4 @@
+// Filled in by issue 36's part for this file (see ./factors.ts).
+import type { OperationSpec } from "./types";
+
+export const passkeyOperations = {} as const satisfies Record<string, OperationSpec>;
