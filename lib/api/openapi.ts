@@ -191,7 +191,13 @@ function responses(spec: OperationSpec, registry: Registry): Record<string, Json
     ...(success.schema
       ? { content: { "application/json": { schema: toSchema(success.schema, "output", registry) } } }
       : {}),
-    ...(success.contentType ? { content: { [success.contentType]: { schema: { type: "string" } } } } : {}),
+    ...(success.contentType
+      ? {
+          content: Object.fromEntries(
+            [success.contentType].flat().map((type) => [type, { schema: { type: "string" } }]),
+          ),
+        }
+      : {}),
   };
   if (spec.form) {
     out["303"] = {

@@ -255,10 +255,8 @@ export interface AuditFilter {
 const boundOf = (value: string | Date, side: "start" | "end", zone?: string) =>
   (typeof value === "string" ? timeBound(value, side, zone) : value).toISOString();
 
-/** Newest first. `total` counts every row matching the filters, for pagination. */
-export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: AuditRecord[]; total: number }> {
-  const page = query.page ?? 1;
-  const perPage = query.perPage ?? DEFAULT_PER_PAGE.audit;
+/** The rows the filters select (user, action, from, to), not yet ordered. */
+function filtered(db: Db, query: Omit<AuditFilter, "page" | "perPage">) {
   let base = db.selectFrom("audit_log");
   const user = query.user?.trim();
   if (user)
@@ -268,16 +266,29 @@ export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: Aud
   if (query.action !== undefined) base = base.where("audit_log.action", "=", query.action);
   if (query.from !== undefined) base = base.where("audit_log.at", ">=", boundOf(query.from, "start", query.time_zone));
   if (query.to !== undefined) base = base.where("audit_log.at", "<=", boundOf(query.to, "end", query.time_zone));
+  return base;
+}
 
+type FilteredAudit = ReturnType<typeof filtered>;
+
+/** With the people's names as they are now: who acted, and the user a row is about. */
+function withNames(base: FilteredAudit) {
+  return base
+    .leftJoin("users as actor", "actor.id", "audit_log.user_id")
+    .leftJoin("users as subject", (join) =>
+      join.onRef("subject.id", "=", "audit_log.target_id").on("audit_log.target_type", "=", "user"),
+    )
+    .selectAll("audit_log")
+    .select(["actor.name as actor_name", "subject.name as subject_name"]);
+}
+
+/** Newest first. `total` counts every row matching the filters, for pagination. */
+export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: AuditRecord[]; total: number }> {
+  const page = query.page ?? 1;
+  const perPage = query.perPage ?? DEFAULT_PER_PAGE.audit;
+  const base = filtered(db, query);
   const [rows, count] = await Promise.all([
-    base
-      // People by name: who acted, and the user a row is about, as they are named now.
-      .leftJoin("users as actor", "actor.id", "audit_log.user_id")
-      .leftJoin("users as subject", (join) =>
-        join.onRef("subject.id", "=", "audit_log.target_id").on("audit_log.target_type", "=", "user"),
-      )
-      .selectAll("audit_log")
-      .select(["actor.name as actor_name", "subject.name as subject_name"])
+    withNames(base)
       .orderBy("audit_log.at", "desc")
       .orderBy("audit_log.id", "desc")
       .limit(perPage)
@@ -287,4 +298,21 @@ export async function listAudit(db: Db, query: AuditFilter): Promise<{ rows: Aud
   ]);
   // PostgreSQL returns count(*) as a BIGINT string.
   return { rows: rows.map((row) => toRecord(row as AuditRowWithNames)), total: Number(count.total) };
+}
+
+/**
+ * The rows the filters select in the order they were written (by id), after the row `afterId` (0: from the
+ * first), at most `limit`: one page of an export, read by keyset so that rows written meanwhile never shift it.
+ */
+export async function auditRowsAfter(
+  db: Db,
+  query: Omit<AuditFilter, "page" | "perPage">,
+  afterId: number,
+  limit: number,
+): Promise<AuditRecord[]> {
+  const rows = await withNames(filtered(db, query).where("audit_log.id", ">", afterId))
+    .orderBy("audit_log.id", "asc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => toRecord(row as AuditRowWithNames));
 }

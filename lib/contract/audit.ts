@@ -49,3 +49,19 @@ export const AuditListQuerySchema = z
     page: z.optional(page),
   })
   .refine(fromNotAfterTo, FROM_AFTER_TO);
+
+/** What GET /api/admin/audit/export writes: newline-delimited JSON (one AuditRecord per line) or CSV. */
+export const AUDIT_EXPORT_FORMATS = ["ndjson", "csv"] as const;
+
+export const AuditExportQuerySchema = z
+  .strictObject({
+    format: z
+      .enum(AUDIT_EXPORT_FORMATS, { error: oneOf(AUDIT_EXPORT_FORMATS) })
+      .describe(
+        "ndjson: one audit row per line, as GET /api/admin/audit shows it; csv: a header row, then one row each",
+      ),
+    user: AuditListQuerySchema.shape.user,
+    action: AuditListQuerySchema.shape.action,
+    ...timeRange,
+  })
+  .refine(fromNotAfterTo, FROM_AFTER_TO);

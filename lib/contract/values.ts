@@ -340,6 +340,8 @@ export const AUDIT_ACTIONS = [
   "user.update",
   "user.delete",
   "user.unlock",
+  // The audit log downloaded for a range (issue 37): who took a copy of it, and which.
+  "audit.export",
   "auth.login",
   "auth.login_failed",
   "auth.logout",

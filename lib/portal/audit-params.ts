@@ -33,6 +33,23 @@ export function auditApiQueryString(query: AuditViewQuery, zone: string): string
   return queryString(dated ? { ...query, time_zone: zone } : query, [...ORDER, "time_zone"]);
 }
 
+/**
+ * GET /api/admin/audit/export's URL for what the view shows: its filters (never its paging), the person's time
+ * zone, and the format.
+ */
+export function auditExportHref(query: AuditViewQuery, zone: string, format: "ndjson" | "csv"): string {
+  const dated = query.from !== undefined || query.to !== undefined;
+  const search = queryString({ format, ...query, ...(dated ? { time_zone: zone } : {}) }, [
+    "format",
+    "user",
+    "action",
+    "from",
+    "to",
+    "time_zone",
+  ]);
+  return `/api/admin/audit/export${search}`;
+}
+
 /** "report.delete" → "Report deleted"; unknown actions are shown as they are. */
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "report.create": "Report created",
@@ -62,6 +79,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "user.update": "User changed",
   "user.delete": "User removed",
   "user.unlock": "Failed sign-ins cleared",
+  "audit.export": "Audit log exported",
   "auth.login": "Signed in",
   "auth.login_failed": "Sign-in refused",
   "auth.logout": "Signed out",

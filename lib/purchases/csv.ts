@@ -1,28 +1,4 @@
-// CSV for the purchase checker's downloads (history, bulk results), as RFC 4180 with CRLF line ends, which
-// spreadsheets open without asking. Item names come from the upstream and codes from buyers: a cell that starts
-// like a formula (= + - @, tab, carriage return) gets a leading apostrophe so that a spreadsheet shows it as
-// text instead of running it (CSV injection).
-export type CsvCell = string | number | boolean | null | undefined;
-
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-function csvCell(value: CsvCell): string {
-  if (value === null || value === undefined) return "";
-  let text = String(value);
-  if (typeof value === "string" && FORMULA_START.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+// The purchase checker's downloads (history, bulk results) share their item columns; the CSV itself is lib/csv.ts.
 
 /** The purchase a code stands for: the same columns, in the same order, in the history's and a bulk job's files. */
 export const PURCHASED_ITEM_COLUMNS = ["item_id", "item_name", "license_type", "supported_until", "support"] as const;
-
-/** One CSV line, CRLF included. */
-export function csvLine(cells: readonly CsvCell[]): string {
-  return `${cells.map(csvCell).join(",")}\r\n`;
-}
-
-/**
- * A byte-order mark first, so that spreadsheet programs read the file as UTF-8 (item names are not ASCII);
- * CSV readers that follow the RFC ignore it.
- */
-export const CSV_BOM = "\ufeff";

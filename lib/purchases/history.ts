@@ -29,10 +29,12 @@ import {
 } from "@/lib/contract/values";
 import type { Db } from "@/lib/db";
 import type { Database, PurchaseCheckRow } from "@/lib/db/schema";
-import { describeError, logEvent, redactSecrets } from "@/lib/log";
+import { redactSecrets } from "@/lib/log";
 import { sealer } from "@/lib/seal";
 
-import { CSV_BOM, csvLine, PURCHASED_ITEM_COLUMNS } from "./csv";
+import { CSV_BOM, csvLine } from "@/lib/csv";
+import { pagedStream } from "@/lib/paged-stream";
+import { PURCHASED_ITEM_COLUMNS } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
 import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";
 
@@ -362,54 +364,26 @@ export function purchaseHistoryCsv(
 ): ReadableStream<Uint8Array> {
   const where = matching(resolveFilters(hashKey, query));
   const maxRows = options.maxRows ?? PURCHASE_HISTORY_CSV_MAX_ROWS;
-  const pageRows = options.pageRows ?? CSV_PAGE_ROWS;
-  const encoder = new TextEncoder();
-  let sent = 0;
-  let after: { checkedAt: string; id: number } | null = null;
-  let started = false;
-
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(CSV_BOM + csvLine(PURCHASE_HISTORY_CSV_COLUMNS)));
-        return;
-      }
-      try {
-        // One more row than fits tells whether the cap cut the export short.
-        const limit = Math.min(pageRows, maxRows - sent + 1);
-        let next = db.selectFrom("purchase_checks").where(where);
-        if (after !== null) {
-          const { checkedAt, id } = after;
-          next = next.where((eb) =>
-            eb.or([eb("checked_at", "<", checkedAt), eb.and([eb("checked_at", "=", checkedAt), eb("id", "<", id)])]),
-          );
-        }
-        const rows = await next.selectAll().orderBy("checked_at", "desc").orderBy("id", "desc").limit(limit).execute();
-        const room = maxRows - sent;
-        const page = rows.slice(0, room);
-        if (page.length > 0)
-          controller.enqueue(encoder.encode(page.map((row) => csvRow(toEntry(row), query.time_zone)).join("")));
-        sent += page.length;
-        const last = page.at(-1);
-        if (last) after = { checkedAt: last.checked_at, id: Number(last.id) };
-        if (rows.length > room) {
-          controller.enqueue(
-            encoder.encode(
-              csvLine([
-                `This export stops at ${maxRows} checks, the newest; narrow the filters (for example from and to) to export the rest.`,
-              ]),
-            ),
-          );
-          controller.close();
-        } else if (rows.length < limit) {
-          controller.close();
-        }
-      } catch (error) {
-        // The headers are sent: all that can be done is to cut the download short and say why in the log.
-        logEvent("error", "purchase_history_export_failed", { rows_sent: sent, error: describeError(error) });
-        controller.error(error);
-      }
+  return pagedStream<PurchaseCheckRow>({
+    head: CSV_BOM + csvLine(PURCHASE_HISTORY_CSV_COLUMNS),
+    pageRows: options.pageRows ?? CSV_PAGE_ROWS,
+    cap: {
+      maxRows,
+      tooMany: csvLine([
+        `This export stops at ${maxRows} checks, the newest; narrow the filters (for example from and to) to export the rest.`,
+      ]),
     },
+    failureEvent: "purchase_history_export_failed",
+    page: async (last, limit) => {
+      let next = db.selectFrom("purchase_checks").where(where);
+      if (last !== null) {
+        const { checked_at: checkedAt, id } = last;
+        next = next.where((eb) =>
+          eb.or([eb("checked_at", "<", checkedAt), eb.and([eb("checked_at", "=", checkedAt), eb("id", "<", id)])]),
+        );
+      }
+      return next.selectAll().orderBy("checked_at", "desc").orderBy("id", "desc").limit(limit).execute();
+    },
+    encode: (rows) => rows.map((row) => csvRow(toEntry(row), query.time_zone)).join(""),
   });
 }

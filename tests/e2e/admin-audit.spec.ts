@@ -118,3 +118,29 @@ test("regeneration, purchase outcomes, names and words; fits 1280 px and a phone
   await expect(rows.first()).toContainText("Report regenerated");
   await expect(rows.filter({ hasNotText: "Report regenerated" })).toHaveCount(0);
 });
+
+test("downloads what the filters select, as CSV and NDJSON", async ({ page }) => {
+  const created = await page.request.post("/api/reports", { headers: CSRF, data: { url: "https://shop.example/a" } });
+  expect(created.status()).toBe(201);
+  await page.goto("/admin/audit?action=report.create");
+  const csv = page.waitForEvent("download");
+  await page.getByRole("link", { name: "CSV" }).click();
+  const csvFile = await csv;
+  expect(csvFile.suggestedFilename()).toBe("gatehouse-audit.csv");
+  const csvText = Buffer.concat(await (await csvFile.createReadStream()).toArray()).toString("utf8");
+  // A byte-order mark first, for spreadsheets.
+  expect(csvText.startsWith("\ufeffid,at,")).toBe(true);
+  const lines = csvText.trimEnd().split("\r\n");
+  expect(lines.slice(1).every((line) => line.includes(",report.create,"))).toBe(true);
+  expect(lines.length).toBeGreaterThan(1);
+
+  const ndjson = page.waitForEvent("download");
+  await page.getByRole("link", { name: "NDJSON" }).click();
+  const text = Buffer.concat(await (await (await ndjson).createReadStream()).toArray()).toString("utf8");
+  const records = text
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as { action: string; target: { label: string } });
+  expect(records.map((r) => r.action)).toEqual(records.map(() => "report.create"));
+  expect(records.some((r) => r.target.label === "https://shop.example/a")).toBe(true);
+});

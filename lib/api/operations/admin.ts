@@ -1,7 +1,7 @@
 // What admins manage: users, everyone's API tokens, webhook endpoints, the audit log, the upstream keys and the
 // helpdesks' settings.
 import { UserCreateBodySchema, UserIdParamsSchema, UserSchema, UserUpdateBodySchema } from "@/lib/contract/accounts";
-import { AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
+import { AuditExportQuerySchema, AuditListQuerySchema, AuditRecordSchema } from "@/lib/contract/audit";
 import { dataEnvelope, EmptyQuerySchema, pageEnvelope } from "@/lib/contract/common";
 import { HelpdeskSettingsSchema, HelpScoutSecretSchema } from "@/lib/contract/helpdesk";
 import { TokenListQuerySchema, TokenSchema } from "@/lib/contract/tokens";
@@ -288,6 +288,21 @@ export const adminOperations = {
     permission: "audit:read",
     query: AuditListQuerySchema,
     success: { status: 200, description: "One page of audit rows", schema: pageEnvelope(AuditRecordSchema) },
+  },
+  exportAudit: {
+    id: "exportAudit",
+    method: "GET",
+    path: "/api/admin/audit/export",
+    summary:
+      "The audit log for a range (from, to; the same filters as the list), in the order written, streamed whatever its size: format=ndjson, one row per line as the list shows it, or format=csv. The export itself is audited (audit.export)",
+    tag: "Admin",
+    permission: "audit:read",
+    query: AuditExportQuerySchema,
+    success: {
+      status: 200,
+      description: "The rows, as a download (Content-Disposition: attachment)",
+      contentType: ["application/x-ndjson", "text/csv"],
+    },
   },
   listUpstreamKeys: {
     id: "listUpstreamKeys",

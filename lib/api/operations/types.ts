@@ -73,6 +73,9 @@ export const TAGS = {
 } as const;
 export type Tag = keyof typeof TAGS;
 
+/** What a download may be: CSV, or newline-delimited JSON (one object per line). */
+export type DownloadType = "text/csv" | "application/x-ndjson";
+
 export interface OperationSpec {
   /** The OpenAPI operationId. */
   id: string;
@@ -99,7 +102,8 @@ export interface OperationSpec {
     status: 200 | 201 | 202 | 204 | 302 | 303;
     description: string;
     schema?: z.core.$ZodType;
-    contentType?: "text/csv";
+    /** A download instead of JSON: its type, or the types a `format` query parameter picks from. */
+    contentType?: DownloadType | readonly DownloadType[];
   };
   /**
    * The body is signed by its sender instead of a session or a token (Help Scout's dynamic app): the parse step

@@ -18,7 +18,8 @@ import {
 import type { Db } from "@/lib/db";
 import type { BulkJobCodeRow, BulkJobRow } from "@/lib/db/schema";
 
-import { csvLine, CSV_BOM, PURCHASED_ITEM_COLUMNS } from "../csv";
+import { csvLine, CSV_BOM } from "@/lib/csv";
+import { PURCHASED_ITEM_COLUMNS } from "../csv";
 import { slipFor } from "../slips";
 import { codeSealer } from "./code-seal";
 import { isActive, type JobVisibility } from "./jobs";

@@ -4,6 +4,7 @@
 import { usePersonTimeZone } from "@/components/person-time-zone";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button-link";
+import { buttonClassName } from "@/components/ui/button-styles";
 import { DataTable, type Column } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LocalTime } from "@/components/ui/local-time";
@@ -18,6 +19,7 @@ import { AUDIT_OUTCOME_LABELS, purchaseCodeText } from "@/lib/auth/audit-text";
 import {
   AUDIT_ACTION_LABELS,
   auditApiQueryString,
+  auditExportHref,
   auditQueryString,
   parseAuditParams,
   type AuditViewQuery,
@@ -194,6 +196,19 @@ export function AuditView({ initialKey, initialPage }: { initialKey: string; ini
       <ClearFilters url={url} shown={filtered}>
         Clear the filters
       </ClearFilters>
+      {/* Plain links, never prefetched: each download is an audited export of every entry the filters select. */}
+      <p className={auditStyles.downloads}>
+        Download {filtered ? "these entries" : "every entry"}:{" "}
+        <a className={buttonClassName({ variant: "secondary", size: "sm" })} href={auditExportHref(query, zone, "csv")}>
+          CSV
+        </a>{" "}
+        <a
+          className={buttonClassName({ variant: "secondary", size: "sm" })}
+          href={auditExportHref(query, zone, "ndjson")}
+        >
+          NDJSON
+        </a>
+      </p>
       <p role="status" className="visually-hidden">
         {isValidating ? "Loading the audit log…" : data ? `${data.meta.total} entries` : ""}
       </p>

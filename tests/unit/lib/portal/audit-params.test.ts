@@ -1,7 +1,7 @@
 // The audit log view's URL: filters read leniently and written in a stable order.
 import { describe, expect, it } from "vitest";
 
-import { auditApiQueryString, auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
+import { auditApiQueryString, auditExportHref, auditQueryString, parseAuditParams } from "@/lib/portal/audit-params";
 
 describe("audit filters in the URL", () => {
   it("keep valid values, drop the rest, and drop an end before the start", () => {
@@ -33,5 +33,14 @@ describe("audit filters in the URL", () => {
     expect(auditQueryString(query)).toBe("?from=2026-01-02&page=2");
     // Without a day, the zone changes nothing: the key stays the page's.
     expect(auditApiQueryString({ page: 2 }, "Europe/Berlin")).toBe("?page=2");
+  });
+
+  it("exports what the view shows: its filters and the person's zone for days, never its paging", () => {
+    expect(auditExportHref({ user: "a@b.c", from: "2026-01-02", page: 3, per_page: 50 }, "Europe/Berlin", "csv")).toBe(
+      "/api/admin/audit/export?format=csv&user=a%40b.c&from=2026-01-02&time_zone=Europe%2FBerlin",
+    );
+    expect(auditExportHref({ action: "auth.login" }, "Europe/Berlin", "ndjson")).toBe(
+      "/api/admin/audit/export?format=ndjson&action=auth.login",
+    );
   });
 });
