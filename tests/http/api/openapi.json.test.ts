@@ -165,7 +165,7 @@ function candidates(schema: JsonSchema): string[] {
 
 /** A value for each path parameter, and for each required query parameter when another one is tested. */
 const PATH_SAMPLES: Record<string, string> = { project: "acme-tools.io", id: "1" };
-const REQUIRED_SAMPLES: Record<string, string> = { from: "2025-03-01", to: "2025-03-01" };
+const REQUIRED_SAMPLES: Record<string, string> = { from: "2025-03-01", to: "2025-03-01", format: "ndjson" };
 
 const queryOperations = () =>
   Object.entries(doc.paths).flatMap(([path, methods]) =>
@@ -192,13 +192,14 @@ const get = (route: string, params: Record<string, string> = {}): Promise<Gatewa
   admin.request(`${route}${Object.keys(params).length > 0 ? `?${new URLSearchParams(params)}` : ""}`);
 
 describe("every documented query parameter against what the server does", () => {
-  it("finds the operations with a query: the lists, the history's CSV, a bulk job's results and CSV, every person's tokens, the sign-in's start and the reports over time", () => {
+  it("finds the operations with a query: the lists, the history's CSV, the audit export, a bulk job's results and CSV, every person's tokens, the sign-in's start and the reports over time", () => {
     expect(
       queryOperations()
         .map(({ op }) => op.operationId)
         .sort(),
     ).toEqual([
       "compareProject",
+      "exportAudit",
       "exportBulkJob",
       "exportPurchaseHistory",
       "listAlerts",
