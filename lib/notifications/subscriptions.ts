@@ -12,6 +12,7 @@ import type {
 import { isOneOf, NOTIFICATION_TOPICS, type NotificationSubscriberKind } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 
+import { digestDueNow } from "./digest-due";
 import { hhmm, minuteOf } from "./quiet-hours";
 
 type Kind = NotificationSubscriberKind;
@@ -121,5 +122,7 @@ export async function setPreferences(
     .values({ user_id: user.id, ...values })
     .onConflict((conflict) => conflict.column("user_id").doUpdateSet(values))
     .execute();
+  // His digest's day, hour or switch may have changed: the next tick works out when it is due.
+  await digestDueNow(db, "user", user.id, now);
   return getPreferences(db, user);
 }
