@@ -114,9 +114,11 @@ describe.each<Backend>(BACKENDS)("subscriptions on $name", (backend) => {
           channelKind: "email",
           topic: "report.regressed",
           messages: [],
-          status,
+          status: status === "held" ? "held" : "pending",
           notBefore: now,
         });
+        if (status === "sent")
+          await db.updateTable("notification_deliveries").set({ status }).where("id", "=", delivery).execute();
         await db
           .insertInto("notification_attempts")
           .values({ id: `${delivery}-1`, delivery_id: delivery, at: now.toISOString(), ok: 0, error: "not sent: busy" })
