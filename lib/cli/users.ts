@@ -29,6 +29,7 @@ import { announceUserChange, TTL_MS } from "@/lib/auth/user-cache";
 import { revokesTokens, revokeTokensOnRecovery } from "@/lib/tokens/recovery";
 import { readEnv } from "@/lib/config/env";
 import { removeDemoKeys } from "@/lib/upstream/keys/store";
+import { forgetPeople } from "@/lib/notifications/subscriptions";
 
 import { runWhenEntryPoint, type Output } from "./entry";
 
@@ -297,6 +298,11 @@ async function run(argv: string[], out: Output): Promise<number> {
       case "remove-demo-accounts": {
         exactly(positionals, 0, "no arguments");
         const removed = await removeDemoAccounts(db);
+        // Their notification rows go with them (subscriptions, preferences, digests, deliveries not yet sent).
+        await forgetPeople(
+          db,
+          removed.map((account) => account.id),
+        );
         // The demo's upstream keys are sealed with its own KEK: a configured start could not open them.
         const keys = await removeDemoKeys(db);
         if (keys > 0) out.out(`Removed the demo's upstream keys (${keys}).`);

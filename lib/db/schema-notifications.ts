@@ -111,3 +111,10 @@ export interface NotificationDigestsTable {
   week: string;
   sent_at: string;
 }
+
+/** When a subscriber's weekly digest is looked at next (lib/notifications/digest-due.ts). */
+export interface NotificationDigestDueTable {
+  subscriber_kind: string; // NOTIFICATION_SUBSCRIBER_KINDS
+  subscriber_id: string;
+  due_at: string; // ISO instant: the tick reads the rows due by now
+}

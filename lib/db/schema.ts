@@ -15,6 +15,7 @@ import type {
   NotificationChannelsTable,
   NotificationConditionsTable,
   NotificationDeliveriesTable,
+  NotificationDigestDueTable,
   NotificationDigestsTable,
   NotificationPreferencesTable,
   NotificationSettingsTable,
@@ -461,6 +462,7 @@ export interface Database {
   notification_conditions: NotificationConditionsTable;
   notification_deliveries: NotificationDeliveriesTable;
   notification_digests: NotificationDigestsTable;
+  notification_digest_due: NotificationDigestDueTable;
   notification_attempts: NotificationAttemptsTable;
   notification_settings: NotificationSettingsTable;
   bulk_jobs: BulkJobsTable;

@@ -17,6 +17,8 @@ import type { NotificationChannelsTable } from "@/lib/db/schema";
 import { sealer } from "@/lib/seal";
 import { resolveTarget, type TargetRules } from "@/lib/webhooks/target";
 
+import { digestDueNow, forgetDigestDue } from "./digest-due";
+
 const NOTIFICATION_ERROR: unique symbol = Symbol.for("gatehouse.NotificationError");
 
 /** A refusal a person can act on: `invalid` names its field (400) or none, `not_found` is 404. */
@@ -240,6 +242,8 @@ export async function updateChannel(
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirstOrThrow();
+  // Its zone, digest day, hour or switch may have changed: the next tick works out when its digest is due.
+  await digestDueNow(db, "channel", id, now);
   return toChannel(row);
 }
 
@@ -268,6 +272,7 @@ export async function deleteChannel(db: Db, id: string): Promise<Channel> {
       .where("subscriber_kind", "=", "channel")
       .where("subscriber_id", "=", id)
       .execute();
+    await forgetDigestDue(trx, "channel", [id]);
     await trx.deleteFrom("notification_channels").where("id", "=", id).execute();
   });
   return channel;

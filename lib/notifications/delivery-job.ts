@@ -16,6 +16,7 @@ import {
   type AttemptPayload,
   type QueueAttempt,
 } from "@/lib/jobs/attempts";
+import { perTargetCap } from "@/lib/jobs/per-target-cap";
 import { logEvent } from "@/lib/log";
 import { resolveTarget, sendToTarget } from "@/lib/webhooks/target";
 
@@ -37,7 +38,15 @@ import { teamsPayload } from "./teams";
 import { unsubscribeLinks, unsubscribeToken, type UnsubscribeScope } from "./unsubscribe";
 
 const KIND = "notification-delivery";
+/** Deliveries sent at once (at most MAX_SENDS_PER_CHANNEL of them to one recipient by one process). */
 const CONCURRENT_SENDS = 8;
+/**
+ * Sends to one recipient (a channel, or a person's mailbox) at once, at most, per process, as webhooks cap an
+ * endpoint: one slow or unreachable channel holds at most these of the sending slots, and the others go on.
+ */
+export const MAX_SENDS_PER_CHANNEL = 2;
+/** A delivery to a recipient already at its cap here waits this long before it asks again. */
+const CHANNEL_BUSY_WAIT_MS = 500;
 
 export interface NotificationJobDeps {
   db: () => Promise<Db>;
@@ -61,6 +70,8 @@ export async function queueDeliveries(deliveries: readonly DueDelivery[], queue:
 
 /** The kind: one attempt of one delivery. */
 export function notificationJob(deps: NotificationJobDeps): JobDefinition<AttemptPayload> {
+  /** This process's sends under way, by recipient (lib/jobs/per-target-cap.ts). */
+  const cap = perTargetCap(MAX_SENDS_PER_CHANNEL, CHANNEL_BUSY_WAIT_MS);
   return defineJob({
     kind: KIND,
     payload: attemptPayload,
@@ -69,8 +80,11 @@ export function notificationJob(deps: NotificationJobDeps): JobDefinition<Attemp
       const db = await deps.db();
       const delivery = await deliveryToSend(db, id, attempts);
       // Made already, sent, failed or dropped.
-      if (delivery) await attemptDelivery(db, delivery, deps);
-      return { kind: "done" };
+      if (!delivery) return { kind: "done" };
+      return cap.run(`${delivery.recipientKind}:${delivery.recipientId}`, async () => {
+        await attemptDelivery(db, delivery, deps);
+        return { kind: "done" };
+      });
     },
   });
 }

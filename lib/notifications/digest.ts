@@ -13,30 +13,13 @@ import type { Db } from "@/lib/db";
 
 import { deliver } from "./outbox";
 import type { NotificationMessage } from "./message";
-import { wallClock } from "./quiet-hours";
+import { digestWeekDue, dueSubscribers, forgetDigestDue, nextDigestDue, setDigestDue } from "./digest-due";
 import type { Recipient } from "./recipients";
 import { pageName, type RulesDeps } from "./rules";
 
 const DAY_MS = 86_400_000;
 /** Lines a section lists, at most (then "and N more"). */
 const MAX_LINES = 10;
-
-/** The ISO week of a calendar date ("2026-11-28" → "2026-W48"). */
-export function isoWeek(date: string): string {
-  const day = new Date(`${date}T00:00:00Z`);
-  const weekday = (day.getUTCDay() + 6) % 7; // Monday 0
-  const thursday = new Date(day.getTime() + (3 - weekday) * DAY_MS);
-  const yearStart = Date.UTC(thursday.getUTCFullYear(), 0, 1);
-  const week = 1 + Math.floor((thursday.getTime() - yearStart) / DAY_MS / 7);
-  return `${thursday.getUTCFullYear()}-W${String(week).padStart(2, "0")}`;
-}
-
-/** Whether a digest set for `day` (0 Sunday) at `hour` is due at `now` in `zone`; its week when it is. */
-export function digestWeekDue(now: Date, zone: string, day: number, hour: number): string | null {
-  const wall = wallClock(now, zone);
-  if (wall.weekday !== day || wall.minute < hour * 60) return null;
-  return isoWeek(wall.date);
-}
 
 type Line = { text: string; link?: string };
 
@@ -167,80 +150,146 @@ export async function buildDigest(db: Db, until: Date, purchases: boolean): Prom
   };
 }
 
-/** Sends every digest due now (the tick); returns how many were written. */
-export async function sendDueDigests(deps: RulesDeps): Promise<number> {
-  const now = deps.now();
-  const candidates: Array<{ recipient: Recipient; day: number; hour: number; zone: string; purchases: boolean }> = [];
-  const people = await deps.db
+/** A subscriber's digest settings, read for the due ones only; null when he gets none now (looked at again weekly). */
+interface DigestSubscriber {
+  recipient: Recipient;
+  day: number;
+  hour: number;
+  zone: string;
+  purchases: boolean;
+  gets: boolean;
+}
+
+async function peopleOf(db: Db, ids: readonly string[]): Promise<Map<string, DigestSubscriber>> {
+  if (ids.length === 0) return new Map();
+  const people = await db
     .selectFrom("users")
     .leftJoin("notification_preferences", "notification_preferences.user_id", "users.id")
     .select([
       "users.id",
       "users.role",
       "users.time_zone",
+      "users.disabled",
+      "users.service",
       "notification_preferences.email_enabled",
       "notification_preferences.digest_enabled",
       "notification_preferences.digest_day",
       "notification_preferences.digest_hour",
     ])
-    .where("users.disabled", "=", 0)
-    .where("users.service", "=", 0)
+    .where("users.id", "in", ids)
     .execute();
-  for (const person of people) {
-    if (person.email_enabled === 0 || person.digest_enabled === 0 || !isOneOf(ROLES, person.role)) continue;
-    if (!can({ role: person.role }, "reports:read")) continue;
-    const zone = person.time_zone ?? "UTC";
-    candidates.push({
-      recipient: { kind: "user", id: person.id, channelKind: "email", zone, quietStart: null, quietEnd: null },
-      day: person.digest_day ?? 1,
-      hour: person.digest_hour ?? 9,
-      zone,
-      purchases: can({ role: person.role }, "purchases:check"),
-    });
-  }
-  const channels = await deps.db
+  return new Map(
+    people.map((person) => {
+      const zone = person.time_zone ?? "UTC";
+      const role = isOneOf(ROLES, person.role) ? person.role : null;
+      return [
+        person.id,
+        {
+          recipient: { kind: "user", id: person.id, channelKind: "email", zone, quietStart: null, quietEnd: null },
+          day: person.digest_day ?? 1,
+          hour: person.digest_hour ?? 9,
+          zone,
+          purchases: role !== null && can({ role }, "purchases:check"),
+          gets:
+            Number(person.disabled) === 0 &&
+            Number(person.service) === 0 &&
+            person.email_enabled !== 0 &&
+            person.digest_enabled !== 0 &&
+            role !== null &&
+            can({ role }, "reports:read"),
+        },
+      ];
+    }),
+  );
+}
+
+async function channelsOf(db: Db, ids: readonly string[]): Promise<Map<string, DigestSubscriber>> {
+  if (ids.length === 0) return new Map();
+  const channels = await db
     .selectFrom("notification_channels")
-    .select(["id", "kind", "time_zone", "digest_day", "digest_hour"])
-    .where("disabled", "=", 0)
-    .where("digest_enabled", "=", 1)
+    .select(["id", "kind", "time_zone", "digest_day", "digest_hour", "disabled", "digest_enabled"])
+    .where("id", "in", ids)
     .execute();
-  for (const channel of channels) {
-    if (!isOneOf(NOTIFICATION_CHANNEL_KINDS, channel.kind)) continue;
-    candidates.push({
-      recipient: {
-        kind: "channel",
-        id: channel.id,
-        channelKind: channel.kind,
-        zone: null,
-        quietStart: null,
-        quietEnd: null,
-      },
-      day: channel.digest_day,
-      hour: channel.digest_hour,
-      zone: channel.time_zone,
-      purchases: true,
-    });
-  }
+  return new Map(
+    channels.map((channel) => {
+      const kind = isOneOf(NOTIFICATION_CHANNEL_KINDS, channel.kind) ? channel.kind : "slack";
+      return [
+        channel.id,
+        {
+          recipient: {
+            kind: "channel",
+            id: channel.id,
+            channelKind: kind,
+            zone: null,
+            quietStart: null,
+            quietEnd: null,
+          },
+          day: channel.digest_day,
+          hour: channel.digest_hour,
+          zone: channel.time_zone,
+          purchases: true,
+          gets:
+            Number(channel.disabled) === 0 &&
+            Number(channel.digest_enabled) === 1 &&
+            isOneOf(NOTIFICATION_CHANNEL_KINDS, channel.kind),
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * Sends every digest due now (the tick): only the subscribers whose stored instant has come are read
+ * (./digest-due.ts). Each gets the digest of the ISO week he is in when his day and hour have come in it — once
+ * per week across instances and ticks (notification_digests' key) — and his row then says when to look next.
+ * Returns how many were written.
+ */
+export async function sendDueDigests(deps: RulesDeps): Promise<number> {
+  const now = deps.now();
+  const due = await dueSubscribers(deps.db, now);
+  if (due.length === 0) return 0;
+  const found = {
+    user: await peopleOf(
+      deps.db,
+      due.filter((d) => d.kind === "user").map((d) => d.id),
+    ),
+    channel: await channelsOf(
+      deps.db,
+      due.filter((d) => d.kind === "channel").map((d) => d.id),
+    ),
+  };
+  const gone = { user: [] as string[], channel: [] as string[] };
 
   let sent = 0;
   const built = new Map<boolean, NotificationMessage>();
-  for (const { recipient, day, hour, zone, purchases } of candidates) {
-    const week = digestWeekDue(now, zone, day, hour);
-    if (week === null) continue;
-    const claimed = await deps.db
-      .insertInto("notification_digests")
-      .values({ subscriber_kind: recipient.kind, subscriber_id: recipient.id, week, sent_at: now.toISOString() })
-      .onConflict((conflict) => conflict.columns(["subscriber_kind", "subscriber_id", "week"]).doNothing())
-      .executeTakeFirst();
-    if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) !== 1) continue;
-    let message = built.get(purchases);
-    if (!message) {
-      message = await buildDigest(deps.db, now, purchases);
-      built.set(purchases, message);
+  for (const { kind, id } of due) {
+    const subscriber = found[kind].get(id);
+    if (!subscriber) {
+      gone[kind].push(id);
+      continue;
     }
-    await deliver(deps.db, recipient, message, null, now, 0);
-    sent++;
+    const { recipient, day, hour, zone, purchases, gets } = subscriber;
+    const week = gets ? digestWeekDue(now, zone, day, hour) : null;
+    if (week !== null) {
+      const claimed = await deps.db
+        .insertInto("notification_digests")
+        .values({ subscriber_kind: kind, subscriber_id: id, week, sent_at: now.toISOString() })
+        .onConflict((conflict) => conflict.columns(["subscriber_kind", "subscriber_id", "week"]).doNothing())
+        .executeTakeFirst();
+      if (Number(claimed.numInsertedOrUpdatedRows ?? 0n) === 1) {
+        let message = built.get(purchases);
+        if (!message) {
+          message = await buildDigest(deps.db, now, purchases);
+          built.set(purchases, message);
+        }
+        await deliver(deps.db, recipient, message, null, now, 0);
+        sent++;
+      }
+    }
+    await setDigestDue(deps.db, kind, id, nextDigestDue(now, zone, day, hour));
   }
+  await forgetDigestDue(deps.db, "user", gone.user);
+  await forgetDigestDue(deps.db, "channel", gone.channel);
   if (sent > 0) deps.kick?.();
   return sent;
 }

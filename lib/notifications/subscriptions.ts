@@ -12,6 +12,7 @@ import type {
 import { isOneOf, NOTIFICATION_TOPICS, type NotificationSubscriberKind } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 
+import { digestDueNow, forgetDigestDue } from "./digest-due";
 import { hhmm, minuteOf } from "./quiet-hours";
 
 type Kind = NotificationSubscriberKind;
@@ -121,5 +122,34 @@ export async function setPreferences(
     .values({ user_id: user.id, ...values })
     .onConflict((conflict) => conflict.column("user_id").doUpdateSet(values))
     .execute();
+  // His digest's day, hour or switch may have changed: the next tick works out when it is due.
+  await digestDueNow(db, "user", user.id, now);
   return getPreferences(db, user);
+}
+
+/**
+ * Forgets people removed from Gatehouse: their subscriptions, preferences, digests sent and due, and every delivery
+ * to them with its attempts — held and pending ones too, so nothing is sent to an address no longer in Gatehouse.
+ * A person's deliveries appear in no log (only a channel's have one), so none is kept as `dropped`. Call it with the
+ * removal (`npm run users -- remove-demo-accounts`, the one place people are deleted).
+ */
+export async function forgetPeople(db: Db, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await writeTransaction(db, async (trx) => {
+    const deliveries = trx
+      .selectFrom("notification_deliveries")
+      .select("id")
+      .where("recipient_kind", "=", "user")
+      .where("recipient_id", "in", ids);
+    await trx.deleteFrom("notification_attempts").where("delivery_id", "in", deliveries).execute();
+    await trx
+      .deleteFrom("notification_deliveries")
+      .where("recipient_kind", "=", "user")
+      .where("recipient_id", "in", ids)
+      .execute();
+    for (const table of ["notification_subscriptions", "notification_digests"] as const)
+      await trx.deleteFrom(table).where("subscriber_kind", "=", "user").where("subscriber_id", "in", ids).execute();
+    await trx.deleteFrom("notification_preferences").where("user_id", "in", ids).execute();
+    await forgetDigestDue(trx, "user", ids);
+  });
 }

@@ -16,6 +16,7 @@ import {
   type AttemptPayload,
   type QueueAttempt,
 } from "@/lib/jobs/attempts";
+import { perTargetCap } from "@/lib/jobs/per-target-cap";
 import { describeError, logEvent } from "@/lib/log";
 
 import {
@@ -72,8 +73,8 @@ export async function queueDueDeliveries(
 
 /** The kind: one attempt of one delivery. */
 export function deliveryJob(deps: DeliveryJobDeps): JobDefinition<AttemptPayload> {
-  /** This process's sends under way, by endpoint. */
-  const sendingTo = new Map<string, number>();
+  /** This process's sends under way, by endpoint (lib/jobs/per-target-cap.ts). */
+  const cap = perTargetCap(MAX_SENDS_PER_ENDPOINT, ENDPOINT_BUSY_WAIT_MS);
   return defineJob({
     kind: KIND,
     payload: attemptPayload,
@@ -83,18 +84,11 @@ export function deliveryJob(deps: DeliveryJobDeps): JobDefinition<AttemptPayload
       const delivery = await deliveryToSend(db, id, attempts);
       // Made already, delivered, failed, or its endpoint disabled (enabling it queues its deliveries again).
       if (!delivery) return { kind: "done" };
-      const busy = sendingTo.get(delivery.endpointId) ?? 0;
-      if (busy >= MAX_SENDS_PER_ENDPOINT) return { kind: "retry", afterMs: ENDPOINT_BUSY_WAIT_MS };
-      sendingTo.set(delivery.endpointId, busy + 1);
-      try {
+      return cap.run(delivery.endpointId, async () => {
         const next = await send(db, delivery, deps);
         if (next) await queueDeliveries([next], deps.queue);
-      } finally {
-        const left = (sendingTo.get(delivery.endpointId) ?? 1) - 1;
-        if (left === 0) sendingTo.delete(delivery.endpointId);
-        else sendingTo.set(delivery.endpointId, left);
-      }
-      return { kind: "done" };
+        return { kind: "done" };
+      });
     },
   });
 }

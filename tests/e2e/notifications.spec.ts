@@ -1,7 +1,7 @@
 // A viewer sets what he is told of on Account → Notifications: the topics his role allows (no purchases, no keys),
-// quiet hours and the weekly digest, read in UTC until he picks a zone (the page says so); saved, they are there
-// after a reload and in the API's answer.
-import { as, expect, test } from "@/tests/support/e2e/fixtures";
+// quiet hours and the weekly digest, read in UTC until he picks a zone (the page says so), a report topic narrowed to
+// one project; saved, they are there after a reload and in the API's answer.
+import { as, axeViolations, expect, test } from "@/tests/support/e2e/fixtures";
 
 test.use({ storageState: as("viewer") });
 
@@ -13,6 +13,10 @@ test("choose topics, quiet hours and the digest; they stay saved", async ({ page
   await expect(page.getByLabel("An upstream rejected its key")).toHaveCount(0);
 
   await page.getByLabel("A page's result got worse, and stayed so").check();
+  const narrowing = page.getByRole("group", { name: /^Which projects and rule for “A page's result got worse/ });
+  await expect(narrowing.getByLabel("Every project")).toBeChecked();
+  await narrowing.getByLabel("Only these projects").check();
+  await narrowing.getByLabel("northwind-coffee.com").check();
   await page.getByLabel("Hold messages during quiet hours, and send them when they end").check();
   await page.getByLabel("Quiet from").fill("23:00");
   await page.getByLabel("Quiet until").fill("06:30");
@@ -26,6 +30,16 @@ test("choose topics, quiet hours and the digest; they stay saved", async ({ page
   await expect(page.getByLabel("Quiet from")).toHaveValue("23:00");
   await expect(page.getByLabel("Quiet until")).toHaveValue("06:30");
   await expect(page.getByLabel("Digest day")).toHaveValue("5");
+  const kept = page.getByRole("group", { name: /^Which projects and rule for “A page's result got worse/ });
+  await expect(kept.getByLabel("Only these projects")).toBeChecked();
+  await expect(kept.getByLabel("northwind-coffee.com")).toBeChecked();
+  await expect(kept.getByLabel("acme-tools.io")).not.toBeChecked();
+  await expect(kept.getByLabel("Alert rule")).toHaveValue("");
+  expect(await axeViolations(page), "axe with a report topic narrowed").toEqual([]);
+  const subscriptions = await page.request.get("/api/notifications/subscriptions");
+  expect((await subscriptions.json()).data.subscriptions).toEqual([
+    { topic: "report.regressed", project: "northwind-coffee.com", rule: null },
+  ]);
   const answer = await page.request.get("/api/notifications/preferences");
   expect((await answer.json()).data).toMatchObject({
     quiet_hours: { start: "23:00", end: "06:30" },

@@ -1,6 +1,7 @@
 // Schema changes, in code so Next's bundler ships them (no migration folder read at run time), in files by period:
-// append a new migration to the last file (05-second-factors.ts) with a name that sorts after the last one; never edit
-// one that has shipped.
+// append a new migration to the last file with a name that sorts after the last one; never edit one that has shipped.
+// 05-second-factors.ts (issue 36) and 06-notification-digests.ts were written side by side: whichever adds the next
+// migration names it after both files' last.
 import type { ColumnDefinitionBuilder, Migration } from "kysely";
 
 import { accountsPurchases } from "./01-accounts-purchases";
@@ -8,6 +9,7 @@ import { reportsIntegrations } from "./02-reports-integrations";
 import { keysJobs } from "./03-keys-jobs";
 import { notifications } from "./04-notifications";
 import { secondFactors } from "./05-second-factors";
+import { notificationDigests } from "./06-notification-digests";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -28,5 +30,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     ...keysJobs(),
     ...notifications(),
     ...secondFactors(),
+    ...notificationDigests(),
   };
 }

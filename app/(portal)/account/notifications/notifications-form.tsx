@@ -1,12 +1,17 @@
 "use client";
-// The person's notifications in one form: the topics his role allows (all projects; narrower subscriptions made
-// through the API are kept as they are), e-mail on or off, quiet hours, the weekly digest. Saved with the house's
-// form hook: the subscriptions, then the preferences.
+// The person's notifications in one form: the topics his role allows (a report topic for every project or the
+// projects he chooses, and an alert rule; what the form cannot show is kept as it is), e-mail on or off, quiet
+// hours, the weekly digest. Saved with the house's form hook: the subscriptions, then the preferences.
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 
-import { splitSubscriptions, TopicChecklist, type TopicChoice } from "@/components/portal/topic-checklist";
+import {
+  splitSubscriptions,
+  subscriptionsFromForm,
+  TopicChecklist,
+  type TopicChoice,
+} from "@/components/portal/topic-checklist";
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { SelectField } from "@/components/ui/select-field";
@@ -28,23 +33,28 @@ interface Props {
   topics: TopicChoice[];
   subscriptions: NotificationSubscription[];
   preferences: NotificationPreferences;
+  /** The projects a report topic may be narrowed to. */
+  projects: string[];
 }
 
-export function NotificationsForm({ topics, subscriptions, preferences }: Props) {
+export function NotificationsForm({ topics, subscriptions, preferences, projects }: Props) {
   const router = useRouter();
   const toast = useToast();
   const { busy, fields, failure, send } = useApiForm({ fieldNames: FIELDS });
   const [quiet, setQuiet] = useState(preferences.quiet_hours !== null);
   const [digest, setDigest] = useState(preferences.digest.enabled);
-  const { narrowed } = splitSubscriptions(subscriptions);
+  const { kept } = splitSubscriptions(subscriptions);
+  const [problem, setProblem] = useState<string | undefined>();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    const chosen = form.getAll("topics").map((topic) => ({ topic: String(topic), project: null, rule: null }));
+    const chosen = subscriptionsFromForm(form, topics, kept);
+    setProblem("problem" in chosen ? chosen.problem : undefined);
+    if ("problem" in chosen) return;
     const saved = await send("/api/notifications/subscriptions", {
       method: "PUT",
-      body: { subscriptions: [...chosen, ...narrowed] },
+      body: { subscriptions: chosen.subscriptions },
     });
     if (saved === false) return;
     const body = {
@@ -86,7 +96,8 @@ export function NotificationsForm({ topics, subscriptions, preferences }: Props)
         legend="Tell me when"
         topics={topics}
         subscriptions={subscriptions}
-        error={fields.subscriptions}
+        projects={projects}
+        error={problem ?? fields.subscriptions}
       />
       <label>
         <input type="checkbox" name="email_enabled" defaultChecked={preferences.email_enabled} /> Send me e-mail (off:

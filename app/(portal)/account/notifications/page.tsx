@@ -6,9 +6,12 @@ import type { Metadata } from "next";
 import { Card } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { getServerContext } from "@/lib/auth/access";
+import { can } from "@/lib/auth/permissions";
 import { requirePageUser } from "@/lib/auth/current-user";
 import { getPreferences, getSubscriptions } from "@/lib/notifications/subscriptions";
 import { TOPIC_WORDS, topicsFor } from "@/lib/notifications/topics";
+import { projectNamesForFilter } from "@/lib/portal/projects";
+import { getReportsClient } from "@/lib/reports/service";
 
 import { NotificationsForm } from "./notifications-form";
 
@@ -22,6 +25,9 @@ export default async function NotificationsPage() {
     getPreferences(db, user),
   ]);
   const topics = topicsFor(user).map((topic) => ({ topic, words: TOPIC_WORDS[topic] }));
+  // The projects his report topics may be narrowed to (none when he cannot read reports or the service is not set).
+  const reports = can(user, "reports:read") ? await getReportsClient() : null;
+  const projects = reports ? await projectNamesForFilter(reports) : [];
   return (
     <>
       <PageHeader
@@ -29,7 +35,12 @@ export default async function NotificationsPage() {
         description="What Gatehouse tells you by e-mail: changes once they have lasted, repeats merged into one message, nothing in your quiet hours, and a weekly digest."
       />
       <Card title="Your notifications" asSection>
-        <NotificationsForm topics={topics} subscriptions={subscriptions} preferences={preferences} />
+        <NotificationsForm
+          topics={topics}
+          subscriptions={subscriptions}
+          preferences={preferences}
+          projects={projects}
+        />
       </Card>
     </>
   );

@@ -1,10 +1,15 @@
 "use client";
-// A channel's topics (GET/PUT /api/admin/notifications/channels/{id}/subscriptions): what the team is told of, for
-// every project; narrower subscriptions made through the API are kept as they are and listed.
-import { type FormEvent } from "react";
+// A channel's topics (GET/PUT /api/admin/notifications/channels/{id}/subscriptions): what the team is told of, a
+// report topic for every project or the projects chosen, and an alert rule; what the form cannot show is kept.
+import { useState, type FormEvent } from "react";
 import useSWR from "swr";
 
-import { splitSubscriptions, TopicChecklist, type TopicChoice } from "@/components/portal/topic-checklist";
+import {
+  splitSubscriptions,
+  subscriptionsFromForm,
+  TopicChecklist,
+  type TopicChoice,
+} from "@/components/portal/topic-checklist";
 import { Button } from "@/components/ui/button";
 import { FormErrorBanner } from "@/components/ui/form-error-banner";
 import { useToast } from "@/components/ui/toast";
@@ -14,7 +19,17 @@ import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
 
-export function ChannelTopics({ channelId, name, topics }: { channelId: string; name: string; topics: TopicChoice[] }) {
+export function ChannelTopics({
+  channelId,
+  name,
+  topics,
+  projects,
+}: {
+  channelId: string;
+  name: string;
+  topics: TopicChoice[];
+  projects: string[];
+}) {
   const path = `/api/admin/notifications/channels/${channelId}/subscriptions`;
   // Fetched when opened: no first view was rendered on the server (the portal's default waits for one).
   const current = useSWR<{ data: { subscriptions: NotificationSubscription[] } }, ApiRequestError>(path, {
@@ -23,16 +38,17 @@ export function ChannelTopics({ channelId, name, topics }: { channelId: string; 
   const { busy, fields, failure, send } = useApiForm({ fieldNames: ["subscriptions"] });
   const toast = useToast();
   const subscriptions = current.data?.data.subscriptions ?? [];
-  const { narrowed } = splitSubscriptions(subscriptions);
+  const { kept } = splitSubscriptions(subscriptions);
+  const [problem, setProblem] = useState<string | undefined>();
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const chosen = new FormData(event.currentTarget)
-      .getAll("topics")
-      .map((topic) => ({ topic: String(topic), project: null, rule: null }));
+    const chosen = subscriptionsFromForm(new FormData(event.currentTarget), topics, kept);
+    setProblem("problem" in chosen ? chosen.problem : undefined);
+    if ("problem" in chosen) return;
     const saved = await send(path, {
       method: "PUT",
-      body: { subscriptions: [...chosen, ...narrowed] },
+      body: { subscriptions: chosen.subscriptions },
       refresh: () => current.mutate(),
     });
     if (saved !== false) toast.success(`Saved what ${name} is told of.`);
@@ -58,7 +74,8 @@ export function ChannelTopics({ channelId, name, topics }: { channelId: string; 
         legend={`Tell ${name} when`}
         topics={topics}
         subscriptions={subscriptions}
-        error={fields.subscriptions}
+        projects={projects}
+        error={problem ?? fields.subscriptions}
       />
       <div className={formStyles.buttons}>
         <Button type="submit" size="sm" variant="primary" loading={busy} loadingText="Saving…">

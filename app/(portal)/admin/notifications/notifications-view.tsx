@@ -40,12 +40,15 @@ export function NotificationsView({
   publicOriginSet,
   settings,
   topics,
+  projects,
 }: {
   initialChannels: ChannelOutput[];
   initialSmtp: SmtpOutput;
   publicOriginSet: boolean;
   settings: NotificationSettingsView;
   topics: TopicChoice[];
+  /** The projects a report topic may be narrowed to. */
+  projects: string[];
 }) {
   const channels = useSWR<{ data: ChannelOutput[] }, ApiRequestError>("/api/admin/notifications/channels", {
     fallbackData: { data: initialChannels },
@@ -138,7 +141,7 @@ export function NotificationsView({
               </Button>
             </div>
             {choosing === channel.id ? (
-              <ChannelTopics channelId={channel.id} name={channel.name} topics={topics} />
+              <ChannelTopics channelId={channel.id} name={channel.name} topics={topics} projects={projects} />
             ) : null}
             {open === channel.id ? <DeliveryLog channel={channel} /> : null}
           </Card>

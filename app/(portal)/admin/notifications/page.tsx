@@ -10,6 +10,8 @@ import { channelOutput, listChannels } from "@/lib/notifications/channels";
 import { notificationSettingsView } from "@/lib/notifications/settings";
 import { smtpOutput } from "@/lib/notifications/smtp";
 import { TOPIC_WORDS } from "@/lib/notifications/topics";
+import { projectNamesForFilter } from "@/lib/portal/projects";
+import { getReportsClient } from "@/lib/reports/service";
 import { NOTIFICATION_TOPICS } from "@/lib/contract/values";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
@@ -23,6 +25,9 @@ export default async function NotificationsPage() {
   const smtp = await smtpOutput(db);
   const channels = (await listChannels(db)).map((channel) => channelOutput(channel, smtp.configured));
   const settings = await notificationSettingsView(db);
+  // The projects a channel's report topics may be narrowed to (none when the reports service is not set).
+  const reports = await getReportsClient();
+  const projects = reports ? await projectNamesForFilter(reports) : [];
   // A bulk check's end goes only to the person who started it: a channel is not offered it.
   const topics = NOTIFICATION_TOPICS.filter((topic) => topic !== "bulk.finished").map((topic) => ({
     topic,
@@ -40,6 +45,7 @@ export default async function NotificationsPage() {
           initialSmtp={smtp}
           settings={settings}
           topics={topics}
+          projects={projects}
           publicOriginSet={config.edge.publicOrigin !== null}
         />
       </FreshSwrCache>

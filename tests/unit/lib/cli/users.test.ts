@@ -13,6 +13,8 @@ import { getUserByEmail, verifyCredentials } from "@/lib/auth/users";
 import { main } from "@/lib/cli/users";
 import { parseDatabaseUrl } from "@/lib/config/store";
 import { closeDb, openDb, type Store } from "@/lib/db";
+import { getSubscriptions, setSubscriptions } from "@/lib/notifications/subscriptions";
+import { insertDelivery } from "@/lib/notifications/deliveries";
 import { checkToken, createToken } from "@/lib/tokens/store";
 import { ROOT } from "@/tests/support/processes";
 
@@ -351,5 +353,35 @@ describe("every command, in-process", () => {
       ["user_disabled", "vera@example.com", "cli"],
       ["password_reset", "vera@example.com", "cli"],
     ]);
+  });
+
+  it("removes the demo accounts with their notification subscriptions and the deliveries still to send", async () => {
+    expect(
+      await users("create", "--email", "temp@demo.test", "--name", "Temp", "--role", "editor", "--password", PASSWORD),
+    ).toMatchObject({ code: 0 });
+    const id = await inStore(databaseUrl, async ({ db }) => {
+      const user = (await getUserByEmail(db, "temp@demo.test"))!;
+      await setSubscriptions(db, "user", user.id, [{ topic: "report.regressed", project: null, rule: null }]);
+      await insertDelivery(db, {
+        recipientKind: "user",
+        recipientId: user.id,
+        channelKind: "email",
+        topic: "report.regressed",
+        messages: [],
+        status: "held",
+        notBefore: new Date(),
+      });
+      return user.id;
+    });
+    expect(await users("remove-demo-accounts")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("Removed temp@demo.test (demo address)."),
+    });
+    await inStore(databaseUrl, async ({ db }) => {
+      expect(await getSubscriptions(db, "user", id)).toEqual([]);
+      expect(
+        await db.selectFrom("notification_deliveries").select("id").where("recipient_id", "=", id).execute(),
+      ).toEqual([]);
+    });
   });
 });

@@ -1,16 +1,17 @@
 // A delivery's attempt as a job: rendered for its channel and sent to a receiver on loopback, recorded, and its
 // next attempt queued after a failure; a recipient gone, disabled or without e-mail is dropped with the reason.
-import { createServer, type Server } from "node:http";
+import { createServer, type ServerResponse, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 
 import { afterEach, describe, expect, it } from "vitest";
 
 import { createChannel, updateChannel } from "@/lib/notifications/channels";
 import { deliveryLog, insertDelivery, takeDueDeliveries } from "@/lib/notifications/deliveries";
-import { attemptJob, notificationJob } from "@/lib/notifications/delivery-job";
+import { attemptJob, MAX_SENDS_PER_CHANNEL, notificationJob } from "@/lib/notifications/delivery-job";
 import type { NotificationMessage } from "@/lib/notifications/message";
 
 import { sqliteBackend, useStore } from "@/tests/support/store-backends";
+import { until } from "@/tests/support/until";
 
 const settings = { allowPrivate: true, sealKey: "a root key of at least thirty-two characters", publicOrigin: null };
 const message: NotificationMessage = {
@@ -41,6 +42,29 @@ async function receiver(statuses: number[]): Promise<{ url: string; bodies: stri
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/secret`, bodies };
+}
+
+/** A receiver that holds every request, counting those in flight (and the most at once), until `release()`. */
+async function slowReceiver() {
+  const waiting: ServerResponse[] = [];
+  const seen = { inFlight: 0, most: 0, total: 0 };
+  const server = createServer((request, response) => {
+    request.resume();
+    seen.inFlight += 1;
+    seen.total += 1;
+    seen.most = Math.max(seen.most, seen.inFlight);
+    response.on("finish", () => (seen.inFlight -= 1));
+    waiting.push(response);
+  });
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/slow`,
+    seen,
+    release: () => {
+      for (const response of waiting.splice(0)) response.writeHead(200).end("ok");
+    },
+  };
 }
 
 describe("the notification delivery job", () => {
@@ -154,5 +178,53 @@ describe("the notification delivery job", () => {
       last_error: "dropped: no mail server is set (Admin → Notification channels)",
     });
     expect(hook.bodies).toEqual([]);
+  });
+
+  it("holds a slow channel to its cap of sends at once; another channel's delivery goes meanwhile", async () => {
+    const { db } = store();
+    const slow = await slowReceiver();
+    const fast = await receiver([]);
+    const stuck = await createChannel(db, { kind: "slack", name: "#slow", target: slow.url }, settings, null);
+    const healthy = await createChannel(db, { kind: "teams", name: "Web", target: fast.url }, settings, null);
+    const add = (recipientId: string, channelKind: "slack" | "teams") =>
+      insertDelivery(db, {
+        recipientKind: "channel",
+        recipientId,
+        channelKind,
+        topic: message.topic,
+        messages: [message],
+        status: "pending",
+        notBefore: new Date(),
+      });
+    const toStuck: string[] = [];
+    for (let i = 0; i < MAX_SENDS_PER_CHANNEL + 2; i++) toStuck.push(await add(stuck.id, "slack"));
+    const toHealthy = await add(healthy.id, "teams");
+    const job = notificationJob({
+      db: async () => db,
+      settings: async () => settings,
+      timings: () => ({ speedup: 1000, sweepMs: 100, tickMs: 30_000 }),
+      queue: async () => undefined,
+    });
+    const run = (delivery: string) => job.handle({ delivery, attempts: 0 }, { id: "t", retries: 0 });
+
+    // Every delivery to the slow channel asked at once: the cap's worth reach it, the rest are told to retry.
+    const runs = toStuck.map(run);
+    await until(() => slow.seen.inFlight === MAX_SENDS_PER_CHANNEL, "the slow channel holds the cap's worth");
+    expect(await Promise.all(runs.slice(MAX_SENDS_PER_CHANNEL))).toEqual([
+      { kind: "retry", afterMs: 500 },
+      { kind: "retry", afterMs: 500 },
+    ]);
+    expect(await run(toHealthy)).toEqual({ kind: "done" });
+    expect(fast.bodies).toHaveLength(1);
+    expect(slow.seen).toMatchObject({ inFlight: MAX_SENDS_PER_CHANNEL, total: MAX_SENDS_PER_CHANNEL });
+
+    slow.release();
+    expect(await Promise.all(runs.slice(0, MAX_SENDS_PER_CHANNEL))).toEqual([{ kind: "done" }, { kind: "done" }]);
+    // A place is free again: a delivery told to wait is sent when it asks again.
+    const again = run(toStuck[MAX_SENDS_PER_CHANNEL]!);
+    await until(() => slow.seen.total === MAX_SENDS_PER_CHANNEL + 1, "the retried delivery reaches the channel");
+    slow.release();
+    expect(await again).toEqual({ kind: "done" });
+    expect(slow.seen.most).toBe(MAX_SENDS_PER_CHANNEL);
   });
 });

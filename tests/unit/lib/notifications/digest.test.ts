@@ -2,7 +2,8 @@
 // open alerts), is sent at each subscriber's day and hour in his zone, once per ISO week, and not to whom turned it off.
 import { describe, expect, it } from "vitest";
 
-import { buildDigest, digestWeekDue, isoWeek, sendDueDigests } from "@/lib/notifications/digest";
+import { buildDigest, sendDueDigests } from "@/lib/notifications/digest";
+import { digestWeekDue, isoWeek } from "@/lib/notifications/digest-due";
 import { createAlerts } from "@/lib/reports/alerts";
 import { recordResults, type SeenResult } from "@/lib/reports/history";
 
@@ -116,5 +117,58 @@ describe.each<Backend>(BACKENDS)("the digest on $name", (backend) => {
     expect(la.sections!.map((s) => s.heading)).not.toContain("Purchase checks");
     setNow("2026-12-07T08:00:00Z"); // the next week
     expect(await sendDueDigests(deps)).toBe(2);
+  });
+
+  it("is sent late at the next tick of its week when none ran at its hour, never twice, and not in the next week", async () => {
+    const { db } = store();
+    await addPerson(db, "monday", "editor", { timeZone: "Europe/Berlin" }); // Monday 09:00, the default
+    await addPerson(db, "saturday", "editor", { timeZone: "Europe/Berlin" });
+    await db
+      .insertInto("notification_preferences")
+      .values({ user_id: "saturday", digest_day: 6, digest_hour: 10, updated_at: "2026-11-01T00:00:00Z" })
+      .execute();
+    const weeks = async (id: string) =>
+      (
+        await db
+          .selectFrom("notification_digests")
+          .select("week")
+          .where("subscriber_id", "=", id)
+          .orderBy("week")
+          .execute()
+      ).map((row) => row.week);
+    const dueAt = async (id: string) =>
+      (
+        await db
+          .selectFrom("notification_digest_due")
+          .select("due_at")
+          .where("subscriber_id", "=", id)
+          .executeTakeFirstOrThrow()
+      ).due_at;
+
+    const { deps, setNow } = rulesOn(db, "2026-11-30T07:00:00Z"); // Monday of W49, 08:00 in Berlin
+    expect(await sendDueDigests(deps)).toBe(0);
+    expect(await dueAt("monday")).toBe("2026-11-30T08:00:00.000Z");
+    expect(await dueAt("saturday")).toBe("2026-12-05T09:00:00.000Z");
+    // No tick on Monday at 09:00 or on Tuesday: Wednesday's first tick sends Monday's digest, late.
+    setNow("2026-12-02T10:00:00Z");
+    expect(await sendDueDigests(deps)).toBe(1);
+    expect(await weeks("monday")).toEqual(["2026-W49"]);
+    expect(await dueAt("monday")).toBe("2026-12-07T08:00:00.000Z");
+    // Never twice in its week, even when a tick finds his row due again (his settings saved, another instance).
+    await db.updateTable("notification_digest_due").set({ due_at: "2026-12-02T10:00:00.000Z" }).execute();
+    setNow("2026-12-06T22:00:00Z"); // Sunday 23:00 in Berlin, still W49; no tick ran on Saturday
+    expect(await sendDueDigests(deps)).toBe(1); // Saturday's, late, on Sunday
+    expect(await weeks("monday")).toEqual(["2026-W49"]);
+    expect(await weeks("saturday")).toEqual(["2026-W49"]);
+    expect(await sendDueDigests(deps)).toBe(0);
+
+    // A week without a tick from Saturday to its end: its digest is not sent in the next week.
+    setNow("2026-12-07T09:00:00Z"); // Monday of W50, 10:00 in Berlin
+    expect(await sendDueDigests(deps)).toBe(1); // Monday's own, W50
+    setNow("2026-12-14T07:00:00Z"); // the Monday after: W50's Saturday passed without a tick
+    expect(await sendDueDigests(deps)).toBe(0);
+    expect(await weeks("saturday")).toEqual(["2026-W49"]);
+    expect(await dueAt("saturday")).toBe("2026-12-19T09:00:00.000Z");
+    expect(await weeks("monday")).toEqual(["2026-W49", "2026-W50"]);
   });
 });

@@ -4,13 +4,18 @@ import { describe, expect, it } from "vitest";
 
 import {
   channelExists,
+  forgetPeople,
   getPreferences,
   getSubscriptions,
   setPreferences,
   setSubscriptions,
 } from "@/lib/notifications/subscriptions";
 
-import { addChannel } from "@/tests/support/notifications";
+import { insertDelivery } from "@/lib/notifications/deliveries";
+import { digestDueNow } from "@/lib/notifications/digest-due";
+import type { Db } from "@/lib/db";
+
+import { addChannel, addPerson } from "@/tests/support/notifications";
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
 const BACKENDS = bothBackends();
@@ -62,5 +67,75 @@ describe.each<Backend>(BACKENDS)("subscriptions on $name", (backend) => {
     const { db } = store();
     await addChannel(db, "team");
     expect([await channelExists(db, "team"), await channelExists(db, "nope")]).toEqual([true, false]);
+  });
+
+  it("forgets a person removed: his subscriptions, preferences, digests and deliveries (held and pending too)", async () => {
+    const { db } = store();
+    const rowsOf = async (db: Db, id: string) => ({
+      subscriptions: (await getSubscriptions(db, "user", id)).length,
+      preferences: (
+        await db.selectFrom("notification_preferences").select("user_id").where("user_id", "=", id).execute()
+      ).length,
+      digests: (await db.selectFrom("notification_digests").select("week").where("subscriber_id", "=", id).execute())
+        .length,
+      due: (await db.selectFrom("notification_digest_due").select("due_at").where("subscriber_id", "=", id).execute())
+        .length,
+      deliveries: (
+        await db.selectFrom("notification_deliveries").select("status").where("recipient_id", "=", id).execute()
+      ).length,
+      attempts: (
+        await db
+          .selectFrom("notification_attempts")
+          .innerJoin("notification_deliveries", "notification_deliveries.id", "notification_attempts.delivery_id")
+          .select("notification_attempts.id")
+          .where("notification_deliveries.recipient_id", "=", id)
+          .execute()
+      ).length,
+    });
+    const now = new Date("2026-12-02T10:00:00Z");
+    for (const id of ["gone", "stays"]) {
+      await addPerson(db, id, "editor");
+      await setSubscriptions(db, "user", id, [{ topic: "report.regressed", project: "acme.io", rule: null }]);
+      await setPreferences(
+        db,
+        { id, timeZone: null },
+        { email_enabled: true, quiet_hours: null, digest: { enabled: true, day: 1, hour: 9 } },
+        now,
+      );
+      await digestDueNow(db, "user", id, now);
+      await db
+        .insertInto("notification_digests")
+        .values({ subscriber_kind: "user", subscriber_id: id, week: "2026-W49", sent_at: now.toISOString() })
+        .execute();
+      for (const status of ["held", "pending", "sent"] as const) {
+        const delivery = await insertDelivery(db, {
+          recipientKind: "user",
+          recipientId: id,
+          channelKind: "email",
+          topic: "report.regressed",
+          messages: [],
+          status: status === "held" ? "held" : "pending",
+          notBefore: now,
+        });
+        if (status === "sent")
+          await db.updateTable("notification_deliveries").set({ status }).where("id", "=", delivery).execute();
+        await db
+          .insertInto("notification_attempts")
+          .values({ id: `${delivery}-1`, delivery_id: delivery, at: now.toISOString(), ok: 0, error: "not sent: busy" })
+          .execute();
+      }
+    }
+    const all = { subscriptions: 1, preferences: 1, digests: 1, due: 1, deliveries: 3, attempts: 3 };
+    expect(await rowsOf(db, "gone")).toEqual(all);
+    await forgetPeople(db, ["gone"]);
+    expect(await rowsOf(db, "gone")).toEqual({
+      subscriptions: 0,
+      preferences: 0,
+      digests: 0,
+      due: 0,
+      deliveries: 0,
+      attempts: 0,
+    });
+    expect(await rowsOf(db, "stays")).toEqual(all);
   });
 });

@@ -24,6 +24,11 @@ describe("the tick", () => {
     const { deps } = rulesOn(db, "2026-11-28T12:00:00Z");
     await addPerson(db, "ed", "editor");
     await subscribe(db, "user", "ed", "report.regressed");
+    // His digest comes on Sundays at 18:00: not yet due on this Saturday.
+    await db
+      .insertInto("notification_preferences")
+      .values({ user_id: "ed", digest_day: 0, digest_hour: 18, updated_at: "2026-11-01T00:00:00Z" })
+      .execute();
     const at = (minute: number) => `2026-11-28T1${minute}:00:00.000Z`;
     const seen = (minute: number, result: "good" | "bad") =>
       recordResults(
@@ -43,7 +48,7 @@ describe("the tick", () => {
     await expect(kind.handle({ slot: 0 }, { id: "t", retries: 0 })).resolves.toEqual({ kind: "done" });
     expect(queued).toHaveLength(1);
     expect((await deliveries(db)).map((d) => d.topic)).toEqual(["report.regressed"]);
-    // Read once: the next tick finds nothing new (and no digest is due on a Saturday).
+    // Read once: the next tick finds nothing new (and his digest is not due before Sunday 18:00).
     expect(await runTick(deps)).toEqual({ results: 0, conditions: 0, digests: 0 });
   });
 });
