@@ -66,14 +66,14 @@ test.describe("the authenticator app and recovery codes", () => {
 
     await passwordStep(page, email);
     await expect(page).toHaveURL(/\/login\/second-step/);
-    await page.getByLabel("Code from your authenticator app").fill(await codeOf(secret, step + 1));
+    await page.getByRole("textbox", { name: /Code from your authenticator app/ }).fill(await codeOf(secret, step + 1));
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
 
     for (const attempt of ["first", "again"] as const) {
       await passwordStep(page, email);
       await page.getByRole("link", { name: "Lost your device? Use a recovery code" }).click();
-      await page.getByLabel("Recovery code").fill(codes[0]!);
+      await page.getByRole("textbox", { name: /Recovery code/ }).fill(codes[0]!);
       await page.getByRole("button", { name: "Continue" }).click();
       if (attempt === "first") await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
       else {

@@ -9,6 +9,7 @@ import { verifyProof, type ProofContext } from "@/lib/auth/factors/proof";
 import { generateRecoveryCodes } from "@/lib/auth/factors/recovery";
 import { confirmTotpEnrolment, startTotpEnrolment } from "@/lib/auth/factors/totp";
 import { createUser, type User } from "@/lib/auth/users";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db";
 
 import { fast, sqliteBackend, useStore } from "@/tests/support/store-backends";
@@ -39,22 +40,24 @@ beforeAll(() => {
 });
 
 async function person(db: Db): Promise<{ user: User; secret: string; codes: string[] }> {
+  // The key the process's configuration holds (another file of this worker may have read it first).
+  const sealKey = (await getConfig()).dataKey;
   const user = await createUser(
     db,
     { email: "pat@example.com", name: "Pat", role: "viewer", password: PASSWORD },
     fast,
   );
-  const enrolment = await startTotpEnrolment(db, user, { sealKey: DATA_KEY });
+  const enrolment = await startTotpEnrolment(db, user, { sealKey });
   await confirmTotpEnrolment(
     db,
     user.id,
     await generate({ secret: enrolment!.secret, epoch: Date.now() / 1000 - 30 }),
     {
-      sealKey: DATA_KEY,
+      sealKey,
       now: new Date(Date.now() - 30_000),
     },
   );
-  return { user, secret: enrolment!.secret, codes: await generateRecoveryCodes(db, user.id, { sealKey: DATA_KEY }) };
+  return { user, secret: enrolment!.secret, codes: await generateRecoveryCodes(db, user.id, { sealKey }) };
 }
 
 describe("verifyProof", () => {
