@@ -7,6 +7,7 @@ import "server-only";
 
 import type { Db } from "@/lib/db";
 
+import { deleteFactors } from "./factors/reset";
 import { verifyPassword } from "./password";
 import { DEMO_PASSWORD } from "./users";
 import { forgetUser } from "./user-cache";
@@ -68,13 +69,14 @@ export async function findDemoAccounts(db: Db, now: Date = new Date()): Promise<
   return found;
 }
 
-/** Deletes the demo accounts (and what only they had: their screening rows). Returns what it removed. */
+/** Deletes the demo accounts (and what only they had: their screening rows, their second factors). Returns what it removed. */
 export async function removeDemoAccounts(db: Db): Promise<DemoAccount[]> {
   const found = await findDemoAccounts(db);
   if (found.length === 0) return [];
   const ids = found.map((account) => account.id);
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom("password_screening").where("user_id", "in", ids).execute();
+    await deleteFactors(trx, ids);
     await trx.deleteFrom("users").where("id", "in", ids).execute();
   });
   for (const id of ids) forgetUser(id);

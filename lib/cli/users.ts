@@ -8,6 +8,8 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 
 import { recordAudit } from "@/lib/auth/audit";
+import { announceFactorChange } from "@/lib/auth/factors/changes";
+import { deleteFactors } from "@/lib/auth/factors/reset";
 import { removeDemoAccounts } from "@/lib/auth/demo-accounts";
 import { emailSchema, nameSchema, roleSchema } from "@/lib/contract/accounts";
 import { passwordSchema } from "@/lib/contract/password";
@@ -17,6 +19,7 @@ import {
   isAccountError,
   getUserByEmail,
   listUsers,
+  revokeSessions,
   updateUser,
   type UpdateUserInput,
   type User,
@@ -30,6 +33,8 @@ import { revokesTokens, revokeTokensOnRecovery } from "@/lib/tokens/recovery";
 import { readEnv } from "@/lib/config/env";
 import { removeDemoKeys } from "@/lib/upstream/keys/store";
 import { forgetPeople } from "@/lib/notifications/subscriptions";
+import { setEventSink } from "@/lib/events";
+import { enqueueEvent } from "@/lib/webhooks/deliveries";
 
 import { runWhenEntryPoint, type Output } from "./entry";
 
@@ -42,6 +47,7 @@ Commands:
   disable <email> [--keep-tokens]
   enable <email>
   reset-password <email> [--password <password>] [--keep-tokens]
+  reset-factors <email>
   link-sso <email> <subject>
   remove-demo-accounts
 
@@ -53,6 +59,9 @@ Disabling and password resets also revoke the user's API tokens, unless --keep-t
 again revives none.
 remove-demo-accounts deletes every account with a @demo.test address or the demo password (a configured
 start refuses a store that holds one), and the upstream keys the demo kept in it.
+reset-factors removes the user's second factors (passkeys, authenticator app, recovery codes) and ends their
+sessions, for the day someone loses their phone: they sign in with their password alone and enrol again (at once,
+when the sign-in policy requires a second factor of their role).
 link-sso makes a password account one that signs in with single sign-on (OIDC_ISSUER) as the provider's
 <subject> (its "sub"; the audit log names it when that person's first sign-in was refused because the email was
 taken): its password is removed, its sessions end, and its role comes from the groups at the next sign-in.
@@ -138,7 +147,7 @@ async function findUser(db: Db, rawEmail: string | undefined): Promise<User> {
 // Operator changes are audited like admin changes in the portal, marked as coming from the CLI.
 async function audit(
   db: Db,
-  action: "user.create" | "user.update" | "user.delete",
+  action: "user.create" | "user.update" | "user.delete" | "auth.factors_reset",
   user: Pick<User, "id" | "email">,
   changes: string[],
 ): Promise<void> {
@@ -215,6 +224,7 @@ async function run(argv: string[], out: Output): Promise<number> {
     enable: [],
     "reset-password": ["password", "keep-tokens"],
     "link-sso": [],
+    "reset-factors": [],
     "remove-demo-accounts": [],
   };
   const allowedOptions = allowed[command];
@@ -341,6 +351,36 @@ async function run(argv: string[], out: Output): Promise<number> {
         await announce(out, linked.id);
         out.out(
           `${linked.email} now signs in with ${settings.oidc.label} as ${subject}; its password was removed and its sessions ended. Its role comes from the groups at its next sign-in.`,
+        );
+        return 0;
+      }
+      case "reset-factors": {
+        exactly(positionals, 1, "<email>");
+        const user = await findUser(db, positionals[0]);
+        const removed = await db.transaction().execute((trx) => deleteFactors(trx, [user.id]));
+        await revokeSessions(db, user.id);
+        await audit(db, "auth.factors_reset", user, [
+          ...(removed.passkeys > 0 ? ["passkeys"] : []),
+          ...(removed.totp > 0 ? ["totp"] : []),
+          ...(removed.recoveryCodes > 0 ? ["recovery_codes"] : []),
+        ]);
+        // The event is stored as deliveries for the webhook endpoints; the running portal's sweep sends them.
+        setEventSink("webhooks", async (event) => {
+          await enqueueEvent(db, event.type, event.data, event.occurredAt);
+        });
+        try {
+          await announceFactorChange(user, { type: "account.factors_reset" });
+        } finally {
+          setEventSink("webhooks", null);
+        }
+        await announce(out, user.id);
+        const what = [
+          `${removed.passkeys} passkey${removed.passkeys === 1 ? "" : "s"}`,
+          removed.totp > 0 ? "the authenticator app" : "no authenticator app",
+          `${removed.recoveryCodes} recovery code${removed.recoveryCodes === 1 ? "" : "s"}`,
+        ].join(", ");
+        out.out(
+          `Removed the second factors of ${user.email} (${what}); their sessions were ended. They sign in with their password and enrol again.`,
         );
         return 0;
       }

@@ -67,6 +67,7 @@ export const PORTAL_SECTIONS: readonly PortalSection[] = [
   },
   { href: "/account", label: "Seller account", permission: "items:read", area: "items", shortcut: "s" },
   { href: "/account/notifications", label: "Notifications", shortcut: "m" },
+  { href: "/account/security", label: "Security", shortcut: "y" },
   { href: "/tokens", label: "API tokens", shortcut: "t" },
   { href: "/admin/users", label: "Users", permission: "users:manage", shortcut: "u" },
   { href: "/admin/audit", label: "Audit log", permission: "audit:read", shortcut: "a" },

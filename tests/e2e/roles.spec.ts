@@ -18,6 +18,7 @@ test.describe("viewer", () => {
       "Items",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
 
@@ -60,6 +61,7 @@ test.describe("support", () => {
       "Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
     await expect(page.getByRole("region", { name: "Reports by result" })).toHaveCount(0);
@@ -93,6 +95,7 @@ test.describe("admin", () => {
       "Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
       "Users",
       "Audit log",

@@ -34,3 +34,19 @@ export async function writeSecondFactorPolicy(
 export function policyCovers(policy: SecondFactorPolicy, role: Role): boolean {
   return policy === "everyone" || (policy === "admins" && role === "admin");
 }
+
+/** The policy with who set it last and when (both null until an admin sets it). */
+export async function readSignInPolicy(
+  db: Db,
+): Promise<{ policy: SecondFactorPolicy; updatedAt: string | null; updatedBy: string | null }> {
+  const row = await db
+    .selectFrom("sign_in_settings")
+    .select(["second_factor_policy", "updated_at", "updated_by"])
+    .where("id", "=", POLICY_ID)
+    .executeTakeFirst();
+  return {
+    policy: row && isOneOf(SECOND_FACTOR_POLICIES, row.second_factor_policy) ? row.second_factor_policy : "off",
+    updatedAt: row?.updated_at ?? null,
+    updatedBy: row?.updated_by ?? null,
+  };
+}

@@ -53,6 +53,7 @@ export const PORTAL_PAGES: readonly PortalPage[] = [
   page("API tokens", "/tokens", "API tokens"),
   page("seller account", "/account", "Seller account"),
   page("notifications", "/account/notifications", "Notifications", { role: "viewer" }),
+  page("security", "/account/security", "Security", { role: "viewer" }),
   page("users", "/admin/users", "Users", { list: true }),
   page("audit log", "/admin/audit", "Audit log", { list: true }),
   page("upstream connections", "/admin/upstream", "Upstream connections"),

@@ -6,10 +6,12 @@ import { PageHeader } from "@/components/ui/page-header";
 import { userOutput } from "@/lib/api/accounts";
 import { getServerContext } from "@/lib/auth/access";
 import { requirePageUser } from "@/lib/auth/current-user";
+import { readSecondFactorPolicy } from "@/lib/auth/factors/policy";
 import { listUsers } from "@/lib/auth/users";
 import { getSignInSettings } from "@/lib/config/oidc";
 
 import { FreshSwrCache } from "../../fresh-swr-cache";
+import { SignInPolicyForm } from "./sign-in-policy-form";
 import { UsersView } from "./users-view";
 
 export const metadata: Metadata = { title: "Users" };
@@ -17,7 +19,10 @@ export const metadata: Metadata = { title: "Users" };
 export default async function UsersPage() {
   const me = await requirePageUser("users:manage");
   const { db } = await getServerContext();
-  const users = (await listUsers(db)).map(userOutput);
+  const [users, policy] = await Promise.all([
+    listUsers(db).then((all) => all.map(userOutput)),
+    readSecondFactorPolicy(db),
+  ]);
   const { oidc } = getSignInSettings();
   return (
     <>
@@ -36,6 +41,7 @@ export default async function UsersPage() {
           provider={oidc ? { issuer: oidc.issuer, label: oidc.label } : null}
         />
       </FreshSwrCache>
+      <SignInPolicyForm initialPolicy={policy} />
     </>
   );
 }

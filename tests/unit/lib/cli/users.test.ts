@@ -9,6 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { listAudit } from "@/lib/auth/audit";
+import { generateRecoveryCodes } from "@/lib/auth/factors/recovery";
+import { startTotpEnrolment } from "@/lib/auth/factors/totp";
 import { getUserByEmail, verifyCredentials } from "@/lib/auth/users";
 import { main } from "@/lib/cli/users";
 import { parseDatabaseUrl } from "@/lib/config/store";
@@ -16,6 +18,7 @@ import { closeDb, openDb, type Store } from "@/lib/db";
 import { getSubscriptions, setSubscriptions } from "@/lib/notifications/subscriptions";
 import { insertDelivery } from "@/lib/notifications/deliveries";
 import { checkToken, createToken } from "@/lib/tokens/store";
+import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { ROOT } from "@/tests/support/processes";
 
 const TSX = path.join(ROOT, "node_modules", ".bin", "tsx");
@@ -383,5 +386,107 @@ describe("every command, in-process", () => {
         await db.selectFrom("notification_deliveries").select("id").where("recipient_id", "=", id).execute(),
       ).toEqual([]);
     });
+  });
+});
+
+describe("reset-factors, and an account's deletion, remove his second factors", () => {
+  let databaseUrl: string;
+  beforeAll(() => {
+    databaseUrl = path.join(dir, "factors.db");
+    process.env.DATABASE_URL = databaseUrl;
+  });
+
+  async function users(...args: string[]): Promise<Run> {
+    let stdout = "";
+    let stderr = "";
+    const code = await main(args, { out: (l) => (stdout += `${l}\n`), err: (l) => (stderr += `${l}\n`) });
+    return { code, stdout, stderr };
+  }
+
+  /** A passkey, an authenticator app and ten recovery codes for the user of `email`. */
+  async function giveFactors(email: string): Promise<string> {
+    return inStore(databaseUrl, async ({ db }) => {
+      const user = await getUserByEmail(db, email);
+      if (!user) throw new Error(`no ${email}`);
+      await startTotpEnrolment(db, user, { sealKey: "a key for the cli tests" });
+      await generateRecoveryCodes(db, user.id, { sealKey: "a key for the cli tests" });
+      await db
+        .insertInto("passkeys")
+        .values({
+          id: `passkey-${user.id}`,
+          user_id: user.id,
+          credential_id: `credential-${user.id}`,
+          public_key: "cHVibGlj",
+          name: "Work laptop",
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      return user.id;
+    });
+  }
+
+  const factorRows = (userId: string) =>
+    inStore(databaseUrl, async ({ db }) => ({
+      passkeys: (await db.selectFrom("passkeys").select("id").where("user_id", "=", userId).execute()).length,
+      totp: (await db.selectFrom("totp_factors").select("user_id").where("user_id", "=", userId).execute()).length,
+      codes: (await db.selectFrom("recovery_codes").select("id").where("user_id", "=", userId).execute()).length,
+    }));
+
+  it("removes his passkeys, app and recovery codes, ends his sessions, audits and stores the event", async () => {
+    expect(
+      await users("create", "--email", "pat@example.com", "--name", "Pat", "--role", "admin", "--password", PASSWORD),
+    ).toMatchObject({ code: 0 });
+    const patId = await giveFactors("pat@example.com");
+    expect(await factorRows(patId)).toEqual({ passkeys: 1, totp: 1, codes: 10 });
+    const endpoint = await inStore(databaseUrl, async ({ db }) =>
+      createEndpoint(
+        db,
+        { url: "http://127.0.0.1:9/hooks", events: ["account.factors_reset"] },
+        { allowPrivate: true, sealKey: "a key for the cli tests" },
+        null,
+      ),
+    );
+    const before = await inStore(databaseUrl, ({ db }) => getUserByEmail(db, "pat@example.com"));
+
+    expect(await users("reset-factors", "Pat@Example.com")).toEqual({
+      code: 0,
+      stdout:
+        "Removed the second factors of pat@example.com (1 passkey, the authenticator app, 10 recovery codes); their sessions were ended. They sign in with their password and enrol again.\n",
+      stderr: "",
+    });
+    expect(await factorRows(patId)).toEqual({ passkeys: 0, totp: 0, codes: 0 });
+    await inStore(databaseUrl, async ({ db }) => {
+      const after = await getUserByEmail(db, "pat@example.com");
+      expect(after?.sessionVersion).toBe((before?.sessionVersion ?? 0) + 1);
+      const { rows } = await listAudit(db, { action: "auth.factors_reset" });
+      expect(rows.map((r) => [r.target?.id, r.detail?.via, r.detail?.email, r.detail?.changes])).toEqual([
+        [patId, "cli", "pat@example.com", ["passkeys", "totp", "recovery_codes"]],
+      ]);
+      const deliveries = await db
+        .selectFrom("webhook_deliveries")
+        .selectAll()
+        .where("endpoint_id", "=", endpoint.endpoint.id)
+        .execute();
+      expect(deliveries).toHaveLength(1);
+      expect(JSON.stringify(deliveries[0])).toContain("account.factors_reset");
+      expect(JSON.stringify(deliveries[0])).toContain("pat@example.com");
+    });
+
+    // Nothing left to remove is no mistake; an unknown person is.
+    expect(await users("reset-factors", "pat@example.com")).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("(0 passkeys, no authenticator app, 0 recovery codes)"),
+    });
+    expect(await users("reset-factors", "nobody@example.com")).toMatchObject({ code: 1 });
+    expect(await users("reset-factors")).toMatchObject({ code: 2 });
+  });
+
+  it("deleting an account (remove-demo-accounts) deletes his factor rows with it", async () => {
+    expect(
+      await users("create", "--email", "ada@demo.test", "--name", "Ada", "--role", "viewer", "--password", PASSWORD),
+    ).toMatchObject({ code: 0 });
+    const adaId = await giveFactors("ada@demo.test");
+    expect(await users("remove-demo-accounts")).toMatchObject({ code: 0 });
+    expect(await factorRows(adaId)).toEqual({ passkeys: 0, totp: 0, codes: 0 });
   });
 });

@@ -19,6 +19,7 @@ describe("the navigation's Purchases group", () => {
       "Purchases: Check a code, Bulk check, History, Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
     expect(navigationFor({ role: "viewer" }, all).some((item) => item.group === "Purchases")).toBe(false);

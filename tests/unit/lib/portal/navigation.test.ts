@@ -21,6 +21,7 @@ describe("navigationFor", () => {
       "Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
       "Users",
       "Audit log",
@@ -42,6 +43,7 @@ describe("navigationFor", () => {
       "Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
     expect(labels("viewer")).toEqual([
@@ -51,6 +53,7 @@ describe("navigationFor", () => {
       "Items",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
     expect(labels("support")).toEqual([
@@ -62,6 +65,7 @@ describe("navigationFor", () => {
       "Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
   });
@@ -76,6 +80,7 @@ describe("navigationFor", () => {
       "Support ending",
       "Seller account",
       "Notifications",
+      "Security",
       "API tokens",
       "Users",
       "Audit log",
@@ -91,6 +96,7 @@ describe("navigationFor", () => {
       "Reports",
       "Projects",
       "Notifications",
+      "Security",
       "API tokens",
     ]);
   });
