@@ -16,7 +16,6 @@ import { StepUpContext, useApiForm, type AskForStepUp } from "@/components/use-a
 import type { FactorsOutput } from "@/lib/contract/factors";
 import { STEP_UP_MINUTES, type ProofMethod } from "@/lib/contract/values";
 import type { ApiRequestError } from "@/lib/portal/api-client";
-import { assertWithPasskey } from "@/lib/portal/passkey-browser";
 
 /** Provides the portal's step-up: every useApiForm below it asks here when the gateway wants a fresh proof. */
 export function StepUpProvider({ children }: { children: ReactNode }) {
@@ -113,6 +112,8 @@ function ProofForm({ onDone }: { onDone: (proven: boolean) => void }) {
     if (method === "passkey") {
       let response: unknown;
       try {
+        // Loaded when asked for: the dialog is on every page, a passkey's browser code only when used.
+        const { assertWithPasskey } = await import("@/lib/portal/passkey-browser");
         response = await assertWithPasskey("step_up");
       } catch {
         setPasskeyFailure(
