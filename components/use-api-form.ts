@@ -4,11 +4,26 @@
 // success. The request runs through SWR's useSWRMutation, under a key of its own so no list is revalidated by it.
 // A one-button action (acknowledge, regenerate, delete after a confirm…) is the same hook without fields:
 // useApiAction, whose caller shows the failure where it belongs (a toast, the confirm dialog, a banner).
-import { useId, useState } from "react";
+// A sensitive action the gateway answers 403 step_up_required (the session's last proof is too old) is asked for
+// in place: the step-up dialog (components/portal/step-up-dialog.tsx, through StepUpContext) takes a fresh proof,
+// then the same request is sent again, so the form goes on with what was typed; cancelled, the form stays as it
+// was and its banner says why nothing was sent.
+import { createContext, useContext, useId, useState } from "react";
 import useSWRMutation from "swr/mutation";
 
 import { fieldSentence } from "@/lib/contract/field-messages";
 import { apiRequest, ApiRequestError, type ApiRequestOptions } from "@/lib/portal/api-client";
+
+/**
+ * Asks the person for a fresh proof (the step-up dialog, with the gateway's sentence): resolves to true once he gave
+ * one, false when he cancelled. Null outside the portal's providers: the refusal is then shown as any other.
+ */
+export type AskForStepUp = (message: string) => Promise<boolean>;
+export const StepUpContext = createContext<AskForStepUp | null>(null);
+
+/** The banner's words when the person closed the step-up dialog without a proof. */
+export const STEP_UP_CANCELLED =
+  "Nothing was sent: this needs you to confirm it is you first. What you entered is kept; send it again when you are ready.";
 
 /** A message for the form's banner. */
 export interface FormFailure {
@@ -73,10 +88,11 @@ export function useApiForm({
   initialFailure = null,
   leavesOnSuccess = false,
 }: ApiFormOptions = {}): ApiForm {
+  const askForStepUp = useContext(StepUpContext);
   const { trigger, isMutating, error, reset } = useSWRMutation<unknown, unknown, readonly [string, string], Sent>(
     ["form", useId()],
     async (_key, { arg: { path, refresh, ...options } }) => {
-      const answer = await apiRequest(path, options);
+      const answer = await requestWithStepUp(path, options, askForStepUp);
       await refresh?.();
       return answer;
     },
@@ -134,6 +150,27 @@ export type ApiAction = Pick<ApiForm, "busy" | "failure" | "send" | "clear">;
 export function useApiAction(options: Pick<ApiFormOptions, "failureOf" | "leavesOnSuccess"> = {}): ApiAction {
   const { busy, failure, send, clear } = useApiForm(options);
   return { busy, failure, send, clear };
+}
+
+/** apiRequest, and once more after a fresh proof when the gateway asks for one (403 step_up_required). */
+async function requestWithStepUp(
+  path: string,
+  options: ApiRequestOptions,
+  askForStepUp: AskForStepUp | null,
+): Promise<unknown> {
+  try {
+    return await apiRequest(path, options);
+  } catch (error) {
+    if (!(error instanceof ApiRequestError) || error.code !== "step_up_required" || !askForStepUp) throw error;
+    if (!(await askForStepUp(error.message)))
+      throw new ApiRequestError({
+        status: error.status,
+        code: "step_up_cancelled",
+        message: STEP_UP_CANCELLED,
+        requestId: error.requestId,
+      });
+    return apiRequest(path, options);
+  }
 }
 
 /** The gateway's field messages, each beside its field as a sentence of its own ("Must be https://.", not "url must…"). */

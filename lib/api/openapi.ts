@@ -153,6 +153,7 @@ function errorCodes(spec: OperationSpec): ErrorCode[] {
     ] as const)
       codes.add(code);
   }
+  if (spec.stepUp) codes.add("step_up_required");
   if (spec.params || spec.query) codes.add("invalid_input");
   if (spec.body) {
     for (const code of ["invalid_input", "invalid_json", "payload_too_large", "unsupported_media_type"] as const)

@@ -64,6 +64,7 @@ export const FactorsOutputSchema = FactorSummarySchema.extend({
   password: z.boolean().describe("He signs in with a password (false: single sign-on)"),
   required: z.boolean().describe("The admin's policy requires a second factor of his role"),
 });
+export type FactorsOutput = z.infer<typeof FactorsOutputSchema>;
 
 export const SecondFactorPolicySchema = z.enum(SECOND_FACTOR_POLICIES, {
   error: `second_factor_policy must be one of: ${SECOND_FACTOR_POLICIES.join(", ")}`,
@@ -91,3 +92,10 @@ export const SecondStepNeededSchema = z
     }),
   })
   .describe("No session yet: a short-lived cookie names the person until the second step");
+
+/** POST /api/auth/step-up: the proof was right; sensitive actions need none again until `fresh_until`. */
+export const StepUpOutputSchema = z.object({
+  method: z.enum(["passkey", "totp", "recovery", "password"]).describe("How he proved it"),
+  verified_at: z.iso.datetime().describe("When (the session's last proof)"),
+  fresh_until: z.iso.datetime().describe("Until when sensitive actions need no other proof"),
+});

@@ -4,18 +4,9 @@ import { z } from "zod";
 
 import { onlyFields, textError } from "./accounts";
 import { isoTimestamp, oneOf } from "./common";
-import { MAX_TOKEN_DAYS, MAX_TOKEN_IP_RANGES, RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./values";
+import { MAX_TOKEN_DAYS, MAX_TOKEN_IP_RANGES, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./values";
 
-const TOKEN_FIELDS = [
-  "name",
-  "scopes",
-  "expires_in_days",
-  "expires_at",
-  "never_expires",
-  "allowed_ips",
-  "user_id",
-  "password",
-];
+const TOKEN_FIELDS = ["name", "scopes", "expires_in_days", "expires_at", "never_expires", "allowed_ips", "user_id"];
 
 export const TokenCreateBodySchema = z
   .strictObject(
@@ -58,15 +49,6 @@ export const TokenCreateBodySchema = z
         .transform((id) => id.toLowerCase())
         .optional()
         .describe("Admins: a service account to make it for; yourself when absent"),
-      password: z
-        .string(textError("password"))
-        .min(1, "password must not be empty")
-        // Longer than any password the policy allows: refused before any hashing work.
-        .max(1024, "password is too long")
-        .optional()
-        .describe(
-          `Your password, when you signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago (403 reauthentication_required otherwise); never stored or logged`,
-        ),
     },
     onlyFields(TOKEN_FIELDS),
   )

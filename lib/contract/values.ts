@@ -261,11 +261,6 @@ export const TOKEN_PREFIX = "gth_";
 export const MAX_TOKEN_IP_RANGES = 20;
 /** Active (neither revoked nor expired) tokens one owner may have: enough for every integration, not a flood. */
 export const MAX_ACTIVE_TOKENS_PER_OWNER = 25;
-/**
- * Making a token needs a sign-in this recent (the session's start), or the password again: someone who finds a
- * signed-in browser left open must not mint a credential that outlives the session.
- */
-export const RECENT_SIGN_IN_MINUTES = 10;
 
 // ---------------------------------------------------------------------------------------------------------
 // Webhooks

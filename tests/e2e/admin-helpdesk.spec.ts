@@ -14,7 +14,7 @@ test.use({ storageState: as("admin") });
 test("make the Zendesk token and Help Scout's secret, see a Help Scout lookup listed, check a code for its conversation", async ({
   page,
 }, testInfo) => {
-  // A fresh sign-in: making a token asks for the password after RECENT_SIGN_IN_MINUTES.
+  // A fresh sign-in: making a token asks for a fresh proof after STEP_UP_MINUTES (tests/e2e/step-up.spec.ts).
   const { email, password } = credentialsOf("admin");
   expect(
     (await page.request.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status(),

@@ -2,10 +2,11 @@
 // sends it a test message, and sees it sent in the channel's delivery log; the receiver got Block Kit. Then he
 // chooses what the channel is told of (a report topic narrowed to one project and a rule), and what every
 // notification waits for; both stay saved.
-import { as, axeViolations, expect, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, axeViolations, confirmedAgain, expect, shot, test } from "@/tests/support/e2e/fixtures";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 test.use({ storageState: as("admin") });
+test.beforeEach(({ page }) => confirmedAgain(page, "admin"));
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {

@@ -1,9 +1,10 @@
 // An admin adds a user, changes his role, and finds both in the audit log.
-import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, confirmedAgain, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { expectPrimaryCellsInView, PHONE } from "./list-phone";
 
 test.use({ storageState: as("admin") });
+test.beforeEach(({ page }) => confirmedAgain(page, "admin"));
 
 test("add a user, change his role, and see it in the audit log", async ({ page }, testInfo) => {
   const email = `new-${Date.now()}@e2e.test`;

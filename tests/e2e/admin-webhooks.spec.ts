@@ -1,7 +1,7 @@
 // An admin adds a webhook endpoint (a receiver this test starts) after a refusal told in the form's words, sends it
 // a test event, sees a purchase check's delivery in its log, and sends it again: the receiver gets it twice, with the
 // same webhook-id, verified both times.
-import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, confirmedAgain, expect, shot, test } from "@/tests/support/e2e/fixtures";
 
 import { expectPrimaryCellsInView, PHONE } from "./list-phone";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
@@ -9,6 +9,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webh
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
 test.use({ storageState: as("admin") });
+test.beforeEach(({ page }) => confirmedAgain(page, "admin"));
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {

@@ -15,8 +15,8 @@ test.use({ storageState: as("support") });
 
 test("make a token, copy it, use it with curl, revoke it", async ({ page, context }, testInfo) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  // A fresh sign-in: the saved session may be older than the minutes after which making a token asks for the
-  // password (RECENT_SIGN_IN_MINUTES), depending on how long the run took to get here.
+  // A fresh sign-in: the saved session may be older than the minutes after which making a token asks for a fresh
+  // proof (STEP_UP_MINUTES), depending on how long the run took to get here.
   const { email, password } = credentialsOf("support");
   expect(
     (await page.request.post("/api/auth/login", { headers: { "X-CSRF": "1" }, data: { email, password } })).status(),

@@ -1,8 +1,9 @@
 "use client";
 // The tokens table with a "Make a token" form. The secret of a new token is shown once, with a copy button and a
 // curl line that uses it, in the form's place and focused; the list then only names it. Revoking asks first and takes effect on the next request.
-// An admin also sees every person's tokens below his own, and may revoke any of them. A session that began more
-// than RECENT_SIGN_IN_MINUTES ago is asked for the password when it makes a token (the form then shows the field).
+// An admin also sees every person's tokens below his own, and may revoke any of them. Making a token is a sensitive
+// action: a session whose last proof is older than STEP_UP_MINUTES is asked for one in place (the step-up dialog,
+// which useApiForm opens), and the form is kept.
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import useSWR from "swr";
 
@@ -19,7 +20,7 @@ import { TextField } from "@/components/ui/text-field";
 import { useToast } from "@/components/ui/toast";
 import { useApiAction, useApiForm } from "@/components/use-api-form";
 import type { TokenOutput } from "@/lib/contract/tokens";
-import { RECENT_SIGN_IN_MINUTES, TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
+import { TOKEN_EXPIRY_DAYS, type TokenScope } from "@/lib/contract/values";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../forms.module.css";
@@ -224,7 +225,6 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
   const [ownerId, setOwnerId] = useState(owners[0]!.id);
   const [expiry, setExpiry] = useState("30");
   const { busy, fields, failure, send } = useApiForm();
-  const askPassword = usePasswordAsked(fields.password);
   const owner = owners.find((o) => o.id === ownerId) ?? owners[0]!;
 
   const expiryOptions = [
@@ -249,7 +249,6 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
         : "";
     else body.expires_in_days = Number(expiry);
     if (ips.length > 0) body.allowed_ips = ips;
-    if (askPassword && form.get("password")) body.password = String(form.get("password"));
     const answer = await send<{ data: Created }>("/api/tokens", { method: "POST", body, reset: event.currentTarget });
     if (answer) onCreated(answer.data);
   };
@@ -311,7 +310,6 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
           hint="Addresses or CIDR ranges, separated by spaces or commas, e.g. 203.0.113.0/24. Empty: any address."
           error={Object.entries(fields).find(([name]) => name.startsWith("allowed_ips"))?.[1]}
         />
-        {askPassword ? <PasswordAgain id="field-token-password" error={fields.password} /> : null}
         <div className={formStyles.buttons}>
           <Button type="submit" variant="primary" loading={busy} loadingText="Making…">
             Make token
@@ -319,32 +317,6 @@ function MakeTokenForm({ owners, onCreated }: { owners: TokenOwner[]; onCreated:
         </div>
       </form>
     </Card>
-  );
-}
-
-/**
- * Whether to ask for the password: once the gateway asked for it (403 reauthentication_required names the password
- * field, for a session that began more than RECENT_SIGN_IN_MINUTES ago), and from then on.
- */
-export function usePasswordAsked(passwordError: string | undefined): boolean {
-  const [asked, setAsked] = useState(false);
-  if (passwordError !== undefined && !asked) setAsked(true);
-  return asked;
-}
-
-/** The password field of a form that makes a token, shown when the gateway asked for it (usePasswordAsked). */
-export function PasswordAgain({ id, error }: { id: string; error: string | undefined }) {
-  return (
-    <TextField
-      id={id}
-      name="password"
-      label="Your password"
-      type="password"
-      autoComplete="current-password"
-      hint={`You signed in more than ${RECENT_SIGN_IN_MINUTES} minutes ago: confirm it is you.`}
-      required
-      error={error}
-    />
   );
 }
 

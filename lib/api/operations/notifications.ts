@@ -44,6 +44,7 @@ export const notificationOperations = {
     id: "createNotificationChannel",
     method: "POST",
     path: "/api/admin/notifications/channels",
+    stepUp: true,
     summary:
       "Add a team channel: a Slack incoming webhook (https://hooks.slack.com/…), a Microsoft Teams webhook (Workflows or connector), or e-mail addresses; its time zone and weekly digest's day and hour. A webhook URL is checked like a webhook endpoint's (https, public addresses), sealed, and never answered again (target_hint)",
     query: EmptyQuerySchema,

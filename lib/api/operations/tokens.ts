@@ -2,7 +2,7 @@
 // token). The admin's list of everyone's tokens is in admin.ts.
 import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
 import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
-import { MAX_ACTIVE_TOKENS_PER_OWNER, RECENT_SIGN_IN_MINUTES } from "@/lib/contract/values";
+import { MAX_ACTIVE_TOKENS_PER_OWNER, STEP_UP_MINUTES } from "@/lib/contract/values";
 
 import { field, text, tokenTarget } from "./targets";
 import type { OperationSpec } from "./types";
@@ -23,10 +23,11 @@ export const tokenOperations = {
     id: "createToken",
     method: "POST",
     path: "/api/tokens",
-    summary: `Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once. A session that began more than ${RECENT_SIGN_IN_MINUTES} minutes ago must send the password too (single sign-on: sign in again); an owner may have at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens`,
+    summary: `Make an API token: a name, scopes your role allows, a lifetime (expires_in_days, expires_at, or never_expires for a service account's), and optionally the client ranges it may be used from. The answer carries its secret, this once. A session whose last proof (its sign-in or POST /api/auth/step-up) is more than ${STEP_UP_MINUTES} minutes old is refused 403 step_up_required until it gives a fresh one; an owner may have at most ${MAX_ACTIVE_TOKENS_PER_OWNER} active tokens`,
     tag: "Tokens",
     permission: "signed_in",
     sessionOnly: true,
+    stepUp: true,
     query: EmptyQuerySchema,
     body: TokenCreateBodySchema,
     success: {
@@ -34,7 +35,7 @@ export const tokenOperations = {
       description: "The token with its secret (shown once)",
       schema: dataEnvelope(CreatedTokenSchema),
     },
-    errors: ["reauthentication_required", "too_many_tokens", "server_busy"],
+    errors: ["too_many_tokens"],
     audit: {
       action: "token.create",
       target: ({ data }) => tokenTarget(field(data, "id"), data),

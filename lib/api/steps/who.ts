@@ -5,6 +5,7 @@ import "server-only";
 import { csrfRefusal } from "@/lib/auth/csrf";
 import { checkSsoSession } from "@/lib/auth/oidc/recheck";
 import { can } from "@/lib/auth/permissions";
+import { stepUpDue, stepUpMethods, stepUpSentence } from "@/lib/auth/factors/step-up";
 import { clientAddress } from "@/lib/auth/request";
 import { authenticateSession, clearSession, renewSession, sessionNeedsRenewal } from "@/lib/auth/session";
 import { TOKEN_PREFIX } from "@/lib/contract/values";
@@ -146,7 +147,9 @@ export async function session(state: ApiRequest): Promise<void> {
 /**
  * The operation's permission (lib/api/operations): 401 without a user, 403 when the role does not have it;
  * then, for a token, 403 insufficient_scope when its scopes do not include that permission (or the operation is
- * for a signed-in session only).
+ * for a signed-in session only); last, for a sensitive operation (`stepUp`) and a session whose last proof is
+ * older than STEP_UP_MINUTES, 403 step_up_required (lib/auth/factors/step-up.ts). A token is not asked: it is a
+ * scoped credential, made with a fresh proof, that a script cannot renew interactively (docs/second-factors.md).
  */
 export async function permission(state: ApiRequest): Promise<void> {
   const { permission: needed, sessionOnly } = state.spec;
@@ -161,5 +164,10 @@ export async function permission(state: ApiRequest): Promise<void> {
   if (needed !== "signed_in" && !can(state.user, needed)) throw forbidden(needed);
   if (state.token && (sessionOnly || (needed !== "signed_in" && !can(callerOf(state)!, needed)))) {
     throw insufficientScope(needed, sessionOnly === true);
+  }
+  if (state.spec.stepUp && !state.token && state.session && stepUpDue(state.session)) {
+    const { server } = await serverContextOf(state);
+    const methods = await stepUpMethods(server.db, state.user, state.session);
+    throw new ApiError("step_up_required", stepUpSentence(methods));
   }
 }

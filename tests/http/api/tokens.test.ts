@@ -1,7 +1,7 @@
 // API tokens over real HTTP (next start ↔ sandbox): making, listing and revoking them; Authorization: Bearer on
 // every route its scopes allow and on no other; expiry, revocation and the owner's changes on the very next
-// request; allowed client ranges; one rate limit for all of a person's tokens; a recent sign-in (or the password)
-// to make one; the audit rows; and the secret nowhere in the store.
+// request; allowed client ranges; one rate limit for all of a person's tokens; a fresh proof (the step-up) to make
+// one; the audit rows; and the secret nowhere in the store.
 import { readFile } from "node:fs/promises";
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations, type OperationSpec } from "@/lib/api/operations";
 import { sealSession } from "@/lib/auth/session";
 import { parseDatabaseUrl } from "@/lib/config/store";
-import { RECENT_SIGN_IN_MINUTES, TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
+import { STEP_UP_MINUTES, TOKEN_SCOPES, type TokenScope } from "@/lib/contract/values";
 import { openDb, type Store } from "@/lib/db";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
 
@@ -336,9 +336,9 @@ describe("Authorization: Bearer", () => {
   });
 });
 
-describe(`making a token after the first ${RECENT_SIGN_IN_MINUTES} minutes of a session`, () => {
-  /** support's session as the gateway would have sealed it `minutes` after it began. */
-  async function sessionBegunAgo(minutes: number): Promise<string> {
+describe(`making a token when the session's last proof is more than ${STEP_UP_MINUTES} minutes old`, () => {
+  /** support's session as the gateway would have sealed it, signed in (and last proven) `minutes` ago. */
+  async function sessionProvenAgo(minutes: number): Promise<string> {
     const me = await support.request("/api/auth/me");
     const row = await store.db
       .selectFrom("users")
@@ -351,32 +351,61 @@ describe(`making a token after the first ${RECENT_SIGN_IN_MINUTES} minutes of a 
       sessionVersion: Number(row.session_version),
       issuedAt: now - minutes * 60_000,
       lastSeenAt: now,
+      verifiedAt: now - minutes * 60_000,
     };
     return `gatehouse_session=${await sealSession(data, { secrets: [TEST_SESSION_SECRET], absoluteMs: 86_400_000, idleMs: 86_400_000, secure: false })}`;
   }
 
-  const post = (cookie: string, extra: Record<string, unknown> = {}) =>
+  const headers = (cookie: string) => ({
+    Cookie: cookie,
+    "X-CSRF": "1",
+    "Content-Type": "application/json",
+    "X-Forwarded-For": "203.0.113.99",
+  });
+  const post = (cookie: string) =>
     gateway.request("/api/tokens", {
       method: "POST",
-      headers: { Cookie: cookie, "X-CSRF": "1", "Content-Type": "application/json", "X-Forwarded-For": "203.0.113.99" },
-      body: JSON.stringify({ name: "later", scopes: ["purchases:validate"], expires_in_days: 30, ...extra }),
+      headers: headers(cookie),
+      body: JSON.stringify({ name: "later", scopes: ["purchases:validate"], expires_in_days: 30 }),
+    });
+  const stepUp = (cookie: string, password: string) =>
+    gateway.request("/api/auth/step-up", {
+      method: "POST",
+      headers: headers(cookie),
+      body: JSON.stringify({ method: "password", password }),
     });
 
-  it("asks for the password (403 reauthentication_required, naming the field) and makes it with the right one", async () => {
-    const cookie = await sessionBegunAgo(RECENT_SIGN_IN_MINUTES + 1);
+  it("asks for a fresh proof (403 step_up_required); a wrong password makes nothing, the right one lets it through", async () => {
+    const cookie = await sessionProvenAgo(STEP_UP_MINUTES + 1);
     const without = await post(cookie);
-    expect([without.status, without.json.error.code], without.text).toEqual([403, "reauthentication_required"]);
-    expect(without.json.error.message).toContain(`more than ${RECENT_SIGN_IN_MINUTES} minutes ago`);
-    expect(without.json.error.fields.password).toBeTruthy();
-    const wrong = await post(cookie, { password: "not the password of this account" });
-    expect([wrong.status, wrong.json.error.code]).toEqual([403, "reauthentication_required"]);
-    const right = await post(cookie, { password: TEST_USER_PASSWORD });
-    expect(right.status, right.text).toBe(201);
-    madeSecrets.push(right.json.data.secret);
+    expect([without.status, without.json.error.code], without.text).toEqual([403, "step_up_required"]);
+    expect(without.json.error.message).toContain(`more than ${STEP_UP_MINUTES} minutes old`);
+    expect(without.json.error.message).toContain("your password");
+    const wrong = await stepUp(cookie, "not the password of this account");
+    expect([wrong.status, wrong.json.error.code]).toEqual([401, "invalid_credentials"]);
+    expect((await post(cookie)).status).toBe(403);
+
+    const right = await stepUp(cookie, TEST_USER_PASSWORD);
+    expect(right.status, right.text).toBe(200);
+    const proven = right.headers
+      .getSetCookie()
+      .map((line) => line.split(";", 1)[0]!)
+      .find((pair) => pair.startsWith("gatehouse_session="));
+    expect(proven).toBeTruthy();
+    // The token body takes no password any more: the proof is the step-up's.
+    const old = await gateway.request("/api/tokens", {
+      method: "POST",
+      headers: headers(proven!),
+      body: JSON.stringify({ name: "x", scopes: ["purchases:validate"], expires_in_days: 30, password: "x" }),
+    });
+    expect([old.status, Object.keys(old.json.error.fields ?? {})], old.text).toEqual([400, ["password"]]);
+    const made = await post(proven!);
+    expect(made.status, made.text).toBe(201);
+    madeSecrets.push(made.json.data.secret);
   });
 
-  it("needs no password within them", async () => {
-    const res = await post(await sessionBegunAgo(RECENT_SIGN_IN_MINUTES - 1));
+  it("needs no proof within them", async () => {
+    const res = await post(await sessionProvenAgo(STEP_UP_MINUTES - 1));
     expect(res.status, res.text).toBe(201);
     madeSecrets.push(res.json.data.secret);
   });
@@ -405,7 +434,7 @@ describe("the secret at rest and in the OpenAPI document", () => {
     }
   });
 
-  it("never appears in the server's log lines, nor does a password sent to make a token", () => {
+  it("never appears in the server's log lines, nor does a password sent to confirm one", () => {
     expect(madeSecrets.length).toBeGreaterThan(10);
     const output = gateway.output().join("\n");
     for (const secret of madeSecrets) expect(output.includes(secret.slice(4)), secret).toBe(false);

@@ -6,7 +6,7 @@ import { test as base, expect, type Locator, type Page, type TestInfo } from "@p
 import type { Role } from "@/lib/contract/values";
 import type { FaultSpec } from "@/lib/sandbox";
 
-import { authFile, SANDBOX_URL } from "./settings";
+import { authFile, credentialsOf, SANDBOX_URL } from "./settings";
 
 export { expect };
 
@@ -34,6 +34,19 @@ export const sandbox = {
 
 /** The browser state of a signed-in user of this role, for test.use({ storageState: as("viewer") }). */
 export const as = (role: Role) => authFile(role);
+
+/**
+ * The saved state's session was signed in when the run began, and may be more than STEP_UP_MINUTES old by the time
+ * a test makes a sensitive change (the portal would then ask "Confirm it is you"): a fresh proof with the password
+ * first, as that dialog gives. The step-up itself is tested in tests/e2e/step-up.spec.ts.
+ */
+export async function confirmedAgain(page: Page, role: Role): Promise<void> {
+  const response = await page.request.post("/api/auth/step-up", {
+    headers: { "X-CSRF": "1" },
+    data: { method: "password", password: credentialsOf(role).password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
 
 /** A full-page screenshot in the test's output folder (test-results/<test>/<name>.png). */
 /**

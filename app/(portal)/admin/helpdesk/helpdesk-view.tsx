@@ -23,7 +23,7 @@ import { ticketFilter } from "@/lib/contract/values";
 import type { ApiRequestError } from "@/lib/portal/api-client";
 
 import formStyles from "../../forms.module.css";
-import { NewSecret, PasswordAgain, usePasswordAsked } from "../../tokens/tokens-view";
+import { NewSecret } from "../../tokens/tokens-view";
 import styles from "./helpdesk.module.css";
 
 /** The days a sidebar's token lasts: a year, the longest a person's token may (service accounts' never expire). */
@@ -115,21 +115,17 @@ export function HelpdeskView({ initialSettings }: { initialSettings: HelpdeskSet
 
 /** "Make the token" for a helpdesk's sidebar: the purchases:check scope alone, named after the helpdesk. */
 function SidebarTokenForm({ helpdesk }: { helpdesk: string }) {
-  const { busy, fields, failure, send } = useApiForm();
-  const askPassword = usePasswordAsked(fields.password);
+  const { busy, failure, send } = useApiForm();
   const [made, setMade] = useState<{ name: string; secret: string } | null>(null);
   const name = `${helpdesk} sidebar`;
-  const field = `field-${helpdesk.toLowerCase()}-password`;
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const password = new FormData(event.currentTarget).get("password");
     const body: Record<string, unknown> = {
       name,
       scopes: ["purchases:check"],
       expires_in_days: SIDEBAR_TOKEN_DAYS,
     };
-    if (askPassword && password) body.password = String(password);
     const answer = await send<{ data: { name: string; secret: string } }>("/api/tokens", {
       method: "POST",
       body,
@@ -151,7 +147,6 @@ function SidebarTokenForm({ helpdesk }: { helpdesk: string }) {
         The token is named &quot;{name}&quot;, may only check purchase codes (purchases:check), acts as you and lasts{" "}
         {SIDEBAR_TOKEN_DAYS} days; revoke it on the API tokens page.
       </p>
-      {askPassword ? <PasswordAgain id={field} error={fields.password} /> : null}
       <div className={formStyles.buttons}>
         <Button type="submit" variant="primary" loading={busy} loadingText="Making…">
           Make the {helpdesk} token
