@@ -25,8 +25,8 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
   [
     {
       name: "base",
-      paths: ["lib/brand.ts", "lib/process-wide.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts"],
-      what: "brands, process-wide state, capped reads, sealing small secrets at rest, IP ranges",
+      paths: ["lib/brand.ts", "lib/process-wide.ts", "lib/read-capped.ts", "lib/seal.ts", "lib/net.ts", "lib/csv.ts"],
+      what: "brands, process-wide state, capped reads, sealing small secrets at rest, IP ranges, CSV cells",
     },
   ],
   [

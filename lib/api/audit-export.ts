@@ -7,7 +7,7 @@ import { auditRowsAfter, type AuditFilter, type AuditRecord } from "@/lib/auth/a
 import type { AUDIT_EXPORT_FORMATS } from "@/lib/contract/audit";
 import { CSV_BOM, csvLine } from "@/lib/csv";
 import type { Db } from "@/lib/db";
-import { pagedStream } from "@/lib/paged-stream";
+import { pagedStream } from "@/lib/db/paged-stream";
 
 import { auditRecordOutput } from "./accounts";
 

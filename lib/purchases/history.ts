@@ -33,7 +33,7 @@ import { redactSecrets } from "@/lib/log";
 import { sealer } from "@/lib/seal";
 
 import { CSV_BOM, csvLine } from "@/lib/csv";
-import { pagedStream } from "@/lib/paged-stream";
+import { pagedStream } from "@/lib/db/paged-stream";
 import { PURCHASED_ITEM_COLUMNS } from "./csv";
 import { PurchaseCodeRefused } from "./errors";
 import { normalisePurchaseCode, purchaseCodeForms } from "./normalise";

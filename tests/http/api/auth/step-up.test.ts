@@ -24,6 +24,10 @@ const SENSITIVE = [
   "setUpstreamKey",
   "restoreUpstreamKey",
   "createNotificationChannel",
+  // A second factor removed, recovery codes made anew, the policy changed: each weakens or hands out a way in.
+  "removeTotp",
+  "regenerateRecoveryCodes",
+  "saveSignInPolicy",
 ].sort();
 
 const SOME_ID = "6f1c2f7e-1d1b-4b8e-9a51-7d3c1c7f0a11";
@@ -142,6 +146,10 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       201,
     );
     await done("PATCH", `/api/admin/users/${support.user.id}`, { role: "editor" }, 200);
+    await done("PUT", "/api/admin/sign-in-policy", { second_factor_policy: "off" }, 200);
+    // Past the step-up, the admin's own answers: no app to remove, no factor to make codes for.
+    await done("DELETE", "/api/auth/totp", undefined, 404);
+    await done("POST", "/api/auth/recovery-codes", undefined, 409);
 
     const audit = await admin.request("/api/admin/audit?action=auth.step_up&per_page=10");
     expect(audit.json.data[0]).toMatchObject({ outcome: "success", user_email: admin.user.email });

@@ -2,7 +2,7 @@
 // closing at the first short page; a cap ends the file with its sentence; a failing page cuts the stream short.
 import { describe, expect, it } from "vitest";
 
-import { pagedStream } from "@/lib/paged-stream";
+import { pagedStream } from "@/lib/db/paged-stream";
 
 const rows = Array.from({ length: 25 }, (_, i) => i + 1);
 
