@@ -97,7 +97,7 @@ async function issueChallenge(
   purpose: ChallengePurpose,
   userId: string | null,
   now: Date,
-): Promise<{ challenge: string } | { busy: true }> {
+): Promise<{ challenge: Uint8Array<ArrayBuffer> } | { busy: true }> {
   const at = now.toISOString();
   // Expired rows go (used ones too, once expired): the table holds only the minutes in flight.
   await db.deleteFrom("auth_challenges").where("expires_at", "<=", at).execute();
@@ -110,12 +110,13 @@ async function issueChallenge(
       .executeTakeFirst();
     if (Number(open?.n ?? 0) >= MAX_OPEN_SIGN_IN_CHALLENGES) return { busy: true };
   }
-  const challenge = isoBase64URL.fromBuffer(crypto.getRandomValues(new Uint8Array(32)));
+  // Kept as the options and the client data carry it: base64url.
+  const challenge = crypto.getRandomValues(new Uint8Array(32));
   await db
     .insertInto("auth_challenges")
     .values({
       id: randomUUID(),
-      challenge,
+      challenge: isoBase64URL.fromBuffer(challenge),
       purpose,
       user_id: userId,
       expires_at: new Date(now.getTime() + CHALLENGE_MS).toISOString(),
