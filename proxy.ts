@@ -16,8 +16,11 @@ import { newNonce, pageContentSecurityPolicy, STATIC_CONTENT_SECURITY_POLICY } f
 /** Everything but /api and /api/…, which lib/api/route.ts admits itself. */
 export const config = { matcher: ["/((?!api/|api$).*)"] };
 
-/** Pages anyone may open (an e-mail's unsubscribe link proves itself with its signed token). */
-const PUBLIC_PAGES = new Set(["/login", "/notifications/unsubscribe"]);
+/**
+ * Pages anyone may open (an e-mail's unsubscribe link proves itself with its signed token; the second step of a
+ * sign-in has no session yet, only the pending sign-in's cookie, which the page checks itself).
+ */
+const PUBLIC_PAGES = new Set(["/login", "/login/second-step", "/notifications/unsubscribe"]);
 
 /** Pages are everything here but /metrics, Next's own files and files with an extension (icons, robots.txt…). */
 function isPage(pathname: string): boolean {

@@ -64,8 +64,10 @@ function passkeyColumns(
 }
 
 export function PasskeysSection({ summary }: { summary: FactorSummary }) {
+  // Fetched when the page opens: the server rendered no first list (the portal's default waits for one).
   const { data, error, isValidating, mutate } = useSWR<{ data: PasskeyOutput[] }, ApiRequestError>(
     "/api/auth/passkeys",
+    { revalidateOnMount: true },
   );
   const [renaming, setRenaming] = useState<PasskeyOutput | null>(null);
   const [removing, setRemoving] = useState<PasskeyOutput | null>(null);

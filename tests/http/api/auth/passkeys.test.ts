@@ -184,7 +184,7 @@ describe.each(bothServerStores())("passkeys on $name", (store) => {
     const audit = await admin.request(
       `/api/admin/audit?user=${encodeURIComponent(owner.email)}&action=auth.factor_removed`,
     );
-    expect(audit.json.data[0]).toMatchObject({ outcome: "success", detail: { kind: "passkey", name: "Laptop" } });
+    expect(audit.json.data[0]).toMatchObject({ outcome: "success", detail: { kind: "passkey", name: "Work laptop" } });
   }, 30_000);
 
   it("counts wrong assertions toward the sign-in throttle, from the passkey alone and in the second step", async () => {
