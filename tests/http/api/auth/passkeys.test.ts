@@ -4,8 +4,10 @@
 // person's passkey id, wrong assertions counting toward the sign-in throttle — plus the last second factor kept.
 import { describe, expect, it } from "vitest";
 
+import { registerPasskey, registrationOptions } from "@/lib/auth/factors/passkeys";
 import { writeSecondFactorPolicy } from "@/lib/auth/factors/policy";
 import { parseDatabaseUrl } from "@/lib/config/store";
+import { PasskeyRegistrationSchema } from "@/lib/contract/passkeys";
 import { openDb } from "@/lib/db";
 
 import type { GatewayProcess, GatewayResponse, SignedInClient } from "@/tests/support/gateway";
@@ -313,5 +315,62 @@ describe.each(bothServerStores())("passkeys on $name", (store) => {
     const bad = await gateway.request("/api/auth/passkey/options", json("POST", { purpose: "register" }));
     expect(bad.status).toBe(400);
     expect(bad.json.error.fields.purpose).toMatch(/sign_in, second_factor, step_up/);
+  }, 30_000);
+});
+
+describe("passkeys with PASSWORD_LOGIN=off", () => {
+  // Signing in to Gatehouse itself is for the break-glass admin alone (ADMIN_EMAIL): with a passkey too.
+  const { gateway, client: admin } = setUpGateway({ sso: true, signIn: "admin", env: { PASSWORD_LOGIN: "off" } });
+
+  async function signInWith(device: SoftwareAuthenticator) {
+    const options = await gateway.request("/api/auth/passkey/options", json("POST", { purpose: "sign_in" }));
+    return gateway.request(
+      "/api/auth/passkey",
+      json("POST", { response: device.assert(options.json.data, gateway.url) }),
+    );
+  }
+
+  it("signs in the break-glass admin with his passkey, and refuses anyone else's with a sentence", async () => {
+    const own = new SoftwareAuthenticator();
+    const options = await admin.request("/api/auth/passkeys/options", json("POST"));
+    const registered = await admin.request(
+      "/api/auth/passkeys",
+      json("POST", { name: "Break-glass key", response: own.register(options.json.data, gateway.url) }),
+    );
+    expect(registered.status, registered.text).toBe(201);
+    expect((await signInWith(own)).status).toBe(200);
+
+    // A local person who registered a passkey before password sign-in was turned off (made here in the store).
+    const created = await admin.request(
+      "/api/admin/users",
+      json("POST", {
+        email: "local-passkey@gatehouse.test",
+        name: "Local",
+        role: "editor",
+        password: "a local passphrase here",
+      }),
+    );
+    expect(created.status, created.text).toBe(201);
+    const theirs = new SoftwareAuthenticator();
+    const opened = await openDb(parseDatabaseUrl(gateway.databaseUrl));
+    try {
+      const person = { id: created.json.data.id, email: "local-passkey@gatehouse.test", name: "Local" };
+      const rp = { origin: gateway.url, rpID: new URL(gateway.url).hostname };
+      const made = await registrationOptions(opened.db, person, rp);
+      await registerPasskey(
+        opened.db,
+        person,
+        { name: "Laptop", response: PasskeyRegistrationSchema.parse(theirs.register(made, gateway.url)) },
+        rp,
+      );
+    } finally {
+      await opened.close();
+    }
+    const refused = await signInWith(theirs);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error).toMatchObject({
+      code: "password_login_off",
+      message: "Signing in to Gatehouse itself is turned off on this portal: sign in with Test IdP.",
+    });
   }, 30_000);
 });
