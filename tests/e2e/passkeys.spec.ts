@@ -5,7 +5,7 @@
 // makes a person of its own (a passkey changes how he signs in).
 import type { Browser, Page } from "@playwright/test";
 
-import { as, expect, test } from "@/tests/support/e2e/fixtures";
+import { as, expect, hydrated, seriousViolations, test } from "@/tests/support/e2e/fixtures";
 import { PORTAL_URL } from "@/tests/support/e2e/settings";
 
 const LOCAL = PORTAL_URL.replace("127.0.0.1", "localhost");
@@ -53,9 +53,11 @@ async function signInWithPassword(page: Page, person: { email: string; password:
 async function addPasskey(page: Page, name: string) {
   await page.goto(`${LOCAL}/account/security`);
   const section = page.getByRole("region", { name: "Passkeys" });
-  await expect(section.getByRole("table", { name: "Your passkeys" })).toBeVisible();
+  const add = section.getByRole("button", { name: "Add a passkey" });
+  // A click before hydration would post nothing: wait for React to own the button, as a person's second try would.
+  await hydrated(add);
   await section.getByLabel("Passkey name").fill(name);
-  await section.getByRole("button", { name: "Add a passkey" }).click();
+  await add.click();
   await expect(page.getByText(`Added the passkey ${name}.`)).toBeVisible();
   await expect(section.getByRole("rowheader", { name })).toBeVisible();
 }
@@ -114,5 +116,33 @@ test("password, then the passkey as the second step", async ({ browser }) => {
   await page.getByRole("button", { name: "Use a passkey" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   await expect(page.getByRole("region", { name: "Your account" })).toContainText(person.name);
+  await context.close();
+});
+
+test("rename a passkey, and remove one after a confirm", async ({ browser }) => {
+  const person = await newPerson(browser, "Rae Rename");
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const authenticator = await virtualAuthenticator(page);
+  await signInWithPassword(page, person);
+  await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+  await addPasskey(page, "Laptop");
+  expect(await seriousViolations(page)).toEqual([]);
+  expect(await authenticator.credentials()).toHaveLength(1);
+  const section = page.getByRole("region", { name: "Passkeys" });
+
+  await section.getByRole("button", { name: "Rename Laptop" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename the passkey Laptop" });
+  await rename.getByLabel("New name").fill("Work laptop");
+  await rename.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Renamed to Work laptop.")).toBeVisible();
+  await expect(section.getByRole("rowheader", { name: "Work laptop" })).toBeVisible();
+
+  await section.getByRole("button", { name: "Remove Work laptop" }).click();
+  const confirm = page.getByRole("dialog", { name: "Remove the passkey Work laptop?" });
+  await expect(confirm).toContainText("no longer signs you in");
+  await confirm.getByRole("button", { name: "Remove passkey" }).click();
+  await expect(page.getByText("Removed the passkey Work laptop.")).toBeVisible();
+  await expect(section.getByText("No passkeys yet")).toBeVisible();
   await context.close();
 });

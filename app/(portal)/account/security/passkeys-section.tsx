@@ -177,6 +177,7 @@ function AddPasskeyForm({ onAdded }: { onAdded: (passkey: PasskeyOutput) => Prom
     <form noValidate className={formStyles.form} onSubmit={(event) => void submit(event)} aria-label="Add a passkey">
       <FormErrorBanner title="No passkey was added" message={failure?.message} requestId={failure?.requestId} />
       <TextField
+        id="passkey-name"
         name="name"
         label="Passkey name"
         hint="Say which device holds it, such as Work laptop or Phone."
@@ -245,6 +246,7 @@ function RenameDialog({
         <form id={formId} noValidate className={formStyles.form} onSubmit={(event) => void submit(event)}>
           <FormErrorBanner title="The name was not changed" message={failure?.message} requestId={failure?.requestId} />
           <TextField
+            id="passkey-new-name"
             name="name"
             label="New name"
             defaultValue={passkey.name}
