@@ -13,6 +13,7 @@ import { getUpstreams } from "@/lib/upstream";
 import { LoginForm } from "./login-form";
 import styles from "./login.module.css";
 import { signInFailure } from "./messages";
+import { PasskeySignIn } from "./passkey-sign-in";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -86,6 +87,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         {showPasswordForm ? (
           <LoginForm next={next} initialFailure={oidc && ssoFailure ? null : failure} provider={provider} />
         ) : null}
+        {showPasswordForm ? <PasskeySignIn next={next} provider={provider} /> : null}
         {oidc && !showPasswordForm ? (
           <p className={styles.aside}>
             <a href={`/login?${new URLSearchParams({ password: "1", ...(next !== "/" ? { next } : {}) })}`}>

@@ -62,8 +62,10 @@ export function purchaseCodeTarget(code: string, key: string): PurchaseCodeTarge
 export const DENIAL_COLLAPSE_MS = 15 * 60_000;
 
 // detail is for small facts (a reason, a changed field's name), never credentials: keys that look like one
-// are refused so a careless caller fails in tests rather than leaking into the log.
-const SECRET_LOOKING_KEY = /pass(word)?|secret|token|api[_-]?key|^key$|cookie|authorization|^code$|purchase_?code/i;
+// are refused so a careless caller fails in tests rather than leaking into the log. "passkey" names a kind of
+// factor (a sign-in with one, which one was added), not a credential.
+const SECRET_LOOKING_KEY =
+  /pass(?!key)(word)?|secret|token|api[_-]?key|^key$|cookie|authorization|^code$|purchase_?code/i;
 
 const detailSchema = z
   .record(z.string(), z.union([z.string().max(500), z.number(), z.boolean(), z.null(), z.array(z.string().max(100))]))

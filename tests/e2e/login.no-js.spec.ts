@@ -13,7 +13,7 @@ test("signs in without JavaScript and lands on the page asked for; the password 
   await expect(page).toHaveURL(/\/login\?next=%2Freports%3Fresult%3Dgood$/);
   await page.getByLabel("Email").fill(USERS.viewer.email);
   await page.getByLabel("Password").fill(USERS.viewer.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
   await expect(page).toHaveURL(/\/reports\?result=good$/);
   await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
@@ -29,7 +29,7 @@ test("a wrong password without JavaScript shows the sign-in page again, saying s
   await page.goto("/login?next=%2Fprojects");
   await page.getByLabel("Email").fill(USERS.viewer.email);
   await page.getByLabel("Password").fill("not the viewer's password");
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
   await expect(page).toHaveURL(/\/login\?error=invalid_credentials&next=%2Fprojects$/);
   await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(

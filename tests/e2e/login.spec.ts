@@ -11,7 +11,7 @@ test.describe("signed out", () => {
 
     await page.getByLabel("Email").fill(USERS.editor.email);
     await page.getByLabel("Password").fill(USERS.editor.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
 
     await expect(page).toHaveURL(/\/reports\?result=bad$/);
     await expect(page.getByRole("heading", { level: 1, name: "Reports" })).toBeVisible();
@@ -22,13 +22,13 @@ test.describe("signed out", () => {
 
   test("a wrong password or an empty field is named, and nothing is signed in", async ({ page }) => {
     await page.goto("/login");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("link", { name: "Email: Enter your email address." })).toBeVisible();
     await expect(page.getByLabel("Email")).toHaveAttribute("aria-invalid", "true");
 
     await page.getByLabel("Email").fill(ADMIN.email);
     await page.getByLabel("Password").fill("not-the-password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("alert").filter({ hasText: "Not signed in" })).toContainText(
       "The email or the password is not right",
     );
@@ -39,7 +39,7 @@ test.describe("signed out", () => {
     await page.goto("/login?next=//evil.example/steal");
     await page.getByLabel("Email").fill(USERS.viewer.email);
     await page.getByLabel("Password").fill(USERS.viewer.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
     await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
   });
@@ -49,7 +49,7 @@ test("signing out ends the session and returns to the sign-in page", async ({ pa
   await page.goto("/login");
   await page.getByLabel("Email").fill(SIGN_OUT_USER.email);
   await page.getByLabel("Password").fill(SIGN_OUT_USER.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
 
   // A click that lands before the page has hydrated does nothing (the button needs its script): under load the

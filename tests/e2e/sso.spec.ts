@@ -74,7 +74,7 @@ async function signInWithProvider(
   await expect(page.getByRole("heading", { name: "Sign in to the Test IdP" })).toBeVisible();
   await page.getByLabel("Username").fill(who.login);
   await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Allow Gatehouse to use your account?" })).toBeVisible();
   await page.getByRole("button", { name: consent }).click();
 }

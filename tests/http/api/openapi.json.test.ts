@@ -93,8 +93,8 @@ describe("the served document", () => {
     const publicOnes = operations.filter((op) => op.security.length === 0).map((op) => op.operationId);
     // helpScoutCard: no session or token, Help Scout's signature of the body is its credential. The licence API:
     // installed copies, whose purchase code is theirs; its answers name the headers of their signature.
-    // unsubscribeNotifications: an e-mail's one click, whose sealed token is its credential. secondFactor: the
-    // sign-in's second step, whose credential is the pending sign-in's sealed cookie.
+    // unsubscribeNotifications: an e-mail's one click, whose sealed token is its credential. secondFactor, passkeySignIn:
+    // sign-ins (the pending sign-in's cookie, a passkey's signature); passkeyOptions: a challenge for either.
     expect(publicOnes.sort()).toEqual([
       "activateLicence",
       "deactivateLicence",
@@ -104,6 +104,8 @@ describe("the served document", () => {
       "login",
       "logout",
       "openapi",
+      "passkeyOptions",
+      "passkeySignIn",
       "ready",
       "secondFactor",
       "ssoCallback",

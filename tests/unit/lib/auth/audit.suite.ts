@@ -177,6 +177,10 @@ export function auditSuite(backend: Backend) {
       ];
       for (const bad of refused) await expect(recordAudit(db, bad)).rejects.toBeInstanceOf(ZodError);
       expect((await listAudit(db, {})).total).toBe(0);
+      // A passkey is a kind of factor, not a credential; a password beside it still is one.
+      await recordAudit(db, entry({ detail: { passkey: true, passkey_id: "p-1" } }));
+      await expect(recordAudit(db, entry({ detail: { passkey_password: "x" } }))).rejects.toBeInstanceOf(ZodError);
+      expect((await listAudit(db, {})).total).toBe(1);
     });
 
     describe("listing", () => {
