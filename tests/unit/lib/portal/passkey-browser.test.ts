@@ -4,7 +4,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const startAuthentication = vi.hoisted(() => vi.fn());
-vi.mock("@simplewebauthn/browser", () => ({ startAuthentication }));
+vi.mock("@simplewebauthn/browser", () => ({
+  startAuthentication,
+  startRegistration: vi.fn(),
+  browserSupportsWebAuthn: () => true,
+}));
 
 import { ApiRequestError } from "@/lib/portal/api-client";
 import { assertWithPasskey } from "@/lib/portal/passkey-browser";
