@@ -12,8 +12,16 @@ import { isOneOf, NOTIFICATION_CHANNEL_KINDS, RESULT_RANK, ROLES, type ReportRes
 import type { Db } from "@/lib/db";
 
 import { deliver } from "./outbox";
+import { smtpIsSet } from "./smtp";
 import type { NotificationMessage } from "./message";
-import { digestWeekDue, dueSubscribers, forgetDigestDue, nextDigestDue, setDigestDue } from "./digest-due";
+import {
+  digestInstant,
+  digestWeekDue,
+  dueSubscribers,
+  forgetDigestDue,
+  nextDigestDue,
+  setDigestDue,
+} from "./digest-due";
 import type { Recipient } from "./recipients";
 import { pageName, type RulesDeps } from "./rules";
 
@@ -158,6 +166,8 @@ interface DigestSubscriber {
   zone: string;
   purchases: boolean;
   gets: boolean;
+  /** When he (or the channel) was added: a week whose digest time came before that is not his. */
+  since: string;
 }
 
 async function peopleOf(db: Db, ids: readonly string[]): Promise<Map<string, DigestSubscriber>> {
@@ -171,6 +181,7 @@ async function peopleOf(db: Db, ids: readonly string[]): Promise<Map<string, Dig
       "users.time_zone",
       "users.disabled",
       "users.service",
+      "users.created_at",
       "notification_preferences.email_enabled",
       "notification_preferences.digest_enabled",
       "notification_preferences.digest_day",
@@ -190,6 +201,7 @@ async function peopleOf(db: Db, ids: readonly string[]): Promise<Map<string, Dig
           hour: person.digest_hour ?? 9,
           zone,
           purchases: role !== null && can({ role }, "purchases:check"),
+          since: person.created_at,
           gets:
             Number(person.disabled) === 0 &&
             Number(person.service) === 0 &&
@@ -207,7 +219,7 @@ async function channelsOf(db: Db, ids: readonly string[]): Promise<Map<string, D
   if (ids.length === 0) return new Map();
   const channels = await db
     .selectFrom("notification_channels")
-    .select(["id", "kind", "time_zone", "digest_day", "digest_hour", "disabled", "digest_enabled"])
+    .select(["id", "kind", "time_zone", "digest_day", "digest_hour", "disabled", "digest_enabled", "created_at"])
     .where("id", "in", ids)
     .execute();
   return new Map(
@@ -228,6 +240,7 @@ async function channelsOf(db: Db, ids: readonly string[]): Promise<Map<string, D
           hour: channel.digest_hour,
           zone: channel.time_zone,
           purchases: true,
+          since: channel.created_at,
           gets:
             Number(channel.disabled) === 0 &&
             Number(channel.digest_enabled) === 1 &&
@@ -259,6 +272,9 @@ export async function sendDueDigests(deps: RulesDeps): Promise<number> {
     ),
   };
   const gone = { user: [] as string[], channel: [] as string[] };
+  // Mail needs a mail server: without one, a person's (or an e-mail channel's) digest is not written (it could only
+  // fail, a warning each): that week goes without it.
+  const canMail = await smtpIsSet(deps.db);
 
   let sent = 0;
   const built = new Map<boolean, NotificationMessage>();
@@ -268,8 +284,11 @@ export async function sendDueDigests(deps: RulesDeps): Promise<number> {
       gone[kind].push(id);
       continue;
     }
-    const { recipient, day, hour, zone, purchases, gets } = subscriber;
-    const week = gets ? digestWeekDue(now, zone, day, hour) : null;
+    const { recipient, day, hour, zone, purchases, gets, since } = subscriber;
+    const reachable = recipient.channelKind !== "email" || canMail;
+    // A week whose digest time came before he was added (a new person, a fresh install) is not his.
+    const his = digestInstant(now, zone, day, hour).toISOString() >= since;
+    const week = gets && reachable && his ? digestWeekDue(now, zone, day, hour) : null;
     if (week !== null) {
       const claimed = await deps.db
         .insertInto("notification_digests")

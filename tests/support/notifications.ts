@@ -71,6 +71,24 @@ export async function addChannel(
     .execute();
 }
 
+/** A mail server set (its row only: what the rules look at before writing mail; nothing is sent here). */
+export async function setMailServer(db: Db): Promise<void> {
+  await db
+    .insertInto("notification_smtp")
+    .values({
+      id: "smtp",
+      host: "127.0.0.1",
+      port: 2525,
+      security: "starttls",
+      username: null,
+      password_sealed: null,
+      from_address: "gatehouse@example.com",
+      set_at: "2026-11-01T00:00:00.000Z",
+      set_by: null,
+    })
+    .execute();
+}
+
 /** A clock the test moves, and the rules' dependencies on it. */
 export function rulesOn(
   db: Db,

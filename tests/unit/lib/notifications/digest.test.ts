@@ -7,7 +7,7 @@ import { digestWeekDue, isoWeek } from "@/lib/notifications/digest-due";
 import { createAlerts } from "@/lib/reports/alerts";
 import { recordResults, type SeenResult } from "@/lib/reports/history";
 
-import { addChannel, addPerson, deliveries, rulesOn } from "@/tests/support/notifications";
+import { addChannel, addPerson, deliveries, rulesOn, setMailServer } from "@/tests/support/notifications";
 import { bothBackends, useStore, type Backend } from "@/tests/support/store-backends";
 
 const BACKENDS = bothBackends();
@@ -94,6 +94,7 @@ describe.each<Backend>(BACKENDS)("the digest on $name", (backend) => {
   it("is sent at each one's day and hour in his zone, once a week, not to whom turned it off", async () => {
     const { db } = store();
     await aWeek(db);
+    await setMailServer(db);
     await addPerson(db, "berlin", "editor", { timeZone: "Europe/Berlin" });
     await addPerson(db, "la", "viewer", { timeZone: "America/Los_Angeles" });
     await addPerson(db, "off", "editor");
@@ -121,6 +122,7 @@ describe.each<Backend>(BACKENDS)("the digest on $name", (backend) => {
 
   it("is sent late at the next tick of its week when none ran at its hour, never twice, and not in the next week", async () => {
     const { db } = store();
+    await setMailServer(db);
     await addPerson(db, "monday", "editor", { timeZone: "Europe/Berlin" }); // Monday 09:00, the default
     await addPerson(db, "saturday", "editor", { timeZone: "Europe/Berlin" });
     await db
@@ -170,5 +172,26 @@ describe.each<Backend>(BACKENDS)("the digest on $name", (backend) => {
     expect(await weeks("saturday")).toEqual(["2026-W49"]);
     expect(await dueAt("saturday")).toBe("2026-12-19T09:00:00.000Z");
     expect(await weeks("monday")).toEqual(["2026-W49", "2026-W50"]);
+  });
+
+  it("is not written to people without a mail server (it could only fail), and not for a week that began before them", async () => {
+    const { db } = store();
+    await addPerson(db, "old", "editor"); // added 2026-11-01
+    await addChannel(db, "team");
+    const { deps, setNow } = rulesOn(db, "2026-11-30T10:00:00Z"); // Monday of W49, after 09:00 UTC
+    // No mail server: the channel's digest goes, the person's is not written.
+    expect(await sendDueDigests(deps)).toBe(1);
+    expect((await deliveries(db)).map((r) => r.recipient_id)).toEqual(["team"]);
+
+    // With one, next week: he gets his; someone added after that week's digest time waits for the week after.
+    await setMailServer(db);
+    await db.updateTable("users").set({ created_at: "2026-12-07T09:30:00.000Z" }).where("id", "=", "old").execute();
+    await addPerson(db, "new", "editor");
+    await db.updateTable("users").set({ created_at: "2026-11-01T00:00:00.000Z" }).where("id", "=", "new").execute();
+    setNow("2026-12-07T10:00:00Z");
+    await db.updateTable("notification_digest_due").set({ due_at: "2026-12-07T10:00:00.000Z" }).execute();
+    await sendDueDigests(deps);
+    const people = (await deliveries(db)).filter((r) => r.channel_kind === "email").map((r) => r.recipient_id);
+    expect(people).toEqual(["new"]);
   });
 });
