@@ -4,7 +4,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 
-import { as, expect, shot, test } from "@/tests/support/e2e/fixtures";
+import { as, confirmedAgain, expect, shot, test } from "@/tests/support/e2e/fixtures";
 import { credentialsOf, PORTAL_URL } from "@/tests/support/e2e/settings";
 
 import { expectPrimaryCellsInView, PHONE } from "./list-phone";
@@ -105,6 +105,8 @@ test.describe("an admin recovering an account", () => {
     await expect(row).toContainText(email);
     await expect(row).toContainText("Active");
 
+    // Changing a user is a sensitive action: the saved session may be older than STEP_UP_MINUTES by now.
+    await confirmedAgain(page, "admin");
     await page.goto("/admin/users");
     await page
       .getByRole("row", { name: new RegExp(email) })
