@@ -4,7 +4,7 @@
 import { generate } from "otplib";
 
 import { as, expect, test } from "@/tests/support/e2e/fixtures";
-import { PORTAL_URL } from "@/tests/support/e2e/settings";
+import { credentialsOf, PORTAL_URL } from "@/tests/support/e2e/settings";
 import type { APIRequestContext, Page } from "@playwright/test";
 
 const STEP_MS = 30_000;
@@ -93,6 +93,12 @@ test.describe("the authenticator app and recovery codes", () => {
   }) => {
     const admin = await playwright.request.newContext({ baseURL: PORTAL_URL, storageState: as("admin") });
     const email = await newPerson(admin, "admin");
+    // Changing the policy is a sensitive action: the saved session may be older than STEP_UP_MINUTES by now.
+    const confirmed = await admin.post("/api/auth/step-up", {
+      headers: { "X-CSRF": "1" },
+      data: { method: "password", password: credentialsOf("admin").password },
+    });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
     const policy = (value: string) =>
       admin.put("/api/admin/sign-in-policy", { headers: { "X-CSRF": "1" }, data: { second_factor_policy: value } });
     expect((await policy("admins")).status()).toBe(200);
