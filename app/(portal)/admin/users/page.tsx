@@ -34,6 +34,8 @@ export default async function UsersPage() {
             : "Who may sign in to Gatehouse, and with which role. A change of role or password, or disabling, signs the user out at once."
         }
       />
+      {/* Above the list: the list's rows settle as it hydrates, and would shift a card below them. */}
+      <SignInPolicyForm initialPolicy={policy} />
       <FreshSwrCache>
         <UsersView
           initialUsers={users}
@@ -41,7 +43,6 @@ export default async function UsersPage() {
           provider={oidc ? { issuer: oidc.issuer, label: oidc.label } : null}
         />
       </FreshSwrCache>
-      <SignInPolicyForm initialPolicy={policy} />
     </>
   );
 }
