@@ -1,21 +1,13 @@
-import { ApiError, fieldsRefused, rateLimited } from "@/lib/api/errors";
+import { fieldsRefused } from "@/lib/api/errors";
 import { methodsNotAllowed } from "@/lib/api/methods";
 import { operations } from "@/lib/api/operations";
+import { noteRecoveryCodeUsed, refuseProof } from "@/lib/api/proof";
 import { defineRoute, ok } from "@/lib/api/route";
-import { announceFactorChange } from "@/lib/auth/factors/changes";
 import { verifyProof } from "@/lib/auth/factors/proof";
 import { sessionAfterStepUp } from "@/lib/auth/factors/step-up";
-import { factorSummary } from "@/lib/auth/factors/summary";
 import { portalOrigin } from "@/lib/auth/request";
 import { writeSession } from "@/lib/auth/session";
 import { STEP_UP_MINUTES } from "@/lib/contract/values";
-
-const WRONG = {
-  totp: "The code is wrong, or was used already: type the code your authenticator app shows now.",
-  recovery: "That recovery code is wrong or was used already: each code works once.",
-  passkey: "That passkey is not one of yours, or its answer is not for this confirmation: try again.",
-  password: "The password is wrong.",
-} as const;
 
 // A fresh proof for the sensitive actions (lib/auth/factors/step-up.ts): checked by the one proof check, through
 // the sign-in throttle, then the same session is sealed again with verifiedAt = now.
@@ -31,40 +23,12 @@ export const POST = defineRoute(
     }
     const origin = portalOrigin(request.headers, server.config.edge) ?? "";
     const result = await verifyProof(server.db, user, body, { purpose: "step_up", ip: clientAddress, origin });
-    if (!result.ok) {
-      await audit({
-        ...who,
-        action: "auth.step_up_failed",
-        outcome: result.reason === "wrong" ? "failure" : "denied",
-        detail: result.reason === "wrong" ? { method: result.method, reason: "wrong" } : { reason: result.reason },
-      });
-      if (result.reason === "throttled")
-        throw rateLimited(
-          `Too many wrong attempts for this account. Try again in ${result.retryAfterSeconds} s.`,
-          result.retryAfterSeconds,
-        );
-      if (result.reason === "busy")
-        throw new ApiError(
-          "server_busy",
-          `Gatehouse is checking too many sign-ins at once. Try again in ${result.retryAfterSeconds} s.`,
-          { headers: { "Retry-After": String(result.retryAfterSeconds) } },
-        );
-      const sentence = WRONG[result.method];
-      if (result.method === "password")
-        throw new ApiError("invalid_credentials", sentence, { fields: { password: sentence } });
-      throw new ApiError("invalid_second_factor", sentence, {
-        ...(result.method === "passkey" ? {} : { fields: { code: sentence } }),
-      });
-    }
+    if (!result.ok) return refuseProof(result, audit, who, "auth.step_up_failed");
 
     const now = Date.now();
     await writeSession(cookies, sessionAfterStepUp(session!, now), sessionSettings);
     await audit({ ...who, action: "auth.step_up", outcome: "success", detail: { method: result.method } });
-    if (result.method === "recovery") {
-      const { recovery_codes_left: codesLeft } = await factorSummary(server.db, user.id);
-      await audit({ ...who, action: "auth.recovery_code_used", outcome: "success", detail: { codes_left: codesLeft } });
-      await announceFactorChange(user, { type: "account.recovery_code_used", codesLeft });
-    }
+    if (result.method === "recovery") await noteRecoveryCodeUsed(server.db, user, audit, who);
     return ok({
       method: result.method,
       verified_at: new Date(now).toISOString(),
