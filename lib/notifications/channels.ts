@@ -17,7 +17,8 @@ import type { NotificationChannelsTable } from "@/lib/db/schema";
 import { sealer } from "@/lib/seal";
 import { resolveTarget, type TargetRules } from "@/lib/webhooks/target";
 
-import { digestDueNow, forgetDigestDue } from "./digest-due";
+import { digestDueNow } from "./digest-due";
+import { forgetSubscribers } from "./subscriptions";
 
 const NOTIFICATION_ERROR: unique symbol = Symbol.for("gatehouse.NotificationError");
 
@@ -251,28 +252,7 @@ export async function updateChannel(
 export async function deleteChannel(db: Db, id: string): Promise<Channel> {
   const channel = await getChannel(db, id);
   await db.transaction().execute(async (trx) => {
-    const deliveries = trx
-      .selectFrom("notification_deliveries")
-      .select("id")
-      .where("recipient_kind", "=", "channel")
-      .where("recipient_id", "=", id);
-    await trx.deleteFrom("notification_attempts").where("delivery_id", "in", deliveries).execute();
-    await trx
-      .deleteFrom("notification_deliveries")
-      .where("recipient_kind", "=", "channel")
-      .where("recipient_id", "=", id)
-      .execute();
-    await trx
-      .deleteFrom("notification_subscriptions")
-      .where("subscriber_kind", "=", "channel")
-      .where("subscriber_id", "=", id)
-      .execute();
-    await trx
-      .deleteFrom("notification_digests")
-      .where("subscriber_kind", "=", "channel")
-      .where("subscriber_id", "=", id)
-      .execute();
-    await forgetDigestDue(trx, "channel", [id]);
+    await forgetSubscribers(trx, "channel", [id]);
     await trx.deleteFrom("notification_channels").where("id", "=", id).execute();
   });
   return channel;

@@ -136,20 +136,33 @@ export async function setPreferences(
 export async function forgetPeople(db: Db, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await writeTransaction(db, async (trx) => {
-    const deliveries = trx
-      .selectFrom("notification_deliveries")
-      .select("id")
-      .where("recipient_kind", "=", "user")
-      .where("recipient_id", "in", ids);
-    await trx.deleteFrom("notification_attempts").where("delivery_id", "in", deliveries).execute();
-    await trx
-      .deleteFrom("notification_deliveries")
-      .where("recipient_kind", "=", "user")
-      .where("recipient_id", "in", ids)
-      .execute();
-    for (const table of ["notification_subscriptions", "notification_digests"] as const)
-      await trx.deleteFrom(table).where("subscriber_kind", "=", "user").where("subscriber_id", "in", ids).execute();
+    await forgetSubscribers(trx, "user", ids);
     await trx.deleteFrom("notification_preferences").where("user_id", "in", ids).execute();
-    await forgetDigestDue(trx, "user", ids);
   });
+}
+
+/**
+ * What a person or channel leaves behind in this room, deleted (inside the caller's transaction): its deliveries with
+ * their attempts, its subscriptions, its digests sent and due. (A person's preferences and a channel's row are the
+ * caller's.)
+ */
+export async function forgetSubscribers(
+  trx: Db,
+  kind: NotificationSubscriberKind,
+  ids: readonly string[],
+): Promise<void> {
+  const deliveries = trx
+    .selectFrom("notification_deliveries")
+    .select("id")
+    .where("recipient_kind", "=", kind)
+    .where("recipient_id", "in", ids);
+  await trx.deleteFrom("notification_attempts").where("delivery_id", "in", deliveries).execute();
+  await trx
+    .deleteFrom("notification_deliveries")
+    .where("recipient_kind", "=", kind)
+    .where("recipient_id", "in", ids)
+    .execute();
+  for (const table of ["notification_subscriptions", "notification_digests"] as const)
+    await trx.deleteFrom(table).where("subscriber_kind", "=", kind).where("subscriber_id", "in", ids).execute();
+  await forgetDigestDue(trx, kind, ids);
 }
