@@ -2,6 +2,13 @@
 const nextConfig = {
   // No "X-Powered-By: Next.js": nothing to gain from advertising the stack.
   poweredByHeader: false,
+  // The build is a standalone folder (.next/standalone: the server with only the node_modules files it loads), which
+  // the container runs as it is and lib/cli/next-server.mjs serves for npm start, the demo and the tests.
+  output: "standalone",
+  // Loaded by the password-strength worker by name at run time (lib/contract/password-estimator.ts), so the build's
+  // trace cannot see them: zxcvbn-ts and its one dependency (tests/http/server/container.test.ts runs a copy of the
+  // standalone folder away from the project's node_modules, where a missing one would be found instead).
+  outputFileTracingIncludes: { "/**": ["./node_modules/@zxcvbn-ts/**", "./node_modules/fastest-levenshtein/**"] },
   reactStrictMode: true,
   // NEXT_DIST_DIR lets several builds live side by side (parallel test runs, a demo next to a test build).
   distDir: process.env.NEXT_DIST_DIR || ".next",

@@ -30,7 +30,7 @@ import { chromium, type Browser } from "@playwright/test";
 import puppeteer, { type Browser as PuppeteerBrowser, type Page } from "puppeteer-core";
 
 import { buildReason } from "@/lib/cli/build-check";
-import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
+import { BUILD, ROOT, serverArguments } from "@/lib/cli/serve";
 import { DEMO_PASSWORD } from "@/lib/auth/users";
 import type { Role } from "@/lib/contract/values";
 import { FIXED_PURCHASE_CODES } from "@/lib/sandbox";
@@ -281,16 +281,13 @@ async function main(): Promise<number> {
   const reason = buildReason();
   if (reason) {
     log(`building the portal (${reason})…`);
-    const build = spawnSync(NEXT_BIN, ["build", ROOT], {
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
+    const build = spawnSync(process.execPath, [BUILD], { stdio: "inherit" });
     if (build.status !== 0) return build.status ?? 1;
   }
   const dataDir = mkdtempSync(path.join(tmpdir(), "gatehouse-lighthouse-"));
   const [port, devtoolsPort] = [await freePort(), await freePort()];
   const url = `http://127.0.0.1:${port}`;
-  const server = spawn(NEXT_BIN, ["start", ROOT, "-H", "127.0.0.1", "-p", String(port)], {
+  const server = spawn(process.execPath, serverArguments("127.0.0.1", String(port)), {
     stdio: "ignore",
     env: { ...process.env, NODE_ENV: "production", GATEHOUSE_DEMO: "1", DEMO_DATA_DIR: dataDir, SANDBOX_PORT: "0" },
   });

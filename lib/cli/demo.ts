@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { DEMO_FLAG, demoDataDir } from "@/lib/config/mode";
 
 import { buildReason } from "./build-check";
-import { NEXT_BIN, portProblem, ROOT, serveNext } from "./serve";
+import { BUILD, portProblem, serveNext } from "./serve";
 
 function main(): void {
   const port = process.env.PORT || "3000";
@@ -20,10 +20,7 @@ function main(): void {
   const reason = buildReason();
   if (reason) {
     console.log(`demo: building the portal (${reason})…`);
-    const build = spawnSync(NEXT_BIN, ["build", ROOT], {
-      stdio: "inherit",
-      env: { ...process.env, NODE_ENV: "production" },
-    });
+    const build = spawnSync(process.execPath, [BUILD], { stdio: "inherit" });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   console.log(

@@ -11,8 +11,11 @@ import { pathToFileURL } from "node:url";
 import { HTTP_SERVER_VARIABLES, parseHttpServerSettings } from "@/lib/config/http-server";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
+/** The bare framework floor (scripts/framework-floor.ts) runs Next's own CLI; Gatehouse runs ./next-server.mjs. */
 export const NEXT_BIN = path.join(ROOT, "node_modules", ".bin", "next");
-const NEXT_CLI = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+/** `npm run build`: next build and the standalone output completed (./build.mjs). */
+export const BUILD = path.join(__dirname, "build.mjs");
+const SERVER = path.join(__dirname, "next-server.mjs");
 const PRELOAD = pathToFileURL(path.join(__dirname, "server-preload.mjs")).href;
 
 /** Why PORT is refused, or null. */
@@ -32,8 +35,13 @@ export function httpServerEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   );
 }
 
+/** Node's arguments that run the production server (./next-server.mjs: the build's standalone output), preload first. */
+export function serverArguments(host: string, port: string): string[] {
+  return ["--import", PRELOAD, SERVER, host, port];
+}
+
 export function serveNext(host: string, port: string, env: NodeJS.ProcessEnv): void {
-  const server = spawn(process.execPath, ["--import", PRELOAD, NEXT_CLI, "start", ROOT, "-H", host, "-p", port], {
+  const server = spawn(process.execPath, serverArguments(host, port), {
     stdio: "inherit",
     env: { ...env, ...httpServerEnv(env) },
   });

@@ -5,16 +5,14 @@
 //   1. The check, in a short-lived child with tsx (./start-check.ts): the environment and the .env files, the
 //      whole configuration; on a problem it prints one line each and exits 1, and so does this. Else it hands back
 //      HOST, PORT and HTTP_*_TIMEOUT_MS resolved, as one JSON line on fd 3 (stdout and stderr stay the terminal's).
-//   2. In this process: those values, ./server-preload.mjs, then Next's own CLI as `next start ROOT -H host -p port`.
-//      Next reads the .env files again itself. The server runs in the current working directory (./data).
+//   2. In this process: those values, ./server-preload.mjs, then the build's standalone server (./next-server.mjs),
+//      which reads the .env files again itself. The server runs in the current working directory (./data).
 import { spawnSync } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..", "..");
-const NEXT_CLI = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
 const RESULT_FD = 3;
 
 function fail(message) {
@@ -51,5 +49,5 @@ try {
 
 Object.assign(process.env, plan.env, { NODE_ENV: "production" });
 await import("./server-preload.mjs");
-process.argv = [process.execPath, NEXT_CLI, "start", ROOT, "-H", plan.host, "-p", plan.port];
-createRequire(import.meta.url)(NEXT_CLI);
+const { serveStandalone } = await import("./next-server.mjs");
+await serveStandalone(plan.host, plan.port);

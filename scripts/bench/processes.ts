@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-import { NEXT_BIN, ROOT } from "@/lib/cli/serve";
+import { ROOT, serverArguments } from "@/lib/cli/serve";
 import { SANDBOX_KEYS } from "@/lib/sandbox";
 import { freePort } from "@/tests/support/processes";
 
@@ -99,7 +99,7 @@ export async function startPortal(
   const logFile = path.join(storeDir, "portal.log");
   const logFd = openSync(logFile, "w");
   const databaseUrl = extraEnv.DATABASE_URL ?? path.join(storeDir, "gatehouse.db");
-  const child = spawn(NEXT_BIN, ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, serverArguments("127.0.0.1", String(port)), {
     cwd: ROOT,
     stdio: ["ignore", logFd, logFd],
     env: {

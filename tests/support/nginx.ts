@@ -1,13 +1,13 @@
 // A throwaway nginx load balancer for tests: Debian's nginx in the foreground on a free 127.0.0.1 port, its own
-// prefix folder, proxying to the given instances with the settings of the reference deployment
-// (docs/operations.md): passive health checks, and a request the first instance could not take (connection
+// prefix folder, proxying to the given instances with the settings of the reference deployment as shipped
+// (deploy/nginx.conf, which compose.yaml mounts): passive health checks, and a request the first instance could not take (connection
 // refused, reset, 502/503/504) passed to the next one. setUpstreams() rewrites the list and reloads nginx.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
-import { freePort } from "./processes";
+import { freePort, ROOT } from "./processes";
 
 export interface TestNginx {
   url: string;
@@ -25,9 +25,21 @@ function findNginx(): string {
   throw new Error("nginx was not found: install the nginx-light (or nginx) package");
 }
 
-/** The configuration of the reference deployment, with the ports of this test. */
+/**
+ * The reference deployment's nginx settings, deploy/nginx.conf (what compose.yaml mounts), with this test's port
+ * and instances in place of its own, inside the few lines a foreground nginx of its own prefix needs.
+ */
 export function nginxConfig(options: { prefix: string; port: number; upstreams: string[] }): string {
-  const servers = options.upstreams.map((address) => `    server ${address} max_fails=1 fail_timeout=2s;`).join("\n");
+  const shipped = readFileSync(path.join(ROOT, "deploy", "nginx.conf"), "utf8");
+  const servers = [...shipped.matchAll(/^(\s*)server \S+( .*;)$/gm)];
+  const listens = [...shipped.matchAll(/^\s*listen \d+;$/gm)];
+  if (servers.length === 0 || listens.length !== 1)
+    throw new Error("deploy/nginx.conf: expected upstream `server host:port …;` lines and one `listen <port>;`");
+  const [, indent, settings] = servers[0]!;
+  const list = options.upstreams.map((address) => `${indent}server ${address}${settings}`).join("\n");
+  const site = shipped
+    .replace(servers.map((match) => match[0]).join("\n"), list)
+    .replace(listens[0]![0], `  listen 127.0.0.1:${options.port};`);
   return `worker_processes 1;
 daemon off;
 pid ${options.prefix}/nginx.pid;
@@ -40,29 +52,7 @@ http {
   fastcgi_temp_path ${options.prefix}/tmp/fastcgi;
   uwsgi_temp_path ${options.prefix}/tmp/uwsgi;
   scgi_temp_path ${options.prefix}/tmp/scgi;
-  upstream gatehouse {
-${servers}
-    keepalive 16;
-  }
-  server {
-    listen 127.0.0.1:${options.port};
-    client_max_body_size 2m;
-    location / {
-      proxy_pass http://gatehouse;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $host;
-      # An instance that refuses the connection (stopping) or answers 502/503/504 (draining): try the next one.
-      # A POST that reached an instance is never sent twice (no non_idempotent).
-      proxy_next_upstream error timeout http_502 http_503 http_504;
-      proxy_next_upstream_tries 3;
-      proxy_connect_timeout 2s;
-      proxy_read_timeout 60s;
-    }
-  }
+${site}
 }
 `;
 }

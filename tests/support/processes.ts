@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { serverArguments } from "@/lib/cli/serve";
 import { VARIABLE_NAMES } from "@/lib/config/variables";
 
 export const ROOT = path.resolve(__dirname, "../..");
@@ -115,15 +116,17 @@ export function npmStart(cwd: string, env: Record<string, string | undefined>): 
 
 /** The server `npm run demo` starts (lib/cli/demo.ts, after its build check): next start with GATEHOUSE_DEMO=1. */
 export function demoServer(cwd: string, port: number, env: Record<string, string | undefined> = {}): Spawned {
-  return spawnCommand(path.join(BIN, "next"), ["start", ROOT, "-H", "127.0.0.1", "-p", String(port)], {
-    cwd,
-    env: { ...env, GATEHOUSE_DEMO: "1" },
-  });
+  return productionServer(cwd, port, { ...env, GATEHOUSE_DEMO: "1" });
 }
 
 /** `next start` run directly (no npm start in front): the server's own start-up check. */
 export function nextStart(cwd: string, port: number, env: Record<string, string | undefined>): Spawned {
-  return spawnCommand(path.join(BIN, "next"), ["start", ROOT, "-H", "127.0.0.1", "-p", String(port)], { cwd, env });
+  return productionServer(cwd, port, env);
+}
+
+/** The production server as lib/cli/serve.ts starts it: the build's standalone output, with the preload first. */
+function productionServer(cwd: string, port: number, env: Record<string, string | undefined>): Spawned {
+  return spawnCommand(process.execPath, serverArguments("127.0.0.1", String(port)), { cwd, env });
 }
 
 /** `npm run users -- …` against the store `env` names. */

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+import { serverArguments } from "@/lib/cli/serve";
 import { SANDBOX_KEYS, startSandbox, type Sandbox } from "@/lib/sandbox";
 
 import { assertBuilt, commandEnv } from "../processes";
@@ -45,7 +46,7 @@ export async function startPortal({
   });
 
   // The portal's settings are this file's: none of Gatehouse's variables is inherited from the caller (commandEnv).
-  const next = spawn(path.join("node_modules", ".bin", "next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+  const next = spawn(process.execPath, serverArguments("127.0.0.1", String(port)), {
     stdio: ["ignore", "ignore", quiet ? "ignore" : "inherit"],
     env: commandEnv({
       REPORTS_API_BASE_URL: sandbox.reportsBaseUrl,
