@@ -63,7 +63,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
       what: "webhook endpoints, durable deliveries, signing, safe sending",
     },
     {
-      name: "audit-streams",
+      name: "audit_streams",
       paths: ["lib/audit-streams/"],
       what: "the audit log streamed to syslog and an HTTP collector, its cursors, delivery log and retention",
     },
