@@ -34,7 +34,7 @@ export async function sendHttp(
     const name = (error as Error).name;
     throw new Error(
       name === "TimeoutError"
-        ? `the collector did not answer within ${Math.round(timeoutMs / 1000)} s`
+        ? `the collector did not answer within ${inWords(timeoutMs)}`
         : `the collector could not be reached (${causeOf(error)})`,
     );
   }
@@ -49,3 +49,5 @@ function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }
+
+const inWords = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);

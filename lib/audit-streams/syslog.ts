@@ -135,7 +135,7 @@ export function sendSyslog(
       else resolve();
     };
     const timer = setTimeout(
-      () => finish(new Error(`the syslog server did not take the batch within ${Math.round(timeoutMs / 1000)} s`)),
+      () => finish(new Error(`the syslog server did not take the batch within ${inWords(timeoutMs)}`)),
       timeoutMs,
     );
     socket.setNoDelay(true);
@@ -152,3 +152,5 @@ export function sendSyslog(
 }
 
 const isIp = (host: string): boolean => /^[\d.]+$/.test(host) || host.includes(":");
+
+const inWords = (ms: number): string => (ms >= 1000 ? `${Math.round(ms / 1000)} s` : `${ms} ms`);

@@ -43,7 +43,7 @@ export async function startSyslogReceiver({
     async start() {
       const onConnection = (socket: Socket) => {
         sockets.add(socket);
-        let pending = Buffer.alloc(0);
+        let pending: Buffer = Buffer.alloc(0);
         socket.on("data", (chunk: Buffer) => {
           const { messages, rest, bad } = readFrames(Buffer.concat([pending, chunk]));
           receiver.messages.push(...messages);
