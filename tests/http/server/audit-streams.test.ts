@@ -3,7 +3,12 @@
 // token) that the test starts on loopback; every row written arrives at both; the receivers stop, more rows are
 // written, the receivers start again on the same ports, and every row still arrives (a batch whose sending failed
 // is sent again whole: a duplicate is allowed, a gap is not). What the receivers got carries no key, token or
-// password; the audit page shows each destination's state without the collector's token or query.
+// password; the audit page shows each destination's state without the collector's token or query. Over TLS (a
+// certificate made by openssl, trusted through AUDIT_SYSLOG_CA_FILE) on SQLite.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 import { parseDatabaseUrl } from "@/lib/config/store";
@@ -12,6 +17,7 @@ import { openDb, type Store } from "@/lib/db";
 import { CANARY } from "@/tests/support/canary";
 import { TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
 import { startNdjsonCollector, type NdjsonCollector } from "@/tests/support/ndjson-collector";
+import { selfSignedCertificate } from "@/tests/support/self-signed";
 import { setUpGateway } from "@/tests/support/set-up-gateway";
 import { bothServerStores } from "@/tests/support/store-backends";
 import { startSyslogReceiver, type SyslogReceiver } from "@/tests/support/syslog-receiver";
@@ -144,5 +150,43 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
     expect(page.text).toContain("connect ECONNREFUSED"); // the outage of the first test, its last error
     expect(page.text).not.toContain(TOKEN);
     expect(page.text).not.toContain(QUERY_SECRET);
+  });
+});
+
+describe("over TLS, trusting the server through AUDIT_SYSLOG_CA_FILE", () => {
+  let syslog: SyslogReceiver;
+  let dir: string;
+  const { gateway } = setUpGateway({
+    env: async () => {
+      // Debian's openssl makes the certificate (never by hand); without it this test fails, saying so.
+      const certificate = selfSignedCertificate();
+      if (!certificate) throw new Error("this test needs the openssl command to make a certificate");
+      syslog = await startSyslogReceiver({ tls: certificate });
+      dir = await mkdtemp(path.join(tmpdir(), "gatehouse-syslog-ca-"));
+      await writeFile(path.join(dir, "ca.pem"), certificate.cert);
+      return { AUDIT_SYSLOG_URL: `tls://127.0.0.1:${syslog.port}`, AUDIT_SYSLOG_CA_FILE: path.join(dir, "ca.pem") };
+    },
+  });
+  afterAll(async () => {
+    await syslog?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("sends every audit row to the TLS syslog server", async () => {
+    await gateway.signIn("admin");
+    const store = await openDb(parseDatabaseUrl(gateway.databaseUrl));
+    try {
+      const written = (await store.db.selectFrom("audit_log").select("id").execute()).map((row) => Number(row.id));
+      expect(written.length).toBeGreaterThan(0);
+      await until(
+        () => written.every((id) => syslog.messages.some((message) => idOf(message) === id)),
+        "the TLS syslog server got every row",
+        15_000,
+        50,
+      );
+      expect(syslog.garbage).toEqual([]);
+    } finally {
+      await store.close();
+    }
   });
 });
