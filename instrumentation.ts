@@ -5,10 +5,10 @@
 // `upstream.key_rejected` rows; then says how single sign-on is set up (asking the provider in the background);
 // then starts the job system (lib/jobs: BullMQ with REDIS_URL, the store otherwise) with its kinds — webhook
 // deliveries, bulk purchase checks, the report schedules' ticks and runs, the purchase lifecycle's sweep, the
-// notifications' deliveries and tick — then their sweeps (what an earlier process left pending is queued again), the current
+// notifications' deliveries and tick, the audit streams' ticks — then their sweeps (what an earlier process left pending is queued again), the current
 // slot's schedule tick, the purchase sweep's minute tick and the notifications' tick (each tick triggers the next),
 // the history's pruning, and the events' sinks (the webhooks', the notifications' rules) with the notifications'
-// delivery sweep.
+// delivery sweep; last, each enabled audit stream's first tick and the audit log's pruning.
 export async function register(): Promise<void> {
   // The gateway lives in the Node.js runtime only; `next build` must not start a sandbox or open a store either.
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -35,8 +35,9 @@ export async function register(): Promise<void> {
   const { purchaseSweeps, startPurchaseSweep } = await import("./lib/purchases/sweep-service");
   const { notificationDeliveries } = await import("./lib/notifications");
   const { notificationTicks, startNotifications } = await import("./lib/notifications/service");
+  const { auditStreamTicks, startAuditStreams } = await import("./lib/audit-streams/service");
   const kinds = [webhookDeliveries, bulkChecks, reportScheduleTicks, reportScheduleRuns, purchaseSweeps];
-  await startJobs([...kinds, notificationDeliveries, notificationTicks], {
+  await startJobs([...kinds, notificationDeliveries, notificationTicks, auditStreamTicks], {
     cluster: currentCluster(),
     db: async () => (await getServerContext()).db,
   });
@@ -45,4 +46,5 @@ export async function register(): Promise<void> {
   startReportJobs();
   startPurchaseSweep();
   startNotifications();
+  await startAuditStreams();
 }

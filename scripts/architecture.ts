@@ -62,6 +62,11 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
       paths: ["lib/webhooks/"],
       what: "webhook endpoints, durable deliveries, signing, safe sending",
     },
+    {
+      name: "audit_streams",
+      paths: ["lib/audit-streams/"],
+      what: "the audit log streamed to syslog and an HTTP collector, its cursors, delivery log and retention",
+    },
   ],
   [
     {

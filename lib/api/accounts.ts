@@ -2,8 +2,8 @@
 // shapes (lib/contract). The password hash never reaches these functions.
 import "server-only";
 
-import { listAudit, type AuditFilter, type AuditRecord } from "@/lib/auth/audit";
-import { auditSummary } from "@/lib/auth/audit-text";
+import { listAudit, type AuditFilter } from "@/lib/auth/audit";
+import { auditRecordOutput } from "@/lib/auth/audit-text";
 import { PERMISSIONS } from "@/lib/contract/values";
 import { can, withoutGuardedFields, type Caller } from "@/lib/auth/permissions";
 import { sessionExpiresAt, type SessionData, type SessionTimeouts } from "@/lib/auth/session";
@@ -55,23 +55,7 @@ export function currentTokenOutput(
   };
 }
 
-export function auditRecordOutput(record: AuditRecord): AuditRecordOutput {
-  return {
-    id: record.id,
-    at: record.at,
-    user_id: record.userId,
-    user_email: record.userEmail,
-    user_name: record.userName,
-    action: record.action,
-    target: record.target,
-    outcome: record.outcome,
-    request_id: record.requestId,
-    detail: record.detail,
-    summary: auditSummary(record),
-    count: record.count,
-    last_at: record.lastAt,
-  };
-}
+export { auditRecordOutput };
 
 /** One page of the audit log as GET /api/admin/audit answers it (and the audit page renders first). */
 export async function auditLogPage(

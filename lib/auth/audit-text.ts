@@ -1,6 +1,9 @@
 // The audit log in words: what a row's detail says, for a person reading the ledger (the table, the API's
 // `summary`). Pure and dependency-free: the API and the page use the same sentences.
+import type { AuditRecordOutput } from "@/lib/contract/audit";
 import { isOneOf, PRIVACY_NAMES, REPORT_PRIVACY, type AuditAction, type AuditOutcome } from "@/lib/contract/values";
+
+import type { AuditRecord } from "./audit";
 
 export interface AuditRowFacts {
   action: AuditAction;
@@ -169,4 +172,26 @@ export function auditSummary(row: AuditRowFacts): string {
   }
   if (row.action === "report.regenerate") return "Results generated again.";
   return "";
+}
+
+/**
+ * A row as the API shows it (GET /api/admin/audit, the export's NDJSON lines, the audit streams' messages): one
+ * shape wherever a row leaves Gatehouse.
+ */
+export function auditRecordOutput(record: AuditRecord): AuditRecordOutput {
+  return {
+    id: record.id,
+    at: record.at,
+    user_id: record.userId,
+    user_email: record.userEmail,
+    user_name: record.userName,
+    action: record.action,
+    target: record.target,
+    outcome: record.outcome,
+    request_id: record.requestId,
+    detail: record.detail,
+    summary: auditSummary(record),
+    count: record.count,
+    last_at: record.lastAt,
+  };
 }

@@ -39,8 +39,12 @@ function settingsOf(env: ReturnType<typeof parseEnv>, mode: Config["mode"]) {
   if (env.metricsToken) registerSecrets([env.metricsToken]);
   const redisUrl = mode === "demo" ? null : env.redisUrl;
   if (redisUrl) registerSecrets(redisSecrets(redisUrl));
+  const server = loadServerConfig({ demoMode: mode === "demo" });
+  // The audit collector's token and URL (which may carry a key in its query) never reach a log line.
+  const { http } = server.auditStreams;
+  if (http) registerSecrets([http.url, ...(http.token ? [http.token] : [])]);
   return {
-    ...loadServerConfig({ demoMode: mode === "demo" }),
+    ...server,
     shutdownTimeoutMs: env.shutdownTimeoutMs,
     metricsToken: env.metricsToken,
     redisUrl,

@@ -7,6 +7,7 @@ import "server-only";
 import { z } from "zod";
 
 import { DEMO_EDGE_SETTINGS, parseEdgeSettings, type EdgeSettings } from "./edge";
+import { auditStreamsConfig, auditStreamVariables, type AuditStreamsConfig } from "./audit-streams";
 import { ConfigError, type ConfigProblem } from "./env";
 import { integrationsConfig, integrationVariables, type TokensConfig, type WebhooksConfig } from "./integrations";
 import { demoDataDir } from "./mode";
@@ -42,6 +43,8 @@ export interface ServerConfig {
   reports: ReportsConfig;
   tokens: TokensConfig;
   webhooks: WebhooksConfig;
+  /** Audit streaming (syslog, an HTTP collector) and the audit log's retention (./audit-streams.ts). */
+  auditStreams: AuditStreamsConfig;
 }
 
 export interface LoadServerConfigOptions {
@@ -60,6 +63,7 @@ const envSchema = z.object({
   ...purchaseVariables,
   ...reportVariables,
   ...integrationVariables,
+  ...auditStreamVariables,
 });
 
 /** The environment without the settings only a configured deployment reads (the demo keeps its own). */
@@ -97,6 +101,8 @@ export function loadServerConfig({
   const vars = parsed.data;
   const session = { ...secrets, ...sessionLifetimes(vars, problems) };
   const firstAdmin = readFirstAdmin(vars, problems);
+  const auditStreams = auditStreamsConfig(vars);
+  problems.push(...auditStreams.problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -107,5 +113,6 @@ export function loadServerConfig({
     purchases: purchasesConfig(vars),
     reports: reportsConfig(vars),
     ...integrationsConfig(vars),
+    auditStreams: auditStreams.config,
   };
 }

@@ -87,6 +87,13 @@ export const VARIABLES = {
   // Integration access
   TOKEN_RATE_LIMIT_PER_MINUTE: { demo: true },
   WEBHOOK_ALLOW_PRIVATE: { demo: true },
+  // Audit streaming and retention (lib/config/audit-streams.ts)
+  AUDIT_SYSLOG_URL: {},
+  AUDIT_SYSLOG_CA_FILE: {},
+  AUDIT_HTTP_URL: { secret: true },
+  AUDIT_HTTP_TOKEN: { secret: true },
+  AUDIT_RETENTION_DAYS: {},
+  AUDIT_STREAM_LOG_RETENTION_DAYS: {},
   // Read by next.config.mjs, not by the server's configuration, but ours all the same.
   NEXT_DIST_DIR: { demo: true },
 } as const satisfies Record<string, VariableInfo>;

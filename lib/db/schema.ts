@@ -31,6 +31,8 @@ import type {
 } from "./schema-factors";
 export type * from "./schema-notifications";
 export type * from "./schema-factors";
+export type * from "./schema-audit-streams";
+import type { AuditStreamCursorsTable, AuditStreamDeliveriesTable } from "./schema-audit-streams";
 
 export interface UsersTable {
   id: string;
@@ -491,6 +493,8 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   auth_challenges: AuthChallengesTable;
   sign_in_settings: SignInSettingsTable;
+  audit_stream_cursors: AuditStreamCursorsTable;
+  audit_stream_deliveries: AuditStreamDeliveriesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

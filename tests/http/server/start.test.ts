@@ -146,6 +146,29 @@ describe("next start run directly checks the same, before it answers anything", 
   });
 });
 
+describe("audit streaming's settings", () => {
+  it("a bad value is one line naming its variable, the collector's URL and token never shown", async () => {
+    const lines = await refused(
+      npmStart(cwd, {
+        SESSION_SECRET: SECRET,
+        REPORTS_API_BASE_URL: "https://reports.example.com/seo",
+        REPORTS_API_KEY: CANARY.reports,
+        AUDIT_SYSLOG_URL: "udp://logs.example.com:514",
+        AUDIT_HTTP_URL: "ftp://collector:pw-in-url@collector.example.com/",
+        AUDIT_HTTP_TOKEN: "token with spaces",
+        AUDIT_RETENTION_DAYS: "forever",
+      }),
+    );
+    expect(lines).toEqual([
+      'AUDIT_SYSLOG_URL: "udp://logs.example.com:514" must start with tcp:// or tls:// (syslog over TCP, or over TLS)',
+      "AUDIT_HTTP_URL: must be an http:// or https:// URL without a user or password (the token goes in AUDIT_HTTP_TOKEN)",
+      "AUDIT_HTTP_TOKEN: must be one word of printable characters (sent as Authorization: Bearer …)",
+      'AUDIT_RETENTION_DAYS: "forever" must be a number of days',
+    ]);
+    expect(lines.join("\n")).not.toMatch(/pw-in-url|token with spaces/);
+  });
+});
+
 describe("the key-encryption key", () => {
   const AREAS_WITHOUT_KEYS = {
     SESSION_SECRET: SECRET,
