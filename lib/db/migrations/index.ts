@@ -10,6 +10,7 @@ import { keysJobs } from "./03-keys-jobs";
 import { notifications } from "./04-notifications";
 import { secondFactors } from "./05-second-factors";
 import { notificationDigests } from "./06-notification-digests";
+import { tokenQuotas } from "./08-token-quotas";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -31,5 +32,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     ...notifications(),
     ...secondFactors(),
     ...notificationDigests(),
+    ...tokenQuotas(),
   };
 }
