@@ -19,8 +19,12 @@ import { monthCounted } from "./usage";
 
 /** A ceiling no token's limit reaches: the limiters count, and the token's own figure decides. */
 const COUNT_CEILING = 2_000_000_000;
-/** A month's counter outlives its month (its key names the month). */
-const MONTH_KEY_SECONDS = 32 * 86_400;
+/**
+ * How long a month's counter lives (its key names the month, so it never spills into the next). Under the 24.8
+ * days a timer can wait (the in-memory limiter deletes keys by timer); a counter that ends before its month does
+ * is seeded again from the store at its next request, like a new one.
+ */
+const MONTH_KEY_SECONDS = 20 * 86_400;
 
 export interface TokenLimits {
   id: string;
