@@ -179,7 +179,8 @@ export function defineRoute<const S extends OperationSpec>(
 /** Counts a request with a token in its usage (in memory; written every few seconds: lib/tokens/usage.ts). */
 function noteTokenRequest(state: ApiRequest, status: number, error: ApiError | null, context: RequestContext): void {
   const upstreamCalls = { reports: 0, items: 0 };
-  for (const call of context.upstreamCalls) if (call.area === "reports" || call.area === "items") upstreamCalls[call.area] += 1;
+  for (const call of context.upstreamCalls)
+    if (call.area === "reports" || call.area === "items") upstreamCalls[call.area] += 1;
   recordTokenUse(state.server!.db, {
     tokenId: state.token!.id,
     operation: state.spec.id,

@@ -107,7 +107,7 @@ export type TokenCreateBody = z.output<typeof TokenCreateBodySchema>;
 export const TokenUpdateBodySchema = z
   .strictObject({ rate_limit_per_minute: rateLimitPerMinute, monthly_quota: monthlyQuota }, onlyFields(LIMIT_FIELDS))
   .refine((body) => body.rate_limit_per_minute !== undefined || body.monthly_quota !== undefined, {
-    message: "give rate_limit_per_minute, monthly_quota or both (null removes a limit)",
+    message: "rate_limit_per_minute or monthly_quota must be given, or both (null removes a limit)",
     path: ["rate_limit_per_minute"],
     when: (payload) => payload.issues.length === 0,
   });

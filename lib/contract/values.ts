@@ -459,6 +459,7 @@ export const NOTIFICATION_TOPICS = [
   "purchase.revoked",
   "purchase.support_expiring",
   "licence.limit_reached",
+  "token.quota_reached",
 ] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 /** Where a team's messages go: a Slack or Microsoft Teams incoming webhook, or an e-mail address. */

@@ -310,12 +310,7 @@ export async function revokeToken(db: Db, actor: User, id: string, now = new Dat
  * Changes a token's own limits (its owner, or an admin for a service account's token: whoever may list it on his
  * page); a field left out stays as it is, null removes the limit. A revoked token cannot be changed.
  */
-export async function updateTokenLimits(
-  db: Db,
-  actor: User,
-  id: string,
-  body: TokenUpdateBody,
-): Promise<ListedToken> {
+export async function updateTokenLimits(db: Db, actor: User, id: string, body: TokenUpdateBody): Promise<ListedToken> {
   const row = await db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirst();
   const owner = row ? (row.user_id === actor.id ? actor : await getUserById(db, row.user_id)) : null;
   if (!row || !owner || !mayManageFor(actor, owner))

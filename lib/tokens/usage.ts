@@ -7,11 +7,7 @@ import "server-only";
 import { sql } from "kysely";
 
 import type { Area } from "@/lib/contract/areas";
-import {
-  TOKEN_USAGE_DAYS,
-  TOKEN_USAGE_KEEP_DAYS,
-  type TokenUsageOutcome,
-} from "@/lib/contract/values";
+import { TOKEN_USAGE_DAYS, TOKEN_USAGE_KEEP_DAYS, type TokenUsageOutcome } from "@/lib/contract/values";
 import { writeTransaction, type Db } from "@/lib/db";
 import { onShutdown } from "@/lib/lifecycle/shutdown";
 import { describeError, logEvent } from "@/lib/log";
@@ -76,7 +72,15 @@ export function recordTokenUse(db: Db, use: TokenUse): void {
   const key = `${use.tokenId}\u0000${day}\u0000${use.operation}\u0000${use.outcome}`;
   let entry = current.pending.get(key);
   if (!entry) {
-    entry = { tokenId: use.tokenId, day, operation: use.operation, outcome: use.outcome, count: 0, reports: 0, items: 0 };
+    entry = {
+      tokenId: use.tokenId,
+      day,
+      operation: use.operation,
+      outcome: use.outcome,
+      count: 0,
+      reports: 0,
+      items: 0,
+    };
     current.pending.set(key, entry);
   }
   entry.count += 1;

@@ -454,7 +454,11 @@ function LimitsForm({ token, onDone }: { token: TokenOutput; onDone: (changed: T
         onSubmit={(event) => void submit(event)}
         aria-label={`Limits of ${token.name}`}
       >
-        <FormErrorBanner title="The limits were not changed" message={failure?.message} requestId={failure?.requestId} />
+        <FormErrorBanner
+          title="The limits were not changed"
+          message={failure?.message}
+          requestId={failure?.requestId}
+        />
         <div ref={firstRef}>
           <TextField
             id="field-limits-per-minute"
@@ -535,21 +539,32 @@ function UsageSection({ initialUsage, tokens }: { initialUsage: TokenUsageOutput
   const names = new Map(tokens.map((token) => [token.id, `${token.name} (${token.user.email})`]));
   const lines = usage.data ? usageLines(usage.data.data, names) : undefined;
   const usageColumns: Column<UsageLine>[] = [
-    { id: "day", header: "Day (UTC)", wrap: "nowrap", fixedOrder: { direction: "desc", text: "Newest first" }, cell: (l) => l.day },
+    {
+      id: "day",
+      header: "Day (UTC)",
+      wrap: "nowrap",
+      fixedOrder: { direction: "desc", text: "Newest first" },
+      cell: (l) => l.day,
+    },
     { id: "token", header: "Token", rowHeader: true, priority: "primary", wrap: "wrap", cell: (l) => l.token },
     { id: "operation", header: "Operation", wrap: "wrap", cell: (l) => l.operation },
-    ...TOKEN_USAGE_OUTCOMES.map(
-      (outcome): Column<UsageLine> => ({
-        id: outcome,
-        header: OUTCOME_HEADERS[outcome],
-        align: "end",
-        wrap: "nowrap",
-        cell: (l) => count(l.counts[outcome]),
-      }),
-    ),
+    ...TOKEN_USAGE_OUTCOMES.map((outcome): Column<UsageLine> => ({
+      id: outcome,
+      header: OUTCOME_HEADERS[outcome],
+      align: "end",
+      wrap: "nowrap",
+      cell: (l) => count(l.counts[outcome]),
+    })),
   ];
   const topColumns: Column<{ token_id: string; calls: number }>[] = [
-    { id: "token", header: "Token", rowHeader: true, priority: "primary", wrap: "wrap", cell: (t) => names.get(t.token_id) ?? t.token_id },
+    {
+      id: "token",
+      header: "Token",
+      rowHeader: true,
+      priority: "primary",
+      wrap: "wrap",
+      cell: (t) => names.get(t.token_id) ?? t.token_id,
+    },
     { id: "calls", header: "Upstream calls", align: "end", wrap: "nowrap", cell: (t) => count(t.calls) },
   ];
   const error = usage.error
@@ -564,9 +579,9 @@ function UsageSection({ initialUsage, tokens }: { initialUsage: TokenUsageOutput
     <section aria-labelledby="token-usage-heading">
       <h2 id="token-usage-heading">Usage, last 30 days</h2>
       <p>
-        Requests with each token per day (UTC) and operation, by how they ended: refused is the request&apos;s own
-        fault (bad input, not found), denied a scope the token lacks, limited its limits or quota. Each instance
-        writes its counts every few seconds.
+        Requests with each token per day (UTC) and operation, by how they ended: refused is the request&apos;s own fault
+        (bad input, not found), denied a scope the token lacks, limited its limits or quota. Each instance writes its
+        counts every few seconds.
       </p>
       <DataTable
         caption="Requests per token, day and operation"
@@ -581,7 +596,9 @@ function UsageSection({ initialUsage, tokens }: { initialUsage: TokenUsageOutput
       {(["reports", "items"] as const).map((area) => (
         <DataTable
           key={area}
-          caption={area === "reports" ? "The reports API (area A): calls per token" : "The item API (area B): calls per token"}
+          caption={
+            area === "reports" ? "The reports API (area A): calls per token" : "The item API (area B): calls per token"
+          }
           columns={topColumns}
           rows={usage.data?.data.top_upstream[area]}
           rowKey={(top) => top.token_id}

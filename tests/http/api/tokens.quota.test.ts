@@ -17,6 +17,7 @@ import {
 } from "@/tests/support/gateway";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
+import { upstreamCalls } from "@/tests/support/resilience";
 import { startTestSandbox, type TestSandbox } from "@/tests/support/sandbox";
 import { until } from "@/tests/support/until";
 
@@ -34,7 +35,11 @@ beforeAll(async () => {
     startTestRedis(),
   ]);
   databaseUrl = await postgres.createDatabase();
-  const env = sandboxEnv(sandbox, { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, TOKEN_RATE_LIMIT_PER_MINUTE: "1000" });
+  const env = sandboxEnv(sandbox, {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis.url,
+    TOKEN_RATE_LIMIT_PER_MINUTE: "1000",
+  });
   instances.push(
     ...(await Promise.all([
       startGateway({ ...env, INSTANCE_ID: "one" }),
@@ -64,7 +69,7 @@ async function makeToken(limits: Record<string, unknown>): Promise<{ id: string;
 const withToken = (secret: string, i: number, pathname: string): Promise<GatewayResponse> =>
   instances[i % 2]!.request(pathname, { headers: { Authorization: `Bearer ${secret}` } });
 
-const LIST = "/api/reports?per_page=5";
+const LIST = "/api/reports?per_page=10";
 
 describe("a token's own limits, on two instances", () => {
   it("are set when it is made and refused out of bounds with a sentence naming them", async () => {
@@ -74,7 +79,9 @@ describe("a token's own limits, on two instances", () => {
       body: JSON.stringify({ name: "x", scopes: ["reports:read"], expires_in_days: 7, rate_limit_per_minute: 0 }),
     });
     expect(bad.status).toBe(400);
-    expect(bad.json.error.fields.rate_limit_per_minute).toBe("rate_limit_per_minute must be at least 1 (or null for none)");
+    expect(bad.json.error.fields.rate_limit_per_minute).toBe(
+      "rate_limit_per_minute must be at least 1 (or null for none)",
+    );
     const { id } = await makeToken({ rate_limit_per_minute: 10, monthly_quota: 1000 });
     const listed = (await admin.request("/api/tokens")).json.data.find((t: { id: string }) => t.id === id);
     expect(listed).toMatchObject({ rate_limit_per_minute: 10, monthly_quota: 1000 });
@@ -100,7 +107,9 @@ describe("a token's own limits, on two instances", () => {
       body: "{}",
     });
     expect(empty.status).toBe(400);
-    expect(empty.json.error.message).toContain("give rate_limit_per_minute, monthly_quota or both");
+    expect(empty.json.error.fields.rate_limit_per_minute).toBe(
+      "rate_limit_per_minute or monthly_quota must be given, or both (null removes a limit)",
+    );
   });
 
   let perMinute: { id: string; secret: string };
@@ -108,9 +117,14 @@ describe("a token's own limits, on two instances", () => {
 
   it("let exactly the per-minute limit through across both instances, sent at once, then 429 with Retry-After", async () => {
     perMinute = await makeToken({ rate_limit_per_minute: 5 });
+    // From here on, every upstream call is one of these tokens' (compared with their usage at the end).
+    await sandbox.clearRequests();
     const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => withToken(perMinute.secret, i, LIST)));
     const statuses = answers.map((res) => res.status).sort();
-    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(
+      statuses.filter((s) => s === 200),
+      answers.map((res) => res.text).join("\n"),
+    ).toHaveLength(5);
     expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     const refused = answers.find((res) => res.status === 429)!;
     expect(refused.json.error.code).toBe("rate_limited");
@@ -170,14 +184,22 @@ describe("a token's own limits, on two instances", () => {
   });
 
   it("shows usage equal to the requests made, by operation and outcome, once both instances have written it", async () => {
-    type Row = { token_id: string; operation: string; outcome: string; count: number; upstream_calls: { reports: number } };
+    type Row = {
+      token_id: string;
+      operation: string;
+      outcome: string;
+      count: number;
+      upstream_calls: { reports: number };
+    };
+    // Upstream calls: identical reads at once share one call (single flight), counted for the request that made
+    // it; so each ok row has at least one, and together they are the calls the sandbox saw.
     const expected = [
-      { token: perMinute.id, operation: "listReports", outcome: "limited", count: 7, reports: 0 },
-      { token: perMinute.id, operation: "listReports", outcome: "ok", count: 5, reports: 5 },
-      { token: quota.id, operation: "listReports", outcome: "limited", count: 4, reports: 0 },
-      { token: quota.id, operation: "listReports", outcome: "ok", count: 4, reports: 4 },
-      { token: quota.id, operation: "listReports", outcome: "refused", count: 1, reports: 0 },
-      { token: quota.id, operation: "listTokens", outcome: "denied", count: 1, reports: 0 },
+      { token: perMinute.id, operation: "listReports", outcome: "limited", count: 7 },
+      { token: perMinute.id, operation: "listReports", outcome: "ok", count: 5 },
+      { token: quota.id, operation: "listReports", outcome: "limited", count: 4 },
+      { token: quota.id, operation: "listReports", outcome: "ok", count: 4 },
+      { token: quota.id, operation: "listReports", outcome: "refused", count: 1 },
+      { token: quota.id, operation: "listTokens", outcome: "denied", count: 1 },
     ];
     const summary = (rows: Row[]) =>
       rows
@@ -187,7 +209,6 @@ describe("a token's own limits, on two instances", () => {
           operation: row.operation,
           outcome: row.outcome,
           count: row.count,
-          reports: row.upstream_calls.reports,
         }))
         .sort((a, b) =>
           `${a.token === perMinute.id ? 0 : 1}${a.operation}${a.outcome}`.localeCompare(
@@ -195,21 +216,36 @@ describe("a token's own limits, on two instances", () => {
           ),
         );
     // Each instance writes its counts every 5 s: wait until both have.
+    let last: unknown = null;
     const usage = await until(
       async () => {
         const res = await instances[1]!.request("/api/tokens/usage", { headers: { Cookie: admin.cookie() } });
         expect(res.status, res.text).toBe(200);
-        return JSON.stringify(summary(res.json.data.rows)) === JSON.stringify(expected) ? res.json.data : null;
+        last = summary(res.json.data.rows);
+        return JSON.stringify(last) === JSON.stringify(expected) ? res.json.data : null;
       },
       "the usage of both instances, equal to the requests made",
       15_000,
       250,
-    );
+    ).catch((error: unknown) => {
+      throw new Error(`${String(error)}; last seen: ${JSON.stringify(last)}`);
+    });
     expect(summary(usage.rows)).toEqual(expected);
-    expect(usage.top_upstream.reports.slice(0, 2)).toEqual([
-      { token_id: perMinute.id, calls: 5 },
-      { token_id: quota.id, calls: 4 },
-    ]);
+    const calls = (token: string, outcome: string) =>
+      (usage.rows as Row[]).find((row) => row.token_id === token && row.outcome === outcome)?.upstream_calls.reports;
+    for (const token of [perMinute.id, quota.id]) {
+      expect(calls(token, "limited")).toBe(0);
+      expect(calls(token, "ok")).toBeGreaterThanOrEqual(1);
+    }
+    expect(calls(quota.id, "refused")).toBe(0);
+    const seen = (await upstreamCalls(sandbox, "GET")).filter((call) => call.path.endsWith("/reports")).length;
+    expect(calls(perMinute.id, "ok")! + calls(quota.id, "ok")!).toBe(seen);
+    expect(usage.top_upstream.reports).toEqual(
+      [
+        { token_id: perMinute.id, calls: calls(perMinute.id, "ok") },
+        { token_id: quota.id, calls: calls(quota.id, "ok") },
+      ].sort((a, b) => b.calls! - a.calls! || a.token_id.localeCompare(b.token_id)),
+    );
     expect(usage.top_upstream.items).toEqual([]);
   });
 });

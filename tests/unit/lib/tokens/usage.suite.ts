@@ -65,13 +65,15 @@ export function tokenUsageSuite(backend: Backend): void {
       use("listReports", "ok", 2);
       await flushTokenUsage(db, AT);
       const rows = await readTokenUsage(db, [id], AT);
-      expect(rows.map(({ operation, outcome, count, reports_calls, items_calls }) => ({
-        operation,
-        outcome,
-        count,
-        reports_calls,
-        items_calls,
-      }))).toEqual([
+      expect(
+        rows.map(({ operation, outcome, count, reports_calls, items_calls }) => ({
+          operation,
+          outcome,
+          count,
+          reports_calls,
+          items_calls,
+        })),
+      ).toEqual([
         { operation: "listReports", outcome: "limited", count: 1, reports_calls: 0, items_calls: 0 },
         { operation: "listReports", outcome: "ok", count: 3, reports_calls: 4, items_calls: 0 },
       ]);
