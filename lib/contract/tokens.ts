@@ -29,8 +29,8 @@ const TOKEN_FIELDS = [
 /** A whole number from 1 to `max`, or null (none); the sentence names the field and its bounds. */
 const limitField = (name: string, max: number, what: string) =>
   z
-    .int({ error: `${name} must be a whole number from 1 to ${max.toLocaleString("en")}, or null for none` })
-    .min(1, `${name} must be at least 1 (or null for none)`)
+    .int({ error: `${name} must be a whole number from 1 to ${max.toLocaleString("en")}, or empty (null) for none` })
+    .min(1, `${name} must be at least 1, or empty (null) for none`)
     .max(max, `${name} must be at most ${max.toLocaleString("en")}`)
     .nullable()
     .optional()
@@ -168,7 +168,6 @@ export const TokenUsageRowSchema = z.object({
     .object({ reports: z.int(), items: z.int() })
     .describe("Calls made to each upstream (area A: reports, area B: items) while answering them"),
 });
-export type TokenUsageRow = z.infer<typeof TokenUsageRowSchema>;
 
 export const TokenUsageSchema = z
   .object({

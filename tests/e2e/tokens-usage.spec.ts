@@ -19,7 +19,9 @@ test("set a token's limits, see them hold, change them, and see its usage", asyn
   await form.getByLabel("Requests a month (optional)").fill("0");
   await form.getByRole("button", { name: "Make token" }).click();
   // Out of bounds: the field says so, and nothing is made.
-  await expect(form.getByText("monthly_quota must be at least 1 (or null for none)")).toBeVisible();
+  await expect(form.getByLabel("Requests a month (optional)")).toHaveAccessibleDescription(
+    /Must be at least 1, or empty \(null\) for none/,
+  );
   await form.getByLabel("Requests a month (optional)").fill("1000");
   await form.getByRole("button", { name: "Make token" }).click();
   const secret = (await page.getByTestId("token-secret").textContent())!;

@@ -603,7 +603,13 @@ function UsageSection({ initialUsage, tokens }: { initialUsage: TokenUsageOutput
           rows={usage.data?.data.top_upstream[area]}
           rowKey={(top) => top.token_id}
           loading={usage.isValidating}
-          empty={<EmptyState title="No calls">No token made a call to it in these 30 days.</EmptyState>}
+          empty={
+            <EmptyState
+              title={`No calls to ${area === "reports" ? "the reports API (area A)" : "the item API (area B)"}`}
+            >
+              No token made a call to it in these 30 days.
+            </EmptyState>
+          }
           error={error}
         />
       ))}

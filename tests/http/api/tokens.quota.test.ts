@@ -80,7 +80,7 @@ describe("a token's own limits, on two instances", () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.json.error.fields.rate_limit_per_minute).toBe(
-      "rate_limit_per_minute must be at least 1 (or null for none)",
+      "rate_limit_per_minute must be at least 1, or empty (null) for none",
     );
     const { id } = await makeToken({ rate_limit_per_minute: 10, monthly_quota: 1000 });
     const listed = (await admin.request("/api/tokens")).json.data.find((t: { id: string }) => t.id === id);
@@ -99,7 +99,7 @@ describe("a token's own limits, on two instances", () => {
     });
     expect(tooBig.status).toBe(400);
     expect(tooBig.json.error.fields.monthly_quota).toBe(
-      "monthly_quota must be a whole number from 1 to 1,000,000,000, or null for none",
+      "monthly_quota must be a whole number from 1 to 1,000,000,000, or empty (null) for none",
     );
     const empty = await admin.request(`/api/tokens/${id}`, {
       method: "PATCH",
