@@ -45,6 +45,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  quota_exceeded: 429,
   upstream_rate_limited: 429,
   internal: 500,
   upstream_auth: 502,
@@ -167,6 +168,11 @@ export function insufficientScope(permission: Permission | "signed_in", sessionO
 
 export function rateLimited(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError("rate_limited", message, { headers: { "Retry-After": String(retryAfterSeconds) } });
+}
+
+/** A token's monthly quota used up: 429 until the month turns (UTC), with Retry-After to then. */
+export function quotaExceeded(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError("quota_exceeded", message, { headers: { "Retry-After": String(retryAfterSeconds) } });
 }
 
 /** A refusal of the users repository, as the answer a person can act on. */

@@ -150,6 +150,7 @@ function errorCodes(spec: OperationSpec): ErrorCode[] {
       "insufficient_scope",
       "address_not_allowed",
       "rate_limited",
+      "quota_exceeded",
     ] as const)
       codes.add(code);
   }

@@ -20,7 +20,9 @@ import type { SessionCookieStore, SessionData, SessionSettings } from "@/lib/aut
 import type { User } from "@/lib/auth/users";
 import { clientAddress } from "@/lib/auth/request";
 import { STATIC_CONTENT_SECURITY_POLICY } from "@/lib/auth/security-headers";
+import type { TokenUsageOutcome } from "@/lib/contract/values";
 import { runWithRequestContext, type RequestContext } from "@/lib/log";
+import { recordTokenUse } from "@/lib/tokens/usage";
 import { getUpstreams, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 
 import type { ApiError } from "./errors";
@@ -162,6 +164,8 @@ export function defineRoute<const S extends OperationSpec>(
       await auditOperation(state, reply.status, failure?.answer ?? null);
       await emitOperationEvent(state, failure === null);
       state.jar.applyTo(reply);
+      for (const [name, value] of Object.entries(state.extraHeaders ?? {})) reply.headers.set(name, value);
+      if (state.token) noteTokenRequest(state, reply.status, failure?.answer ?? null, logContext);
       reply.headers.set("X-Request-Id", requestId);
       // Answers hold per-account data: no shared cache may keep them.
       reply.headers.set("Cache-Control", "no-store");
@@ -170,6 +174,30 @@ export function defineRoute<const S extends OperationSpec>(
       return reply;
     });
   };
+}
+
+/** Counts a request with a token in its usage (in memory; written every few seconds: lib/tokens/usage.ts). */
+function noteTokenRequest(state: ApiRequest, status: number, error: ApiError | null, context: RequestContext): void {
+  const upstreamCalls = { reports: 0, items: 0 };
+  for (const call of context.upstreamCalls)
+    if (call.area === "reports" || call.area === "items") upstreamCalls[call.area] += 1;
+  recordTokenUse(state.server!.db, {
+    tokenId: state.token!.id,
+    operation: state.spec.id,
+    outcome: usageOutcome(status, error, state.limitsCounted === true),
+    upstreamCalls,
+  });
+}
+
+/** How a token request ended, as its usage counts it (TOKEN_USAGE_OUTCOMES). */
+export function usageOutcome(status: number, error: ApiError | null, limitsCounted: boolean): TokenUsageOutcome {
+  if (error && (error.code === "rate_limited" || error.code === "quota_exceeded")) return "limited";
+  if (!limitsCounted) return status < 400 ? "ok" : "denied";
+  if (status < 400) return "ok";
+  if (error?.code.startsWith("upstream_") || status === 502 || status === 503 || status === 504)
+    return "upstream_error";
+  if (status >= 500) return "error";
+  return "refused";
 }
 
 /** What the handler gets: everything the steps found out, the server context, and a way to write its own audit rows. */

@@ -4,9 +4,48 @@ import { z } from "zod";
 
 import { onlyFields, textError } from "./accounts";
 import { isoTimestamp, oneOf } from "./common";
-import { MAX_TOKEN_DAYS, MAX_TOKEN_IP_RANGES, TOKEN_EXPIRY_DAYS, TOKEN_SCOPES } from "./values";
+import {
+  MAX_TOKEN_DAYS,
+  MAX_TOKEN_IP_RANGES,
+  MAX_TOKEN_MONTHLY_QUOTA,
+  MAX_TOKEN_RATE_LIMIT_PER_MINUTE,
+  TOKEN_EXPIRY_DAYS,
+  TOKEN_SCOPES,
+  TOKEN_USAGE_OUTCOMES,
+} from "./values";
 
-const TOKEN_FIELDS = ["name", "scopes", "expires_in_days", "expires_at", "never_expires", "allowed_ips", "user_id"];
+const LIMIT_FIELDS = ["rate_limit_per_minute", "monthly_quota"];
+const TOKEN_FIELDS = [
+  "name",
+  "scopes",
+  "expires_in_days",
+  "expires_at",
+  "never_expires",
+  "allowed_ips",
+  "user_id",
+  ...LIMIT_FIELDS,
+];
+
+/** A whole number from 1 to `max`, or null (none); the sentence names the field and its bounds. */
+const limitField = (name: string, max: number, what: string) =>
+  z
+    .int({ error: `${name} must be a whole number from 1 to ${max.toLocaleString("en")}, or empty (null) for none` })
+    .min(1, `${name} must be at least 1, or empty (null) for none`)
+    .max(max, `${name} must be at most ${max.toLocaleString("en")}`)
+    .nullable()
+    .optional()
+    .describe(what);
+
+const rateLimitPerMinute = limitField(
+  "rate_limit_per_minute",
+  MAX_TOKEN_RATE_LIMIT_PER_MINUTE,
+  "Its own limit of requests a minute, across every instance (429 rate_limited past it); null or absent: none of its own (its owner's limit still holds)",
+);
+const monthlyQuota = limitField(
+  "monthly_quota",
+  MAX_TOKEN_MONTHLY_QUOTA,
+  "Its own quota of requests a calendar month, UTC (429 quota_exceeded past it, until the month turns); null or absent: none",
+);
 
 export const TokenCreateBodySchema = z
   .strictObject(
@@ -49,6 +88,8 @@ export const TokenCreateBodySchema = z
         .transform((id) => id.toLowerCase())
         .optional()
         .describe("Admins: a service account to make it for; yourself when absent"),
+      rate_limit_per_minute: rateLimitPerMinute,
+      monthly_quota: monthlyQuota,
     },
     onlyFields(TOKEN_FIELDS),
   )
@@ -61,6 +102,16 @@ export const TokenCreateBodySchema = z
     },
   );
 export type TokenCreateBody = z.output<typeof TokenCreateBodySchema>;
+
+/** PATCH /api/tokens/{id}: a token's own limits; a field left out stays, null removes it. */
+export const TokenUpdateBodySchema = z
+  .strictObject({ rate_limit_per_minute: rateLimitPerMinute, monthly_quota: monthlyQuota }, onlyFields(LIMIT_FIELDS))
+  .refine((body) => body.rate_limit_per_minute !== undefined || body.monthly_quota !== undefined, {
+    message: "rate_limit_per_minute or monthly_quota must be given, or both (null removes a limit)",
+    path: ["rate_limit_per_minute"],
+    when: (payload) => payload.issues.length === 0,
+  });
+export type TokenUpdateBody = z.output<typeof TokenUpdateBodySchema>;
 
 /** GET /api/admin/tokens: every person's tokens, or one person's. */
 export const TokenListQuerySchema = z.strictObject(
@@ -96,6 +147,8 @@ export const TokenSchema = z
     last_used_ip: z.string().nullable(),
     revoked_at: z.nullable(isoTimestamp),
     status: z.enum(["active", "expired", "revoked"]),
+    rate_limit_per_minute: z.int().nullable().describe("Its own limit of requests a minute; null: none"),
+    monthly_quota: z.int().nullable().describe("Its own quota of requests a calendar month (UTC); null: none"),
   })
   .describe("An API token. The secret is never listed.");
 export type TokenOutput = z.infer<typeof TokenSchema>;
@@ -103,3 +156,32 @@ export type TokenOutput = z.infer<typeof TokenSchema>;
 export const CreatedTokenSchema = TokenSchema.extend({
   secret: z.string().describe("gth_…: shown this once. Send it as Authorization: Bearer <secret>"),
 });
+
+/** One token's requests on one UTC day, for one operation and outcome, with the upstream calls made for them. */
+export const TokenUsageRowSchema = z.object({
+  token_id: z.uuid(),
+  day: z.iso.date().describe("UTC day"),
+  operation: z.string().describe("The operation's id, as the OpenAPI document names it"),
+  outcome: z.enum(TOKEN_USAGE_OUTCOMES),
+  count: z.int(),
+  upstream_calls: z
+    .object({ reports: z.int(), items: z.int() })
+    .describe("Calls made to each upstream (area A: reports, area B: items) while answering them"),
+});
+
+export const TokenUsageSchema = z
+  .object({
+    from: z.iso.date().describe("The first day counted (UTC)"),
+    to: z.iso.date().describe("The last day counted (UTC): today"),
+    rows: TokenUsageRowSchema.array(),
+    top_upstream: z
+      .object({
+        reports: z.array(z.object({ token_id: z.uuid(), calls: z.int() })),
+        items: z.array(z.object({ token_id: z.uuid(), calls: z.int() })),
+      })
+      .describe("Per upstream, the tokens that used most of its calls in these days, most first (at most 5)"),
+  })
+  .describe(
+    "The last 30 days of usage of the tokens you manage (an admin: every token). Written every few seconds by each instance: a request shows within about 5 s.",
+  );
+export type TokenUsageOutput = z.infer<typeof TokenUsageSchema>;

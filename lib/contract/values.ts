@@ -261,6 +261,21 @@ export const TOKEN_PREFIX = "gth_";
 export const MAX_TOKEN_IP_RANGES = 20;
 /** Active (neither revoked nor expired) tokens one owner may have: enough for every integration, not a flood. */
 export const MAX_ACTIVE_TOKENS_PER_OWNER = 25;
+/** A token's own per-minute limit: 1 to this many requests a minute (null: only its owner's limit). */
+export const MAX_TOKEN_RATE_LIMIT_PER_MINUTE = 100_000;
+/** A token's own monthly quota: 1 to this many requests a calendar month, UTC (null: none). */
+export const MAX_TOKEN_MONTHLY_QUOTA = 1_000_000_000;
+/**
+ * How a request with a token ended, as its usage counts it: ok (2xx, 3xx), refused (another 4xx of the request
+ * itself: bad input, not found), denied (refused before its limits were counted: a scope it lacks), limited (its
+ * per-minute limit, its owner's or its monthly quota: 429), upstream_error (an upstream failed: 502, 503, 504,
+ * an upstream's 429), error (500).
+ */
+export const TOKEN_USAGE_OUTCOMES = ["ok", "refused", "denied", "limited", "upstream_error", "error"] as const;
+export type TokenUsageOutcome = (typeof TOKEN_USAGE_OUTCOMES)[number];
+/** Days of usage the tokens page shows; rows are kept a few days longer (TOKEN_USAGE_KEEP_DAYS). */
+export const TOKEN_USAGE_DAYS = 30;
+export const TOKEN_USAGE_KEEP_DAYS = 35;
 
 // ---------------------------------------------------------------------------------------------------------
 // Webhooks
@@ -290,6 +305,8 @@ export const WEBHOOK_EVENTS = [
   "account.factor_removed",
   "account.recovery_code_used",
   "account.factors_reset",
+  // An API token used the last request of its monthly quota (issue 37): once per token and month.
+  "token.quota_reached",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 /** "Send test event" on one endpoint: delivered like every event, never subscribed to. */
@@ -359,6 +376,7 @@ export const AUDIT_ACTIONS = [
   "token.create",
   "token.revoke",
   "token.new_address",
+  "token.limits_change",
   "webhook.create",
   "webhook.update",
   "webhook.delete",
@@ -441,6 +459,7 @@ export const NOTIFICATION_TOPICS = [
   "purchase.revoked",
   "purchase.support_expiring",
   "licence.limit_reached",
+  "token.quota_reached",
 ] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
 /** Where a team's messages go: a Slack or Microsoft Teams incoming webhook, or an e-mail address. */

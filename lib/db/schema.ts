@@ -30,9 +30,11 @@ import type {
   TotpFactorsTable,
 } from "./schema-factors";
 export type * from "./schema-notifications";
+import type { TokenQuotaReachedTable, TokenUsageDailyTable } from "./schema-token-usage";
 export type * from "./schema-factors";
 export type * from "./schema-audit-streams";
 import type { AuditStreamCursorsTable, AuditStreamDeliveriesTable } from "./schema-audit-streams";
+export type * from "./schema-token-usage";
 
 export interface UsersTable {
   id: string;
@@ -351,6 +353,10 @@ export interface ApiTokensTable {
   seen_addresses: string | null; // JSON array (capped) of the addresses it was used from: a new one is audited
   revoked_at: string | null;
   revoked_by: string | null;
+  /** Its own limit of requests a minute (every instance counting one window); null: only its owner's limit. */
+  rate_limit_per_minute: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Its own quota of requests a calendar month (UTC); null: none. */
+  monthly_quota: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface WebhookEndpointsTable {
@@ -480,6 +486,8 @@ export interface Database {
   report_alerts: ReportAlertsTable;
   report_share_passwords: ReportSharePasswordsTable;
   api_tokens: ApiTokensTable;
+  token_usage_daily: TokenUsageDailyTable;
+  token_quota_reached: TokenQuotaReachedTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -38,6 +38,7 @@ const REPEATS: Record<MessageTopic, string> = {
   "purchase.revoked": "purchases",
   "purchase.support_expiring": "purchases",
   "licence.limit_reached": "licences",
+  "token.quota_reached": "tokens",
   digest: "digests",
   test: "test messages",
 };

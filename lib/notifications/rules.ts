@@ -71,6 +71,7 @@ export const RULES_EVENTS: ReadonlySet<PortalEvent["type"]> = new Set([
   "purchase.revoked",
   "purchase.support_expiring",
   "licence.limit_reached",
+  "token.quota_reached",
 ]);
 
 export async function notifyOfEvent(deps: RulesDeps, event: PortalEvent): Promise<void> {
@@ -95,6 +96,9 @@ export async function notifyOfEvent(deps: RulesDeps, event: PortalEvent): Promis
     case "purchase.support_expiring":
     case "licence.limit_reached":
       await purchaseEvent(deps, event.type, data, at);
+      return;
+    case "token.quota_reached":
+      await tokenQuotaReached(deps, data, at);
       return;
     default:
       return;
@@ -336,6 +340,28 @@ async function bulkFinished(deps: RulesDeps, data: Record<string, unknown>, at: 
     },
     null,
     { onlyUser: owner.user_id },
+  );
+}
+
+/** A token used its monthly quota: its owner is told (if he subscribed), once per token and month. */
+async function tokenQuotaReached(deps: RulesDeps, data: Record<string, unknown>, at: string): Promise<void> {
+  const token = (data.token ?? {}) as Record<string, unknown>;
+  const owner = str(data.user_id);
+  if (!owner) return;
+  const resets = str(data.resets_at);
+  await send(
+    deps,
+    "token.quota_reached",
+    {
+      topic: "token.quota_reached",
+      title: `Your API token ${str(token.name) || "?"} used its monthly quota`,
+      text: `It made its ${String(data.quota ?? "?")} requests of ${str(data.month)}; further requests are refused until ${resets ? `${resets.slice(0, 10)} (UTC)` : "the month turns"}, unless you raise its quota on the API tokens page.`,
+      since: at,
+      link: "/tokens",
+      tone: "bad",
+    },
+    null,
+    { onlyUser: owner },
   );
 }
 

@@ -15,6 +15,8 @@ export const TOPIC_PERMISSION: Record<NotificationTopic, Permission> = {
   "purchase.revoked": "purchases:check",
   "purchase.support_expiring": "purchases:check",
   "licence.limit_reached": "purchases:validate",
+  // Sent to the token's owner only; every role has items:read, and anyone may own a token.
+  "token.quota_reached": "items:read",
 };
 
 /** Whether this person may have this topic. */
@@ -44,4 +46,5 @@ export const TOPIC_WORDS: Record<NotificationTopic, string> = {
   "purchase.revoked": "A purchase was revoked (a sale reversed)",
   "purchase.support_expiring": "A purchase's support ends soon",
   "licence.limit_reached": "A copy was refused for the activation limit",
+  "token.quota_reached": "One of your API tokens used its monthly quota",
 };

@@ -98,6 +98,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   "token.create": "API token created",
   "token.revoke": "API token revoked",
   "token.new_address": "API token used from a new address",
+  "token.limits_change": "API token's limits changed",
   "webhook.create": "Webhook endpoint added",
   "webhook.update": "Webhook endpoint changed",
   "webhook.delete": "Webhook endpoint removed",

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { hasBrand } from "@/lib/brand";
 import { can } from "@/lib/auth/permissions";
 import { getUserById, type User } from "@/lib/auth/users";
-import type { TokenCreateBody, TokenOutput } from "@/lib/contract/tokens";
+import type { TokenCreateBody, TokenOutput, TokenUpdateBody } from "@/lib/contract/tokens";
 import {
   isOneOf,
   MAX_ACTIVE_TOKENS_PER_OWNER,
@@ -60,6 +60,9 @@ export interface TokenRecord {
   lastUsedIp: string | null;
   revokedAt: string | null;
   seenAddresses: string[];
+  /** Its own limits (null: none of its own): requests a minute, requests a calendar month (UTC). */
+  rateLimitPerMinute: number | null;
+  monthlyQuota: number | null;
 }
 
 const parseList = (text: string | null): string[] => {
@@ -81,6 +84,8 @@ function toRecord(row: ApiTokenRow): TokenRecord {
     lastUsedIp: row.last_used_ip,
     revokedAt: row.revoked_at,
     seenAddresses: parseList(row.seen_addresses),
+    rateLimitPerMinute: row.rate_limit_per_minute === null ? null : Number(row.rate_limit_per_minute),
+    monthlyQuota: row.monthly_quota === null ? null : Number(row.monthly_quota),
   };
 }
 
@@ -110,6 +115,8 @@ export function tokenOutput(
     last_used_ip: token.lastUsedIp,
     revoked_at: token.revokedAt,
     status: tokenStatus(token, now),
+    rate_limit_per_minute: token.rateLimitPerMinute,
+    monthly_quota: token.monthlyQuota,
   };
 }
 
@@ -216,6 +223,8 @@ export async function createToken(
         seen_addresses: null,
         revoked_at: null,
         revoked_by: null,
+        rate_limit_per_minute: body.rate_limit_per_minute ?? null,
+        monthly_quota: body.monthly_quota ?? null,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -295,6 +304,29 @@ export async function revokeToken(db: Db, actor: User, id: string, now = new Dat
   if (row.revoked_at !== null) return { token: toRecord(row), owner };
   const [updated] = await revokeActive(db, "id", id, actor, now);
   return { token: updated ?? toRecord(row), owner };
+}
+
+/**
+ * Changes a token's own limits (its owner, or an admin for a service account's token: whoever may list it on his
+ * page); a field left out stays as it is, null removes the limit. A revoked token cannot be changed.
+ */
+export async function updateTokenLimits(db: Db, actor: User, id: string, body: TokenUpdateBody): Promise<ListedToken> {
+  const row = await db.selectFrom("api_tokens").selectAll().where("id", "=", id).executeTakeFirst();
+  const owner = row ? (row.user_id === actor.id ? actor : await getUserById(db, row.user_id)) : null;
+  if (!row || !owner || !mayManageFor(actor, owner))
+    throw new TokenError("not_found", `There is no token with id ${id}.`);
+  if (row.revoked_at !== null)
+    throw new TokenError("invalid", "This token is revoked: its limits can no longer be changed.", "id");
+  const updated = await db
+    .updateTable("api_tokens")
+    .set({
+      ...(body.rate_limit_per_minute !== undefined && { rate_limit_per_minute: body.rate_limit_per_minute }),
+      ...(body.monthly_quota !== undefined && { monthly_quota: body.monthly_quota }),
+    })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { token: toRecord(updated), owner };
 }
 
 export type TokenRefusal = "malformed" | "unknown" | "revoked" | "expired" | "owner_disabled" | "address";

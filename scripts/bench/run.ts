@@ -4,8 +4,9 @@
 //      route handler, beside GET /api/health (no session), the signed-in GET /api/reports?per_page=25 with the
 //      cache on (the defaults), the same on a portal with REDIS_URL (a throwaway redis-server: limits, cache,
 //      breakers and revocations shared as on several instances; this was e), a purchase check (POST
-//      /api/purchases/validate, an active sandbox code) and a helpdesk lookup (POST /api/helpdesk/lookup with a
-//      token, a ticket of three codes), and the licence API with its verdict cached (POST /api/licences/validate,
+//      /api/purchases/validate, an active sandbox code), the cached list with an API token (tokenList) and with a
+//      token that has its own limits (tokenListLimited: its per-minute limit and monthly quota counted), and a
+//      helpdesk lookup (POST /api/helpdesk/lookup with a token, a ticket of three codes), and the licence API with its verdict cached (POST /api/licences/validate,
 //      and activate again from the same instance; a portal of its own). 20 connections, a warm-up, then 5 rounds
 //      of 5 s in turns;
 //      for each: the server's CPU time per request and req/s as ratios to the floor's, p99, and the resident
@@ -151,14 +152,19 @@ async function licenceTargets(sandbox: SandboxProcess): Promise<{ portal: Portal
   };
 }
 
-/** A token of the portal's admin holding purchases:check, as a helpdesk's. */
-async function helpdeskToken(portal: Portal): Promise<string> {
+/** A token of the portal's admin holding `scope` (purchases:check, as a helpdesk's; reports:read for a script's list). */
+async function adminToken(
+  portal: Portal,
+  name: string,
+  scope: string,
+  limits: { rate_limit_per_minute?: number; monthly_quota?: number } = {},
+): Promise<string> {
   const res = await fetch(`${portal.url}/api/tokens`, {
     method: "POST",
     headers: { ...sessionHeaders(portal), "Content-Type": "application/json", "X-CSRF": "1" },
-    body: JSON.stringify({ name: "bench helpdesk", scopes: ["purchases:check"], expires_in_days: 7 }),
+    body: JSON.stringify({ name, scopes: [scope], expires_in_days: 7, ...limits }),
   });
-  if (res.status !== 201) throw new Error(`making the helpdesk token failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 201) throw new Error(`making the ${name} token failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: { secret: string } }).data.secret;
 }
 
@@ -437,8 +443,31 @@ async function main(): Promise<void> {
       url: `${checks.url}/api/helpdesk/lookup`,
       pid: checks.pid,
       method: "POST",
-      headers: { Authorization: `Bearer ${await helpdeskToken(checks)}`, "Content-Type": "application/json" },
+      headers: {
+        Authorization: `Bearer ${await adminToken(checks, "bench helpdesk", "purchases:check")}`,
+        "Content-Type": "application/json",
+      },
       body: JSON.stringify({ text: TICKET_TEXT, ticket: { system: "zendesk", id: "4211" } }),
+    };
+    // The cached list as a script asks it, with a token: the token's checks (its row, its owner, its limits, its
+    // usage) on top of the list. On the portal whose token limit is lifted, so that no answer is a 429.
+    const tokenList: Target = {
+      ...cachedListTarget(checks, "tokenList", ", with an API token"),
+      name: "GET /api/reports?per_page=25 (an API token, cached)",
+      headers: { Authorization: `Bearer ${await adminToken(checks, "bench script", "reports:read")}` },
+    };
+    // The same with the token's own limits (a per-minute limit and a monthly quota it never reaches): what
+    // counting them costs on the request path.
+    const tokenListLimited: Target = {
+      ...tokenList,
+      id: "tokenListLimited",
+      name: "GET /api/reports?per_page=25 (an API token with its own limits, cached)",
+      headers: {
+        Authorization: `Bearer ${await adminToken(checks, "bench limited script", "reports:read", {
+          rate_limit_per_minute: 100_000,
+          monthly_quota: 1_000_000_000,
+        })}`,
+      },
     };
     const licences = await licenceTargets(sandbox);
     cleanups.push(() => licences.portal.stop());
@@ -446,6 +475,8 @@ async function main(): Promise<void> {
       healthTarget(cacheOn),
       cachedListTarget(cacheOn),
       cachedListTarget(withRedis, "cachedListRedis", ", on Redis"),
+      tokenList,
+      tokenListLimited,
       purchase,
       lookup,
       ...licences.targets,

@@ -1,6 +1,6 @@
 // /tokens: the signed-in user's API tokens (an admin's view adds every service account's): make one (its secret is
 // shown once, with a ready curl line), see when and from where each was last used, revoke one. An admin also sees
-// every person's tokens, and may revoke any.
+// every person's tokens, and may revoke any. Each token's own limits, and the last 30 days of usage.
 import type { Metadata } from "next";
 
 import { PageHeader } from "@/components/ui/page-header";
@@ -10,6 +10,7 @@ import { can } from "@/lib/auth/permissions";
 import { getUserById, listUsers } from "@/lib/auth/users";
 import { TOKEN_SCOPES } from "@/lib/contract/values";
 import { listEveryToken, listTokens, tokenOutput } from "@/lib/tokens/store";
+import { tokenUsageFor } from "@/lib/tokens/usage-report";
 
 import { FreshSwrCache } from "../fresh-swr-cache";
 import { TokensView, type TokenOwner } from "./tokens-view";
@@ -24,6 +25,7 @@ export default async function TokensPage() {
   const isAdmin = can(me, "users:manage");
   const serviceAccounts = isAdmin ? (await listUsers(db)).filter((user) => user.service && !user.disabled) : [];
   const everyone = isAdmin ? (await listEveryToken(db, me)).map(({ token, owner }) => tokenOutput(token, owner)) : null;
+  const usage = await tokenUsageFor(db, me);
   const owners: TokenOwner[] = [me, ...serviceAccounts].map((user) => ({
     id: user.id,
     label: user.id === me.id ? `${user.email} (you)` : `${user.email} (service account)`,
@@ -37,7 +39,7 @@ export default async function TokensPage() {
         description="Tokens let scripts and integrations use Gatehouse's API as you, limited to the scopes you choose. Send one as Authorization: Bearer gth_…; revoke it here the moment it is no longer needed."
       />
       <FreshSwrCache>
-        <TokensView initialTokens={tokens} initialEveryone={everyone} owners={owners} />
+        <TokensView initialTokens={tokens} initialEveryone={everyone} initialUsage={usage} owners={owners} />
       </FreshSwrCache>
     </>
   );

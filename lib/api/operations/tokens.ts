@@ -1,7 +1,14 @@
 // A person's own API tokens: list, make and revoke them, with a signed-in session only (a token never makes a
 // token). The admin's list of everyone's tokens is in admin.ts.
 import { dataEnvelope, EmptyQuerySchema } from "@/lib/contract/common";
-import { CreatedTokenSchema, TokenCreateBodySchema, TokenIdParamsSchema, TokenSchema } from "@/lib/contract/tokens";
+import {
+  CreatedTokenSchema,
+  TokenCreateBodySchema,
+  TokenIdParamsSchema,
+  TokenSchema,
+  TokenUpdateBodySchema,
+  TokenUsageSchema,
+} from "@/lib/contract/tokens";
 import { MAX_ACTIVE_TOKENS_PER_OWNER, STEP_UP_MINUTES } from "@/lib/contract/values";
 
 import { field, text, tokenTarget } from "./targets";
@@ -45,6 +52,43 @@ export const tokenOperations = {
         owner: text(field(field(data, "user"), "email")),
       }),
     },
+  },
+  updateTokenLimits: {
+    id: "updateTokenLimits",
+    method: "PATCH",
+    path: "/api/tokens/{id}",
+    summary:
+      "Change a token's own limits (yours, or for an admin a service account's): rate_limit_per_minute and monthly_quota, each a whole number or null for none; a field left out stays as it is. Takes effect on the token's next request",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    params: TokenIdParamsSchema,
+    query: EmptyQuerySchema,
+    body: TokenUpdateBodySchema,
+    success: { status: 200, description: "The token with its limits", schema: dataEnvelope(TokenSchema) },
+    notFound: "There is no token with id {id}.",
+    audit: {
+      action: "token.limits_change",
+      target: ({ params, data }) => tokenTarget(params.id, data),
+      detail: ({ body }) => ({
+        ...(body.rate_limit_per_minute !== undefined && {
+          rate_limit_per_minute: body.rate_limit_per_minute as number | null,
+        }),
+        ...(body.monthly_quota !== undefined && { monthly_quota: body.monthly_quota as number | null }),
+      }),
+    },
+  },
+  tokenUsage: {
+    id: "tokenUsage",
+    method: "GET",
+    path: "/api/tokens/usage",
+    summary:
+      "The last 30 days of requests with the tokens you manage (an admin: every token), per UTC day, token, operation and outcome, with the upstream calls made for them, and which tokens used the most of each upstream. Each instance writes its counts every few seconds",
+    tag: "Tokens",
+    permission: "signed_in",
+    sessionOnly: true,
+    query: EmptyQuerySchema,
+    success: { status: 200, description: "The usage", schema: dataEnvelope(TokenUsageSchema) },
   },
   revokeToken: {
     id: "revokeToken",

@@ -7,12 +7,14 @@ import "server-only";
 import type { ServerContext } from "@/lib/auth/access";
 import { checkPurchaseRateLimit, checkTokenRateLimit } from "@/lib/auth/rate-limit";
 import { clientAddress } from "@/lib/auth/request";
+import { checkTokenLimits } from "@/lib/tokens/quota";
 
-import { rateLimited } from "../errors";
+import { quotaExceeded, rateLimited } from "../errors";
 import { serverContextOf, type ApiRequest } from "./request";
 
 export async function limit(state: ApiRequest): Promise<void> {
   if (state.token && state.user) {
+    state.limitsCounted = true;
     // Every request with a token counts against its owner's one limit, whatever else limits the operation: more
     // tokens never buy more requests.
     const { server } = await serverContextOf(state);
@@ -24,6 +26,7 @@ export async function limit(state: ApiRequest): Promise<void> {
         decision.retryAfterSeconds,
       );
     }
+    if (state.tokenLimits) await limitToken(state, server);
   }
   if (state.spec.rateLimit !== "purchase" || !state.user) return;
   const { server } = await serverContextOf(state);
@@ -32,6 +35,35 @@ export async function limit(state: ApiRequest): Promise<void> {
     address: clientAddress(state.request.headers, server.config.edge),
     checks: 1,
   });
+}
+
+/** The token's own limits (lib/tokens/quota.ts): per minute, then the month's quota, each across every instance. */
+async function limitToken(state: ApiRequest, server: ServerContext): Promise<void> {
+  const decision = await checkTokenLimits(server.db, state.tokenLimits!);
+  if (decision.allowed) {
+    if (decision.quota)
+      state.extraHeaders = {
+        "Gatehouse-Quota-Limit": String(decision.quota.limit),
+        "Gatehouse-Quota-Remaining": String(decision.quota.remaining),
+        "Gatehouse-Quota-Reset": decision.quota.resetsAt,
+      };
+    return;
+  }
+  if (decision.limit === "minute") {
+    throw rateLimited(
+      `Too many requests with this API token: its own limit is ${decision.perMinute} a minute. Try again in ${decision.retryAfterSeconds} s, or ask its owner to raise the limit on the API tokens page.`,
+      decision.retryAfterSeconds,
+    );
+  }
+  state.extraHeaders = {
+    "Gatehouse-Quota-Limit": String(decision.quota),
+    "Gatehouse-Quota-Remaining": "0",
+    "Gatehouse-Quota-Reset": decision.resetsAt,
+  };
+  throw quotaExceeded(
+    `This API token has used its monthly quota of ${decision.quota} requests. It is refused until the month turns, at ${decision.resetsAt} (UTC), unless its owner raises the quota on the API tokens page.`,
+    decision.retryAfterSeconds,
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import { getServerContext, sessionSettingsFor, type ServerContext } from "@/lib/
 import type { Caller } from "@/lib/auth/permissions";
 import type { SessionCookieOptions, SessionCookieStore, SessionData, SessionSettings } from "@/lib/auth/session";
 import type { User } from "@/lib/auth/users";
+import type { TokenLimits } from "@/lib/tokens/quota";
 import type { ItemsClient, ReportsClient } from "@/lib/upstream";
 
 import type { AuditFacts, OperationSpec } from "../operations";
@@ -55,6 +56,12 @@ export interface ApiRequest {
   session: SessionData | null;
   /** The API token the request came with (Authorization: Bearer gth_…), once the bearer step has checked it. */
   token: ApiToken | null;
+  /** The token's own limits (null: none of its own), read with it by the bearer step. */
+  tokenLimits?: TokenLimits;
+  /** True once the limit step counted a token request against its limits: its usage outcome is no longer "denied". */
+  limitsCounted?: boolean;
+  /** Headers every answer to the request carries (a token's quota: its limit, what remains, when it resets). */
+  extraHeaders?: Record<string, string>;
   /** Why a session that was there opens nothing any more (a single sign-on re-check ended it): the 401's sentence. */
   endedBecause?: string;
   /** The operation's upstream client, when it has an area. */

@@ -42,6 +42,13 @@ export async function bearer(state: ApiRequest): Promise<void> {
     scopes: check.token.scopes,
     expiresAt: check.token.expiresAt,
   };
+  state.tokenLimits = {
+    id: check.token.id,
+    name: check.token.name,
+    userId: check.user.id,
+    rateLimitPerMinute: check.token.rateLimitPerMinute,
+    monthlyQuota: check.token.monthlyQuota,
+  };
   try {
     const { newAddress } = await noteTokenUse(server.db, check.token, address);
     if (newAddress) {

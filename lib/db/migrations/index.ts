@@ -11,6 +11,7 @@ import { notifications } from "./04-notifications";
 import { secondFactors } from "./05-second-factors";
 import { notificationDigests } from "./06-notification-digests";
 import { auditStreams } from "./07-audit-streams";
+import { tokenQuotas } from "./08-token-quotas";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -33,5 +34,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     ...secondFactors(),
     ...notificationDigests(),
     ...auditStreams(parts),
+    ...tokenQuotas(),
   };
 }

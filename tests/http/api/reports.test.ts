@@ -405,6 +405,8 @@ describe("GET /api/openapi.json", () => {
         "GET /api/admin/audit listAudit",
         "GET /api/tokens listTokens",
         "POST /api/tokens createToken",
+        "PATCH /api/tokens/{id} updateTokenLimits",
+        "GET /api/tokens/usage tokenUsage",
         "DELETE /api/tokens/{id} revokeToken",
         "GET /api/admin/tokens listEveryToken",
         "GET /api/notifications/subscriptions mySubscriptions",

@@ -44,12 +44,12 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
   });
 
   describe("a person's subscriptions", () => {
-    it("answers none and the topics his role allows (a viewer: no purchases, no keys)", async () => {
+    it("answers none and the topics his role allows (a viewer: no purchases, no keys; his tokens' quotas)", async () => {
       const res = await viewer.request("/api/notifications/subscriptions");
       expect(res.status, res.text).toBe(200);
       expect(res.json.data).toEqual({
         subscriptions: [],
-        topics: ["report.regressed", "report.recovered", "upstream.down", "upstream.up"],
+        topics: ["report.regressed", "report.recovered", "upstream.down", "upstream.up", "token.quota_reached"],
       });
     });
 

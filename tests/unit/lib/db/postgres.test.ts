@@ -12,6 +12,7 @@ import { demoAccountsSuite } from "@/tests/unit/lib/auth/demo-accounts.suite";
 import { throttleSuite } from "@/tests/unit/lib/auth/throttle.suite";
 import { usersSuite } from "@/tests/unit/lib/auth/users.suite";
 import { tokensStoreSuite } from "@/tests/unit/lib/tokens/store.suite";
+import { tokenUsageSuite } from "@/tests/unit/lib/tokens/usage.suite";
 import { deliveriesSuite } from "@/tests/unit/lib/webhooks/deliveries.suite";
 import { upstreamKeysSuite } from "@/tests/unit/lib/upstream/keys/store.suite";
 
@@ -88,6 +89,7 @@ describe("PostgreSQL store", () => {
 storeSuite(postgres);
 usersSuite(postgres);
 tokensStoreSuite(postgres);
+tokenUsageSuite(postgres);
 deliveriesSuite(postgres);
 throttleSuite(postgres);
 auditSuite(postgres);

@@ -224,7 +224,9 @@ export function storeSuite(backend: Backend) {
           "id",
           "last_used_at",
           "last_used_ip",
+          "monthly_quota",
           "name",
+          "rate_limit_per_minute",
           "revoked_at",
           "revoked_by",
           "scopes",
@@ -233,6 +235,10 @@ export function storeSuite(backend: Backend) {
           "user_id",
         ].sort(),
       );
+      expect(columns.token_usage_daily).toEqual(
+        ["count", "day", "items_calls", "operation", "outcome", "reports_calls", "token_id"].sort(),
+      );
+      expect(columns.token_quota_reached).toEqual(["month", "reached_at", "token_id"]);
       expect(columns.webhook_endpoints).toEqual(
         [
           "created_at",

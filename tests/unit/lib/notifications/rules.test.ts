@@ -50,6 +50,7 @@ describe("RULES_EVENTS", () => {
       "purchase.revoked",
       "purchase.support_expiring",
       "report.result_changed",
+      "token.quota_reached",
       "upstream.key_rejected",
       "upstream.key_restored",
       "upstream.recovered",
@@ -238,6 +239,20 @@ describe.each<Backend>(BACKENDS)("rules on $name", (backend) => {
       "owner bulk.finished 1",
       "owner purchase.revoked 1",
     ]);
+    // A token's spent quota: to its owner alone, whoever else subscribed.
+    for (const id of ["owner", "colleague"]) await subscribe(db, "user", id, "token.quota_reached");
+    await notifyOfEvent(deps, {
+      type: "token.quota_reached",
+      data: {
+        token: { id: "t1", name: "nightly sync" },
+        user_id: "owner",
+        month: "2026-11",
+        quota: 1000,
+        resets_at: "2026-12-01T00:00:00.000Z",
+      },
+    });
+    const quota = (await deliveries(db)).filter((d) => d.topic === "token.quota_reached");
+    expect(quota.map((d) => d.messages[0]!.title)).toEqual(["Your API token nightly sync used its monthly quota"]);
     const revoked = (await deliveries(db)).find((d) => d.topic === "purchase.revoked")!.messages[0]!;
     expect(revoked.title).toBe("Purchase …6789 was revoked");
     expect(JSON.stringify(revoked)).not.toContain("ef0123456789");

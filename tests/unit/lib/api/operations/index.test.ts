@@ -37,6 +37,8 @@ const EMITTED_IN_THE_BACKGROUND: readonly WebhookEventType[] = [
   "account.factor_removed",
   "account.recovery_code_used",
   "account.factors_reset",
+  // A token's quota (lib/tokens/quota.ts): the limit step counts it, not an operation's success.
+  "token.quota_reached",
 ];
 
 /** Facts for calling `describe` and an audit action: a success with a report, a project and a checked code. */

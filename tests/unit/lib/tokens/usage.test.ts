@@ -1,0 +1,5 @@
+import { sqliteBackend } from "@/tests/support/store-backends";
+
+import { tokenUsageSuite } from "./usage.suite";
+
+tokenUsageSuite(sqliteBackend);
