@@ -12,6 +12,7 @@ import { readSignInSettings } from "./oidc";
 import { demoFlagProblem, modeOf, type Mode } from "./mode";
 import { reviewSafety } from "./safety";
 import { readDatabaseUrl } from "./store";
+import { readTelemetrySettings } from "./telemetry";
 import { CONFIGURED_ONLY, RETIRED_VARIABLES } from "./variables";
 
 type Env = Record<string, string | undefined>;
@@ -40,6 +41,8 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
     if (set(env, variable)) problems.push({ variable, problem });
 
   const lookalikes = findLookalikes(Object.keys(env).filter((name) => set(env, name)));
+  // Traces are read in both modes: a demo can be traced too.
+  problems.push(...readTelemetrySettings(env).problems);
   if (mode === "demo") {
     const ignored = CONFIGURED_ONLY.filter((name) => set(env, name));
     if (ignored.length > 0)
