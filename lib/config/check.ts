@@ -41,8 +41,6 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
     if (set(env, variable)) problems.push({ variable, problem });
 
   const lookalikes = findLookalikes(Object.keys(env).filter((name) => set(env, name)));
-  // Traces are read in both modes: a demo can be traced too.
-  problems.push(...readTelemetrySettings(env).problems);
   if (mode === "demo") {
     const ignored = CONFIGURED_ONLY.filter((name) => set(env, name));
     if (ignored.length > 0)
@@ -54,6 +52,8 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
       problems,
     );
     collectAuth(env, true, problems);
+    // Traces are read in both modes: a demo can be traced too.
+    problems.push(...readTelemetrySettings(env).problems);
     return { mode, problems, warnings, notes };
   }
 
@@ -82,6 +82,7 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   warnings.push(...signIn.warnings);
   const store = readDatabaseUrl(env.DATABASE_URL);
   if ("problem" in store) problems.push({ variable: "DATABASE_URL", problem: store.problem });
+  problems.push(...readTelemetrySettings(env).problems);
 
   // Reviewed from the environment itself, not from `auth`: a refused ADMIN_PASSWORD must not hide a guessable
   // SESSION_SECRET (every problem at once). Warnings are logged only by a start that goes ahead.

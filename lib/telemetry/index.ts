@@ -75,9 +75,13 @@ export async function inSpan<T>(
   });
 }
 
-/** A span for work already done (a store query, timed by the store's own hook): from `startMs` (epoch ms) to now. */
+/**
+ * A span for work already done (a store query, timed by the store's own hook): from `startMs` (epoch ms) to now,
+ * under the active span. None outside a trace: a query of no request or job (the job runner's polling) is not
+ * worth a trace of its own.
+ */
 export function recordSpan(name: string, startMs: number, attributes: SpanAttributes, failed = false): void {
-  if (!tracingOn()) return;
+  if (!tracingOn() || trace.getSpan(context.active()) === undefined) return;
   const span = tracer().startSpan(name, { startTime: startMs, attributes: cleanAttributes(attributes) });
   if (failed) span.setStatus({ code: SpanStatusCode.ERROR });
   span.end();

@@ -30,18 +30,31 @@ export interface TracingOptions {
   trusted: (headers: HeaderReader) => boolean;
 }
 
+/** How many traceparent values written by this process TrustedTraceContext remembers. */
+const ISSUED_KEPT = 1024;
+
 /**
  * W3C trace context, believed only from a trusted proxy. Next extracts the request's context with the global
- * propagator before it opens its root span; this one hands the headers to `trusted` first.
+ * propagator before it opens its root span; this one hands the headers to `trusted` first. A traceparent this
+ * process wrote itself is believed too: Next passes its proxy.ts pass's span on to the page's render pass in the
+ * request's headers, and a page's trace would otherwise break in two.
  */
 export class TrustedTraceContext implements TextMapPropagator {
+  /** The last traceparent values injected here (oldest first): a Set keeps insertion order. */
+  private readonly issued = new Set<string>();
+
   constructor(
     private readonly inner: TextMapPropagator,
     private readonly trusted: (headers: HeaderReader) => boolean,
   ) {}
 
   inject(context: Context, carrier: unknown, setter: TextMapSetter): void {
-    this.inner.inject(context, carrier, setter);
+    this.inner.inject(context, carrier, {
+      set: (target, key, value) => {
+        if (key === "traceparent") this.remember(value);
+        setter.set(target, key, value);
+      },
+    });
   }
 
   extract(context: Context, carrier: unknown, getter: TextMapGetter): Context {
@@ -51,11 +64,19 @@ export class TrustedTraceContext implements TextMapPropagator {
         return Array.isArray(value) ? value.join(",") : (value ?? null);
       },
     };
-    return this.trusted(headers) ? this.inner.extract(context, carrier, getter) : context;
+    const traceparent = headers.get("traceparent");
+    if (traceparent === null) return context;
+    const believed = this.issued.has(traceparent) || this.trusted(headers);
+    return believed ? this.inner.extract(context, carrier, getter) : context;
   }
 
   fields(): string[] {
     return this.inner.fields();
+  }
+
+  private remember(traceparent: string): void {
+    this.issued.add(traceparent);
+    if (this.issued.size > ISSUED_KEPT) this.issued.delete(this.issued.values().next().value!);
   }
 }
 

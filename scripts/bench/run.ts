@@ -331,15 +331,11 @@ function machine(): string {
 /** The 1-minute load average: other processes on the machine take CPU from every figure alike. */
 const loadAverage = () => loadavg()[0]!.toFixed(1);
 
-/** A portal with traces on, exporting (OTLP/HTTP, JSON) to a sink on loopback that answers and keeps nothing. */
+/** A portal with traces on, exporting (OTLP/HTTP, protobuf: the default) to a loopback sink that keeps nothing. */
 async function tracedPortal(sandbox: SandboxProcess, cleanups: (() => Promise<void>)[]): Promise<Portal> {
   const sink = await startOtlpReceiver({ keep: false });
   cleanups.push(() => sink.close());
-  const portal = await startPortal(
-    sandbox,
-    { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
-    "traces on",
-  );
+  const portal = await startPortal(sandbox, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, "traces on");
   cleanups.push(() => portal.stop());
   return portal;
 }

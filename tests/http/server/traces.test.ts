@@ -107,6 +107,23 @@ describe("a request that calls an upstream", () => {
   });
 });
 
+describe("a page", () => {
+  it("is one trace: proxy.ts's pass and the render under one root span", async () => {
+    expect((await viewer.request("/reports")).status).toBe(200);
+    const { render, spans } = await until(() => {
+      const render = receiver!.spans().find((span) => span.name === "GET /reports" && span.kind === 2);
+      return render ? { render, spans: traceOf(render.traceId) } : null;
+    }, "the page's render span");
+    const root = ancestors(render, spans).at(-1)!;
+    expect(root.parentSpanId).toBe("");
+    const proxyPass = await until(
+      () => traceOf(render.traceId).find((span) => span.name.startsWith("middleware")),
+      "proxy.ts's span in the page's trace",
+    );
+    expect(ancestors(proxyPass, traceOf(render.traceId)).at(-1)?.spanId).toBe(root.spanId);
+  });
+});
+
 describe("an incoming traceparent", () => {
   const incoming = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 

@@ -69,6 +69,12 @@ describe("with tracing on", () => {
     expect(headers.traceparent).toBe(`00-${traceId}-${inner.spanContext().spanId}-01`);
   });
 
+  it("records no span after the fact outside a trace", () => {
+    exporter.reset();
+    recordSpan("db SELECT", Date.now() - 5, {});
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
   it("starts a trace of its own for a root span, and marks a failure with the error's name only", async () => {
     exporter.reset();
     await inSpan("outer", {}, async () => {

@@ -1,6 +1,6 @@
 // The trust of an incoming traceparent: only what the caller's rule (TRUST_PROXY's proxy) vouches for is continued.
 import { describe, expect, it } from "vitest";
-import { defaultTextMapGetter, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { core } from "@opentelemetry/sdk-node";
 
 import { TrustedTraceContext } from "@/lib/telemetry/start";
@@ -24,6 +24,20 @@ describe("TrustedTraceContext", () => {
   it("ignores an untrusted one: the request starts a new trace", () => {
     const propagator = new TrustedTraceContext(new core.W3CTraceContextPropagator(), () => false);
     expect(propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter)).toBe(ROOT_CONTEXT);
+  });
+
+  it("believes a traceparent it wrote itself (Next's hand-over from proxy.ts's pass to the render pass)", () => {
+    const propagator = new TrustedTraceContext(new core.W3CTraceContextPropagator(), () => false);
+    const ours = trace.setSpanContext(ROOT_CONTEXT, {
+      traceId: "0af7651916cd43dd8448eb211c80319c",
+      spanId: "b7ad6b7169203331",
+      traceFlags: 1,
+    });
+    const headers: Record<string, string> = {};
+    propagator.inject(ours, headers, defaultTextMapSetter);
+    expect(headers.traceparent).toBe("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+    const extracted = propagator.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
+    expect(trace.getSpanContext(extracted)?.spanId).toBe("b7ad6b7169203331");
   });
 });
 
