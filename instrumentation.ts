@@ -1,5 +1,6 @@
 // Runs once when the Next.js server starts, before it answers requests: validates the configuration (a bad
-// one stops the start with a message naming the variable), in demo mode starts the embedded sandbox, then opens
+// one stops the start with a message naming the variable), starts tracing when an OTLP endpoint is set (lib/telemetry:
+// the SDK is not even loaded otherwise), in demo mode starts the embedded sandbox, then opens
 // Redis when REDIS_URL is set (lib/cluster), the accounts store and the first admin (or, in demo mode, the demo
 // accounts); then checks the upstream keys kept in the portal open with GATEHOUSE_KEK and writes
 // `upstream.key_rejected` rows; then says how single sign-on is set up (asking the provider in the background);
@@ -16,6 +17,7 @@ export async function register(): Promise<void> {
   const { explainMissingKek } = await import("./lib/upstream/keys/missing-kek");
   await startGatewayOrExit(explainMissingKek);
   const { getConfig } = await import("./lib/config");
+  await startTraces((await getConfig()).edge);
   const { startInstance } = await import("./lib/cluster/startup");
   startInstance(await getConfig());
   const { startAccountsOrExit } = await import("./lib/auth/startup");
@@ -47,4 +49,27 @@ export async function register(): Promise<void> {
   startPurchaseSweep();
   startNotifications();
   await startAuditStreams();
+}
+
+/**
+ * OpenTelemetry, when OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT) is set: a request's `traceparent` is
+ * continued only when a proxy TRUST_PROXY trusts passed the request on (it wrote the trusted X-Forwarded-For entry).
+ */
+async function startTraces(edge: import("./lib/config/edge").EdgeSettings): Promise<void> {
+  const { readTelemetrySettings } = await import("./lib/config/telemetry");
+  const { settings } = readTelemetrySettings(process.env);
+  // (Problems were reported by the start-up check above, which stopped the start.)
+  if (!settings) return;
+  const { startTracing } = await import("./lib/telemetry/start");
+  const { clientAddress } = await import("./lib/auth/request");
+  const { onShutdown } = await import("./lib/lifecycle/shutdown");
+  // Next's own span per fetch names the whole URL (area B's key is in its query); Gatehouse's `upstream.call` span
+  // covers each upstream call instead. Next reads this per fetch.
+  process.env.NEXT_OTEL_FETCH_DISABLED = "1";
+  const tracing = await startTracing({
+    ...settings,
+    trusted: (headers) => clientAddress(headers, edge) !== null,
+  });
+  // After the requests in flight, so that their spans are sent too.
+  onShutdown("traces", tracing.shutdown);
 }

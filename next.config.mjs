@@ -1,3 +1,6 @@
+// The OTLP/HTTP trace exporters lib/telemetry/start.ts picks from (protobuf or JSON).
+const OTLP_EXPORTERS = ["@opentelemetry/exporter-trace-otlp-http", "@opentelemetry/exporter-trace-otlp-proto"];
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // No "X-Powered-By: Next.js": nothing to gain from advertising the stack.
@@ -19,8 +22,10 @@ const nextConfig = {
   experimental: { authInterrupts: true },
   // (The password-strength dictionaries are loaded by a worker thread from node_modules: lib/contract/password-estimator.ts.)
   // openid-client checks its Configuration with instanceof: one copy, loaded by Node, is shared by every bundle
-  // (route handlers and pages), so a configuration discovered in one is accepted by the other.
-  serverExternalPackages: ["openid-client"],
+  // (route handlers and pages), so a configuration discovered in one is accepted by the other. OpenTelemetry's API
+  // and SDK are loaded by Node too: one copy of the API for Next's own spans and ours, and the SDK (imported only when
+  // traces are on, lib/telemetry/start.ts) left out of every bundle.
+  serverExternalPackages: ["openid-client", "@opentelemetry/api", "@opentelemetry/sdk-node", ...OTLP_EXPORTERS],
   // The licence API's public keys at their well-known address (lib/contract/licences.ts LICENCE_KEYS_PATH): Next
   // routes no folder whose name starts with a dot.
   async rewrites() {

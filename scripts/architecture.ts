@@ -42,6 +42,7 @@ export const FLOORS: ReadonlyArray<readonly Room[]> = [
       paths: ["lib/events/"],
       what: "what happened: emitted here, taken by each sink (webhooks, notifications)",
     },
+    { name: "telemetry", paths: ["lib/telemetry/"], what: "traces: OpenTelemetry's spans, trace ids and context" },
   ],
   [{ name: "config", paths: ["lib/config/"], what: "the environment, read once and checked" }],
   [

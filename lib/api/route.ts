@@ -22,6 +22,7 @@ import { clientAddress } from "@/lib/auth/request";
 import { STATIC_CONTENT_SECURITY_POLICY } from "@/lib/auth/security-headers";
 import type { TokenUsageOutcome } from "@/lib/contract/values";
 import { runWithRequestContext, type RequestContext } from "@/lib/log";
+import { inSpan } from "@/lib/telemetry";
 import { recordTokenUse } from "@/lib/tokens/usage";
 import { getUpstreams, type ItemsClient, type ReportsClient, type Upstreams } from "@/lib/upstream";
 
@@ -39,10 +40,16 @@ import { serverContextOf, callerOf, CookieJar, requestIdFor, type ApiRequest, ty
 import { bearer, csrf, permission, session } from "./steps/who";
 
 /** The steps before the handler, in order. Each may refuse the request (it throws an ApiError). */
+/** A step in its own span of the request's trace (the token and session checks, which read the store). */
+const traced =
+  (name: string, step: (request: ApiRequest) => Promise<void>) =>
+  (request: ApiRequest): Promise<void> =>
+    inSpan(name, {}, () => step(request));
+
 const PIPELINE: ReadonlyArray<(request: ApiRequest) => Promise<void>> = [
-  bearer, // an API token (Authorization: Bearer gth_…), read from the store: who asks and within which scopes
+  traced("auth.token", bearer), // an API token (Authorization: Bearer gth_…), read from the store: who asks and within which scopes
   csrf, // state-changing operations: X-CSRF, or the page's own Origin for an HTML form (lib/auth/csrf.ts)
-  session, // who asks: the session cookie, checked against the store and renewed
+  traced("auth.session", session), // who asks: the session cookie, checked against the store and renewed
   permission, // what the operation needs of the user's role (401, 403)
   limit, // the operation's rate limit (429)
   area, // the operation's upstream client (503 when its area is not configured)

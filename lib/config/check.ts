@@ -12,6 +12,7 @@ import { readSignInSettings } from "./oidc";
 import { demoFlagProblem, modeOf, type Mode } from "./mode";
 import { reviewSafety } from "./safety";
 import { readDatabaseUrl } from "./store";
+import { readTelemetrySettings } from "./telemetry";
 import { CONFIGURED_ONLY, RETIRED_VARIABLES } from "./variables";
 
 type Env = Record<string, string | undefined>;
@@ -51,6 +52,8 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
       problems,
     );
     collectAuth(env, true, problems);
+    // Traces are read in both modes: a demo can be traced too.
+    problems.push(...readTelemetrySettings(env).problems);
     return { mode, problems, warnings, notes };
   }
 
@@ -79,6 +82,7 @@ export function checkConfiguration(env: Env = process.env): ConfigCheck {
   warnings.push(...signIn.warnings);
   const store = readDatabaseUrl(env.DATABASE_URL);
   if ("problem" in store) problems.push({ variable: "DATABASE_URL", problem: store.problem });
+  problems.push(...readTelemetrySettings(env).problems);
 
   // Reviewed from the environment itself, not from `auth`: a refused ADMIN_PASSWORD must not hide a guessable
   // SESSION_SECRET (every problem at once). Warnings are logged only by a start that goes ahead.

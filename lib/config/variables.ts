@@ -68,6 +68,20 @@ export const VARIABLES = {
   INSTANCE_ID: { demo: true },
   // Monitoring
   METRICS_TOKEN: { secret: true, demo: true },
+  // Traces (lib/config/telemetry.ts): the standard OpenTelemetry variables; the SDK reads them itself. An endpoint
+  // or its headers may carry a collector's token.
+  OTEL_EXPORTER_OTLP_ENDPOINT: { secret: true, demo: true },
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: { secret: true, demo: true },
+  OTEL_EXPORTER_OTLP_PROTOCOL: { demo: true },
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: { demo: true },
+  OTEL_EXPORTER_OTLP_HEADERS: { secret: true, demo: true },
+  OTEL_EXPORTER_OTLP_TRACES_HEADERS: { secret: true, demo: true },
+  OTEL_SERVICE_NAME: { demo: true },
+  OTEL_RESOURCE_ATTRIBUTES: { demo: true },
+  OTEL_TRACES_SAMPLER: { demo: true },
+  OTEL_TRACES_SAMPLER_ARG: { demo: true },
+  OTEL_BSP_SCHEDULE_DELAY: { demo: true },
+  OTEL_SDK_DISABLED: { demo: true },
   // Purchase checks
   PURCHASE_RATE_LIMIT_PER_USER: { demo: true },
   PURCHASE_RATE_LIMIT_PER_IP: { demo: true },

@@ -8,11 +8,12 @@ import { chmodSync, closeSync, existsSync, openSync, readdirSync, statSync } fro
 import path from "node:path";
 
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql, SqliteDialect, type KyselyConfig, type LogEvent } from "kysely";
 import { Pool } from "pg";
 
 import { makeStoreFolder, type DatabaseTarget } from "@/lib/config/store";
 import { processPromise, processSlot } from "@/lib/process-wide";
+import { recordSpan, tracingOn } from "@/lib/telemetry";
 
 import { migrations, type Dialect } from "./migrations";
 import type { Database } from "./schema";
@@ -110,7 +111,7 @@ function openSqlite(file: string): Db {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`Cannot open the SQLite database at ${file} (DATABASE_URL): ${reason}`, { cause: error });
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }), ...traced("sqlite") });
   // Prepared once: it is read on every request (lib/auth/user-cache.ts), and pragma() prepares it anew each time.
   const dataVersion = database.prepare("PRAGMA data_version").pluck();
   Object.defineProperty(db.getExecutor().adapter, DATA_VERSION, {
@@ -124,7 +125,35 @@ function openPostgres(connectionString: string): Db {
   const pool = new Pool({ connectionString, max: 10 });
   // An idle client losing its connection must not crash the process; the next query gets a fresh client.
   pool.on("error", (error) => console.error(`[db] idle PostgreSQL client error: ${error.message}`));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...traced("postgresql") });
+}
+
+const QUERY_KINDS: Record<string, string> = {
+  SelectQueryNode: "SELECT",
+  InsertQueryNode: "INSERT",
+  UpdateQueryNode: "UPDATE",
+  DeleteQueryNode: "DELETE",
+  RawNode: "RAW",
+};
+
+/**
+ * With traces on (lib/telemetry), a span per query, made from Kysely's log hook after the query ran (its start and
+ * duration): the cheapest hook Kysely has, no wrapping of the driver. The span says the kind of statement and the
+ * store, never the SQL's parameters. With traces off the store is opened without the hook: it costs nothing.
+ */
+function traced(system: "sqlite" | "postgresql"): Pick<KyselyConfig, "log"> {
+  if (!tracingOn()) return {};
+  return {
+    log: (event: LogEvent) => {
+      const kind = QUERY_KINDS[event.query.query.kind] ?? "OTHER";
+      recordSpan(
+        `db ${kind}`,
+        Date.now() - event.queryDurationMillis,
+        { "db.system.name": system, "db.operation.name": kind },
+        event.level === "error",
+      );
+    },
+  };
 }
 
 /** Applies pending migrations (openDb does this); returns the names applied now. */

@@ -4,6 +4,7 @@ import "server-only";
 
 import { describeError, logEvent, runOutsideRequestContext } from "@/lib/log";
 import { metrics, onCollect } from "@/lib/metrics";
+import { inSpan } from "@/lib/telemetry";
 
 import type { JobContext, JobDefinition, JobOutcome } from "./define";
 
@@ -34,8 +35,25 @@ const DEFAULT_MAX_RETRIES = 5;
 /** Backoff after a thrown error: 1 s, 2 s, 4 s… at most a minute. */
 export const retryBackoffMs = (retries: number): number => Math.min(1_000 * 2 ** retries, 60_000);
 
-/** Runs one job of `definition` and says what comes next; counts it in `gatehouse_jobs_processed_total`. */
-export async function runJob(definition: AnyJobDefinition, payload: unknown, context: JobContext): Promise<NextStep> {
+/**
+ * Runs one job of `definition` and says what comes next; counts it in `gatehouse_jobs_processed_total`. With traces
+ * on, the run is a trace of its own (a span named after the job system, with the kind, the retries and the outcome).
+ */
+export function runJob(definition: AnyJobDefinition, payload: unknown, context: JobContext): Promise<NextStep> {
+  const attributes = { "gatehouse.job.kind": definition.kind, "gatehouse.job.retries": context.retries };
+  return inSpan(
+    "job.run",
+    attributes,
+    async (span) => {
+      const next = await runJobUntraced(definition, payload, context);
+      span.set({ "gatehouse.job.outcome": next.kind });
+      return next;
+    },
+    { root: true },
+  );
+}
+
+async function runJobUntraced(definition: AnyJobDefinition, payload: unknown, context: JobContext): Promise<NextStep> {
   const processed = metrics().jobs;
   const parsed = definition.payload.safeParse(payload);
   if (!parsed.success) {

@@ -11,6 +11,15 @@ import { redactedJson } from "./redact";
 
 export type LogLevel = "info" | "warn" | "error";
 
+// The active trace's id, when tracing is on (lib/telemetry/start.ts registers where to read it): every line
+// written while serving a request, a job or a delivery names its trace, so an operator goes from a line to the trace.
+const traceIdSlot = processSlot<() => string | null>("log.traceId");
+
+/** Where logEvent reads the active trace id; null when tracing is off (then no line has a trace_id). */
+export function setTraceIdSource(source: (() => string | null) | null): void {
+  traceIdSlot.set(source ?? undefined);
+}
+
 // Which instance wrote a line: several instances behind a load balancer log to one place.
 const instanceSlot = processSlot<string>("log.instance");
 
@@ -33,9 +42,9 @@ export function instanceId(): string {
 
 /** Writes one log line. `fields` should be flat and JSON-friendly; it is redacted before it is written. */
 export function logEvent(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  process.stdout.write(
-    `${redactedJson({ time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields })}\n`,
-  );
+  const traceId = traceIdSlot.get()?.() ?? null;
+  const line = { time: new Date().toISOString(), level, instance: instanceId(), msg, ...fields };
+  process.stdout.write(`${redactedJson(traceId === null ? line : { ...line, trace_id: traceId })}\n`);
 }
 
 /** A loggable summary of an unexpected error: its name, message and stack, all redacted later by logEvent. */

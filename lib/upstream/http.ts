@@ -12,6 +12,7 @@ import { retryAfterMs } from "@/lib/contract/retry-after";
 import { recordUpstreamCall } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { readCappedText } from "@/lib/read-capped";
+import { traceHeaders } from "@/lib/telemetry";
 
 import { isUpstreamError, UpstreamError } from "./errors";
 
@@ -85,6 +86,8 @@ async function fetchWithCap(
   const headers = new Headers(request.headers);
   // Name ourselves to the upstream's operators instead of fetch's default "node".
   if (!headers.has("User-Agent")) headers.set("User-Agent", USER_AGENT);
+  // The trace goes on to the upstream (W3C traceparent), when traces are on; nothing of the browser's request does.
+  for (const [name, value] of Object.entries(traceHeaders())) headers.set(name, value);
   let body: string | undefined;
   if (request.form) {
     body = new URLSearchParams(request.form).toString();

@@ -18,6 +18,7 @@ import {
 } from "@/lib/jobs/attempts";
 import { perTargetCap } from "@/lib/jobs/per-target-cap";
 import { describeError, logEvent } from "@/lib/log";
+import { inSpan, SpanKind, type SpanHandle } from "@/lib/telemetry";
 
 import {
   deliveryToSend,
@@ -93,8 +94,23 @@ export function deliveryJob(deps: DeliveryJobDeps): JobDefinition<AttemptPayload
   });
 }
 
-/** Sends one attempt and records it; the delivery's next attempt, if any. */
-async function send(db: Db, delivery: PendingDelivery, deps: DeliveryJobDeps): Promise<PendingDelivery | null> {
+/** Sends one attempt and records it, in a span of the job's trace (the endpoint, the attempt, its status). */
+function send(db: Db, delivery: PendingDelivery, deps: DeliveryJobDeps): Promise<PendingDelivery | null> {
+  const attributes = {
+    "gatehouse.webhook.endpoint": delivery.endpointId,
+    "gatehouse.webhook.attempt": delivery.attempts + 1,
+  };
+  return inSpan("webhook.deliver", attributes, (span) => sendAttempt(db, delivery, deps, span), {
+    kind: SpanKind.CLIENT,
+  });
+}
+
+async function sendAttempt(
+  db: Db,
+  delivery: PendingDelivery,
+  deps: DeliveryJobDeps,
+  span: SpanHandle,
+): Promise<PendingDelivery | null> {
   const settings = await deps.settings();
   const checked = await resolveTarget(delivery.url, settings);
   const secrets = await signingSecrets(db, delivery.endpointId, settings.sealKey);
@@ -110,6 +126,7 @@ async function send(db: Db, delivery: PendingDelivery, deps: DeliveryJobDeps): P
           excerpt: null,
         }
       : await sendToTarget(checked.target, signedHeaders(delivery.id, delivery.payload, secrets), delivery.payload);
+  span.set({ "gatehouse.webhook.ok": attempt.ok, "http.response.status_code": attempt.status });
   const { recorded, next, disabledEndpoint } = await recordAttempt(db, delivery, attempt, deps.timings());
   if (!recorded) return null;
   logEvent(attempt.ok ? "info" : "warn", "webhook_attempt", {

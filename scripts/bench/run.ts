@@ -36,6 +36,7 @@ import { openDb } from "@/lib/db";
 import { saveLicencePolicy } from "@/lib/licences/policies";
 import { FIXED_PURCHASE_CODES, SANDBOX_KEYS } from "@/lib/sandbox";
 import { seedSellers } from "@/lib/sandbox/seed";
+import { startOtlpReceiver } from "@/tests/support/otlp-receiver";
 import { startTestRedis } from "@/tests/support/redis";
 
 import { startFrameworkFloor } from "../framework-floor";
@@ -336,6 +337,15 @@ function machine(): string {
 /** The 1-minute load average: other processes on the machine take CPU from every figure alike. */
 const loadAverage = () => loadavg()[0]!.toFixed(1);
 
+/** A portal with traces on, exporting (OTLP/HTTP, protobuf: the default) to a loopback sink that keeps nothing. */
+async function tracedPortal(sandbox: SandboxProcess, cleanups: (() => Promise<void>)[]): Promise<Portal> {
+  const sink = await startOtlpReceiver({ keep: false });
+  cleanups.push(() => sink.close());
+  const portal = await startPortal(sandbox, { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url }, "traces on");
+  cleanups.push(() => portal.stop());
+  return portal;
+}
+
 /** a, c, d: the cache-off comparison, coalescing and the soak (skipped with --only). */
 async function theRest(
   sandbox: SandboxProcess,
@@ -471,9 +481,14 @@ async function main(): Promise<void> {
     };
     const licences = await licenceTargets(sandbox);
     cleanups.push(() => licences.portal.stop());
+    // The cached list again with traces on (docs/operations.md#traces), sent to a local OTLP sink that keeps nothing:
+    // its ratio beside cachedList's is what tracing costs.
+    const wantTraced = ONLY === undefined || ONLY.some((word) => "cachedListTraced".startsWith(word));
+    const traced = wantTraced ? await tracedPortal(sandbox, cleanups) : null;
     const targets = [
       healthTarget(cacheOn),
       cachedListTarget(cacheOn),
+      ...(traced ? [cachedListTarget(traced, "cachedListTraced", ", traces on, sent to a local sink")] : []),
       cachedListTarget(withRedis, "cachedListRedis", ", on Redis"),
       tokenList,
       tokenListLimited,
@@ -489,6 +504,7 @@ async function main(): Promise<void> {
       "portal on Redis": withRedis.pid,
       "portal (purchase checks)": checks.pid,
       "portal (licences)": licences.portal.pid,
+      ...(traced ? { "portal (traces on)": traced.pid } : {}),
     };
     const rss = Object.entries(servers).map(([name, pid]) => `${name} ${fmt(residentMemoryMb(pid))} MB`);
     await licences.portal.stop();

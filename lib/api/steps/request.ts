@@ -11,6 +11,7 @@ import type { SessionCookieOptions, SessionCookieStore, SessionData, SessionSett
 import type { User } from "@/lib/auth/users";
 import type { TokenLimits } from "@/lib/tokens/quota";
 import type { ItemsClient, ReportsClient } from "@/lib/upstream";
+import { currentTraceId } from "@/lib/telemetry";
 
 import type { AuditFacts, OperationSpec } from "../operations";
 
@@ -85,10 +86,14 @@ export function callerOf(state: Pick<ApiRequest, "user" | "token">): Caller | nu
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{8,128}$/;
 
 /**
- * A well-formed incoming X-Request-Id (from a proxy in front of Gatehouse) is kept so that logs line up;
- * anything else is replaced. The pattern keeps log lines and headers safe from injected text.
+ * With traces on, the request's trace id (lib/telemetry): the error envelope's request_id, the X-Request-Id header
+ * and the log line then lead an operator straight to the trace. Otherwise a well-formed incoming X-Request-Id
+ * (from a proxy in front of Gatehouse) is kept so that logs line up; anything else is replaced. The pattern keeps
+ * log lines and headers safe from injected text.
  */
 export function requestIdFor(request: NextRequest): string {
+  const traceId = currentTraceId();
+  if (traceId !== null) return traceId;
   const incoming = request.headers.get("x-request-id");
   return incoming && REQUEST_ID_PATTERN.test(incoming) ? incoming : crypto.randomUUID();
 }

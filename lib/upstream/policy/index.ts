@@ -21,6 +21,7 @@ import { retryAfterMs } from "@/lib/contract/retry-after";
 import { recordUpstreamCall } from "@/lib/log";
 import { metrics } from "@/lib/metrics";
 import { processSlot, processWide } from "@/lib/process-wide";
+import { inSpan, SpanKind, type SpanHandle } from "@/lib/telemetry";
 
 import { isCircuitOpenError, isUpstreamError, UpstreamError } from "../errors";
 import { sendUpstream, type UpstreamRequest, type UpstreamResponse } from "../http";
@@ -228,7 +229,24 @@ export class Resilience {
     shared.hold(area, "retry_after", until);
   }
 
-  private async send(area: Area, request: UpstreamRequest): Promise<UpstreamResponse> {
+  /**
+   * One upstream call in its span (lib/telemetry): the area, the operation, the breaker's state when it began,
+   * the retries it took and the final HTTP status. The span is the parent of the traceparent the upstream gets.
+   */
+  private send(area: Area, request: UpstreamRequest): Promise<UpstreamResponse> {
+    const attributes = {
+      "gatehouse.upstream.area": area,
+      "gatehouse.upstream.operation": request.operation,
+      "gatehouse.upstream.breaker": this.breakers[area].status().state,
+      "http.request.method": request.method,
+      "server.address": request.url.hostname,
+    };
+    return inSpan("upstream.call", attributes, (span) => this.sendRetrying(area, request, span), {
+      kind: SpanKind.CLIENT,
+    });
+  }
+
+  private async sendRetrying(area: Area, request: UpstreamRequest, span: SpanHandle): Promise<UpstreamResponse> {
     const budgetMs = request.timeoutMs;
     const deadline = performance.now() + budgetMs;
     const remaining = () => deadline - performance.now();
@@ -265,9 +283,12 @@ export class Resilience {
         throw error;
       }
       let response: UpstreamResponse;
+      span.set({ "gatehouse.upstream.retries": retry - 1 });
       try {
         response = await sendUpstream({ ...request, timeoutMs: Math.max(1, Math.round(remaining())) });
+        span.set({ "http.response.status_code": response.status });
       } catch (error) {
+        span.set({ "gatehouse.upstream.outcome": isUpstreamError(error) ? error.kind : "error" });
         permit.settle(outcomeOfError(error));
         if (isRetryableError(error) && (await retryAllowed(retry))) continue;
         throw timeoutOfWholeBudget(error, budgetMs);
@@ -279,16 +300,26 @@ export class Resilience {
     }
   }
 
-  private async read<T>(area: Area, spec: ReadSpec, load: () => Promise<T>): Promise<T> {
+  /** A read in its span: whether the cache answered (hit, stale) or the upstream was called (miss, bypass). */
+  private read<T>(area: Area, spec: ReadSpec, load: () => Promise<T>): Promise<T> {
+    return inSpan("upstream.read", { "gatehouse.upstream.area": area }, (span) =>
+      this.readCached(area, spec, load, span),
+    );
+  }
+
+  private async readCached<T>(area: Area, spec: ReadSpec, load: () => Promise<T>, span: SpanHandle): Promise<T> {
     const ttlMs = this.settings.cache.ttlMs[area];
+    span.set({ "gatehouse.upstream.cache": ttlMs > 0 && !spec.fresh ? "miss" : "bypass" });
     if (ttlMs > 0 && !spec.fresh) {
       const cached = this.cache.lookup(spec.key);
       if (cached.kind === "fresh") {
         metrics().cache.inc({ area, result: "hit" });
+        span.set({ "gatehouse.upstream.cache": "hit" });
         return cached.value as T;
       }
       if (cached.kind === "stale") {
         metrics().cache.inc({ area, result: "hit" });
+        span.set({ "gatehouse.upstream.cache": "stale" });
         // Serve the expired answer this once; the refresh joins (or is) the single flight for the key.
         this.loadAndStore(area, spec, ttlMs, load).catch(() => {
           // The failure is in the log (sendUpstream records it); the next reader waits for the upstream.

@@ -65,6 +65,7 @@ const EVERY_PROBLEM = {
   ADMIN_PASSWORD: "hunter2",
   DATABASE_URL: "postgres//gatehouse:pa55word-in-url@127.0.0.1:5432/gatehouse",
   PURCHASE_RATE_LIMIT_PER_USR: "10",
+  OTEL_EXPORTER_OTLP_ENDPOINT: "collector 4318",
 };
 const EVERY_LINE = [
   "PURCHASE_RATE_LIMIT_PER_USR: is not a Gatehouse setting, so it would be ignored; did you mean PURCHASE_RATE_LIMIT_PER_USER?",
@@ -79,6 +80,7 @@ const EVERY_LINE = [
   "ADMIN_PASSWORD: must be at least 12 characters",
   "PURCHASE_CODE_HASH_KEY: must be at least 32 characters",
   "DATABASE_URL: looks like a PostgreSQL URL with a broken scheme; write it as postgres://user:password@host:5432/database",
+  "OTEL_EXPORTER_OTLP_ENDPOINT: must be the OTLP/HTTP receiver's URL, such as http://collector:4318",
   // Long enough, but guessable: named although other accounts settings are wrong too.
   "SESSION_SECRET: the secret is a repeated or patterned value anyone could guess (about 0 bits); generate one with: openssl rand -base64 32",
 ];
