@@ -4,8 +4,9 @@
 // machines: a docker client at most, no engine, and no registry but npm's and Debian's), the test says so, and
 // runs what the image runs outside a container: the standalone folder copied on its own (as the Dockerfile's COPY
 // does, so that nothing is found in the project's node_modules), started with the image's command in that folder
-// with the image's environment, checked with the image's health check, signed in to, behind deploy/nginx.conf, and
-// stopped with its stop signal. The files themselves are read and checked against what the code expects.
+// with the image's environment (on Redis, traces on), checked with the image's health check, signed in to, behind
+// deploy/nginx.conf, given a bulk check to run on the job system, and stopped with its stop signal. The files
+// themselves are read and checked against what the code expects.
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +19,9 @@ import { DEFAULT_HTTP_SERVER, HTTP_SERVER_VARIABLES } from "@/lib/config/http-se
 
 import { sandboxEnv, TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
 import { startTestNginx, type TestNginx } from "@/tests/support/nginx";
+import { startOtlpReceiver, type OtlpReceiver } from "@/tests/support/otlp-receiver";
 import { assertBuilt, freePort, ROOT, spawnCommand, untilHealthy, type Spawned } from "@/tests/support/processes";
+import { startTestRedis, type TestRedis } from "@/tests/support/redis";
 import { startCanarySandbox, type TestSandbox } from "@/tests/support/sandbox";
 
 const DOCKERFILE = readFileSync(path.join(ROOT, "Dockerfile"), "utf8");
@@ -148,6 +151,8 @@ describe("the image's server, run as the image runs it, outside a container", ()
   let sandbox: TestSandbox;
   let server: Spawned;
   let nginx: TestNginx;
+  let redis: TestRedis;
+  let traces: OtlpReceiver;
   let url: string;
 
   beforeAll(async () => {
@@ -158,6 +163,9 @@ describe("the image's server, run as the image runs it, outside a container", ()
     cpSync(path.join(ROOT, "lib", "cli", "server-preload.mjs"), path.join(app, "server-preload.mjs"));
     data = mkdtempSync(path.join(tmpdir(), "gatehouse-image-data-"));
     sandbox = await startCanarySandbox();
+    // Redis (the job system on BullMQ, the limits) and traces: what loads the most modules by name at run time.
+    redis = await startTestRedis();
+    traces = await startOtlpReceiver();
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     const [command, ...args] = execForm(instruction("CMD"));
@@ -175,6 +183,10 @@ describe("the image's server, run as the image runs it, outside a container", ()
         ADMIN_EMAIL: TEST_ADMIN.email,
         ADMIN_PASSWORD: TEST_ADMIN.password,
         TRUST_PROXY: "1",
+        REDIS_URL: redis.url,
+        OTEL_EXPORTER_OTLP_ENDPOINT: traces.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_BSP_SCHEDULE_DELAY: "20",
       },
     });
     await untilHealthy(url, server);
@@ -186,6 +198,8 @@ describe("the image's server, run as the image runs it, outside a container", ()
     await nginx?.stop();
     await server?.stop();
     await sandbox?.close();
+    await redis?.stop();
+    await traces?.close();
     for (const folder of [app, data]) if (folder) rmSync(folder, { recursive: true, force: true });
   });
 
@@ -214,6 +228,32 @@ describe("the image's server, run as the image runs it, outside a container", ()
     expect(reports.status, await reports.clone().text()).toBe(200);
     expect(((await reports.json()) as { data: unknown[] }).data.length).toBeGreaterThan(0);
     expect((await fetch(`${nginx.url}/api/ready`)).status).toBe(200);
+  });
+
+  it("runs a bulk check on the job system over Redis, and sends its traces", async () => {
+    const login = await fetch(`${url}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF": "1" },
+      body: JSON.stringify(TEST_ADMIN),
+    });
+    const cookie = login.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const created = await fetch(`${url}/api/purchases/bulk`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF": "1", Cookie: cookie },
+      body: JSON.stringify({ codes: ["86781236-23d0-4b3c-7dfa-c1c147e0dece", "00000000-0000-4000-8000-000000000000"] }),
+    });
+    expect(created.status, await created.clone().text()).toBe(202);
+    const { id } = ((await created.json()) as { data: { id: string } }).data;
+    await expect
+      .poll(async () => {
+        const job = await fetch(`${url}/api/purchases/bulk/${id}`, { headers: { Cookie: cookie } });
+        return ((await job.json()) as { data: { status: string } }).data.status;
+      })
+      .toBe("done");
+    await expect.poll(() => traces.spans().some((span) => span.name === "upstream.call")).toBe(true);
   });
 
   it("keeps its store where DATABASE_URL says, outside the image's folder", () => {

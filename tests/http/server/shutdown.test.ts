@@ -84,6 +84,7 @@ it("SIGTERM during a slow request: no new connections, the request completes, ex
   expect(drain?.in_flight).toBeGreaterThanOrEqual(1);
   expect(logLine(next, "shutdown complete")).toMatchObject({
     closed: [
+      "audit log pruning",
       "notification sweep",
       "report history",
       "bulk purchase checks",
