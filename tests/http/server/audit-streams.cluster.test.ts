@@ -8,6 +8,7 @@ import { parseDatabaseUrl } from "@/lib/config/store";
 import { openDb, type Store } from "@/lib/db";
 
 import { sandboxEnv, startGateway, type GatewayProcess } from "@/tests/support/gateway";
+import { untilEachDestinationFailed } from "@/tests/support/audit-streams";
 import { startNdjsonCollector, type NdjsonCollector } from "@/tests/support/ndjson-collector";
 import { startTestPostgres, type TestPostgres } from "@/tests/support/postgres";
 import { startTestRedis, type TestRedis } from "@/tests/support/redis";
@@ -95,20 +96,7 @@ describe("two instances on PostgreSQL and Redis", () => {
       await syslog.stop();
       await collector.stop();
       await signIns(4);
-      await until(
-        async () =>
-          (
-            await store.db
-              .selectFrom("audit_stream_deliveries")
-              .select("destination")
-              .where("status", "=", "failed")
-              .groupBy("destination")
-              .execute()
-          ).length === 2,
-        "a failed batch to each destination",
-        40_000,
-        50,
-      );
+      await untilEachDestinationFailed(store);
       await syslog.start();
       await collector.start();
       await signIns(2);

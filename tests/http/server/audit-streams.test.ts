@@ -16,6 +16,7 @@ import { openDb, type Store } from "@/lib/db";
 
 import { CANARY } from "@/tests/support/canary";
 import { TEST_ADMIN, TEST_SESSION_SECRET } from "@/tests/support/gateway";
+import { untilEachDestinationFailed } from "@/tests/support/audit-streams";
 import { startNdjsonCollector, type NdjsonCollector } from "@/tests/support/ndjson-collector";
 import { selfSignedCertificate } from "@/tests/support/self-signed";
 import { setUpGateway } from "@/tests/support/set-up-gateway";
@@ -88,20 +89,7 @@ describe.each(bothServerStores())("on $name", (serverStore) => {
       await syslog.stop();
       await collector.stop();
       await signIns(3);
-      await until(
-        async () =>
-          (
-            await store.db
-              .selectFrom("audit_stream_deliveries")
-              .select("destination")
-              .where("status", "=", "failed")
-              .groupBy("destination")
-              .execute()
-          ).length === 2,
-        "a failed batch to each destination",
-        40_000,
-        50,
-      );
+      await untilEachDestinationFailed(store);
       await syslog.start();
       await collector.start();
       await signIns(2);

@@ -1,29 +1,17 @@
 // A job's run with traces on: a trace of its own (not a child of whatever started it), named for the job system,
 // with the kind, the retries and what came next; the handler's own spans (a webhook delivery) under it. The run's
 // outcomes and retries themselves are tested through both providers in ./index.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { context, propagation, trace } from "@opentelemetry/api";
-import { node, tracing } from "@opentelemetry/sdk-node";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
 import { defineJob } from "@/lib/jobs/define";
 import { runJob } from "@/lib/jobs/run";
-import { inSpan, setTracingOn } from "@/lib/telemetry";
+import { inSpan } from "@/lib/telemetry";
+
+import { useInMemoryTracing } from "@/tests/support/tracing";
 
 describe("runJob with traces on", () => {
-  const exporter = new tracing.InMemorySpanExporter();
-  const provider = new node.NodeTracerProvider({ spanProcessors: [new tracing.SimpleSpanProcessor(exporter)] });
-  beforeAll(() => {
-    provider.register();
-    setTracingOn(true);
-  });
-  afterAll(async () => {
-    setTracingOn(false);
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
+  const exporter = useInMemoryTracing();
 
   it("is a trace of its own, with the kind, the retries and the outcome, the handler's spans under it", async () => {
     const kind = defineJob({

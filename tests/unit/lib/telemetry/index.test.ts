@@ -1,19 +1,11 @@
 // The rooms' side of traces: with tracing off every call is a flag check (no span, no header, no trace id); with it
 // on, spans nest under the active one, outbound headers carry the W3C traceparent, attribute strings are redacted.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { context, propagation, trace } from "@opentelemetry/api";
-import { core, node, tracing } from "@opentelemetry/sdk-node";
+import { describe, expect, it } from "vitest";
 
 import { registerSecrets } from "@/lib/log";
-import {
-  cleanAttributes,
-  currentTraceId,
-  inSpan,
-  recordSpan,
-  setTracingOn,
-  traceHeaders,
-  tracingOn,
-} from "@/lib/telemetry";
+import { cleanAttributes, currentTraceId, inSpan, recordSpan, traceHeaders, tracingOn } from "@/lib/telemetry";
+
+import { useInMemoryTracing } from "@/tests/support/tracing";
 
 describe("with tracing off", () => {
   it("runs the work without a span, header or trace id", async () => {
@@ -31,20 +23,7 @@ describe("with tracing off", () => {
 });
 
 describe("with tracing on", () => {
-  const exporter = new tracing.InMemorySpanExporter();
-  const provider = new node.NodeTracerProvider({ spanProcessors: [new tracing.SimpleSpanProcessor(exporter)] });
-
-  beforeAll(() => {
-    provider.register({ propagator: new core.W3CTraceContextPropagator() });
-    setTracingOn(true);
-  });
-  afterAll(async () => {
-    setTracingOn(false);
-    await provider.shutdown();
-    trace.disable();
-    context.disable();
-    propagation.disable();
-  });
+  const exporter = useInMemoryTracing();
 
   it("nests spans, names the trace and passes it on in traceparent", async () => {
     exporter.reset();
